@@ -1,0 +1,61 @@
+"""Crawford's rules engine: backgammon exactly, in pure Python (no Django, ever).
+
+Glossary (RULES.md):
+
+point
+    One of the 24 places a checker can stand, numbered 1..24 from each side's own view; a
+    side's point ``p`` is the opponent's ``25 - p``. Points 1-6 are the home board.
+bar
+    Where a hit checker waits; it must enter in the opponent's home board before any other
+    checker of that side moves. Index 25 of a side's board.
+borne off
+    Checkers that have left the board; index 0 of a side's board. Fifteen off wins the game.
+blot / made point
+    One checker alone on a point (it can be hit) / two or more (the opponent cannot land there).
+pip count
+    The distance a side still has to travel: each checker counts its point, the bar counts 25.
+play
+    What a side does with one roll: up to two sub-moves (four with doubles), written
+    ``24/18 13/8``, ``bar/22*``, ``6/off``, ``13/7(2)``.
+cube
+    The doubling cube: its face (1, 2, 4...) multiplies the game's value; centred or owned.
+Crawford game
+    The game right after a side first reaches one point short of the match length: no doubling.
+single, gammon, backgammon
+    A game won with the loser having borne off (1x cube), having borne off nothing (2x), or
+    also still having a checker on the bar or in the winner's home board (3x).
+
+Every error is an :class:`engine.errors.EngineError` with a stable ``code``.
+"""
+
+from .board import BAR, CHECKERS, OFF, Position, side_board
+from .errors import (
+    ChouetteError,
+    CubeError,
+    EngineError,
+    GameLogError,
+    IdError,
+    IllegalPlay,
+    MatchError,
+    MatParseError,
+    NotationError,
+    PositionError,
+)
+
+__all__ = [
+    "BAR",
+    "CHECKERS",
+    "OFF",
+    "ChouetteError",
+    "CubeError",
+    "EngineError",
+    "GameLogError",
+    "IdError",
+    "IllegalPlay",
+    "MatParseError",
+    "MatchError",
+    "NotationError",
+    "Position",
+    "PositionError",
+    "side_board",
+]
