@@ -1,0 +1,510 @@
+"""Checker plays: every legal play for a roll, and the validation of a recorded play.
+
+A play is what a side does with one roll. It is made of *steps*, one per die used, each
+``(from, to)`` in the mover's own numbering (25 is the bar, 0 is off). Written down, steps of one
+checker are joined (``24/13``, ``24/18*/13``), repeated moves grouped (``13/7(2)``) and hits
+marked with ``*``.
+
+The rules (RULES.md §3): each die is a separate step; bar first; a point held by two or more
+opposing checkers is closed, also as an intermediate landing point; as many dice as possible must
+be played, and the higher die when only one can be; bearing off only with all fifteen checkers
+home, a higher die bearing off from the highest occupied point only.
+
+:func:`legal_plays` lists the distinct resulting positions, each with one way of writing it.
+:func:`validate_play` checks a written play and says which rule it breaks when it is illegal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .board import BAR, CHECKERS, OFF, Position
+from .errors import IllegalPlay, NotationError
+
+# Stable codes of IllegalPlay, with the rule each one names.
+RULES = {
+    "no_checker": "there is no checker of the side on roll on that point",
+    "bar_first": "a checker on the bar must be entered before any other checker moves",
+    "blocked": "the landing point is held by two or more opposing checkers",
+    "blocked_intermediate": "a checker moving with both dice must land on an open intermediate point",
+    "bearoff_not_home": "bearing off needs all fifteen checkers in the home board, none on the bar",
+    "bearoff_die_too_small": "a die may not bear off a checker from a higher point than its number",
+    "bearoff_higher_point_occupied": "a higher die bears off only from the highest occupied point",
+    "wrong_steps": "each step of a play must be exactly one die of the roll",
+    "dice_not_all_used": "as many dice as possible must be played",
+    "higher_die_not_played": "when only one die can be played, the higher one must be",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One legal way to play a roll: its steps and the resulting position.
+
+    ``position`` is the position after the play with the opponent on roll; ``before`` the one it
+    was played from. ``dice_used`` counts the dice the play consumed.
+    """
+
+    before: Position
+    steps: tuple[tuple[int, int], ...]
+    position: Position
+    dice_used: int
+
+    @property
+    def notation(self) -> str:
+        return format_steps(self.before, self.steps)
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+# --- generation ----------------------------------------------------------------------------
+
+
+def _record(results: dict, me: list, opp: list, steps: list, used: int, die: int) -> None:
+    key = (tuple(me), tuple(opp))
+    known = results.get(key)
+    # A position reached by several sequences keeps the one that uses the most dice (and, with
+    # one die, the higher die): only those count when the maximum-dice rule filters the plays.
+    if known is None or (used, die) > (known[1], known[2]):
+        results[key] = (tuple(steps), used, die)
+
+
+def _generate_mixed(me: list, opp: list, hi: int, lo: int) -> dict:
+    """Plays of a non-double roll (hi > lo): both orders of the two dice, then the filters."""
+    results: dict = {}
+    far = sum(me[7:26])
+    for first, second in ((hi, lo), (lo, hi)):
+        sources = (BAR,) if me[BAR] else range(24, 0, -1)
+        for s in sources:
+            if not me[s]:
+                continue
+            t = s - first
+            if t > 0:
+                if opp[25 - t] > 1:
+                    continue
+            elif far or (t < 0 and any(me[s + 1:7])):
+                continue
+            else:
+                t = 0
+            # apply the first step
+            me[s] -= 1
+            me[t] += 1
+            hit = t > 0 and opp[25 - t] == 1
+            if hit:
+                opp[25 - t] = 0
+                opp[BAR] += 1
+            far2 = far - (s > 6 and t <= 6)
+            if me[OFF] == CHECKERS:
+                _record(results, me, opp, [(s, t)], 2, hi)
+            else:
+                played_second = False
+                sources2 = (BAR,) if me[BAR] else range(24, 0, -1)
+                for s2 in sources2:
+                    if not me[s2]:
+                        continue
+                    t2 = s2 - second
+                    if t2 > 0:
+                        if opp[25 - t2] > 1:
+                            continue
+                    elif far2 or (t2 < 0 and any(me[s2 + 1:7])):
+                        continue
+                    else:
+                        t2 = 0
+                    played_second = True
+                    me[s2] -= 1
+                    me[t2] += 1
+                    hit2 = t2 > 0 and opp[25 - t2] == 1
+                    if hit2:
+                        opp[25 - t2] = 0
+                        opp[BAR] += 1
+                    _record(results, me, opp, [(s, t), (s2, t2)], 2, hi)
+                    if hit2:
+                        opp[25 - t2] = 1
+                        opp[BAR] -= 1
+                    me[t2] -= 1
+                    me[s2] += 1
+                if not played_second:
+                    _record(results, me, opp, [(s, t)], 1, first)
+            # undo the first step
+            if hit:
+                opp[25 - t] = 1
+                opp[BAR] -= 1
+            me[t] -= 1
+            me[s] += 1
+    return results
+
+
+def _generate_double(me: list, opp: list, d: int) -> dict:
+    """Plays of a double: up to four steps of ``d``.
+
+    Steps are taken from non-increasing source points: any legal sequence can be reordered that
+    way (moving a higher checker first never closes a point nor spoils a bear-off), so this visits
+    every resulting position while skipping most permutations of the same steps.
+    """
+    results: dict = {}
+    steps: list = []
+
+    def walk(start: int, depth: int, far: int) -> None:
+        moved = False
+        if depth < 4 and me[OFF] < CHECKERS:
+            sources = (BAR,) if me[BAR] else range(min(start, 24), 0, -1)
+            for s in sources:
+                if not me[s]:
+                    continue
+                t = s - d
+                if t > 0:
+                    if opp[25 - t] > 1:
+                        continue
+                elif far or (t < 0 and any(me[s + 1:7])):
+                    continue
+                else:
+                    t = 0
+                moved = True
+                me[s] -= 1
+                me[t] += 1
+                hit = t > 0 and opp[25 - t] == 1
+                if hit:
+                    opp[25 - t] = 0
+                    opp[BAR] += 1
+                steps.append((s, t))
+                walk(s, depth + 1, far - (s > 6 and t <= 6))
+                steps.pop()
+                if hit:
+                    opp[25 - t] = 1
+                    opp[BAR] -= 1
+                me[t] -= 1
+                me[s] += 1
+        if not moved and depth:
+            _record(results, me, opp, steps, 4 if me[OFF] == CHECKERS else depth, d)
+
+    walk(BAR, 0, sum(me[7:26]))
+    return results
+
+
+def _best(results: dict, hi: int) -> list:
+    """Keep the plays that use the most dice; with one die only, the higher die where it can."""
+    if not results:
+        return []
+    most = max(used for _, used, _ in results.values())
+    kept = [(key, steps, used, die) for key, (steps, used, die) in results.items() if used == most]
+    if most == 1 and any(die == hi for _, _, _, die in kept):
+        kept = [entry for entry in kept if entry[3] == hi]
+    return kept
+
+
+def _check_dice(dice) -> tuple[int, int]:
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        raise IllegalPlay(f"dice must be two numbers 1..6, not {dice!r}", code="bad_dice")
+    return dice[0], dice[1]
+
+
+def legal_plays(position: Position, dice) -> list[Play]:
+    """Every legal play of ``dice`` for the side on roll, one per distinct resulting position.
+
+    An empty list means no die can be played: the turn passes. Raises :class:`IllegalPlay`
+    (code ``bad_dice``) for dice outside 1..6.
+    """
+    d1, d2 = _check_dice(dice)
+    turn = position.turn
+    me, opp = list(position.mover), list(position.opponent)
+    hi, lo = max(d1, d2), min(d1, d2)
+    results = _generate_double(me, opp, hi) if hi == lo else _generate_mixed(me, opp, hi, lo)
+    plays = []
+    for (mine, theirs), steps, used, _ in _best(results, hi):
+        boards = (mine, theirs) if turn == 0 else (theirs, mine)
+        plays.append(Play(position, steps, Position(boards, 1 - turn), used))
+    return plays
+
+
+def max_dice_playable(position: Position, dice) -> tuple[int, list[Play]]:
+    """How many dice the best legal play uses, and those plays."""
+    plays = legal_plays(position, dice)
+    return (plays[0].dice_used if plays else 0), plays
+
+
+# --- notation ------------------------------------------------------------------------------
+
+_HOP = re.compile(r"^(bar|off|\d{1,2})(\*?)$")
+_REPEAT = re.compile(r"^(.*?)\((\d)\)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """One written sub-move ``from/to``: possibly several dice of one checker (``24/13``)."""
+
+    start: int
+    end: int
+    marked_hit: bool = False
+
+
+def _point(text: str, token: str) -> int:
+    if text in ("bar",):
+        return BAR
+    if text in ("off",):
+        return OFF
+    value = int(text)
+    if value > 25:
+        raise NotationError(f"'{token}': {value} is not a point (1..24, 25 or bar, 0 or off)", code="bad_notation")
+    return value
+
+
+@lru_cache(maxsize=4096)
+def parse_play(text: str) -> tuple[Hop, ...]:
+    """Read a written play (``24/18 13/8``, ``bar/22*``, ``6/off``, ``13/7(2)``, ``24/18*/13``).
+
+    Returns the hops in the order written. Raises :class:`NotationError` naming the token that
+    cannot be read. Hit marks are kept only as hints; hits are always recomputed.
+    """
+    hops: list[Hop] = []
+    for token in text.replace(",", " ").lower().split():
+        body, repeat = token, 1
+        match = _REPEAT.match(token)
+        if match:
+            body, repeat = match.group(1), int(match.group(2))
+            if not 1 <= repeat <= 4:
+                raise NotationError(f"'{token}': a move repeats 1 to 4 times", code="bad_notation")
+        parts = body.split("/")
+        if len(parts) < 2:
+            raise NotationError(f"'{token}' is not a move: expected from/to, as in 13/8", code="bad_notation")
+        points = []
+        for part in parts:
+            found = _HOP.match(part)
+            if not found:
+                raise NotationError(f"'{token}': '{part}' is not a point", code="bad_notation")
+            points.append((_point(found.group(1), token), bool(found.group(2))))
+        chain = []
+        for (start, _), (end, mark) in itertools.pairwise(points):
+            if end >= start:
+                raise NotationError(f"'{token}': checkers move from higher to lower points", code="bad_notation")
+            chain.append(Hop(start, end, mark))
+        hops.extend(chain * repeat)
+    return tuple(hops)
+
+
+def _name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def format_steps(before: Position, steps) -> str:
+    """Write ``steps`` played from ``before`` the way GNU Backgammon does.
+
+    A checker's consecutive steps are joined (``24/13``; ``24/18*/13`` when it hit on the way),
+    identical moves are grouped (``13/7(2)``), hits are marked, the highest starting point first.
+    """
+    opp = list(before.opponent)
+    chains: list[list] = []  # each chain: [points..., hit flags...] as (points, hits)
+    for s, t in steps:
+        hit = t > 0 and opp[25 - t] == 1
+        if hit:
+            opp[25 - t] = 0
+        for chain in chains:
+            if chain[0][-1] == s and s != BAR:
+                chain[0].append(t)
+                chain[1].append(hit)
+                break
+        else:
+            chains.append([[s, t], [False, hit]])
+    words = []
+    for points, hits in chains:
+        parts = [_name(points[0])]
+        for point, hit in zip(points[1:-1], hits[1:-1], strict=True):
+            if hit:
+                parts.append(_name(point) + "*")
+        parts.append(_name(points[-1]) + ("*" if hits[-1] else ""))
+        words.append(((points[0], points[-1]), "/".join(parts)))
+    words.sort(key=lambda item: (-item[0][0], -item[0][1]))
+    grouped: list[list] = []
+    for _, word in words:
+        if grouped and grouped[-1][0] == word:
+            grouped[-1][1] += 1
+        else:
+            grouped.append([word, 1])
+    return " ".join(word if count == 1 else f"{word}({count})" for word, count in grouped)
+
+
+# --- validation of a recorded play --------------------------------------------------------
+
+
+class _Search:
+    """Depth-first search for a way to realise written hops with the dice of the roll."""
+
+    def __init__(self, me: list, opp: list, hops: tuple[Hop, ...], dice: list[int]):
+        self.me, self.opp, self.hops, self.dice = me, opp, hops, dice
+        self.total = len(dice)
+        self.best: tuple | None = None  # (used, steps, me, opp) of the best complete realisation
+        self.error: tuple = (-1, "wrong_steps", "")  # (hops done, code, detail) furthest failure
+
+    def fail(self, done: int, code: str, detail: str) -> None:
+        if done > self.error[0]:
+            self.error = (done, code, detail)
+
+    def step_error(self, s: int, d: int, hop: Hop) -> str | None:
+        """Why one die ``d`` cannot move a checker from ``s`` now, or None if it can."""
+        me, opp = self.me, self.opp
+        t = s - d
+        if s != BAR and me[BAR]:
+            return "bearoff_not_home" if t <= 0 else "bar_first"
+        if not me[s]:
+            return "no_checker"
+        if t > 0:
+            if opp[25 - t] > 1:
+                return "blocked" if t == hop.end else "blocked_intermediate"
+            return None
+        if any(me[7:26]):
+            return "bearoff_not_home"
+        if t < 0 and any(me[s + 1:7]):
+            return "bearoff_higher_point_occupied"
+        return None
+
+    def apply(self, s: int, d: int) -> tuple[int, bool]:
+        me, opp = self.me, self.opp
+        t = max(s - d, 0)
+        me[s] -= 1
+        me[t] += 1
+        hit = t > 0 and opp[25 - t] == 1
+        if hit:
+            opp[25 - t] = 0
+            opp[BAR] += 1
+        return t, hit
+
+    def undo(self, s: int, t: int, hit: bool) -> None:
+        if hit:
+            self.opp[25 - t] = 1
+            self.opp[BAR] -= 1
+        self.me[t] -= 1
+        self.me[s] += 1
+
+    def die_sequences(self, hop: Hop, dice: list[int]):
+        """Orders of remaining dice that can carry one checker from ``hop.start`` to ``hop.end``."""
+        distance = hop.start - hop.end
+        seen = set()
+        n = len(dice)
+        candidates = []
+        if dice and all(d == dice[0] for d in dice):
+            candidates = [tuple(dice[:k]) for k in range(1, n + 1)]
+        elif n == 2:
+            candidates = [(dice[0],), (dice[1],), (dice[0], dice[1]), (dice[1], dice[0])]
+        elif n == 1:
+            candidates = [(dice[0],)]
+        for seq in candidates:
+            if seq in seen:
+                continue
+            seen.add(seq)
+            total = sum(seq)
+            if total == distance or (hop.end == OFF and total > distance and total - seq[-1] < distance):
+                yield seq
+
+    def passing_hits(self, s: int, seq: tuple[int, ...]) -> int:
+        """Blots a joined move would hit on its intermediate points: such a route is the reading
+        of last resort, since exporters that mark hits write ``24/18*/13`` for it."""
+        count = 0
+        for d in seq[:-1]:
+            s -= d
+            count += s > 0 and self.opp[25 - s] == 1
+        return count
+
+    def run(self, remaining: tuple[Hop, ...], dice: list[int], steps: list, done: int) -> bool:
+        """Realise ``remaining`` hops; True stops the search (a realisation using every die)."""
+        me = self.me
+        if not remaining:
+            used = self.total - len(dice)
+            if me[OFF] == CHECKERS:
+                used = self.total
+            if self.best is None or used > self.best[0]:
+                self.best = (used, tuple(steps), tuple(me), tuple(self.opp))
+            return used == self.total
+        if not dice:
+            self.fail(done, "wrong_steps", "more sub-moves than the roll allows")
+            return False
+        tried = set()
+        for index, hop in enumerate(remaining):
+            if (hop.start, hop.end) in tried:
+                continue
+            tried.add((hop.start, hop.end))
+            rest = remaining[:index] + remaining[index + 1:]
+            sequences = list(self.die_sequences(hop, dice))
+            if len(sequences) > 1:
+                sequences.sort(key=lambda seq, s=hop.start: self.passing_hits(s, seq))
+            if not sequences:
+                if hop.end == OFF and sum(dice) < hop.start and all(d < hop.start for d in dice):
+                    self.fail(done, "bearoff_die_too_small", f"{_name(hop.start)}/off")
+                else:
+                    self.fail(done, "wrong_steps", f"{_name(hop.start)}/{_name(hop.end)}")
+                continue
+            for seq in sequences:
+                applied = []
+                s = hop.start
+                ok = True
+                for d in seq:
+                    code = self.step_error(s, d, hop)
+                    if code:
+                        self.fail(done, code, f"{_name(hop.start)}/{_name(hop.end)}")
+                        ok = False
+                        break
+                    t, hit = self.apply(s, d)
+                    applied.append((s, t, hit))
+                    s = t
+                if ok:
+                    left = list(dice)
+                    for d in seq:
+                        left.remove(d)
+                    steps.extend((a, b) for a, b, _ in applied)
+                    finished = self.run(rest, left, steps, done + 1)
+                    del steps[len(steps) - len(applied):]
+                    if finished:
+                        for a, b, hit in reversed(applied):
+                            self.undo(a, b, hit)
+                        return True
+                for a, b, hit in reversed(applied):
+                    self.undo(a, b, hit)
+        return False
+
+
+def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play:
+    """Check a recorded play of ``dice`` by the side on roll and return it as a :class:`Play`.
+
+    ``play`` is the written play or its parsed hops. Sub-moves may be written in any order;
+    hits are recomputed. Raises :class:`NotationError` when the text cannot be read and
+    :class:`IllegalPlay` whose ``code`` (one of :data:`RULES`) names the rule broken.
+    """
+    d1, d2 = _check_dice(dice)
+    hops = parse_play(play) if isinstance(play, str) else play
+    text = play if isinstance(play, str) else " ".join(f"{_name(h.start)}/{_name(h.end)}" for h in hops)
+    dice_list = [d1] * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]
+    me, opp = list(position.mover), list(position.opponent)
+    if len(hops) > len(dice_list):
+        raise _illegal("wrong_steps", text, dice, "more sub-moves than the roll allows")
+    # Prefer hops in the order written with their plain reading; marks decide between two
+    # routes of a joined move only (24/13 through a blot on 18 or an open 19).
+    search = _Search(me, opp, hops, dice_list)
+    search.run(hops, dice_list, [], 0)
+    if search.best is None:
+        _, code, detail = search.error
+        raise _illegal(code, text, dice, detail)
+    used, steps, mine, theirs = search.best
+    turn = position.turn
+    boards = (mine, theirs) if turn == 0 else (theirs, mine)
+    result = Play(position, steps, Position(boards, 1 - turn), used)
+    if used == len(dice_list):
+        return result
+    most, plays = max_dice_playable(position, dice)
+    if any(p.position == result.position for p in plays):
+        return result
+    if most > used:
+        example = plays[0].notation
+        raise _illegal("dice_not_all_used", text, dice, f"a play using {most} dice exists, e.g. {example}")
+    raise _illegal("higher_die_not_played", text, dice, f"play the {max(d1, d2)}, e.g. {plays[0].notation}")
+
+
+def _illegal(code: str, text: str, dice, detail: str) -> IllegalPlay:
+    roll = f"{dice[0]}{dice[1]}"
+    where = f" ({detail})" if detail else ""
+    return IllegalPlay(f"{text.strip() or 'no move'} with {roll}: {RULES[code]}{where}", code=code)
+
+
+def no_play(position: Position) -> Play:
+    """The play of a roll that cannot be played at all: the same checkers, turn passed."""
+    return Play(position, (), position.passed(), 0)
