@@ -196,9 +196,16 @@ def _best(results: dict, hi: int) -> list:
 
 
 def _check_dice(dice) -> tuple[int, int]:
-    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        d1 = d2 = None
+    if d1 not in _DIE or d2 not in _DIE:
         raise IllegalPlay(f"dice must be two numbers 1..6, not {dice!r}", code="bad_dice")
-    return dice[0], dice[1]
+    return d1, d2
+
+
+_DIE = frozenset(range(1, 7))
 
 
 def legal_plays(position: Position, dice) -> list[Play]:
@@ -329,19 +336,26 @@ def format_steps(before: Position, steps) -> str:
 
 
 class _Search:
-    """Depth-first search for a way to realise written hops with the dice of the roll."""
+    """Depth-first search for a way to realise written hops with the dice of the roll.
 
-    def __init__(self, me: list, opp: list, hops: tuple[Hop, ...], dice: list[int]):
-        self.me, self.opp, self.hops, self.dice = me, opp, hops, dice
+    A hop longer than one die is taken one die at a time, and what is left of it goes back among
+    the hops still to play: ``10/off(2)`` with 5-5 needs both checkers on the 5-point before
+    either may bear off, so steps of different hops must be free to interleave.
+    """
+
+    def __init__(self, me: list, opp: list, dice: list[int]):
+        self.me, self.opp = me, opp
         self.total = len(dice)
         self.best: tuple | None = None  # (used, steps, me, opp) of the best complete realisation
-        self.error: tuple = (-1, "wrong_steps", "")  # (hops done, code, detail) furthest failure
+        self.error: tuple = (-1, "wrong_steps", "")  # (steps done, code, detail) of the furthest failure
 
-    def fail(self, done: int, code: str, detail: str) -> None:
+    def fail(self, done: int, code: str, detail: str | Hop) -> None:
         if done > self.error[0]:
+            if isinstance(detail, Hop):
+                detail = f"{_name(detail.start)}/{_name(detail.end)}"
             self.error = (done, code, detail)
 
-    def step_error(self, s: int, d: int, hop: Hop) -> str | None:
+    def step_error(self, s: int, d: int, end: int) -> str | None:
         """Why one die ``d`` cannot move a checker from ``s`` now, or None if it can."""
         me, opp = self.me, self.opp
         t = s - d
@@ -351,7 +365,7 @@ class _Search:
             return "no_checker"
         if t > 0:
             if opp[25 - t] > 1:
-                return "blocked" if t == hop.end else "blocked_intermediate"
+                return "blocked" if t == end else "blocked_intermediate"
             return None
         if any(me[7:26]):
             return "bearoff_not_home"
@@ -359,62 +373,25 @@ class _Search:
             return "bearoff_higher_point_occupied"
         return None
 
-    def apply(self, s: int, d: int) -> tuple[int, bool]:
-        me, opp = self.me, self.opp
-        t = max(s - d, 0)
-        me[s] -= 1
-        me[t] += 1
-        hit = t > 0 and opp[25 - t] == 1
-        if hit:
-            opp[25 - t] = 0
-            opp[BAR] += 1
-        return t, hit
-
-    def undo(self, s: int, t: int, hit: bool) -> None:
-        if hit:
-            self.opp[25 - t] = 1
-            self.opp[BAR] -= 1
-        self.me[t] -= 1
-        self.me[s] += 1
-
-    def die_sequences(self, hop: Hop, dice: list[int]):
-        """Orders of remaining dice that can carry one checker from ``hop.start`` to ``hop.end``."""
+    @staticmethod
+    def reachable(hop: Hop, dice: list[int]) -> bool:
+        """Can some of ``dice`` carry a checker the hop's distance (any higher sum bears off)?"""
         distance = hop.start - hop.end
-        seen = set()
-        n = len(dice)
-        candidates = []
-        if dice and all(d == dice[0] for d in dice):
-            candidates = [tuple(dice[:k]) for k in range(1, n + 1)]
-        elif n == 2:
-            candidates = [(dice[0],), (dice[1],), (dice[0], dice[1]), (dice[1], dice[0])]
-        elif n == 1:
-            candidates = [(dice[0],)]
-        for seq in candidates:
-            if seq in seen:
-                continue
-            seen.add(seq)
-            total = sum(seq)
-            if total == distance or (hop.end == OFF and total > distance and total - seq[-1] < distance):
-                yield seq
-
-    def passing_hits(self, s: int, seq: tuple[int, ...]) -> int:
-        """Blots a joined move would hit on its intermediate points: such a route is the reading
-        of last resort, since exporters that mark hits write ``24/18*/13`` for it."""
-        count = 0
-        for d in seq[:-1]:
-            s -= d
-            count += s > 0 and self.opp[25 - s] == 1
-        return count
+        if dice[0] == dice[-1]:
+            sums = [dice[0] * k for k in range(1, len(dice) + 1)]
+        else:
+            sums = [*dice, sum(dice)]
+        if hop.end == OFF:
+            return any(total >= distance for total in sums)
+        return distance in sums
 
     def run(self, remaining: tuple[Hop, ...], dice: list[int], steps: list, done: int) -> bool:
         """Realise ``remaining`` hops; True stops the search (a realisation using every die)."""
-        me = self.me
+        me, opp = self.me, self.opp
         if not remaining:
-            used = self.total - len(dice)
-            if me[OFF] == CHECKERS:
-                used = self.total
+            used = self.total if me[OFF] == CHECKERS else self.total - len(dice)
             if self.best is None or used > self.best[0]:
-                self.best = (used, tuple(steps), tuple(me), tuple(self.opp))
+                self.best = (used, tuple(steps), tuple(me), tuple(opp))
             return used == self.total
         if not dice:
             self.fail(done, "wrong_steps", "more sub-moves than the roll allows")
@@ -424,42 +401,45 @@ class _Search:
             if (hop.start, hop.end) in tried:
                 continue
             tried.add((hop.start, hop.end))
-            rest = remaining[:index] + remaining[index + 1:]
-            sequences = list(self.die_sequences(hop, dice))
-            if len(sequences) > 1:
-                sequences.sort(key=lambda seq, s=hop.start: self.passing_hits(s, seq))
-            if not sequences:
-                if hop.end == OFF and sum(dice) < hop.start and all(d < hop.start for d in dice):
-                    self.fail(done, "bearoff_die_too_small", f"{_name(hop.start)}/off")
-                else:
-                    self.fail(done, "wrong_steps", f"{_name(hop.start)}/{_name(hop.end)}")
+            if not self.reachable(hop, dice):
+                code = "bearoff_die_too_small" if hop.end == OFF else "wrong_steps"
+                self.fail(done, code, hop)
                 continue
-            for seq in sequences:
-                applied = []
-                s = hop.start
-                ok = True
-                for d in seq:
-                    code = self.step_error(s, d, hop)
-                    if code:
-                        self.fail(done, code, f"{_name(hop.start)}/{_name(hop.end)}")
-                        ok = False
-                        break
-                    t, hit = self.apply(s, d)
-                    applied.append((s, t, hit))
-                    s = t
-                if ok:
-                    left = list(dice)
-                    for d in seq:
-                        left.remove(d)
-                    steps.extend((a, b) for a, b, _ in applied)
-                    finished = self.run(rest, left, steps, done + 1)
-                    del steps[len(steps) - len(applied):]
-                    if finished:
-                        for a, b, hit in reversed(applied):
-                            self.undo(a, b, hit)
-                        return True
-                for a, b, hit in reversed(applied):
-                    self.undo(a, b, hit)
+            rest = remaining[:index] + remaining[index + 1:]
+            options = []
+            for d in dict.fromkeys(dice):
+                t = hop.start - d
+                if t == hop.end or (hop.end == OFF and t < 0):
+                    options.append((0, d, None))
+                elif t > hop.end and t > 0:
+                    # Part of a joined move. A route that hits on its way is the reading of last
+                    # resort: exporters that mark hits write it 24/18*/13.
+                    options.append((1 + (opp[25 - t] == 1), d, Hop(t, hop.end, hop.marked_hit)))
+            options.sort(key=lambda option: option[0])
+            for _, d, continuation in options:
+                code = self.step_error(hop.start, d, hop.end)
+                if code:
+                    self.fail(done, code, hop)
+                    continue
+                t = max(hop.start - d, 0)
+                me[hop.start] -= 1
+                me[t] += 1
+                hit = t > 0 and opp[25 - t] == 1
+                if hit:
+                    opp[25 - t] = 0
+                    opp[BAR] += 1
+                left = list(dice)
+                left.remove(d)
+                steps.append((hop.start, t))
+                finished = self.run((continuation, *rest) if continuation else rest, left, steps, done + 1)
+                steps.pop()
+                if hit:
+                    opp[25 - t] = 1
+                    opp[BAR] -= 1
+                me[t] -= 1
+                me[hop.start] += 1
+                if finished:
+                    return True
         return False
 
 
@@ -477,9 +457,7 @@ def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play
     me, opp = list(position.mover), list(position.opponent)
     if len(hops) > len(dice_list):
         raise _illegal("wrong_steps", text, dice, "more sub-moves than the roll allows")
-    # Prefer hops in the order written with their plain reading; marks decide between two
-    # routes of a joined move only (24/13 through a blot on 18 or an open 19).
-    search = _Search(me, opp, hops, dice_list)
+    search = _Search(me, opp, dice_list)
     search.run(hops, dice_list, [], 0)
     if search.best is None:
         _, code, detail = search.error
