@@ -63,3 +63,53 @@ def random_positions(seed: int, count: int) -> list[tuple[Position, tuple[int, i
             if len(out) == count:
                 break
     return out
+
+
+def random_match_games(rng: random.Random, length: int, *, double_chance: float = 0.05) -> list[list]:
+    """The game logs (lists of actions) of one random match to ``length`` points.
+
+    Checker plays are sensible-random as in :func:`random_game`; a side on roll doubles now and
+    then when the rules let it (never in the Crawford game) and the other side takes three times
+    in four. Every log replays cleanly: it is built by the engine's own state machine.
+    """
+    from .actions import Double, Drop, Move, Roll, Take
+    from .errors import CubeError
+    from .game import TO_ROLL, Game, check_double
+    from .match import MatchRules, MatchState
+
+    state = MatchState(MatchRules(length))
+    games: list[list] = []
+    while not state.is_over:
+        game = Game(state.next_game_rules(), number=len(games) + 1)
+        side = rng.choice((0, 1))
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        while dice[0] == dice[1]:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        game.apply(Roll(side, dice=dice))
+        while game.result is None:
+            if game.phase == TO_ROLL:
+                side = game.to_act
+                if rng.random() < double_chance:
+                    try:
+                        check_double(game.rules, game.cube, game.owner, side, on_roll=side)
+                    except CubeError:
+                        pass
+                    else:
+                        game.apply(Double(side, value=game.cube * 2))
+                        game.apply((Take if rng.random() < 0.75 else Drop)(1 - side))
+                        continue
+                game.apply(Roll(side, dice=(rng.randint(1, 6), rng.randint(1, 6))))
+            position = game.position
+            plays = legal_plays(position, game.dice)
+            if plays:
+                mover = position.turn
+                if rng.random() < 0.85:
+                    play = max(plays, key=lambda p: (_sensible(p.position, mover), rng.random()))
+                else:
+                    play = rng.choice(plays)
+                game.apply(Move(mover, play=play.notation))
+            else:
+                game.apply(Roll(1 - position.turn, dice=(rng.randint(1, 6), rng.randint(1, 6))))
+        games.append(game.actions)
+        state = state.after(game.result)
+    return games
