@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .board import BAR, CHECKERS, OFF, Position
@@ -245,6 +245,8 @@ class Hop:
     start: int
     end: int
     marked_hit: bool = False
+    # The hop as written, for what remains of a joined move after its first die.
+    written: Hop | None = field(default=None, compare=False)
 
 
 def _point(text: str, token: str) -> int:
@@ -352,6 +354,7 @@ class _Search:
     def fail(self, done: int, code: str, detail: str | Hop) -> None:
         if done > self.error[0]:
             if isinstance(detail, Hop):
+                detail = detail.written or detail
                 detail = f"{_name(detail.start)}/{_name(detail.end)}"
             self.error = (done, code, detail)
 
@@ -412,9 +415,17 @@ class _Search:
                 if t == hop.end or (hop.end == OFF and t < 0):
                     options.append((0, d, None))
                 elif t > hop.end and t > 0:
+                    rest_of_hop = Hop(t, hop.end, hop.marked_hit, hop.written or hop)
+                    left = list(dice)
+                    left.remove(d)
+                    if not left or not self.reachable(rest_of_hop, left):
+                        continue
                     # Part of a joined move. A route that hits on its way is the reading of last
                     # resort: exporters that mark hits write it 24/18*/13.
-                    options.append((1 + (opp[25 - t] == 1), d, Hop(t, hop.end, hop.marked_hit)))
+                    options.append((1 + (opp[25 - t] == 1), d, rest_of_hop))
+            if not options:
+                self.fail(done, "bearoff_die_too_small" if hop.end == OFF else "wrong_steps", hop)
+                continue
             options.sort(key=lambda option: option[0])
             for _, d, continuation in options:
                 code = self.step_error(hop.start, d, hop.end)
@@ -469,7 +480,7 @@ def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play
     if used == len(dice_list):
         return result
     most, plays = max_dice_playable(position, dice)
-    if any(p.position == result.position for p in plays):
+    if not plays or any(p.position == result.position for p in plays):
         return result
     if most > used:
         example = plays[0].notation
