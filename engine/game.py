@@ -239,11 +239,13 @@ class Game:
 
     # --- errors ---------------------------------------------------------------------------
 
-    def _error(self, action: Action, rule: str, message: str) -> GameLogError:
-        side = "" if action.side is None else f", side {action.side}"
-        text = f"game {self.number}, move {self.move}{side}: {action.describe()}: {message}"
-        details = {"game": self.number, "move": self.move, "side": action.side, "action": action.describe(),
-                   "rule": rule}
+    def _error(self, action: Action, rule: str, message: str, *, side: int | None = None,
+               described: str | None = None) -> GameLogError:
+        side = action.side if side is None else side
+        described = described or action.describe()
+        where = "" if side is None else f", side {side}"
+        text = f"game {self.number}, move {self.move}{where}: {described}: {message} [rule: {rule}]"
+        details = {"game": self.number, "move": self.move, "side": side, "action": described, "rule": rule}
         if action.line is not None:
             details["line"] = action.line
         return GameLogError(text, **details)
@@ -275,11 +277,9 @@ class Game:
 
     def _pass_unplayable(self, action: Action) -> None:
         if legal_plays(self.position, self.dice):
-            roller = self.to_act
-            message = f"side {roller} rolled {self.dice[0]}{self.dice[1]} and did not play although a play exists"
-            error = self._error(action, "dice_not_all_used", message)
-            error.details["side"] = roller
-            raise error
+            roll = f"{self.dice[0]}{self.dice[1]}"
+            raise self._error(action, "dice_not_all_used", f"no play recorded although the {roll} can be played",
+                              side=self.to_act, described=f"roll {roll}")
         self.position = self.position.passed()
         self._next_turn()
 
@@ -502,7 +502,8 @@ def replay_game(
     for action in actions:
         game.apply(action)
     if finished and game.result is None:
-        last = game.actions[-1] if game.actions else Roll(None)
-        raise game._error(last, "unfinished", "the log ends before the game is over")
+        if not game.actions:
+            raise game._error(Roll(None), "unfinished", "the log has no actions", described="(empty log)")
+        raise game._error(game.actions[-1], "unfinished", "the log ends before the game is over")
     return game.replay()
 

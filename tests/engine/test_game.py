@@ -523,7 +523,7 @@ def test_it_numbers_moves_like_a_mat_file(text, moves):
         # the opening roll is never a double
         ("1:33 8/5(2) 6/3(2)", 4, 1, 1, "roll 33", "opening_double"),
         # a roll that was not played while a play existed: the roller is blamed
-        (f"{OPENING} | 1:64 | 0:31", 1, 1, 1, "roll 31", "dice_not_all_used"),
+        (f"{OPENING} | 1:64 | 0:31", 1, 1, 1, "roll 64", "dice_not_all_used"),
         # a play with no roll
         (f"{OPENING} | 1:move 24/18 13/9", 1, 1, 1, "play 24/18 13/9", "unexpected_action"),
         # an action after the game is over
