@@ -1,0 +1,37 @@
+"""The service's domain errors: a stable ``code``, a message for people, an HTTP-ish kind.
+
+Services raise :class:`DomainError` (bad request) or :class:`Conflict` (the state forbids it now:
+"result already confirmed"); the API maps them to 400 and 409, pages to form errors. Engine
+errors (``engine.errors.EngineError``) are mapped the same way as a DomainError.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    code = "invalid"
+    status = 400
+
+    def __init__(self, message: str, *, code: str | None = None, **details):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+        self.details = details
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class Conflict(DomainError):
+    """The request is well formed but the current state forbids it (HTTP 409)."""
+
+    code = "conflict"
+    status = 409
+
+
+class NotAllowed(DomainError):
+    """The user may not do this to this object (HTTP 403)."""
+
+    code = "permission_denied"
+    status = 403

@@ -1,0 +1,39 @@
+"""The matches app's error catalogue: every message a service raises, in one place."""
+
+from config.errors import Conflict, DomainError, NotAllowed
+
+
+def not_a_party() -> NotAllowed:
+    return NotAllowed("only the match's players and its organiser may do this", code="not_a_party")
+
+
+def not_organiser() -> NotAllowed:
+    return NotAllowed("only the match's organiser (or staff) may do this", code="not_organiser")
+
+
+def already_confirmed() -> Conflict:
+    return Conflict("this match's result is already confirmed", code="already_confirmed")
+
+
+def nothing_to_confirm() -> Conflict:
+    return Conflict("there is no report from the other side to confirm or contest", code="nothing_to_confirm")
+
+
+def bad_score(message: str) -> DomainError:
+    return DomainError(message, code="bad_score")
+
+
+def log_disagrees(message: str, **where) -> DomainError:
+    return DomainError(message, code="log_disagrees", **where)
+
+
+def log_too_large(actions: int, limit: int) -> DomainError:
+    return DomainError(f"the game logs hold {actions} actions; the limit is {limit}", code="log_too_large")
+
+
+def upload_too_large(name: str, size: int, limit: int) -> DomainError:
+    return DomainError(f"{name} is {size} bytes; the limit is {limit}", code="upload_too_large", file=name)
+
+
+def bad_sides(message: str) -> DomainError:
+    return DomainError(message, code="bad_sides")

@@ -1,0 +1,295 @@
+"""Players, matches, their games and the reports that make a result trusted.
+
+Invariants the database guards (not only Python):
+- a side is one player or a pair of two different players, and each player or pair has one side;
+- a match is between two different sides; money-play options only in money sessions;
+- a game number appears once per match;
+- one report per side per match, and at most ONE confirmed report per match: two reports racing
+  can never leave two confirmed results;
+- a rating change is applied once per player per match;
+- an imported match file (by its canonical hash) is stored once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from engine.match import MatchRules
+
+
+class Player(models.Model):
+    """A backgammon player. ``user`` is empty for players known only from imported match files."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    display_name = models.CharField(max_length=120)
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
+    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
+    rating = models.FloatField(default=1500.0)
+    experience = models.PositiveIntegerField(default=0, help_text="total length of rated matches finished")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name", "id"]
+        indexes = [models.Index(fields=["display_name"])]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class Side(models.Model):
+    """One side of a board: a single player, or a consultation pair (``player_b`` set)."""
+
+    class Roller(models.TextChoices):
+        A = "a", "Always the first player"
+        B = "b", "Always the second player"
+        ALTERNATE = "alternate", "Alternating by game"
+
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    roller = models.CharField(max_length=16, choices=Roller.choices, default=Roller.A)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player_a"], condition=Q(player_b__isnull=True), name="side_one_solo_per_player"),
+            models.UniqueConstraint(fields=["player_a", "player_b"], condition=Q(player_b__isnull=False),
+                                    name="side_one_per_pair"),
+            models.CheckConstraint(condition=~Q(player_a=F("player_b")), name="side_pair_of_two_players"),
+        ]
+
+    @property
+    def is_pair(self) -> bool:
+        return self.player_b_id is not None
+
+    @property
+    def players(self) -> list[Player]:
+        return [self.player_a] + ([self.player_b] if self.player_b_id else [])
+
+    @property
+    def name(self) -> str:
+        return " & ".join(p.display_name for p in self.players)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MatchQuerySet(models.QuerySet):
+    def with_sides(self) -> MatchQuerySet:
+        return self.select_related(
+            "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b", "event"
+        )
+
+    def of_player(self, player: Player) -> MatchQuerySet:
+        return self.filter(
+            Q(side0__player_a=player) | Q(side0__player_b=player) | Q(side1__player_a=player) | Q(side1__player_b=player)
+        )
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        IN_PLAY = "in_play", "In play"
+        REPORTED = "reported", "Reported, awaiting confirmation"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+
+    class MovePolicy(models.TextChoices):
+        LEGAL = "legal", "Legal moves"
+        RESPONSIBLE = "responsible", "Responsible moves"
+
+    side0 = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="+")
+    side1 = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="+")
+    length = models.PositiveSmallIntegerField(help_text="points to win; 0 for a money session")
+    crawford = models.BooleanField(default=True)
+    move_policy = models.CharField(max_length=16, choices=MovePolicy.choices, default=MovePolicy.LEGAL)
+    jacoby = models.BooleanField(default=False)
+    beavers = models.BooleanField(default=False)
+    raccoons = models.BooleanField(default=False)
+    automatic_doubles = models.PositiveSmallIntegerField(default=0)
+    cube_cap = models.PositiveIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=True)
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    event = models.ForeignKey("tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="matches")
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="organised_matches")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    played_on = models.DateField(null=True, blank=True)
+
+    score0 = models.PositiveIntegerField(null=True, blank=True)
+    score1 = models.PositiveIntegerField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    source_hash = models.CharField(max_length=64, null=True, blank=True, unique=True,
+                                   help_text="canonical hash of an imported match file")
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(condition=~Q(side0=F("side1")), name="match_two_different_sides"),
+            models.CheckConstraint(condition=Q(winner__isnull=True) | Q(winner__in=(0, 1)), name="match_winner_is_a_side"),
+            models.CheckConstraint(
+                condition=Q(length=0) | Q(jacoby=False, beavers=False, raccoons=False, automatic_doubles=0),
+                name="match_money_options_only_in_money_play",
+            ),
+            models.CheckConstraint(condition=Q(raccoons=False) | Q(beavers=True), name="match_raccoons_need_beavers"),
+            models.CheckConstraint(
+                condition=~Q(status="confirmed") | (Q(score0__isnull=False) & Q(score1__isnull=False)),
+                name="match_confirmed_has_score",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        length = f"{self.length}-point match" if self.length else "money session"
+        return f"{self.side0} v {self.side1}, {length}"
+
+    @property
+    def is_money(self) -> bool:
+        return self.length == 0
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return (self.side0, self.side1)
+
+    def rules(self) -> MatchRules:
+        """The engine's rules for this match's games."""
+        return MatchRules(
+            length=self.length, crawford=self.crawford, jacoby=self.jacoby, beavers=self.beavers,
+            raccoons=self.raccoons, automatic_doubles=self.automatic_doubles, cube_cap=self.cube_cap,
+            responsible_moves=self.move_policy == self.MovePolicy.RESPONSIBLE,
+        )
+
+
+class Game(models.Model):
+    """One game of a match with its validated log (the engine's JSON actions)."""
+
+    ENDINGS = [(e, e) for e in ("single", "gammon", "backgammon", "drop", "resign")]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    score0 = models.PositiveIntegerField(help_text="side 0's score before the game")
+    score1 = models.PositiveIntegerField(help_text="side 1's score before the game")
+    crawford = models.BooleanField(default=False)
+    winner = models.PositiveSmallIntegerField()
+    points = models.PositiveIntegerField()
+    cube = models.PositiveIntegerField(default=1)
+    ending = models.CharField(max_length=16, choices=ENDINGS)
+    log = models.JSONField(default=list)
+    condoned = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_once_per_match"),
+            models.CheckConstraint(condition=Q(winner__in=(0, 1)), name="game_winner_is_a_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.number} of {self.match_id}"
+
+
+class Report(models.Model):
+    """A side's (or the organiser's) claim of a match's final result, optionally with the logs."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Awaiting the other side"
+        CONFIRMED = "confirmed", "Confirmed (the match's result)"
+        AGREED = "agreed", "Agreed with the confirmed result"
+        CONTESTED = "contested", "Contested"
+        SUPERSEDED = "superseded", "Superseded"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    side = models.PositiveSmallIntegerField(null=True, blank=True, help_text="empty for the organiser's result")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_reports")
+    score0 = models.PositiveIntegerField()
+    score1 = models.PositiveIntegerField()
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    games = models.JSONField(null=True, blank=True, help_text="validated game logs, one list of actions per game")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    statement = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "side"], condition=Q(side__isnull=False) & ~Q(status="superseded"),
+                                    name="report_one_live_per_side"),
+            models.UniqueConstraint(fields=["match"], condition=Q(status="confirmed"), name="report_one_confirmed_per_match"),
+            models.CheckConstraint(condition=Q(side__isnull=True) | Q(side__in=(0, 1)), name="report_side_is_a_side"),
+        ]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self.score0, self.score1)
+
+
+class RatingChange(models.Model):
+    """The FIBS rating change one confirmed rated match made to one player: applied exactly once."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    experience_before = models.PositiveIntegerField()
+    experience_after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["player", "match"], name="rating_once_per_player_per_match")]
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+class ImportJob(models.Model):
+    """A batch of uploaded .mat files imported in the background, with its progress."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="import_jobs")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.CheckConstraint(condition=Q(done__lte=F("total")), name="import_done_within_total")]
+
+
+class ImportFile(models.Model):
+    """One file of an import job; its bytes are kept until it is processed."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        IMPORTED = "imported", "Imported"
+        DUPLICATE = "duplicate", "Already imported"
+        FAILED = "failed", "Failed"
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
+    name = models.CharField(max_length=255)
+    content = models.BinaryField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    error = models.JSONField(null=True, blank=True, help_text="{line, game, message} when the file failed")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["job", "id"]

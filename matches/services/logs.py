@@ -1,0 +1,87 @@
+"""Game logs attached to a result: read (JSON actions or a .mat file), replayed by the engine,
+and checked against the score they claim. Pure checks: nothing here writes to the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from engine.actions import action_to_dict, actions_from_json
+from engine.errors import EngineError, GameLogError
+from engine.formats.mat import check_mat, read_mat
+from engine.match import MatchReplay, MatchRules, replay_match
+
+from .. import errors
+
+
+@dataclass(frozen=True)
+class CheckedLog:
+    """Game logs that replay under a match's rules, as JSON-ready action lists."""
+
+    games: list[list[dict]]
+    replay: MatchReplay
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        return self.replay.final_score
+
+
+def _count(games) -> int:
+    return sum(len(game) for game in games if isinstance(game, list))
+
+
+def log_from_json(games: object, rules: MatchRules) -> CheckedLog:
+    """Replay JSON game logs (a list of games, each a list of actions).
+
+    Raises DomainError (``log_too_large``) past the action limit, and the engine's GameLogError
+    (naming game, move, side and rule) for a log that breaks a rule.
+    """
+    if not isinstance(games, list) or not all(isinstance(game, list) for game in games):
+        raise GameLogError("games must be a list of games, each a list of actions", code="bad_action")
+    total = _count(games)
+    if total > settings.MAX_LOG_ACTIONS:
+        raise errors.log_too_large(total, settings.MAX_LOG_ACTIONS)
+    parsed = []
+    for number, game in enumerate(games, start=1):
+        try:
+            parsed.append(actions_from_json(game))
+        except GameLogError as error:
+            error.details["game"] = number
+            error.message = f"game {number}, {error.message}"
+            raise
+    replay = replay_match(rules, parsed)
+    return CheckedLog([[action_to_dict(a) for a in game] for game in parsed], replay)
+
+
+def log_from_mat(name: str, data: bytes, rules: MatchRules) -> CheckedLog:
+    """Read and check a .mat file for a match with ``rules``; its length must be the match's.
+
+    Raises DomainError for an oversized file or a length mismatch, and the engine's errors
+    (with the file's line number) for anything the engine rejects.
+    """
+    if len(data) > settings.MAX_UPLOAD_BYTES:
+        raise errors.upload_too_large(name, len(data), settings.MAX_UPLOAD_BYTES)
+    try:
+        check = check_mat(read_mat(data))
+    except EngineError as error:
+        error.details.setdefault("file", name)
+        raise
+    if check.length != rules.length:
+        raise errors.log_disagrees(f"{name} is a {check.length}-point match, this match is to {rules.length}",
+                                   file=name)
+    games = [list(game.replay.actions) for game in check.games]
+    if sum(len(g) for g in games) > settings.MAX_LOG_ACTIONS:
+        raise errors.log_too_large(sum(len(g) for g in games), settings.MAX_LOG_ACTIONS)
+    replay = replay_match(rules, games)
+    return CheckedLog([[action_to_dict(a) for a in game] for game in games], replay)
+
+
+def log_agrees_with_score(log: CheckedLog, score: tuple[int, int]) -> None:
+    """Raise DomainError (``log_disagrees``) unless the replayed games produce ``score``."""
+    if tuple(log.final_score) != tuple(score):
+        found = log.final_score
+        raise errors.log_disagrees(
+            f"the game logs give {found[0]}-{found[1]}, not the claimed {score[0]}-{score[1]}",
+            game=len(log.replay.games) or None,
+        )

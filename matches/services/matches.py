@@ -1,0 +1,96 @@
+"""Players, sides and matches: creating them."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from engine.errors import EngineError
+
+from .. import errors
+from ..models import Match, Player, Side
+
+
+def player_for_user(user) -> Player | None:
+    """The user's player profile, or None (anonymous, or a user without one)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        return None
+
+
+@transaction.atomic
+def player_create(*, display_name: str, user=None, country: str = "", club=None) -> Player:
+    """Create a player (with its solo side). Raises DomainError for an empty name."""
+    name = (display_name or "").strip()
+    if not name:
+        raise errors.bad_sides("a player needs a display name")
+    player = Player.objects.create(user=user, display_name=name[:120], country=country.upper()[:2], club=club)
+    Side.objects.create(player_a=player)
+    return player
+
+
+def side_for(players: list[Player], roller: str = Side.Roller.A) -> Side:
+    """The side of one player or of a pair (created on first use; one side per player or pair).
+
+    Raises DomainError for anything but one player or two different players.
+    """
+    if len(players) == 1:
+        side, _ = Side.objects.get_or_create(player_a=players[0], player_b=None)
+        return side
+    if len(players) != 2 or players[0].pk == players[1].pk:
+        raise errors.bad_sides("a side is one player or a pair of two different players")
+    a, b = sorted(players, key=lambda p: p.pk)
+    try:
+        with transaction.atomic():
+            side, _ = Side.objects.get_or_create(player_a=a, player_b=b, defaults={"roller": roller})
+    except IntegrityError:
+        # Two requests created the same pair at once: the unique constraint let one win.
+        side = Side.objects.get(player_a=a, player_b=b)
+    return side
+
+
+@transaction.atomic
+def match_create(
+    *,
+    created_by,
+    side0: list[Player],
+    side1: list[Player],
+    length: int,
+    crawford: bool = True,
+    move_policy: str = Match.MovePolicy.LEGAL,
+    jacoby: bool = False,
+    beavers: bool = False,
+    raccoons: bool = False,
+    automatic_doubles: int = 0,
+    cube_cap: int | None = None,
+    rated: bool | None = None,
+    event=None,
+    organiser=None,
+    scheduled_at=None,
+    played_on=None,
+) -> Match:
+    """Create a scheduled match between two sides.
+
+    Matches of pairs and money sessions are never rated. Raises DomainError for sides that
+    share a player and for rules the engine refuses (money options in a match, a bad cube cap).
+    """
+    first, second = side_for(side0), side_for(side1)
+    if {p.pk for p in first.players} & {p.pk for p in second.players}:
+        raise errors.bad_sides("a player cannot be on both sides")
+    match = Match(
+        side0=first, side1=second, length=length, crawford=crawford, move_policy=move_policy, jacoby=jacoby,
+        beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles, cube_cap=cube_cap,
+        event=event, organiser=organiser or (event.organiser if event else created_by), created_by=created_by,
+        scheduled_at=scheduled_at, played_on=played_on,
+    )
+    try:
+        match.rules()
+    except EngineError as error:
+        raise errors.bad_sides(error.message) from None
+    ratable = length > 0 and not first.is_pair and not second.is_pair
+    match.rated = ratable if rated is None else (rated and ratable)
+    match.full_clean(exclude=["side0", "side1"])
+    match.save()
+    return match

@@ -1,0 +1,261 @@
+"""Result reporting: a side reports, the other confirms or contests, the organiser overrides.
+
+Every function here locks the match row (``select_for_update``) before it reads the reports, so
+two reports racing are serialised; the database's ``report_one_confirmed_per_match`` constraint
+guarantees there is never a second confirmed result even if a code path forgot the lock.
+Side effects (emails, the rating update) are dispatched only after the transaction commits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import errors
+from ..models import Game, Match, Report
+from .logs import CheckedLog, log_agrees_with_score
+from .matches import player_for_user
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a report says: the final score and, optionally, the checked game logs."""
+
+    score: tuple[int, int]
+    log: CheckedLog | None = None
+
+    @property
+    def games(self) -> list | None:
+        return self.log.games if self.log else None
+
+
+def side_of_user(match: Match, user) -> int | None:
+    """The side (0 or 1) the user plays on in ``match``, or None."""
+    player = player_for_user(user)
+    if player is None:
+        return None
+    for index, side in enumerate(match.sides):
+        if player.pk in (side.player_a_id, side.player_b_id):
+            return index
+    return None
+
+
+def user_runs_match(match: Match, user) -> bool:
+    """The match's organiser, its event's organiser, or staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff or match.organiser_id == user.pk:
+        return True
+    return match.event_id is not None and match.event.organiser_id == user.pk
+
+
+def score_winner(match: Match, score: tuple[int, int]) -> int | None:
+    """Check a claimed final score against the match length; return the winning side.
+
+    A match's final score has exactly one side at or past the length; a money session's any
+    scores (and no winner). Raises DomainError (``bad_score``) otherwise.
+    """
+    if len(score) != 2 or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in score):
+        raise errors.bad_score("a score is two whole numbers, 0 or more")
+    if match.is_money:
+        return None
+    finished = [side for side in (0, 1) if score[side] >= match.length]
+    if len(finished) != 1:
+        raise errors.bad_score(
+            f"a final score of a {match.length}-point match has exactly one side at {match.length} or more, "
+            f"not {score[0]}-{score[1]}"
+        )
+    return finished[0]
+
+
+def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> Claim:
+    """A checked claim: a valid final score that the logs, when given, really produce."""
+    score = (score[0], score[1])
+    score_winner(match, score)
+    if log is not None:
+        log_agrees_with_score(log, score)
+    return Claim(score, log)
+
+
+def _locked(match_id: int) -> Match:
+    return Match.objects.select_for_update(of=("self",)).with_sides().get(pk=match_id)
+
+
+def _same(report: Report, claim: Claim) -> bool:
+    same_games = claim.games is None or report.games is None or report.games == claim.games
+    return report.score == claim.score and same_games
+
+
+def _apply_result(match: Match, claim: Claim, confirmed: Report) -> None:
+    """Make ``confirmed`` the match's result: score, winner, status and games."""
+    match.score0, match.score1 = claim.score
+    match.winner = score_winner(match, claim.score)
+    match.status = Match.Status.CONFIRMED
+    match.confirmed_at = timezone.now()
+    match.save(update_fields=["score0", "score1", "winner", "status", "confirmed_at", "updated_at"])
+    games = confirmed.games
+    if games is not None:
+        match.games.all().delete()
+        replay = claim.log.replay if claim.log and claim.log.games == games else None
+        if replay is None:
+            from .logs import log_from_json
+
+            replay = log_from_json(games, match.rules()).replay
+        Game.objects.bulk_create(
+            Game(
+                match=match, number=checked.number, score0=checked.score[0], score1=checked.score[1],
+                crawford=checked.crawford, winner=checked.result.winner, points=checked.result.points,
+                cube=checked.result.cube, ending=checked.result.ending, log=games[checked.number - 1],
+                condoned=[_condoned(c) for c in checked.replay.condoned],
+            )
+            for checked in replay.games
+        )
+
+
+def _condoned(condoned) -> dict:
+    return {"move": condoned.move, "side": condoned.side, "play": condoned.play, "rule": condoned.rule,
+            "message": condoned.message}
+
+
+def _after_commit(match: Match, event: str) -> None:
+    from ..tasks import match_notify_task, match_rating_apply_task
+
+    match_id = match.pk
+    transaction.on_commit(lambda: match_notify_task.delay(match_id, event))
+    if event == "confirmed" and match.rated:
+        transaction.on_commit(lambda: match_rating_apply_task.delay(match_id))
+
+
+@transaction.atomic
+def match_report(*, match_id: int, user, claim: Claim, statement: str = "") -> Report:
+    """A side reports the final result of a match (the organiser's report is an override).
+
+    - same as the other side's live report: the match is confirmed;
+    - different: the match is disputed (it lands in the organiser's queue);
+    - no other report: the match waits for the other side's confirmation.
+    A repeated identical report changes nothing; a side may replace its report until the match
+    is confirmed. Raises NotAllowed for anyone but the players and the organiser, Conflict when
+    the match is already confirmed with another result.
+    """
+    match = _locked(match_id)
+    side = side_of_user(match, user)
+    if side is None:
+        if user_runs_match(match, user):
+            return _override(match, user, claim, statement)
+        raise errors.not_a_party()
+    reports = {r.side: r for r in match.reports.exclude(status=Report.Status.SUPERSEDED).exclude(side=None)}
+    mine, theirs = reports.get(side), reports.get(1 - side)
+    if match.status == Match.Status.CONFIRMED:
+        if match.score0 == claim.score[0] and match.score1 == claim.score[1]:
+            return mine or match.reports.get(status=Report.Status.CONFIRMED)
+        raise errors.already_confirmed()
+    if mine is not None and _same(mine, claim):
+        return mine
+    if mine is not None:
+        mine.status = Report.Status.SUPERSEDED
+        mine.save(update_fields=["status"])
+    report = Report.objects.create(
+        match=match, side=side, reporter=user, score0=claim.score[0], score1=claim.score[1],
+        winner=score_winner(match, claim.score), games=claim.games, statement=statement,
+    )
+    if theirs is None:
+        match.status = Match.Status.REPORTED
+        match.save(update_fields=["status", "updated_at"])
+        _after_commit(match, "reported")
+    elif _same(theirs, claim):
+        confirmed, agreed = (theirs, report) if theirs.games is not None or report.games is None else (report, theirs)
+        confirmed.status, agreed.status = Report.Status.CONFIRMED, Report.Status.AGREED
+        # Demote before promoting: the partial unique index allows one confirmed row at a time.
+        agreed.save(update_fields=["status"])
+        confirmed.save(update_fields=["status"])
+        _apply_result(match, Claim(claim.score, claim.log if confirmed is report else None), confirmed)
+        _after_commit(match, "confirmed")
+    else:
+        theirs.status = Report.Status.CONTESTED
+        theirs.save(update_fields=["status"])
+        report.status = Report.Status.CONTESTED
+        report.save(update_fields=["status"])
+        match.status = Match.Status.DISPUTED
+        match.save(update_fields=["status", "updated_at"])
+        _after_commit(match, "disputed")
+    return report
+
+
+@transaction.atomic
+def match_confirm(*, match_id: int, user) -> Report:
+    """The other side confirms the pending report: the match is confirmed with that result.
+
+    Raises NotAllowed for a non-player, Conflict when there is nothing to confirm.
+    """
+    match = _locked(match_id)
+    side = side_of_user(match, user)
+    if side is None:
+        raise errors.not_a_party()
+    theirs = match.reports.filter(side=1 - side, status=Report.Status.PENDING).first()
+    if theirs is None:
+        if match.status == Match.Status.CONFIRMED:
+            return match.reports.get(status=Report.Status.CONFIRMED)
+        raise errors.nothing_to_confirm()
+    return match_report(match_id=match_id, user=user, claim=Claim((theirs.score0, theirs.score1)))
+
+
+@transaction.atomic
+def match_contest(*, match_id: int, user, statement: str = "") -> Match:
+    """The other side contests the pending report: the match is disputed.
+
+    Raises NotAllowed for a non-player, Conflict when there is nothing pending to contest.
+    """
+    match = _locked(match_id)
+    side = side_of_user(match, user)
+    if side is None:
+        raise errors.not_a_party()
+    if match.status == Match.Status.CONFIRMED:
+        raise errors.already_confirmed()
+    theirs = match.reports.filter(side=1 - side, status=Report.Status.PENDING).first()
+    if theirs is None:
+        if match.status == Match.Status.DISPUTED:
+            return match
+        raise errors.nothing_to_confirm()
+    theirs.status = Report.Status.CONTESTED
+    theirs.save(update_fields=["status"])
+    if statement:
+        Report.objects.filter(pk=theirs.pk).update(statement=(theirs.statement + "\n\nContested: " + statement).strip())
+    match.status = Match.Status.DISPUTED
+    match.save(update_fields=["status", "updated_at"])
+    _after_commit(match, "disputed")
+    return match
+
+
+@transaction.atomic
+def match_override(*, match_id: int, user, claim: Claim, statement: str = "") -> Report:
+    """The organiser enters or overrides the result; the match is confirmed with it.
+
+    Raises NotAllowed for anyone but the match's organiser, its event's organiser or staff.
+    """
+    match = _locked(match_id)
+    if not user_runs_match(match, user):
+        raise errors.not_organiser()
+    return _override(match, user, claim, statement)
+
+
+def _override(match: Match, user, claim: Claim, statement: str) -> Report:
+    current = match.reports.filter(status=Report.Status.CONFIRMED).first()
+    if current is not None and current.side is None and _same(current, claim):
+        return current
+    if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
+        from .ratings import match_rating_revert
+
+        match_rating_revert(match=match)
+    match.reports.exclude(status=Report.Status.SUPERSEDED).update(status=Report.Status.SUPERSEDED)
+    report = Report.objects.create(
+        match=match, side=None, reporter=user, score0=claim.score[0], score1=claim.score[1],
+        winner=score_winner(match, claim.score), games=claim.games, statement=statement,
+        status=Report.Status.CONFIRMED,
+    )
+    if claim.games is None:
+        match.games.all().delete()
+    _apply_result(match, claim, report)
+    _after_commit(match, "confirmed")
+    return report

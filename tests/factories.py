@@ -1,0 +1,59 @@
+"""factory_boy factories: minimal valid rows, related objects kept consistent, no random values
+in fields that tests assert on."""
+
+import factory
+
+from accounts.models import User
+from matches.models import Match, Player, Side
+from tournaments.models import Tournament
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+    password = factory.django.Password("pass-word-123")
+
+    class Params:
+        organiser = factory.Trait(role=User.Role.ORGANISER)
+        staff = factory.Trait(is_staff=True)
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    user = factory.SubFactory(UserFactory)
+    display_name = factory.LazyAttribute(lambda p: p.user.username.title() if p.user else "Someone")
+
+
+class SideFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Side
+
+    player_a = factory.SubFactory(PlayerFactory)
+    player_b = None
+
+
+class TournamentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tournament
+
+    name = factory.Sequence(lambda n: f"Open {n}")
+    organiser = factory.SubFactory(UserFactory, organiser=True)
+
+
+class MatchFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Match
+
+    side0 = factory.SubFactory(SideFactory)
+    side1 = factory.SubFactory(SideFactory)
+    length = 5
+    organiser = factory.SubFactory(UserFactory, organiser=True)
+
+    class Params:
+        money = factory.Trait(length=0, rated=False)
