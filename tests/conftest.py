@@ -7,7 +7,7 @@ import pytest
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):  # noqa: F811 - extends pytest-django's fixture
+def django_db_setup(django_db_setup, django_db_blocker):  # extends pytest-django's fixture
     from django.conf import settings
     from django.db import connection
 

@@ -179,31 +179,38 @@ def test_a_double_in_the_crawford_game_is_refused():
     assert caught.value.details["rule"] == "crawford" and caught.value.details["game"] == 2
 
 
+def _race(match: Match, calls) -> list[Exception]:
+    """Run ``calls`` (functions of nothing) at the same moment, each on its own connection."""
+    barrier = threading.Barrier(len(calls))
+    failures: list[Exception] = []
+
+    def run(call):
+        try:
+            barrier.wait()
+            call()
+        except Exception as error:  # collected and asserted by the caller
+            failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_reports_racing_never_give_two_confirmed_results():
-    # Both sides report the same result at the same moment, twice over; the row lock serialises
-    # them and the partial unique index would refuse a second confirmed report anyway.
+    # Both sides report the same result at the same moment, three times over; the row lock
+    # serialises them and the partial unique index would refuse a second confirmed report anyway.
     for _ in range(3):
         match = MatchFactory(length=5)
         users = [match.side0.player_a.user, match.side1.player_a.user]
-        barrier = threading.Barrier(2)
-        failures = []
-
-        def report(user):
-            try:
-                barrier.wait()
-                match_report(match_id=match.pk, user=user, claim=Claim((5, 2)))
-            except Exception as error:  # collected and asserted below
-                failures.append(error)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=report, args=(user,)) for user in users]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert not failures
+        calls = [lambda user=user, pk=match.pk: match_report(match_id=pk, user=user, claim=Claim((5, 2)))
+                 for user in users]
+        assert not _race(match, calls)
         match.refresh_from_db()
         assert match.status == Match.Status.CONFIRMED
         assert match.reports.filter(status=Report.Status.CONFIRMED).count() == 1

@@ -1,0 +1,9 @@
+"""Sign-in and sign-out pages (Django's own views, our templates)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+]

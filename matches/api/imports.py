@@ -1,0 +1,3 @@
+"""API: imports (see matches.api)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""API: matches (see matches.api)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""API: players (see matches.api)."""
+
+urlpatterns = []

@@ -1,0 +1,9 @@
+"""API routes of the matches app, mounted under /api/v1/."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("matches.api.players")),
+    path("", include("matches.api.matches")),
+    path("", include("matches.api.imports")),
+]

@@ -1,0 +1,97 @@
+"""Reads shared by the API and the pages. Every list is built with a fixed number of queries
+whatever its length (sides and players joined, games and reports prefetched)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from engine.actions import actions_from_json
+from engine.game import Frame, replay_game
+from engine.ids import position_id
+
+from .models import Game, Match, Player, RatingChange, Report
+
+
+def match_list(
+    *,
+    player: Player | int | None = None,
+    status: str | None = None,
+    event: int | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> QuerySet[Match]:
+    """Matches, newest first, filtered by player, status, event and creation date."""
+    matches = Match.objects.with_sides()
+    if player is not None:
+        player_id = player.pk if isinstance(player, Player) else player
+        matches = matches.filter(
+            Q(side0__player_a_id=player_id) | Q(side0__player_b_id=player_id)
+            | Q(side1__player_a_id=player_id) | Q(side1__player_b_id=player_id)
+        )
+    if status:
+        matches = matches.filter(status=status)
+    if event is not None:
+        matches = matches.filter(event_id=event)
+    if date_from:
+        matches = matches.filter(created_at__date__gte=date_from)
+    if date_to:
+        matches = matches.filter(created_at__date__lte=date_to)
+    return matches
+
+
+def match_get(match_id: int) -> Match:
+    """One match with its sides, games and live reports; raises Match.DoesNotExist."""
+    return (
+        Match.objects.with_sides()
+        .prefetch_related(
+            Prefetch("games", queryset=Game.objects.order_by("number")),
+            Prefetch("reports", queryset=Report.objects.exclude(status=Report.Status.SUPERSEDED)
+                     .select_related("reporter")),
+        )
+        .get(pk=match_id)
+    )
+
+
+def player_list() -> QuerySet[Player]:
+    return Player.objects.select_related("club")
+
+
+def player_get(player_id: int) -> Player:
+    return Player.objects.select_related("club", "user").get(pk=player_id)
+
+
+def player_rating_history(player: Player) -> QuerySet[RatingChange]:
+    """The player's rating changes, oldest first, with the match each came from."""
+    return player.rating_changes.select_related(
+        "match__side0__player_a", "match__side0__player_b", "match__side1__player_a", "match__side1__player_b"
+    ).order_by("created_at", "id")
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One moment of a game for drawing: the frame, its Position ID, and the action that follows
+    (None for the final moment)."""
+
+    index: int
+    frame: Frame
+    position_id: str
+    action: dict | None
+
+
+def game_moments(match: Match, game: Game) -> list[Moment]:
+    """Replay a stored game and return every moment with its Position ID (the side on roll's view).
+
+    The log was validated when it was stored; replaying it again is cheap (a few milliseconds
+    for the longest game) and keeps the stored data free of derivable state.
+    """
+    rules = match.rules().game_rules(crawford_game=game.crawford)
+    replay = replay_game(actions_from_json(game.log), rules, number=game.number)
+    moments = []
+    for index, frame in enumerate(replay.frames):
+        action = game.log[index] if index < len(game.log) else None
+        moments.append(Moment(index, frame, position_id(frame.position), action))
+    return moments
+

@@ -1,0 +1,10 @@
+"""Page routes of the matches app."""
+
+from django.urls import include, path
+
+app_name = "matches"
+
+urlpatterns = [
+    path("", include("matches.views")),
+    path("", include("matches.views_imports")),
+]

@@ -1,0 +1,3 @@
+"""Pages: matches and players."""
+
+urlpatterns = []

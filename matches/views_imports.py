@@ -1,0 +1,3 @@
+"""Pages: .mat imports with their progress."""
+
+urlpatterns = []
