@@ -234,7 +234,6 @@ def max_dice_playable(position: Position, dice) -> tuple[int, list[Play]]:
 
 # --- notation ------------------------------------------------------------------------------
 
-_HOP = re.compile(r"^(bar|off|\d{1,2})(\*?)$")
 _REPEAT = re.compile(r"^(.*?)\((\d)\)$")
 
 
@@ -249,15 +248,21 @@ class Hop:
     written: Hop | None = field(default=None, compare=False)
 
 
-def _point(text: str, token: str) -> int:
-    if text in ("bar",):
-        return BAR
-    if text in ("off",):
-        return OFF
-    value = int(text)
-    if value > 25:
-        raise NotationError(f"'{token}': {value} is not a point (1..24, 25 or bar, 0 or off)", code="bad_notation")
-    return value
+# Every way a point may be written in a play, with its hit mark: a dict lookup per part keeps
+# reading a match file cheap.
+_PARTS: dict[str, tuple[int, bool]] = {}
+for _value in range(26):
+    for _text in {str(_value), f"{_value:02d}"}:
+        _PARTS[_text] = (_value, False)
+        _PARTS[_text + "*"] = (_value, True)
+for _text, _value in (("bar", BAR), ("off", OFF)):
+    _PARTS[_text] = (_value, False)
+    _PARTS[_text + "*"] = (_value, True)
+
+
+@lru_cache(maxsize=1024)
+def _hop(start: int, end: int, mark: bool) -> Hop:
+    return Hop(start, end, mark)
 
 
 @lru_cache(maxsize=4096)
@@ -270,8 +275,10 @@ def parse_play(text: str) -> tuple[Hop, ...]:
     hops: list[Hop] = []
     for token in text.replace(",", " ").lower().split():
         body, repeat = token, 1
-        match = _REPEAT.match(token)
-        if match:
+        if token.endswith(")"):
+            match = _REPEAT.match(token)
+            if not match:
+                raise NotationError(f"'{token}': a repeat is written (2), (3) or (4)", code="bad_notation")
             body, repeat = match.group(1), int(match.group(2))
             if not 1 <= repeat <= 4:
                 raise NotationError(f"'{token}': a move repeats 1 to 4 times", code="bad_notation")
@@ -280,15 +287,19 @@ def parse_play(text: str) -> tuple[Hop, ...]:
             raise NotationError(f"'{token}' is not a move: expected from/to, as in 13/8", code="bad_notation")
         points = []
         for part in parts:
-            found = _HOP.match(part)
-            if not found:
-                raise NotationError(f"'{token}': '{part}' is not a point", code="bad_notation")
-            points.append((_point(found.group(1), token), bool(found.group(2))))
+            found = _PARTS.get(part)
+            if found is None:
+                if part.isdigit():
+                    message = f"'{token}': {int(part)} is not a point (1..24, 25 or bar, 0 or off)"
+                else:
+                    message = f"'{token}': '{part}' is not a point"
+                raise NotationError(message, code="bad_notation")
+            points.append(found)
         chain = []
         for (start, _), (end, mark) in itertools.pairwise(points):
             if end >= start:
                 raise NotationError(f"'{token}': checkers move from higher to lower points", code="bad_notation")
-            chain.append(Hop(start, end, mark))
+            chain.append(_hop(start, end, mark))
         hops.extend(chain * repeat)
     return tuple(hops)
 
@@ -454,6 +465,34 @@ class _Search:
         return False
 
 
+def _as_written(me: list, opp: list, hops: tuple[Hop, ...], dice: list[int]) -> tuple | None:
+    """The common case, cheaply: every hop is exactly one die, in the order written, using every
+    die. Returns the realisation like :class:`_Search`, or None to let the full search decide
+    (it also finds the error to report). Changes ``me`` and ``opp``."""
+    if len(hops) != len(dice):
+        return None
+    left = list(dice)
+    steps = []
+    for hop in hops:
+        s, t = hop.start, hop.end
+        d = s - t
+        if d not in left or (s != BAR and me[BAR]) or not me[s]:
+            return None
+        if t:
+            if opp[25 - t] > 1:
+                return None
+        elif any(me[7:26]):
+            return None
+        left.remove(d)
+        me[s] -= 1
+        me[t] += 1
+        if t and opp[25 - t] == 1:
+            opp[25 - t] = 0
+            opp[BAR] += 1
+        steps.append((s, t))
+    return (len(dice), tuple(steps), tuple(me), tuple(opp))
+
+
 def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play:
     """Check a recorded play of ``dice`` by the side on roll and return it as a :class:`Play`.
 
@@ -468,12 +507,16 @@ def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play
     me, opp = list(position.mover), list(position.opponent)
     if len(hops) > len(dice_list):
         raise _illegal("wrong_steps", text, dice, "more sub-moves than the roll allows")
-    search = _Search(me, opp, dice_list)
-    search.run(hops, dice_list, [], 0)
-    if search.best is None:
-        _, code, detail = search.error
-        raise _illegal(code, text, dice, detail)
-    used, steps, mine, theirs = search.best
+    best = _as_written(me, opp, hops, dice_list)
+    if best is None:
+        me, opp = list(position.mover), list(position.opponent)
+        search = _Search(me, opp, dice_list)
+        search.run(hops, dice_list, [], 0)
+        if search.best is None:
+            _, code, detail = search.error
+            raise _illegal(code, text, dice, detail)
+        best = search.best
+    used, steps, mine, theirs = best
     turn = position.turn
     boards = (mine, theirs) if turn == 0 else (theirs, mine)
     result = Play(position, steps, Position(boards, 1 - turn), used)
