@@ -25,9 +25,14 @@ single, gammon, backgammon
     A game won with the loser having borne off (1x cube), having borne off nothing (2x), or
     also still having a checker on the bar or in the winner's home board (3x).
 
-Every error is an :class:`engine.errors.EngineError` with a stable ``code``.
+Where things are: ``board`` (positions), ``ids`` (Position ID, Match ID, XGID), ``moves`` (legal
+plays, play validation), ``game`` (one game's state machine: cube, resignations, endings),
+``match`` (scores, Crawford), ``chouette``, ``ratings`` (FIBS), ``formats.mat`` (.mat files),
+``cli`` (``python -m engine``). Every error is an :class:`engine.errors.EngineError` with a stable
+``code``; the codes of illegal plays are listed in :data:`engine.moves.RULES`.
 """
 
+from .actions import Action, action_from_dict, action_to_dict, actions_from_json
 from .board import BAR, CHECKERS, OFF, Position, side_board
 from .errors import (
     ChouetteError,
@@ -41,21 +46,48 @@ from .errors import (
     NotationError,
     PositionError,
 )
+from .game import Game, GameReplay, GameResult, GameRules, check_double, replay_game
+from .ids import match_id, match_id_decode, position_from_id, position_id, xgid, xgid_decode
+from .match import MatchReplay, MatchRules, MatchState, replay_match
+from .moves import Play, legal_plays, validate_play
 
 __all__ = [
     "BAR",
     "CHECKERS",
     "OFF",
+    "Action",
     "ChouetteError",
     "CubeError",
     "EngineError",
+    "Game",
     "GameLogError",
+    "GameReplay",
+    "GameResult",
+    "GameRules",
     "IdError",
     "IllegalPlay",
     "MatParseError",
     "MatchError",
+    "MatchReplay",
+    "MatchRules",
+    "MatchState",
     "NotationError",
+    "Play",
     "Position",
     "PositionError",
+    "action_from_dict",
+    "action_to_dict",
+    "actions_from_json",
+    "check_double",
+    "legal_plays",
+    "match_id",
+    "match_id_decode",
+    "position_from_id",
+    "position_id",
+    "replay_game",
+    "replay_match",
     "side_board",
+    "validate_play",
+    "xgid",
+    "xgid_decode",
 ]
