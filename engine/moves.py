@@ -73,7 +73,11 @@ def _record(results: dict, me: list, opp: list, steps: list, used: int, die: int
 
 
 def _generate_mixed(me: list, opp: list, hi: int, lo: int) -> dict:
-    """Plays of a non-double roll (hi > lo): both orders of the two dice, then the filters."""
+    """Plays of a non-double roll (hi > lo): both orders of the two dice, then the filters.
+
+    The step (legality, move, hit, undo) is written out in place rather than called: this loop
+    is the engine's hot path, and a call per step costs about a third of its time.
+    """
     results: dict = {}
     far = sum(me[7:26])
     for first, second in ((hi, lo), (lo, hi)):
