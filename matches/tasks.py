@@ -56,3 +56,6 @@ def match_notify_task(self, match_id: int, event: str) -> int:
         return match_notify(match_id=match_id, event=event)
     except Exception as error:
         _retry(self, error)
+
+
+from .tasks_imports import import_job_run_task  # noqa: E402,F401

@@ -1,0 +1,80 @@
+"""``manage.py import_mat FILE... [--owner USERNAME]``: import .mat files (or .zip archives of
+them) at once, without a worker, and say what became of each file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from config.errors import DomainError
+from matches.models import ImportFile
+from matches.services.imports import import_job_create, import_job_run
+
+IMPORTER = "importer"
+
+
+def _owner(username: str | None):
+    """The named user; else the first superuser; else the system user "importer" (created here,
+    without a usable password, so nobody can sign in as it)."""
+    users = get_user_model().objects
+    if username:
+        try:
+            return users.get(username=username)
+        except users.model.DoesNotExist:
+            raise CommandError(f"no user named {username!r}") from None
+    first = users.filter(is_superuser=True).order_by("pk").first()
+    if first is not None:
+        return first
+    user, created = users.get_or_create(username=IMPORTER)
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def describe(file: ImportFile) -> str:
+    """One line about a processed file, e.g. ``failed     x.mat: line 12, game 2: ...``."""
+    if file.status == ImportFile.Status.FAILED:
+        error = file.error or {}
+        where = ", ".join(f"{key} {error[key]}" for key in ("line", "game") if error.get(key) is not None)
+        return f"failed     {file.name}: {where + ': ' if where else ''}{error.get('message', 'unknown error')}"
+    if file.status == ImportFile.Status.IMPORTED:
+        return f"imported   {file.name} -> match {file.match_id}"
+    if file.status == ImportFile.Status.DUPLICATE:
+        return f"duplicate  {file.name} -> match {file.match_id}"
+    return f"pending    {file.name}"
+
+
+class Command(BaseCommand):
+    help = "Import .mat match files (or .zip archives of them); exit status 1 if any file failed."
+
+    def add_arguments(self, parser):
+        parser.add_argument("files", nargs="+", metavar="FILE", help=".mat, .txt or .zip file")
+        parser.add_argument("--owner", metavar="USERNAME",
+                            help='who imports (default: the first superuser, else the user "importer")')
+
+    def handle(self, *args, files: list[str], owner: str | None = None, **options):
+        uploads = []
+        for name in files:
+            path = Path(name)
+            try:
+                uploads.append((path.name, path.read_bytes()))
+            except OSError as error:
+                raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
+        try:
+            job = import_job_create(owner=_owner(owner), files=uploads, dispatch=False)
+        except DomainError as error:
+            raise CommandError(error.message) from None
+        job = import_job_run(job_id=job.pk)
+        counts = {status: 0 for status in ImportFile.Status.values}
+        for file in job.files.defer("content").order_by("pk"):
+            counts[file.status] += 1
+            self.stdout.write(describe(file))
+        summary = (f"{job.total} file{'s' if job.total != 1 else ''}: {counts['imported']} imported, "
+                   f"{counts['duplicate']} duplicate, {counts['failed']} failed (import job {job.pk})")
+        if counts["failed"] or counts["pending"]:
+            self.stdout.write(summary)
+            raise CommandError(f"{counts['failed']} of {job.total} files failed", returncode=1)
+        self.stdout.write(self.style.SUCCESS(summary))
