@@ -78,8 +78,13 @@ class Side(models.Model):
 
 class MatchQuerySet(models.QuerySet):
     def with_sides(self) -> MatchQuerySet:
-        return self.select_related(
-            "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b", "event"
+        """Sides and event joined, their players prefetched: a fixed number of queries.
+
+        The players are prefetched rather than joined: a nine-table join costs PostgreSQL 5 to
+        20 ms of planning per query (measured), far more than four small ``IN`` queries.
+        """
+        return self.select_related("side0", "side1", "event").prefetch_related(
+            "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b"
         )
 
     def of_player(self, player: Player) -> MatchQuerySet:

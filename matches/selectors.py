@@ -65,7 +65,7 @@ def player_get(player_id: int) -> Player:
 
 def player_rating_history(player: Player) -> QuerySet[RatingChange]:
     """The player's rating changes, oldest first, with the match each came from."""
-    return player.rating_changes.select_related(
+    return player.rating_changes.select_related("match__side0", "match__side1").prefetch_related(
         "match__side0__player_a", "match__side0__player_b", "match__side1__player_a", "match__side1__player_b"
     ).order_by("created_at", "id")
 
