@@ -1,3 +1,380 @@
-"""Pages: matches and players."""
+"""Pages: my matches, a match (result reporting and a board to replay every stored game) and a
+player. Each view parses the request, calls one selector or service, and renders or redirects
+(POST, redirect, GET); domain and engine errors become form errors on the re-rendered page."""
 
-urlpatterns = []
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError
+from engine.actions import action_from_dict
+from engine.errors import EngineError
+
+from .board import board_svg, sparkline_svg
+from .forms import ContestForm, ResultForm
+from .models import Game, Match, Player, Report
+from .selectors import game_moments, match_get, match_list, player_get, player_rating_history
+from .services.logs import log_from_mat
+from .services.matches import player_for_user
+from .services.reporting import (
+    Claim,
+    claim_make,
+    match_confirm,
+    match_contest,
+    match_override,
+    match_report,
+    side_of_user,
+    user_runs_match,
+)
+
+MATCHES_PER_PAGE = 50
+RECENT_MATCHES = 20
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def error_text(error: DomainError | EngineError) -> str:
+    """The error's message, led by where it applies (file, line, game, move) when the message
+    does not say so already."""
+    message = error.message
+    where = []
+    name = error.details.get("file")
+    if name and name not in message:
+        where.append(str(name))
+    for key in ("line", "game", "move"):
+        value = error.details.get(key)
+        if value is not None and f"{key} {value}" not in message:
+            where.append(f"{key} {value}")
+    return f"{', '.join(where)}: {message}" if where else message
+
+
+def _status_of(error: DomainError | EngineError) -> int:
+    # Conflict (409) and NotAllowed (403) keep their status, as in the API; the rest is bad input.
+    return getattr(error, "status", 400)
+
+
+def _match_or_404(match_id: int) -> Match:
+    try:
+        return match_get(match_id)
+    except Match.DoesNotExist:
+        raise Http404("no such match") from None
+
+
+def _score_text(score0: int | None, score1: int | None) -> str:
+    return "" if score0 is None or score1 is None else f"{score0}-{score1}"
+
+
+def _length_text(match: Match) -> str:
+    return f"{match.length}-point match" if match.length else "money session"
+
+
+def _detail_url(match: Match, **query) -> str:
+    url = reverse("matches:detail", args=[match.pk])
+    return f"{url}?{urlencode(query)}#board" if query else url
+
+
+# --- my matches ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One line of a match list, from the viewing user's side (``my_side`` None: not a player)."""
+
+    match: Match
+    my_side: int | None
+    score: str
+    reported: str
+    waiting_for_me: bool
+    needs_ruling: bool
+
+
+def _rows(matches, player: Player | None) -> list[MatchRow]:
+    rows = []
+    for match in matches:
+        my_side = None
+        if player is not None:
+            for index, side in enumerate(match.sides):
+                if player.pk in (side.player_a_id, side.player_b_id):
+                    my_side = index
+        pending = match.pending_reports
+        reported = ", ".join(_score_text(r.score0, r.score1) for r in pending)
+        rows.append(MatchRow(
+            match=match, my_side=my_side, score=_score_text(match.score0, match.score1), reported=reported,
+            waiting_for_me=my_side is not None and any(r.side == 1 - my_side for r in pending),
+            needs_ruling=match.status == Match.Status.DISPUTED,
+        ))
+    return rows
+
+
+def _with_pending(matches):
+    return matches.prefetch_related(
+        Prefetch("reports", queryset=Report.objects.filter(status=Report.Status.PENDING), to_attr="pending_reports")
+    )
+
+
+@login_required
+def mine(request: HttpRequest) -> HttpResponse:
+    """The user's matches, newest first, those waiting for the user's confirmation marked; and,
+    for whoever runs matches, the unfinished ones they run (disputes marked)."""
+    player = player_for_user(request.user)
+    page = None
+    if player is not None:
+        page = Paginator(_with_pending(match_list(player=player)), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    user = request.user
+    running = _with_pending(
+        match_list().filter(Q(organiser=user) | Q(event__organiser=user)).exclude(status=Match.Status.CONFIRMED)
+    )[:MATCHES_PER_PAGE]
+    playing = _rows(page.object_list, player) if page is not None else []
+    return render(request, "matches/mine.html", {
+        "player": player,
+        "page": page,
+        "rows": playing,
+        "waiting": sum(1 for row in playing if row.waiting_for_me),
+        "running": _rows(running, None),
+    })
+
+
+# --- a match -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """The board at one moment of a game and the links around it."""
+
+    game: Game
+    index: int
+    count: int
+    svg: str
+    position_id: str
+    pips: tuple[int, int]
+    text: str
+    first: str | None
+    previous: str | None
+    next: str | None
+    last: str | None
+
+
+def _moment_text(match: Match, game: Game, moment) -> str:
+    if moment.action is None:
+        ending = {"drop": "a dropped double", "resign": "a resignation"}.get(game.ending, f"a {game.ending}")
+        points = f"{game.points} point{'s' if game.points != 1 else ''}"
+        return f"end of game {game.number}: {match.sides[game.winner].name} wins {points} ({ending})"
+    action = action_from_dict(moment.action)
+    who = "" if action.side is None else f", side {action.side} ({match.sides[action.side].name})"
+    return f"move {moment.frame.move}{who}: {action.describe()}"
+
+
+def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int) -> Step | None:
+    """The moment chosen by ``?game=&moment=`` (default: game 1's start); 404 when it does not exist."""
+    if not games:
+        return None
+    try:
+        number = int(request.GET.get("game", games[0].number))
+        index = int(request.GET.get("moment", 0))
+    except ValueError:
+        raise Http404("game and moment are whole numbers") from None
+    game = next((g for g in games if g.number == number), None)
+    if game is None:
+        raise Http404(f"this match has no game {number}")
+    moments = game_moments(match, game)
+    if not 0 <= index < len(moments):
+        raise Http404(f"game {number} has moments 0 to {len(moments) - 1}")
+    moment = moments[index]
+    frame = moment.frame
+    names = (match.side0.name, match.side1.name)
+    title = (f"Game {game.number}, moment {index}: {names[frame.position.turn]} on roll"
+             + (f", dice {frame.dice[0]}{frame.dice[1]}" if frame.dice else ""))
+    last = len(moments) - 1
+
+    def link(i: int) -> str:
+        return _detail_url(match, game=game.number, moment=i)
+
+    return Step(
+        game=game, index=index, count=len(moments),
+        svg=board_svg(frame.position, cube=frame.cube, owner=frame.owner, dice=frame.dice, viewer=viewer, title=title),
+        position_id=moment.position_id, pips=(frame.position.pips(0), frame.position.pips(1)),
+        text=_moment_text(match, game, moment),
+        first=link(0) if index > 0 else None, previous=link(index - 1) if index > 0 else None,
+        next=link(index + 1) if index < last else None, last=link(last) if index < last else None,
+    )
+
+
+def _render_detail(
+    request: HttpRequest, match: Match, *, report_form: ResultForm | None = None,
+    override_form: ResultForm | None = None, contest_form: ContestForm | None = None,
+    action_error: str = "", status: int = 200,
+) -> HttpResponse:
+    user = request.user
+    my_side = side_of_user(match, user)
+    runs = user_runs_match(match, user)
+    reports = list(match.reports.all())
+    games = list(match.games.all())
+    theirs = mine = None
+    if my_side is not None:
+        theirs = next((r for r in reports if r.side == 1 - my_side and r.status == Report.Status.PENDING), None)
+        mine = next((r for r in reports if r.side == my_side), None)
+    can_report = my_side is not None and match.status != Match.Status.CONFIRMED
+    context = {
+        "match": match,
+        "length": _length_text(match),
+        "score": _score_text(match.score0, match.score1),
+        "sides": [(index, side, index == my_side) for index, side in enumerate(match.sides)],
+        "my_side": my_side,
+        "runs": runs,
+        "reports": [(r, "Organiser" if r.side is None else match.sides[r.side].name, _score_text(r.score0, r.score1))
+                    for r in reports],
+        "theirs": theirs,
+        "theirs_score": _score_text(theirs.score0, theirs.score1) if theirs else "",
+        "mine": mine,
+        "mine_score": _score_text(mine.score0, mine.score1) if mine else "",
+        "other_name": match.sides[1 - my_side].name if my_side is not None else "",
+        "report_form": report_form or (ResultForm(match=match, prefix="report") if can_report else None),
+        "contest_form": contest_form or (ContestForm(prefix="contest") if theirs else None),
+        "override_form": override_form or (ResultForm(match=match, prefix="override") if runs else None),
+        "action_error": action_error,
+        "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0)) for g in games],
+        "step": _step(request, match, games, my_side or 0),
+    }
+    return render(request, "matches/detail.html", context, status=status)
+
+
+def detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match: sides, rules, status, score, reports, the forms the user may use, and the board
+    at the chosen moment of a stored game. Public."""
+    return _render_detail(request, _match_or_404(match_id))
+
+
+def _claim(match: Match, form: ResultForm) -> Claim:
+    """The checked claim of a valid result form; raises DomainError or EngineError."""
+    upload = form.cleaned_data.get("mat_file")
+    log = None
+    if upload:
+        # Read one byte past the limit so that log_from_mat can name an oversized file.
+        data = upload.read(settings.MAX_UPLOAD_BYTES + 1)
+        log = log_from_mat(upload.name, data, match.rules())
+    return claim_make(match, form.score, log)
+
+
+def _report_message(match: Match, report: Report) -> str:
+    score = _score_text(report.score0, report.score1)
+    if report.status in (Report.Status.CONFIRMED, Report.Status.AGREED):
+        return f"Result confirmed: {score}."
+    if report.status == Report.Status.CONTESTED:
+        return f"Your report of {score} differs from the other side's: the match is disputed, the organiser will decide."
+    other = match.sides[1 - report.side].name if report.side is not None else "the other side"
+    return f"Your report of {score} is saved; waiting for {other} to confirm."
+
+
+@login_required
+@require_POST
+def report(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A player reports the final score (with an optional .mat file); see match_report."""
+    match = _match_or_404(match_id)
+    form = ResultForm(request.POST, request.FILES, match=match, prefix="report")
+    if not form.is_valid():
+        return _render_detail(request, match, report_form=form, status=400)
+    try:
+        saved = match_report(match_id=match.pk, user=request.user, claim=_claim(match, form),
+                             statement=form.cleaned_data["statement"])
+    except (DomainError, EngineError) as error:
+        form.add_error(None, error_text(error))
+        return _render_detail(request, match, report_form=form, status=_status_of(error))
+    messages.success(request, _report_message(match, saved))
+    return redirect(_detail_url(match))
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A player confirms the other side's pending report; see match_confirm."""
+    match = _match_or_404(match_id)
+    try:
+        saved = match_confirm(match_id=match.pk, user=request.user)
+    except (DomainError, EngineError) as error:
+        return _render_detail(request, match, action_error=error_text(error), status=_status_of(error))
+    messages.success(request, f"Result confirmed: {_score_text(saved.score0, saved.score1)}.")
+    return redirect(_detail_url(match))
+
+
+@login_required
+@require_POST
+def contest(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A player contests the other side's pending report; see match_contest."""
+    match = _match_or_404(match_id)
+    form = ContestForm(request.POST, prefix="contest")
+    if not form.is_valid():
+        return _render_detail(request, match, contest_form=form, status=400)
+    try:
+        match_contest(match_id=match.pk, user=request.user, statement=form.cleaned_data["statement"])
+    except (DomainError, EngineError) as error:
+        return _render_detail(request, match, contest_form=form, action_error=error_text(error),
+                              status=_status_of(error))
+    messages.success(request, "You contested the report: the match is disputed, the organiser will decide.")
+    return redirect(_detail_url(match))
+
+
+@login_required
+@require_POST
+def override(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The organiser enters or overrides the result; see match_override."""
+    match = _match_or_404(match_id)
+    form = ResultForm(request.POST, request.FILES, match=match, prefix="override")
+    if not form.is_valid():
+        return _render_detail(request, match, override_form=form, status=400)
+    try:
+        saved = match_override(match_id=match.pk, user=request.user, claim=_claim(match, form),
+                               statement=form.cleaned_data["statement"])
+    except (DomainError, EngineError) as error:
+        form.add_error(None, error_text(error))
+        return _render_detail(request, match, override_form=form, status=_status_of(error))
+    messages.success(request, f"Result set by the organiser: {_score_text(saved.score0, saved.score1)}.")
+    return redirect(_detail_url(match))
+
+
+# --- a player ------------------------------------------------------------------------------------
+
+
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player: profile, rating history (sparkline and table) and recent matches. Public."""
+    try:
+        profile = player_get(player_id)
+    except Player.DoesNotExist:
+        raise Http404("no such player") from None
+    history = list(player_rating_history(profile))
+    values = ([history[0].rating_before] if history else []) + [change.rating_after for change in history]
+    changes = []
+    for change in reversed(history):
+        match = change.match
+        opponent = next((s.name for s in match.sides if profile.pk not in (s.player_a_id, s.player_b_id)), "")
+        changes.append((change, opponent))
+    recent = _rows(_with_pending(match_list(player=profile))[:RECENT_MATCHES], profile)
+    return render(request, "matches/player.html", {
+        "profile": profile,
+        "changes": changes,
+        "sparkline": sparkline_svg(values, title=f"{profile.display_name}'s rating over {len(history)} matches")
+        if len(values) > 1 else "",
+        "recent": recent,
+    })
+
+
+urlpatterns = [
+    path("", mine, name="mine"),
+    path("matches/<int:match_id>/", detail, name="detail"),
+    path("matches/<int:match_id>/report/", report, name="report"),
+    path("matches/<int:match_id>/confirm/", confirm, name="confirm"),
+    path("matches/<int:match_id>/contest/", contest, name="contest"),
+    path("matches/<int:match_id>/override/", override, name="override"),
+    path("players/<int:player_id>/", player, name="player"),
+]

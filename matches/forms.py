@@ -1,0 +1,44 @@
+"""HTML forms of the match pages: shape validation only. Whether a score can end the match, a
+match file is legal or the user may act at all is decided by the services."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .models import Match
+
+MAX_SCORE = 9999
+MAX_STATEMENT = 2000
+
+
+class ResultForm(forms.Form):
+    """A final score, optionally with the match's .mat file: a report, or the organiser's result."""
+
+    score0 = forms.IntegerField(min_value=0, max_value=MAX_SCORE)
+    score1 = forms.IntegerField(min_value=0, max_value=MAX_SCORE)
+    mat_file = forms.FileField(
+        required=False, label="Match file (.mat, optional)",
+        help_text="The games as exported by GNU Backgammon, eXtreme Gammon, Galaxy or Studio; they must "
+                  "give the score above.",
+    )
+    statement = forms.CharField(required=False, max_length=MAX_STATEMENT, widget=forms.Textarea(attrs={"rows": 2}),
+                                label="Note (optional)")
+
+    def __init__(self, *args, match: Match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["score0"].label = f"{match.side0.name}'s score"
+        self.fields["score1"].label = f"{match.side1.name}'s score"
+        for name in ("score0", "score1"):
+            self.fields[name].widget.attrs.update({"inputmode": "numeric"})
+        self.fields["mat_file"].widget.attrs.update({"accept": ".mat,.txt,text/plain"})
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self.cleaned_data["score0"], self.cleaned_data["score1"])
+
+
+class ContestForm(forms.Form):
+    """Contesting the other side's report, with an optional reason for the organiser."""
+
+    statement = forms.CharField(required=False, max_length=MAX_STATEMENT, widget=forms.Textarea(attrs={"rows": 2}),
+                                label="Why (optional, for the organiser)")
