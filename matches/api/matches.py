@@ -1,3 +1,363 @@
-"""API: matches (see matches.api)."""
+"""API: matches (see matches.api): list and create, detail, the result (report, confirm, contest,
+override), the games with every moment, and the match as a .mat file.
 
-urlpatterns = []
+Every result endpoint answers with the match's detail. Status codes: 200 (a repeated identical
+report too: it changes nothing), 400 for a bad body or a log the engine refuses (with ``file``,
+``line``, ``game``, ``move``, ``side``, ``action`` and ``rule`` where they apply), 401 anonymous,
+403 for anyone the operation is not for, 404 unknown match, 405 wrong method, 409 when the
+match's state forbids it (already confirmed with another result, nothing to confirm).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpResponse
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from config.api import Pagination
+from config.errors import Conflict
+from engine.actions import actions_from_json
+from engine.errors import MatchError
+from engine.formats.mat import match_from_actions, write_mat
+from tournaments.models import Tournament
+
+from .. import errors
+from ..models import Match
+from ..selectors import game_moments, match_get, match_list, player_list
+from ..services.logs import log_from_json, log_from_mat
+from ..services.matches import match_create
+from ..services.reporting import Claim, claim_make, match_confirm, match_contest, match_override, match_report
+from . import permissions
+from .serializers import (
+    ApiErrorSerializer,
+    BaseApi,
+    ClaimJsonInputSerializer,
+    ClaimMatInputSerializer,
+    GameWithMomentsSerializer,
+    MatchDetailSerializer,
+    MatchSummarySerializer,
+    SidePlayersField,
+    StrictInputSerializer,
+    paginated_response,
+)
+
+WRITE_ERRORS = {
+    400: ApiErrorSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer,
+    409: ApiErrorSerializer,
+}
+
+
+def _match_or_404(match_id: int, *, detail: bool = False) -> Match:
+    """The match with its sides (and, with ``detail``, its games and live reports), or a 404."""
+    try:
+        return match_get(match_id) if detail else match_list().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFound(f"there is no match {match_id}") from None
+
+
+def _detail(match_id: int) -> Response:
+    return Response(MatchDetailSerializer(_match_or_404(match_id, detail=True)).data)
+
+
+# --- list and create ----------------------------------------------------------------------------
+
+
+class MatchListApi(BaseApi):
+    pagination_class = Pagination
+
+    class FilterSerializer(StrictInputSerializer):
+        allowed_extra = ("page", "page_size", "format")
+
+        player = serializers.IntegerField(required=False, min_value=1, help_text="a player id: his matches")
+        status = serializers.ChoiceField(required=False, choices=Match.Status.choices)
+        event = serializers.IntegerField(required=False, min_value=1, help_text="a tournament id")
+        date_from = serializers.DateField(required=False, help_text="created on or after (YYYY-MM-DD)")
+        date_to = serializers.DateField(required=False, help_text="created on or before (YYYY-MM-DD)")
+
+        class Meta:
+            ref_name = "MatchFilter"
+
+        def validate(self, data):
+            if "date_from" in data and "date_to" in data and data["date_from"] > data["date_to"]:
+                raise serializers.ValidationError({"date_to": ["date_to is before date_from"]})
+            return data
+
+    @extend_schema(operation_id="matches_list", tags=["matches"], summary="Matches, newest first",
+                   description="Paginated; filter by player, status, event and creation date. A bad filter value "
+                               "is a 400 naming the filter.",
+                   parameters=[FilterSerializer], responses={200: MatchSummarySerializer(many=True), 400: ApiErrorSerializer})
+    def get(self, request):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        return paginated_response(request=request, view=self, queryset=match_list(**filters.validated_data),
+                                  serializer_class=MatchSummarySerializer)
+
+
+class MatchCreateApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+
+    class InputSerializer(StrictInputSerializer):
+        read_only_names = ("id", "status", "score", "score0", "score1", "winner", "rated", "organiser",
+                           "created_by", "confirmed_at", "games", "reports", "created_at")
+
+        side0 = SidePlayersField()
+        side1 = SidePlayersField()
+        # GNU Backgammon plays matches up to 64 points: every match here can be exported and checked.
+        length = serializers.IntegerField(min_value=0, max_value=64, help_text="points to win; 0 for a money session")
+        crawford = serializers.BooleanField(default=True)
+        move_policy = serializers.ChoiceField(choices=Match.MovePolicy.choices, default=Match.MovePolicy.LEGAL)
+        jacoby = serializers.BooleanField(default=False, help_text="money sessions only")
+        beavers = serializers.BooleanField(default=False, help_text="money sessions only")
+        raccoons = serializers.BooleanField(default=False, help_text="money sessions only; needs beavers")
+        automatic_doubles = serializers.IntegerField(default=0, min_value=0, max_value=6, help_text="money sessions only")
+        cube_cap = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=32768,
+                                            help_text="a power of two; null: no cap")
+        event = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), required=False, allow_null=True)
+        scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
+
+        class Meta:
+            ref_name = "MatchCreate"
+
+        def validate(self, data):
+            ids = data["side0"] + data["side1"]
+            found = player_list().in_bulk(ids)
+            for name in ("side0", "side1"):
+                missing = [pk for pk in data[name] if pk not in found]
+                if missing:
+                    raise serializers.ValidationError({name: [f"there is no player {missing[0]}"]})
+                data[name] = [found[pk] for pk in data[name]]
+            return data
+
+    @extend_schema(operation_id="matches_create", tags=["matches"], summary="Schedule a match",
+                   description="Sides are player ids ([id], or [id, id] for a consultation pair). A player may create "
+                               "a match he plays in; organisers and staff any match. Only an event's organiser may "
+                               "add a match to the event.",
+                   request=InputSerializer, responses={201: MatchDetailSerializer, **WRITE_ERRORS})
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        permissions.check_may_create(request.user, data["side0"] + data["side1"], data.get("event"))
+        match = match_create(created_by=request.user, **data)
+        return Response(MatchDetailSerializer(_match_or_404(match.pk, detail=True)).data, status=status.HTTP_201_CREATED)
+
+
+class MatchCollectionApi(MatchListApi, MatchCreateApi):
+    """``/matches/`` routes by method: GET is :class:`MatchListApi`, POST :class:`MatchCreateApi`.
+
+    Django routes by path only, so the two operations share this class; each keeps its own
+    serializers, permissions and parsers (chosen per method below).
+    """
+
+    def get_permissions(self):
+        operation = MatchCreateApi if self.request is not None and self.request.method == "POST" else MatchListApi
+        return [permission() for permission in operation.permission_classes]
+
+    def get_parsers(self):
+        return [parser() for parser in MatchCreateApi.parser_classes]
+
+
+# --- detail -------------------------------------------------------------------------------------
+
+
+class MatchDetailApi(BaseApi):
+    @extend_schema(operation_id="matches_retrieve", tags=["matches"], summary="A match with its games and reports",
+                   responses={200: MatchDetailSerializer, 404: ApiErrorSerializer})
+    def get(self, request, match_id: int):
+        return _detail(match_id)
+
+
+# --- the result ---------------------------------------------------------------------------------
+
+
+def _claim_from_request(request, match: Match) -> tuple[Claim, str]:
+    """Read a result from a JSON body or a multipart form with a .mat file; return the checked claim
+    and the statement. Raises ValidationError (400) for a bad body, DomainError and the engine's
+    errors (400, naming file, line, game, move, side and rule) for a log that does not hold or does
+    not agree with the score."""
+    if request.content_type.startswith("multipart/"):
+        serializer = ClaimMatInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        upload = data["file"]
+        # Refuse on the declared size, before reading the upload into memory.
+        if upload.size > settings.MAX_UPLOAD_BYTES:
+            raise errors.upload_too_large(upload.name, upload.size, settings.MAX_UPLOAD_BYTES)
+        log = log_from_mat(upload.name, upload.read(), match.rules())
+        score = (data["score0"], data["score1"])
+    else:
+        serializer = ClaimJsonInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        log = log_from_json(data["games"], match.rules()) if "games" in data else None
+        score = data["score"]
+    return claim_make(match, score, log), data.get("statement", "")
+
+
+CLAIM_REQUEST = {"application/json": ClaimJsonInputSerializer, "multipart/form-data": ClaimMatInputSerializer}
+
+
+class MatchReportApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser, MultiPartParser]
+
+    @extend_schema(
+        operation_id="matches_report", tags=["results"], summary="Report the final result (a side, or the organiser)",
+        description="JSON with the score and optionally the game logs, or a multipart form with score0, score1 and "
+                    "a .mat file. Matching reports of both sides confirm the result; a repeated identical report "
+                    "changes nothing.",
+        request=CLAIM_REQUEST, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, match_id: int):
+        match = _match_or_404(match_id)
+        permissions.check_may_report(match, request.user)
+        claim, statement = _claim_from_request(request, match)
+        match_report(match_id=match.pk, user=request.user, claim=claim, statement=statement)
+        return _detail(match.pk)
+
+
+class MatchConfirmApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+
+    class InputSerializer(StrictInputSerializer):
+        read_only_names = ("score", "status", "winner", "games")
+
+        class Meta:
+            ref_name = "MatchConfirm"
+
+    @extend_schema(operation_id="matches_confirm", tags=["results"], summary="Confirm the other side's report",
+                   request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS})
+    def post(self, request, match_id: int):
+        match = _match_or_404(match_id)
+        permissions.check_may_answer(match, request.user)
+        self.InputSerializer(data=request.data).is_valid(raise_exception=True)
+        match_confirm(match_id=match.pk, user=request.user)
+        return _detail(match.pk)
+
+
+class MatchContestApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+
+    class InputSerializer(StrictInputSerializer):
+        read_only_names = ("score", "status", "winner", "games")
+
+        statement = serializers.CharField(required=False, allow_blank=True, max_length=2000,
+                                          help_text="why the report is wrong, for the organiser")
+
+        class Meta:
+            ref_name = "MatchContest"
+
+    @extend_schema(operation_id="matches_contest", tags=["results"], summary="Contest the other side's report",
+                   request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS})
+    def post(self, request, match_id: int):
+        match = _match_or_404(match_id)
+        permissions.check_may_answer(match, request.user)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match_contest(match_id=match.pk, user=request.user, statement=serializer.validated_data.get("statement", ""))
+        return _detail(match.pk)
+
+
+class MatchOverrideApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser, MultiPartParser]
+
+    @extend_schema(operation_id="matches_override", tags=["results"], summary="Enter or override the result (organiser)",
+                   description="Same body as the report. The match is confirmed with this result.",
+                   request=CLAIM_REQUEST, responses={200: MatchDetailSerializer, **WRITE_ERRORS})
+    def post(self, request, match_id: int):
+        match = _match_or_404(match_id)
+        permissions.check_may_override(match, request.user)
+        claim, statement = _claim_from_request(request, match)
+        match_override(match_id=match.pk, user=request.user, claim=claim, statement=statement)
+        return _detail(match.pk)
+
+
+# --- games and moments --------------------------------------------------------------------------
+
+
+class MatchGameListApi(BaseApi):
+    @extend_schema(operation_id="matches_games_list", tags=["games"], summary="Every game with every moment",
+                   responses={200: GameWithMomentsSerializer(many=True), 404: ApiErrorSerializer})
+    def get(self, request, match_id: int):
+        match = _match_or_404(match_id, detail=True)
+        items = [{"game": game, "moments": game_moments(match, game)} for game in match.games.all()]
+        return Response(GameWithMomentsSerializer(items, many=True).data)
+
+
+class MatchGameDetailApi(BaseApi):
+    @extend_schema(operation_id="matches_games_retrieve", tags=["games"], summary="One game with every moment",
+                   responses={200: GameWithMomentsSerializer, 404: ApiErrorSerializer})
+    def get(self, request, match_id: int, number: int):
+        match = _match_or_404(match_id, detail=True)
+        game = next((g for g in match.games.all() if g.number == number), None)
+        if game is None:
+            raise NotFound(f"match {match_id} has no game {number}")
+        return Response(GameWithMomentsSerializer({"game": game, "moments": game_moments(match, game)}).data)
+
+
+# --- the .mat file ------------------------------------------------------------------------------
+
+
+def _mat_text(match: Match) -> str:
+    """The match's stored games as .mat text, as GNU Backgammon imports it.
+
+    Raises Conflict (409) for a match without games and for games the format cannot hold (a
+    condoned illegal play, an automatic double).
+    """
+    games = list(match.games.all())
+    if not games:
+        raise Conflict("this match has no recorded games, so there is no match file; a result reported with "
+                       "game logs or a .mat file stores them", code="no_games")
+    players = (match.side0.name, match.side1.name)
+    tags = {"Player 1": players[0], "Player 2": players[1]}
+    if match.event_id:
+        tags["Event"] = match.event.name
+    day = match.played_on or (match.confirmed_at.date() if match.confirmed_at else None)
+    if day:
+        tags["EventDate"] = day.strftime("%Y.%m.%d")
+    try:
+        checked = match_from_actions(players, match.rules(), [actions_from_json(g.log) for g in games], tags=tags)
+        return write_mat(checked)
+    except MatchError as error:
+        raise Conflict(f"this match cannot be written as a .mat file: {error.message}", code=error.code) from None
+
+
+class MatchMatFileApi(BaseApi):
+    def perform_content_negotiation(self, request, force=False):
+        # The file is text/plain; errors are JSON. Never answer 406 for an Accept of text/plain.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        operation_id="matches_mat", tags=["games"], summary="The match as a .mat file (download)",
+        responses={(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="the .mat text, as an attachment"),
+                   404: ApiErrorSerializer, 409: ApiErrorSerializer},
+    )
+    def get(self, request, match_id: int):
+        text = _mat_text(_match_or_404(match_id, detail=True))
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="match-{match_id}.mat"'
+        return response
+
+
+urlpatterns = [
+    path("matches/", MatchCollectionApi.as_view(), name="api-match-list"),
+    path("matches/<int:match_id>/", MatchDetailApi.as_view(), name="api-match-detail"),
+    path("matches/<int:match_id>/report/", MatchReportApi.as_view(), name="api-match-report"),
+    path("matches/<int:match_id>/confirm/", MatchConfirmApi.as_view(), name="api-match-confirm"),
+    path("matches/<int:match_id>/contest/", MatchContestApi.as_view(), name="api-match-contest"),
+    path("matches/<int:match_id>/override/", MatchOverrideApi.as_view(), name="api-match-override"),
+    path("matches/<int:match_id>/games/", MatchGameListApi.as_view(), name="api-match-games"),
+    path("matches/<int:match_id>/games/<int:number>/", MatchGameDetailApi.as_view(), name="api-match-game"),
+    path("matches/<int:match_id>/mat/", MatchMatFileApi.as_view(), name="api-match-mat"),
+]

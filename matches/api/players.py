@@ -1,3 +1,77 @@
-"""API: players (see matches.api)."""
+"""API: players (see matches.api). Read-only and public: name, country, club, rating and
+experience, never an email address or a user id."""
 
-urlpatterns = []
+from __future__ import annotations
+
+from django.urls import path
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from config.api import Pagination
+
+from ..models import Player
+from ..selectors import player_get, player_list, player_rating_history
+from .serializers import ApiErrorSerializer, BaseApi, PlayerSerializer, paginated_response
+
+
+class PlayerListApi(BaseApi):
+    pagination_class = Pagination
+
+    class OutputSerializer(PlayerSerializer):
+        class Meta:
+            ref_name = "PlayerListItem"
+
+    @extend_schema(operation_id="players_list", tags=["players"], summary="Players, by name",
+                   responses={200: OutputSerializer(many=True)})
+    def get(self, request):
+        return paginated_response(request=request, view=self, queryset=player_list(),
+                                  serializer_class=self.OutputSerializer)
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    """One rated match of a player: ``context["player_id"]`` says whose, to name the opponent."""
+
+    match = serializers.IntegerField(source="match_id")
+    date = serializers.DateTimeField(source="created_at", help_text="when the change was applied")
+    opponent = serializers.SerializerMethodField()
+    before = serializers.FloatField(source="rating_before")
+    after = serializers.FloatField(source="rating_after")
+    delta = serializers.FloatField()
+
+    class Meta:
+        ref_name = "RatingChange"
+
+    def get_opponent(self, change) -> str:
+        match = change.match
+        mine = self.context["player_id"] in (match.side0.player_a_id, match.side0.player_b_id)
+        return (match.side1 if mine else match.side0).name
+
+
+class PlayerDetailApi(BaseApi):
+    class OutputSerializer(PlayerSerializer):
+        rating_history = serializers.SerializerMethodField(help_text="oldest first")
+
+        class Meta:
+            ref_name = "PlayerDetail"
+
+        @extend_schema_field(RatingChangeSerializer(many=True))
+        def get_rating_history(self, player) -> list:
+            return RatingChangeSerializer(self.context["history"], many=True, context={"player_id": player.pk}).data
+
+    @extend_schema(operation_id="players_retrieve", tags=["players"], summary="A player and his rating history",
+                   responses={200: OutputSerializer, 404: ApiErrorSerializer})
+    def get(self, request, player_id: int):
+        try:
+            player = player_get(player_id)
+        except Player.DoesNotExist:
+            raise NotFound(f"there is no player {player_id}") from None
+        history = player_rating_history(player)
+        return Response(self.OutputSerializer(player, context={"history": history}).data)
+
+
+urlpatterns = [
+    path("players/", PlayerListApi.as_view(), name="api-player-list"),
+    path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="api-player-detail"),
+]

@@ -1,0 +1,353 @@
+"""Serializers and plumbing shared by the matches app's API views: the views' base class
+(:class:`BaseApi`), strict input serializers, output serializers and pagination.
+
+Input serializers derive from :class:`StrictInputSerializer`: a field the serializer does not
+declare is refused with a 400 naming it, so a client can never slip ``status``, ``winner``,
+``score`` or ``rating`` into a request (no mass assignment), and a typo is an error instead of
+being silently ignored. Output serializers are plain (read-only) serializers over the rows the
+selectors return; none of them exposes an email address or a user id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.views import APIView
+
+from config.api import Pagination
+from config.errors import DomainError
+
+# --- input --------------------------------------------------------------------------------------
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """A serializer that refuses any field it does not declare as writable.
+
+    ``read_only_names`` lists fields clients see in responses but may never set: they are refused
+    as "read-only" rather than "unknown", which tells a client what went wrong. ``allowed_extra``
+    names keys that are accepted and ignored (``page`` in a query string).
+    """
+
+    read_only_names: tuple[str, ...] = ()
+    allowed_extra: tuple[str, ...] = ()
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            extra = sorted(key for key in data if key not in writable and key not in self.allowed_extra)
+            if extra:
+                raise serializers.ValidationError({
+                    key: ["this field is read-only" if key in self.read_only_names else "unknown field"]
+                    for key in extra
+                })
+        return super().to_internal_value(data)
+
+
+def _whole_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+SCORE_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
+                "example": [5, 3]}
+
+
+@extend_schema_field(SCORE_SCHEMA)
+class ScoreField(serializers.Field):
+    """A final score: two whole numbers, side 0's first. One clear message for any bad shape."""
+
+    default_error_messages = {"invalid": "a score is two whole numbers, 0 or more, side 0's first, such as [5, 3]"}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, (list, tuple)) or len(data) != 2 or not all(_whole_number(s) and s >= 0 for s in data):
+            self.fail("invalid")
+        return (data[0], data[1])
+
+    def to_representation(self, value):
+        return list(value)
+
+
+@extend_schema_field({"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2,
+                      "description": "one player id, or two for a consultation pair", "example": [12]})
+class SidePlayersField(serializers.Field):
+    """A side given as player ids: ``[id]`` or ``[id, id]`` (a consultation pair)."""
+
+    default_error_messages = {
+        "invalid": "a side is one player id or two different player ids, such as [12] or [12, 15]",
+    }
+
+    def to_internal_value(self, data):
+        if (
+            not isinstance(data, list) or len(data) not in (1, 2)
+            or not all(_whole_number(pk) and pk > 0 for pk in data) or len(set(data)) != len(data)
+        ):
+            self.fail("invalid")
+        return list(data)
+
+
+@extend_schema_field({
+    "type": "array",
+    "description": "one list of actions per game, in the engine's JSON form "
+                   '(e.g. {"type": "roll", "side": 0, "dice": [6, 1]}, {"type": "move", "side": 0, "play": "13/7 8/7"})',
+    "items": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+})
+class GameLogsField(serializers.JSONField):
+    """Game logs as sent; the engine checks their shape and every action (naming game and action)."""
+
+
+class ClaimJsonInputSerializer(StrictInputSerializer):
+    """A result as JSON: the final score, optionally the game logs and a statement."""
+
+    read_only_names = ("status", "winner", "side", "reporter", "confirmed_at")
+
+    score = ScoreField()
+    games = GameLogsField(required=False)
+    statement = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+    class Meta:
+        ref_name = "ResultClaim"
+
+
+class ClaimMatInputSerializer(StrictInputSerializer):
+    """A result as a multipart form: the final score and a .mat file of the match."""
+
+    read_only_names = ClaimJsonInputSerializer.read_only_names
+
+    score0 = serializers.IntegerField(min_value=0)
+    score1 = serializers.IntegerField(min_value=0)
+    file = serializers.FileField(allow_empty_file=False, help_text="the match as a .mat (Jellyfish) file")
+    statement = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+    class Meta:
+        ref_name = "ResultClaimMatFile"
+
+
+class BaseApi(APIView):
+    """The matches API's views. Django refuses a request body over DATA_UPLOAD_MAX_MEMORY_SIZE
+    with RequestDataTooBig while DRF reads ``request.data``; config/api.py does not know that
+    exception, so it would leave as a bare 400 page. Here it becomes a 413 in the error shape."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, RequestDataTooBig):
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            exc = DomainError(f"the request body is over the limit of {limit} bytes", code="body_too_large")
+            exc.status = 413
+        return super().handle_exception(exc)
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+class ApiErrorSerializer(serializers.Serializer):
+    """The one error body of config/api.py (for the schema only)."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                   help_text="field -> messages, for a bad request body or query")
+    file = serializers.CharField(required=False)
+    line = serializers.IntegerField(required=False)
+    game = serializers.IntegerField(required=False)
+    move = serializers.IntegerField(required=False)
+    side = serializers.IntegerField(required=False)
+    action = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False)
+    action_index = serializers.IntegerField(required=False)
+
+    class Meta:
+        ref_name = "ApiError"
+
+
+class ClubBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+    class Meta:
+        ref_name = "ClubBrief"
+
+
+class EventBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+    class Meta:
+        ref_name = "EventBrief"
+
+
+class PlayerBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    country = serializers.CharField()
+    rating = serializers.FloatField()
+
+    class Meta:
+        ref_name = "PlayerBrief"
+
+
+class SideSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    players = PlayerBriefSerializer(many=True)
+
+    class Meta:
+        ref_name = "Side"
+
+
+def score_or_none(score0: int | None, score1: int | None) -> list[int] | None:
+    return None if score0 is None or score1 is None else [score0, score1]
+
+
+class MatchSummarySerializer(serializers.Serializer):
+    """A match in a list: sides, length, status, score and winner (no games, no reports)."""
+
+    id = serializers.IntegerField()
+    side0 = SideSerializer()
+    side1 = SideSerializer()
+    length = serializers.IntegerField(help_text="points to win; 0 for a money session")
+    status = serializers.CharField()
+    score = serializers.SerializerMethodField(help_text="the confirmed final score, side 0's first")
+    winner = serializers.IntegerField(allow_null=True, help_text="0 or 1 once confirmed")
+    event = EventBriefSerializer(allow_null=True)
+    scheduled_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "MatchSummary"
+
+    @extend_schema_field({**SCORE_SCHEMA, "nullable": True})
+    def get_score(self, match) -> list[int] | None:
+        return score_or_none(match.score0, match.score1)
+
+
+class RulesSerializer(serializers.Serializer):
+    length = serializers.IntegerField()
+    crawford = serializers.BooleanField()
+    move_policy = serializers.CharField()
+    jacoby = serializers.BooleanField()
+    beavers = serializers.BooleanField()
+    raccoons = serializers.BooleanField()
+    automatic_doubles = serializers.IntegerField()
+    cube_cap = serializers.IntegerField(allow_null=True)
+    rated = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "MatchRules"
+
+
+class GameSummarySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    score_before = serializers.SerializerMethodField()
+    crawford = serializers.BooleanField()
+    winner = serializers.IntegerField()
+    points = serializers.IntegerField()
+    cube = serializers.IntegerField()
+    ending = serializers.CharField(help_text="single, gammon, backgammon, drop or resign")
+
+    class Meta:
+        ref_name = "GameSummary"
+
+    @extend_schema_field(SCORE_SCHEMA)
+    def get_score_before(self, game) -> list[int]:
+        return [game.score0, game.score1]
+
+
+class ReportSerializer(serializers.Serializer):
+    """A live report: which side made it (null: the organiser), what it says, where it stands."""
+
+    side = serializers.IntegerField(allow_null=True, help_text="0 or 1; null for the organiser's result")
+    score = serializers.SerializerMethodField()
+    status = serializers.CharField()
+    with_games = serializers.SerializerMethodField()
+    statement = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "MatchReport"
+
+    @extend_schema_field(SCORE_SCHEMA)
+    def get_score(self, report) -> list[int]:
+        return [report.score0, report.score1]
+
+    def get_with_games(self, report) -> bool:
+        return report.games is not None
+
+
+class MatchDetailSerializer(MatchSummarySerializer):
+    """A match with its rules, games and live reports (as ``matches.selectors.match_get`` loads it)."""
+
+    rules = RulesSerializer(source="*")
+    played_on = serializers.DateField(allow_null=True)
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+    games = GameSummarySerializer(many=True, source="games.all")
+    reports = ReportSerializer(many=True, source="reports.all")
+
+    class Meta:
+        ref_name = "MatchDetail"
+
+
+class MomentSerializer(serializers.Serializer):
+    """One moment of a game (``matches.selectors.Moment``): enough to draw the board and its cube."""
+
+    index = serializers.IntegerField(help_text="0-based; moment i is the state before action i")
+    position_id = serializers.CharField(help_text="GNU Backgammon Position ID, from the side on roll's view")
+    turn = serializers.IntegerField(source="frame.position.turn", help_text="the side on roll")
+    cube = serializers.IntegerField(source="frame.cube")
+    cube_owner = serializers.IntegerField(source="frame.owner", allow_null=True, help_text="null: centred")
+    dice = serializers.ListField(source="frame.dice", child=serializers.IntegerField(), allow_null=True,
+                                 help_text="rolled and not yet played")
+    phase = serializers.CharField(source="frame.phase")
+    to_act = serializers.IntegerField(source="frame.to_act", allow_null=True, help_text="the side expected to act")
+    move = serializers.IntegerField(source="frame.move", help_text="the numbered turn line, as in a .mat file")
+    action = serializers.DictField(allow_null=True, help_text="the action that follows (null after the last)")
+
+    class Meta:
+        ref_name = "GameMoment"
+
+
+class GameWithMomentsSerializer(serializers.Serializer):
+    """``{"game": Game, "moments": [Moment]}``: a game's summary and every moment of it."""
+
+    number = serializers.IntegerField(source="game.number")
+    score_before = serializers.SerializerMethodField()
+    crawford = serializers.BooleanField(source="game.crawford")
+    winner = serializers.IntegerField(source="game.winner")
+    points = serializers.IntegerField(source="game.points")
+    cube = serializers.IntegerField(source="game.cube")
+    ending = serializers.CharField(source="game.ending")
+    condoned = serializers.ListField(source="game.condoned", child=serializers.DictField(),
+                                     help_text="illegal plays that stood (responsible-moves policy)")
+    moments = MomentSerializer(many=True)
+
+    class Meta:
+        ref_name = "GameWithMoments"
+
+    @extend_schema_field(SCORE_SCHEMA)
+    def get_score_before(self, item) -> list[int]:
+        return [item["game"].score0, item["game"].score1]
+
+
+class PlayerSerializer(serializers.Serializer):
+    """A player as the public sees them: never the email address or the user id."""
+
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    country = serializers.CharField()
+    club = ClubBriefSerializer(allow_null=True)
+    rating = serializers.FloatField()
+    experience = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "Player"
+
+
+# --- pagination ---------------------------------------------------------------------------------
+
+
+def paginated_response(*, request, view, queryset, serializer_class):
+    """One page of ``queryset`` (config.api.Pagination: 25 a page, ``page_size`` up to 100)."""
+    paginator = Pagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
