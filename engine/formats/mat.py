@@ -334,7 +334,8 @@ def read_mat(text: str | bytes) -> MatFile:
             continue
         if stripped[0] in ";#":
             tag = _TAG.match(stripped)
-            if tag:
+            # A bracketed value with no name is a comment like any other: nothing to keep.
+            if tag and tag.group(1):
                 tags[tag.group(1)] = tag.group(2)
             continue
         if length is None:
