@@ -1,7 +1,9 @@
 """Celery tasks: load by id, call one service. Arguments are ids and primitives only.
 
-Only transient failures are retried (a lost database connection or lock, a mail server that is
-down or answers 4xx), with a bounded count and exponential backoff; anything else fails at once.
+Every task may run twice (late acks redeliver a task whose worker died) and the services make a
+second run change nothing. Only transient failures are retried (a lost database connection or
+lock, a mail server that is down or answers 4xx), at most MAX_RETRIES times with exponential
+backoff; anything else (an SMTP 5xx, a match that does not exist, a domain error) fails at once.
 """
 
 from __future__ import annotations
@@ -9,17 +11,20 @@ from __future__ import annotations
 import smtplib
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 from .services.notifications import match_notify
-from .services.ratings import match_rating_apply, ratings_pending
+from .services.ratings import match_rating_apply
+from .services.ratings import ratings_catch_up as ratings_catch_up_service
 
 MAX_RETRIES = 5
-TRANSIENT = (OperationalError, ConnectionError, TimeoutError, smtplib.SMTPServerDisconnected,
-             smtplib.SMTPConnectError)
+# SMTPConnectError is an SMTPResponseException and so is judged by its code below.
+TRANSIENT = (OperationalError, InterfaceError, ConnectionError, TimeoutError, smtplib.SMTPServerDisconnected)
 
 
 def is_transient(error: BaseException) -> bool:
+    """Whether trying again later may succeed: SMTP 4xx replies are temporary by definition
+    (RFC 5321 §4.2.1), 5xx permanent; lost connections and database hiccups are transient."""
     if isinstance(error, smtplib.SMTPResponseException):
         return 400 <= error.smtp_code < 500
     return isinstance(error, TRANSIENT)
@@ -33,7 +38,8 @@ def _retry(task, error: BaseException):
 
 @shared_task(bind=True)
 def match_rating_apply_task(self, match_id: int) -> int:
-    """Apply a confirmed match's rating change (idempotent: a second run changes nothing)."""
+    """Apply a confirmed match's rating change; returns the number of RatingChange rows (the
+    same on a second run, which changes nothing)."""
     try:
         return len(match_rating_apply(match_id=match_id))
     except Exception as error:
@@ -42,16 +48,14 @@ def match_rating_apply_task(self, match_id: int) -> int:
 
 @shared_task
 def ratings_catch_up() -> int:
-    """Periodic: rate confirmed matches whose rating task was lost."""
-    pending = list(ratings_pending())
-    for match_id in pending:
-        match_rating_apply(match_id=match_id)
-    return len(pending)
+    """Periodic (config/celery.py): rate confirmed matches whose rating task was lost; returns
+    how many were rated (0 on a second run)."""
+    return ratings_catch_up_service()
 
 
 @shared_task(bind=True)
 def match_notify_task(self, match_id: int, event: str) -> int:
-    """Email the sides about a result."""
+    """Email the sides about a result; returns how many recipients (a second run sends nothing)."""
     try:
         return match_notify(match_id=match_id, event=event)
     except Exception as error:

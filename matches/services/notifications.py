@@ -1,9 +1,17 @@
-"""Emails to the other side when a result waits, is confirmed, or is disputed."""
+"""Emails about a result: the other side when a result waits for its confirmation, both sides
+when it is confirmed or disputed.
+
+Sent from a Celery task dispatched after the transaction commits (reporting.py), so an email
+never announces a result that was rolled back. The task may be delivered twice (late acks, a
+retry after a lost connection): each state of a match is announced once, claimed in the cache
+before sending and released again if sending fails, so a retry can send it.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.cache import cache
+from django.core.mail import EmailMessage, get_connection
 
 from ..models import Match, Report
 
@@ -12,33 +20,79 @@ SUBJECTS = {
     "confirmed": "Match result confirmed",
     "disputed": "Match result disputed",
 }
+# Long enough to outlive every retry and redelivery of the task.
+CLAIM_SECONDS = 24 * 3600
 
 
-def _recipients(match: Match, event: str) -> list[str]:
-    """Who hears of ``event``: for a pending report the other side, otherwise both sides."""
-    sides = [0, 1]
+def _subject_of(match: Match, event: str) -> tuple[list[int], list[Report], str] | None:
+    """The sides to tell about ``event``, the reports it is about and a key naming the match's
+    state it announces; None when the match is no longer in that state (a later email tells the
+    news)."""
+    live = list(match.reports.exclude(status=Report.Status.SUPERSEDED).order_by("pk"))
     if event == "reported":
-        pending = match.reports.filter(status=Report.Status.PENDING).first()
-        if pending is None or pending.side is None:
-            return []
-        sides = [1 - pending.side]
-    emails = []
-    for index in sides:
-        for player in match.sides[index].players:
-            if player.user_id and player.user.email:
-                emails.append(player.user.email)
-    return sorted(set(emails))
+        pending = [r for r in live if r.status == Report.Status.PENDING and r.side is not None]
+        if match.status != Match.Status.REPORTED or not pending:
+            return None
+        reports, sides = pending[-1:], [1 - pending[-1].side]
+    elif event == "confirmed":
+        reports = [r for r in live if r.status == Report.Status.CONFIRMED]
+        if match.status != Match.Status.CONFIRMED or not reports:
+            return None
+        sides = [0, 1]
+    else:
+        reports = [r for r in live if r.status == Report.Status.CONTESTED]
+        if match.status != Match.Status.DISPUTED or not reports:
+            return None
+        sides = [0, 1]
+    # Report ids with their creation times: unique even if the database is recreated and ids
+    # start again while old claims still sit in the cache.
+    state = ",".join(f"{r.pk}@{r.created_at.timestamp():.6f}" for r in reports)
+    return sides, reports, f"crawford:notify:{match.pk}:{event}:{state}"
+
+
+def _addresses(match: Match, sides: list[int]) -> list[str]:
+    """The email addresses of the users of the players on ``sides``; players without a user or
+    without an address are skipped."""
+    emails = {
+        player.user.email
+        for index in sides
+        for player in match.sides[index].players
+        if player.user_id and player.user.email
+    }
+    return sorted(emails)
 
 
 def match_notify(*, match_id: int, event: str) -> int:
-    """Send the email for ``event`` ("reported", "confirmed", "disputed"); returns how many
-    recipients. Raises whatever the mail backend raises (the task decides what to retry)."""
-    match = Match.objects.with_sides().select_related("side0__player_a__user", "side0__player_b__user",
-                                                      "side1__player_a__user", "side1__player_b__user").get(pk=match_id)
-    recipients = _recipients(match, event)
+    """Send the email for ``event`` ("reported", "confirmed", "disputed"), one message per
+    recipient so that no player sees another's address; returns how many recipients the match's
+    current state has been announced to (the same number again on a repeated call, which sends
+    nothing).
+
+    Nothing is sent when the match has since left that state. Raises ValueError for an unknown
+    event, Match.DoesNotExist for an unknown match, and whatever the mail backend raises (the
+    task decides what to retry).
+    """
+    if event not in SUBJECTS:
+        raise ValueError(f"unknown notification event {event!r}")
+    match = Match.objects.with_sides().prefetch_related(
+        "side0__player_a__user", "side0__player_b__user", "side1__player_a__user", "side1__player_b__user"
+    ).get(pk=match_id)
+    subject = _subject_of(match, event)
+    if subject is None:
+        return 0
+    sides, reports, key = subject
+    recipients = _addresses(match, sides)
     if not recipients:
         return 0
-    score = f"{match.score0}-{match.score1}" if match.score0 is not None else ""
-    body = f"{match}\n\nStatus: {match.get_status_display()} {score}\n\nSee /matches/{match.pk}/"
-    send_mail(SUBJECTS[event], body, settings.DEFAULT_FROM_EMAIL, recipients)
+    if not cache.add(key, 1, CLAIM_SECONDS):
+        return len(recipients)
+    claims = " / ".join(f"{r.score0}-{r.score1}" for r in reports)
+    body = f"{match}\n\nStatus: {match.get_status_display()} ({claims})\n\nSee /matches/{match.pk}/"
+    messages = [EmailMessage(SUBJECTS[event], body, settings.DEFAULT_FROM_EMAIL, [to]) for to in recipients]
+    try:
+        get_connection().send_messages(messages)
+    except BaseException:
+        # Not sent (or not all): release the claim so that the retry sends it.
+        cache.delete(key)
+        raise
     return len(recipients)

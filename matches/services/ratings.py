@@ -1,32 +1,60 @@
-"""FIBS ratings: applying a confirmed match's rating change exactly once, and undoing it."""
+"""FIBS ratings (RULES.md §10): applying a confirmed match's rating change exactly once, and undoing it.
+
+Locking order, everywhere a rating is written: the match row first, then the players' rows in id
+order. Two deliveries of the same match's task are serialised by the match lock (the second sees
+the first one's RatingChange rows and changes nothing; the ``rating_once_per_player_per_match``
+constraint would refuse a duplicate anyway); two different matches of one player are serialised
+by the player lock, so each is rated from the rating the other left (no lost update).
+"""
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
+from django.db.models import QuerySet
 
 from config.errors import Conflict
 from engine.ratings import fibs_change
 
 from ..models import Match, Player, RatingChange
 
+logger = logging.getLogger(__name__)
+
+
+def _ratable(match: Match) -> bool:
+    """A confirmed, rated match between two single players with a winner (money sessions and
+    consultation pairs are never rated)."""
+    return (
+        match.status == Match.Status.CONFIRMED and match.rated and not match.is_money and match.winner is not None
+        and not match.side0.is_pair and not match.side1.is_pair
+    )
+
+
+def _lock_players(ids) -> dict[int, Player]:
+    # Always in id order: two transactions locking the same two players cannot deadlock.
+    return {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=sorted(set(ids))).order_by("pk")}
+
 
 @transaction.atomic
 def match_rating_apply(*, match_id: int) -> list[RatingChange]:
-    """Apply the rating change of a confirmed rated match to both players; safe to run twice.
+    """Apply the FIBS rating change of a confirmed rated match to both players; safe to repeat.
 
-    Locks both players (in id order, so two matches of the same players cannot deadlock), and
-    does nothing if the change is already applied or the match is not a confirmed rated match.
+    Changes both players' ``rating`` and ``experience`` (by the match length) and writes one
+    RatingChange per player. Returns those rows; if they already exist, returns them and changes
+    nothing. Does nothing (returns []) for a match that is not confirmed, not rated, a money
+    session or a consultation pair. Raises Match.DoesNotExist for an unknown match.
+
+    The match row is locked before the existing changes are looked for, so two runs for the same
+    match cannot both find none.
     """
     match = Match.objects.select_for_update(of=("self",)).with_sides().get(pk=match_id)
-    if match.status != Match.Status.CONFIRMED or not match.rated or match.winner is None or match.is_money:
+    if not _ratable(match):
         return []
-    if match.side0.is_pair or match.side1.is_pair:
-        return []
-    existing = list(match.rating_changes.all())
+    existing = list(match.rating_changes.order_by("pk"))
     if existing:
         return existing
-    ids = sorted([match.side0.player_a_id, match.side1.player_a_id])
-    players = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    players = _lock_players([match.side0.player_a_id, match.side1.player_a_id])
     winner = players[match.sides[match.winner].player_a_id]
     loser = players[match.sides[1 - match.winner].player_a_id]
     change = fibs_change(winner.rating, loser.rating, match.length,
@@ -45,28 +73,57 @@ def match_rating_apply(*, match_id: int) -> list[RatingChange]:
 
 @transaction.atomic
 def match_rating_revert(*, match: Match) -> None:
-    """Undo a match's rating change before its result is corrected.
+    """Undo a match's rating change before its result is corrected: each player gets back the
+    rating and experience from before the match, and the match's RatingChange rows are deleted.
 
     Only the latest change of each player can be undone exactly (later matches were rated from
-    it); otherwise raises Conflict and nothing changes.
+    it); otherwise raises Conflict (``rating_built_on``) and nothing changes. Locks the match and
+    then its players, like :func:`match_rating_apply`, so no rating can be applied in between.
     """
-    changes = list(match.rating_changes.select_related("player"))
+    Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).exists()
+    changes = list(match.rating_changes.order_by("pk"))
+    if not changes:
+        return
+    players = _lock_players(change.player_id for change in changes)
     for change in changes:
-        latest = change.player.rating_changes.order_by("-created_at", "-id").first()
+        # Ids, not clocks: a player's changes are inserted under his row lock, so id order is the
+        # order they were applied in, whichever server's clock stamped created_at.
+        latest = RatingChange.objects.filter(player_id=change.player_id).order_by("-pk").first()
         if latest.pk != change.pk:
             raise Conflict(
-                f"{change.player} has played rated matches since; this result can no longer be corrected here",
+                f"{players[change.player_id]} has played rated matches since; this result can no longer be "
+                "corrected here",
                 code="rating_built_on",
             )
     for change in changes:
-        Player.objects.filter(pk=change.player_id).update(
-            rating=change.rating_before, experience=change.experience_before
+        player = players[change.player_id]
+        player.rating, player.experience = change.rating_before, change.experience_before
+        player.save(update_fields=["rating", "experience"])
+    RatingChange.objects.filter(pk__in=[change.pk for change in changes]).delete()
+
+
+def ratings_pending() -> QuerySet:
+    """Ids of confirmed rated matches whose rating change is missing (a lost task); matches that
+    are never rated (money sessions, pairs) are left out even if flagged rated."""
+    return (
+        Match.objects.filter(
+            status=Match.Status.CONFIRMED, rated=True, length__gt=0, winner__isnull=False,
+            side0__player_b__isnull=True, side1__player_b__isnull=True, rating_changes__isnull=True,
         )
-        change.delete()
-
-
-def ratings_pending():
-    """Confirmed rated matches whose rating change is missing (a lost task)."""
-    return Match.objects.filter(status=Match.Status.CONFIRMED, rated=True, rating_changes__isnull=True).values_list(
-        "pk", flat=True
+        .order_by("confirmed_at", "pk")
+        .values_list("pk", flat=True)
     )
+
+
+def ratings_catch_up() -> int:
+    """Rate every pending match (see :func:`ratings_pending`), oldest confirmation first; returns
+    how many were rated. A match that fails is logged and left for the next run, so one bad
+    match cannot hold back the others."""
+    rated = 0
+    for match_id in list(ratings_pending()):
+        try:
+            if match_rating_apply(match_id=match_id):
+                rated += 1
+        except Exception:
+            logger.exception("rating match %s failed; it stays pending", match_id)
+    return rated

@@ -1,0 +1,56 @@
+"""Test helpers for ratings, notifications and tasks: players with a given rating, matches
+confirmed through the reporting services, and tasks run in-process on commit."""
+
+from __future__ import annotations
+
+import uuid
+
+from matches import tasks
+from matches.models import Match, Player
+from matches.services.matches import match_create
+from matches.services.reporting import Claim, match_confirm, match_report
+from tests.factories import PlayerFactory, UserFactory
+
+
+def player(name: str, *, rating: float = 1500.0, experience: int = 0, email: str | None = None,
+           user: bool = True) -> Player:
+    """A player called ``name`` (with a user whose address is ``name@example.com`` unless ``user``
+    is False). Usernames get a unique suffix: other test runs may share the test database."""
+    if not user:
+        return PlayerFactory(user=None, display_name=name.title(), rating=rating, experience=experience)
+    account = UserFactory(username=f"{name}-{uuid.uuid4().hex[:8]}",
+                          email=f"{name}@example.com" if email is None else email)
+    return PlayerFactory(user=account, display_name=name.title(), rating=rating, experience=experience)
+
+
+def match_between(first: Player | list[Player], second: Player | list[Player], *, length: int = 5,
+                  **options) -> Match:
+    """A scheduled match created through the service (which decides whether it is rated)."""
+    side0 = first if isinstance(first, list) else [first]
+    side1 = second if isinstance(second, list) else [second]
+    organiser = UserFactory(username=f"organiser-{uuid.uuid4().hex[:8]}", organiser=True)
+    return match_create(created_by=organiser, side0=side0, side1=side1, length=length, **options)
+
+
+def confirm(match: Match, score: tuple[int, int]) -> Match:
+    """Side 0's first user reports ``score``, side 1's first user confirms it."""
+    match_report(match_id=match.pk, user=match.side0.player_a.user, claim=Claim(score))
+    match_confirm(match_id=match.pk, user=match.side1.player_a.user)
+    match.refresh_from_db()
+    return match
+
+
+def run_tasks_inline(monkeypatch, *, run: bool = True) -> list[tuple[str, tuple]]:
+    """Make ``.delay`` of the result tasks run the task at once, in this process (no global eager
+    mode), or only record it (``run=False``: nothing reaches the broker, where another test's
+    worker could pick it up); returns the list of (task name, args) dispatched, in order."""
+    dispatched: list[tuple[str, tuple]] = []
+    for task in (tasks.match_rating_apply_task, tasks.match_notify_task):
+        real = task._get_current_object() if hasattr(task, "_get_current_object") else task
+
+        def delay(*args, _task=real):
+            dispatched.append((_task.name, args))
+            return _task(*args) if run else None
+
+        monkeypatch.setattr(real, "delay", delay)
+    return dispatched

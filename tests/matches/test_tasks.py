@@ -1,0 +1,222 @@
+"""Tasks as interfaces: each loads by id and calls one service, a second run changes nothing,
+only transient failures are retried, and a real worker applies a rating dispatched on commit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.core import mail
+from django.db import OperationalError, connection
+
+from config.celery import app as celery_app
+from config.errors import Conflict
+from matches import tasks
+from matches.models import Match, Player, RatingChange
+from matches.services.reporting import Claim, match_confirm, match_report
+from tests.matches.factories_ratings import confirm, match_between, player, run_tasks_inline
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice():
+    return player("alice", rating=1600, experience=500)
+
+
+@pytest.fixture
+def bob():
+    return player("bob", rating=1500, experience=500)
+
+
+def snapshot(*players: Player) -> list:
+    """Every row a result task may change for these players, and the emails sent."""
+    return [
+        list(Player.objects.filter(pk__in=[p.pk for p in players]).order_by("pk")
+             .values_list("pk", "rating", "experience")),
+        list(RatingChange.objects.filter(player__in=players).order_by("pk")
+             .values_list("pk", "player_id", "match_id", "rating_after")),
+        [(m.subject, tuple(m.to)) for m in mail.outbox],
+    ]
+
+
+# --- each task twice --------------------------------------------------------------------------
+
+
+def test_the_rating_task_run_twice_gives_the_same_result(alice, bob):
+    match = confirm(match_between(alice, bob, length=7), (7, 3))
+    assert tasks.match_rating_apply_task(match.pk) == 2
+    after = snapshot(alice, bob)
+    assert tasks.match_rating_apply_task(match.pk) == 2
+    assert snapshot(alice, bob) == after and match.rating_changes.count() == 2
+
+
+def test_the_catch_up_task_run_twice_gives_the_same_result(alice, bob):
+    confirm(match_between(alice, bob, length=7), (7, 3))
+    confirm(match_between(bob, alice, length=3), (3, 1))
+    assert tasks.ratings_catch_up() == 2
+    after = snapshot(alice, bob)
+    assert tasks.ratings_catch_up() == 0
+    assert snapshot(alice, bob) == after and RatingChange.objects.filter(player__in=[alice, bob]).count() == 4
+
+
+def test_the_notify_task_run_twice_gives_the_same_result(alice, bob):
+    match = confirm(match_between(alice, bob), (5, 2))
+    assert tasks.match_notify_task(match.pk, "confirmed") == 2
+    after = snapshot(alice, bob)
+    assert tasks.match_notify_task(match.pk, "confirmed") == 2
+    assert snapshot(alice, bob) == after and len(mail.outbox) == 2
+
+
+def test_services_dispatch_ids_and_primitives_only(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
+    dispatched = run_tasks_inline(monkeypatch, run=False)
+    match = match_between(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        confirm(match, (5, 2))
+    assert dispatched == [
+        ("matches.tasks.match_notify_task", (match.pk, "reported")),
+        ("matches.tasks.match_notify_task", (match.pk, "confirmed")),
+        ("matches.tasks.match_rating_apply_task", (match.pk,)),
+    ]
+    assert json.loads(json.dumps([args for _, args in dispatched])) == [list(args) for _, args in dispatched]
+
+
+def test_the_periodic_jobs_name_registered_tasks():
+    scheduled = {entry["task"] for entry in celery_app.conf.beat_schedule.values()}
+    assert "matches.tasks.ratings_catch_up" in scheduled
+    assert scheduled <= set(celery_app.tasks)
+
+
+# --- retries ----------------------------------------------------------------------------------
+
+
+def flaky(monkeypatch, failures: list[BaseException]) -> list[int]:
+    """Make the rating task's service fail with ``failures`` first; returns the calls made."""
+    calls: list[int] = []
+    real = tasks.match_rating_apply
+
+    def apply(*, match_id):
+        calls.append(match_id)
+        if failures:
+            raise failures.pop(0)
+        return real(match_id=match_id)
+
+    monkeypatch.setattr(tasks, "match_rating_apply", apply)
+    return calls
+
+
+def test_a_lost_database_connection_is_retried(alice, bob, monkeypatch):
+    match = confirm(match_between(alice, bob, length=7), (7, 3))
+    calls = flaky(monkeypatch, [OperationalError("server closed the connection unexpectedly")])
+    result = tasks.match_rating_apply_task.apply(args=(match.pk,))
+    assert (result.state, result.result) == ("SUCCESS", 2)
+    assert calls == [match.pk, match.pk] and match.rating_changes.count() == 2
+
+
+def test_database_retries_are_bounded(alice, bob, monkeypatch):
+    match = confirm(match_between(alice, bob, length=7), (7, 3))
+    calls = flaky(monkeypatch, [OperationalError("down")] * 20)
+    result = tasks.match_rating_apply_task.apply(args=(match.pk,))
+    assert result.state == "FAILURE" and isinstance(result.result, OperationalError)
+    assert len(calls) == tasks.MAX_RETRIES + 1 and not match.rating_changes.exists()
+
+
+@pytest.mark.parametrize("error", [Conflict("refused", code="rating_built_on"), ValueError("bug")],
+                         ids=["domain error", "programming error"])
+def test_a_permanent_failure_of_the_rating_task_is_not_retried(alice, bob, monkeypatch, error):
+    match = confirm(match_between(alice, bob, length=7), (7, 3))
+    calls = flaky(monkeypatch, [error, error])
+    result = tasks.match_rating_apply_task.apply(args=(match.pk,))
+    assert result.state == "FAILURE" and result.result is error and calls == [match.pk]
+
+
+def test_a_missing_match_fails_the_rating_task_at_once(monkeypatch):
+    calls = flaky(monkeypatch, [])
+    result = tasks.match_rating_apply_task.apply(args=(0,))
+    assert result.state == "FAILURE" and isinstance(result.result, Match.DoesNotExist)
+    assert calls == [0]
+
+
+# --- a real worker ----------------------------------------------------------------------------
+
+
+def database_url() -> str:
+    """The URL of the database this test runs on (the test database, not the one configured)."""
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def forget_queue(queue: str) -> None:
+    """Leave nothing of this test's queue and worker in Redis: the queue, its bindings, the
+    worker's control queue."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(queue, *client.scan_iter(f"*{queue}*"))
+    for key in client.scan_iter("_kombu.*"):
+        kind = client.type(key)
+        if kind == b"set":
+            members, remove = client.smembers(key), client.srem
+        elif kind == b"zset":
+            members, remove = client.zrange(key, 0, -1), client.zrem
+        else:
+            continue
+        stale = [member for member in members if queue.encode() in member]
+        if stale:
+            remove(key, *stale)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_applies_the_rating_of_a_match_confirmed_through_the_service(monkeypatch, tmp_path):
+    # A queue of its own, so that no other test's worker takes these tasks and no stale message
+    # from an earlier run reaches this worker.
+    queue = f"crawford-test-ratings-{uuid.uuid4().hex[:12]}"
+    for task in (tasks.match_rating_apply_task, tasks.match_notify_task):
+        real = task._get_current_object()
+        monkeypatch.setattr(real, "delay", lambda *args, _task=real: _task.apply_async(args, queue=queue))
+
+    alice = player("alice", rating=1600, experience=500)
+    bob = player("bob", rating=1500, experience=500)
+    match = match_between(alice, bob, length=7)
+    base = Path(settings.BASE_DIR)
+    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": "redis://127.0.0.1:6379/15",
+           "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "true", "CONN_MAX_AGE": "0",
+           "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
+    log_path = tmp_path / "worker.log"
+    with open(log_path, "wb") as log:
+        worker = subprocess.Popen(
+            [str(base / ".venv" / "bin" / "celery"), "-A", "config", "worker", "--pool=solo", "--concurrency=1",
+             "-Q", queue, "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "--loglevel=INFO"],
+            cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        match_report(match_id=match.pk, user=alice.user, claim=Claim((7, 3)))
+        match_confirm(match_id=match.pk, user=bob.user)  # commits, then dispatches the rating task
+
+        deadline = time.monotonic() + 60
+        while RatingChange.objects.filter(match=match).count() < 2:
+            assert worker.poll() is None, f"the worker stopped:\n{log_path.read_text()}"
+            assert time.monotonic() < deadline, f"no rating after 60 s; worker log:\n{log_path.read_text()}"
+            time.sleep(0.25)
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait(timeout=10)
+        forget_queue(queue)
+
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert (round(alice.rating - 1600, 2), round(bob.rating - 1500, 2)) == (4.49, -4.49)
+    assert (alice.experience, bob.experience) == (507, 507)
+    assert "matches.tasks.match_rating_apply_task" in log_path.read_text()
