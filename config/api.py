@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
 from django.http import Http404
@@ -52,6 +52,9 @@ def exception_handler(exc, context):
         body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
         status_code = getattr(exc, "status", status.HTTP_400_BAD_REQUEST)
         return Response(body, status=status_code)
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"detail": "the request body is larger than the upload limit", "code": "body_too_large"},
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     if isinstance(exc, Http404):

@@ -10,3 +10,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("matches.urls")),
 ]
+
+handler404 = "config.views.not_found"
+handler500 = "config.views.server_failure"

@@ -51,6 +51,15 @@ def side_for(players: list[Player], roller: str = Side.Roller.A) -> Side:
     return side
 
 
+def _default_organiser(created_by, first: Side, second: Side):
+    """Who runs a match created outside an event: its creator if he is an organiser and does
+    not play in it. A player's own friendly match has no organiser (staff can still rule)."""
+    if created_by is None or not getattr(created_by, "is_organiser", False):
+        return None
+    players = {p.user_id for p in (*first.players, *second.players)}
+    return None if created_by.pk in players else created_by
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -79,11 +88,12 @@ def match_create(
     first, second = side_for(side0), side_for(side1)
     if {p.pk for p in first.players} & {p.pk for p in second.players}:
         raise errors.bad_sides("a player cannot be on both sides")
+    if organiser is None:
+        organiser = event.organiser if event else _default_organiser(created_by, first, second)
     match = Match(
         side0=first, side1=second, length=length, crawford=crawford, move_policy=move_policy, jacoby=jacoby,
         beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles, cube_cap=cube_cap,
-        event=event, organiser=organiser or (event.organiser if event else created_by), created_by=created_by,
-        scheduled_at=scheduled_at, played_on=played_on,
+        event=event, organiser=organiser, created_by=created_by, scheduled_at=scheduled_at, played_on=played_on,
     )
     try:
         match.rules()

@@ -43,10 +43,15 @@ def side_of_user(match: Match, user) -> int | None:
 
 
 def user_runs_match(match: Match, user) -> bool:
-    """The match's organiser, its event's organiser, or staff."""
+    """The match's organiser, its event's organiser, or staff; never one of its own players
+    (a director who plays is a party: his results go through the other side or staff)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if user.is_staff or match.organiser_id == user.pk:
+    if user.is_staff:
+        return True
+    if side_of_user(match, user) is not None:
+        return False
+    if match.organiser_id == user.pk:
         return True
     return match.event_id is not None and match.event.organiser_id == user.pk
 

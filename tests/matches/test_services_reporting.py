@@ -214,3 +214,23 @@ def test_two_reports_racing_never_give_two_confirmed_results():
         match.refresh_from_db()
         assert match.status == Match.Status.CONFIRMED
         assert match.reports.filter(status=Report.Status.CONFIRMED).count() == 1
+
+
+def test_a_player_who_created_his_own_match_cannot_override_it():
+    from matches.services.matches import match_create
+
+    match = MatchFactory(length=5)
+    alice, bob = match.side0.player_a, match.side1.player_a
+    own = match_create(created_by=alice.user, side0=[alice], side1=[bob], length=5)
+    assert own.organiser is None
+    with pytest.raises(NotAllowed):
+        match_override(match_id=own.pk, user=alice.user, claim=claim_make(own, (5, 0), None))
+    assert not own.reports.exists()
+
+
+def test_an_organiser_who_plays_in_a_match_is_a_party_not_its_director():
+    match = MatchFactory(length=5)
+    match.organiser = match.side0.player_a.user
+    match.save()
+    with pytest.raises(NotAllowed):
+        match_override(match_id=match.pk, user=match.organiser, claim=claim_make(match, (5, 0), None))
