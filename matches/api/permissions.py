@@ -2,8 +2,7 @@
 
 The reporting services check the same rules again under the match's row lock and stay the
 authority. These checks run first so that an outsider gets a 403 before the API reads and replays
-an upload for him, and they hold the two rules no service holds yet: who may create a match, and
-that a player of a match never overrides its result (see :func:`check_may_override`).
+an upload for him, and they hold the one rule no service holds: who may create a match.
 Each function returns nothing and raises :class:`config.errors.NotAllowed` (HTTP 403).
 """
 
@@ -42,15 +41,7 @@ def check_may_answer(match: Match, user) -> None:
 
 
 def check_may_override(match: Match, user) -> None:
-    """The organiser overrides; a player of the match never does, unless staff or the event's organiser.
-
-    ``match_create`` makes the creator the organiser of a match without an event, so a player
-    who created his own match is its organiser: without this rule he could confirm his own
-    result over his opponent's head.
-    """
+    """The organiser, the event's organiser or staff override; a player of the match never does
+    (unless staff): see :func:`matches.services.reporting.user_runs_match`."""
     if not user_runs_match(match, user):
-        raise errors.not_organiser()
-    if side_of_user(match, user) is not None and not user.is_staff and not (
-        match.event_id is not None and match.event.organiser_id == user.pk
-    ):
         raise errors.not_organiser()

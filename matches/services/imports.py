@@ -318,7 +318,7 @@ def _match_write(file: ImportFile, owner, check: MatCheck, games: list[list[dict
     first, second = (_player_named(name) for name in names)
     rules = check.rules
     match = match_create(
-        created_by=owner, side0=[first], side1=[second], length=check.length, crawford=check.crawford,
+        created_by=owner, organiser=owner, side0=[first], side1=[second], length=check.length, crawford=check.crawford,
         jacoby=rules.jacoby, beavers=rules.beavers, raccoons=rules.raccoons, rated=False,
         played_on=_played_on(check.tags),
     )
