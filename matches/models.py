@@ -87,6 +87,11 @@ class MatchQuerySet(models.QuerySet):
             "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b"
         )
 
+    def with_side_ids(self) -> MatchQuerySet:
+        """Sides (their players' ids) and event in one query: all that deciding who may act on a
+        match needs. Services lock through this, without the players."""
+        return self.select_related("side0", "side1", "event")
+
     def of_player(self, player: Player) -> MatchQuerySet:
         return self.filter(
             Q(side0__player_a=player) | Q(side0__player_b=player) | Q(side1__player_a=player) | Q(side1__player_b=player)

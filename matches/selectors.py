@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Prefetch, Q, QuerySet
 
 from engine.actions import actions_from_json
 from engine.game import Frame, replay_game
@@ -42,14 +42,22 @@ def match_list(
     return matches
 
 
-def match_get(match_id: int) -> Match:
-    """One match with its sides, games and live reports; raises Match.DoesNotExist."""
+def match_get(match_id: int, *, logs: bool = False) -> Match:
+    """One match with its sides, games and live reports; raises Match.DoesNotExist.
+
+    The games' logs (and the reports' copies of them) are large JSON documents that only the
+    board, the moments and the .mat export read: they are loaded only with ``logs``.
+    """
+    games = Game.objects.order_by("number")
+    if not logs:
+        games = games.defer("log", "condoned")
     return (
         Match.objects.with_sides()
         .prefetch_related(
-            Prefetch("games", queryset=Game.objects.order_by("number")),
+            Prefetch("games", queryset=games),
             Prefetch("reports", queryset=Report.objects.exclude(status=Report.Status.SUPERSEDED)
-                     .select_related("reporter")),
+                     .select_related("reporter").defer("games")
+                     .annotate(with_games=ExpressionWrapper(Q(games__isnull=False), output_field=BooleanField()))),
         )
         .get(pk=match_id)
     )

@@ -11,6 +11,7 @@ match's state forbids it (already confirmed with another result, nothing to conf
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -54,16 +55,33 @@ WRITE_ERRORS = {
 }
 
 
-def _match_or_404(match_id: int, *, detail: bool = False) -> Match:
-    """The match with its sides (and, with ``detail``, its games and live reports), or a 404."""
+def _match_or_404(match_id: int, *, detail: bool = False, logs: bool = False) -> Match:
+    """The match with its sides (and, with ``detail``, its games and live reports; with ``logs``
+    the games' logs too), or a 404."""
     try:
-        return match_get(match_id) if detail else match_list().get(pk=match_id)
+        if detail or logs:
+            return match_get(match_id, logs=logs)
+        return Match.objects.with_side_ids().get(pk=match_id)
     except Match.DoesNotExist:
         raise NotFound(f"there is no match {match_id}") from None
 
 
+# Every change to what the detail shows goes through a service that saves the match, so its
+# updated_at is a version: the serialized detail is cached under it. Only a renamed player can
+# show stale for up to DETAIL_CACHE_SECONDS.
+DETAIL_CACHE_SECONDS = 300
+
+
 def _detail(match_id: int) -> Response:
-    return Response(MatchDetailSerializer(_match_or_404(match_id, detail=True)).data)
+    version = Match.objects.filter(pk=match_id).values_list("updated_at", flat=True).first()
+    if version is None:
+        raise NotFound(f"there is no match {match_id}")
+    key = f"api:match-detail:{match_id}:{version.timestamp()}"
+    data = cache.get(key)
+    if data is None:
+        data = MatchDetailSerializer(_match_or_404(match_id, detail=True)).data
+        cache.set(key, data, DETAIL_CACHE_SECONDS)
+    return Response(data)
 
 
 # --- list and create ----------------------------------------------------------------------------
@@ -290,7 +308,7 @@ class MatchGameListApi(BaseApi):
     @extend_schema(operation_id="matches_games_list", tags=["games"], summary="Every game with every moment",
                    responses={200: GameWithMomentsSerializer(many=True), 404: ApiErrorSerializer})
     def get(self, request, match_id: int):
-        match = _match_or_404(match_id, detail=True)
+        match = _match_or_404(match_id, logs=True)
         items = [{"game": game, "moments": game_moments(match, game)} for game in match.games.all()]
         return Response(GameWithMomentsSerializer(items, many=True).data)
 
@@ -299,7 +317,7 @@ class MatchGameDetailApi(BaseApi):
     @extend_schema(operation_id="matches_games_retrieve", tags=["games"], summary="One game with every moment",
                    responses={200: GameWithMomentsSerializer, 404: ApiErrorSerializer})
     def get(self, request, match_id: int, number: int):
-        match = _match_or_404(match_id, detail=True)
+        match = _match_or_404(match_id, logs=True)
         game = next((g for g in match.games.all() if g.number == number), None)
         if game is None:
             raise NotFound(f"match {match_id} has no game {number}")
@@ -344,7 +362,7 @@ class MatchMatFileApi(BaseApi):
                    404: ApiErrorSerializer, 409: ApiErrorSerializer},
     )
     def get(self, request, match_id: int):
-        text = _mat_text(_match_or_404(match_id, detail=True))
+        text = _mat_text(_match_or_404(match_id, logs=True))
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="match-{match_id}.mat"'
         return response

@@ -271,6 +271,9 @@ class ReportSerializer(serializers.Serializer):
         return [report.score0, report.score1]
 
     def get_with_games(self, report) -> bool:
+        # match_get annotates this so that the logs themselves are never loaded for it.
+        if hasattr(report, "with_games"):
+            return report.with_games
         return report.games is not None
 
 

@@ -48,7 +48,7 @@ def match_rating_apply(*, match_id: int) -> list[RatingChange]:
     The match row is locked before the existing changes are looked for, so two runs for the same
     match cannot both find none.
     """
-    match = Match.objects.select_for_update(of=("self",)).with_sides().get(pk=match_id)
+    match = Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
     if not _ratable(match):
         return []
     existing = list(match.rating_changes.order_by("pk"))

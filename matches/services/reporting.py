@@ -85,7 +85,7 @@ def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> 
 
 
 def _locked(match_id: int) -> Match:
-    return Match.objects.select_for_update(of=("self",)).with_sides().get(pk=match_id)
+    return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
 
 
 def _same(report: Report, claim: Claim) -> bool:
