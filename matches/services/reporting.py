@@ -133,7 +133,6 @@ def _after_commit(match: Match, event: str) -> None:
         transaction.on_commit(lambda: match_rating_apply_task.delay(match_id))
 
 
-@transaction.atomic
 def match_report(*, match_id: int, user, claim: Claim, statement: str = "") -> Report:
     """A side reports the final result of a match (the organiser's report is an override).
 
@@ -144,6 +143,18 @@ def match_report(*, match_id: int, user, claim: Claim, statement: str = "") -> R
     is confirmed. Raises NotAllowed for anyone but the players and the organiser, Conflict when
     the match is already confirmed with another result.
     """
+    # A client retrying the same report is common (timeouts, double clicks): the user's own live
+    # report saying the same thing is the answer, and needs no lock, since a repeat changes
+    # nothing whatever else happens to the match meanwhile.
+    own = (Report.objects.filter(match_id=match_id, reporter=user).exclude(status=Report.Status.SUPERSEDED)
+           .exclude(side=None).first()) if getattr(user, "is_authenticated", False) else None
+    if own is not None and _same(own, claim):
+        return own
+    return _match_report_locked(match_id=match_id, user=user, claim=claim, statement=statement)
+
+
+@transaction.atomic
+def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -> Report:
     match = _locked(match_id)
     side = side_of_user(match, user)
     if side is None:
