@@ -25,3 +25,17 @@ def test_a_bad_or_inactive_token_is_refused(api_client, active):
     api_client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     response = api_client.post("/api/v1/matches/", {}, format="json")
     assert response.status_code == 401
+
+
+def test_a_user_gets_his_token_with_his_password(api_client):
+    user = UserFactory(username="alice")
+    response = api_client.post("/api/v1/auth/token/", {"username": "alice", "password": "pass-word-123"}, format="json")
+    assert response.status_code == 200
+    assert response.json()["token"] == Token.objects.get(user=user).key
+
+
+def test_a_wrong_password_gets_no_token(api_client):
+    UserFactory(username="alice")
+    response = api_client.post("/api/v1/auth/token/", {"username": "alice", "password": "nope"}, format="json")
+    assert response.status_code == 400
+    assert not Token.objects.exists()
