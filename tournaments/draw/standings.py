@@ -1,0 +1,192 @@
+"""Standings with tie-breaks, one generic table for every format (RULES.md §7, §8).
+
+The table is made from results (:class:`~tournaments.draw.values.Result`) and byes. Each
+entrant's *record*: wins (a bye counts as a win), losses, draws (team matches only), byes,
+opponents, points scored and conceded. The *score* is wins + draws / 2.
+
+Tie-breaks are named and applied in order; entrants still equal after the last one share a place
+(and are listed in seed order):
+
+``wins``
+    the score.
+``buchholz``
+    the sum of the opponents' scores (a bye has no opponent and adds nothing).
+``median_buchholz``
+    the Buchholz without the best and the worst opponent's score (with three opponents or more).
+``head_to_head``
+    the score in the games played *among the entrants still tied at that point*: two tied
+    players are split by their game; three or more by their mini-table, applied again to any
+    smaller group it leaves level. No games between them: still tied.
+``points_difference``
+    match points won minus match points lost (a 5-point match won 5-3 is +2).
+``points_for``
+    points scored: in team tables, the board points (boards won).
+
+The orders of RULES.md: :data:`SWISS` (wins, Buchholz, median-Buchholz, head-to-head),
+:data:`ROUND_ROBIN` (wins, head-to-head, points difference), :data:`TEAM` (team-match wins,
+board points, head-to-head).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import DrawError
+from .seeding import Seeding, as_order
+from .values import DRAW, Entrant, Result
+
+SWISS = ("wins", "buchholz", "median_buchholz", "head_to_head")
+ROUND_ROBIN = ("wins", "head_to_head", "points_difference")
+TEAM = ("wins", "points_for", "head_to_head")
+TIEBREAKS = ("wins", "buchholz", "median_buchholz", "head_to_head", "points_difference", "points_for")
+
+
+@dataclass(frozen=True)
+class Record:
+    """What an entrant has done so far (byes are counted in ``wins`` too)."""
+
+    entrant: Entrant
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    byes: int = 0
+    opponents: tuple[Entrant, ...] = ()
+    points_for: int = 0
+    points_against: int = 0
+
+    @property
+    def score(self) -> float:
+        return self.wins + self.draws / 2
+
+    @property
+    def played(self) -> int:
+        return self.wins - self.byes + self.losses + self.draws
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a table: ``place`` is shared by entrants equal on every tie-break."""
+
+    place: int
+    entrant: Entrant
+    record: Record
+    buchholz: float
+    median_buchholz: float
+    shared: bool = False
+
+    @property
+    def score(self) -> float:
+        return self.record.score
+
+    @property
+    def points_difference(self) -> int:
+        return self.record.points_for - self.record.points_against
+
+
+def records(
+    entrants: Seeding | Iterable[Entrant], results: Iterable[Result], byes: Iterable[Entrant] = ()
+) -> dict[Entrant, Record]:
+    """Each entrant's record from the decided results and the byes (undecided results are
+    skipped). Raises ``DrawError`` ``unknown_entrant`` for a result or bye naming a stranger."""
+    order = as_order(entrants)
+    acc = {e: [0, 0, 0, 0, [], 0, 0] for e in order}
+
+    def row(entrant):
+        try:
+            return acc[entrant]
+        except KeyError:
+            raise DrawError(f"{entrant!r} is not an entrant", code="unknown_entrant", entrant=entrant) from None
+
+    for result in results:
+        top, bottom = row(result.top), row(result.bottom)
+        if result.winner is None:
+            continue
+        for mine, entrant in ((top, result.top), (bottom, result.bottom)):
+            mine[4].append(result.opponent(entrant))
+            scored, conceded = result.points_of(entrant)
+            mine[5] += scored
+            mine[6] += conceded
+        if result.winner is DRAW:
+            top[2] += 1
+            bottom[2] += 1
+        else:
+            row(result.winner)[0] += 1
+            row(result.loser)[1] += 1
+    for entrant in byes:
+        mine = row(entrant)
+        mine[0] += 1
+        mine[3] += 1
+    return {e: Record(e, w, lost, d, b, tuple(o), pf, pa) for e, (w, lost, d, b, o, pf, pa) in acc.items()}
+
+
+def standings(
+    entrants: Seeding | Iterable[Entrant],
+    results: Iterable[Result],
+    byes: Iterable[Entrant] = (),
+    *,
+    tiebreaks: Sequence[str] = SWISS,
+) -> tuple[Standing, ...]:
+    """The table, best first, ordered by ``tiebreaks`` (names from :data:`TIEBREAKS`).
+
+    ``entrants`` in seed order (a withdrawn entrant stays in: his games count for his opponents'
+    Buchholz). Raises ``DrawError``: ``bad_tiebreak``, ``unknown_entrant``.
+    """
+    for name in tiebreaks:
+        if name not in TIEBREAKS:
+            raise DrawError(f"no tie-break {name!r}; known: {', '.join(TIEBREAKS)}", code="bad_tiebreak", tiebreak=name)
+    order = as_order(entrants)
+    results = [r for r in results if r.winner is not None]
+    table = records(order, results, byes)
+    buchholz, median = {}, {}
+    for entrant, record in table.items():
+        scores = sorted(table[o].score for o in record.opponents)
+        buchholz[entrant] = sum(scores)
+        median[entrant] = sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
+
+    def head_to_head(block: list[Entrant]) -> dict[Entrant, float]:
+        members = set(block)
+        score = dict.fromkeys(block, 0.0)
+        for r in results:
+            if r.top in members and r.bottom in members:
+                if r.winner is DRAW:
+                    score[r.top] += 0.5
+                    score[r.bottom] += 0.5
+                else:
+                    score[r.winner] += 1
+        return score
+
+    def key_of(name: str, block: list[Entrant]):
+        if name == "head_to_head":
+            return head_to_head(block).__getitem__
+        if name == "wins":
+            return lambda e: table[e].score
+        if name == "buchholz":
+            return buchholz.__getitem__
+        if name == "median_buchholz":
+            return median.__getitem__
+        if name == "points_difference":
+            return lambda e: table[e].points_for - table[e].points_against
+        return lambda e: table[e].points_for
+
+    def rank(block: list[Entrant], criteria: Sequence[str]) -> list[list[Entrant]]:
+        if len(block) <= 1 or not criteria:
+            return [block]
+        key = key_of(criteria[0], block)
+        ordered = sorted(block, key=lambda e: -key(e))  # stable: seed order among equals
+        out, start = [], 0
+        for i in range(1, len(ordered) + 1):
+            if i == len(ordered) or key(ordered[i]) != key(ordered[start]):
+                tied = ordered[start:i]
+                # head-to-head that split the block is applied again to each smaller tied group
+                again = criteria[0] == "head_to_head" and len(tied) < len(block)
+                out.extend(rank(tied, criteria if again else criteria[1:]))
+                start = i
+        return out
+
+    lines, place = [], 1
+    for tied in rank(list(order), tuple(tiebreaks)):
+        for entrant in tied:
+            lines.append(Standing(place, entrant, table[entrant], buchholz[entrant], median[entrant], len(tied) > 1))
+        place += len(tied)
+    return tuple(lines)

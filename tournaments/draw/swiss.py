@@ -1,0 +1,272 @@
+"""Swiss and elimination Swiss pairing (RULES.md §8), after lila's split: pure values and a pure
+pairing function; loading rounds and saving pairings is the service's.
+
+The rules, in order of strength:
+
+1. hard: nobody meets the same opponent twice; no forbidden pairing (two entrants of the same
+   club when ``clubs`` is given, and the pairs the organiser declares in ``forbidden``);
+2. hard: with an odd number of players, the bye goes to a player with the fewest byes so far
+   (so nobody gets a second bye before everyone has had one), the lowest-ranked such player
+   who leaves a valid pairing of the others; a bye counts as a win;
+3. preference: equal records meet. Players are ranked by score (wins, byes included), then
+   seed; each score group is paired top half against bottom half (1 v 5, 2 v 6, 3 v 7, 4 v 8 in
+   a group of eight), and the odd one out floats down to meet the top of the next group.
+
+The pairing is made top board first: the best-ranked player still unpaired gets his most
+preferred partner *among those that still leave a valid pairing of everyone else*. That check
+is one augmenting-path search on a maximum matching kept alongside
+(:class:`~tournaments.draw.matching.Matcher`), so the result is valid whenever any valid pairing
+exists, and the search is never exponential: 1,000 players after 6 rounds pair in well under a
+second.
+
+When no valid pairing exists the answer is a :class:`NoPairing` with a code, a sentence and the
+players left over, never an exception: ``too_few_players`` (fewer than two players left),
+``finished`` (elimination Swiss: one player left, the winner), ``no_bye`` (every player who may
+take the bye would leave the others unpairable), ``forbidden`` (the club or declared
+restrictions make it impossible; without them it would pair), ``rematches`` (every pairing needs
+a rematch). Wrong *input* (a round with a result missing, a stranger in the history) is an
+error: ``DrawError``.
+
+Elimination Swiss: with ``max_losses=k``, a player is out at his k-th loss and is not paired
+again; the others pair as above (a bye is a win, so it never eliminates). Near its end the last
+players have often all met: the answer is ``rematches`` unless the organiser allows them
+(``allow_rematches=True``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .errors import DrawError
+from .lengths import Schedule, round_length
+from .matching import Matcher
+from .seeding import Seeding, as_order
+from .standings import SWISS, Record, Standing, records, standings
+from .values import Entrant, Pairing, Result
+
+#: The codes of a :class:`NoPairing`, and what each means.
+NO_PAIRING = {
+    "too_few_players": "fewer than two players left to pair",
+    "finished": "elimination Swiss: one player left, the winner",
+    "no_bye": "every player who may have the bye (the fewest byes so far) would leave the others unpairable",
+    "forbidden": "the club or declared restrictions make it impossible (without them it would pair)",
+    "rematches": "every pairing needs a rematch",
+}
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    """A round as played: its results (all decided before the next round can be paired) and the
+    player who had the bye, if any."""
+
+    number: int
+    results: tuple[Result, ...]
+    bye: Entrant | None = None
+
+
+@dataclass(frozen=True)
+class SwissPairing:
+    """The pairings of round ``round``, top board first, and the bye (None with an even count)."""
+
+    round: int
+    pairings: tuple[Pairing, ...]
+    bye: Entrant | None = None
+    ok: bool = field(default=True, init=False)
+
+
+@dataclass(frozen=True)
+class NoPairing:
+    """Round ``round`` cannot be paired: ``code`` (stable, one of :data:`NO_PAIRING`),
+    ``message`` (for people), and the players a best attempt left unpaired."""
+
+    round: int
+    code: str
+    message: str
+    unpaired: tuple[Entrant, ...] = ()
+    ok: bool = field(default=False, init=False)
+
+
+def check_history(order: Sequence[Entrant], history: Iterable[SwissRound]) -> tuple[SwissRound, ...]:
+    """The rounds, checked: known entrants only, each at most once per round, every result
+    decided. Raises ``DrawError``: ``unknown_entrant``, ``bad_history``, ``round_not_complete``."""
+    known = set(order)
+    rounds = tuple(history)
+    for played in rounds:
+        seen: set = set()
+        people = [e for r in played.results for e in (r.top, r.bottom)]
+        if played.bye is not None:
+            people.append(played.bye)
+        for entrant in people:
+            if entrant not in known:
+                raise DrawError(f"{entrant!r} is not an entrant", code="unknown_entrant", entrant=entrant)
+            if entrant in seen:
+                raise DrawError(
+                    f"{entrant!r} appears twice in round {played.number}", code="bad_history", entrant=entrant,
+                    round=played.number,
+                )
+            seen.add(entrant)
+        for result in played.results:
+            if result.winner is None:
+                raise DrawError(
+                    f"round {played.number} is not complete: {result.top!r} v {result.bottom!r} has no result",
+                    code="round_not_complete", round=played.number,
+                )
+    return rounds
+
+
+def swiss_records(entrants: Seeding | Iterable[Entrant], history: Iterable[SwissRound]) -> dict[Entrant, Record]:
+    """Each entrant's record after ``history`` (byes count as wins)."""
+    order = as_order(entrants)
+    rounds = check_history(order, history)
+    return records(order, (r for p in rounds for r in p.results), (p.bye for p in rounds if p.bye is not None))
+
+
+def swiss_standings(
+    entrants: Seeding | Iterable[Entrant], history: Iterable[SwissRound], *, tiebreaks: Sequence[str] = SWISS
+) -> tuple[Standing, ...]:
+    """The Swiss table after ``history``: wins, Buchholz, median-Buchholz, head-to-head."""
+    order = as_order(entrants)
+    rounds = check_history(order, history)
+    return standings(
+        order, [r for p in rounds for r in p.results], [p.bye for p in rounds if p.bye is not None], tiebreaks=tiebreaks
+    )
+
+
+def pair_round(
+    entrants: Seeding | Iterable[Entrant],
+    history: Iterable[SwissRound] = (),
+    *,
+    lengths: Schedule,
+    clubs: Mapping[Entrant, Hashable] | None = None,
+    forbidden: Iterable[tuple[Entrant, Entrant]] = (),
+    max_losses: int | None = None,
+    withdrawn: Iterable[Entrant] = (),
+    allow_rematches: bool = False,
+) -> SwissPairing | NoPairing:
+    """The pairings of the round after ``history`` (see the module docstring for the rules).
+
+    ``entrants`` in seed order (everyone ever entered; late entrants last); ``withdrawn`` are
+    not paired again; ``clubs`` maps entrants to a club (entrants absent from it, or mapped to
+    None, have no club); ``forbidden`` lists pairs the organiser forbids; ``max_losses`` makes it
+    an elimination Swiss; ``lengths`` the match length schedule counted from round 1;
+    ``allow_rematches`` lets a round that cannot be paired without a rematch be paired with
+    them (the end of an elimination Swiss, a small club night), each player meeting a former
+    opponent only when nobody else fits him (the organiser's choice; off by default).
+
+    Deterministic: the same inputs always give the same pairing. Returns a
+    :class:`SwissPairing`, or a :class:`NoPairing` saying why. Raises ``DrawError`` only for
+    wrong input: ``unknown_entrant``, ``bad_history``, ``round_not_complete``, ``bad_length``,
+    ``bad_max_losses``.
+    """
+    order = as_order(entrants)
+    rounds = check_history(order, history)
+    number = (max((p.number for p in rounds), default=0)) + 1
+    length = round_length(lengths, number)
+    if max_losses is not None and (not isinstance(max_losses, int) or isinstance(max_losses, bool) or max_losses < 1):
+        raise DrawError(f"{max_losses!r} is not a number of losses", code="bad_max_losses", max_losses=repr(max_losses))
+    known = set(order)
+    out = set(withdrawn)
+    clubs = dict(clubs or {})
+    declared = [tuple(pair) for pair in forbidden]
+    for entrant in (*out, *clubs, *(e for pair in declared for e in pair)):
+        if entrant not in known:
+            raise DrawError(f"{entrant!r} is not an entrant", code="unknown_entrant", entrant=entrant)
+
+    table = records(order, (r for p in rounds for r in p.results), (p.bye for p in rounds if p.bye is not None))
+    seed = {e: i for i, e in enumerate(order)}
+    active = [e for e in order if e not in out and (max_losses is None or table[e].losses < max_losses)]
+    if len(active) < 2:
+        if max_losses is not None and rounds and len(active) == 1:
+            return NoPairing(number, "finished", f"{active[0]!r} is the last player left: the event is over", tuple(active))
+        return NoPairing(number, "too_few_players", f"{len(active)} player(s) left: nobody to pair", tuple(active))
+
+    ranked = sorted(active, key=lambda e: (-table[e].score, seed[e]))
+    index = {e: i for i, e in enumerate(ranked)}
+    n = len(ranked)
+    score = [table[e].score for e in ranked]
+    rematch: list[set[int]] = [set() for _ in range(n)]
+    for i, e in enumerate(ranked):
+        rematch[i].update(index[o] for o in table[e].opponents if o in index)
+    organiser: list[set[int]] = [set() for _ in range(n)]
+    for a, b in declared:
+        if a in index and b in index:
+            organiser[index[a]].add(index[b])
+            organiser[index[b]].add(index[a])
+    restricted = [rematch[i] | organiser[i] for i in range(n)]
+    group = [clubs.get(e) for e in ranked]
+
+    byes = [table[e].byes for e in ranked]
+    answer = _pair(number, ranked, score, byes, restricted, group, None, length)
+    if answer is None:
+        if not allow_rematches:
+            return _diagnose(number, ranked, restricted, rematch, group)
+        answer = _pair(number, ranked, score, byes, organiser, group, rematch, length)
+        if answer is None:
+            return _diagnose(number, ranked, organiser, None, group)
+    return answer
+
+
+def _pair(
+    number: int,
+    ranked: list[Entrant],
+    score: list[float],
+    byes: list[int],
+    blocked: list[set[int]],
+    group: list,
+    avoid: list[set[int]] | None,
+    length: int,
+) -> SwissPairing | None:
+    """The pairing of the players ``ranked`` (indices are ranks) where ``blocked`` pairs and
+    same-``group`` pairs never meet; with ``avoid``, each player's avoided partners are tried
+    only after all the others. None if no valid pairing exists."""
+    n = len(ranked)
+    matcher = Matcher(n, blocked, group)
+    if matcher.maximise() < n // 2:
+        return None
+    bye = None
+    if n % 2:
+        fewest = min(byes)
+        for i in range(n - 1, -1, -1):
+            if byes[i] == fewest and matcher.remove(i):
+                bye = ranked[i]
+                break
+        else:
+            return None
+    pairings = []
+    alive = matcher.alive
+    while alive:
+        p = alive[0]
+        g = 1
+        while g < len(alive) and score[alive[g]] == score[p]:
+            g += 1
+        half = g // 2  # the fold: the top of a score group meets the top of its bottom half
+        candidates = (*alive[half:g], *alive[half - 1 : 0 : -1], *alive[g:]) if g > 1 else tuple(alive[1:])
+        if avoid is not None:
+            candidates = tuple(q for q in candidates if q not in avoid[p]) + tuple(q for q in candidates if q in avoid[p])
+        for q in candidates:
+            if matcher.fix(p, q):
+                break
+        else:  # cannot happen: the rest was perfectly matchable, so p's partner there fits
+            raise AssertionError("Swiss pairing lost its perfect matching")
+        pairings.append(Pairing(f"swiss-{number}-{len(pairings) + 1}", "swiss", number, ranked[p], ranked[q], length))
+    return SwissPairing(number, tuple(pairings), bye)
+
+
+def _diagnose(
+    number: int, ranked: list[Entrant], blocked: list[set[int]], rematch: list[set[int]] | None, group: list
+) -> NoPairing:
+    """Why no pairing exists under ``blocked`` and ``group``: the bye rule (the others would
+    pair), the club and declared restrictions (without them it would pair: always so when
+    rematches are allowed, ``rematch`` None), or rematches."""
+    n = len(ranked)
+    attempt = Matcher(n, blocked, group)
+    if attempt.maximise() >= n // 2:
+        return NoPairing(number, "no_bye", NO_PAIRING["no_bye"])
+    unpaired = tuple(ranked[v] for v in attempt.free())
+    if rematch is None or Matcher(n, rematch, [None] * n).maximise() >= n // 2:
+        return NoPairing(
+            number, "forbidden",
+            "the forbidden pairings (same club, or pairs the organiser declared) leave no valid pairing", unpaired,
+        )
+    return NoPairing(number, "rematches", "every possible pairing would repeat a game already played", unpaired)
