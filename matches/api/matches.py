@@ -34,7 +34,15 @@ from ..models import Match
 from ..selectors import game_moments, match_get, match_list, player_list
 from ..services.logs import log_from_json, log_from_mat
 from ..services.matches import match_create
-from ..services.reporting import Claim, claim_make, match_confirm, match_contest, match_override, match_report
+from ..services.reporting import (
+    Claim,
+    claim_make,
+    match_confirm,
+    match_contest,
+    match_override,
+    match_report,
+    report_repeat_find,
+)
 from . import permissions
 from .serializers import (
     ApiErrorSerializer,
@@ -61,7 +69,7 @@ def _match_or_404(match_id: int, *, detail: bool = False, logs: bool = False) ->
     try:
         if detail or logs:
             return match_get(match_id, logs=logs)
-        return Match.objects.with_side_ids().get(pk=match_id)
+        return Match.objects.for_claims().get(pk=match_id)
     except Match.DoesNotExist:
         raise NotFound(f"there is no match {match_id}") from None
 
@@ -196,7 +204,13 @@ class MatchDetailApi(BaseApi):
 # --- the result ---------------------------------------------------------------------------------
 
 
-def _claim_from_request(request, match: Match) -> tuple[Claim, str]:
+def _json_claim(request) -> dict:
+    serializer = ClaimJsonInputSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _claim_from_request(request, match: Match, data: dict | None = None) -> tuple[Claim, str]:
     """Read a result from a JSON body or a multipart form with a .mat file; return the checked claim
     and the statement. Raises ValidationError (400) for a bad body, DomainError and the engine's
     errors (400, naming file, line, game, move, side and rule) for a log that does not hold or does
@@ -212,9 +226,7 @@ def _claim_from_request(request, match: Match) -> tuple[Claim, str]:
         log = log_from_mat(upload.name, upload.read(), match.rules())
         score = (data["score0"], data["score1"])
     else:
-        serializer = ClaimJsonInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = data if data is not None else _json_claim(request)
         log = log_from_json(data["games"], match.rules()) if "games" in data else None
         score = data["score"]
     return claim_make(match, score, log), data.get("statement", "")
@@ -235,9 +247,16 @@ class MatchReportApi(BaseApi):
         request=CLAIM_REQUEST, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
+        data = None
+        if not request.content_type.startswith("multipart/"):
+            data = _json_claim(request)
+            # A repeat is answered before the match is read or any log replayed: it changes nothing.
+            if report_repeat_find(match_id=match_id, user=request.user, score=tuple(data["score"]),
+                                  games=data.get("games")):
+                return _detail(match_id)
         match = _match_or_404(match_id)
         permissions.check_may_report(match, request.user)
-        claim, statement = _claim_from_request(request, match)
+        claim, statement = _claim_from_request(request, match, data)
         match_report(match_id=match.pk, user=request.user, claim=claim, statement=statement)
         return _detail(match.pk)
 

@@ -133,6 +133,25 @@ def _after_commit(match: Match, event: str) -> None:
         transaction.on_commit(lambda: match_rating_apply_task.delay(match_id))
 
 
+def report_repeat_find(*, match_id: int, user, score: tuple[int, int], games: list | None = None) -> Report | None:
+    """The user's own live report of this match if it says exactly this (the score, and the
+    games when both carry them), else None.
+
+    A client retrying the same report is common (timeouts, double clicks), and the answer to a
+    repeat is the report already there. No lock is needed: a repeat changes nothing whatever else
+    happens to the match meanwhile. Callers may ask before reading or replaying a large log.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return None
+    own = (Report.objects.filter(match_id=match_id, reporter=user).exclude(status=Report.Status.SUPERSEDED)
+           .exclude(side=None).first())
+    if own is None or own.score != tuple(score):
+        return None
+    if games is not None and own.games is not None and own.games != games:
+        return None
+    return own
+
+
 def match_report(*, match_id: int, user, claim: Claim, statement: str = "") -> Report:
     """A side reports the final result of a match (the organiser's report is an override).
 
@@ -143,12 +162,8 @@ def match_report(*, match_id: int, user, claim: Claim, statement: str = "") -> R
     is confirmed. Raises NotAllowed for anyone but the players and the organiser, Conflict when
     the match is already confirmed with another result.
     """
-    # A client retrying the same report is common (timeouts, double clicks): the user's own live
-    # report saying the same thing is the answer, and needs no lock, since a repeat changes
-    # nothing whatever else happens to the match meanwhile.
-    own = (Report.objects.filter(match_id=match_id, reporter=user).exclude(status=Report.Status.SUPERSEDED)
-           .exclude(side=None).first()) if getattr(user, "is_authenticated", False) else None
-    if own is not None and _same(own, claim):
+    own = report_repeat_find(match_id=match_id, user=user, score=claim.score, games=claim.games)
+    if own is not None:
         return own
     return _match_report_locked(match_id=match_id, user=user, claim=claim, statement=statement)
 
