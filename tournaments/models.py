@@ -1,19 +1,209 @@
-"""Tournaments (events). The formats, entries and draws come with the tournaments issue; matches
-can already belong to an event and be listed by it."""
+"""Tournaments: the event, its published rules, entries, teams, rounds and pairings.
+
+The draw itself (brackets, flights, Swiss pairing, standings) is pure Python in
+``tournaments.draw``; these rows are what it is computed from and what it produced. Every
+pairing that is played is a ``matches.Match``, reported and confirmed like any other.
+
+Invariants the database guards:
+- one entry per side (player or pair) or team per event, and an entry is one or the other;
+- a player is in at most one team per event;
+- one pairing per draw key (``main-2-3``, ``swiss-4-7``) per event: two confirmations racing
+  can never create the same next match twice;
+- one round per number per event (pairing a Swiss round twice at once creates one round);
+- one board order per team per round, one match per board of a team match.
+"""
+
+from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+
+    class Kind(models.TextChoices):
+        INDIVIDUAL = "individual", "Individual"
+        PAIRS = "pairs", "Consultation pairs"
+        TEAMS = "teams", "N-board teams"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        OPEN = "open", "Entries open"
+        CLOSED = "closed", "Entries closed, check-in"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Seeding(models.TextChoices):
+        RATING = "rating", "By rating"
+        ORGANISER = "organiser", "By the organiser"
+        RANDOM = "random", "Random"
+
+    class PrematureRoll(models.TextChoices):
+        STANDS = "stands", "The roll stands"
+        OPPONENTS_CHOICE = "opponents_choice", "Stands or is rerolled, at the opponent's choice"
+
     name = models.CharField(max_length=200)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments")
     club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments")
     starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    format = models.CharField(max_length=24, choices=Format.choices, default=Format.SINGLE_ELIMINATION)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.INDIVIDUAL)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    board_count = models.PositiveSmallIntegerField(default=3, help_text="boards per team match (team events)")
+
+    # The rules published before play.
+    lengths = models.JSONField(
+        default=dict, blank=True,
+        help_text='match length per flight and round, e.g. {"main": [5, 5, 7, 9], "consolation": [3]}; '
+                  'Swiss and round robin use "rounds"',
+    )
+    consolation_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="0: no consolation; 1: first-round losers; k: losers of the first k rounds")
+    last_chance = models.BooleanField(default=False, help_text="consolation losers play a last-chance flight")
+    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    max_losses = models.PositiveSmallIntegerField(null=True, blank=True, help_text="elimination Swiss: out at this loss")
+    groups = models.PositiveSmallIntegerField(default=1, help_text="round robin groups")
+    forbid_same_club = models.BooleanField(default=False)
+    crawford = models.BooleanField(default=True)
+    move_policy = models.CharField(max_length=16, choices=[("legal", "Legal moves"), ("responsible", "Responsible moves")],
+                                   default="legal")
+    premature_roll = models.CharField(max_length=24, choices=PrematureRoll.choices, default=PrematureRoll.STANDS)
+    clock_seconds_per_point = models.PositiveIntegerField(null=True, blank=True, help_text="empty: no clock")
+    penalty_minutes_per_point = models.PositiveSmallIntegerField(default=5, help_text="late arrival: 1 point per N minutes")
+
+    seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
+    draw_seed = models.BigIntegerField(null=True, blank=True, help_text="the recorded random seed of the draw")
+    drawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(board_count__gte=1), name="tournament_at_least_one_board"),
+            models.CheckConstraint(condition=Q(groups__gte=1), name="tournament_at_least_one_group"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class Team(models.Model):
+    """A team of an N-board team event: a captain and members, some of them reserves."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=120)
+    captain = models.ForeignKey("matches.Player", on_delete=models.PROTECT, related_name="captained_teams")
+
+    class Meta:
+        ordering = ["tournament", "name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="team_name_once_per_event")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    # Denormalised from the team so that the database can keep a player in one team per event.
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("matches.Player", on_delete=models.PROTECT, related_name="team_memberships")
+    reserve = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="team_member_one_team_per_event")]
+
+
+class Entry(models.Model):
+    """An entrant of an event: a side (one player or a consultation pair) or a team."""
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", "Entered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    side = models.ForeignKey("matches.Side", null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
+    team = models.OneToOneField(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="entry")
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="the organiser's seed, or the late entrant's")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ENTERED)
+    late = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "created_at", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "side"], condition=Q(side__isnull=False),
+                                    name="entry_side_once_per_event"),
+            models.CheckConstraint(condition=Q(side__isnull=False) ^ Q(team__isnull=False),
+                                   name="entry_is_a_side_or_a_team"),
+        ]
+
+
+class Round(models.Model):
+    """A paired round of a Swiss or round robin (brackets carry their rounds in pairing keys)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    paired_at = models.DateTimeField(auto_now_add=True)
+    started = models.BooleanField(default=False, help_text="board orders are locked once a round starts")
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_once_per_number")]
+
+
+class Pairing(models.Model):
+    """Two entries to meet (or one with a bye), under the draw's stable key; its match (or, in a
+    team event, its board matches) is created when both entries are known."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    key = models.CharField(max_length=40, help_text="the draw's id: main-2-3, swiss-4-7")
+    flight = models.CharField(max_length=24, default="main")
+    round_number = models.PositiveSmallIntegerField()
+    entry0 = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    entry1 = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    length = models.PositiveSmallIntegerField()
+    match = models.OneToOneField("matches.Match", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="pairing")
+
+    class Meta:
+        ordering = ["tournament", "round_number", "key"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="pairing_key_once_per_event")]
+
+    @property
+    def is_bye(self) -> bool:
+        return (self.entry0_id is None) != (self.entry1_id is None)
+
+
+class BoardMatch(models.Model):
+    """One board of a team match."""
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="boards")
+    board = models.PositiveSmallIntegerField()
+    match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="board")
+
+    class Meta:
+        ordering = ["pairing", "board"]
+        constraints = [models.UniqueConstraint(fields=["pairing", "board"], name="board_once_per_team_match")]
+
+
+class BoardOrder(models.Model):
+    """A captain's board order for one round, locked when the round starts."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="board_orders")
+    round_number = models.PositiveSmallIntegerField()
+    players = models.JSONField(help_text="player ids, board 1 first")
+    locked = models.BooleanField(default=False)
+    submitted_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["team", "round_number"], name="board_order_once_per_round")]
