@@ -20,6 +20,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from .board import BAR, CHECKERS, OFF, Position
 from .errors import IllegalPlay, NotationError
@@ -39,8 +40,7 @@ RULES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """One legal way to play a roll: its steps and the resulting position.
 
     ``position`` is the position after the play with the opponent on roll; ``before`` the one it
