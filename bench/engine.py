@@ -136,7 +136,8 @@ def main() -> None:
 
     text, n_games, n_actions = long_match_text(args.seed)
     elapsed = best_of(ROUNDS, lambda: check_mat(read_mat(text)))
-    print(f"25-point match log ({n_games} games, {n_actions} actions): {elapsed * 1000:.1f} ms  (target: under 20 ms)")
+    print(f"25-point match log ({n_games} games, {n_actions} actions): {elapsed * 1000:.1f} ms, "
+          f"{elapsed / n_actions * 1e6:.1f} us per action  (target: under 20 ms)")
 
     child = subprocess.run(
         [sys.executable, __file__, "--memory-child", "--positions", str(args.positions), "--seed", str(args.seed)],
