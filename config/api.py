@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.errors import EngineError
+from tournaments.draw.errors import DrawError
 
 from .errors import DomainError
 
@@ -47,7 +48,7 @@ def _flatten(detail) -> tuple[str, dict | None]:
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, (DomainError, EngineError)):
+    if isinstance(exc, (DomainError, EngineError, DrawError)):
         body = {"detail": exc.message, "code": exc.code}
         body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
         status_code = getattr(exc, "status", status.HTTP_400_BAD_REQUEST)

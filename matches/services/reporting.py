@@ -117,6 +117,13 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report) -> None:
             )
             for checked in replay.games
         )
+    # Tournaments: a confirmed (or overridden) result of an event's match advances its draw in
+    # this same transaction, so a correction the event refuses (a later match built on it has
+    # started) rolls the whole override back. Imported here: tournaments imports matches.
+    if match.event_id:
+        from tournaments.services import tournament_result_confirmed
+
+        tournament_result_confirmed(match=match)
 
 
 def _condoned(condoned) -> dict:

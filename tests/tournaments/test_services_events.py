@@ -1,0 +1,173 @@
+"""tournament_create with its published rules, opening and closing entries, finishing."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from clubs.models import Club
+from config.errors import Conflict, DomainError, NotAllowed
+from tests.factories import TournamentFactory, UserFactory
+from tests.tournaments.factories import (
+    drawn,
+    make_another_organiser,
+    make_organiser,
+    make_staff,
+    play,
+    player,
+    snapshot,
+)
+from tournaments.models import Tournament
+from tournaments.services import (
+    tournament_close_entries,
+    tournament_create,
+    tournament_finish,
+    tournament_open_entries,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    return make_organiser()
+
+
+@pytest.fixture
+def another_organiser():
+    return make_another_organiser()
+
+
+@pytest.fixture
+def staff():
+    return make_staff()
+
+
+def test_an_organiser_creates_a_draft_tournament_with_its_published_rules(organiser):
+    club = Club.objects.create(name="North", slug="north")
+    tournament = tournament_create(
+        user=organiser, name="  Autumn Open ", club_id=club.pk, starts_on=datetime.date(2026, 11, 28),
+        ends_on=datetime.date(2026, 11, 29), lengths={"main": [5, 5, 7, 9], "consolation": 3}, consolation_rounds=2,
+        last_chance=True, move_policy="responsible", premature_roll=Tournament.PrematureRoll.OPPONENTS_CHOICE,
+        clock_seconds_per_point=120, seeding=Tournament.Seeding.RANDOM,
+    )
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.organiser, tournament.club, tournament.status) == (
+        "Autumn Open", organiser, club, Tournament.Status.DRAFT)
+    assert tournament.lengths == {"main": [5, 5, 7, 9], "consolation": 3}
+    assert (tournament.consolation_rounds, tournament.last_chance, tournament.move_policy) == (2, True, "responsible")
+    assert (tournament.clock_seconds_per_point, tournament.seeding) == (120, "random")
+
+
+def test_staff_may_create_a_tournament(staff):
+    tournament = tournament_create(user=staff, name="Club night", format=Tournament.Format.SWISS, swiss_rounds=4,
+                                   lengths={"rounds": [3, 3, 5]})
+    assert tournament.organiser == staff and tournament.swiss_rounds == 4
+
+
+@pytest.mark.parametrize("who", ["player", "anonymous"])
+def test_only_organisers_create_tournaments(who):
+    from django.contrib.auth.models import AnonymousUser
+
+    user = player("alice").user if who == "player" else AnonymousUser()
+    with pytest.raises(NotAllowed) as caught:
+        tournament_create(user=user, name="Mine")
+    assert caught.value.code == "not_an_organiser" and not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("rules", "field"),
+    [
+        ({"name": "  "}, "name"),
+        ({"format": "knockout"}, "format"),
+        ({"kind": "trios"}, "kind"),
+        ({"seeding": "alphabetical"}, "seeding"),
+        ({"move_policy": "any"}, "move_policy"),
+        ({"lengths": [5, 7]}, "lengths"),
+        ({"lengths": {"mian": 5}}, "lengths.mian"),
+        ({"lengths": {"main": [5, 0]}}, "lengths.main"),
+        ({"lengths": {"main": 100}}, "lengths.main"),
+        ({"lengths": {"rounds": 5}}, "lengths.rounds"),
+        ({"format": "swiss", "consolation_rounds": 1}, "consolation_rounds"),
+        ({"last_chance": True}, "last_chance"),
+        ({"swiss_rounds": 3}, "swiss_rounds"),
+        ({"format": "swiss", "max_losses": 0}, "max_losses"),
+        ({"format": "swiss", "groups": 2}, "groups"),
+        ({"format": "round_robin", "groups": 0}, "groups"),
+        ({"starts_on": datetime.date(2026, 5, 2), "ends_on": datetime.date(2026, 5, 1)}, "ends_on"),
+        ({"clock_seconds_per_point": 0}, "clock_seconds_per_point"),
+    ],
+)
+def test_bad_rules_are_refused_naming_the_field_and_nothing_is_saved(organiser, rules, field):
+    rules.setdefault("name", "Open")
+    with pytest.raises(DomainError) as caught:
+        tournament_create(user=organiser, **rules)
+    assert caught.value.code == "bad_rules" and caught.value.details["field"] == field
+    assert caught.value.message.startswith(f"{field}:")
+    assert not Tournament.objects.exists()
+
+
+def test_an_unknown_club_is_refused(organiser):
+    with pytest.raises(DomainError) as caught:
+        tournament_create(user=organiser, name="Open", club_id=999999)
+    assert caught.value.code == "unknown_club" and not Tournament.objects.exists()
+
+
+def test_the_organiser_opens_and_closes_entries_and_repeating_changes_nothing(organiser):
+    tournament = TournamentFactory(organiser=organiser)
+    assert tournament_open_entries(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.OPEN
+    assert tournament_open_entries(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.OPEN
+    assert tournament_close_entries(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.CLOSED
+    assert tournament_close_entries(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.CLOSED
+    # Entries may open again until the draw.
+    assert tournament_open_entries(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.OPEN
+
+
+def test_another_organiser_cannot_open_or_close_the_entries(organiser, another_organiser):
+    tournament = TournamentFactory(organiser=organiser)
+    for service in (tournament_open_entries, tournament_close_entries):
+        with pytest.raises(NotAllowed) as caught:
+            service(tournament_id=tournament.pk, user=another_organiser)
+        assert caught.value.code == "not_organiser"
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.DRAFT
+
+
+def test_entries_cannot_open_again_after_the_draw(organiser):
+    tournament, _ = drawn(4, organiser=organiser)
+    before = snapshot(tournament)
+    for service in (tournament_open_entries, tournament_close_entries):
+        with pytest.raises(Conflict) as caught:
+            service(tournament_id=tournament.pk, user=organiser)
+        assert caught.value.code == "already_drawn"
+    assert snapshot(tournament) == before
+
+
+def test_an_unknown_tournament_is_not_found(organiser):
+    with pytest.raises(Tournament.DoesNotExist):
+        tournament_open_entries(tournament_id=999999, user=organiser)
+
+
+def test_a_tournament_finishes_once_played_out_and_finishing_again_changes_nothing(organiser):
+    tournament, (_alice, bob) = drawn(2, organiser=organiser)
+    with pytest.raises(Conflict) as caught:
+        tournament_finish(tournament_id=tournament.pk, user=organiser)
+    assert caught.value.code == "event_unfinished" and "main-1-1" in caught.value.message
+    play(tournament, "main-1-1", bob)
+    assert tournament_finish(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.FINISHED
+    assert tournament_finish(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.FINISHED
+    with pytest.raises(Conflict) as caught:
+        tournament_open_entries(tournament_id=tournament.pk, user=organiser)
+    assert caught.value.code == "tournament_finished"
+
+
+def test_a_tournament_is_finished_only_after_its_draw_and_by_its_organiser(organiser, another_organiser):
+    tournament = TournamentFactory(organiser=organiser, status=Tournament.Status.CLOSED)
+    with pytest.raises(Conflict) as caught:
+        tournament_finish(tournament_id=tournament.pk, user=organiser)
+    assert caught.value.code == "not_drawn"
+    with pytest.raises(NotAllowed):
+        tournament_finish(tournament_id=tournament.pk, user=UserFactory(username="mallory"))
+    with pytest.raises(NotAllowed):
+        tournament_finish(tournament_id=tournament.pk, user=another_organiser)

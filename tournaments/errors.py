@@ -1,0 +1,180 @@
+"""The tournaments app's error catalogue: every message its services raise, in one place.
+
+Each function returns a :class:`config.errors.DomainError` (400: the input is wrong),
+:class:`~config.errors.Conflict` (409: the event's state forbids it now) or
+:class:`~config.errors.NotAllowed` (403) with a stable ``code``. Errors of the pure draw
+(:class:`tournaments.draw.DrawError`) are translated by :func:`from_draw`, keeping their code.
+"""
+
+from __future__ import annotations
+
+from config.errors import Conflict, DomainError, NotAllowed
+from tournaments.draw import DrawError
+
+# --- who may act -------------------------------------------------------------------------------
+
+
+def not_an_organiser() -> NotAllowed:
+    return NotAllowed("only organisers (and staff) may create a tournament", code="not_an_organiser")
+
+
+def not_organiser() -> NotAllowed:
+    return NotAllowed("only the tournament's organiser (or staff) may do this", code="not_organiser")
+
+
+def not_your_entry() -> NotAllowed:
+    return NotAllowed("only the entrant's own players and the organiser may do this", code="not_your_entry")
+
+
+def no_player() -> NotAllowed:
+    return NotAllowed("you need a player profile to enter a tournament", code="no_player")
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+def bad_rules(field: str, message: str) -> DomainError:
+    return DomainError(f"{field}: {message}", code="bad_rules", field=field)
+
+
+def unknown_player(player_id) -> DomainError:
+    return DomainError(f"there is no player {player_id}", code="unknown_player", player=player_id)
+
+
+def unknown_entry(entry_id) -> DomainError:
+    return DomainError(f"entry {entry_id} is not an entrant of this tournament", code="unknown_entry", entry=entry_id)
+
+
+def unknown_club(club_id) -> DomainError:
+    return DomainError(f"there is no club {club_id}", code="unknown_club", club=club_id)
+
+
+def bad_entrant(message: str) -> DomainError:
+    return DomainError(message, code="bad_entrant")
+
+
+def partner_required() -> DomainError:
+    return DomainError("a consultation-pairs event needs your partner: name him", code="partner_required")
+
+
+def partner_not_allowed() -> DomainError:
+    return DomainError("this event is for single players: enter without a partner", code="partner_not_allowed")
+
+
+def bad_roller(message: str) -> DomainError:
+    return DomainError(message, code="bad_roller")
+
+
+def bad_seed(message: str) -> DomainError:
+    return DomainError(message, code="bad_seed")
+
+
+def seed_unused(seeding: str) -> DomainError:
+    return DomainError(
+        f"a random seed is used only by a random draw; this event seeds {seeding}", code="seed_unused"
+    )
+
+
+def team_event() -> DomainError:
+    return DomainError("team events are entered and drawn by the team services", code="team_event")
+
+
+# --- the event's state -------------------------------------------------------------------------
+
+
+def already_entered(name: str) -> Conflict:
+    return Conflict(f"{name} is already entered in this tournament", code="already_entered")
+
+
+def entries_closed() -> Conflict:
+    return Conflict("entries are not open for this tournament", code="entries_closed")
+
+
+def entries_open() -> Conflict:
+    return Conflict("close the entries (and check the players in) before the draw", code="entries_open")
+
+
+def check_in_not_open() -> Conflict:
+    return Conflict("check-in opens when the entries close", code="check_in_not_open")
+
+
+def already_drawn() -> Conflict:
+    return Conflict("the draw has already been made", code="already_drawn")
+
+
+def already_drawn_use_late_entry() -> Conflict:
+    return Conflict("the draw has already been made: add a late entry instead", code="already_drawn")
+
+
+def not_drawn() -> Conflict:
+    return Conflict("the draw has not been made yet", code="not_drawn")
+
+
+def finished() -> Conflict:
+    return Conflict("the tournament is finished", code="tournament_finished")
+
+
+def too_few_entries(count: int, minimum: int) -> Conflict:
+    return Conflict(
+        f"{count} checked-in entr{'y' if count == 1 else 'ies'}: this format needs at least {minimum}",
+        code="too_few_entries",
+    )
+
+
+def already_withdrawn(name: str) -> Conflict:
+    return Conflict(f"{name} has already withdrawn", code="already_withdrawn")
+
+
+def not_swiss() -> Conflict:
+    return Conflict("only a Swiss event is paired round by round", code="not_swiss")
+
+
+def round_incomplete(number: int, missing: int) -> Conflict:
+    return Conflict(
+        f"round {number} is not complete: {missing} match{'' if missing == 1 else 'es'} without a confirmed result",
+        code="round_incomplete", round=number,
+    )
+
+
+def round_paired(number: int) -> Conflict:
+    return Conflict(f"round {number} is already paired", code="round_paired", round=number)
+
+
+def swiss_complete(message: str) -> Conflict:
+    return Conflict(message, code="swiss_complete")
+
+
+def no_pairing(number: int, reason: str, message: str) -> Conflict:
+    return Conflict(f"round {number} cannot be paired: {message}", code="no_pairing", reason=reason)
+
+
+def event_unfinished(message: str) -> Conflict:
+    return Conflict(message, code="event_unfinished")
+
+
+def result_built_on(changed: str, dependent: str, why: str) -> Conflict:
+    return Conflict(
+        f"the result of {changed} cannot change now: {dependent} depends on it and {why}",
+        code="result_built_on", match=dependent,
+    )
+
+
+def late_entry_closed(reason: str) -> Conflict:
+    return Conflict(f"a late entry is not possible: {reason}", code="late_entry_closed")
+
+
+def forfeit_refused(key: str) -> Conflict:
+    return Conflict(
+        f"{key} cannot be forfeited by the organiser, who plays in it: staff must record it",
+        code="forfeit_refused", match=key,
+    )
+
+
+# --- the pure draw -----------------------------------------------------------------------------
+
+
+def from_draw(error: DrawError) -> DomainError:
+    """The draw's error as a domain error with the same code, message and status class."""
+    kind = Conflict if error.status == 409 else DomainError
+    details = {key: value for key, value in error.details.items() if isinstance(value, str | int | float)}
+    return kind(error.message, code=error.code, **details)

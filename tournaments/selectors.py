@@ -1,0 +1,417 @@
+"""Reads shared by the API and the pages: events, entrants, the bracket per flight, Swiss and
+round-robin rounds, standings, final placings and a player's next match.
+
+Every read of one event runs a fixed number of queries whatever its size (the entries with their
+players, the pairings with their matches: two queries; see ``tournaments.services.state.load``),
+then asks the pure draw where the event stands. Outputs are frozen dataclasses holding what a page
+or an API body shows (names, seeds, scores, winners), never model instances to walk further.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from matches.models import Match, Player
+from tournaments.draw import BYE, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
+from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
+from tournaments.models import Entry, Pairing, Tournament
+
+from .services import state
+
+# --- events and entrants -----------------------------------------------------------------------
+
+
+def tournament_list(*, status: str | None = None, organiser_id: int | None = None, club_id: int | None = None
+                    ) -> QuerySet[Tournament]:
+    """Tournaments, newest start first, with organiser and club joined."""
+    tournaments = Tournament.objects.select_related("organiser", "club")
+    if status:
+        tournaments = tournaments.filter(status=status)
+    if organiser_id is not None:
+        tournaments = tournaments.filter(organiser_id=organiser_id)
+    if club_id is not None:
+        tournaments = tournaments.filter(club_id=club_id)
+    return tournaments
+
+
+def tournament_get(tournament_id: int) -> Tournament:
+    """One tournament with organiser and club; raises Tournament.DoesNotExist."""
+    return Tournament.objects.select_related("organiser", "club").get(pk=tournament_id)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """An entrant as shown: its entry, name (``Alice`` or ``Alice & Bob``), seed in the draw
+    (None before it, or when not in it), players ``(id, name)``, status, late entry, and for a
+    pair who rolls (``a``, ``b``: always that member; ``alternate``)."""
+
+    entry_id: int
+    name: str
+    seed: int | None
+    players: tuple[tuple[int, str], ...]
+    status: str
+    late: bool
+    roller: str | None = None
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.status == Entry.Status.WITHDRAWN
+
+
+def _entrant(entry: Entry) -> Entrant:
+    players = tuple((p.pk, p.display_name) for p in state.entrant_players(entry)) if entry.side_id else ()
+    roller = entry.side.roller if entry.side_id and entry.side.is_pair else None
+    return Entrant(entry.pk, state.entrant_name(entry), entry.seed, players, entry.status, entry.late, roller)
+
+
+def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
+    """The event's entrants: by seed once drawn (those not in the draw last), else in entry
+    order. One query."""
+    entries = (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
+               .order_by("seed", "created_at", "id"))
+    return tuple(_entrant(e) for e in entries)
+
+
+# --- pairings --------------------------------------------------------------------------------------
+
+#: A pairing's status as shown: its match's (``Match.Status``: scheduled, in_play, reported,
+#: disputed, confirmed), or, where there is no match, the bracket's: ``waiting`` (a player is
+#: still to be decided), ``bye``, ``walkover`` (the opponent withdrew), ``not_needed`` (a double
+#: elimination's decider after the unbeaten player won the final).
+WALKOVER = "walkover"
+CONFIRMED = Match.Status.CONFIRMED.value
+
+
+@dataclass(frozen=True)
+class PairingView:
+    """One match of the draw as shown. ``top``/``bottom`` are None while unknown (then
+    ``top_from``/``bottom_from`` say where the player comes from: ``winner of main-1-2``) and
+    X
+    and confirmed; ``winner`` the winning entry id."""
+
+    key: str
+    flight: str
+    round: int
+    length: int
+    top: Entrant | None
+    bottom: Entrant | None
+    status: str
+    match_id: int | None = None
+    score: tuple[int, int] | None = None
+    winner: int | None = None
+    top_bye: bool = False
+    bottom_bye: bool = False
+    top_from: str | None = None
+    bottom_from: str | None = None
+
+
+def _oriented_score(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int] | None:
+    match = pairing.match
+    if match is None or match.status != Match.Status.CONFIRMED or pairing.entry0_id is None:
+        return None
+    if by_id[pairing.entry0_id].side_id == match.side0_id:
+        return match.score0, match.score1
+    return match.score1, match.score0
+
+
+def _match_status(pairing: Pairing) -> str:
+    if pairing.match is None:
+        return "bye" if pairing.entry0_id and not pairing.entry1_id else WAITING
+    return pairing.match.status
+
+
+def _source(slot) -> str | None:
+    if isinstance(slot, WinnerOf):
+        return f"winner of {slot.match}"
+    if isinstance(slot, LoserOf):
+        return f"loser of {slot.match}"
+    return None
+
+
+# --- brackets ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    length: int
+    matches: tuple[PairingView, ...]
+
+
+@dataclass(frozen=True)
+class FlightView:
+    """A flight (``main``, ``consolation``, ``last_chance``; ``winners``, ``losers``, ``final``)
+    with its rounds, the flight whose losers feed it, and its winner once decided."""
+
+    name: str
+    rounds: tuple[RoundView, ...]
+    source: str | None
+    fed_rounds: tuple[int, ...]
+    champion: Entrant | None
+
+
+@dataclass(frozen=True)
+class BracketView:
+    tournament_id: int
+    draw_seed: int | None
+    finished: bool
+    flights: tuple[FlightView, ...]
+
+
+def tournament_bracket(*, tournament: Tournament) -> BracketView | None:
+    """The bracket of an elimination event, flight by flight and round by round: every match with
+    its entrants (names, seeds), where an unknown player comes from, its status, score and winner.
+    None before the draw or for a Swiss or round robin. Two queries."""
+    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+        return None
+    loaded = state.load(tournament)
+    view = state.bracket_state(loaded)
+    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    flights = []
+    for flight in view.bracket.flights:
+        rounds = []
+        for number in range(1, flight.rounds + 1):
+            shown = []
+            for match_state in view.state.matches:
+                m = match_state.match
+                if m.flight != flight.name or m.round != number:
+                    continue
+                shown.append(_bracket_match(match_state, loaded, entrants, view.walkovers))
+            rounds.append(RoundView(number, flight.lengths[number - 1], tuple(shown)))
+        champion = view.state.champion(flight.name)
+        flights.append(FlightView(flight.name, tuple(rounds), flight.source, flight.fed_rounds,
+                                  entrants.get(champion) if champion is not None else None))
+    return BracketView(tournament.pk, tournament.draw_seed, view.state.finished, tuple(flights))
+
+
+def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entrant], walkovers) -> PairingView:
+    m = match_state.match
+    pairing = loaded.by_key[m.id]
+    top, bottom = match_state.top, match_state.bottom
+    if match_state.status == READY:
+        status = pairing.match.status if pairing.match is not None else WAITING
+    elif match_state.status == PLAYED:
+        status = WALKOVER if m.id in walkovers else CONFIRMED
+    else:
+        status = {BYE_STATUS: "bye", NOT_NEEDED: "not_needed"}.get(match_state.status, WAITING)
+    winner = match_state.winner if match_state.status == PLAYED else None
+    return PairingView(
+        key=m.id, flight=m.flight, round=m.round, length=m.length,
+        top=entrants.get(top) if top is not None and top is not BYE else None,
+        bottom=entrants.get(bottom) if bottom is not None and bottom is not BYE else None,
+        status=status, match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id), winner=winner,
+        top_bye=top is BYE, bottom_bye=bottom is BYE,
+        top_from=_source(m.top) if top is None else None, bottom_from=_source(m.bottom) if bottom is None else None,
+    )
+
+
+# --- Swiss and round-robin rounds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundPairings:
+    """A round of a Swiss or round robin: its pairings (round robin: every group's), and the
+    Swiss bye."""
+
+    number: int
+    pairings: tuple[PairingView, ...]
+    bye: Entrant | None
+
+
+def tournament_rounds(*, tournament: Tournament) -> tuple[RoundPairings, ...]:
+    """The paired rounds of a Swiss or round robin, first round first, boards in order. Two
+    queries; empty for a bracket or before the draw."""
+    if tournament.format in state.BRACKET_FORMATS:
+        return ()
+    loaded = state.load(tournament)
+    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    rounds: dict[int, list[PairingView]] = {}
+    byes: dict[int, Entrant] = {}
+    for pairing in sorted(loaded.pairings, key=_board_order):
+        rounds.setdefault(pairing.round_number, [])
+        if pairing.match_id is None and pairing.entry1_id is None:
+            byes[pairing.round_number] = entrants[pairing.entry0_id]
+            continue
+        rounds[pairing.round_number].append(PairingView(
+            key=pairing.key, flight=pairing.flight, round=pairing.round_number, length=pairing.length,
+            top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
+            match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id),
+            winner=state.winner_entry(pairing, loaded.by_id),
+        ))
+    return tuple(RoundPairings(n, tuple(rounds[n]), byes.get(n)) for n in sorted(rounds))
+
+
+def _board_order(pairing: Pairing):
+    # swiss-3-10 after swiss-3-9; A-2-1 before B-2-1
+    head, _, tail = pairing.key.rpartition("-")
+    return pairing.round_number, head, int(tail) if tail.isdigit() else 10**6
+
+
+# --- standings and placings ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of a Swiss or round-robin table (round robin: of its group). ``place`` is shared
+    (``shared``) by entrants equal on every tie-break; ``score`` is wins (byes included)."""
+
+    place: int
+    shared: bool
+    entrant: Entrant
+    group: str | None
+    wins: int
+    losses: int
+    byes: int
+    played: int
+    score: float
+    buchholz: float
+    median_buchholz: float
+    points_for: int
+    points_against: int
+
+    @property
+    def points_difference(self) -> int:
+        return self.points_for - self.points_against
+
+
+def tournament_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
+    """The table of a Swiss (wins, Buchholz, median-Buchholz, head-to-head) or of each group of a
+    round robin (wins, head-to-head, points difference; match points capped at the match
+    length), from the confirmed results so far. Withdrawn entrants stay in (their games count
+    for their opponents). Empty for a bracket or before the draw. Two queries."""
+    if tournament.format in state.BRACKET_FORMATS or tournament.drawn_at is None:
+        return ()
+    loaded = state.load(tournament)
+    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    rows = []
+    if tournament.format == Tournament.Format.SWISS:
+        results = [state.result_of(p, loaded.by_id) for p in loaded.pairings if p.entry1_id is not None]
+        byes = [p.entry0_id for p in loaded.pairings if p.entry1_id is None and p.entry0_id is not None]
+        rows += _rows(standings(loaded.order, results, byes, tiebreaks=SWISS), entrants, None)
+    else:
+        draw = state.build_round_robin(tournament, loaded.order)
+        for group in draw.groups:
+            results = [state.result_of(p, loaded.by_id) for p in loaded.pairings if p.flight == group.name]
+            table = standings(group.entrants, results, tiebreaks=ROUND_ROBIN)
+            rows += _rows(table, entrants, group.name)
+    return tuple(rows)
+
+
+def _rows(table, entrants: dict[int, Entrant], group: str | None) -> list[StandingRow]:
+    return [
+        StandingRow(
+            place=line.place, shared=line.shared, entrant=entrants[line.entrant], group=group, wins=line.record.wins,
+            losses=line.record.losses, byes=line.record.byes, played=line.record.played, score=line.score,
+            buchholz=line.buchholz, median_buchholz=line.median_buchholz, points_for=line.record.points_for,
+            points_against=line.record.points_against,
+        )
+        for line in table
+    ]
+
+
+@dataclass(frozen=True)
+class PlacingRow:
+    """A final place: ``place`` to ``last_place`` (``label`` ``5-8`` when shared), and the flight
+    it was decided in (brackets) or the group (round robin)."""
+
+    place: int
+    last_place: int
+    entrant: Entrant
+    flight: str | None = None
+
+    @property
+    def label(self) -> str:
+        return str(self.place) if self.place == self.last_place else f"{self.place}-{self.last_place}"
+
+
+def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
+    """The final places decided so far, best first.
+
+    Brackets: across flights (main before consolation before last chance; double elimination:
+    the final, then the losers' bracket), each loser placed by the round he went out in, the
+    places of one round shared. Swiss: the standings' order, equal entrants sharing. Round robin:
+    by place in the group, the entrants with the same place in their groups sharing the places
+    (the group winners share 1 to the number of groups). Two queries.
+    """
+    if tournament.drawn_at is None:
+        return ()
+    if tournament.format in state.BRACKET_FORMATS:
+        loaded = state.load(tournament)
+        view = state.bracket_state(loaded)
+        entrants = {e.pk: _entrant(e) for e in loaded.entries}
+        return tuple(PlacingRow(p.place, p.last_place, entrants[p.entrant], p.flight) for p in view.state.placings())
+    rows = tournament_standings(tournament=tournament)
+    if tournament.format == Tournament.Format.SWISS:
+        ties: dict[int, int] = {}
+        for row in rows:
+            ties[row.place] = ties.get(row.place, 0) + 1
+        return tuple(PlacingRow(r.place, r.place + ties[r.place] - 1, r.entrant) for r in rows)
+    by_place: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        by_place.setdefault(row.place, []).append(row)
+    out, first = [], 1
+    for place in sorted(by_place):
+        tied = by_place[place]
+        out += [PlacingRow(first, first + len(tied) - 1, r.entrant, r.group) for r in tied]
+        first += len(tied)
+    return tuple(out)
+
+
+# --- a player's next match -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextMatch:
+    """Where a player plays next in an event: the pairing, its length, the opponent (None while
+    he is still to be decided: ``waiting_for`` says by which match) and the match once created."""
+
+    tournament_id: int
+    entrant: Entrant
+    key: str
+    flight: str
+    round: int
+    length: int
+    opponent: Entrant | None
+    waiting_for: str | None
+    match_id: int | None
+    status: str
+
+
+def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMatch | None:
+    """The player's (or his pair's) next match in ``tournament``: his match still to be played,
+    else in a bracket the match he waits in for his opponent. None when he is not in the draw,
+    has withdrawn or is out, or the event is not running (a Swiss between rounds: until the
+    next round is paired). Two queries."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    player_id = player.pk if isinstance(player, Player) else player
+    loaded = state.load(tournament)
+    entry = next((e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)), None)
+    if entry is None or entry.seed is None or entry.status == Entry.Status.WITHDRAWN:
+        return None
+    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    me = entrants[entry.pk]
+    if tournament.format in state.BRACKET_FORMATS:
+        view = state.bracket_state(loaded)
+        for match_state in view.state.matches:
+            m = match_state.match
+            sides = (match_state.top, match_state.bottom)
+            if entry.pk not in sides or match_state.status not in (READY, WAITING):
+                continue
+            pairing = loaded.by_key[m.id]
+            mine_top = match_state.top == entry.pk
+            other, slot = (match_state.bottom, m.bottom) if mine_top else (match_state.top, m.top)
+            status = pairing.match.status if pairing.match is not None else WAITING
+            return NextMatch(tournament.pk, me, m.id, m.flight, m.round, m.length,
+                             entrants.get(other) if other is not None else None,
+                             _source(slot) if other is None else None, pairing.match_id, status)
+        return None
+    for pairing in sorted(loaded.pairings, key=_board_order):
+        if pairing.match is None or entry.pk not in (pairing.entry0_id, pairing.entry1_id) or state.is_confirmed(pairing):
+            continue
+        other = pairing.entry1_id if pairing.entry0_id == entry.pk else pairing.entry0_id
+        return NextMatch(tournament.pk, me, pairing.key, pairing.flight, pairing.round_number, pairing.length,
+                         entrants[other], None, pairing.match_id, pairing.match.status)
+    return None

@@ -1,0 +1,30 @@
+"""The tournaments services: every change of an event's state (STYLE.md §3.2.3).
+
+Each public service is ``<entity>_<action>(*, ...)``, runs in one transaction under the
+tournament's row lock, and says in its docstring what it changes and what it raises (the
+messages live in :mod:`tournaments.errors`). Modules: :mod:`.events` (create, open and close
+entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.draw`
+(the draw, Swiss rounds), :mod:`.advance` (confirmed results move the draw; the hook
+``matches.services.reporting`` calls), :mod:`.state` (rows to draw values, shared with the
+selectors).
+"""
+
+from .advance import tournament_result_confirmed
+from .draw import tournament_draw, tournament_pair_next_round
+from .entries import entry_add, entry_add_late, entry_check_in, entry_sign_up, entry_withdraw
+from .events import tournament_close_entries, tournament_create, tournament_finish, tournament_open_entries
+
+__all__ = [
+    "entry_add",
+    "entry_add_late",
+    "entry_check_in",
+    "entry_sign_up",
+    "entry_withdraw",
+    "tournament_close_entries",
+    "tournament_create",
+    "tournament_draw",
+    "tournament_finish",
+    "tournament_open_entries",
+    "tournament_pair_next_round",
+    "tournament_result_confirmed",
+]

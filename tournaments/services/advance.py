@@ -1,0 +1,249 @@
+"""Advancement: confirmed results move the draw on; corrections reset what depends on them.
+
+Everything here runs under the tournament's row lock (taken by the caller or here), inside the
+caller's transaction: when a correction is refused the whole override rolls back.
+
+The bracket is never advanced step by step. :func:`sync_bracket` rebuilds where the bracket
+stands from the stored draw and the CONFIRMED results (``tournaments.services.state``), compares
+it with the stored pairings, and writes the difference: entries filled when known, the match of
+every pairing that became ready, and (after a correction or a late entrant filling a bye) the
+removal of matches whose players changed. Running it twice changes nothing the second time, so a
+confirmation delivered twice, or two confirmations serialised by the lock, can never create a
+match twice (and ``pairing_key_once_per_event`` plus the one-to-one ``Pairing.match`` would refuse
+it if a code path ever forgot the lock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+
+from config.errors import DomainError
+from matches.models import Match, Report
+from matches.services.matches import match_create
+from tournaments import errors
+from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
+from tournaments.draw.bracket import PLAYED, READY
+from tournaments.models import Pairing, Round, Tournament
+
+from . import state
+from .common import locked
+
+#: refuse(dependent pairing key, why) -> the error to raise when a change would reset a match
+#: that has started.
+Refuse = Callable[[str, str], DomainError]
+
+
+def create_match(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> Match:
+    """The scheduled match of a pairing whose two entrants are known, with the event's rules."""
+    entry0, entry1 = loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id]
+    return match_create(
+        created_by=created_by, side0=state.entrant_players(entry0), side1=state.entrant_players(entry1),
+        length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy, event=tournament,
+    )
+
+
+def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
+    """Delete the matches of ``pairings`` (none may have started) and clear the pairings' entries.
+
+    The matches are locked first, without waiting: a match someone is reporting on right now
+    counts as started (waiting could deadlock with that report's own confirmation, which takes the
+    match lock and then the tournament's)."""
+    if not pairings:
+        return
+    ids = [p.match_id for p in pairings]
+    try:
+        with transaction.atomic():
+            fresh = {
+                m.pk: m for m in Match.objects.select_for_update(nowait=True, of=("self",)).filter(pk__in=ids)
+                .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("pk"))))
+            }
+    except DatabaseError:
+        raise refuse(pairings[0].key, "is being played or reported right now") from None
+    for pairing in pairings:
+        match = fresh.get(pairing.match_id)
+        if match is not None and state.is_started(match, match.has_reports):
+            raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
+    for pairing in pairings:
+        pairing.match = None
+        pairing.entry0_id = pairing.entry1_id = None
+        pairing.has_reports = False
+    Pairing.objects.bulk_update(pairings, ["match", "entry0", "entry1"])
+    Match.objects.filter(pk__in=ids).delete()
+
+
+def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse) -> None:
+    """Bring the stored pairings of a bracket in line with its confirmed results (see the module
+    docstring). A pairing whose match was made for other players than the bracket now gives is
+    reset (its unstarted match deleted) and made again; if that match has started, or a confirmed
+    result no longer fits its match, ``refuse`` says why and nothing is written."""
+    try:
+        view = state.bracket_state(loaded)
+    except DrawError as error:  # a confirmed result whose players changed under it
+        raise refuse(str(error.details.get("match", "a later match")), "has a confirmed result") from None
+    stale = []
+    for match_state in view.state.matches:
+        pairing = loaded.by_key[match_state.match.id]
+        if pairing.match_id is None:
+            continue
+        expected = state.expected_entries(match_state)
+        if match_state.status not in (READY, PLAYED) or (pairing.entry0_id, pairing.entry1_id) != expected:
+            if state.is_started(pairing.match, pairing.has_reports):
+                raise refuse(pairing.key, f"has started ({pairing.match.get_status_display().lower()})")
+            stale.append(pairing)
+    if stale:
+        _drop_matches(stale, refuse)
+        view = state.bracket_state(loaded)  # walkovers may now apply where a match was dropped
+    changed, ready = [], []
+    for match_state in view.state.matches:
+        pairing = loaded.by_key[match_state.match.id]
+        expected = state.expected_entries(match_state)
+        if (pairing.entry0_id, pairing.entry1_id) != expected:
+            pairing.entry0_id, pairing.entry1_id = expected
+            changed.append(pairing)
+        if match_state.status == READY and pairing.match_id is None:
+            ready.append(pairing)
+    if changed:
+        Pairing.objects.bulk_update(changed, ["entry0", "entry1"])
+    for pairing in ready:
+        pairing.match = create_match(tournament, pairing, loaded, created_by)
+        pairing.has_reports = False
+    if ready:
+        Pairing.objects.bulk_update(ready, ["match"])
+
+
+# --- Swiss ---------------------------------------------------------------------------------------
+
+
+def swiss_pair(tournament: Tournament, loaded: state.Loaded, *, history=None, withdrawn=None) -> SwissPairing | NoPairing:
+    """The draw's pairing of the next Swiss round from the stored rounds. Raises DomainError for
+    what the draw calls wrong input."""
+    order = loaded.order
+    members = set(order)
+    clubs = None
+    if tournament.forbid_same_club:
+        clubs = {e: c for e, c in state.entry_clubs(loaded).items() if e in members}
+    out = loaded.withdrawn if withdrawn is None else withdrawn
+    try:
+        return pair_round(
+            order, state.swiss_history(loaded) if history is None else history,
+            lengths=state.schedule(tournament, "rounds"), clubs=clubs, max_losses=tournament.max_losses,
+            withdrawn=[e for e in out if e in members],
+        )
+    except DrawError as error:
+        raise errors.from_draw(error) from None
+
+
+def write_swiss_round(tournament: Tournament, loaded: state.Loaded, answer: SwissPairing, created_by) -> Round:
+    """Store round ``answer.round``: its Round row, a pairing per board (and one for the bye) and
+    the boards' matches. Raises Conflict ``round_paired`` if the round exists (the unique
+    constraint answers two concurrent pairings that slipped past the lock)."""
+    number = answer.round
+    try:
+        with transaction.atomic():
+            round_row = Round.objects.create(tournament=tournament, number=number)
+    except IntegrityError:
+        raise errors.round_paired(number) from None
+    rows = [
+        Pairing(tournament=tournament, key=p.id, flight=p.flight, round_number=number, entry0_id=p.top,
+                entry1_id=p.bottom, length=p.length)
+        for p in answer.pairings
+    ]
+    if answer.bye is not None:
+        length = round_length(state.schedule(tournament, "rounds"), number)
+        rows.append(Pairing(tournament=tournament, key=state.bye_key(number), flight="swiss", round_number=number,
+                            entry0_id=answer.bye, length=length))
+    Pairing.objects.bulk_create(rows)
+    boards = [row for row in rows if row.entry1_id is not None]
+    for row in boards:
+        row.match = create_match(tournament, row, loaded, created_by)
+    Pairing.objects.bulk_update(boards, ["match"])
+    return round_row
+
+
+def _same_round(answer, stored: list[Pairing]) -> bool:
+    if not isinstance(answer, SwissPairing):
+        return False
+    boards = {(p.entry0_id, p.entry1_id) for p in stored if p.entry1_id is not None}
+    byes = {p.entry0_id for p in stored if p.entry1_id is None}
+    return boards == {(p.top, p.bottom) for p in answer.pairings} and byes == ({answer.bye} - {None})
+
+
+def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pairing) -> None:
+    """A result of round r changed while later rounds are paired. Each later round k is paired
+    again from the corrected results of rounds before it, with the players it had: while every
+    one comes out the same, nothing depends on the change. From the first round that would be
+    paired differently on, every round is reset and that round is paired again from the current
+    results, unless one of their matches has started (Conflict ``result_built_on``)."""
+    number = pairing.round_number
+    later_rounds = sorted({p.round_number for p in loaded.pairings if p.round_number > number})
+    changed_from = next((k for k in later_rounds if not _pairs_the_same(tournament, loaded, k)), None)
+    if changed_from is None:
+        return
+    later = [p for p in loaded.pairings if p.round_number >= changed_from]
+    refuse = _refuse_for(pairing)
+    for other in later:
+        if other.match_id is not None and state.is_started(other.match, other.has_reports):
+            raise refuse(other.key, f"has started ({other.match.get_status_display().lower()})")
+    _drop_matches([p for p in later if p.match_id is not None], refuse)
+    Pairing.objects.filter(pk__in=[p.pk for p in later]).delete()
+    Round.objects.filter(tournament=tournament, number__gte=changed_from).delete()
+    loaded.pairings = [p for p in loaded.pairings if p.round_number < changed_from]
+    loaded.by_key = {p.key: p for p in loaded.pairings}
+    again = swiss_pair(tournament, loaded)
+    if isinstance(again, SwissPairing):
+        write_swiss_round(tournament, loaded, again, tournament.organiser)
+    # else: the round stays unpaired; pairing it again tells the organiser why it cannot be.
+
+
+def _pairs_the_same(tournament: Tournament, loaded: state.Loaded, number: int) -> bool:
+    """Whether round ``number`` would be paired as stored from the results before it (as they
+    stand now), with the same players (those not in it stay out, as they were then)."""
+    stored = [p for p in loaded.pairings if p.round_number == number]
+    present = {e for p in stored for e in (p.entry0_id, p.entry1_id) if e is not None}
+    history = state.swiss_history(loaded, up_to=number - 1)
+    answer = swiss_pair(tournament, loaded, history=history, withdrawn=[e for e in loaded.order if e not in present])
+    if not _same_round(answer, stored):
+        return False
+    if tournament.max_losses:
+        # Elimination Swiss: a correction may also bring back a player it had put out.
+        records = swiss_records(loaded.order, history)
+        back = [e for e in loaded.order if e not in present and e not in loaded.withdrawn
+                and not loaded.by_id[e].late and records[e].losses < tournament.max_losses]
+        return not back
+    return True
+
+
+def _refuse_for(pairing: Pairing) -> Refuse:
+    return lambda dependent, why: errors.result_built_on(pairing.key, dependent, why)
+
+
+# --- the hook ------------------------------------------------------------------------------------
+
+
+def tournament_result_confirmed(*, match: Match) -> None:
+    """Called by ``matches.services.reporting`` inside the transaction that confirms (or
+    overrides) ``match``'s result, when the match belongs to an event.
+
+    Locks the tournament row, then: in a bracket, advances it (next pairings' entries, their
+    matches; byes and walkovers go through); after a correction that changes who plays a later
+    match, resets that match (deleted if it has not started) and advances again; in a Swiss, a
+    correction of a round already paired on re-pairs the next round the same way. Round robin
+    matches all exist from the draw: nothing to do. Idempotent: a second call changes nothing.
+    Raises Conflict ``result_built_on`` when the change would reset a match that has started (or
+    that already has a confirmed result): the caller's transaction, the override, rolls back.
+    """
+    tournament = locked(match.event_id)
+    if tournament.kind == Tournament.Kind.TEAMS or tournament.format == Tournament.Format.ROUND_ROBIN:
+        return
+    pairing = Pairing.objects.filter(tournament=tournament, match_id=match.pk).only("key").first()
+    if pairing is None:
+        return  # a match of the event outside its draw
+    loaded = state.load(tournament)
+    pairing = loaded.by_key[pairing.key]
+    if tournament.format in state.BRACKET_FORMATS:
+        sync_bracket(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+    elif tournament.format == Tournament.Format.SWISS:
+        _swiss_corrected(tournament, loaded, pairing)

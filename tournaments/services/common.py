@@ -1,0 +1,49 @@
+"""What every tournament service does first: lock the event, check who is acting."""
+
+from __future__ import annotations
+
+from matches.services.matches import player_for_user
+from tournaments import errors
+from tournaments.models import Entry, Tournament
+
+
+def locked(tournament_id: int) -> Tournament:
+    """The tournament row, locked until the transaction ends: every change of an event's entries,
+    draw, rounds or advancement runs under it, so they are serialised (a sign-up cannot race the
+    draw, two confirmations cannot both create the next match). Raises Tournament.DoesNotExist."""
+    return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+
+
+def runs(tournament: Tournament, user) -> bool:
+    """The tournament's organiser (its director) or staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or tournament.organiser_id == user.pk)
+
+
+def require_organiser(tournament: Tournament, user) -> None:
+    if not runs(tournament, user):
+        raise errors.not_organiser()
+
+
+def plays_for(entry: Entry, user) -> bool:
+    """Whether ``user``'s player is one of the entry's players."""
+    player = player_for_user(user)
+    if player is None or entry.side_id is None:
+        return False
+    return player.pk in (entry.side.player_a_id, entry.side.player_b_id)
+
+
+def entry_of(tournament: Tournament, entry_id) -> Entry:
+    """The tournament's entry ``entry_id`` (side and players joined); DomainError
+    ``unknown_entry`` if it is not one of this event's entrants."""
+    try:
+        return Entry.objects.select_related("side__player_a", "side__player_b", "team").get(
+            pk=int(entry_id), tournament=tournament
+        )
+    except (Entry.DoesNotExist, TypeError, ValueError):
+        raise errors.unknown_entry(entry_id) from None
+
+
+def before_draw(tournament: Tournament) -> bool:
+    return tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)

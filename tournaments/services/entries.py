@@ -1,0 +1,314 @@
+"""Entries: the organiser adds, a player signs up, check-in, withdrawal, late entry.
+
+An entrant is an ``Entry``: a side (one player, or a consultation pair) now, a team later; the
+draw knows it only by its id. Every service here locks the tournament row first, so entries
+never change under a draw being made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from config.errors import NotAllowed
+from matches.models import Match, Player, Side
+from matches.services.matches import player_for_user, side_for
+from matches.services.reporting import Claim, match_override
+from tournaments import errors
+from tournaments.models import Entry, Pairing, Tournament
+
+from . import state
+from .advance import sync_bracket
+from .common import before_draw, entry_of, locked, plays_for, require_organiser, runs
+
+
+def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
+    """The players named by id, as many as the event's kind seats on one side."""
+    if tournament.kind == Tournament.Kind.TEAMS:
+        raise errors.team_event()
+    wanted = 2 if tournament.kind == Tournament.Kind.PAIRS else 1
+    ids = list(player_ids or [])
+    if len(ids) != wanted:
+        what = "a pair of two players" if wanted == 2 else "one player"
+        raise errors.bad_entrant(f"an entrant of this event is {what}, not {len(ids)}")
+    if len(set(ids)) != len(ids):
+        raise errors.bad_entrant("a pair is two different players")
+    for player_id in ids:
+        if not isinstance(player_id, int) or isinstance(player_id, bool):
+            raise errors.unknown_player(player_id)
+    found = {p.pk: p for p in Player.objects.filter(pk__in=ids)}
+    for player_id in ids:
+        if player_id not in found:
+            raise errors.unknown_player(player_id)
+    return [found[i] for i in ids]
+
+
+def _side(players: list[Player], rolls: int | None) -> Side:
+    """The side of one player or a pair. A pair names who rolls: ``rolls`` is the id of the
+    member who always rolls, or None to alternate by game (the pair's choice is stored on its
+    side, so it holds for its later events until it says otherwise)."""
+    if len(players) == 1:
+        if rolls is not None:
+            raise errors.bad_roller("only a consultation pair chooses who rolls")
+        return side_for(players)
+    side = side_for(players)
+    if rolls is None:
+        roller = Side.Roller.ALTERNATE
+    elif rolls == side.player_a_id:
+        roller = Side.Roller.A
+    elif rolls == side.player_b_id:
+        roller = Side.Roller.B
+    else:
+        raise errors.bad_roller(f"player {rolls} is not one of the pair: the roller is one of them, or alternate")
+    if side.roller != roller:
+        side.roller = roller
+        side.save(update_fields=["roller"])
+    return side
+
+
+def _entered(tournament: Tournament, players: list[Player]) -> Entry | None:
+    """An entry of this event that already holds one of ``players``."""
+    ids = [p.pk for p in players]
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .filter(Q(side__player_a_id__in=ids) | Q(side__player_b_id__in=ids))
+        .select_related("side__player_a", "side__player_b")
+        .first()
+    )
+
+
+def _create(tournament: Tournament, side: Side, **fields) -> Entry:
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(tournament=tournament, side=side, **fields)
+    except IntegrityError:  # the unique (tournament, side): only reachable if the lock were skipped
+        raise errors.already_entered(side.name) from None
+
+
+def _check_seed(seed) -> int | None:
+    if seed is None:
+        return None
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 1:
+        raise errors.bad_seed("a seed is a whole number, 1 or more")
+    return seed
+
+
+@transaction.atomic
+def entry_add(
+    *, tournament_id: int, user, player_ids: Sequence[int], rolls: int | None = None, seed: int | None = None
+) -> Entry:
+    """The organiser enters a player (or a pair) before the draw, optionally with his seed (used
+    when the event seeds by the organiser's list). The entry must still check in.
+
+    Raises NotAllowed ``not_organiser``; DomainError ``team_event``, ``bad_entrant`` (wrong
+    number of players), ``unknown_player``, ``bad_roller``, ``bad_seed``; Conflict
+    ``already_entered``, ``already_drawn`` (use :func:`entry_add_late`), ``tournament_finished``.
+    """
+    tournament = locked(tournament_id)
+    require_organiser(tournament, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if tournament.status == Tournament.Status.RUNNING:
+        raise errors.already_drawn_use_late_entry()
+    players = _players(tournament, player_ids)
+    seed = _check_seed(seed)
+    existing = _entered(tournament, players)
+    if existing is not None:
+        raise errors.already_entered(existing.side.name)
+    return _create(tournament, _side(players, rolls), seed=seed)
+
+
+@transaction.atomic
+def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, rolls: int | None = None) -> Entry:
+    """A player enters himself while entries are open; in a consultation-pairs event he names
+    his partner (who is entered with him) and who rolls (``rolls``: a member's id, or None to
+    alternate by game).
+
+    Raises NotAllowed ``no_player``; Conflict ``entries_closed``, ``already_entered``;
+    DomainError ``team_event``, ``partner_required``, ``partner_not_allowed``,
+    ``unknown_player``, ``bad_entrant``, ``bad_roller``.
+    """
+    tournament = locked(tournament_id)
+    player = player_for_user(user)
+    if player is None:
+        raise errors.no_player()
+    if tournament.kind == Tournament.Kind.TEAMS:
+        raise errors.team_event()
+    if tournament.status != Tournament.Status.OPEN:
+        raise errors.entries_closed()
+    if tournament.kind == Tournament.Kind.PAIRS:
+        if partner_id is None:
+            raise errors.partner_required()
+        ids = [player.pk, partner_id]
+    else:
+        if partner_id is not None:
+            raise errors.partner_not_allowed()
+        ids = [player.pk]
+    players = _players(tournament, ids)
+    existing = _entered(tournament, players)
+    if existing is not None:
+        raise errors.already_entered(existing.side.name)
+    return _create(tournament, _side(players, rolls))
+
+
+@transaction.atomic
+def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
+    """The entrant (one of its players) or the organiser checks the entry in, while entries are
+    closed and before the draw; entries not checked in drop out of the draw. Checking in twice
+    changes nothing.
+
+    Raises DomainError ``unknown_entry``; NotAllowed ``not_your_entry``; Conflict
+    ``check_in_not_open`` (entries still open), ``already_drawn``, ``tournament_finished``.
+    """
+    tournament = locked(tournament_id)
+    entry = entry_of(tournament, entry_id)
+    if not (runs(tournament, user) or plays_for(entry, user)):
+        raise errors.not_your_entry()
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if tournament.status == Tournament.Status.RUNNING:
+        raise errors.already_drawn()
+    if tournament.status != Tournament.Status.CLOSED:
+        raise errors.check_in_not_open()
+    if entry.status != Entry.Status.CHECKED_IN:
+        entry.status = Entry.Status.CHECKED_IN
+        entry.save(update_fields=["status"])
+    return entry
+
+
+def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
+    """The entrant (one of its players) or the organiser withdraws the entry.
+
+    - Before the draw: the entry is removed (returns None); the player may enter again.
+    - After the draw: the entry is marked withdrawn and stays in the draw (its results count,
+      for its opponents' tie-breaks too). Each of its matches without a confirmed result is
+      forfeited: the organiser's override confirms it with the minimum winning score for the
+      opponent (the match length to 0), unrated because nothing was played; this advances the
+      draw like any confirmed result. Bracket matches not created yet become walkovers as soon
+      as the opponent is known (no match is created: the opponent goes through); a Swiss does
+      not pair the entrant again; a round robin's remaining matches are all forfeited now.
+    - An entrant who did not check in (not in the draw) is simply marked withdrawn.
+
+    Raises DomainError ``unknown_entry``; NotAllowed ``not_your_entry``; Conflict
+    ``already_withdrawn``, ``tournament_finished``, ``forfeit_refused`` (the organiser plays in
+    a match to forfeit: only staff can record it, by withdrawing the entrant themselves).
+    """
+    with transaction.atomic():
+        if isinstance(entry_id, int) and not isinstance(entry_id, bool):
+            _lock_open_matches(tournament_id, entry_id)
+        tournament = locked(tournament_id)
+        entry = entry_of(tournament, entry_id)
+        if not (runs(tournament, user) or plays_for(entry, user)):
+            raise errors.not_your_entry()
+        if tournament.status == Tournament.Status.FINISHED:
+            raise errors.finished()
+        if before_draw(tournament):
+            entry.delete()
+            return None
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise errors.already_withdrawn(state.entrant_name(entry))
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
+        if entry.seed is None:
+            return entry
+        name = state.entrant_name(entry)
+        open_pairings = (
+            Pairing.objects.filter(tournament=tournament, match__isnull=False)
+            .filter(Q(entry0=entry) | Q(entry1=entry))
+            .exclude(match__status=Match.Status.CONFIRMED)
+            .select_related("match")
+            .order_by("round_number", "key")
+        )
+        for pairing in open_pairings:
+            _forfeit(tournament, pairing, entry, name, user if runs(tournament, user) else tournament.organiser)
+        if tournament.format in state.BRACKET_FORMATS:
+            sync_bracket(
+                tournament, state.load(tournament), created_by=tournament.organiser,
+                refuse=lambda dependent, why: errors.result_built_on(name, dependent, why),
+            )
+        return entry
+
+
+def _lock_open_matches(tournament_id: int, entry_id: int) -> None:
+    """Lock the entry's open matches before the tournament, in the order the reporting services
+    take them (the match, then the tournament in the confirmation hook), so that a confirmation
+    racing the withdrawal waits instead of deadlocking with it."""
+    list(
+        Match.objects.select_for_update(of=("self",))
+        .filter(pairing__tournament_id=tournament_id)
+        .filter(Q(pairing__entry0_id=entry_id) | Q(pairing__entry1_id=entry_id))
+        .exclude(status=Match.Status.CONFIRMED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def _forfeit(tournament: Tournament, pairing: Pairing, entry: Entry, name: str, director) -> None:
+    """Confirm the opponent's win by ``director``'s override (the organiser, or staff withdrawing
+    the entrant themselves)."""
+    match = pairing.match
+    withdrawn_side = 0 if match.side0_id == entry.side_id else 1
+    score = [0, 0]
+    score[1 - withdrawn_side] = match.length
+    # A forfeit is not a game played: it must not move anyone's rating.
+    Match.objects.filter(pk=match.pk).update(rated=False)
+    try:
+        match_override(match_id=match.pk, user=director, claim=Claim((score[0], score[1])),
+                       statement=f"Forfeit: {name} withdrew from the tournament.")
+    except NotAllowed:
+        raise errors.forfeit_refused(pairing.key) from None
+
+
+@transaction.atomic
+def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls: int | None = None) -> Entry:
+    """The organiser adds a late entrant after the draw, as the last seed, checked in.
+
+    Where he plays, by format:
+    - Swiss: from the next round paired on (his record starts empty: no points for the rounds
+      he missed);
+    - single or double elimination: only into a bye. He takes the next seed, which the draw
+      places in the bracket line of the first unused bye (facing the seed who had it); this is
+      allowed while no match that bye fed has started: the unstarted ones are reset and drawn
+      again. A full bracket, or a started match, is refused with the reason;
+    - round robin: refused (the schedule is fixed at the draw).
+    An entrant who entered but did not check in (so was left out of the draw) may be added late:
+    his entry is reused.
+
+    Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``, ``tournament_finished``,
+    ``already_entered``, ``late_entry_closed``; DomainError ``team_event``, ``bad_entrant``,
+    ``unknown_player``, ``bad_roller``.
+    """
+    tournament = locked(tournament_id)
+    require_organiser(tournament, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if before_draw(tournament):
+        raise errors.not_drawn()
+    players = _players(tournament, player_ids)
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        raise errors.late_entry_closed("a round robin's schedule is fixed at the draw")
+    loaded = state.load(tournament)
+    order = loaded.order
+    if tournament.format in state.BRACKET_FORMATS:
+        size = state.build_bracket(tournament, order).size
+        if len(order) >= size:
+            raise errors.late_entry_closed(f"the bracket is full ({len(order)} entrants in {size} places): no bye to fill")
+    side = _side(players, rolls)
+    existing = _entered(tournament, players)
+    seed = max((e.seed for e in loaded.entries if e.seed is not None), default=0) + 1
+    if existing is not None:
+        if existing.side_id != side.pk or existing.seed is not None or existing.status == Entry.Status.WITHDRAWN:
+            raise errors.already_entered(existing.side.name)
+        existing.seed, existing.late, existing.status = seed, True, Entry.Status.CHECKED_IN
+        existing.save(update_fields=["seed", "late", "status"])
+        entry = existing
+    else:
+        entry = _create(tournament, side, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
+    if tournament.format in state.BRACKET_FORMATS:
+        sync_bracket(
+            tournament, state.load(tournament), created_by=user,
+            refuse=lambda dependent, why: errors.late_entry_closed(f"the bye it would fill feeds {dependent}, which {why}"),
+        )
+    return entry

@@ -1,0 +1,212 @@
+"""The event itself: create it with its published rules, open and close entries, finish it."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from clubs.models import Club
+from tournaments import errors
+from tournaments.draw import DrawError
+from tournaments.draw.lengths import check_schedule
+from tournaments.models import Tournament
+
+from . import state
+from .common import locked, require_organiser
+
+MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon match
+
+
+def _choice(field: str, value, choices) -> str:
+    if value not in choices.values:
+        raise errors.bad_rules(field, f"{value!r} is not one of {', '.join(choices.values)}")
+    return value
+
+
+def _count(field: str, value, *, minimum: int, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise errors.bad_rules(field, f"must be a whole number, {minimum} or more")
+    return value
+
+
+def _lengths(format: str, lengths) -> dict:
+    """The published match lengths, checked: a dict of schedule name -> a length or a list of
+    lengths, only names the format reads (a typo would otherwise silently fall back)."""
+    if lengths is None:
+        return {}
+    if not isinstance(lengths, dict):
+        raise errors.bad_rules("lengths", 'a mapping such as {"main": [5, 5, 7, 9], "consolation": 3}')
+    allowed = state.LENGTH_KEYS[format]
+    out = {}
+    for name, schedule in lengths.items():
+        if name not in allowed:
+            raise errors.bad_rules(f"lengths.{name}", f"a {format.replace('_', ' ')} reads only {', '.join(allowed)}")
+        try:
+            checked = check_schedule(schedule)
+        except DrawError:
+            raise errors.bad_rules(f"lengths.{name}", "a positive whole number or a non-empty list of them") from None
+        if any(n > MAX_LENGTH for n in checked):
+            raise errors.bad_rules(f"lengths.{name}", f"a match is at most {MAX_LENGTH} points")
+        out[name] = list(checked) if isinstance(schedule, list | tuple) else checked[0]
+    return out
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    user,
+    name: str,
+    format: str = Tournament.Format.SINGLE_ELIMINATION,
+    kind: str = Tournament.Kind.INDIVIDUAL,
+    club_id: int | None = None,
+    starts_on: datetime.date | None = None,
+    ends_on: datetime.date | None = None,
+    lengths: dict | None = None,
+    consolation_rounds: int = 0,
+    last_chance: bool = False,
+    swiss_rounds: int | None = None,
+    max_losses: int | None = None,
+    groups: int = 1,
+    forbid_same_club: bool = False,
+    crawford: bool = True,
+    move_policy: str = "legal",
+    premature_roll: str = Tournament.PrematureRoll.STANDS,
+    clock_seconds_per_point: int | None = None,
+    penalty_minutes_per_point: int = 5,
+    seeding: str = Tournament.Seeding.RATING,
+    board_count: int = 3,
+) -> Tournament:
+    """Create a tournament in ``draft``, organised (directed) by ``user``, with its published rules.
+
+    Rules that only some formats read must be left at their defaults in the others (consolation
+    and last-chance flights: single elimination; rounds and losses: Swiss; groups: round robin),
+    so that what is published is what is played. Raises NotAllowed ``not_an_organiser`` unless
+    ``user`` is an organiser or staff; DomainError ``bad_rules`` (naming the field) or
+    ``unknown_club``. Nothing is saved on failure.
+    """
+    if not getattr(user, "is_authenticated", False) or not user.is_organiser:
+        raise errors.not_an_organiser()
+    title = (name or "").strip()
+    if not title:
+        raise errors.bad_rules("name", "a tournament needs a name")
+    if len(title) > 200:
+        raise errors.bad_rules("name", "at most 200 characters")
+    format = _choice("format", format, Tournament.Format)
+    kind = _choice("kind", kind, Tournament.Kind)
+    seeding = _choice("seeding", seeding, Tournament.Seeding)
+    premature_roll = _choice("premature_roll", premature_roll, Tournament.PrematureRoll)
+    if move_policy not in ("legal", "responsible"):
+        raise errors.bad_rules("move_policy", "legal or responsible")
+    if starts_on and ends_on and ends_on < starts_on:
+        raise errors.bad_rules("ends_on", "the event cannot end before it starts")
+    checked_lengths = _lengths(format, lengths)
+    consolation_rounds = _count("consolation_rounds", consolation_rounds, minimum=0)
+    groups = _count("groups", groups, minimum=1)
+    swiss_rounds = _count("swiss_rounds", swiss_rounds, minimum=1, optional=True)
+    max_losses = _count("max_losses", max_losses, minimum=1, optional=True)
+    board_count = _count("board_count", board_count, minimum=1)
+    penalty_minutes_per_point = _count("penalty_minutes_per_point", penalty_minutes_per_point, minimum=1)
+    clock_seconds_per_point = _count("clock_seconds_per_point", clock_seconds_per_point, minimum=1, optional=True)
+    if format != Tournament.Format.SINGLE_ELIMINATION and consolation_rounds:
+        raise errors.bad_rules("consolation_rounds", "consolation flights are for single elimination")
+    if last_chance and not consolation_rounds:
+        raise errors.bad_rules("last_chance", "a last-chance flight is fed by a consolation flight: set consolation_rounds")
+    if format != Tournament.Format.SWISS and (swiss_rounds is not None or max_losses is not None):
+        raise errors.bad_rules("swiss_rounds" if swiss_rounds is not None else "max_losses", "only a Swiss has rounds to count")
+    if format != Tournament.Format.ROUND_ROBIN and groups != 1:
+        raise errors.bad_rules("groups", "only a round robin plays in groups")
+    club = None
+    if club_id is not None:
+        club = Club.objects.filter(pk=club_id).first()
+        if club is None:
+            raise errors.unknown_club(club_id)
+    tournament = Tournament(
+        name=title, organiser=user, club=club, starts_on=starts_on, ends_on=ends_on, format=format, kind=kind,
+        lengths=checked_lengths, consolation_rounds=consolation_rounds, last_chance=bool(last_chance),
+        swiss_rounds=swiss_rounds, max_losses=max_losses, groups=groups, forbid_same_club=bool(forbid_same_club),
+        crawford=bool(crawford), move_policy=move_policy, premature_roll=premature_roll,
+        clock_seconds_per_point=clock_seconds_per_point, penalty_minutes_per_point=penalty_minutes_per_point,
+        seeding=seeding, board_count=board_count,
+    )
+    try:
+        tournament.full_clean()
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise errors.bad_rules(field, messages[0]) from None
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_open_entries(*, tournament_id: int, user) -> Tournament:
+    """Open the entries (from draft, or again after closing them before the draw): players may
+    sign up. Opening open entries changes nothing. Raises NotAllowed ``not_organiser``; Conflict
+    ``already_drawn`` or ``tournament_finished`` after the draw."""
+    tournament = locked(tournament_id)
+    require_organiser(tournament, user)
+    _before_draw(tournament)
+    if tournament.status != Tournament.Status.OPEN:
+        tournament.status = Tournament.Status.OPEN
+        tournament.save(update_fields=["status"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_close_entries(*, tournament_id: int, user) -> Tournament:
+    """Close the entries: sign-ups stop and check-in starts (the organiser may still add and
+    check in entrants). Closing closed entries changes nothing. Raises NotAllowed
+    ``not_organiser``; Conflict ``already_drawn`` or ``tournament_finished`` after the draw."""
+    tournament = locked(tournament_id)
+    require_organiser(tournament, user)
+    _before_draw(tournament)
+    if tournament.status != Tournament.Status.CLOSED:
+        tournament.status = Tournament.Status.CLOSED
+        tournament.save(update_fields=["status"])
+    return tournament
+
+
+def _before_draw(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if tournament.status == Tournament.Status.RUNNING:
+        raise errors.already_drawn()
+
+
+@transaction.atomic
+def tournament_finish(*, tournament_id: int, user) -> Tournament:
+    """Finish a running event: its placings and standings are final.
+
+    A bracket must be played out (every match decided); a Swiss or round robin must have no match
+    without a confirmed result (a Swiss may stop after any complete round: the organiser
+    decides how many are played, ``swiss_rounds`` is what was published). Finishing a finished
+    event changes nothing. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
+    ``event_unfinished`` (saying what is missing).
+    """
+    tournament = locked(tournament_id)
+    require_organiser(tournament, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        return tournament
+    if tournament.status != Tournament.Status.RUNNING:
+        raise errors.not_drawn()
+    loaded = state.load(tournament)
+    if tournament.format in state.BRACKET_FORMATS:
+        view = state.bracket_state(loaded)
+        if not view.state.finished:
+            waiting = [s.match.id for s in view.state.matches if s.status in ("ready", "waiting")]
+            raise errors.event_unfinished(
+                f"the bracket is not played out: {len(waiting)} match{'' if len(waiting) == 1 else 'es'} "
+                f"to go, first {waiting[0]}"
+            )
+    else:
+        open_ = [p.key for p in loaded.pairings if p.match_id is not None and not state.is_confirmed(p)]
+        if open_:
+            raise errors.event_unfinished(
+                f"{len(open_)} match{'' if len(open_) == 1 else 'es'} without a confirmed result, first {open_[0]}"
+            )
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    return tournament

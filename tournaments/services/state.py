@@ -1,0 +1,278 @@
+"""Rows to draw values: where an event stands, rebuilt from the stored draw and CONFIRMED results.
+
+Read-only and shared by the services (which then write what changed) and the selectors (which
+render it). Nothing here is cached between calls: the state is recomputed from the rows every
+time, so a corrected result simply gives the corrected state (the lila way).
+
+How the rows encode the draw:
+
+- the *entrant* of the pure draw is the ``Entry`` primary key (a player, a consultation pair, and
+  later a team: the draw never looks inside);
+- ``Entry.seed`` holds the seed number the draw gave (rewritten at the draw, so a bracket is
+  rebuilt from the same order even after ratings have moved); entries that did not check in
+  keep ``seed = None`` and are not in the draw; late entrants get the next seed;
+- a bracket is rebuilt from that order and the published lengths, and is the same value as at
+  the draw; every draw match has a ``Pairing`` under the draw's id (``main-2-3``);
+- a result is the winner of the pairing's match once it is CONFIRMED (the entry whose side is on
+  the match's winning side); a *walkover* is a ready bracket pairing without a match where one
+  entrant has withdrawn: the other goes through (both withdrawn: the top side does);
+- a Swiss bye is a pairing ``swiss-<round>-bye`` with ``entry0`` only and no match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef
+
+from matches.models import Match, Report
+from tournaments.draw import (
+    BYE,
+    Bracket,
+    BracketState,
+    Result,
+    RoundRobin,
+    SwissRound,
+    add_consolation,
+    advance,
+    double_elimination,
+    round_robin,
+    seed_by_list,
+    single_elimination,
+)
+from tournaments.draw.bracket import BYE_STATUS, PLAYED, READY
+from tournaments.draw.lengths import Schedule
+from tournaments.models import Entry, Pairing, Tournament
+
+DEFAULT_LENGTH = 5
+
+#: The schedules each format reads from ``Tournament.lengths``, and where a missing one falls back.
+LENGTH_KEYS: dict[str, dict[str, str | None]] = {
+    Tournament.Format.SINGLE_ELIMINATION: {"main": None, "consolation": "main", "last_chance": "consolation"},
+    Tournament.Format.DOUBLE_ELIMINATION: {"winners": "main", "losers": "winners", "final": None, "main": None},
+    Tournament.Format.ROUND_ROBIN: {"rounds": "main", "main": None},
+    Tournament.Format.SWISS: {"rounds": "main", "main": None},
+}
+
+BRACKET_FORMATS = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
+
+
+@dataclass
+class Loaded:
+    """An event's entries and pairings (with their matches), loaded in two queries."""
+
+    tournament: Tournament
+    entries: list[Entry]
+    pairings: list[Pairing]
+    by_id: dict[int, Entry] = field(init=False)
+    by_key: dict[str, Pairing] = field(init=False)
+
+    def __post_init__(self):
+        self.by_id = {e.pk: e for e in self.entries}
+        self.by_key = {p.key: p for p in self.pairings}
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The draw's entrants in seed order (late entrants last)."""
+        return seeding_order(self.entries)
+
+    @property
+    def withdrawn(self) -> frozenset[int]:
+        return frozenset(e.pk for e in self.entries if e.status == Entry.Status.WITHDRAWN)
+
+
+def load(tournament: Tournament) -> Loaded:
+    """The event's entries (sides and players joined) and pairings (matches joined, with
+    ``has_reports``): two queries whatever the event's size."""
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("side__player_a", "side__player_b", "team")
+        .order_by("seed", "created_at", "id")
+    )
+    pairings = list(
+        Pairing.objects.filter(tournament=tournament)
+        .select_related("match")
+        .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("match_id"))))
+        .order_by("round_number", "id")
+    )
+    return Loaded(tournament, entries, pairings)
+
+
+def entrant_name(entry: Entry) -> str:
+    if entry.team_id:
+        return entry.team.name
+    return entry.side.name
+
+
+def entrant_players(entry: Entry) -> list:
+    """The players who sit at the board for ``entry`` (a side's one or two players)."""
+    return entry.side.players
+
+
+def seeding_order(entries) -> tuple[int, ...]:
+    drawn = sorted((e for e in entries if e.seed is not None), key=lambda e: (e.seed, e.pk))
+    return tuple(e.pk for e in drawn)
+
+
+def schedule(tournament: Tournament, name: str) -> Schedule | None:
+    """The published length schedule ``name``, following the fallbacks of :data:`LENGTH_KEYS`;
+    :data:`DEFAULT_LENGTH` when nothing is published (None for a double elimination's final,
+    which then defaults to the winners' final length)."""
+    keys = LENGTH_KEYS[tournament.format]
+    lengths = tournament.lengths or {}
+    current: str | None = name
+    while current is not None:
+        if current in lengths:
+            return lengths[current]
+        current = keys.get(current)
+    return None if name == "final" else DEFAULT_LENGTH
+
+
+def build_bracket(tournament: Tournament, order) -> Bracket:
+    """The bracket of an elimination event for the entrants ``order`` (seed 1 first), with the
+    flights the rules publish. Pure: the same order and rules give the same bracket, which is how
+    the services find the draw again. Raises ``DrawError``."""
+    seeding = seed_by_list(order)
+    if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
+        return double_elimination(
+            seeding, lengths=schedule(tournament, "winners"), losers_lengths=schedule(tournament, "losers"),
+            final_lengths=schedule(tournament, "final"),
+        )
+    bracket = single_elimination(seeding, lengths=schedule(tournament, "main"))
+    if tournament.consolation_rounds:
+        bracket = add_consolation(bracket, lengths=schedule(tournament, "consolation"), rounds=tournament.consolation_rounds)
+        if tournament.last_chance:
+            bracket = add_consolation(
+                bracket, name="last_chance", source="consolation", rounds=1, lengths=schedule(tournament, "last_chance")
+            )
+    return bracket
+
+
+def build_round_robin(tournament: Tournament, order) -> RoundRobin:
+    return round_robin(seed_by_list(order), lengths=schedule(tournament, "rounds"), groups=tournament.groups)
+
+
+def is_confirmed(pairing: Pairing) -> bool:
+    match = pairing.match
+    return match is not None and match.status == Match.Status.CONFIRMED and match.winner is not None
+
+
+def winner_entry(pairing: Pairing, by_id: dict[int, Entry]) -> int | None:
+    """The entry on the winning side of the pairing's CONFIRMED match, else None."""
+    if not is_confirmed(pairing):
+        return None
+    match = pairing.match
+    side_id = match.side0_id if match.winner == 0 else match.side1_id
+    for entry_id in (pairing.entry0_id, pairing.entry1_id):
+        if entry_id is not None and by_id[entry_id].side_id == side_id:
+            return entry_id
+    return None
+
+
+def points(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int]:
+    """(entry0's, entry1's) match points of a confirmed match, each capped at the match length:
+    points won past the length only decide the winner (RULES.md §5)."""
+    match = pairing.match
+    if not is_confirmed(pairing):
+        return 0, 0
+    flipped = by_id[pairing.entry0_id].side_id != match.side0_id
+    score0, score1 = (match.score1, match.score0) if flipped else (match.score0, match.score1)
+    return min(score0, match.length), min(score1, match.length)
+
+
+def is_started(match: Match, has_reports: bool) -> bool:
+    """A match has started once it left ``scheduled`` or anyone reported on it."""
+    return match.status != Match.Status.SCHEDULED or bool(has_reports)
+
+
+def confirmed_results(loaded: Loaded) -> dict[str, int]:
+    out = {}
+    for pairing in loaded.pairings:
+        winner = winner_entry(pairing, loaded.by_id)
+        if winner is not None:
+            out[pairing.key] = winner
+    return out
+
+
+@dataclass(frozen=True)
+class BracketView:
+    bracket: Bracket
+    state: BracketState
+    walkovers: frozenset[str]
+
+
+def bracket_state(loaded: Loaded) -> BracketView:
+    """The bracket and where it stands after the confirmed results and the walkovers they lead
+    to. Raises ``DrawError`` (``not_in_match``, ``match_not_ready``) when a confirmed result no
+    longer fits its match: a correction of a match it depends on."""
+    bracket = build_bracket(loaded.tournament, loaded.order)
+    results = confirmed_results(loaded)
+    withdrawn = loaded.withdrawn
+    walkovers: set[str] = set()
+    state = advance(bracket, results)
+    while withdrawn:
+        found = {}
+        for pairing in state.ready():
+            stored = loaded.by_key.get(pairing.id)
+            if stored is not None and stored.match_id is not None:
+                continue  # a real match: its forfeit is a confirmed result
+            if pairing.top in withdrawn:
+                found[pairing.id] = pairing.bottom if pairing.bottom not in withdrawn else pairing.top
+            elif pairing.bottom in withdrawn:
+                found[pairing.id] = pairing.top
+        if not found:
+            break
+        results.update(found)
+        walkovers.update(found)
+        state = advance(bracket, results)
+    return BracketView(bracket, state, frozenset(walkovers))
+
+
+def expected_entries(match_state) -> tuple[int | None, int | None]:
+    """What a bracket pairing row stores: both entries once both are known (to play, played or a
+    walkover), the real side of a bye, nothing while a side is still to be decided (so that
+    ``Pairing.is_bye`` keeps meaning a bye)."""
+    top, bottom = match_state.top, match_state.bottom
+    if match_state.status in (READY, PLAYED):
+        return top, bottom
+    if match_state.status == BYE_STATUS:
+        return (None if top is BYE else top), (None if bottom is BYE else bottom)
+    return None, None
+
+
+def result_of(pairing: Pairing, by_id: dict[int, Entry]) -> Result:
+    """A Swiss or round-robin pairing as the draw's Result (undecided until confirmed)."""
+    top_points, bottom_points = points(pairing, by_id)
+    return Result(pairing.entry0_id, pairing.entry1_id, winner_entry(pairing, by_id), top_points, bottom_points)
+
+
+def bye_key(number: int) -> str:
+    return f"swiss-{number}-bye"
+
+
+def swiss_history(loaded: Loaded, *, up_to: int | None = None) -> list[SwissRound]:
+    """The Swiss rounds as the draw reads them (results undecided until confirmed), optionally
+    only rounds 1..``up_to``."""
+    rounds: dict[int, list] = {}
+    byes: dict[int, int] = {}
+    for pairing in loaded.pairings:
+        if up_to is not None and pairing.round_number > up_to:
+            continue
+        rounds.setdefault(pairing.round_number, [])
+        if pairing.match_id is None and pairing.entry1_id is None and pairing.entry0_id is not None:
+            byes[pairing.round_number] = pairing.entry0_id
+        else:
+            rounds[pairing.round_number].append(result_of(pairing, loaded.by_id))
+    return [SwissRound(n, tuple(rounds[n]), byes.get(n)) for n in sorted(rounds)]
+
+
+def entry_clubs(loaded: Loaded) -> dict[int, int | None]:
+    """Each entrant's club for the same-club restriction: a player's club; a pair's club when both
+    belong to the same one (a pair of two clubs is restricted by neither)."""
+    out = {}
+    for entry in loaded.entries:
+        if entry.side_id is None:
+            continue
+        clubs = {p.club_id for p in entry.side.players}
+        out[entry.pk] = clubs.pop() if len(clubs) == 1 else None
+    return out
