@@ -7,8 +7,10 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include("accounts.api")),
     path("api/v1/", include("matches.api.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("events/", include("tournaments.urls")),
     path("", include("matches.urls")),
 ]
 

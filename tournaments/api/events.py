@@ -1,0 +1,3 @@
+"""API: events, entries, draw, rounds, brackets, standings (see tournaments.api)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""API: teams, members and board orders (see tournaments.api)."""
+
+urlpatterns = []

@@ -1,0 +1,8 @@
+"""API routes of the tournaments app, mounted under /api/v1/."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("tournaments.api.events")),
+    path("", include("tournaments.api.teams")),
+]

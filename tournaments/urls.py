@@ -1,0 +1,10 @@
+"""Page routes of the tournaments app."""
+
+from django.urls import include, path
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", include("tournaments.views")),
+    path("", include("tournaments.views_teams")),
+]

@@ -1,0 +1,3 @@
+"""Pages: events, entries, brackets, Swiss rounds, standings, the organiser's control page."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""Pages: team match cards and board orders."""
+
+urlpatterns = []
