@@ -1,3 +1,492 @@
-"""Pages: events, entries, brackets, Swiss rounds, standings, the organiser's control page."""
+"""Pages: events, entries, brackets, Swiss rounds, standings, the organiser's control page and a
+player's next matches. Each view parses the request, calls one selector or service, and renders or
+redirects (POST, redirect, GET); domain and draw errors become form errors on the re-rendered page
+with their 4xx status (nothing is saved: every service runs in one transaction)."""
 
-urlpatterns = []
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError
+from matches.models import Match, Player
+from matches.services.matches import player_for_user
+from matches.views import error_text
+
+from . import selectors, services
+from .bracket_svg import BYE, BracketCell, BracketRound, bracket_svg, round_names
+from .draw import DrawError
+from .errors import from_draw
+from .forms import DrawForm, EntrantForm, EntryActionForm, TournamentForm
+from .models import Entry, Tournament
+from .services.common import runs
+
+FLIGHT_NAMES = {"main": "Main flight", "consolation": "Consolation flight", "last_chance": "Last-chance flight",
+                "winners": "Winners' bracket", "losers": "Losers' bracket", "final": "Final"}
+PAIRING_STATUS = {**dict(Match.Status.choices), "waiting": "Waiting for a player", "bye": "Bye",
+                  "walkover": "Walkover", "not_needed": "Not needed"}
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _tournament_or_404(tournament_id: int) -> Tournament:
+    try:
+        return selectors.tournament_get(tournament_id)
+    except Tournament.DoesNotExist:
+        raise Http404("no such event") from None
+
+
+def _status_of(error: DomainError) -> int:
+    # Conflict (409) and NotAllowed (403) keep their status, as in the API; the rest is bad input.
+    return getattr(error, "status", 400)
+
+
+def _call(service, **kwargs):
+    """Call a service; the pure draw's errors come back as domain errors with the same code."""
+    try:
+        return service(**kwargs)
+    except DrawError as error:
+        raise from_draw(error) from None
+
+
+def _detail_url(tournament: Tournament) -> str:
+    return reverse("tournaments:detail", args=[tournament.pk])
+
+
+def _manage_url(tournament: Tournament) -> str:
+    return reverse("tournaments:manage", args=[tournament.pk])
+
+
+def flight_title(name: str) -> str:
+    return FLIGHT_NAMES.get(name, name.replace("_", " ").capitalize())
+
+
+def _rules(tournament: Tournament) -> list[tuple[str, str]]:
+    """The published rules as (term, description) lines."""
+    lengths = tournament.lengths or {}
+    if lengths:
+        shown = "; ".join(
+            f"{flight_title(name) if name != 'rounds' else 'Every round'}: "
+            + (", ".join(str(n) for n in value) if isinstance(value, list) else str(value)) + " points"
+            for name, value in lengths.items()
+        )
+    else:
+        shown = "the default length"
+    lines = [("Format", tournament.get_format_display()), ("Entrants", tournament.get_kind_display()),
+             ("Match lengths", shown)]
+    if tournament.format == Tournament.Format.SINGLE_ELIMINATION:
+        consolation = {0: "none", 1: "first-round losers"}.get(
+            tournament.consolation_rounds, f"losers of the first {tournament.consolation_rounds} rounds")
+        lines.append(("Consolation flight", consolation + (", with a last-chance flight" if tournament.last_chance else "")))
+    if tournament.format == Tournament.Format.SWISS:
+        lines.append(("Swiss rounds", str(tournament.swiss_rounds or "as the organiser decides")))
+        if tournament.max_losses:
+            lines.append(("Elimination", f"out at {tournament.max_losses} losses"))
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        lines.append(("Groups", str(tournament.groups)))
+    lines += [
+        ("Crawford rule", "on" if tournament.crawford else "off"),
+        ("Moves", tournament.get_move_policy_display()),
+        ("Premature roll", tournament.get_premature_roll_display()),
+        ("Clock", f"{tournament.clock_seconds_per_point} s per match point" if tournament.clock_seconds_per_point
+         else "no clock"),
+        ("Late arrival", f"1 penalty point per {tournament.penalty_minutes_per_point} minutes"),
+        ("Seeding", tournament.get_seeding_display()),
+    ]
+    return lines
+
+
+def _my_entrant(entrants, player: Player | None):
+    if player is None:
+        return None
+    return next((e for e in entrants if any(pid == player.pk for pid, _ in e.players)), None)
+
+
+# --- the event list and a new event -----------------------------------------------------------
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    """Every event, newest start first, with its status. Public."""
+    user = request.user
+    return render(request, "tournaments/list.html", {
+        "tournaments": selectors.tournament_list(),
+        "can_create": getattr(user, "is_authenticated", False) and user.is_organiser,
+    })
+
+
+def _require_organiser_user(request: HttpRequest) -> None:
+    if not request.user.is_organiser:
+        raise PermissionDenied("only organisers (and staff) may create an event")
+
+
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    """An organiser (or staff) creates an event in draft with its published rules; see
+    tournament_create. Others get 403."""
+    _require_organiser_user(request)
+    if request.method != "POST":
+        return render(request, "tournaments/new.html", {"form": TournamentForm()})
+    form = TournamentForm(request.POST)
+    if not form.is_valid():
+        return render(request, "tournaments/new.html", {"form": form}, status=400)
+    try:
+        tournament = _call(services.tournament_create, user=request.user, **form.service_arguments())
+    except DomainError as error:
+        field = error.details.get("field")
+        form.add_error(field if field in form.fields else None, error_text(error))
+        return render(request, "tournaments/new.html", {"form": form}, status=_status_of(error))
+    messages.success(request, f"Event “{tournament.name}” created. Open the entries when you are ready.")
+    return redirect(_manage_url(tournament))
+
+
+# --- an event ------------------------------------------------------------------------------------
+
+
+def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error: str = "",
+                   status: int = 200) -> HttpResponse:
+    entrants = selectors.entry_list(tournament=tournament)
+    player = player_for_user(request.user)
+    mine = _my_entrant(entrants, player)
+    is_open = tournament.status == Tournament.Status.OPEN
+    is_closed = tournament.status == Tournament.Status.CLOSED
+    context = {
+        "tournament": tournament,
+        "rules": _rules(tournament),
+        "entrants": entrants,
+        "in_draw": tournament.drawn_at is not None,
+        "mine": mine,
+        "can_sign_up": player is not None and mine is None and is_open and tournament.kind == Tournament.Kind.INDIVIDUAL,
+        "can_check_in": mine is not None and is_closed and mine.status == Entry.Status.ENTERED,
+        "can_withdraw": mine is not None and not mine.withdrawn and tournament.status != Tournament.Status.FINISHED,
+        "next_match": selectors.player_next_match(tournament=tournament, player=player) if mine else None,
+        "runs": runs(tournament, request.user),
+        "is_bracket": tournament.format in (Tournament.Format.SINGLE_ELIMINATION,
+                                            Tournament.Format.DOUBLE_ELIMINATION),
+        "action_error": action_error,
+        "pairing_status": PAIRING_STATUS,
+    }
+    return render(request, "tournaments/detail.html", context, status=status)
+
+
+def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """An event: its published rules, status, draw seed, entry list with check-in state, the
+    user's own entry actions and next match. Public."""
+    return _render_detail(request, _tournament_or_404(tournament_id))
+
+
+def _entry_action(request: HttpRequest, tournament_id: int, act) -> HttpResponse:
+    """Run ``act(tournament)`` (a service call) and PRG back to the event, or re-render the event
+    page with the error and its 4xx status."""
+    tournament = _tournament_or_404(tournament_id)
+    try:
+        text = act(tournament)
+    except DomainError as error:
+        return _render_detail(request, tournament, action_error=error_text(error), status=_status_of(error))
+    messages.success(request, text)
+    return redirect(_detail_url(tournament))
+
+
+def _posted_entry(request: HttpRequest) -> int:
+    form = EntryActionForm(request.POST)
+    if not form.is_valid():
+        message = "; ".join(e for errors in form.errors.values() for e in errors)
+        raise DomainError(f"entry: {message}", code="invalid", field="entry")
+    return form.cleaned_data["entry"]
+
+
+@login_required
+@require_POST
+def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The player enters himself; see entry_sign_up."""
+    def act(tournament):
+        services.entry_sign_up(tournament_id=tournament.pk, user=request.user)
+        return "You are entered. Check in when the entries close."
+    return _entry_action(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The entrant (or the organiser) checks an entry in; see entry_check_in."""
+    def act(tournament):
+        entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
+                                        user=request.user)
+        return f"{entry.side.name} is checked in."
+    return _entry_action(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The entrant (or the organiser) withdraws an entry; see entry_withdraw."""
+    def act(tournament):
+        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=_posted_entry(request),
+                                        user=request.user)
+        return "The entry is withdrawn." if entry is not None else "The entry is removed."
+    return _entry_action(request, tournament_id, act)
+
+
+# --- brackets, rounds, standings ---------------------------------------------------------------
+
+
+def _cell(match: selectors.PairingView) -> BracketCell:
+    sides = (match.top, match.bottom)
+    byes = (match.top_bye, match.bottom_bye)
+    names = tuple(BYE if bye else (side.name if side is not None else None) for side, bye in zip(sides, byes, strict=True))
+    seeds = tuple(side.seed if side is not None else None for side in sides)
+    winner = None
+    if match.winner is not None:
+        winner = next((i for i, side in enumerate(sides) if side is not None and side.entry_id == match.winner), None)
+    return BracketCell(
+        key=match.key, names=names, scores=match.score or (None, None), winner=winner, status=match.status,
+        href=reverse("matches:detail", args=[match.match_id]) if match.match_id else None, seeds=seeds,
+    )
+
+
+@dataclass(frozen=True)
+class FlightDrawing:
+    name: str
+    title: str
+    svg: str
+    champion: selectors.Entrant | None
+
+
+def _flight_drawing(tournament: Tournament, flight: selectors.FlightView) -> FlightDrawing:
+    names = round_names(len(flight.rounds))
+    rounds = [BracketRound(name, rnd.length, tuple(_cell(m) for m in rnd.matches))
+              for name, rnd in zip(names, flight.rounds, strict=True)]
+    title = flight_title(flight.name)
+    return FlightDrawing(flight.name, title, bracket_svg(rounds, title=f"{tournament.name}: {title}"), flight.champion)
+
+
+def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The bracket of an elimination event, one drawing per flight, each match linking to its
+    page; the final placings once every match is decided. Public; a fixed number of queries."""
+    tournament = _tournament_or_404(tournament_id)
+    view = selectors.tournament_bracket(tournament=tournament)
+    flights = [_flight_drawing(tournament, f) for f in view.flights] if view is not None else []
+    placings = selectors.tournament_placings(tournament=tournament) if view is not None and view.finished else ()
+    return render(request, "tournaments/bracket.html", {
+        "tournament": tournament, "bracket": view, "flights": flights, "placings": placings,
+        "flight_title": {f.name: f.title for f in flights}, "runs": runs(tournament, request.user),
+    })
+
+
+def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The pairings of a Swiss or round robin, round by round, with their results. Public."""
+    tournament = _tournament_or_404(tournament_id)
+    return render(request, "tournaments/rounds.html", {
+        "tournament": tournament, "rounds": selectors.tournament_rounds(tournament=tournament),
+        "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
+    })
+
+
+def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The table of a Swiss or round robin with its tie-break columns (and the placings once the
+    event is finished). Public; a fixed number of queries."""
+    tournament = _tournament_or_404(tournament_id)
+    rows = selectors.tournament_standings(tournament=tournament)
+    return render(request, "tournaments/standings.html", {
+        "tournament": tournament, "rows": rows, "swiss": tournament.format == Tournament.Format.SWISS,
+        "grouped": tournament.format == Tournament.Format.ROUND_ROBIN, "runs": runs(tournament, request.user),
+    })
+
+
+# --- the organiser's control page ------------------------------------------------------------
+
+
+def _managed_or_403(request: HttpRequest, tournament_id: int) -> Tournament:
+    tournament = _tournament_or_404(tournament_id)
+    if not runs(tournament, request.user):
+        raise PermissionDenied("only the event's organiser (or staff) may manage it")
+    return tournament
+
+
+def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form: EntrantForm | None = None,
+                   draw_form: DrawForm | None = None, action_error: str = "", status: int = 200) -> HttpResponse:
+    entrants = selectors.entry_list(tournament=tournament)
+    entered = {pid for e in entrants for pid, _ in e.players}
+    candidates = Player.objects.exclude(pk__in=entered).order_by("display_name")
+    before_draw = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
+    context = {
+        "tournament": tournament,
+        "entrants": entrants,
+        "before_draw": before_draw,
+        "can_add": before_draw and tournament.kind == Tournament.Kind.INDIVIDUAL,
+        "entrant_form": entrant_form or EntrantForm(players=candidates, prefix="entrant"),
+        "draw_form": draw_form or DrawForm(prefix="draw"),
+        "random": tournament.seeding == Tournament.Seeding.RANDOM,
+        "swiss": tournament.format == Tournament.Format.SWISS,
+        "action_error": action_error,
+    }
+    return render(request, "tournaments/manage.html", context, status=status)
+
+
+@login_required
+def manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's control page: entries, check-in, the draw, the next Swiss round,
+    finishing. Only the event's organiser and staff (403 for others)."""
+    return _render_manage(request, _managed_or_403(request, tournament_id))
+
+
+def _manage_action(request: HttpRequest, tournament_id: int, act, **forms_on_error) -> HttpResponse:
+    tournament = _managed_or_403(request, tournament_id)
+    try:
+        text = act(tournament)
+    except DomainError as error:
+        return _render_manage(request, tournament, action_error=error_text(error), status=_status_of(error),
+                              **forms_on_error)
+    messages.success(request, text)
+    return redirect(_manage_url(tournament))
+
+
+@login_required
+@require_POST
+def open_entries(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """See tournament_open_entries."""
+    def act(tournament):
+        services.tournament_open_entries(tournament_id=tournament.pk, user=request.user)
+        return "Entries are open: players may sign up."
+    return _manage_action(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def close_entries(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """See tournament_close_entries."""
+    def act(tournament):
+        services.tournament_close_entries(tournament_id=tournament.pk, user=request.user)
+        return "Entries are closed: check the entrants in, then make the draw."
+    return _manage_action(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser adds a player chosen by name; see entry_add. An unknown player is a form
+    error (400) and nothing is saved."""
+    tournament = _managed_or_403(request, tournament_id)
+    form = EntrantForm(request.POST, prefix="entrant")
+    if not form.is_valid():
+        return _render_manage(request, tournament, entrant_form=form, status=400)
+    player = form.cleaned_data["player"]
+    try:
+        services.entry_add(tournament_id=tournament.pk, user=request.user, player_ids=[player.pk],
+                           seed=form.cleaned_data["seed"])
+    except DomainError as error:
+        form.add_error(None, error_text(error))
+        return _render_manage(request, tournament, entrant_form=form, status=_status_of(error))
+    messages.success(request, f"{player.display_name} is entered.")
+    return redirect(_manage_url(tournament))
+
+
+@login_required
+@require_POST
+def manage_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser checks an entrant in; see entry_check_in."""
+    def act(tournament):
+        entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
+                                        user=request.user)
+        return f"{entry.side.name} is checked in."
+    return _manage_action(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def manage_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser withdraws (after the draw) or removes (before it) an entrant; see
+    entry_withdraw."""
+    def act(tournament):
+        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=_posted_entry(request),
+                                        user=request.user)
+        return "The entrant is withdrawn." if entry is not None else "The entrant is removed."
+    return _manage_action(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Make the draw, with an optional seed for a random draw; see tournament_draw."""
+    tournament = _managed_or_403(request, tournament_id)
+    form = DrawForm(request.POST, prefix="draw")
+    if not form.is_valid():
+        return _render_manage(request, tournament, draw_form=form, status=400)
+    try:
+        drawn = _call(services.tournament_draw, tournament_id=tournament.pk, user=request.user,
+                      seed=form.cleaned_data["seed"])
+    except DomainError as error:
+        form.add_error(None, error_text(error))
+        return _render_manage(request, tournament, draw_form=form, status=_status_of(error))
+    seed = f" from seed {drawn.draw_seed}" if drawn.draw_seed is not None else ""
+    messages.success(request, f"The draw is made{seed}: the event is running.")
+    return redirect(_manage_url(tournament))
+
+
+@login_required
+@require_POST
+def pair_next_round(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Pair the next Swiss round; see tournament_pair_next_round."""
+    def act(tournament):
+        paired = _call(services.tournament_pair_next_round, tournament_id=tournament.pk, user=request.user)
+        return f"Round {paired.number} is paired."
+    return _manage_action(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Finish the event; see tournament_finish."""
+    def act(tournament):
+        services.tournament_finish(tournament_id=tournament.pk, user=request.user)
+        return "The event is finished: its placings are final."
+    return _manage_action(request, tournament_id, act)
+
+
+# --- my next matches ---------------------------------------------------------------------------
+
+
+@login_required
+def mine(request: HttpRequest) -> HttpResponse:
+    """The user's next match in each running event he plays in (two queries per event)."""
+    player = player_for_user(request.user)
+    rows = []
+    if player is not None:
+        running = (Tournament.objects.filter(status=Tournament.Status.RUNNING)
+                   .filter(Q(entries__side__player_a=player) | Q(entries__side__player_b=player))
+                   .distinct().order_by("name"))
+        for tournament in running:
+            rows.append((tournament, selectors.player_next_match(tournament=tournament, player=player)))
+    return render(request, "tournaments/mine.html", {"player": player, "rows": rows,
+                                                    "pairing_status": PAIRING_STATUS})
+
+
+urlpatterns = [
+    path("", event_list, name="list"),
+    path("new/", event_new, name="new"),
+    path("mine/", mine, name="mine"),
+    path("<int:tournament_id>/", detail, name="detail"),
+    path("<int:tournament_id>/sign-up/", sign_up, name="sign_up"),
+    path("<int:tournament_id>/check-in/", check_in, name="check_in"),
+    path("<int:tournament_id>/withdraw/", withdraw, name="withdraw"),
+    path("<int:tournament_id>/bracket/", bracket, name="bracket"),
+    path("<int:tournament_id>/rounds/", rounds, name="rounds"),
+    path("<int:tournament_id>/standings/", standings, name="standings"),
+    path("<int:tournament_id>/manage/", manage, name="manage"),
+    path("<int:tournament_id>/manage/open/", open_entries, name="open_entries"),
+    path("<int:tournament_id>/manage/close/", close_entries, name="close_entries"),
+    path("<int:tournament_id>/manage/add/", add_entrant, name="add_entrant"),
+    path("<int:tournament_id>/manage/check-in/", manage_check_in, name="manage_check_in"),
+    path("<int:tournament_id>/manage/withdraw/", manage_withdraw, name="manage_withdraw"),
+    path("<int:tournament_id>/manage/draw/", draw, name="draw"),
+    path("<int:tournament_id>/manage/pair/", pair_next_round, name="pair"),
+    path("<int:tournament_id>/manage/finish/", finish, name="finish"),
+]

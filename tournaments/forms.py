@@ -1,0 +1,98 @@
+"""HTML forms of the event pages: shape validation only. Whether the rules fit the format, a
+player may enter or the draw can be made is decided by the services (tournaments.services)."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+
+from matches.models import Player
+from tournaments.models import Tournament
+
+MAX_SEED = 2**63 - 1
+
+
+def parse_lengths(text: str) -> dict:
+    """``main: 5 5 7 9; consolation: 3`` -> ``{"main": [5, 5, 7, 9], "consolation": 3}``.
+    Raises forms.ValidationError naming the part that is not ``name: lengths``."""
+    out: dict = {}
+    for part in filter(None, (p.strip() for p in re.split(r"[;\n]", text or ""))):
+        name, colon, numbers = part.partition(":")
+        name = name.strip().lower().replace(" ", "_").replace("-", "_")
+        values = [n for n in re.split(r"[\s,]+", numbers.strip()) if n]
+        if not colon or not name or not values or not all(v.isdigit() for v in values):
+            raise forms.ValidationError(f"“{part}” is not “flight: lengths”, e.g. main: 5 5 7 9")
+        lengths = [int(v) for v in values]
+        out[name] = lengths if len(lengths) > 1 else lengths[0]
+    return out
+
+
+class TournamentForm(forms.Form):
+    """A new event and its published rules (see tournament_create)."""
+
+    name = forms.CharField(max_length=200)
+    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE_ELIMINATION)
+    kind = forms.ChoiceField(choices=[c for c in Tournament.Kind.choices if c[0] != Tournament.Kind.TEAMS],
+                             initial=Tournament.Kind.INDIVIDUAL, label="Entrants")
+    starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    lengths = forms.CharField(
+        required=False, label="Match lengths",
+        help_text="Per flight, one length per round, e.g. “main: 5 5 7 9; consolation: 3”. Swiss and round "
+                  "robin: “rounds: 5”. Empty: the default length.",
+    )
+    consolation_rounds = forms.IntegerField(
+        min_value=0, initial=0, label="Consolation flight",
+        help_text="0: none; 1: first-round losers; k: losers of the first k rounds (single elimination).")
+    last_chance = forms.BooleanField(required=False, label="Last-chance flight for consolation losers")
+    swiss_rounds = forms.IntegerField(min_value=1, required=False, label="Swiss rounds")
+    max_losses = forms.IntegerField(min_value=1, required=False, label="Elimination Swiss: out at this many losses")
+    groups = forms.IntegerField(min_value=1, initial=1, label="Round-robin groups")
+    forbid_same_club = forms.BooleanField(required=False, label="Never pair two players of one club (Swiss)")
+    crawford = forms.BooleanField(required=False, initial=True, label="Crawford rule")
+    move_policy = forms.ChoiceField(choices=[("legal", "Legal moves"), ("responsible", "Responsible moves")])
+    premature_roll = forms.ChoiceField(choices=Tournament.PrematureRoll.choices, label="Premature roll")
+    clock_seconds_per_point = forms.IntegerField(min_value=1, required=False,
+                                                 label="Clock: seconds per match point (empty: no clock)")
+    penalty_minutes_per_point = forms.IntegerField(min_value=1, initial=5,
+                                                   label="Late arrival: one penalty point per N minutes")
+    seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING)
+
+    def clean_lengths(self) -> dict:
+        return parse_lengths(self.cleaned_data.get("lengths", ""))
+
+    def service_arguments(self) -> dict:
+        """The cleaned fields as keyword arguments of tournament_create."""
+        data = dict(self.cleaned_data)
+        for name in ("consolation_rounds", "groups", "penalty_minutes_per_point"):
+            if data[name] is None:
+                data.pop(name)
+        return data
+
+
+class EntrantForm(forms.Form):
+    """The organiser adds a player (by name) to the entry list."""
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), empty_label="Choose a player",
+        error_messages={"invalid_choice": "there is no such player to add: choose one from the list"},
+    )
+    seed = forms.IntegerField(min_value=1, required=False, label="Seed (optional)")
+
+    def __init__(self, *args, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players if players is not None else Player.objects.order_by("display_name")
+
+
+class DrawForm(forms.Form):
+    """The draw, with an optional recorded seed for a random draw."""
+
+    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False,
+                              label="Random seed (optional, random draws only)")
+
+
+class EntryActionForm(forms.Form):
+    """Check in or withdraw one entry."""
+
+    entry = forms.IntegerField(min_value=1, error_messages={"required": "name the entry", "invalid": "an entry is a number"})
