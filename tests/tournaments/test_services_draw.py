@@ -302,11 +302,13 @@ def test_too_many_groups_for_a_round_robin_are_refused(organiser):
     assert caught.value.code == "too_few_entries" and "at least 6" in caught.value.message
 
 
-def test_a_team_event_is_not_drawn_by_these_services(organiser):
+def test_a_team_event_is_drawn_from_its_checked_in_teams(organiser):
+    # Team events are drawn by this service since tournaments/services/teams.py (its draws are
+    # tested in tests/tournaments/test_services_teams.py): with no team, too few entries.
     tournament = closed(organiser=organiser, kind=Tournament.Kind.TEAMS)
     with pytest.raises(DomainError) as caught:
         tournament_draw(tournament_id=tournament.pk, user=organiser)
-    assert caught.value.code == "team_event"
+    assert caught.value.code == "too_few_entries"
 
 
 def test_the_api_answers_a_draw_error_like_a_domain_error():

@@ -26,9 +26,9 @@ from matches.services.matches import match_create
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
-from tournaments.models import Pairing, Round, Tournament
+from tournaments.models import BoardMatch, Pairing, Round, Tournament
 
-from . import state
+from . import state, teams
 from .common import locked
 
 #: refuse(dependent pairing key, why) -> the error to raise when a change would reset a match
@@ -36,9 +36,15 @@ from .common import locked
 Refuse = Callable[[str, str], DomainError]
 
 
-def create_match(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> Match:
-    """The scheduled match of a pairing whose two entrants are known, with the event's rules."""
+def create_match(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> Match | None:
+    """The scheduled match of a pairing whose two entrants are known, with the event's rules
+    (two teams: their board matches, and None, see :func:`teams.team_match_create`)."""
     entry0, entry1 = loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id]
+    # --- team events ---
+    if entry0.team_id is not None:
+        teams.team_match_create(tournament, pairing, loaded, created_by)
+        return None
+    # --- end team events ---
     return match_create(
         created_by=created_by, side0=state.entrant_players(entry0), side1=state.entrant_players(entry1),
         length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy, event=tournament,
@@ -53,7 +59,10 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
     match lock and then the tournament's)."""
     if not pairings:
         return
-    ids = [p.match_id for p in pairings]
+    # --- team events: a team match's boards go with it ---
+    board_ids = [b.match_id for p in pairings for b in getattr(p, "board_rows", ())]
+    ids = [p.match_id for p in pairings if p.match_id is not None] + board_ids
+    # --- end team events ---
     try:
         with transaction.atomic():
             fresh = {
@@ -63,14 +72,17 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
     except DatabaseError:
         raise refuse(pairings[0].key, "is being played or reported right now") from None
     for pairing in pairings:
-        match = fresh.get(pairing.match_id)
-        if match is not None and state.is_started(match, match.has_reports):
-            raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
+        match_ids = [pairing.match_id] + [b.match_id for b in getattr(pairing, "board_rows", ())]
+        for match in (fresh.get(pk) for pk in match_ids):
+            if match is not None and state.is_started(match, match.has_reports):
+                raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
     for pairing in pairings:
         pairing.match = None
         pairing.entry0_id = pairing.entry1_id = None
         pairing.has_reports = False
+        pairing.board_rows = []
     Pairing.objects.bulk_update(pairings, ["match", "entry0", "entry1"])
+    BoardMatch.objects.filter(match_id__in=board_ids).delete()
     Match.objects.filter(pk__in=ids).delete()
 
 
@@ -86,12 +98,13 @@ def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, re
     stale = []
     for match_state in view.state.matches:
         pairing = loaded.by_key[match_state.match.id]
-        if pairing.match_id is None:
+        if not state.has_matches(pairing):  # team events: a team match has boards, no match
             continue
         expected = state.expected_entries(match_state)
         if match_state.status not in (READY, PLAYED) or (pairing.entry0_id, pairing.entry1_id) != expected:
-            if state.is_started(pairing.match, pairing.has_reports):
-                raise refuse(pairing.key, f"has started ({pairing.match.get_status_display().lower()})")
+            if state.pairing_started(pairing):
+                status = pairing.match.get_status_display().lower() if pairing.match is not None else "a board has"
+                raise refuse(pairing.key, f"has started ({status})")
             stale.append(pairing)
     if stale:
         _drop_matches(stale, refuse)
@@ -103,7 +116,7 @@ def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, re
         if (pairing.entry0_id, pairing.entry1_id) != expected:
             pairing.entry0_id, pairing.entry1_id = expected
             changed.append(pairing)
-        if match_state.status == READY and pairing.match_id is None:
+        if match_state.status == READY and not state.has_matches(pairing):
             ready.append(pairing)
     if changed:
         Pairing.objects.bulk_update(changed, ["entry0", "entry1"])
@@ -185,9 +198,10 @@ def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pair
     later = [p for p in loaded.pairings if p.round_number >= changed_from]
     refuse = _refuse_for(pairing)
     for other in later:
-        if other.match_id is not None and state.is_started(other.match, other.has_reports):
-            raise refuse(other.key, f"has started ({other.match.get_status_display().lower()})")
-    _drop_matches([p for p in later if p.match_id is not None], refuse)
+        if state.has_matches(other) and state.pairing_started(other):  # team events: any board
+            status = other.match.get_status_display().lower() if other.match is not None else "a board has"
+            raise refuse(other.key, f"has started ({status})")
+    _drop_matches([p for p in later if state.has_matches(p)], refuse)
     Pairing.objects.filter(pk__in=[p.pk for p in later]).delete()
     Round.objects.filter(tournament=tournament, number__gte=changed_from).delete()
     loaded.pairings = [p for p in loaded.pairings if p.round_number < changed_from]
@@ -236,7 +250,23 @@ def tournament_result_confirmed(*, match: Match) -> None:
     that already has a confirmed result): the caller's transaction, the override, rolls back.
     """
     tournament = locked(match.event_id)
-    if tournament.kind == Tournament.Kind.TEAMS or tournament.format == Tournament.Format.ROUND_ROBIN:
+    # --- team events: a confirmed board may decide its team match (teams.py) ---
+    if tournament.kind == Tournament.Kind.TEAMS:
+        pairing = Pairing.objects.filter(tournament=tournament, boards__match_id=match.pk).only("key").first()
+        if pairing is None:
+            return
+        loaded = state.load(tournament)
+        if tournament.format == Tournament.Format.ROUND_ROBIN:
+            teams.round_robin_start_next(tournament, loaded, created_by=tournament.organiser)
+            return
+        pairing = loaded.by_key[pairing.key]
+        if tournament.format in state.BRACKET_FORMATS:
+            sync_bracket(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+        elif tournament.format == Tournament.Format.SWISS:
+            _swiss_corrected(tournament, loaded, pairing)
+        return
+    # --- end team events ---
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
         return
     pairing = Pairing.objects.filter(tournament=tournament, match_id=match.pk).only("key").first()
     if pairing is None:

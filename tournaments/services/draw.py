@@ -66,7 +66,7 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
 
     Raises NotAllowed ``not_organiser``; Conflict ``already_drawn``, ``entries_open`` (close
     them and check in first), ``too_few_entries``, ``no_pairing`` (Swiss round 1 impossible, e.g.
-    all of one club); DomainError ``team_event``, ``seed_unused`` (a seed for a non-random
+    all of one club); DomainError ``seed_unused`` (a seed for a non-random
     draw), ``bad_seed``, and the draw's own codes (``bad_groups``, ``bad_drop_map``: the rules do
     not fit this many entrants). Nothing changes on failure.
     """
@@ -76,8 +76,6 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
         raise errors.already_drawn()
     if tournament.status != Tournament.Status.CLOSED:
         raise errors.entries_open()
-    if tournament.kind == Tournament.Kind.TEAMS:
-        raise errors.team_event()
     random = tournament.seeding == Tournament.Seeding.RANDOM
     if seed is not None:
         if not random:
@@ -87,7 +85,7 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     elif random:
         seed = secrets.randbits(32)
     entries = list(
-        Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b")
+        Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
         .order_by("created_at", "id")
     )
     present = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
@@ -139,6 +137,10 @@ def _draw_round_robin(tournament: Tournament, order, user) -> None:
         for p in draw.pairings
     )
     loaded = state.load(tournament)
+    # --- team events: only round 1 starts now, so captains can set later rounds' orders ---
+    if tournament.kind == Tournament.Kind.TEAMS:
+        rows = [row for row in rows if row.round_number == 1]
+    # --- end team events ---
     for row in rows:
         row.match = create_match(tournament, row, loaded, user)
     Pairing.objects.bulk_update(rows, ["match"])
@@ -176,7 +178,8 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
         raise errors.not_drawn()
     loaded = state.load(tournament)
     current = max((p.round_number for p in loaded.pairings), default=0)
-    missing = [p for p in loaded.pairings if p.round_number == current and p.match_id and not state.is_confirmed(p)]
+    missing = [p for p in loaded.pairings
+               if p.round_number == current and state.has_matches(p) and not state.is_confirmed(p)]
     if missing:
         raise errors.round_incomplete(current, len(missing))
     if tournament.swiss_rounds is not None and current >= tournament.swiss_rounds:

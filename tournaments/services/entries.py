@@ -22,6 +22,7 @@ from tournaments.models import Entry, Pairing, Tournament
 from . import state
 from .advance import sync_bracket
 from .common import before_draw, entry_of, locked, plays_for, require_organiser, runs
+from .teams import captains
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
@@ -156,15 +157,15 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
 @transaction.atomic
 def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
     """The entrant (one of its players) or the organiser checks the entry in, while entries are
-    closed and before the draw; entries not checked in drop out of the draw. Checking in twice
-    changes nothing.
+    closed and before the draw; entries not checked in drop out of the draw (a team: its captain
+    or the organiser). Checking in twice changes nothing.
 
     Raises DomainError ``unknown_entry``; NotAllowed ``not_your_entry``; Conflict
     ``check_in_not_open`` (entries still open), ``already_drawn``, ``tournament_finished``.
     """
     tournament = locked(tournament_id)
     entry = entry_of(tournament, entry_id)
-    if not (runs(tournament, user) or plays_for(entry, user)):
+    if not (runs(tournament, user) or plays_for(entry, user) or captains(entry, user)):  # captains: team events
         raise errors.not_your_entry()
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()

@@ -42,7 +42,9 @@ from tournaments.draw import (
 )
 from tournaments.draw.bracket import BYE_STATUS, PLAYED, READY
 from tournaments.draw.lengths import Schedule
-from tournaments.models import Entry, Pairing, Tournament
+from tournaments.draw.teams import team_match
+from tournaments.draw.values import DRAW
+from tournaments.models import BoardMatch, Entry, Pairing, TeamMember, Tournament
 
 DEFAULT_LENGTH = 5
 
@@ -95,6 +97,10 @@ def load(tournament: Tournament) -> Loaded:
         .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("match_id"))))
         .order_by("round_number", "id")
     )
+    # --- team events (tournaments.services.teams) ---
+    if tournament.kind == Tournament.Kind.TEAMS:
+        _attach_boards(pairings)
+    # --- end team events ---
     return Loaded(tournament, entries, pairings)
 
 
@@ -105,7 +111,10 @@ def entrant_name(entry: Entry) -> str:
 
 
 def entrant_players(entry: Entry) -> list:
-    """The players who sit at the board for ``entry`` (a side's one or two players)."""
+    """The players who sit at the board for ``entry`` (a side's one or two players; a team's
+    members, players before reserves, in the order they joined)."""
+    if entry.team_id:
+        return team_players(entry.team_id)
     return entry.side.players
 
 
@@ -153,12 +162,17 @@ def build_round_robin(tournament: Tournament, order) -> RoundRobin:
 
 
 def is_confirmed(pairing: Pairing) -> bool:
+    if is_team_pairing(pairing):
+        return team_result(pairing).winner is not None
     match = pairing.match
     return match is not None and match.status == Match.Status.CONFIRMED and match.winner is not None
 
 
 def winner_entry(pairing: Pairing, by_id: dict[int, Entry]) -> int | None:
-    """The entry on the winning side of the pairing's CONFIRMED match, else None."""
+    """The entry on the winning side of the pairing's CONFIRMED match, else None (a team match:
+    the team that won it, see :func:`team_winner`)."""
+    if is_team_pairing(pairing):
+        return team_winner(pairing)
     if not is_confirmed(pairing):
         return None
     match = pairing.match
@@ -171,7 +185,10 @@ def winner_entry(pairing: Pairing, by_id: dict[int, Entry]) -> int | None:
 
 def points(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int]:
     """(entry0's, entry1's) match points of a confirmed match, each capped at the match length:
-    points won past the length only decide the winner (RULES.md §5)."""
+    points won past the length only decide the winner (RULES.md §5). A team match: boards won."""
+    if is_team_pairing(pairing):
+        result = team_result(pairing)
+        return result.top_points, result.bottom_points
     match = pairing.match
     if not is_confirmed(pairing):
         return 0, 0
@@ -241,7 +258,10 @@ def expected_entries(match_state) -> tuple[int | None, int | None]:
 
 
 def result_of(pairing: Pairing, by_id: dict[int, Entry]) -> Result:
-    """A Swiss or round-robin pairing as the draw's Result (undecided until confirmed)."""
+    """A Swiss or round-robin pairing as the draw's Result (undecided until confirmed; a team
+    match as :func:`team_result`, a level one a DRAW)."""
+    if is_team_pairing(pairing):
+        return team_result(pairing)
     top_points, bottom_points = points(pairing, by_id)
     return Result(pairing.entry0_id, pairing.entry1_id, winner_entry(pairing, by_id), top_points, bottom_points)
 
@@ -276,3 +296,73 @@ def entry_clubs(loaded: Loaded) -> dict[int, int | None]:
         clubs = {p.club_id for p in entry.side.players}
         out[entry.pk] = clubs.pop() if len(clubs) == 1 else None
     return out
+
+
+# --- team events (tournaments.services.teams) ----------------------------------------------------
+#
+# A team match is a pairing of two team entries without a match of its own: its boards
+# (``BoardMatch``) each have one, board k's side0 being entry0's player at board k. In a team event
+# :func:`load` attaches ``board_rows`` (the boards, matches joined, each with ``has_reports``) to
+# every pairing; the helpers above read a team match through :func:`team_result`.
+
+
+def _attach_boards(pairings: list[Pairing]) -> None:
+    """One query: the boards of every pairing, as ``pairing.board_rows`` (board 1 first)."""
+    by_pairing: dict[int, list[BoardMatch]] = {p.pk: [] for p in pairings}
+    boards = (
+        BoardMatch.objects.filter(pairing_id__in=list(by_pairing))
+        .select_related("match")
+        .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("match_id"))))
+        .order_by("pairing_id", "board")
+    )
+    for board in boards:
+        by_pairing[board.pairing_id].append(board)
+    for pairing in pairings:
+        pairing.board_rows = by_pairing[pairing.pk]
+
+
+def is_team_pairing(pairing: Pairing) -> bool:
+    """A pairing of a team event that has its boards (loaded by :func:`load`)."""
+    return bool(getattr(pairing, "board_rows", None))
+
+
+def has_matches(pairing: Pairing) -> bool:
+    """Whether the pairing's match (or a team match's boards) exists."""
+    return pairing.match_id is not None or is_team_pairing(pairing)
+
+
+def pairing_started(pairing: Pairing) -> bool:
+    """A pairing has started once its match (any board of a team match) has."""
+    if is_team_pairing(pairing):
+        return any(is_started(b.match, b.has_reports) for b in pairing.board_rows)
+    return pairing.match is not None and is_started(pairing.match, pairing.has_reports)
+
+
+def board_winner(pairing: Pairing, board: BoardMatch):
+    """The team entry that won ``board`` (its match CONFIRMED), else None."""
+    match = board.match
+    if match.status != Match.Status.CONFIRMED or match.winner is None:
+        return None
+    return pairing.entry0_id if match.winner == 0 else pairing.entry1_id
+
+
+def team_result(pairing: Pairing) -> Result:
+    """The team match as the draw's Result: decided by a majority of boards as soon as a team
+    has it (the other boards may still be played, for board points), a DRAW when every board is
+    done and the count is level (an even number of boards); points are boards won."""
+    return team_match(pairing.entry0_id, pairing.entry1_id, [board_winner(pairing, b) for b in pairing.board_rows])
+
+
+def team_winner(pairing: Pairing) -> int | None:
+    """The team entry that won the team match, else None. A level match (even boards, all done)
+    still needs a winner to go on in a bracket: the team that won the top board."""
+    result = team_result(pairing)
+    if result.winner is DRAW:
+        return board_winner(pairing, pairing.board_rows[0])
+    return result.winner
+
+
+def team_players(team_id: int) -> list:
+    """The team's players: members before reserves, each in the order they joined."""
+    members = TeamMember.objects.filter(team_id=team_id).select_related("player").order_by("reserve", "id")
+    return [m.player for m in members]

@@ -1,0 +1,401 @@
+"""N-board team events (RULES.md §7): teams, their members and reserves, board orders, and the
+team matches of the draw.
+
+Decisions (issue 4, point 6):
+
+- *Who enters a team.* The organiser, any time before the draw; or the captain himself
+  (self-service) while the entries are open. The team's ``Entry`` is created with it and, like
+  any entry, must check in (the captain or the organiser checks it in) to be in the draw.
+- *Who is in it.* A captain (always a member, never a reserve), members and reserves: at least
+  ``board_count`` players in all. The list is fixed at the draw: members are added or removed
+  (by the captain or the organiser) only before it. Reserves substitute *between rounds* through
+  the board order, which may name any member or reserve.
+- *Board orders.* The captain (or the organiser) submits, for a round, exactly ``board_count``
+  different players of his team, board 1 first; submitting again replaces it. An order is
+  locked when the round starts for the team: when its team match of that round is created (and,
+  in a Swiss or round robin, once the round's matches are created even if the team has no match
+  in it). A team without an order for the round plays its latest earlier order, else its members
+  in entry order (players before reserves, each in the order they joined, the captain first):
+  the order used is stored, locked, so the card shows it and no one can change it afterwards.
+- *Team matches.* A pairing of two team entries has no match of its own: it has one
+  ``BoardMatch`` (and one ``matches.Match``, with the event's length and rules) per board, board k
+  being the players at board k of the two orders (board 1 v board 1, ...). The team with a
+  majority of boards wins as soon as it has it (2 of 3); the remaining boards may still be played
+  and count as board points. With an even number of boards a level match is a draw in a Swiss or
+  round robin table; in a bracket the team that won board 1 goes on.
+- *Advancement.* Every board match is reported and confirmed like any match; the confirmation
+  hook (``advance.tournament_result_confirmed``) then recomputes the team match under the
+  tournament's row lock, so two boards confirmed at the same moment decide it once and create
+  the next pairing's boards once. A round robin of teams starts one round at a time (its boards
+  are created when every team match of the previous round is decided), so captains can set the
+  next round's order after seeing the last one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import IntegrityError, transaction
+
+from config.errors import Conflict, DomainError, NotAllowed
+from matches.models import Player
+from matches.services.matches import match_create, player_for_user
+from tournaments import errors
+from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
+
+from . import state
+from .common import before_draw, locked, runs
+
+# --- the team errors (codes are stable; the API maps them to 400/403/409) ------------------------
+
+
+def not_team_event() -> DomainError:
+    return DomainError("this tournament is not a team event", code="not_team_event")
+
+
+def not_captain() -> NotAllowed:
+    return NotAllowed("only the team's captain (or the tournament's organiser) may do this", code="not_captain")
+
+
+def not_entrant_captain() -> NotAllowed:
+    return NotAllowed(
+        "a team is entered by the organiser, or by its captain himself while entries are open", code="not_captain"
+    )
+
+
+def unknown_team(team_id) -> DomainError:
+    return DomainError(f"team {team_id} is not a team of this tournament", code="unknown_team", team=str(team_id))
+
+
+def bad_team(field: str, message: str) -> DomainError:
+    return DomainError(f"{field}: {message}", code="bad_team", field=field)
+
+
+def team_too_small(count: int, needed: int) -> DomainError:
+    return DomainError(
+        f"a team needs at least {needed} players (members and reserves) for its {needed} boards, not {count}",
+        code="team_too_small",
+    )
+
+
+def team_name_taken(name: str) -> Conflict:
+    return Conflict(f"there is already a team called {name!r} in this tournament", code="team_name_taken")
+
+
+def already_in_team(player: Player, team: str) -> Conflict:
+    return Conflict(f"{player.display_name} is already in team {team}", code="already_in_team", player=player.pk)
+
+
+def not_a_member(player_id, team: Team) -> DomainError:
+    return DomainError(f"player {player_id} is not a member of team {team.name}", code="not_a_member",
+                       player=player_id if isinstance(player_id, int) else str(player_id))
+
+
+def captain_required(team: Team) -> DomainError:
+    return DomainError(f"the captain cannot leave team {team.name}", code="captain_required")
+
+
+def bad_board_order(message: str, **details) -> DomainError:
+    return DomainError(message, code="bad_board_order", **details)
+
+
+def bad_round(number) -> DomainError:
+    return DomainError(f"round_number: {number!r} is not a round number (1 or more)", code="bad_round")
+
+
+def board_order_locked(team: Team, number: int) -> Conflict:
+    return Conflict(f"round {number} has started: the board order of {team.name} is locked",
+                    code="board_order_locked", round=number)
+
+
+def members_fixed() -> Conflict:
+    return Conflict("the draw has been made: the team list is fixed (a reserve substitutes through the board order)",
+                    code="already_drawn")
+
+
+# --- who acts ------------------------------------------------------------------------------------
+
+
+def captains(entry: Entry, user) -> bool:
+    """Whether ``user``'s player captains the team of ``entry``."""
+    if entry.team_id is None:
+        return False
+    player = player_for_user(user)
+    return player is not None and entry.team.captain_id == player.pk
+
+
+def _captain_or_organiser(tournament: Tournament, team: Team, user) -> None:
+    if runs(tournament, user):
+        return
+    player = player_for_user(user)
+    if player is None or player.pk != team.captain_id:
+        raise not_captain()
+
+
+def _team_event(tournament_id: int) -> Tournament:
+    tournament = locked(tournament_id)
+    if tournament.kind != Tournament.Kind.TEAMS:
+        raise not_team_event()
+    return tournament
+
+
+def _team(tournament: Tournament, team_id) -> Team:
+    try:
+        return Team.objects.select_related("captain").get(pk=int(team_id), tournament=tournament)
+    except (Team.DoesNotExist, TypeError, ValueError):
+        raise unknown_team(team_id) from None
+
+
+def _ids(field: str, values) -> list[int]:
+    if values is None:
+        return []
+    if not isinstance(values, list | tuple):
+        raise bad_team(field, "a list of player ids")
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise errors.unknown_player(value)
+    return list(values)
+
+
+def _players(ids: Sequence[int]) -> dict[int, Player]:
+    found = Player.objects.in_bulk(list(ids))
+    for player_id in ids:
+        if player_id not in found:
+            raise errors.unknown_player(player_id)
+    return found
+
+
+def _not_in_a_team(tournament: Tournament, players) -> None:
+    taken = (TeamMember.objects.filter(tournament=tournament, player__in=list(players))
+             .select_related("team", "player").order_by("id").first())
+    if taken is not None:
+        raise already_in_team(taken.player, taken.team.name)
+
+
+# --- teams and members ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def team_create(
+    *, tournament_id: int, user, name: str, captain_id: int, member_ids: Sequence[int] = (),
+    reserve_ids: Sequence[int] = (),
+) -> Team:
+    """Enter a team: the organiser (before the draw), or its captain himself while the entries
+    are open. Creates the ``Team``, its members (the captain first, then ``member_ids`` in order,
+    then the reserves ``reserve_ids``) and its ``Entry`` (entered; it must check in).
+
+    Raises DomainError ``not_team_event``, ``bad_team`` (an empty or too long name, a captain
+    among the reserves, a player named twice), ``unknown_player``, ``team_too_small`` (fewer
+    players than boards); NotAllowed ``not_captain`` (neither the organiser nor the captain
+    entering his own team); Conflict ``entries_closed`` (self-service after the entries close),
+    ``already_drawn``, ``tournament_finished``, ``team_name_taken``, ``already_in_team``.
+    Nothing changes on failure.
+    """
+    tournament = _team_event(tournament_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if not before_draw(tournament):
+        raise errors.already_drawn()
+    if not runs(tournament, user):
+        player = player_for_user(user)
+        if player is None or player.pk != captain_id:
+            raise not_entrant_captain()
+        if tournament.status != Tournament.Status.OPEN:
+            raise errors.entries_closed()
+    name = (name or "").strip() if isinstance(name, str) else ""
+    if not name:
+        raise bad_team("name", "a team needs a name")
+    if len(name) > 120:
+        raise bad_team("name", "at most 120 characters")
+    if not isinstance(captain_id, int) or isinstance(captain_id, bool):
+        raise errors.unknown_player(captain_id)
+    members = _ids("member_ids", member_ids)
+    reserves = _ids("reserve_ids", reserve_ids)
+    if captain_id in reserves:
+        raise bad_team("reserve_ids", "the captain plays: he is a member, not a reserve")
+    members = [captain_id] + [m for m in members if m != captain_id]
+    everyone = members + reserves
+    twice = next((p for i, p in enumerate(everyone) if p in everyone[:i]), None)
+    if twice is not None:
+        raise bad_team("member_ids", f"player {twice} is named twice")
+    found = _players(everyone)
+    if len(everyone) < tournament.board_count:
+        raise team_too_small(len(everyone), tournament.board_count)
+    if Team.objects.filter(tournament=tournament, name__iexact=name).exists():
+        raise team_name_taken(name)
+    _not_in_a_team(tournament, everyone)
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(tournament=tournament, name=name, captain=found[captain_id])
+            TeamMember.objects.bulk_create(
+                [TeamMember(team=team, tournament=tournament, player=found[p], reserve=False) for p in members]
+                + [TeamMember(team=team, tournament=tournament, player=found[p], reserve=True) for p in reserves]
+            )
+            Entry.objects.create(tournament=tournament, team=team)
+    except IntegrityError:  # the unique constraints: only reachable if the lock were skipped
+        raise team_name_taken(name) from None
+    return team
+
+
+@transaction.atomic
+def team_member_add(*, tournament_id: int, team_id: int, user, player_id: int, reserve: bool = False) -> TeamMember:
+    """The captain or the organiser adds a member (or a reserve) to the team, before the draw.
+
+    Raises DomainError ``not_team_event``, ``unknown_team``, ``unknown_player``; NotAllowed
+    ``not_captain``; Conflict ``already_drawn`` (the list is fixed at the draw),
+    ``tournament_finished``, ``already_in_team``. Nothing changes on failure.
+    """
+    tournament = _team_event(tournament_id)
+    team = _team(tournament, team_id)
+    _captain_or_organiser(tournament, team, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if not before_draw(tournament):
+        raise members_fixed()
+    if not isinstance(player_id, int) or isinstance(player_id, bool):
+        raise errors.unknown_player(player_id)
+    player = _players([player_id])[player_id]
+    _not_in_a_team(tournament, [player_id])
+    return TeamMember.objects.create(team=team, tournament=tournament, player=player, reserve=bool(reserve))
+
+
+@transaction.atomic
+def team_member_remove(*, tournament_id: int, team_id: int, user, player_id: int) -> None:
+    """The captain or the organiser removes a member (or reserve) from the team, before the draw.
+    His place in any board order the team has submitted is dropped with those orders.
+
+    Raises DomainError ``not_team_event``, ``unknown_team``, ``not_a_member``,
+    ``captain_required`` (the captain stays), ``team_too_small`` (fewer players than boards
+    would remain); NotAllowed ``not_captain``; Conflict ``already_drawn``,
+    ``tournament_finished``. Nothing changes on failure.
+    """
+    tournament = _team_event(tournament_id)
+    team = _team(tournament, team_id)
+    _captain_or_organiser(tournament, team, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if not before_draw(tournament):
+        raise members_fixed()
+    member = TeamMember.objects.filter(team=team, player_id=player_id).first() if isinstance(player_id, int) else None
+    if member is None:
+        raise not_a_member(player_id, team)
+    if player_id == team.captain_id:
+        raise captain_required(team)
+    left = TeamMember.objects.filter(team=team).count() - 1
+    if left < tournament.board_count:
+        raise team_too_small(left, tournament.board_count)
+    member.delete()
+    stale = [o.pk for o in BoardOrder.objects.filter(team=team) if player_id in o.players]
+    BoardOrder.objects.filter(pk__in=stale).delete()
+
+
+# --- board orders --------------------------------------------------------------------------------
+
+
+def _round_started(tournament: Tournament, team: Team, number: int) -> bool:
+    if BoardOrder.objects.filter(team=team, round_number=number, locked=True).exists():
+        return True
+    return Round.objects.filter(tournament=tournament, number=number, started=True).exists()
+
+
+@transaction.atomic
+def board_order_submit(*, tournament_id: int, team_id: int, round_number: int, player_ids: Sequence[int], user
+                       ) -> BoardOrder:
+    """The team's captain (or the organiser) sets the team's board order for round
+    ``round_number``: exactly ``board_count`` different players of the team (members or
+    reserves), board 1 first. Submitting again before the round starts replaces the order.
+
+    Raises DomainError ``not_team_event``, ``unknown_team``, ``bad_round``, ``bad_board_order``
+    (not a list, a wrong count, a player on two boards), ``not_a_member`` (naming the player);
+    NotAllowed ``not_captain`` (another captain, a member, anyone else); Conflict
+    ``board_order_locked`` (the round has started for the team), ``tournament_finished``.
+    Nothing changes on failure.
+    """
+    tournament = _team_event(tournament_id)
+    team = _team(tournament, team_id)
+    _captain_or_organiser(tournament, team, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1:
+        raise bad_round(round_number)
+    if not isinstance(player_ids, list | tuple):
+        raise bad_board_order("player_ids: a list of player ids, board 1 first", field="player_ids")
+    ids = list(player_ids)
+    boards = tournament.board_count
+    if len(ids) != boards:
+        raise bad_board_order(f"player_ids: a board order names exactly {boards} players (one per board), "
+                              f"not {len(ids)}", field="player_ids")
+    members = set(TeamMember.objects.filter(team=team).values_list("player_id", flat=True))
+    for board, player_id in enumerate(ids, start=1):
+        if not isinstance(player_id, int) or isinstance(player_id, bool) or player_id not in members:
+            raise not_a_member(player_id, team)
+        if player_id in ids[:board - 1]:
+            raise bad_board_order(f"player_ids: player {player_id} is on two boards ({ids.index(player_id) + 1} "
+                                  f"and {board})", field="player_ids", board=board)
+    if _round_started(tournament, team, round_number):
+        raise board_order_locked(team, round_number)
+    order, _ = BoardOrder.objects.update_or_create(team=team, round_number=round_number,
+                                                   defaults={"players": ids, "locked": False})
+    return order
+
+
+def order_for(tournament: Tournament, team_id: int, number: int) -> list[int]:
+    """The board order a team plays round ``number`` with: its order for the round, else its
+    latest earlier one, else its members in entry order (players before reserves); an order
+    naming someone no longer in the team is passed over. Raises DomainError ``team_too_small``."""
+    members = [p.pk for p in state.team_players(team_id)]
+    for order in BoardOrder.objects.filter(team_id=team_id, round_number__lte=number).order_by("-round_number"):
+        if len(order.players) == tournament.board_count and set(order.players) <= set(members):
+            return list(order.players)
+    if len(members) < tournament.board_count:
+        raise team_too_small(len(members), tournament.board_count)
+    return members[:tournament.board_count]
+
+
+# --- team matches (called by advance and draw, under the tournament's lock) ----------------------
+
+
+def team_match_create(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> list[BoardMatch]:
+    """Start the team match of ``pairing`` (two team entries): lock both teams' board orders for
+    its round (storing the order used), and create one board match per board, board k between
+    the players at board k of each order (entry0's player on side 0), with the event's length
+    and rules. In a Swiss or round robin the round is marked started. Sets
+    ``pairing.board_rows``. Raises DomainError ``team_too_small``."""
+    number = pairing.round_number
+    orders = []
+    for entry_id in (pairing.entry0_id, pairing.entry1_id):
+        team_id = loaded.by_id[entry_id].team_id
+        players = order_for(tournament, team_id, number)
+        BoardOrder.objects.update_or_create(team_id=team_id, round_number=number,
+                                            defaults={"players": players, "locked": True})
+        orders.append(players)
+    found = Player.objects.in_bulk(orders[0] + orders[1])
+    boards = []
+    for board, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
+        match = match_create(
+            created_by=created_by, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
+            crawford=tournament.crawford, move_policy=tournament.move_policy, event=tournament,
+        )
+        boards.append(BoardMatch(pairing=pairing, board=board, match=match))
+    BoardMatch.objects.bulk_create(boards)
+    for board in boards:
+        board.has_reports = False
+    pairing.board_rows = boards
+    Round.objects.filter(tournament=tournament, number=number, started=False).update(started=True)
+    return boards
+
+
+def round_robin_start_next(tournament: Tournament, loaded: state.Loaded, *, created_by) -> None:
+    """A round robin of teams plays one round at a time: once every team match of the rounds
+    before it is decided, the next round's team matches are created. Idempotent (run under the
+    tournament's lock by the confirmation hook)."""
+    for number in sorted({p.round_number for p in loaded.pairings}):
+        these = [p for p in loaded.pairings if p.round_number == number and p.entry0_id and p.entry1_id]
+        if all(state.has_matches(p) for p in these):
+            if all(state.is_confirmed(p) for p in these):
+                continue
+            return  # this round is being played
+        for pairing in these:
+            if not state.has_matches(pairing):
+                team_match_create(tournament, pairing, loaded, created_by)
+        return
