@@ -11,10 +11,18 @@ It measures, against the targets of issue 4 (point 10):
   restrictions, and with ten-player clubs whose members may not meet.
 Also printed, without targets: the state of the full 1,024 bracket once every result is in.
 
-Not here yet: the issue's third figure, the standings endpoint's throughput for a 256-player
-Swiss after 8 rounds as a ratio to a no-op endpoint (and the same query count for 16 and 256
-players). It needs the Django side of the tournaments app (models, selectors, API) and will join
-``bench/api.py``'s server harness when that exists.
+Then the API side (skip it with ``--no-server``), with ``bench/api.py``'s harness:
+- the PostgreSQL database ``crawford_bench_draw`` is dropped, created and migrated (it holds only
+  what this bench builds);
+- a 256-player Swiss is built through the services and played for 8 rounds: each round paired by
+  ``tournament_pair_next_round``, every result confirmed by the organiser's override with a winner
+  drawn from the seeded ``random.Random`` (the confirmation hook runs as in production); the time
+  this takes is printed. A 16-player Swiss is played for 4 rounds the same way;
+- the query counts of GET /api/v1/tournaments/{id}/standings/ for 16 and 256 players (Django's
+  test client in the same process). Target: the same count;
+- gunicorn (gthread) serves the product plus ``/bench/noop/`` on loopback; the no-op and the
+  standings endpoint get ``--seconds`` of bounded load each, and the standings' rate is printed as a
+  ratio to the no-op's. gunicorn is always stopped, also on failure or Ctrl-C.
 
 Timings take the best of a few rounds, to keep the noise of a shared machine out.
 """
@@ -22,8 +30,11 @@ Timings take the best of a few rounds, to keep the noise of a shared machine out
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,6 +52,59 @@ from tournaments.draw import (  # noqa: E402
 )
 
 ROUNDS = 3
+DB_NAME = "crawford_bench_draw"
+STANDINGS_ROUNDS = {16: 4, 256: 8}
+
+# Run by ``manage.py shell`` in the bench database: builds each Swiss through the services, plays
+# its rounds (organiser overrides, seeded winners), counts the standings endpoint's queries and
+# prints one JSON line.
+BUILD_SCRIPT = """
+import json, random, time
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from accounts.models import User
+from matches.models import Match, Player, Side
+from matches.services.reporting import claim_make, match_override
+from tournaments.models import Entry, Tournament
+from tournaments.services import tournament_draw, tournament_pair_next_round
+
+SEED, HOST, ROUNDS = {seed}, {host!r}, {rounds!r}
+rng = random.Random(SEED)
+organiser = User.objects.create_user("bench-organiser", role=User.Role.ORGANISER)
+out = {{}}
+for size, rounds in sorted(ROUNDS.items()):
+    started = time.perf_counter()
+    users = User.objects.bulk_create([User(username=f"bench-{{size}}-{{i:04}}") for i in range(size)])
+    players = Player.objects.bulk_create([
+        Player(user=u, display_name=f"Player {{size}}-{{i:04}}", rating=1500 + rng.uniform(-300, 300))
+        for i, u in enumerate(users)])
+    sides = Side.objects.bulk_create([Side(player_a=p) for p in players])
+    tournament = Tournament.objects.create(name=f"Bench Swiss {{size}}", organiser=organiser, format="swiss",
+                                           swiss_rounds=rounds, status=Tournament.Status.CLOSED)
+    Entry.objects.bulk_create([Entry(tournament=tournament, side=s, status=Entry.Status.CHECKED_IN) for s in sides])
+    tournament_draw(tournament_id=tournament.pk, user=organiser)
+    for number in range(1, rounds + 1):
+        if number > 1:
+            tournament_pair_next_round(tournament_id=tournament.pk, user=organiser)
+        for match in Match.objects.filter(event=tournament).exclude(status="confirmed").select_related("side0", "side1"):
+            loser = rng.randrange(match.length)
+            score = (match.length, loser) if rng.random() < 0.5 else (loser, match.length)
+            match_override(match_id=match.pk, user=organiser, claim=claim_make(match, score, None))
+    built = time.perf_counter() - started
+    path = f"/api/v1/tournaments/{{tournament.pk}}/standings/"
+    client = Client(HTTP_HOST=HOST)
+    client.get(path)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200, response.content[:300]
+    rows = response.json()
+    out[size] = {{"id": tournament.pk, "path": path, "rounds": rounds, "seconds": built, "queries": len(queries),
+                  "rows": len(rows), "bytes": len(response.content),
+                  "matches": Match.objects.filter(event=tournament, status="confirmed").count(),
+                  "leader": [rows[0]["entrant"]["name"], rows[0]["wins"], rows[0]["buchholz"]]}}
+print(json.dumps(out))
+"""
 
 
 def best_of(rounds: int, work):
@@ -83,7 +147,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--rounds", type=int, default=6, help="Swiss rounds played before the timed one")
+    parser.add_argument("--no-server", action="store_true", help="only the pure draw's figures")
+    parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per endpoint (at most 60)")
+    parser.add_argument("--connections", type=int, default=8, help="concurrent keep-alive connections (at most 64)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
+    if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64):
+        parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64")
 
     entrants = [f"player {i:04}" for i in range(1, 1025)]
     elapsed, (bracket, first) = best_of(ROUNDS, lambda: draw_bracket(entrants, args.seed))
@@ -104,8 +175,62 @@ def main() -> None:
         assert answer.ok, answer
         print(f"Swiss round {answer.round} of 1,000 players after {args.rounds} rounds ({label}): "
               f"{elapsed * 1000:.1f} ms to pair {len(answer.pairings)} matches  (target: under 2,000 ms)")
-    print("standings endpoint throughput (256-player Swiss after 8 rounds): not measured yet; it comes with the "
-          "Django side of the tournaments app")
+    if not args.no_server:
+        standings_bench(args)
+
+
+def standings_bench(args) -> None:
+    """Build the Swiss events in the bench database, print the standings' query counts, then its
+    throughput against the no-op on one gunicorn (bench/api.py's harness)."""
+    import bench.api as harness
+
+    env = harness.bench_env()
+    env["DATABASE_URL"] = f"postgres://postgres@{harness.HOST}:5432/{DB_NAME}"
+    admin = ["-h", harness.HOST, "-U", "postgres"]
+    harness.run(["dropdb", *admin, "--if-exists", DB_NAME], env)
+    harness.run(["createdb", *admin, DB_NAME], env)
+    manage = [sys.executable, "manage.py"]
+    harness.run([*manage, "migrate", "--noinput", "-v", "0"], env)
+    script = BUILD_SCRIPT.format(seed=args.seed, host=harness.HOST, rounds=STANDINGS_ROUNDS)
+    started = time.perf_counter()
+    built = json.loads(harness.run([*manage, "shell", "-v", "0", "-c", script], env).strip().splitlines()[-1])
+    print(f"\nSwiss events built through the services in {time.perf_counter() - started:.1f} s "
+          f"(database {DB_NAME}):")
+    for size, event in sorted(built.items(), key=lambda item: int(item[0])):
+        print(f"  {size} players, {event['rounds']} rounds, {event['matches']} results confirmed by the organiser: "
+              f"{event['seconds']:.1f} s; leader {event['leader'][0]} ({event['leader'][1]} wins, "
+              f"Buchholz {event['leader'][2]})")
+    counts = {int(size): event["queries"] for size, event in built.items()}
+    same = len(set(counts.values())) == 1
+    print("standings endpoint queries: " + ", ".join(f"{n} players: {q}" for n, q in sorted(counts.items()))
+          + f"  (target: the same for 16 and 256) {'ok' if same else 'DIFFERENT'}")
+
+    big = built[str(max(STANDINGS_ROUNDS))]
+    small = built[str(min(STANDINGS_ROUNDS))]
+    endpoints = [
+        harness.Endpoint("no-op", "GET", "/bench/noop/", frozenset({204})),
+        harness.Endpoint(f"standings, {small['rows']} players", "GET", small["path"], frozenset({200})),
+        harness.Endpoint(f"standings, {big['rows']} players ({big['bytes'] // 1024} KiB)", "GET", big["path"],
+                         frozenset({200})),
+    ]
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    port = harness.free_port()
+    with tempfile.TemporaryFile(mode="w+") as log:
+        server = harness.start_server(env, port, args.workers, args.threads, log)
+        try:
+            harness.wait_ready(server, port)
+            print(f"gunicorn on http://{harness.HOST}:{port}/ (pid {server.pid}), database {DB_NAME}")
+            results = [harness.load(e, port, args.connections, args.seconds, server) for e in endpoints]
+        except BaseException:
+            log.seek(0)
+            sys.stderr.write("gunicorn's log:\n" + log.read()[-4000:])
+            raise
+        finally:
+            harness.stop_server(server)
+    harness.report(results, args)
+    ratio = results[2].rate / results[0].rate if results[0].rate else float("nan")
+    print(f"standings endpoint throughput (256-player Swiss after 8 rounds): {results[2].rate:.0f} req/s = "
+          f"{ratio:.3f}x the no-op's {results[0].rate:.0f} req/s")
 
 
 if __name__ == "__main__":

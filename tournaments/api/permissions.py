@@ -1,0 +1,25 @@
+"""Who may call which write endpoint of the tournaments API.
+
+The services check the same rules again under the tournament's row lock and stay the authority.
+These checks run first, so that an outsider gets a 403 before his body is even read (another
+organiser sending a bad body learns nothing about the event's rules). Each function returns
+nothing and raises :class:`config.errors.NotAllowed` (HTTP 403).
+"""
+
+from __future__ import annotations
+
+from tournaments import errors
+from tournaments.models import Tournament
+from tournaments.services.common import runs
+
+
+def check_may_create(user) -> None:
+    """Only organisers (and staff) create tournaments."""
+    if not getattr(user, "is_authenticated", False) or not user.is_organiser:
+        raise errors.not_an_organiser()
+
+
+def check_runs(tournament: Tournament, user) -> None:
+    """Only the tournament's organiser (its director) or staff act on it."""
+    if not runs(tournament, user):
+        raise errors.not_organiser()

@@ -1,0 +1,343 @@
+"""Serializers of the tournaments API's events, entries, draw and reads (``tournaments.api.events``).
+
+Input serializers derive from the matches API's :class:`StrictInputSerializer`: a key the
+serializer does not declare is refused with a 400 naming it ("unknown field", or "this field is
+read-only" for what a client sees but never sets: ``status``, ``draw_seed``...). The services check
+the rules themselves (``bad_rules`` naming the field); these only check shapes and types.
+
+Output serializers render the selectors' frozen dataclasses (``tournaments.selectors``) and the
+Tournament row; none exposes an email address.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer, StrictInputSerializer
+from tournaments.models import Tournament
+
+# --- input --------------------------------------------------------------------------------------
+
+TOURNAMENT_READ_ONLY = ("id", "status", "draw_seed", "drawn_at", "organiser", "created_at", "entries", "rounds")
+
+
+class TournamentFilterSerializer(StrictInputSerializer):
+    allowed_extra = ("page", "page_size", "format")
+
+    status = serializers.ChoiceField(required=False, choices=Tournament.Status.choices)
+    organiser = serializers.IntegerField(required=False, min_value=1, help_text="the organiser's user id")
+    club = serializers.IntegerField(required=False, min_value=1, help_text="a club id")
+
+    class Meta:
+        ref_name = "TournamentFilter"
+
+
+@extend_schema_field({
+    "type": "object", "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]},
+    "example": {"main": [5, 5, 7, 9], "consolation": 3},
+    "description": "match length per flight and round; Swiss and round robin use \"rounds\"",
+})
+class LengthsField(serializers.JSONField):
+    """The published lengths as sent; ``tournament_create`` checks them, naming the flight."""
+
+
+class TournamentCreateSerializer(StrictInputSerializer):
+    """A new tournament's published rules (every rule optional except the name)."""
+
+    read_only_names = TOURNAMENT_READ_ONLY
+
+    name = serializers.CharField(max_length=200)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.SINGLE_ELIMINATION)
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, default=Tournament.Kind.INDIVIDUAL)
+    club = serializers.IntegerField(required=False, allow_null=True, min_value=1, help_text="a club id")
+    starts_on = serializers.DateField(required=False, allow_null=True)
+    ends_on = serializers.DateField(required=False, allow_null=True)
+    lengths = LengthsField(required=False)
+    consolation_rounds = serializers.IntegerField(required=False, min_value=0, max_value=20)
+    last_chance = serializers.BooleanField(required=False)
+    swiss_rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
+    max_losses = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
+    groups = serializers.IntegerField(required=False, min_value=1, max_value=1000)
+    forbid_same_club = serializers.BooleanField(required=False)
+    crawford = serializers.BooleanField(required=False)
+    move_policy = serializers.ChoiceField(choices=[("legal", "Legal moves"), ("responsible", "Responsible moves")],
+                                          required=False)
+    premature_roll = serializers.ChoiceField(choices=Tournament.PrematureRoll.choices, required=False)
+    clock_seconds_per_point = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=86400)
+    penalty_minutes_per_point = serializers.IntegerField(required=False, min_value=1, max_value=1440)
+    seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
+    board_count = serializers.IntegerField(required=False, min_value=1, max_value=50)
+
+    class Meta:
+        ref_name = "TournamentCreate"
+
+    def to_service(self) -> dict:
+        """The validated data as ``tournament_create``'s keyword arguments."""
+        data = dict(self.validated_data)
+        if "club" in data:
+            data["club_id"] = data.pop("club")
+        return data
+
+
+class NoBodySerializer(StrictInputSerializer):
+    """An action without parameters: any key sent is refused (a read-only name as such)."""
+
+    read_only_names = (*TOURNAMENT_READ_ONLY, "seed", "late", "player", "players")
+
+    class Meta:
+        ref_name = "TournamentNoBody"
+
+
+class DrawInputSerializer(StrictInputSerializer):
+    read_only_names = TOURNAMENT_READ_ONLY
+
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                    help_text="the random seed of a random draw (default: a fresh one, published)")
+
+    class Meta:
+        ref_name = "TournamentDraw"
+
+
+class EntryAddSerializer(StrictInputSerializer):
+    """The organiser enters a player (or a pair) before the draw."""
+
+    read_only_names = ("id", "entry_id", "status", "late", "name", "players")
+
+    player_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=2,
+                                       help_text="one player id, or two for a consultation pair")
+    rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                     help_text="a pair: the member who always rolls; null: alternate by game")
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                    help_text="the organiser's seed (events seeded by the organiser)")
+
+    class Meta:
+        ref_name = "TournamentEntryAdd"
+
+
+class LateEntrySerializer(StrictInputSerializer):
+    """The organiser adds a late entrant after the draw (he takes the last seed)."""
+
+    read_only_names = ("id", "entry_id", "status", "late", "name", "players", "seed")
+
+    player_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=2,
+                                       help_text="one player id, or two for a consultation pair")
+    rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                     help_text="a pair: the member who always rolls; null: alternate by game")
+
+    class Meta:
+        ref_name = "TournamentLateEntry"
+
+
+class SignUpSerializer(StrictInputSerializer):
+    """A player enters himself (with his partner in a consultation-pairs event)."""
+
+    read_only_names = ("id", "entry_id", "status", "late", "name", "players", "seed", "player_ids")
+
+    partner_id = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                          help_text="consultation pairs: the partner's player id")
+    rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                     help_text="a pair: the member who always rolls; null: alternate by game")
+
+    class Meta:
+        ref_name = "TournamentSignUp"
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+class OrganiserSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the organiser's user id (the list's organiser filter)")
+    username = serializers.CharField()
+
+    class Meta:
+        ref_name = "TournamentOrganiser"
+
+
+class TournamentRulesSerializer(serializers.Serializer):
+    """The rules published before play."""
+
+    lengths = serializers.JSONField()
+    consolation_rounds = serializers.IntegerField()
+    last_chance = serializers.BooleanField()
+    swiss_rounds = serializers.IntegerField(allow_null=True)
+    max_losses = serializers.IntegerField(allow_null=True)
+    groups = serializers.IntegerField()
+    forbid_same_club = serializers.BooleanField()
+    crawford = serializers.BooleanField()
+    move_policy = serializers.CharField()
+    premature_roll = serializers.CharField()
+    clock_seconds_per_point = serializers.IntegerField(allow_null=True)
+    penalty_minutes_per_point = serializers.IntegerField()
+    seeding = serializers.CharField()
+    board_count = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "TournamentRules"
+
+
+class TournamentSerializer(serializers.Serializer):
+    """A tournament: who runs it, its state, its published rules and, once drawn, its draw seed
+    (null for a draw seeded by rating or by the organiser)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    organiser = OrganiserSerializer()
+    club = ClubBriefSerializer(allow_null=True)
+    starts_on = serializers.DateField(allow_null=True)
+    ends_on = serializers.DateField(allow_null=True)
+    format = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    rules = TournamentRulesSerializer(source="*")
+    draw_seed = serializers.IntegerField(allow_null=True)
+    drawn_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Tournament"
+
+
+class EntrantPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+
+    class Meta:
+        ref_name = "TournamentEntrantPlayer"
+
+    def to_representation(self, instance):
+        return {"id": instance[0], "display_name": instance[1]}
+
+
+class EntrantSerializer(serializers.Serializer):
+    """An entrant (``tournaments.selectors.Entrant``)."""
+
+    id = serializers.IntegerField(source="entry_id", help_text="the entry id")
+    name = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True, help_text="the seed in the draw; null before it or when not in it")
+    players = EntrantPlayerSerializer(many=True)
+    status = serializers.CharField(help_text="entered, checked_in or withdrawn")
+    late = serializers.BooleanField()
+    roller = serializers.CharField(allow_null=True, help_text="a pair: a, b (always that member) or alternate")
+
+    class Meta:
+        ref_name = "TournamentEntrant"
+
+
+class PairingSerializer(serializers.Serializer):
+    """A match of the draw (``tournaments.selectors.PairingView``)."""
+
+    key = serializers.CharField(help_text="the draw's id, e.g. main-2-3 or swiss-4-7")
+    flight = serializers.CharField()
+    round = serializers.IntegerField()
+    length = serializers.IntegerField()
+    top = EntrantSerializer(allow_null=True)
+    bottom = EntrantSerializer(allow_null=True)
+    status = serializers.CharField(help_text="the match's status, or waiting, bye, walkover, not_needed")
+    match_id = serializers.IntegerField(allow_null=True)
+    score = serializers.SerializerMethodField(help_text="the confirmed score, top's first")
+    winner = serializers.IntegerField(allow_null=True, help_text="the winning entry id")
+    top_bye = serializers.BooleanField()
+    bottom_bye = serializers.BooleanField()
+    top_from = serializers.CharField(allow_null=True, help_text="where an unknown top comes from")
+    bottom_from = serializers.CharField(allow_null=True)
+
+    class Meta:
+        ref_name = "TournamentPairing"
+
+    @extend_schema_field({**SCORE_SCHEMA, "nullable": True})
+    def get_score(self, pairing) -> list[int] | None:
+        return list(pairing.score) if pairing.score is not None else None
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    length = serializers.IntegerField()
+    matches = PairingSerializer(many=True)
+
+    class Meta:
+        ref_name = "TournamentBracketRound"
+
+
+class FlightSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    rounds = BracketRoundSerializer(many=True)
+    source = serializers.CharField(allow_null=True, help_text="the flight whose losers feed this one")
+    fed_rounds = serializers.ListField(child=serializers.IntegerField())
+    champion = EntrantSerializer(allow_null=True)
+
+    class Meta:
+        ref_name = "TournamentFlight"
+
+
+class BracketSerializer(serializers.Serializer):
+    tournament_id = serializers.IntegerField()
+    draw_seed = serializers.IntegerField(allow_null=True)
+    finished = serializers.BooleanField()
+    flights = FlightSerializer(many=True)
+
+    class Meta:
+        ref_name = "TournamentBracket"
+
+
+class RoundPairingsSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    pairings = PairingSerializer(many=True)
+    bye = EntrantSerializer(allow_null=True)
+
+    class Meta:
+        ref_name = "TournamentRound"
+
+
+class StandingSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    entrant = EntrantSerializer()
+    group = serializers.CharField(allow_null=True)
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    played = serializers.IntegerField()
+    score = serializers.FloatField()
+    buchholz = serializers.FloatField()
+    median_buchholz = serializers.FloatField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    points_difference = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "TournamentStanding"
+
+
+class PlacingSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    last_place = serializers.IntegerField()
+    label = serializers.CharField(help_text="5-8 when shared")
+    entrant = EntrantSerializer()
+    flight = serializers.CharField(allow_null=True)
+
+    class Meta:
+        ref_name = "TournamentPlacing"
+
+
+class NextMatchSerializer(serializers.Serializer):
+    tournament_id = serializers.IntegerField()
+    entrant = EntrantSerializer()
+    key = serializers.CharField()
+    flight = serializers.CharField()
+    round = serializers.IntegerField()
+    length = serializers.IntegerField()
+    opponent = EntrantSerializer(allow_null=True)
+    waiting_for = serializers.CharField(allow_null=True, help_text="the match that decides the opponent")
+    match_id = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+
+    class Meta:
+        ref_name = "TournamentNextMatch"
+
+
+class MyNextMatchSerializer(serializers.Serializer):
+    next_match = NextMatchSerializer(allow_null=True, help_text="null: nothing to play now in this event")
+
+    class Meta:
+        ref_name = "TournamentMyNextMatch"
