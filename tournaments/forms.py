@@ -78,11 +78,33 @@ class EntrantForm(forms.Form):
         queryset=Player.objects.none(), empty_label="Choose a player",
         error_messages={"invalid_choice": "there is no such player to add: choose one from the list"},
     )
+    partner = forms.ModelChoiceField(
+        queryset=Player.objects.none(), required=False, empty_label="No partner", label="Partner (pairs events)",
+        error_messages={"invalid_choice": "there is no such partner to add: choose one from the list"},
+    )
     seed = forms.IntegerField(min_value=1, required=False, label="Seed (optional)")
 
     def __init__(self, *args, players=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players if players is not None else Player.objects.order_by("display_name")
+        players = players if players is not None else Player.objects.order_by("display_name")
+        self.fields["player"].queryset = players
+        self.fields["partner"].queryset = players
+
+    @property
+    def player_ids(self) -> list[int]:
+        partner = self.cleaned_data.get("partner")
+        return [self.cleaned_data["player"].pk] + ([partner.pk] if partner else [])
+
+
+class PairSignUpForm(forms.Form):
+    """A player enters a consultation-pairs event with his partner, and says who rolls."""
+
+    partner = forms.ModelChoiceField(
+        queryset=Player.objects.order_by("display_name"), empty_label="Choose your partner",
+        error_messages={"invalid_choice": "there is no such player: choose your partner from the list"},
+    )
+    rolls = forms.ChoiceField(choices=[("alternate", "We alternate by game"), ("me", "I always roll"),
+                                       ("partner", "My partner always rolls")], label="Who rolls")
 
 
 class DrawForm(forms.Form):

@@ -25,7 +25,7 @@ from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, bracket_svg, round_names
 from .draw import DrawError
 from .errors import from_draw
-from .forms import DrawForm, EntrantForm, EntryActionForm, TournamentForm
+from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
 from .services.common import runs
 
@@ -152,7 +152,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
 
 
 def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error: str = "",
-                   status: int = 200) -> HttpResponse:
+                   sign_up_form: PairSignUpForm | None = None, status: int = 200) -> HttpResponse:
     entrants = selectors.entry_list(tournament=tournament)
     player = player_for_user(request.user)
     mine = _my_entrant(entrants, player)
@@ -164,7 +164,9 @@ def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error
         "entrants": entrants,
         "in_draw": tournament.drawn_at is not None,
         "mine": mine,
-        "can_sign_up": player is not None and mine is None and is_open and tournament.kind == Tournament.Kind.INDIVIDUAL,
+        "can_sign_up": player is not None and mine is None and is_open and tournament.kind != Tournament.Kind.TEAMS,
+        "pair_form": (sign_up_form or PairSignUpForm(prefix="pair")) if tournament.kind == Tournament.Kind.PAIRS
+        else None,
         "can_check_in": mine is not None and is_closed and mine.status == Entry.Status.ENTERED,
         "can_withdraw": mine is not None and not mine.withdrawn and tournament.status != Tournament.Status.FINISHED,
         "next_match": selectors.player_next_match(tournament=tournament, player=player) if mine else None,
@@ -206,11 +208,25 @@ def _posted_entry(request: HttpRequest) -> int:
 @login_required
 @require_POST
 def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The player enters himself; see entry_sign_up."""
-    def act(tournament):
-        services.entry_sign_up(tournament_id=tournament.pk, user=request.user)
-        return "You are entered. Check in when the entries close."
-    return _entry_action(request, tournament_id, act)
+    """The player enters himself (in a pairs event with his partner, saying who rolls); see
+    entry_sign_up."""
+    tournament = _tournament_or_404(tournament_id)
+    partner_id = rolls = None
+    form = None
+    if tournament.kind == Tournament.Kind.PAIRS:
+        form = PairSignUpForm(request.POST, prefix="pair")
+        if not form.is_valid():
+            return _render_detail(request, tournament, sign_up_form=form, status=400)
+        partner_id = form.cleaned_data["partner"].pk
+        me = player_for_user(request.user)
+        rolls = {"me": me.pk if me else None, "partner": partner_id}.get(form.cleaned_data["rolls"])
+    try:
+        services.entry_sign_up(tournament_id=tournament.pk, user=request.user, partner_id=partner_id, rolls=rolls)
+    except DomainError as error:
+        return _render_detail(request, tournament, action_error=error_text(error), sign_up_form=form,
+                              status=_status_of(error))
+    messages.success(request, "You are entered. Check in when the entries close.")
+    return redirect(_detail_url(tournament))
 
 
 @login_required
@@ -321,7 +337,10 @@ def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form
         "tournament": tournament,
         "entrants": entrants,
         "before_draw": before_draw,
-        "can_add": before_draw and tournament.kind == Tournament.Kind.INDIVIDUAL,
+        # After the draw a player joins as a late entrant (the last seed), where the format allows.
+        "pairs": tournament.kind == Tournament.Kind.PAIRS,
+        "can_add": tournament.kind != Tournament.Kind.TEAMS and (before_draw or (
+            tournament.status == Tournament.Status.RUNNING and tournament.format != Tournament.Format.ROUND_ROBIN)),
         "entrant_form": entrant_form or EntrantForm(players=candidates, prefix="entrant"),
         "draw_form": draw_form or DrawForm(prefix="draw"),
         "random": tournament.seeding == Tournament.Seeding.RANDOM,
@@ -372,20 +391,29 @@ def close_entries(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The organiser adds a player chosen by name; see entry_add. An unknown player is a form
-    error (400) and nothing is saved."""
+    """The organiser adds a player chosen by name: before the draw see entry_add, after it
+    entry_add_late (the last seed, into a bye or the next Swiss round). An unknown player is a
+    form error (400) and nothing is saved."""
     tournament = _managed_or_403(request, tournament_id)
     form = EntrantForm(request.POST, prefix="entrant")
     if not form.is_valid():
         return _render_manage(request, tournament, entrant_form=form, status=400)
     player = form.cleaned_data["player"]
+    late = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     try:
-        services.entry_add(tournament_id=tournament.pk, user=request.user, player_ids=[player.pk],
-                           seed=form.cleaned_data["seed"])
+        if late:
+            if form.cleaned_data["seed"] is not None:
+                raise DomainError("seed: a late entrant is the last seed; leave the seed empty", field="seed")
+            _call(services.entry_add_late, tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids)
+        else:
+            services.entry_add(tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids,
+                               seed=form.cleaned_data["seed"])
     except DomainError as error:
         form.add_error(None, error_text(error))
         return _render_manage(request, tournament, entrant_form=form, status=_status_of(error))
-    messages.success(request, f"{player.display_name} is entered.")
+    partner = form.cleaned_data.get("partner")
+    who = f"{player.display_name} & {partner.display_name}" if partner else player.display_name
+    messages.success(request, f"{who} {'are' if partner else 'is'} entered{' late, as the last seed' if late else ''}.")
     return redirect(_manage_url(tournament))
 
 

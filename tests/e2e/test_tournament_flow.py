@@ -111,6 +111,7 @@ def organiser_makes_the_draw(page, names: list[str]) -> None:
     page.get_by_role("button", name="Make the draw").click()
     expect(page.get_by_role("status")).to_contain_text("The draw is made: the event is running.")
     expect(page.locator("strong.status")).to_have_text("Running")
+    screenshot(page, "manage.png")
 
     page.get_by_role("link", name="Bracket").click()
     expect(page.get_by_role("heading", name="Main flight")).to_be_visible()
@@ -126,6 +127,10 @@ def alice_reports_and_heidi_confirms(page) -> None:
     sign_in(page, "alice")
     page.goto("/events/mine/")
     expect(page.locator("ul.next-matches")).to_contain_text("against Heidi")
+    page.goto("/events/")
+    page.get_by_role("link", name="Club Cup").click()
+    expect(page.get_by_role("heading", name="Your next match")).to_be_visible()
+    screenshot(page, "detail.png")
     page.get_by_role("link", name="match page").click()
     expect(page.get_by_role("heading", name="Alice v Heidi")).to_be_visible()
     page.get_by_label("Alice's score").fill("5")

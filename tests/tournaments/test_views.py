@@ -235,6 +235,46 @@ def test_a_player_withdraws_before_the_draw(client, open_event):
     assert not Entry.objects.filter(tournament=tournament).exists()
 
 
+@pytest.fixture
+def pairs_event(olga):
+    return closed(organiser=olga, name="Pairs Cup", status=Tournament.Status.OPEN, kind=Tournament.Kind.PAIRS)
+
+
+def test_a_player_signs_up_a_pair_with_his_partner_and_says_who_rolls(client, pairs_event, carol):
+    dave = player("dave")
+    page = text(login(client, carol.user).get(url("detail", pairs_event)))
+    assert "Sign up as a pair" in page
+    response = client.post(url("sign_up", pairs_event), {"pair-partner": dave.pk, "pair-rolls": "me"})
+    assert response.status_code == 302
+    entry = Entry.objects.select_related("side").get(tournament=pairs_event)
+    assert {entry.side.player_a_id, entry.side.player_b_id} == {carol.pk, dave.pk}
+    roller = entry.side.player_a_id if entry.side.roller == "a" else entry.side.player_b_id
+    assert roller == carol.pk
+    assert "You are entered; not checked in yet." in text(client.get(url("detail", pairs_event)))
+
+
+def test_a_pair_sign_up_without_a_partner_or_with_oneself_is_refused_and_saves_nothing(client, pairs_event, carol):
+    login(client, carol.user)
+    response = client.post(url("sign_up", pairs_event), {"pair-partner": "", "pair-rolls": "alternate"})
+    assert response.status_code == 400 and "This field is required." in text(response)
+    response = client.post(url("sign_up", pairs_event), {"pair-partner": carol.pk, "pair-rolls": "alternate"})
+    assert response.status_code == 400 and "a pair is two different players" in text(response)
+    assert not Entry.objects.filter(tournament=pairs_event).exists()
+
+
+def test_the_organiser_adds_a_pair_and_a_lone_player_is_refused(client, pairs_event, olga, carol):
+    dave = player("dave")
+    login(client, olga)
+    response = client.post(url("add_entrant", pairs_event), {"entrant-player": carol.pk})
+    assert response.status_code == 400
+    assert "an entrant of this event is a pair of two players, not 1" in text(response)
+    assert not Entry.objects.filter(tournament=pairs_event).exists()
+    response = client.post(url("add_entrant", pairs_event), {"entrant-player": carol.pk, "entrant-partner": dave.pk})
+    assert response.status_code == 302
+    assert "Carol & Dave are entered." in text(client.get(response["Location"]))
+    assert Entry.objects.filter(tournament=pairs_event, side__player_b__isnull=False).count() == 1
+
+
 # --- the organiser's control page --------------------------------------------------------------
 
 
@@ -306,6 +346,28 @@ def test_adding_an_entrant_twice_is_refused_and_saves_nothing(client, open_event
     response = login(client, olga).post(url("add_entrant", tournament), {"entrant-player": alice.pk})
     assert response.status_code == 409
     assert "Alice is already entered in this tournament" in text(response)
+    assert snapshot(tournament) == before
+
+
+def test_after_the_draw_the_organiser_adds_a_late_entrant_into_a_bye(client, olga):
+    tournament, _ = drawn(3, organiser=olga)
+    dave = player("dave")
+    login(client, olga)
+    assert "Add a late entrant" in text(client.get(url("manage", tournament)))
+    response = client.post(url("add_entrant", tournament), {"entrant-player": dave.pk})
+    assert response.status_code == 302
+    entry = entry_of(tournament, dave)
+    assert (entry.seed, entry.late, entry.status) == (4, True, Entry.Status.CHECKED_IN)
+    assert "Dave is entered late, as the last seed." in text(client.get(response["Location"]))
+
+
+def test_a_late_entrant_into_a_full_bracket_is_refused_and_saves_nothing(client, olga):
+    tournament, _ = drawn(4, organiser=olga)
+    erin = player("erin")
+    before = snapshot(tournament)
+    response = login(client, olga).post(url("add_entrant", tournament), {"entrant-player": erin.pk})
+    assert response.status_code == 409
+    assert "a late entry is not possible: the bracket is full (4 entrants in 4 places): no bye to fill" in text(response)
     assert snapshot(tournament) == before
 
 
