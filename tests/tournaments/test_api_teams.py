@@ -1,0 +1,160 @@
+"""The teams API: team lists, entering a team, board orders (only a team's captain or the
+organiser; another captain 403), and the team match card.
+
+The cast: Olga organises; the Aces (alice captains, bob, carol), the Bears (dave captains, erin,
+frank), Cats and Dogs; Rupert is in no team; Oscar organises other events.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.tournaments.factories import closed, make_another_organiser, make_organiser
+from tests.tournaments.factories_teams import (
+    enter_teams,
+    non_member,
+    play_board,
+    team_cast,
+    team_event,
+    team_pairing,
+    team_snapshot,
+)
+from tournaments.models import BoardOrder, Team, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    return make_organiser()
+
+
+def client_for(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def event(organiser):
+    """Aces and Bears entered and checked in, not drawn."""
+    tournament = closed(organiser=organiser, kind=Tournament.Kind.TEAMS)
+    players = team_cast()
+    aces, bears = enter_teams(tournament, players, 2)
+    return tournament, players, aces, bears
+
+
+def order_url(tournament, team) -> str:
+    return f"/api/v1/tournaments/{tournament.pk}/teams/{team.pk}/board-order/"
+
+
+def test_anyone_reads_the_teams_with_captains_members_and_orders(event):
+    tournament, _players, aces, _bears = event
+    response = client_for().get(f"/api/v1/tournaments/{tournament.pk}/teams/")
+    assert response.status_code == 200
+    body = response.json()
+    assert [t["name"] for t in body] == ["Aces", "Bears"]
+    assert body[0]["captain"] == "Alice" and body[0]["entry_id"] == aces.entry.pk
+    assert [(m["name"], m["captain"]) for m in body[0]["members"]] == [("Alice", True), ("Bob", False),
+                                                                       ("Carol", False)]
+    detail = client_for().get(f"/api/v1/tournaments/{tournament.pk}/teams/{aces.pk}/")
+    assert detail.status_code == 200 and detail.json() == body[0]
+
+
+def test_the_organiser_enters_a_team_and_a_bad_one_is_refused_naming_the_problem(organiser):
+    tournament = closed(organiser=organiser, kind=Tournament.Kind.TEAMS)
+    alice, bob, carol, dave = team_cast()[:4]
+    url = f"/api/v1/tournaments/{tournament.pk}/teams/"
+    response = client_for(organiser).post(url, {"name": "Aces", "captain_id": alice.pk,
+                                                "member_ids": [bob.pk], "reserve_ids": [carol.pk]}, format="json")
+    assert response.status_code == 201, response.json()
+    assert [(m["name"], m["reserve"]) for m in response.json()["members"]] == [
+        ("Alice", False), ("Bob", False), ("Carol", True)]
+    before = team_snapshot(tournament)
+    too_small = client_for(organiser).post(url, {"name": "Bears", "captain_id": dave.pk}, format="json")
+    assert too_small.status_code == 400 and too_small.json()["code"] == "team_too_small"
+    typo = client_for(organiser).post(url, {"name": "Bears", "captain_id": dave.pk, "members": []}, format="json")
+    assert typo.status_code == 400 and "members" in typo.json()["detail"]
+    anonymous = client_for().post(url, {"name": "Bears", "captain_id": dave.pk}, format="json")
+    assert anonymous.status_code == 401
+    assert team_snapshot(tournament) == before
+
+
+def test_the_captain_sets_his_board_order_through_the_api(event):
+    tournament, players, aces, _bears = event
+    alice, bob, carol = players[:3]
+    response = client_for(alice.user).post(order_url(tournament, aces),
+                                           {"round_number": 1, "player_ids": [carol.pk, alice.pk, bob.pk]},
+                                           format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["board_orders"] == [
+        {"round_number": 1, "players": [[carol.pk, "Carol"], [alice.pk, "Alice"], [bob.pk, "Bob"]], "locked": False}]
+
+
+@pytest.mark.parametrize("who, body, status, code", [
+    ("dave", "good", 403, "not_captain"),        # another team's captain
+    ("bob", "good", 403, "not_captain"),         # a member who is not the captain
+    ("oscar", "good", 403, "not_captain"),       # another organiser
+    ("alice", "non_member", 400, "not_a_member"),
+    ("alice", "two", 400, "bad_board_order"),
+    ("alice", "round_zero", 400, "invalid"),
+    ("alice", "unknown_field", 400, "invalid"),
+])
+def test_a_bad_board_order_gets_a_clear_4xx_and_nothing_is_saved(event, who, body, status, code):
+    tournament, players, aces, _bears = event
+    alice, bob, carol, dave = players[:4]
+    users = {"alice": alice.user, "bob": bob.user, "dave": dave.user, "oscar": make_another_organiser()}
+    bodies = {
+        "good": {"round_number": 1, "player_ids": [alice.pk, bob.pk, carol.pk]},
+        "non_member": {"round_number": 1, "player_ids": [alice.pk, bob.pk, non_member().pk]},
+        "two": {"round_number": 1, "player_ids": [alice.pk, bob.pk]},
+        "round_zero": {"round_number": 0, "player_ids": [alice.pk, bob.pk, carol.pk]},
+        "unknown_field": {"round_number": 1, "player_ids": [alice.pk, bob.pk, carol.pk], "boards": 3},
+    }
+    before = team_snapshot(tournament)
+    response = client_for(users[who]).post(order_url(tournament, aces), bodies[body], format="json")
+    assert response.status_code == status, response.json()
+    if code != "invalid":
+        assert response.json()["code"] == code
+    if code == "not_a_member":
+        assert "not a member of team Aces" in response.json()["detail"]
+    if code == "bad_board_order":
+        assert "exactly 3 players" in response.json()["detail"]
+    assert team_snapshot(tournament) == before
+    assert not BoardOrder.objects.exists()
+
+
+def test_a_locked_board_order_is_a_409_and_unknown_teams_are_404(organiser):
+    tournament, players, (aces, _bears, _cats, _dogs) = team_event(organiser)
+    alice, bob, carol = players[:3]
+    before = team_snapshot(tournament)
+    response = client_for(alice.user).post(order_url(tournament, aces),
+                                           {"round_number": 1, "player_ids": [carol.pk, alice.pk, bob.pk]},
+                                           format="json")
+    assert response.status_code == 409 and response.json()["code"] == "board_order_locked"
+    assert team_snapshot(tournament) == before
+    missing = Team.objects.order_by("-pk").first().pk + 100
+    assert client_for().get(f"/api/v1/tournaments/{tournament.pk}/teams/{missing}/").status_code == 404
+    assert client_for().get("/api/v1/tournaments/999999/teams/").status_code == 404
+
+
+def test_the_team_match_card_shows_each_board_and_the_team_result(organiser):
+    tournament, _players, (aces, _bears, _cats, dogs) = team_event(organiser, lengths={"main": [3]})
+    row = team_pairing(tournament, aces, dogs)
+    url = f"/api/v1/tournaments/{tournament.pk}/team-matches/{row.pk}/"
+    play_board(row, 1, aces)
+    card = client_for().get(url).json()
+    assert [b["status"] for b in card["boards"]] == ["confirmed", "scheduled", "scheduled"]
+    assert (card["winner"], card["decided"]) == (None, False)
+    play_board(row, 3, aces, loser_points=1)
+    card = client_for().get(url).json()
+    aces_top = card["top"]["name"] == "Aces"
+    assert {card["top"]["name"], card["bottom"]["name"]} == {"Aces", "Dogs"}
+    assert (card["winner"], card["decided"]) == (aces.entry.pk, True)
+    assert (card["top_points"], card["bottom_points"]) == ((2, 0) if aces_top else (0, 2))
+    board1 = card["boards"][0]
+    assert board1["top_player"][1] == ("Alice" if aces_top else "Judy")
+    assert board1["winner"] == aces.entry.pk and sorted(card["boards"][2]["score"]) == [1, 3]
+    assert client_for().get(f"/api/v1/tournaments/{tournament.pk}/team-matches/999999/").status_code == 404
