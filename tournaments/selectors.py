@@ -87,8 +87,8 @@ CONFIRMED = Match.Status.CONFIRMED.value
 @dataclass(frozen=True)
 class PairingView:
     """One match of the draw as shown. ``top``/``bottom`` are None while unknown (then
-    ``top_from``/``bottom_from`` say where the player comes from: ``winner of main-1-2``) and
-    X
+    ``top_from``/``bottom_from`` say where the player comes from: ``winner of main-1-2``);
+    ``top_bye``/``bottom_bye`` mark a bye; ``score`` is the match's score, top first, once reported
     and confirmed; ``winner`` the winning entry id."""
 
     key: str
