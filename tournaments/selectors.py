@@ -105,9 +105,14 @@ class PairingView:
     bottom_bye: bool = False
     top_from: str | None = None
     bottom_from: str | None = None
+    pairing_id: int | None = None
 
 
 def _oriented_score(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int] | None:
+    if state.is_team_pairing(pairing):
+        # A team match's score is boards won, top team first, once the team match is decided.
+        result = state.team_result(pairing)
+        return (result.top_points, result.bottom_points) if result.winner is not None else None
     match = pairing.match
     if match is None or match.status != Match.Status.CONFIRMED or pairing.entry0_id is None:
         return None
@@ -116,7 +121,19 @@ def _oriented_score(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int
     return match.score1, match.score0
 
 
+def _team_status(pairing: Pairing) -> str:
+    """A team match's status as shown: confirmed once decided, in play once a board has started,
+    scheduled while its boards wait, waiting before its boards exist."""
+    if not state.is_team_pairing(pairing):
+        return WAITING
+    if state.is_confirmed(pairing):
+        return CONFIRMED
+    return Match.Status.IN_PLAY.value if state.pairing_started(pairing) else Match.Status.SCHEDULED.value
+
+
 def _match_status(pairing: Pairing) -> str:
+    if pairing.match is None and pairing.entry0_id and pairing.entry1_id:
+        return _team_status(pairing)
     if pairing.match is None:
         return "bye" if pairing.entry0_id and not pairing.entry1_id else WAITING
     return pairing.match.status
@@ -191,7 +208,7 @@ def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entran
     pairing = loaded.by_key[m.id]
     top, bottom = match_state.top, match_state.bottom
     if match_state.status == READY:
-        status = pairing.match.status if pairing.match is not None else WAITING
+        status = pairing.match.status if pairing.match is not None else _team_status(pairing)
     elif match_state.status == PLAYED:
         status = WALKOVER if m.id in walkovers else CONFIRMED
     else:
@@ -204,6 +221,7 @@ def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entran
         status=status, match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id), winner=winner,
         top_bye=top is BYE, bottom_bye=bottom is BYE,
         top_from=_source(m.top) if top is None else None, bottom_from=_source(m.bottom) if bottom is None else None,
+        pairing_id=pairing.pk,
     )
 
 
@@ -238,7 +256,7 @@ def tournament_rounds(*, tournament: Tournament) -> tuple[RoundPairings, ...]:
             key=pairing.key, flight=pairing.flight, round=pairing.round_number, length=pairing.length,
             top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
             match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id),
-            winner=state.winner_entry(pairing, loaded.by_id),
+            winner=state.winner_entry(pairing, loaded.by_id), pairing_id=pairing.pk,
         ))
     return tuple(RoundPairings(n, tuple(rounds[n]), byes.get(n)) for n in sorted(rounds))
 
@@ -299,6 +317,14 @@ def tournament_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     return tuple(rows)
 
 
+def event_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
+    """The event's table: :func:`team_standings` for a team event (team-match wins, board
+    points, head-to-head), else :func:`tournament_standings`. A fixed number of queries."""
+    if tournament.kind == Tournament.Kind.TEAMS:
+        return team_standings(tournament=tournament)
+    return tournament_standings(tournament=tournament)
+
+
 def _rows(table, entrants: dict[int, Entrant], group: str | None) -> list[StandingRow]:
     return [
         StandingRow(
@@ -333,7 +359,8 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
     the final, then the losers' bracket), each loser placed by the round he went out in, the
     places of one round shared. Swiss: the standings' order, equal entrants sharing. Round robin:
     by place in the group, the entrants with the same place in their groups sharing the places
-    (the group winners share 1 to the number of groups). Two queries.
+    (the group winners share 1 to the number of groups). A team event ranks by its team table
+    (:func:`team_standings`). A fixed number of queries.
     """
     if tournament.drawn_at is None:
         return ()
@@ -342,7 +369,7 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
         view = state.bracket_state(loaded)
         entrants = {e.pk: _entrant(e) for e in loaded.entries}
         return tuple(PlacingRow(p.place, p.last_place, entrants[p.entrant], p.flight) for p in view.state.placings())
-    rows = tournament_standings(tournament=tournament)
+    rows = event_standings(tournament=tournament)
     if tournament.format == Tournament.Format.SWISS:
         ties: dict[int, int] = {}
         for row in rows:
@@ -365,7 +392,13 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
 @dataclass(frozen=True)
 class NextMatch:
     """Where a player plays next in an event: the pairing, its length, the opponent (None while
-    he is still to be decided: ``waiting_for`` says by which match) and the match once created."""
+    he is still to be decided: ``waiting_for`` says by which match) and the match once created.
+
+    In a team event the entrant and opponent are teams and the pairing is the team's next team
+    match (``team_match_id``, the pairing's id: its card). ``board`` is the player's board once
+    the board order for that round is known (submitted by the captain, or locked when the round
+    started), and ``match_id`` his board's match once the boards exist; ``sits_out`` says the
+    known order leaves him (a reserve, say) off every board."""
 
     tournament_id: int
     entrant: Entrant
@@ -377,18 +410,57 @@ class NextMatch:
     waiting_for: str | None
     match_id: int | None
     status: str
+    team_match_id: int | None = None
+    board: int | None = None
+    sits_out: bool = False
+
+
+def _my_entry(tournament: Tournament, loaded: state.Loaded, player_id: int) -> tuple[Entry | None, dict]:
+    """The player's entry (his side's or pair's; in a team event his team's, captain, member or
+    reserve) and, in a team event, his team's board orders by round (``{round: [player ids]}``).
+    One query more in a team event (two when he is in a team)."""
+    if tournament.kind != Tournament.Kind.TEAMS:
+        entry = next((e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)),
+                     None)
+        return entry, {}
+    from tournaments.models import BoardOrder, TeamMember
+
+    team_id = TeamMember.objects.filter(tournament=tournament, player_id=player_id).values_list("team_id",
+                                                                                                 flat=True).first()
+    entry = next((e for e in loaded.entries if team_id is not None and e.team_id == team_id), None)
+    if entry is None:
+        return None, {}
+    orders = dict(BoardOrder.objects.filter(team_id=team_id).values_list("round_number", "players"))
+    return entry, orders
+
+
+def _next(tournament: Tournament, me: Entrant, pairing: Pairing, *, key: str, flight: str, round: int, length: int,
+          opponent: Entrant | None, waiting_for: str | None, player_id: int, orders: dict) -> NextMatch:
+    if tournament.kind != Tournament.Kind.TEAMS:
+        status = pairing.match.status if pairing.match is not None else WAITING
+        return NextMatch(tournament.pk, me, key, flight, round, length, opponent, waiting_for, pairing.match_id,
+                         status)
+    order = orders.get(round)
+    board = order.index(player_id) + 1 if order is not None and player_id in order else None
+    mine = next((b for b in getattr(pairing, "board_rows", ()) if b.board == board), None) if board else None
+    status = mine.match.status if mine is not None else _team_status(pairing)
+    return NextMatch(tournament.pk, me, key, flight, round, length, opponent, waiting_for,
+                     mine.match_id if mine is not None else None, status, team_match_id=pairing.pk, board=board,
+                     sits_out=order is not None and board is None)
 
 
 def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMatch | None:
-    """The player's (or his pair's) next match in ``tournament``: his match still to be played,
-    else in a bracket the match he waits in for his opponent. None when he is not in the draw,
-    has withdrawn or is out, or the event is not running (a Swiss between rounds: until the
-    next round is paired). Two queries."""
+    """The player's (or his pair's, or his team's) next match in ``tournament``: his match still
+    to be played, else in a bracket the match he waits in for his opponent. In a team event, a
+    member's (captain, member or reserve) next match is his team's next undecided team match,
+    with his board once the round's board order is known. None when he is not in the draw, has
+    withdrawn or is out, or the event is not running (a Swiss between rounds: until the next
+    round is paired). Two queries (a team event: five)."""
     if tournament.status != Tournament.Status.RUNNING:
         return None
     player_id = player.pk if isinstance(player, Player) else player
     loaded = state.load(tournament)
-    entry = next((e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)), None)
+    entry, orders = _my_entry(tournament, loaded, player_id)
     if entry is None or entry.seed is None or entry.status == Entry.Status.WITHDRAWN:
         return None
     entrants = {e.pk: _entrant(e) for e in loaded.entries}
@@ -403,17 +475,22 @@ def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMa
             pairing = loaded.by_key[m.id]
             mine_top = match_state.top == entry.pk
             other, slot = (match_state.bottom, m.bottom) if mine_top else (match_state.top, m.top)
-            status = pairing.match.status if pairing.match is not None else WAITING
-            return NextMatch(tournament.pk, me, m.id, m.flight, m.round, m.length,
-                             entrants.get(other) if other is not None else None,
-                             _source(slot) if other is None else None, pairing.match_id, status)
+            return _next(tournament, me, pairing, key=m.id, flight=m.flight, round=m.round, length=m.length,
+                         opponent=entrants.get(other) if other is not None else None,
+                         waiting_for=_source(slot) if other is None else None, player_id=player_id, orders=orders)
         return None
+    teams = tournament.kind == Tournament.Kind.TEAMS
     for pairing in sorted(loaded.pairings, key=_board_order):
-        if pairing.match is None or entry.pk not in (pairing.entry0_id, pairing.entry1_id) or state.is_confirmed(pairing):
+        if entry.pk not in (pairing.entry0_id, pairing.entry1_id) or state.is_confirmed(pairing):
+            continue
+        # A team match is the team's next match even before its boards exist (a round robin of
+        # teams creates a round's boards when the round before is decided); a bye is not a match.
+        if (pairing.entry0_id is None or pairing.entry1_id is None) if teams else pairing.match is None:
             continue
         other = pairing.entry1_id if pairing.entry0_id == entry.pk else pairing.entry0_id
-        return NextMatch(tournament.pk, me, pairing.key, pairing.flight, pairing.round_number, pairing.length,
-                         entrants[other], None, pairing.match_id, pairing.match.status)
+        return _next(tournament, me, pairing, key=pairing.key, flight=pairing.flight, round=pairing.round_number,
+                     length=pairing.length, opponent=entrants[other], waiting_for=None, player_id=player_id,
+                     orders=orders)
     return None
 
 

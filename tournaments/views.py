@@ -169,7 +169,9 @@ def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error
         else None,
         "can_check_in": mine is not None and is_closed and mine.status == Entry.Status.ENTERED,
         "can_withdraw": mine is not None and not mine.withdrawn and tournament.status != Tournament.Status.FINISHED,
-        "next_match": selectors.player_next_match(tournament=tournament, player=player) if mine else None,
+        # A team's entrant lists no players: a member's next match is asked for by his player.
+        "next_match": selectors.player_next_match(tournament=tournament, player=player)
+        if mine or (player is not None and tournament.kind == Tournament.Kind.TEAMS) else None,
         "runs": runs(tournament, request.user),
         "is_bracket": tournament.format in (Tournament.Format.SINGLE_ELIMINATION,
                                             Tournament.Format.DOUBLE_ELIMINATION),
@@ -254,7 +256,16 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # --- brackets, rounds, standings ---------------------------------------------------------------
 
 
-def _cell(match: selectors.PairingView) -> BracketCell:
+def _match_href(tournament: Tournament, match: selectors.PairingView) -> str | None:
+    """Where a match of the draw links: a team event's pairing of two teams to its team match
+    card (it has no match of its own), any other to its match page once the match exists."""
+    if tournament.kind == Tournament.Kind.TEAMS:
+        known = match.top is not None and match.bottom is not None and match.pairing_id is not None
+        return reverse("tournaments:team_match", args=[tournament.pk, match.pairing_id]) if known else None
+    return reverse("matches:detail", args=[match.match_id]) if match.match_id else None
+
+
+def _cell(tournament: Tournament, match: selectors.PairingView) -> BracketCell:
     sides = (match.top, match.bottom)
     byes = (match.top_bye, match.bottom_bye)
     names = tuple(BYE if bye else (side.name if side is not None else None) for side, bye in zip(sides, byes, strict=True))
@@ -264,7 +275,7 @@ def _cell(match: selectors.PairingView) -> BracketCell:
         winner = next((i for i, side in enumerate(sides) if side is not None and side.entry_id == match.winner), None)
     return BracketCell(
         key=match.key, names=names, scores=match.score or (None, None), winner=winner, status=match.status,
-        href=reverse("matches:detail", args=[match.match_id]) if match.match_id else None, seeds=seeds,
+        href=_match_href(tournament, match), seeds=seeds,
     )
 
 
@@ -278,7 +289,7 @@ class FlightDrawing:
 
 def _flight_drawing(tournament: Tournament, flight: selectors.FlightView) -> FlightDrawing:
     names = round_names(len(flight.rounds))
-    rounds = [BracketRound(name, rnd.length, tuple(_cell(m) for m in rnd.matches))
+    rounds = [BracketRound(name, rnd.length, tuple(_cell(tournament, m) for m in rnd.matches))
               for name, rnd in zip(names, flight.rounds, strict=True)]
     title = flight_title(flight.name)
     return FlightDrawing(flight.name, title, bracket_svg(rounds, title=f"{tournament.name}: {title}"), flight.champion)
@@ -300,19 +311,23 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The pairings of a Swiss or round robin, round by round, with their results. Public."""
     tournament = _tournament_or_404(tournament_id)
+    rounds_ = selectors.tournament_rounds(tournament=tournament)
     return render(request, "tournaments/rounds.html", {
-        "tournament": tournament, "rounds": selectors.tournament_rounds(tournament=tournament),
+        "tournament": tournament,
+        "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings]) for rnd in rounds_],
         "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
     })
 
 
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The table of a Swiss or round robin with its tie-break columns (and the placings once the
-    event is finished). Public; a fixed number of queries."""
+    """The table of a Swiss or round robin with its tie-break columns (a team event: the team
+    table, team-match wins then board points then head-to-head). Public; a fixed number of
+    queries."""
     tournament = _tournament_or_404(tournament_id)
-    rows = selectors.tournament_standings(tournament=tournament)
+    teams = tournament.kind == Tournament.Kind.TEAMS
+    rows = (selectors.team_standings if teams else selectors.tournament_standings)(tournament=tournament)
     return render(request, "tournaments/standings.html", {
-        "tournament": tournament, "rows": rows, "swiss": tournament.format == Tournament.Format.SWISS,
+        "tournament": tournament, "rows": rows, "swiss": tournament.format == Tournament.Format.SWISS, "teams": teams,
         "grouped": tournament.format == Tournament.Format.ROUND_ROBIN, "runs": runs(tournament, request.user),
     })
 
@@ -484,12 +499,14 @@ def finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 def mine(request: HttpRequest) -> HttpResponse:
-    """The user's next match in each running event he plays in (two queries per event)."""
+    """The user's next match in each running event he plays in, as a player, one of a pair, or a
+    member of a team (his team's next team match and his board; a few queries per event)."""
     player = player_for_user(request.user)
     rows = []
     if player is not None:
         running = (Tournament.objects.filter(status=Tournament.Status.RUNNING)
-                   .filter(Q(entries__side__player_a=player) | Q(entries__side__player_b=player))
+                   .filter(Q(entries__side__player_a=player) | Q(entries__side__player_b=player)
+                           | Q(teams__members__player=player))
                    .distinct().order_by("name"))
         for tournament in running:
             rows.append((tournament, selectors.player_next_match(tournament=tournament, player=player)))

@@ -41,6 +41,7 @@ from .serializers import (
     RoundPairingsSerializer,
     SignUpSerializer,
     StandingSerializer,
+    TeamStandingSerializer,
     TournamentCreateSerializer,
     TournamentFilterSerializer,
     TournamentSerializer,
@@ -331,10 +332,15 @@ class StandingsApi(TournamentBaseApi):
 
     @extend_schema(operation_id="tournaments_standings", tags=TAGS, summary="Standings with tie-breaks",
                    description="Swiss: wins, Buchholz, median-Buchholz, head-to-head; round robin per group: wins, "
-                               "head-to-head, points difference. Empty for a bracket or before the draw.",
+                               "head-to-head, points difference. A team event: team-match wins (a level match "
+                               "half), then board points (boards won), then head-to-head; each row then carries "
+                               "board_points and board_points_against. Empty for a bracket or before the draw.",
                    responses={200: StandingSerializer(many=True), **READ_ERRORS})
     def get(self, request, tournament_id: int):
         tournament = _tournament_or_404(tournament_id)
+        if tournament.kind == Tournament.Kind.TEAMS:
+            rows = selectors.team_standings(tournament=tournament)
+            return Response(TeamStandingSerializer(rows, many=True).data)
         return Response(StandingSerializer(selectors.tournament_standings(tournament=tournament), many=True).data)
 
 
@@ -354,8 +360,10 @@ class MyNextMatchApi(TournamentBaseApi):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(operation_id="tournaments_my_next_match", tags=TAGS, summary="The caller's next match here",
-                   description="The authenticated player's (or his pair's) next match; next_match is null when he "
-                               "has nothing to play now (not in the draw, out, between Swiss rounds).",
+                   description="The authenticated player's (or his pair's) next match; in a team event his "
+                               "team's next team match (team_match_id), with his board once the round's board order "
+                               "is known. next_match is null when he has nothing to play now (not in the draw, out, "
+                               "between Swiss rounds).",
                    responses={200: MyNextMatchSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer,
                               404: ApiErrorSerializer})
     def get(self, request, tournament_id: int):

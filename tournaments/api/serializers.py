@@ -241,6 +241,7 @@ class PairingSerializer(serializers.Serializer):
     bottom_bye = serializers.BooleanField()
     top_from = serializers.CharField(allow_null=True, help_text="where an unknown top comes from")
     bottom_from = serializers.CharField(allow_null=True)
+    pairing_id = serializers.IntegerField(allow_null=True, help_text="a team event: the team match (its card)")
 
     class Meta:
         ref_name = "TournamentPairing"
@@ -309,6 +310,17 @@ class StandingSerializer(serializers.Serializer):
         ref_name = "TournamentStanding"
 
 
+class TeamStandingSerializer(StandingSerializer):
+    """A line of a team table: ``wins``/``losses`` are team matches, ``score`` team-match wins
+    (a level match half), and the board points decide between equal scores."""
+
+    board_points = serializers.IntegerField(source="points_for", help_text="boards won")
+    board_points_against = serializers.IntegerField(source="points_against", help_text="boards lost")
+
+    class Meta:
+        ref_name = "TournamentTeamStanding"
+
+
 class PlacingSerializer(serializers.Serializer):
     place = serializers.IntegerField()
     last_place = serializers.IntegerField()
@@ -329,8 +341,12 @@ class NextMatchSerializer(serializers.Serializer):
     length = serializers.IntegerField()
     opponent = EntrantSerializer(allow_null=True)
     waiting_for = serializers.CharField(allow_null=True, help_text="the match that decides the opponent")
-    match_id = serializers.IntegerField(allow_null=True)
+    match_id = serializers.IntegerField(allow_null=True, help_text="a team event: the player's board's match")
     status = serializers.CharField()
+    team_match_id = serializers.IntegerField(allow_null=True, help_text="a team event: the team match (its card)")
+    board = serializers.IntegerField(allow_null=True, help_text="a team event: the player's board, once the "
+                                                                "round's board order is known")
+    sits_out = serializers.BooleanField(help_text="a team event: the known board order leaves the player out")
 
     class Meta:
         ref_name = "TournamentNextMatch"

@@ -181,10 +181,11 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     """Finish a running event: its placings and standings are final.
 
     A bracket must be played out (every match decided); a Swiss or round robin must have no match
-    without a confirmed result (a Swiss may stop after any complete round: the organiser
-    decides how many are played, ``swiss_rounds`` is what was published). Finishing a finished
-    event changes nothing. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
-    ``event_unfinished`` (saying what is missing).
+    without a confirmed result (a team match: no team match undecided by its boards, and in a
+    round robin of teams no team match whose boards are still to be created; a Swiss may stop
+    after any complete round: the organiser decides how many are played, ``swiss_rounds`` is what
+    was published). Finishing a finished event changes nothing. Raises NotAllowed
+    ``not_organiser``; Conflict ``not_drawn``, ``event_unfinished`` (saying what is missing).
     """
     tournament = locked(tournament_id)
     require_organiser(tournament, user)
@@ -202,11 +203,23 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
                 f"to go, first {waiting[0]}"
             )
     else:
-        open_ = [p.key for p in loaded.pairings if p.match_id is not None and not state.is_confirmed(p)]
+        # A team match has no match of its own (its boards do): ``has_matches`` sees both, and
+        # ``is_confirmed`` reads a team match as decided once a team has the majority of boards.
+        open_ = [p.key for p in loaded.pairings if state.has_matches(p) and not state.is_confirmed(p)]
         if open_:
             raise errors.event_unfinished(
                 f"{len(open_)} match{'' if len(open_) == 1 else 'es'} without a confirmed result, first {open_[0]}"
             )
+        if tournament.kind == Tournament.Kind.TEAMS:
+            # A round robin of teams creates each round's boards only when the round before is
+            # decided: a pairing of two teams without boards is a team match still to be played.
+            unstarted = [p.key for p in loaded.pairings
+                         if p.entry0_id is not None and p.entry1_id is not None and not state.has_matches(p)]
+            if unstarted:
+                raise errors.event_unfinished(
+                    f"{len(unstarted)} team match{'' if len(unstarted) == 1 else 'es'} not started yet, "
+                    f"first {unstarted[0]}"
+                )
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     return tournament
