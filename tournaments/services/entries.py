@@ -10,19 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from config.errors import NotAllowed
 from matches.models import Match, Player, Side
-from matches.services.matches import player_for_user, side_for
+from matches.services.matches import match_create, player_for_user, side_for
 from matches.services.reporting import Claim, match_override
 from tournaments import errors
-from tournaments.models import Entry, Pairing, Tournament
+from tournaments.models import BoardMatch, Entry, Pairing, Tournament
 
 from . import state
 from .advance import sync_bracket
 from .common import before_draw, entry_of, locked, plays_for, require_organiser, runs
-from .teams import captains
+from .teams import captains, order_for
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
@@ -180,9 +180,11 @@ def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
 
 
 def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
-    """The entrant (one of its players) or the organiser withdraws the entry.
+    """The entrant (one of its players; a team's captain) or the organiser withdraws the entry.
 
-    - Before the draw: the entry is removed (returns None); the player may enter again.
+    - Before the draw: the entry is removed (returns None); the player may enter again. A team
+      is removed with its entry (members, reserves and board orders), so its players are free
+      to enter again.
     - After the draw: the entry is marked withdrawn and stays in the draw (its results count,
       for its opponents' tie-breaks too). Each of its matches without a confirmed result is
       forfeited: the organiser's override confirms it with the minimum winning score for the
@@ -190,6 +192,14 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
       draw like any confirmed result. Bracket matches not created yet become walkovers as soon
       as the opponent is known (no match is created: the opponent goes through); a Swiss does
       not pair the entrant again; a round robin's remaining matches are all forfeited now.
+    - A team: every board match of its team matches without a confirmed result is forfeited the
+      same way (boards already confirmed keep their result), which decides the team match for
+      the opponent unless the withdrawn team already had its majority. In a round robin of
+      teams the team matches of later rounds (whose boards would only be created when their
+      round starts) are created now and forfeited at once: the withdrawn team's table is final
+      at once, and the round they belong to does not start (the other captains may still set
+      its board order); their boards name each team's order for that round as it stands now,
+      without locking it.
     - An entrant who did not check in (not in the draw) is simply marked withdrawn.
 
     Raises DomainError ``unknown_entry``; NotAllowed ``not_your_entry``; Conflict
@@ -201,12 +211,13 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
             _lock_open_matches(tournament_id, entry_id)
         tournament = locked(tournament_id)
         entry = entry_of(tournament, entry_id)
-        if not (runs(tournament, user) or plays_for(entry, user)):
+        if not (runs(tournament, user) or plays_for(entry, user) or captains(entry, user)):
             raise errors.not_your_entry()
         if tournament.status == Tournament.Status.FINISHED:
             raise errors.finished()
         if before_draw(tournament):
-            entry.delete()
+            # A team goes with its entry (the entry cascades with it).
+            (entry.team if entry.team_id is not None else entry).delete()
             return None
         if entry.status == Entry.Status.WITHDRAWN:
             raise errors.already_withdrawn(state.entrant_name(entry))
@@ -215,15 +226,20 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
         if entry.seed is None:
             return entry
         name = state.entrant_name(entry)
-        open_pairings = (
-            Pairing.objects.filter(tournament=tournament, match__isnull=False)
-            .filter(Q(entry0=entry) | Q(entry1=entry))
-            .exclude(match__status=Match.Status.CONFIRMED)
-            .select_related("match")
-            .order_by("round_number", "key")
-        )
-        for pairing in open_pairings:
-            _forfeit(tournament, pairing, entry, name, user if runs(tournament, user) else tournament.organiser)
+        director = user if runs(tournament, user) else tournament.organiser
+        if entry.team_id is not None:
+            _forfeit_team(tournament, entry, name, director)
+        else:
+            open_pairings = (
+                Pairing.objects.filter(tournament=tournament, match__isnull=False)
+                .filter(Q(entry0=entry) | Q(entry1=entry))
+                .exclude(match__status=Match.Status.CONFIRMED)
+                .select_related("match")
+                .order_by("round_number", "key")
+            )
+            for pairing in open_pairings:
+                withdrawn_side = 0 if pairing.match.side0_id == entry.side_id else 1
+                _forfeit(pairing.match, withdrawn_side, pairing.key, name, director)
         if tournament.format in state.BRACKET_FORMATS:
             sync_bracket(
                 tournament, state.load(tournament), created_by=tournament.organiser,
@@ -233,24 +249,27 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
 
 
 def _lock_open_matches(tournament_id: int, entry_id: int) -> None:
-    """Lock the entry's open matches before the tournament, in the order the reporting services
-    take them (the match, then the tournament in the confirmation hook), so that a confirmation
-    racing the withdrawal waits instead of deadlocking with it."""
+    """Lock the entry's open matches (a team's: the boards of its team matches) before the
+    tournament, in the order the reporting services take them (the match, then the tournament in
+    the confirmation hook), so that a confirmation racing the withdrawal waits instead of
+    deadlocking with it."""
     list(
         Match.objects.select_for_update(of=("self",))
-        .filter(pairing__tournament_id=tournament_id)
-        .filter(Q(pairing__entry0_id=entry_id) | Q(pairing__entry1_id=entry_id))
+        .filter(
+            Q(pairing__tournament_id=tournament_id, pairing__entry0_id=entry_id)
+            | Q(pairing__tournament_id=tournament_id, pairing__entry1_id=entry_id)
+            | Q(board__pairing__tournament_id=tournament_id, board__pairing__entry0_id=entry_id)
+            | Q(board__pairing__tournament_id=tournament_id, board__pairing__entry1_id=entry_id)
+        )
         .exclude(status=Match.Status.CONFIRMED)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
 
 
-def _forfeit(tournament: Tournament, pairing: Pairing, entry: Entry, name: str, director) -> None:
-    """Confirm the opponent's win by ``director``'s override (the organiser, or staff withdrawing
-    the entrant themselves)."""
-    match = pairing.match
-    withdrawn_side = 0 if match.side0_id == entry.side_id else 1
+def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -> None:
+    """Confirm the win of the side facing ``withdrawn_side`` by ``director``'s override (the
+    organiser, or staff withdrawing the entrant themselves)."""
     score = [0, 0]
     score[1 - withdrawn_side] = match.length
     # A forfeit is not a game played: it must not move anyone's rating.
@@ -259,7 +278,57 @@ def _forfeit(tournament: Tournament, pairing: Pairing, entry: Entry, name: str, 
         match_override(match_id=match.pk, user=director, claim=Claim((score[0], score[1])),
                        statement=f"Forfeit: {name} withdrew from the tournament.")
     except NotAllowed:
-        raise errors.forfeit_refused(pairing.key) from None
+        raise errors.forfeit_refused(key) from None
+
+
+def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> None:
+    """Forfeit every unconfirmed board of the withdrawn team's team matches (a round robin's later
+    team matches are created first). Each forfeit runs the confirmation hook, which may start
+    further team matches (a round robin's next round): the boards are looked up again until
+    none is left open."""
+    of_entry = Q(pairing__entry0=entry) | Q(pairing__entry1=entry)
+    forfeited: set[int] = set()
+    while True:
+        boards = list(
+            BoardMatch.objects.filter(of_entry, pairing__tournament=tournament)
+            .exclude(match__status=Match.Status.CONFIRMED)
+            .exclude(match_id__in=forfeited)  # an override always confirms: never twice
+            .select_related("match", "pairing")
+            .order_by("pairing__round_number", "pairing__key", "board")
+        )
+        if not boards and tournament.format == Tournament.Format.ROUND_ROBIN:
+            boards = _create_remaining_team_matches(tournament, entry)
+        if not boards:
+            return
+        for board in boards:
+            withdrawn_side = 0 if board.pairing.entry0_id == entry.pk else 1
+            _forfeit(board.match, withdrawn_side, f"{board.pairing.key} board {board.board}", name, director)
+            forfeited.add(board.match_id)
+
+
+def _create_remaining_team_matches(tournament: Tournament, entry: Entry) -> list[BoardMatch]:
+    """The boards of the withdrawn team's round-robin team matches that have none yet, created
+    now so they can be forfeited at once. Unlike a round starting (``teams.team_match_create``)
+    this neither locks a board order nor marks the round started: the round has not started
+    for the other teams, and the opponent plays no board of it."""
+    pending = (
+        Pairing.objects.filter(tournament=tournament, entry0__isnull=False, entry1__isnull=False)
+        .filter(Q(entry0=entry) | Q(entry1=entry))
+        .filter(~Exists(BoardMatch.objects.filter(pairing_id=OuterRef("pk"))))
+        .select_related("entry0", "entry1")
+        .order_by("round_number", "key")
+    )
+    boards = []
+    for pairing in pending:
+        orders = [order_for(tournament, e.team_id, pairing.round_number) for e in (pairing.entry0, pairing.entry1)]
+        found = Player.objects.in_bulk(orders[0] + orders[1])
+        for number, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
+            match = match_create(
+                created_by=tournament.organiser, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
+                crawford=tournament.crawford, move_policy=tournament.move_policy, event=tournament,
+            )
+            boards.append(BoardMatch.objects.create(pairing=pairing, board=number, match=match))
+    return boards
 
 
 @transaction.atomic
