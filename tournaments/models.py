@@ -83,6 +83,9 @@ class Tournament(models.Model):
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
     draw_seed = models.BigIntegerField(null=True, blank=True, help_text="the recorded random seed of the draw")
     drawn_at = models.DateTimeField(null=True, blank=True)
+    # Moves on with every committed change made under the event's lock (entries, draw, rounds,
+    # results): a version for caching what is computed from the whole event, like standings.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-starts_on", "name"]

@@ -13,6 +13,7 @@ tournament, 409 when the event's state forbids it (``already_drawn``, ``round_in
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -327,6 +328,10 @@ class RoundsApi(TournamentBaseApi):
         return Response(RoundPairingsSerializer(selectors.tournament_rounds(tournament=tournament), many=True).data)
 
 
+# Bounds how long a renamed player or team can show under its old name in cached standings.
+STANDINGS_CACHE_SECONDS = 300
+
+
 class StandingsApi(TournamentBaseApi):
     permission_classes = [AllowAny]
 
@@ -338,10 +343,17 @@ class StandingsApi(TournamentBaseApi):
                    responses={200: StandingSerializer(many=True), **READ_ERRORS})
     def get(self, request, tournament_id: int):
         tournament = _tournament_or_404(tournament_id)
-        if tournament.kind == Tournament.Kind.TEAMS:
-            rows = selectors.team_standings(tournament=tournament)
-            return Response(TeamStandingSerializer(rows, many=True).data)
-        return Response(StandingSerializer(selectors.tournament_standings(tournament=tournament), many=True).data)
+        # Standings are computed from the whole event; they only change with a new event version.
+        # created_at keeps a restored or recreated database from meeting an old entry.
+        key = f"api:standings:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
+        data = cache.get(key)
+        if data is None:
+            if tournament.kind == Tournament.Kind.TEAMS:
+                data = TeamStandingSerializer(selectors.team_standings(tournament=tournament), many=True).data
+            else:
+                data = StandingSerializer(selectors.tournament_standings(tournament=tournament), many=True).data
+            cache.set(key, data, STANDINGS_CACHE_SECONDS)
+        return Response(data)
 
 
 class PlacingsApi(TournamentBaseApi):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import F
+
 from matches.services.matches import player_for_user
 from tournaments import errors
 from tournaments.models import Entry, Tournament
@@ -10,8 +12,15 @@ from tournaments.models import Entry, Tournament
 def locked(tournament_id: int) -> Tournament:
     """The tournament row, locked until the transaction ends: every change of an event's entries,
     draw, rounds or advancement runs under it, so they are serialised (a sign-up cannot race the
-    draw, two confirmations cannot both create the next match). Raises Tournament.DoesNotExist."""
-    return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+    draw, two confirmations cannot both create the next match). Raises Tournament.DoesNotExist.
+
+    Taking the lock also moves the event's ``version`` on, in the same transaction: a change that
+    commits publishes a new version, one that fails rolls the version back with everything else.
+    """
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    tournament.version += 1
+    return tournament
 
 
 def runs(tournament: Tournament, user) -> bool:
