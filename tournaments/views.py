@@ -28,6 +28,7 @@ from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
 from .services.common import runs
+from .services.state import entrant_name
 
 FLIGHT_NAMES = {"main": "Main flight", "consolation": "Consolation flight", "last_chance": "Last-chance flight",
                 "winners": "Winners' bracket", "losers": "Losers' bracket", "final": "Final"}
@@ -238,7 +239,7 @@ def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def act(tournament):
         entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
                                         user=request.user)
-        return f"{entry.side.name} is checked in."
+        return f"{entrant_name(entry)} is checked in."
     return _entry_action(request, tournament_id, act)
 
 
@@ -439,7 +440,7 @@ def manage_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def act(tournament):
         entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
                                         user=request.user)
-        return f"{entry.side.name} is checked in."
+        return f"{entrant_name(entry)} is checked in."
     return _manage_action(request, tournament_id, act)
 
 
