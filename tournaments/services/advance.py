@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 
 from config.errors import DomainError
 from matches.models import Match, Report
@@ -26,7 +26,7 @@ from matches.services.matches import match_create
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
-from tournaments.models import BoardMatch, Pairing, Round, Tournament
+from tournaments.models import BoardMatch, BoardOrder, Pairing, Round, Tournament
 
 from . import state, teams
 from .common import locked
@@ -76,6 +76,10 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
         for match in (fresh.get(pk) for pk in match_ids):
             if match is not None and state.is_started(match, match.has_reports):
                 raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
+    # --- team events: the board orders these team matches locked ---
+    played_by = {(e, p.round_number) for p in pairings if getattr(p, "board_rows", ())
+                 for e in (p.entry0_id, p.entry1_id) if e is not None}
+    # --- end team events ---
     for pairing in pairings:
         pairing.match = None
         pairing.entry0_id = pairing.entry1_id = None
@@ -84,6 +88,23 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
     Pairing.objects.bulk_update(pairings, ["match", "entry0", "entry1"])
     BoardMatch.objects.filter(match_id__in=board_ids).delete()
     Match.objects.filter(pk__in=ids).delete()
+    _unlock_orders(pairings[0].tournament_id, played_by)
+
+
+def _unlock_orders(tournament_id: int, played_by: set[tuple[int, int]]) -> None:
+    """Unlock the board order of each (team entry, round) whose team match was just reset before
+    it started: the round has not started for the team any more, so its captain may set the
+    order again. An order another team match of the team in that round still plays with (its
+    boards exist: a double elimination's second match in a round, or a started one) stays
+    locked. A Swiss or round robin round that has started keeps its orders locked through
+    ``Round.started`` whatever happens here."""
+    for entry_id, number in sorted(played_by):
+        still_used = BoardMatch.objects.filter(
+            Q(pairing__entry0_id=entry_id) | Q(pairing__entry1_id=entry_id),
+            pairing__tournament_id=tournament_id, pairing__round_number=number,
+        ).exists()
+        if not still_used:
+            BoardOrder.objects.filter(team__entry__pk=entry_id, round_number=number, locked=True).update(locked=False)
 
 
 def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse) -> None:

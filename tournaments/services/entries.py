@@ -17,12 +17,12 @@ from matches.models import Match, Player, Side
 from matches.services.matches import match_create, player_for_user, side_for
 from matches.services.reporting import Claim, match_override
 from tournaments import errors
-from tournaments.models import BoardMatch, Entry, Pairing, Tournament
+from tournaments.models import BoardMatch, Entry, Pairing, Team, Tournament
 
 from . import state
 from .advance import sync_bracket
 from .common import before_draw, entry_of, locked, plays_for, require_organiser, runs
-from .teams import captains, order_for
+from .teams import captains, not_team_event, order_for, team_checked, team_write
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
@@ -357,17 +357,9 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
     if before_draw(tournament):
         raise errors.not_drawn()
     players = _players(tournament, player_ids)
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
-        raise errors.late_entry_closed("a round robin's schedule is fixed at the draw")
-    loaded = state.load(tournament)
-    order = loaded.order
-    if tournament.format in state.BRACKET_FORMATS:
-        size = state.build_bracket(tournament, order).size
-        if len(order) >= size:
-            raise errors.late_entry_closed(f"the bracket is full ({len(order)} entrants in {size} places): no bye to fill")
+    seed = _late_seed(tournament)
     side = _side(players, rolls)
     existing = _entered(tournament, players)
-    seed = max((e.seed for e in loaded.entries if e.seed is not None), default=0) + 1
     if existing is not None:
         if existing.side_id != side.pk or existing.seed is not None or existing.status == Entry.Status.WITHDRAWN:
             raise errors.already_entered(existing.side.name)
@@ -376,9 +368,61 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
         entry = existing
     else:
         entry = _create(tournament, side, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
+    _place_late(tournament, user)
+    return entry
+
+
+@transaction.atomic
+def team_add_late(
+    *, tournament_id: int, user, name: str, captain_id: int, member_ids: Sequence[int] = (),
+    reserve_ids: Sequence[int] = (),
+) -> Team:
+    """The organiser enters a team after the draw: the team (its captain, members and reserves,
+    validated as by ``teams.team_create``) and its entry, as the last seed, checked in. It
+    enters exactly where a late side would (see :func:`entry_add_late`): a Swiss from the next
+    round paired on; a bracket into the first unused bye, while nothing that bye fed has started
+    (unstarted team matches it fed are reset, their boards deleted and the board orders they
+    locked unlocked); a round robin refuses it.
+
+    Raises DomainError ``not_team_event``, ``bad_team``, ``unknown_player``, ``team_too_small``;
+    NotAllowed ``not_organiser``; Conflict ``not_drawn``, ``tournament_finished``,
+    ``late_entry_closed``, ``team_name_taken``, ``already_in_team``. Nothing changes on failure.
+    """
+    tournament = locked(tournament_id)
+    if tournament.kind != Tournament.Kind.TEAMS:
+        raise not_team_event()
+    require_organiser(tournament, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if before_draw(tournament):
+        raise errors.not_drawn()
+    checked = team_checked(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
+                           reserve_ids=reserve_ids)
+    seed = _late_seed(tournament)
+    team = team_write(tournament, checked, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
+    _place_late(tournament, user)
+    return team
+
+
+def _late_seed(tournament: Tournament) -> int:
+    """The seed a late entrant takes (the next one), once the format allows one. Raises Conflict
+    ``late_entry_closed`` (a round robin; a full bracket)."""
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        raise errors.late_entry_closed("a round robin's schedule is fixed at the draw")
+    loaded = state.load(tournament)
+    order = loaded.order
+    if tournament.format in state.BRACKET_FORMATS:
+        size = state.build_bracket(tournament, order).size
+        if len(order) >= size:
+            raise errors.late_entry_closed(f"the bracket is full ({len(order)} entrants in {size} places): no bye to fill")
+    return max((e.seed for e in loaded.entries if e.seed is not None), default=0) + 1
+
+
+def _place_late(tournament: Tournament, user) -> None:
+    """A bracket takes the late entrant into the bye his seed fills; a Swiss pairs him with the
+    next round. Raises Conflict ``late_entry_closed`` when a match the bye fed has started."""
     if tournament.format in state.BRACKET_FORMATS:
         sync_bracket(
             tournament, state.load(tournament), created_by=user,
             refuse=lambda dependent, why: errors.late_entry_closed(f"the bye it would fill feeds {dependent}, which {why}"),
         )
-    return entry

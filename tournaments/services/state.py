@@ -168,11 +168,16 @@ def is_confirmed(pairing: Pairing) -> bool:
     return match is not None and match.status == Match.Status.CONFIRMED and match.winner is not None
 
 
-def winner_entry(pairing: Pairing, by_id: dict[int, Entry]) -> int | None:
-    """The entry on the winning side of the pairing's CONFIRMED match, else None (a team match:
-    the team that won it, see :func:`team_winner`)."""
+def winner_entry(pairing: Pairing, by_id: dict[int, Entry], *, bracket: bool = False) -> int | None:
+    """The entry on the winning side of the pairing's CONFIRMED match, else None. A team match:
+    the team that won it; a level one (an even number of boards, all done) has no winner in a
+    Swiss or round robin (a draw in the table), while in a bracket (``bracket=True``) a team
+    must go through: the winner of board 1 (see :func:`team_winner`)."""
     if is_team_pairing(pairing):
-        return team_winner(pairing)
+        if bracket:
+            return team_winner(pairing)
+        winner = team_result(pairing).winner
+        return None if winner is DRAW else winner
     if not is_confirmed(pairing):
         return None
     match = pairing.match
@@ -204,8 +209,9 @@ def is_started(match: Match, has_reports: bool) -> bool:
 
 def confirmed_results(loaded: Loaded) -> dict[str, int]:
     out = {}
+    bracket = loaded.tournament.format in BRACKET_FORMATS
     for pairing in loaded.pairings:
-        winner = winner_entry(pairing, loaded.by_id)
+        winner = winner_entry(pairing, loaded.by_id, bracket=bracket)
         if winner is not None:
             out[pairing.key] = winner
     return out

@@ -17,6 +17,12 @@ Decisions (issue 4, point 6):
   in it). A team without an order for the round plays its latest earlier order, else its members
   in entry order (players before reserves, each in the order they joined, the captain first):
   the order used is stored, locked, so the card shows it and no one can change it afterwards.
+  When a bracket correction (or a late entrant filling a bye) resets a team match that had not
+  started, the orders it locked are unlocked again, unless another team match of the team in
+  that round still has its boards (``advance._drop_matches``).
+- *Late teams.* After the draw the organiser alone enters a team late
+  (``entries.team_add_late``), validated as here, as the last seed: it enters where a late side
+  would.
 - *Team matches.* A pairing of two team entries has no match of its own: it has one
   ``BoardMatch`` (and one ``matches.Match``, with the event's length and rules) per board, board k
   being the players at board k of the two orders (board 1 v board 1, ...). The team with a
@@ -34,6 +40,7 @@ Decisions (issue 4, point 6):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
@@ -202,6 +209,28 @@ def team_create(
             raise not_entrant_captain()
         if tournament.status != Tournament.Status.OPEN:
             raise errors.entries_closed()
+    checked = team_checked(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
+                           reserve_ids=reserve_ids)
+    return team_write(tournament, checked)
+
+
+@dataclass(frozen=True)
+class CheckedTeam:
+    """A team that passed :func:`team_checked`: its name, its members (the captain first), its
+    reserves, and the players by id."""
+
+    name: str
+    captain_id: int
+    members: list[int]
+    reserves: list[int]
+    found: dict[int, Player]
+
+
+def team_checked(tournament: Tournament, *, name, captain_id, member_ids, reserve_ids) -> CheckedTeam:
+    """The validation of a new team (:func:`team_create`, and a late team), writing nothing.
+
+    Raises DomainError ``bad_team``, ``unknown_player``, ``team_too_small``; Conflict
+    ``team_name_taken``, ``already_in_team``."""
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name:
         raise bad_team("name", "a team needs a name")
@@ -224,14 +253,23 @@ def team_create(
     if Team.objects.filter(tournament=tournament, name__iexact=name).exists():
         raise team_name_taken(name)
     _not_in_a_team(tournament, everyone)
+    return CheckedTeam(name, captain_id, members, reserves, found)
+
+
+def team_write(tournament: Tournament, checked: CheckedTeam, **entry_fields) -> Team:
+    """Create the checked team, its members and reserves, and its ``Entry`` (with
+    ``entry_fields``: a late team's seed, ``late`` and status). Raises Conflict
+    ``team_name_taken`` (only if the tournament's lock were skipped)."""
+    found, name = checked.found, checked.name
     try:
         with transaction.atomic():
-            team = Team.objects.create(tournament=tournament, name=name, captain=found[captain_id])
+            team = Team.objects.create(tournament=tournament, name=name, captain=found[checked.captain_id])
             TeamMember.objects.bulk_create(
-                [TeamMember(team=team, tournament=tournament, player=found[p], reserve=False) for p in members]
-                + [TeamMember(team=team, tournament=tournament, player=found[p], reserve=True) for p in reserves]
+                [TeamMember(team=team, tournament=tournament, player=found[p], reserve=False) for p in checked.members]
+                + [TeamMember(team=team, tournament=tournament, player=found[p], reserve=True)
+                   for p in checked.reserves]
             )
-            Entry.objects.create(tournament=tournament, team=team)
+            Entry.objects.create(tournament=tournament, team=team, **entry_fields)
     except IntegrityError:  # the unique constraints: only reachable if the lock were skipped
         raise team_name_taken(name) from None
     return team
