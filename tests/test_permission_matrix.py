@@ -1,0 +1,320 @@
+"""The permission matrix: every API route under /api/v1/ and every page, as every role of the cast,
+answers the status the table below says — and no answer carries anyone's email, password or token.
+
+The routes come from the URL resolver itself, so a new route without a row in ``MATRIX`` fails
+``test_every_route_is_in_the_matrix`` ("add it to the matrix"). Writes are sent with an empty body
+(or, in ``BODIES``, a minimal valid one where the form is read before the permission): the point is
+the permission layer (401/403/404 come before validation; 400 is what a permitted user with a bad
+body gets). Each request runs in a savepoint that is rolled back, so one row's write never
+changes what the next row sees.
+
+The cast: alice and bob play the sample match (side 0 and 1), the drawn tournament and the team event
+(alice captains the Aces, bob the Bears); carol is another player; otto organises all three; olga is
+another organiser; stan is staff; anonymous is nobody. Alice owns the import job.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from matches.models import ImportJob
+from tests.matches.factories_api import client_for, make_cast
+from tests.tournaments.factories import drawn, player
+from tournaments.models import Pairing, Tournament
+from tournaments.services import entry_check_in, tournament_draw
+from tournaments.services.teams import team_create
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "alice", "bob", "carol", "organiser", "other_organiser", "staff")
+
+#: Routes outside the matrix: Django's admin (staff only, Django's own checks), the static files and
+#: the OpenAPI schema and its docs page (public by design, and covered by tests/test_schema.py).
+SKIPPED_PREFIXES = ("admin/", "static/")
+SKIPPED_NAMES = {"schema", "api-docs"}
+
+
+def _routes(resolver=None, prefix: str = "", namespace: str | None = None):
+    """Yield (pattern, name, callback) for every route below ``resolver``, through includes."""
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+            yield from _routes(entry, prefix + str(entry.pattern), inner)
+        elif isinstance(entry, URLPattern):
+            name = f"{namespace}:{entry.name}" if namespace and entry.name else entry.name
+            yield prefix + str(entry.pattern), name, entry.callback
+
+
+def matrix_routes() -> dict[str, str]:
+    """Every route of the matrix: route name -> its pattern."""
+    found = {}
+    for pattern, name, _callback in _routes():
+        if pattern.startswith(SKIPPED_PREFIXES) or name in SKIPPED_NAMES:
+            continue
+        assert name, f"the route {pattern!r} has no name: name it, then add it to the matrix"
+        found[name] = pattern
+    return found
+
+
+def _methods(callback) -> list[str]:
+    """The methods a DRF/class-based view answers; GET and POST for a function view."""
+    view_class = getattr(callback, "cls", None) or getattr(callback, "view_class", None)
+    if view_class is None:
+        return ["get", "post"]
+    return [m for m in ("get", "post", "put", "patch", "delete") if hasattr(view_class, m)]
+
+
+#: (route name, method) -> the status for
+#: (anonymous, alice, bob, carol, organiser, other organiser, staff).
+MATRIX = {
+    ("login", "get"):                                    (200, 200, 200, 200, 200, 200, 200),
+    ("login", "post"):                                   (200, 200, 200, 200, 200, 200, 200),
+    ("login", "put"):                                    (200, 200, 200, 200, 200, 200, 200),
+    ("logout", "get"):                                   (405, 405, 405, 405, 405, 405, 405),
+    ("logout", "post"):                                  (302, 302, 302, 302, 302, 302, 302),
+    ("api-token", "post"):                               (400, 400, 400, 400, 400, 400, 400),  # no credentials: 400 for everyone
+    ("api-player-list", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("api-player-detail", "get"):                        (200, 200, 200, 200, 200, 200, 200),
+    ("api-match-list", "get"):                           (200, 200, 200, 200, 200, 200, 200),
+    ("api-match-list", "post"):                          (401, 201, 201, 403, 201, 201, 201),
+    ("api-match-detail", "get"):                         (200, 200, 200, 200, 200, 200, 200),
+    ("api-match-report", "post"):                        (401, 200, 200, 403, 200, 403, 200),
+    ("api-match-confirm", "post"):                       (401, 409, 409, 403, 403, 403, 403),
+    ("api-match-contest", "post"):                       (401, 409, 409, 403, 403, 403, 403),
+    ("api-match-override", "post"):                      (401, 403, 403, 403, 400, 403, 400),
+    ("api-match-games", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("api-match-game", "get"):                           (404, 404, 404, 404, 404, 404, 404),  # the match has no games yet
+    ("api-match-mat", "get"):                            (409, 409, 409, 409, 409, 409, 409),  # nothing played to export yet
+    ("import-create", "post"):                           (401, 415, 415, 415, 415, 415, 415),  # JSON: uploads are multipart
+    ("import-detail", "get"):                            (401, 200, 404, 404, 404, 404, 200),  # alice's job: hidden as 404
+    ("api-tournaments", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournaments", "post"):                         (401, 403, 403, 403, 400, 400, 400),
+    ("api-tournament", "get"):                           (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-open", "post"):                     (401, 403, 403, 403, 409, 403, 409),
+    ("api-tournament-close", "post"):                    (401, 403, 403, 403, 409, 403, 409),
+    ("api-tournament-draw", "post"):                     (401, 403, 403, 403, 409, 403, 409),
+    ("api-tournament-pair-next-round", "post"):          (401, 403, 403, 403, 409, 403, 409),
+    ("api-tournament-finish", "post"):                   (401, 403, 403, 403, 409, 403, 409),
+    ("api-tournament-entries", "get"):                   (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-entries", "post"):                  (401, 403, 403, 403, 400, 403, 400),
+    ("api-tournament-sign-up", "post"):                  (401, 409, 409, 409, 403, 403, 403),  # closed; organisers play no one
+    ("api-tournament-entry-check-in", "post"):           (401, 409, 403, 403, 409, 403, 409),  # alice's entry
+    ("api-tournament-entry-withdraw", "post"):           (401, 200, 403, 403, 200, 403, 200),  # alice's entry
+    ("api-tournament-late-entries", "post"):             (401, 403, 403, 403, 400, 403, 400),
+    ("api-tournament-bracket", "get"):                   (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-rounds", "get"):                    (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-standings", "get"):                 (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-placings", "get"):                  (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-my-next-match", "get"):             (401, 200, 200, 200, 403, 403, 403),
+    ("api-tournament-teams", "get"):                     (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-teams", "post"):                    (401, 409, 409, 409, 409, 409, 409),  # drawn: the state is checked first
+    ("api-tournament-late-teams", "post"):               (401, 403, 403, 403, 400, 403, 400),
+    ("api-tournament-team", "get"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-team-board-order", "post"):         (401, 400, 403, 403, 400, 403, 400),  # alice captains the Aces
+    ("api-tournament-team-match", "get"):                (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:list", "get"):                         (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:list", "post"):                        (200, 200, 200, 200, 200, 200, 200),  # read pages answer POST as GET
+    ("tournaments:new", "get"):                          (302, 403, 403, 403, 200, 200, 200),
+    ("tournaments:new", "post"):                         (302, 403, 403, 403, 400, 400, 400),
+    ("tournaments:mine", "get"):                         (302, 200, 200, 200, 200, 200, 200),
+    ("tournaments:mine", "post"):                        (302, 200, 200, 200, 200, 200, 200),
+    ("tournaments:detail", "get"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:detail", "post"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:sign_up", "get"):                      (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:sign_up", "post"):                     (302, 409, 409, 409, 403, 403, 403),
+    ("tournaments:check_in", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:check_in", "post"):                    (302, 409, 403, 403, 409, 403, 409),
+    ("tournaments:withdraw", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:withdraw", "post"):                    (302, 302, 403, 403, 302, 403, 302),
+    ("tournaments:bracket", "get"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:bracket", "post"):                     (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:rounds", "get"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:rounds", "post"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:standings", "get"):                    (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:standings", "post"):                   (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:manage", "get"):                       (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:manage", "post"):                      (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:open_entries", "get"):                 (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:open_entries", "post"):                (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:close_entries", "get"):                (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:close_entries", "post"):               (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:add_entrant", "get"):                  (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:add_entrant", "post"):                 (302, 403, 403, 403, 400, 403, 400),
+    ("tournaments:manage_check_in", "get"):              (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:manage_check_in", "post"):             (302, 403, 403, 403, 400, 403, 400),
+    ("tournaments:manage_withdraw", "get"):              (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:manage_withdraw", "post"):             (302, 403, 403, 403, 400, 403, 400),
+    ("tournaments:draw", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:draw", "post"):                        (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:pair", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:pair", "post"):                        (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:finish", "get"):                       (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:finish", "post"):                      (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:teams", "get"):                        (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:teams", "post"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:team_add_late", "get"):                (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:team_add_late", "post"):               (302, 403, 403, 403, 400, 403, 400),
+    ("tournaments:team", "get"):                         (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:team", "post"):                        (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:team_board_order", "get"):             (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:team_board_order", "post"):            (302, 400, 403, 403, 400, 403, 400),
+    ("tournaments:team_match", "get"):                   (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:team_match", "post"):                  (200, 200, 200, 200, 200, 200, 200),
+    ("matches:mine", "get"):                             (302, 200, 200, 200, 200, 200, 200),
+    ("matches:mine", "post"):                            (302, 200, 200, 200, 200, 200, 200),
+    ("matches:detail", "get"):                           (200, 200, 200, 200, 200, 200, 200),
+    ("matches:detail", "post"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("matches:report", "get"):                           (302, 405, 405, 405, 405, 405, 405),
+    ("matches:report", "post"):                          (302, 302, 302, 403, 302, 403, 302),
+    ("matches:confirm", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("matches:confirm", "post"):                         (302, 409, 409, 403, 403, 403, 403),
+    ("matches:contest", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("matches:contest", "post"):                         (302, 409, 409, 403, 403, 403, 403),
+    ("matches:override", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("matches:override", "post"):                        (302, 403, 403, 403, 302, 403, 302),
+    ("matches:player", "get"):                           (200, 200, 200, 200, 200, 200, 200),
+    ("matches:player", "post"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("matches:import", "get"):                           (302, 200, 200, 200, 200, 200, 200),
+    ("matches:import", "post"):                          (302, 400, 400, 400, 400, 400, 400),
+    ("matches:import_progress", "get"):                  (302, 200, 404, 404, 404, 404, 200),
+    ("matches:import_progress", "post"):                 (302, 200, 404, 404, 404, 404, 200),
+}
+
+
+# --- the sample world -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def world():
+    """The cast and their objects, and the URL kwargs that name them."""
+    cast = make_cast()
+    users = {role: cast.user(role) for role in ROLES if role != "anonymous"}
+    users["anonymous"] = None
+    alice, bob = cast.match.side0.player_a, cast.match.side1.player_a
+    tournament, _ = drawn(4, players=[alice, bob, player("dave"), player("erin")], organiser=cast.organiser)
+    team_event = Tournament.objects.create(name="Team cup", organiser=cast.organiser,
+                                           kind=Tournament.Kind.TEAMS, status=Tournament.Status.CLOSED)
+    aces = team_create(tournament_id=team_event.pk, user=cast.organiser, name="Aces", captain_id=alice.pk,
+                       member_ids=[player("frank").pk, player("grace").pk])
+    bears = team_create(tournament_id=team_event.pk, user=cast.organiser, name="Bears", captain_id=bob.pk,
+                        member_ids=[player("heidi").pk, player("ivan").pk])
+    for team, captain in ((aces, cast.alice), (bears, cast.bob)):
+        entry_check_in(tournament_id=team_event.pk, entry_id=team.entry.pk, user=captain)
+    tournament_draw(tournament_id=team_event.pk, user=cast.organiser)
+    team_pairing = Pairing.objects.filter(tournament=team_event).order_by("pk").first()
+    job = ImportJob.objects.create(owner=cast.alice)
+    entry = tournament.entries.get(side__player_a=alice)
+    common = {"match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
+              "entry_id": entry.pk}
+    return {
+        "users": users,
+        "alice_player": alice.pk,
+        "bob_player": bob.pk,
+        "carol_player": cast.carol.player.pk,
+        "emails": [u.email for u in users.values() if u is not None],
+        "kwargs": {**common, "tournament_id": tournament.pk},
+        "team_kwargs": {**common, "tournament_id": team_event.pk, "team_id": aces.pk,
+                        "pairing_id": team_pairing.pk},
+    }
+
+
+#: A minimal valid body for the writes whose form is read before the permission is checked: with an
+#: empty body everyone would get the same 400, and the row would prove nothing about who may act.
+BODIES = {
+    "api-match-list": lambda world: {"side0": [world["alice_player"]], "side1": [world["bob_player"]], "length": 7},
+    "api-match-report": {"score": [5, 1]},
+    "matches:report": {"report-score0": "5", "report-score1": "1"},
+    "matches:override": {"override-score0": "5", "override-score1": "1"},
+    "api-tournament-teams": lambda world: {"name": "Cats", "captain_id": world["carol_player"]},
+    "tournaments:check_in": lambda world: {"entry": world["kwargs"]["entry_id"]},
+    "tournaments:withdraw": lambda world: {"entry": world["kwargs"]["entry_id"]},
+}
+
+
+# --- asking -----------------------------------------------------------------------------------------
+
+
+def _url(name: str, pattern: str, world) -> str:
+    kwargs = world["team_kwargs"] if "team" in name else world["kwargs"]
+    needed = {key: value for key, value in kwargs.items() if f":{key}>" in pattern}
+    return reverse(name, kwargs=needed)
+
+
+def _ask(name: str, pattern: str, method: str, role: str, world):
+    """The response of ``role`` to ``method`` on the route, inside a savepoint rolled back after."""
+    user = world["users"][role]
+    url = _url(name, pattern, world)
+    body = BODIES.get(name, {})
+    body = body(world) if callable(body) else body
+    if pattern.startswith("api/"):
+        client, options = client_for(user), {"format": "json"}
+    else:
+        client, options = Client(), {}
+        if user is not None:
+            client.force_login(user)
+    send = getattr(client, method)
+    with transaction.atomic():
+        response = send(url) if method == "get" else send(url, body, **options)
+        transaction.set_rollback(True)
+    return response
+
+
+def _private_keys(value, path: str = "$"):
+    """Yield the JSON paths of every key naming an email, a password or a token. An error body's
+    ``errors`` name the fields that were wrong (``password`` of the token exchange): no data there."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if path == "$" and key == "errors":
+                continue
+            if any(word in str(key).lower() for word in ("email", "password", "token")):
+                yield f"{path}.{key}"
+            yield from _private_keys(inner, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _private_keys(inner, f"{path}[{index}]")
+
+
+def _route_methods() -> list[tuple[str, str, str]]:
+    """(name, pattern, method) for every route and method of the matrix, in resolver order."""
+    rows = []
+    wanted = matrix_routes()
+    for pattern, name, callback in _routes():
+        if name in wanted and wanted[name] == pattern:
+            rows.extend((name, pattern, method) for method in _methods(callback))
+    return rows
+
+
+def test_every_route_is_in_the_matrix():
+    rows = {(name, method) for name, _pattern, method in _route_methods()}
+    missing = sorted(rows - MATRIX.keys())
+    assert not missing, "".join(f"\n{name} {method.upper()} is a route without a row: add it to the matrix"
+                                for name, method in missing)
+    stale = sorted(MATRIX.keys() - rows)
+    assert not stale, f"rows of the matrix without a route (remove them): {stale}"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_route_answers_each_role_as_the_matrix_says_and_shows_nobody_private_data(role, world):
+    column = ROLES.index(role)
+    wrong, leaks = [], []
+    for name, pattern, method in _route_methods():
+        expected = MATRIX[(name, method)][column]
+        response = _ask(name, pattern, method, role, world)
+        if response.status_code != expected:
+            wrong.append(f"{name} {method.upper()} as {role}: {response.status_code}, the matrix says {expected}")
+        content_type = response.get("Content-Type", "")
+        body = response.content.decode(errors="replace")
+        if "json" in content_type and body:
+            leaks.extend(f"{name} {method.upper()} as {role}: {key}" for key in _private_keys(json.loads(body)))
+        leaks.extend(f"{name} {method.upper()} as {role}: shows {email}"
+                     for email in world["emails"] if email in body)
+    assert not wrong, "\n".join(wrong)
+    assert not leaks, "\n".join(leaks)
