@@ -4,6 +4,9 @@ board-order form), and the team match card showing each board.
 Each view parses the request, calls one selector or service, and renders or redirects (POST,
 redirect, GET). A refused board order re-renders the team page with the service's message and
 its status (400 bad input, 403 not the captain, 409 locked); nothing is saved.
+
+After the draw the team list shows the organiser a late-team form (``entries.team_add_late``); a
+refused team re-renders the list with the service's message and its status, nothing saved.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from config.errors import DomainError
+from matches.models import Player
 from matches.services.matches import player_for_user
 
 from . import selectors
 from .models import Pairing, Team, Tournament
-from .services.common import runs
+from .services.common import before_draw, runs
+from .services.entries import team_add_late
 from .services.teams import board_order_submit
 
 
@@ -69,10 +74,73 @@ def _next_round(team: selectors.TeamView) -> int:
     return max(locked, default=0) + 1
 
 
+class LateTeamForm(forms.Form):
+    """A team entered after the draw (shape only: the service checks the players and the format)."""
+
+    name = forms.CharField(max_length=120, label="Team name")
+    captain = forms.ModelChoiceField(
+        queryset=Player.objects.none(), empty_label="Choose the captain",
+        error_messages={"invalid_choice": "there is no such captain: choose one from the list"},
+    )
+    members = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False, label="Other members",
+        error_messages={"invalid_choice": "there is no such member: choose from the list"},
+    )
+    reserves = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False,
+        error_messages={"invalid_choice": "there is no such reserve: choose from the list"},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = Player.objects.order_by("display_name")
+        for name in ("captain", "members", "reserves"):
+            self.fields[name].queryset = players
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {"name": data["name"], "captain_id": data["captain"].pk,
+                "member_ids": [p.pk for p in data["members"]], "reserve_ids": [p.pk for p in data["reserves"]]}
+
+
+def _may_add_late(tournament: Tournament, user) -> bool:
+    return (runs(tournament, user) and not before_draw(tournament)
+            and tournament.status != Tournament.Status.FINISHED)
+
+
+def _team_list_page(request, tournament, form=None, error=None, status=200) -> HttpResponse:
+    may_add = _may_add_late(tournament, request.user)
+    if form is None and may_add:
+        form = LateTeamForm()
+    return render(request, "tournaments/team_list.html", {
+        "tournament": tournament, "teams": selectors.team_list(tournament=tournament),
+        "late_form": form if may_add else None, "error": error,
+    }, status=status)
+
+
 def team_list(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _team_list_page(request, _tournament_or_404(tournament_id))
+
+
+@login_required
+@require_POST
+def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(tournament_id)
-    return render(request, "tournaments/team_list.html",
-                  {"tournament": tournament, "teams": selectors.team_list(tournament=tournament)})
+    if not runs(tournament, request.user):
+        return render(request, "tournaments/team_list.html", {
+            "tournament": tournament, "teams": selectors.team_list(tournament=tournament), "late_form": None,
+            "error": "only the tournament's organiser may enter a team late",
+        }, status=403)
+    form = LateTeamForm(request.POST)
+    if not form.is_valid():
+        return _team_list_page(request, tournament, form=form, status=400)
+    try:
+        team = team_add_late(tournament_id=tournament.pk, user=request.user, **form.service_arguments())
+    except DomainError as error:
+        return _team_list_page(request, tournament, form=form, error=error.message,
+                               status=getattr(error, "status", 400))
+    messages.success(request, f"{team.name} entered late, as the last seed.")
+    return redirect(reverse("tournaments:teams", args=[tournament.pk]))
 
 
 def _team_page(request, tournament, team, form=None, error=None, status=200) -> HttpResponse:
@@ -123,6 +191,7 @@ def team_match(request: HttpRequest, tournament_id: int, pairing_id: int) -> Htt
 
 urlpatterns = [
     path("<int:tournament_id>/teams/", team_list, name="teams"),
+    path("<int:tournament_id>/teams/late/", team_add_late_page, name="team_add_late"),
     path("<int:tournament_id>/teams/<int:team_id>/", team_detail, name="team"),
     path("<int:tournament_id>/teams/<int:team_id>/board-order/", team_board_order, name="team_board_order"),
     path("<int:tournament_id>/team-matches/<int:pairing_id>/", team_match, name="team_match"),

@@ -9,6 +9,13 @@ their two sides are played by demo players, not by the names in the files.
 Loading is idempotent: a demo match is known by its organiser and its two sides (every planned
 match uses its own pair of players), users, players and the club by their unique names, so a
 second run finds everything in place and changes nothing.
+
+Two tournaments run by the demo organiser with the demo players go through the tournaments
+services the same way (create, enter, close entries, check in, draw, results, pair, finish):
+a finished 8-player single elimination with a one-round consolation flight, and a 6-player
+Swiss after round 1 (round 1 confirmed, round 2 paired). Their results are confirmed as in
+production: most by a report of the winner confirmed by the loser, some by the organiser's
+override. A tournament is known by its name and organiser; one that exists is left alone.
 """
 
 from __future__ import annotations
@@ -29,12 +36,22 @@ from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import check_mat, read_mat
 from engine.randomgame import random_match_games
+from tournaments.models import Tournament
+from tournaments.services import (
+    entry_add,
+    entry_check_in,
+    tournament_close_entries,
+    tournament_create,
+    tournament_draw,
+    tournament_finish,
+    tournament_pair_next_round,
+)
 
 from ..models import Game, Match, Player, RatingChange, Report
 from .logs import log_from_json, log_from_mat
 from .matches import match_create, player_create, side_for
 from .ratings import match_rating_apply
-from .reporting import claim_make, match_confirm, match_report
+from .reporting import claim_make, match_confirm, match_override, match_report
 
 DEMO_PASSWORD = "crawford-demo"
 CLUB_NAME = "Crawford Demo Club"
@@ -64,6 +81,10 @@ SCHEDULED = ("alice", "dave", 7)
 # The random game logs of bob's report: a fixed seed, so every load writes the same logs.
 REPORTED_SEED = 20231126
 
+# The demo tournaments: (name, the usernames entered, in the organiser's seeding order).
+BRACKET_EVENT = ("Crawford Demo Open", ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"])
+SWISS_EVENT = ("Crawford Demo Swiss", ["erin", "frank", "grace", "heidi", "ivan", "judy"])
+
 
 def mat_dir() -> Path:
     """Where the real match files are: ``shared/data/mat`` beside the project."""
@@ -80,6 +101,8 @@ class DemoSummary:
     players: list[Player]
     matches: list[Match] = field(default_factory=list)
     created: int = 0
+    tournaments: list[Tournament] = field(default_factory=list)
+    created_events: int = 0
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -131,7 +154,9 @@ def _player(username: str, first: str, last: str, country: str, club: Club) -> P
 
 
 def _existing(organiser: User, side0: Player, side1: Player) -> Match | None:
-    return Match.objects.filter(organiser=organiser, side0=side_for([side0]), side1=side_for([side1])).first()
+    # Friendly matches only: the demo tournaments' matches have the same organiser and players.
+    return Match.objects.filter(organiser=organiser, event__isnull=True, side0=side_for([side0]),
+                                side1=side_for([side1])).first()
 
 
 def _event_date(tags: dict[str, str]) -> date | None:
@@ -181,6 +206,69 @@ def _load_disputed(organiser: User, alice: Player, carol: Player) -> Match:
     return match
 
 
+def _decide(match: Match, organiser: User, k: int) -> None:
+    """Confirm a result for the ``k``-th decided match of a demo event through the reporting
+    services, then rate it. A fixed pattern, so every load plays the same: side 0 wins two
+    matches in three; every third result is the organiser's override, the others a report by
+    the winner confirmed by the loser."""
+    winner = 1 if k % 3 == 2 else 0
+    score = [k % match.length, k % match.length]
+    score[winner] = match.length
+    claim = claim_make(match, (score[0], score[1]), None)
+    if k % 3 == 1:
+        match_override(match_id=match.pk, user=organiser, claim=claim, statement="Demo data: the director's ruling.")
+    else:
+        sides = (match.side0.player_a, match.side1.player_a)
+        match_report(match_id=match.pk, user=sides[winner].user, claim=claim)
+        match_confirm(match_id=match.pk, user=sides[1 - winner].user)
+    match_rating_apply(match_id=match.pk)
+
+
+def _decide_scheduled(tournament: Tournament, organiser: User, *, rounds: bool) -> int:
+    """Decide every scheduled match of ``tournament``; with ``rounds`` (a bracket) again and
+    again, as confirmed results create the next matches, until none is left. Returns how many."""
+    decided = 0
+    while True:
+        waiting = list(Match.objects.filter(event=tournament, status=Match.Status.SCHEDULED)
+                       .select_related("side0__player_a__user", "side1__player_a__user").order_by("pk"))
+        for match in waiting:
+            _decide(match, organiser, decided)
+            decided += 1
+        if not waiting or not rounds:
+            return decided
+
+
+def _event_start(organiser: User, name: str, usernames: list[str], by_name: dict[str, Player], **rules) -> Tournament:
+    """A demo event created, its players entered in seeding order and checked in, and drawn."""
+    tournament = tournament_create(user=organiser, name=name, seeding=Tournament.Seeding.ORGANISER, **rules)
+    entries = [entry_add(tournament_id=tournament.pk, user=organiser, player_ids=[by_name[u].pk], seed=seed)
+               for seed, u in enumerate(usernames, start=1)]
+    tournament_close_entries(tournament_id=tournament.pk, user=organiser)
+    for entry in entries:
+        entry_check_in(tournament_id=tournament.pk, entry_id=entry.pk, user=organiser)
+    return tournament_draw(tournament_id=tournament.pk, user=organiser)
+
+
+def _load_bracket(organiser: User, club: Club, by_name: dict[str, Player], today: date) -> Tournament:
+    """The finished 8-player single elimination with a one-round consolation flight."""
+    name, usernames = BRACKET_EVENT
+    tournament = _event_start(organiser, name, usernames, by_name, club_id=club.pk,
+                              starts_on=today - timedelta(days=14), ends_on=today - timedelta(days=13),
+                              consolation_rounds=1, lengths={"main": [5, 5, 7], "consolation": 3})
+    _decide_scheduled(tournament, organiser, rounds=True)
+    return tournament_finish(tournament_id=tournament.pk, user=organiser)
+
+
+def _load_swiss(organiser: User, club: Club, by_name: dict[str, Player], today: date) -> Tournament:
+    """The running 6-player Swiss of three rounds: round 1 confirmed, round 2 paired."""
+    name, usernames = SWISS_EVENT
+    tournament = _event_start(organiser, name, usernames, by_name, club_id=club.pk, starts_on=today,
+                              format=Tournament.Format.SWISS, swiss_rounds=3, lengths={"rounds": [3, 3, 5]})
+    _decide_scheduled(tournament, organiser, rounds=False)
+    tournament_pair_next_round(tournament_id=tournament.pk, user=organiser)
+    return tournament
+
+
 @transaction.atomic
 def demo_data_load(*, folder: Path | None = None, now: datetime | None = None) -> DemoSummary:
     """Create (once) the demo club, organiser, players and matches; return a summary.
@@ -188,8 +276,10 @@ def demo_data_load(*, folder: Path | None = None, now: datetime | None = None) -
     Creates what is missing and leaves what exists alone, so a second run changes nothing. For
     each readable ``.mat`` file in ``folder`` (default :func:`mat_dir`) a confirmed, rated match
     with its games; then a scheduled match, one reported awaiting alice's confirmation and one
-    disputed. A missing folder, or a file the engine rejects, is skipped with a note in the
-    summary; one transaction, so an unexpected error leaves nothing half-loaded.
+    disputed. Then the two demo tournaments (see the module), each created once. A missing
+    folder, or a file the engine rejects, is skipped with a note in the summary; one
+    transaction, so an unexpected error leaves nothing half-loaded. Raises the tournaments'
+    DomainErrors only on a bug: the demo events are built from scratch.
     """
     now = now or timezone.now()
     folder = mat_dir() if folder is None else folder
@@ -237,4 +327,12 @@ def demo_data_load(*, folder: Path | None = None, now: datetime | None = None) -
         add(match, True)
     else:
         add(match, False)
+    # The tournaments last: their results move the players' ratings, which the files' matches
+    # (rated first, in file order) must not see on a first run either.
+    for (name, _), load in ((BRACKET_EVENT, _load_bracket), (SWISS_EVENT, _load_swiss)):
+        tournament = Tournament.objects.filter(organiser=organiser, name=name).first()
+        if tournament is None:
+            tournament = load(organiser, club, by_name, now.date())
+            summary.created_events += 1
+        summary.tournaments.append(tournament)
     return summary

@@ -1,4 +1,6 @@
-"""Demo data: ``manage.py demo_data`` and ``demo_data_load`` (real match files, real services)."""
+"""Demo data: ``manage.py demo_data`` and ``demo_data_load`` (real match files, real services),
+and its two tournaments: a finished 8-player single elimination with a consolation flight and a
+running 6-player Swiss after round 1."""
 
 import shutil
 from io import StringIO
@@ -11,7 +13,9 @@ from clubs.models import Club
 from engine.formats.mat import check_mat, read_mat
 from matches.models import Game, Match, Player, RatingChange, Report
 from matches.selectors import player_rating_history
-from matches.services.demo import DEMO_PASSWORD, PLAYERS, demo_data_load, mat_dir
+from matches.services.demo import BRACKET_EVENT, DEMO_PASSWORD, PLAYERS, SWISS_EVENT, demo_data_load, mat_dir
+from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.selectors import tournament_placings, tournament_rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +26,17 @@ SMALL = ["galaxy_1pt_match1501137.mat", "studio_3pt_solnze_lasse.mat", "gnubg_3p
 
 def demo_matches():
     # Only the demo's rows: the test database is shared, and other suites' committed rows
-    # (transactional tests) may sit beside ours.
-    return Match.objects.filter(organiser__username="organiser")
+    # (transactional tests) may sit beside ours. The friendly matches only: the demo
+    # tournaments' matches (same organiser) are checked by their own tests below.
+    return Match.objects.filter(organiser__username="organiser", event__isnull=True)
+
+
+def demo_events():
+    return Tournament.objects.filter(organiser__username="organiser")
+
+
+def demo_event(event) -> Tournament:
+    return demo_events().get(name=event[0])
 
 
 def snapshot() -> dict:
@@ -38,6 +51,14 @@ def snapshot() -> dict:
         "games": Game.objects.filter(match__in=matches).count(),
         "reports": list(Report.objects.filter(match__in=matches).order_by("pk").values_list("pk", "status")),
         "rating_changes": RatingChange.objects.filter(match__in=matches).count(),
+        "events": list(demo_events().order_by("pk").values_list("pk", "status", "draw_seed")),
+        "event_matches": list(Match.objects.filter(event__in=demo_events()).order_by("pk")
+                              .values_list("pk", "status", "score0", "score1", "winner")),
+        "event_rows": list(Pairing.objects.filter(tournament__in=demo_events()).order_by("pk")
+                           .values_list("pk", "key", "entry0", "entry1", "length", "match")),
+        "entries": list(Entry.objects.filter(tournament__in=demo_events()).order_by("pk")
+                        .values_list("pk", "status", "seed")),
+        "rounds": Round.objects.filter(tournament__in=demo_events()).count(),
     }
 
 
@@ -142,3 +163,51 @@ def test_it_skips_a_file_the_engine_rejects_and_keeps_nothing_of_it(small_folder
     assert demo_matches().filter(status=Match.Status.CONFIRMED).count() == len(SMALL)
     assert not Report.objects.filter(statement__contains="aaa_broken").exists()
     assert demo_matches().count() == len(SMALL) + 3
+
+
+def test_it_runs_the_demo_open_to_the_end_with_its_consolation_flight_and_final_placings(small_folder):
+    summary = demo_data_load(folder=small_folder)
+    event = demo_event(BRACKET_EVENT)
+    assert event in summary.tournaments and event.organiser.username == "organiser"
+    assert (event.status, event.format, event.consolation_rounds) == (
+        Tournament.Status.FINISHED, Tournament.Format.SINGLE_ELIMINATION, 1)
+    entered = set(Entry.objects.filter(tournament=event).values_list("side__player_a__user__username", flat=True))
+    assert entered == set(BRACKET_EVENT[1])
+    # 4 + 2 + 1 main matches, 2 + 1 consolation: all confirmed through the reporting services,
+    # some by the players' reports, some by the organiser's override.
+    matches = Match.objects.filter(event=event)
+    assert matches.count() == 10
+    assert set(matches.values_list("status", flat=True)) == {Match.Status.CONFIRMED}
+    reports = Report.objects.filter(match__event=event)
+    assert reports.filter(reporter__username="organiser").exists()
+    assert reports.exclude(reporter__username="organiser").exists()
+    placings = [(p.label, p.flight) for p in tournament_placings(tournament=event)]
+    assert placings == [("1", "main"), ("2", "main"), ("3-4", "main"), ("3-4", "main"), ("5", "consolation"),
+                        ("6", "consolation"), ("7-8", "consolation"), ("7-8", "consolation")]
+    assert {p.entrant.name for p in tournament_placings(tournament=event)} == {
+        Player.objects.get(user__username=u).display_name for u in BRACKET_EVENT[1]}
+
+
+def test_it_leaves_the_demo_swiss_running_after_round_one_with_round_two_paired(small_folder):
+    demo_data_load(folder=small_folder)
+    event = demo_event(SWISS_EVENT)
+    assert (event.status, event.format, event.swiss_rounds) == (Tournament.Status.RUNNING, Tournament.Format.SWISS, 3)
+    rounds = tournament_rounds(tournament=event)
+    assert len(rounds) == 2
+    first = Match.objects.filter(event=event, pairing__round_number=1)
+    second = Match.objects.filter(event=event, pairing__round_number=2)
+    assert first.count() == second.count() == 3
+    assert set(first.values_list("status", flat=True)) == {Match.Status.CONFIRMED}
+    assert set(second.values_list("status", flat=True)) == {Match.Status.SCHEDULED}
+    entered = set(Entry.objects.filter(tournament=event).values_list("side__player_a__user__username", flat=True))
+    assert entered == set(SWISS_EVENT[1])
+
+
+def test_a_second_run_changes_nothing_in_the_demo_tournaments(small_folder):
+    first = demo_data_load(folder=small_folder)
+    before = snapshot()
+    second = demo_data_load(folder=small_folder)
+    assert snapshot() == before
+    assert (first.created_events, second.created_events) == (2, 0)
+    assert [t.pk for t in second.tournaments] == [t.pk for t in first.tournaments]
+    assert demo_events().count() == 2

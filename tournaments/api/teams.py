@@ -3,6 +3,10 @@
 - ``GET /tournaments/{id}/teams/``: the event's teams (captain, members and reserves, board orders).
 - ``POST /tournaments/{id}/teams/``: enter a team (the organiser; or the captain himself while
   entries are open): ``{"name", "captain_id", "member_ids", "reserve_ids"}``; 201 with the team.
+- ``POST /tournaments/{id}/late-teams/``: the organiser enters a team after the draw (body as
+  above); it takes the last seed, checked in, and enters where a late side would (see
+  ``entries.team_add_late``); 201 with the team. A round robin or a full bracket: 409
+  ``late_entry_closed``; before the draw: 409 ``not_drawn``.
 - ``GET /tournaments/{id}/teams/{team_id}/``: one team.
 - ``POST /tournaments/{id}/teams/{team_id}/board-order/``: the captain (or the organiser) sets the
   team's order for a round: ``{"round_number", "player_ids"}`` (board 1 first); 200 with the team.
@@ -28,12 +32,13 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from matches.api.serializers import ApiErrorSerializer, BaseApi
+from matches.api.serializers import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from matches.services.matches import player_for_user
 from tournaments import selectors
 from tournaments.models import Pairing, Team, Tournament
 from tournaments.services import teams as team_services
-from tournaments.services.common import runs
+from tournaments.services.common import require_organiser, runs
+from tournaments.services.entries import team_add_late
 
 TAGS = ["teams"]
 WRITE_ERRORS = {status_code: ApiErrorSerializer for status_code in (400, 401, 403, 404, 409)}
@@ -54,6 +59,15 @@ class StrictSerializer(serializers.Serializer):
 
 
 class TeamCreateSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=120)
+    captain_id = serializers.IntegerField()
+    member_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    reserve_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+
+
+class LateTeamSerializer(StrictInputSerializer):
+    """A team entered after the draw: its name, captain, other members and reserves."""
+
     name = serializers.CharField(max_length=120)
     captain_id = serializers.IntegerField()
     member_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
@@ -195,6 +209,22 @@ class TeamCollectionApi(TeamBaseApi):
         return Response(_team_data(self.team(tournament, team.pk)), status=status.HTTP_201_CREATED)
 
 
+class LateTeamApi(TeamBaseApi):
+    @extend_schema(operation_id="teams_late_create", tags=TAGS, summary="Enter a team late (after the draw)",
+                   description="The organiser only. The team takes the last seed, checked in: a Swiss pairs it from "
+                               "the next round on; a bracket places it into the first unused bye while nothing that "
+                               "bye fed has started. 409 late_entry_closed for a round robin or a full bracket, "
+                               "409 not_drawn before the draw.",
+                   request=LateTeamSerializer, responses={201: TeamOut, **WRITE_ERRORS})
+    def post(self, request, tournament_id: int):
+        tournament = self.tournament(tournament_id)
+        # The object permission first: someone else's event tells him nothing about his body.
+        require_organiser(tournament, request.user)
+        body = _read(LateTeamSerializer, request)
+        team = team_add_late(tournament_id=tournament.pk, user=request.user, **body)
+        return Response(_team_data(self.team(tournament, team.pk)), status=status.HTTP_201_CREATED)
+
+
 class TeamDetailApi(TeamBaseApi):
     @extend_schema(operation_id="teams_retrieve", tags=TAGS, summary="A team",
                    responses={200: TeamOut, **READ_ERRORS})
@@ -237,6 +267,7 @@ class TeamMatchCardApi(TeamBaseApi):
 
 urlpatterns = [
     path("tournaments/<int:tournament_id>/teams/", TeamCollectionApi.as_view(), name="api-tournament-teams"),
+    path("tournaments/<int:tournament_id>/late-teams/", LateTeamApi.as_view(), name="api-tournament-late-teams"),
     path("tournaments/<int:tournament_id>/teams/<int:team_id>/", TeamDetailApi.as_view(), name="api-tournament-team"),
     path("tournaments/<int:tournament_id>/teams/<int:team_id>/board-order/", BoardOrderApi.as_view(),
          name="api-tournament-team-board-order"),
