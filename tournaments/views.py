@@ -232,26 +232,36 @@ def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return redirect(_detail_url(tournament))
 
 
-@login_required
-@require_POST
-def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The entrant (or the organiser) checks an entry in; see entry_check_in."""
+def _check_in_act(request: HttpRequest):
+    """The check-in of the posted entry, for the event page and the control page alike."""
     def act(tournament):
         entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
                                         user=request.user)
         return f"{entrant_name(entry)} is checked in."
-    return _entry_action(request, tournament_id, act)
+    return act
+
+
+def _withdraw_act(request: HttpRequest, noun: str):
+    """The withdrawal (after the draw) or removal (before it) of the posted entry."""
+    def act(tournament):
+        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=_posted_entry(request),
+                                        user=request.user)
+        return f"The {noun} is withdrawn." if entry is not None else f"The {noun} is removed."
+    return act
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The entrant (or the organiser) checks an entry in; see entry_check_in."""
+    return _entry_action(request, tournament_id, _check_in_act(request))
 
 
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The entrant (or the organiser) withdraws an entry; see entry_withdraw."""
-    def act(tournament):
-        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=_posted_entry(request),
-                                        user=request.user)
-        return "The entry is withdrawn." if entry is not None else "The entry is removed."
-    return _entry_action(request, tournament_id, act)
+    return _entry_action(request, tournament_id, _withdraw_act(request, "entry"))
 
 
 # --- brackets, rounds, standings ---------------------------------------------------------------
@@ -437,11 +447,7 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def manage_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser checks an entrant in; see entry_check_in."""
-    def act(tournament):
-        entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
-                                        user=request.user)
-        return f"{entrant_name(entry)} is checked in."
-    return _manage_action(request, tournament_id, act)
+    return _manage_action(request, tournament_id, _check_in_act(request))
 
 
 @login_required
@@ -449,11 +455,7 @@ def manage_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def manage_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser withdraws (after the draw) or removes (before it) an entrant; see
     entry_withdraw."""
-    def act(tournament):
-        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=_posted_entry(request),
-                                        user=request.user)
-        return "The entrant is withdrawn." if entry is not None else "The entrant is removed."
-    return _manage_action(request, tournament_id, act)
+    return _manage_action(request, tournament_id, _withdraw_act(request, "entrant"))
 
 
 @login_required
