@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "matches",
+    "rulings",
 ]
 
 MIDDLEWARE = [

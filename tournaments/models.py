@@ -79,6 +79,7 @@ class Tournament(models.Model):
     premature_roll = models.CharField(max_length=24, choices=PrematureRoll.choices, default=PrematureRoll.STANDS)
     clock_seconds_per_point = models.PositiveIntegerField(null=True, blank=True, help_text="empty: no clock")
     penalty_minutes_per_point = models.PositiveSmallIntegerField(default=5, help_text="late arrival: 1 point per N minutes")
+    appeal_minutes = models.PositiveIntegerField(default=30, help_text="a ruling may be appealed for this long")
 
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
     draw_seed = models.BigIntegerField(null=True, blank=True, help_text="the recorded random seed of the draw")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from rulings.audit import audit_record, match_snapshot
+
 from .. import errors
 from ..models import Game, Match, Report
 from .logs import CheckedLog, log_agrees_with_score
@@ -93,8 +95,10 @@ def _same(report: Report, claim: Claim) -> bool:
     return report.score == claim.score and same_games
 
 
-def _apply_result(match: Match, claim: Claim, confirmed: Report) -> None:
-    """Make ``confirmed`` the match's result: score, winner, status and games."""
+def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, action: str = "match.result_confirmed",
+                  note: str = "") -> None:
+    """Make ``confirmed`` the match's result: score, winner, status and games; audited."""
+    before = match_snapshot(match)
     match.score0, match.score1 = claim.score
     match.winner = score_winner(match, claim.score)
     match.status = Match.Status.CONFIRMED
@@ -117,6 +121,8 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report) -> None:
             )
             for checked in replay.games
         )
+    audit_record(actor=actor or confirmed.reporter, action=action, object_type="matches.Match", object_id=match.pk,
+                 tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
     # Tournaments: a confirmed (or overridden) result of an event's match advances its draw in
     # this same transaction, so a correction the event refuses (a later match built on it has
     # started) rolls the whole override back. Imported here: tournaments imports matches.
@@ -198,6 +204,10 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         match=match, side=side, reporter=user, score0=claim.score[0], score1=claim.score[1],
         winner=score_winner(match, claim.score), games=claim.games, statement=statement,
     )
+    audit_record(actor=user, action="match.reported", object_type="matches.Report", object_id=report.pk,
+                 tournament_id=match.event_id, match_id=match.pk,
+                 before={"score": list(mine.score)} if mine is not None else None,
+                 after={"side": side, "score": list(claim.score), "games": len(claim.games or ())})
     if theirs is None:
         match.status = Match.Status.REPORTED
         match.save(update_fields=["status", "updated_at"])
@@ -217,7 +227,8 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         report.save(update_fields=["status"])
         match.status = Match.Status.DISPUTED
         match.save(update_fields=["status", "updated_at"])
-        _after_commit(match, "disputed")
+        _disputed(match, user, f"the reports disagree: {theirs.score0}-{theirs.score1} and "
+                               f"{report.score0}-{report.score1}", statement)
     return report
 
 
@@ -262,8 +273,16 @@ def match_contest(*, match_id: int, user, statement: str = "") -> Match:
         Report.objects.filter(pk=theirs.pk).update(statement=(theirs.statement + "\n\nContested: " + statement).strip())
     match.status = Match.Status.DISPUTED
     match.save(update_fields=["status", "updated_at"])
-    _after_commit(match, "disputed")
+    _disputed(match, user, f"the report of {theirs.score0}-{theirs.score1} is contested", statement)
     return match
+
+
+def _disputed(match: Match, user, why: str, statement: str) -> None:
+    """The match went to the director: open its automatic dispute (once) and tell the parties."""
+    from rulings.services.disputes import dispute_open_automatic
+
+    dispute_open_automatic(match=match, user=user, statement=f"{why}. {statement}".strip())
+    _after_commit(match, "disputed")
 
 
 @transaction.atomic
@@ -294,6 +313,6 @@ def _override(match: Match, user, claim: Claim, statement: str) -> Report:
     )
     if claim.games is None:
         match.games.all().delete()
-    _apply_result(match, claim, report)
+    _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement)
     _after_commit(match, "confirmed")
     return report

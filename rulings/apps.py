@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RulingsConfig(AppConfig):
+    name = "rulings"
+    verbose_name = "Disputes, rulings, appeals and the audit log"
