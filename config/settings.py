@@ -136,6 +136,8 @@ SPECTACULAR_SETTINGS = {
 # any real match, small enough that a request cannot tie up a worker.
 MAX_UPLOAD_BYTES = env_int("CRAWFORD_MAX_UPLOAD_BYTES", 2 * 1024 * 1024)
 MAX_LOG_ACTIONS = env_int("CRAWFORD_MAX_LOG_ACTIONS", 10_000)
+# How long a ruling on a match outside an event may be appealed (an event sets its own).
+APPEAL_MINUTES = env_int("CRAWFORD_APPEAL_MINUTES", 60)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 MEDIA_ROOT = Path(env_str("CRAWFORD_MEDIA_ROOT", str(BASE_DIR / "media")))

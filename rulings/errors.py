@@ -26,3 +26,44 @@ def bad_ruling(field: str, message: str) -> DomainError:
 
 def ruling_refused(message: str, **where) -> Conflict:
     return Conflict(f"the ruling cannot be applied: {message}", code="ruling_refused", **where)
+
+
+def not_appellant() -> NotAllowed:
+    return NotAllowed("only a player of the match may appeal its ruling", code="not_appellant")
+
+
+def ruling_not_in_force(status: str) -> Conflict:
+    return Conflict(f"this ruling is {status}: it can no longer be appealed", code="ruling_not_in_force")
+
+
+def appeal_window_closed(closed_at) -> Conflict:
+    return Conflict(f"the appeal window closed at {closed_at:%Y-%m-%d %H:%M} UTC", code="appeal_window_closed",
+                    closed_at=closed_at.isoformat())
+
+
+def already_appealed() -> Conflict:
+    return Conflict("this ruling is already under appeal (one appeal per ruling)", code="already_appealed")
+
+
+def appeal_decided() -> Conflict:
+    return Conflict("this appeal is already decided", code="appeal_decided")
+
+
+def bad_committee(message: str, **details) -> DomainError:
+    return DomainError(message, code="bad_committee", field="members", **details)
+
+
+def committee_named() -> Conflict:
+    return Conflict("this appeal's committee is already named", code="committee_named")
+
+
+def no_committee() -> Conflict:
+    return Conflict("the committee has not been named yet", code="no_committee")
+
+
+def not_committee() -> NotAllowed:
+    return NotAllowed("only a member of this appeal's committee may vote", code="not_committee")
+
+
+def bad_vote(field: str, message: str) -> DomainError:
+    return DomainError(message, code="bad_vote", field=field)
