@@ -38,10 +38,11 @@ from config.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import MatCheck, check_mat, read_mat, write_mat
+from rulings.audit import audit_record
 
 from .. import errors
 from ..models import Game, ImportFile, ImportJob, Match, Player, Report
-from .matches import match_create, player_create
+from .matches import match_create, match_summary, player_create, side_name
 
 logger = logging.getLogger(__name__)
 
@@ -334,6 +335,9 @@ def _match_write(file: ImportFile, owner, check: MatCheck, games: list[list[dict
         games=games, status=Report.Status.CONFIRMED, statement=f"Imported from {file.name}",
     )
     import_games_write(match, check, games)
+    audit_record(actor=owner, action="match.imported", object_type="matches.Match", object_id=match.pk,
+                 match_id=match.pk, after={**match_summary(match, (side_name([first]), side_name([second]))),
+                                           "games": len(games), "file": file.name}, note=f"imported from {file.name}")
     return match
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from engine.errors import EngineError
+from rulings.audit import audit_record
 
 from .. import errors
 from ..models import Match, Player, Side
@@ -51,6 +52,23 @@ def side_for(players: list[Player], roller: str = Side.Roller.A) -> Side:
     return side
 
 
+def side_name(players: list[Player]) -> str:
+    """A side's name from its players, as ``Side.name`` gives it (a pair's members by id), without
+    reading the side's players again."""
+    return " & ".join(p.display_name for p in sorted(players, key=lambda p: p.pk))
+
+
+def match_summary(match: Match, names: tuple[str, str] | None = None) -> dict:
+    """What the audit log keeps of a match: its sides' names (``names``, or read through the
+    sides), length, status, score and winner; the event and organiser by id."""
+    if names is None:
+        names = (match.side0.name, match.side1.name)
+    return {
+        "sides": list(names), "length": match.length, "status": match.status, "score": [match.score0, match.score1],
+        "winner": match.winner, "event": match.event_id, "organiser": match.organiser_id, "rated": match.rated,
+    }
+
+
 def _default_organiser(created_by, first: Side, second: Side):
     """Who runs a match created outside an event: its creator if he is an organiser and does
     not play in it. A player's own friendly match has no organiser (staff can still rule)."""
@@ -82,8 +100,9 @@ def match_create(
 ) -> Match:
     """Create a scheduled match between two sides.
 
-    Matches of pairs and money sessions are never rated. Raises DomainError for sides that
-    share a player and for rules the engine refuses (money options in a match, a bad cube cap).
+    Matches of pairs and money sessions are never rated. Audited as ``match.created`` (the
+    actor: ``created_by``). Raises DomainError for sides that share a player and for rules the
+    engine refuses (money options in a match, a bad cube cap).
     """
     first, second = side_for(side0), side_for(side1)
     if {p.pk for p in first.players} & {p.pk for p in second.players}:
@@ -103,4 +122,7 @@ def match_create(
     match.rated = ratable if rated is None else (rated and ratable)
     match.full_clean(exclude=["side0", "side1"])
     match.save()
+    audit_record(actor=created_by, action="match.created", object_type="matches.Match", object_id=match.pk,
+                 tournament_id=match.event_id, match_id=match.pk,
+                 after=match_summary(match, (side_name(side0), side_name(side1))))
     return match

@@ -22,13 +22,14 @@ from django.db.models import Exists, OuterRef, Q
 
 from config.errors import DomainError
 from matches.models import Match, Report
-from matches.services.matches import match_create
+from matches.services.matches import match_create, match_summary
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
 from tournaments.models import BoardMatch, BoardOrder, Pairing, Round, Tournament
 
 from . import state, teams
+from .audit import entrant_names, pairing_summary, record
 from .common import locked
 
 #: refuse(dependent pairing key, why) -> the error to raise when a change would reset a match
@@ -51,8 +52,9 @@ def create_match(tournament: Tournament, pairing: Pairing, loaded: state.Loaded,
     )
 
 
-def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
-    """Delete the matches of ``pairings`` (none may have started) and clear the pairings' entries.
+def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
+    """Delete the matches of ``pairings`` (none may have started) and clear the pairings' entries;
+    audited (``pairing.reset``, ``match.deleted`` with the match as it was) under ``actor``.
 
     The matches are locked first, without waiting: a match someone is reporting on right now
     counts as started (waiting could deadlock with that report's own confirmation, which takes the
@@ -80,6 +82,7 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
     played_by = {(e, p.round_number) for p in pairings if getattr(p, "board_rows", ())
                  for e in (p.entry0_id, p.entry1_id) if e is not None}
     # --- end team events ---
+    _audit_drop(pairings, ids, actor)
     for pairing in pairings:
         pairing.match = None
         pairing.entry0_id = pairing.entry1_id = None
@@ -89,6 +92,22 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse) -> None:
     BoardMatch.objects.filter(match_id__in=board_ids).delete()
     Match.objects.filter(pk__in=ids).delete()
     _unlock_orders(pairings[0].tournament_id, played_by)
+
+
+def _audit_drop(pairings: list[Pairing], match_ids: list[int], actor) -> None:
+    gone = {m.pk: m for m in Match.objects.filter(pk__in=match_ids).select_related(
+        "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b")}
+    for pairing in pairings:
+        boards = [(None, pairing.match_id)] + [(b.board, b.match_id) for b in getattr(pairing, "board_rows", ())]
+        for board, match_id in boards:
+            match = gone.get(match_id)
+            if match is None:
+                continue
+            before = {"pairing": pairing.key, **({"board": board} if board else {}), **match_summary(match)}
+            record("match.deleted", actor=actor, tournament=pairing.tournament_id, obj=match, match_id=match.pk,
+                   before=before, note=f"reset with pairing {pairing.key}")
+        record("pairing.reset", actor=actor, tournament=pairing.tournament_id, obj=pairing, match_id=pairing.match_id,
+               before=pairing_summary(pairing), after={"key": pairing.key, "entries": [None, None], "match": None})
 
 
 def _unlock_orders(tournament_id: int, played_by: set[tuple[int, int]]) -> None:
@@ -107,11 +126,16 @@ def _unlock_orders(tournament_id: int, played_by: set[tuple[int, int]]) -> None:
             BoardOrder.objects.filter(team__entry__pk=entry_id, round_number=number, locked=True).update(locked=False)
 
 
-def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse) -> None:
+def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse, audit: bool = True) -> None:
     """Bring the stored pairings of a bracket in line with its confirmed results (see the module
     docstring). A pairing whose match was made for other players than the bracket now gives is
     reset (its unstarted match deleted) and made again; if that match has started, or a confirmed
-    result no longer fits its match, ``refuse`` says why and nothing is written."""
+    result no longer fits its match, ``refuse`` says why and nothing is written.
+
+    Every write is audited under ``created_by`` (automatic advancement after a confirmation runs
+    under the event's organiser, as the matches it creates do): ``pairing.reset``,
+    ``match.deleted``, ``pairing.entrants_set``, ``match.created``. The draw passes ``audit=False``
+    for the entrants it sets, because its own ``tournament.drawn`` entry lists every pairing."""
     try:
         view = state.bracket_state(loaded)
     except DrawError as error:  # a confirmed result whose players changed under it
@@ -128,19 +152,26 @@ def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, re
                 raise refuse(pairing.key, f"has started ({status})")
             stale.append(pairing)
     if stale:
-        _drop_matches(stale, refuse)
+        _drop_matches(stale, refuse, created_by)
         view = state.bracket_state(loaded)  # walkovers may now apply where a match was dropped
     changed, ready = [], []
     for match_state in view.state.matches:
         pairing = loaded.by_key[match_state.match.id]
         expected = state.expected_entries(match_state)
         if (pairing.entry0_id, pairing.entry1_id) != expected:
+            before = pairing_summary(pairing)
             pairing.entry0_id, pairing.entry1_id = expected
-            changed.append(pairing)
+            changed.append((pairing, before))
         if match_state.status == READY and not state.has_matches(pairing):
             ready.append(pairing)
     if changed:
-        Pairing.objects.bulk_update(changed, ["entry0", "entry1"])
+        Pairing.objects.bulk_update([pairing for pairing, _ in changed], ["entry0", "entry1"])
+    if changed and audit:
+        names = entrant_names(loaded)
+        for pairing, before in changed:
+            action = "pairing.entrants_set" if pairing.entry0_id or pairing.entry1_id else "pairing.entrants_cleared"
+            record(action, actor=created_by, tournament=tournament, obj=pairing, match_id=pairing.match_id,
+                   before=before, after=pairing_summary(pairing, names))
     for pairing in ready:
         pairing.match = create_match(tournament, pairing, loaded, created_by)
         pairing.has_reports = False
@@ -194,6 +225,10 @@ def write_swiss_round(tournament: Tournament, loaded: state.Loaded, answer: Swis
     for row in boards:
         row.match = create_match(tournament, row, loaded, created_by)
     Pairing.objects.bulk_update(boards, ["match"])
+    names = entrant_names(loaded)
+    record("round.paired", actor=created_by, tournament=tournament, obj=round_row,
+           after={"round": number, "pairings": [pairing_summary(row, names) for row in rows],
+                  "bye": names.get(answer.bye) if answer.bye is not None else None})
     return round_row
 
 
@@ -222,8 +257,12 @@ def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pair
         if state.has_matches(other) and state.pairing_started(other):  # team events: any board
             status = other.match.get_status_display().lower() if other.match is not None else "a board has"
             raise refuse(other.key, f"has started ({status})")
-    _drop_matches([p for p in later if state.has_matches(p)], refuse)
+    _drop_matches([p for p in later if state.has_matches(p)], refuse, tournament.organiser)
     Pairing.objects.filter(pk__in=[p.pk for p in later]).delete()
+    for round_row in Round.objects.filter(tournament=tournament, number__gte=changed_from).order_by("number"):
+        record("round.reset", actor=tournament.organiser, tournament=tournament, obj=round_row,
+               before={"round": round_row.number, "pairings": [p.key for p in later if p.round_number == round_row.number]},
+               note=f"the corrected result of {pairing.key} pairs it differently")
     Round.objects.filter(tournament=tournament, number__gte=changed_from).delete()
     loaded.pairings = [p for p in loaded.pairings if p.round_number < changed_from]
     loaded.by_key = {p.key: p for p in loaded.pairings}

@@ -13,6 +13,7 @@ from tournaments.models import Entry, Pairing, Round, Tournament
 
 from . import state
 from .advance import create_match, swiss_pair, sync_bracket, write_swiss_round
+from .audit import entrant_names, pairing_summary, record, tournament_summary
 from .common import locked, require_organiser
 
 MAX_SEED = 2**63 - 1  # Tournament.draw_seed is a BigIntegerField
@@ -68,7 +69,8 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     them and check in first), ``too_few_entries``, ``no_pairing`` (Swiss round 1 impossible, e.g.
     all of one club); DomainError ``seed_unused`` (a seed for a non-random
     draw), ``bad_seed``, and the draw's own codes (``bad_groups``, ``bad_drop_map``: the rules do
-    not fit this many entrants). Nothing changes on failure.
+    not fit this many entrants). Nothing changes on failure. Audited as ``tournament.drawn``
+    (the seeds and every pairing written, with its entrants) and ``match.created`` per match.
     """
     tournament = locked(tournament_id)
     require_organiser(tournament, user)
@@ -96,6 +98,7 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
         order = _order(tournament, present, seed)
     except DrawError as error:
         raise errors.from_draw(error) from None
+    before = tournament_summary(tournament)
     number = {entry_id: i for i, entry_id in enumerate(order, start=1)}
     for entry in entries:
         entry.seed = number.get(entry.pk)
@@ -113,6 +116,12 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
             _draw_swiss(tournament, user)
     except DrawError as error:
         raise errors.from_draw(error) from None
+    loaded = state.load(tournament)
+    names = entrant_names(loaded)
+    record("tournament.drawn", actor=user, tournament=tournament, obj=tournament, before=before,
+           after={**tournament_summary(tournament), "draw_seed": tournament.draw_seed,
+                  "seeds": [[entry_id, names[entry_id]] for entry_id in order],
+                  "pairings": [pairing_summary(p, names) for p in loaded.pairings]})
     return tournament
 
 
@@ -124,7 +133,7 @@ def _draw_bracket(tournament: Tournament, order, user) -> None:
     )
     # Filling the entries and creating the first matches is what advancement does with no results.
     sync_bracket(tournament, state.load(tournament), created_by=user,
-                 refuse=lambda dependent, why: errors.already_drawn())
+                 refuse=lambda dependent, why: errors.already_drawn(), audit=False)
 
 
 def _draw_round_robin(tournament: Tournament, order, user) -> None:
@@ -159,6 +168,7 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
     """Pair the next round of a running Swiss from the confirmed results: equal records meet, no
     rematches, the bye (a win) to the lowest-ranked player with the fewest byes, no two players
     of one club when the event forbids it; withdrawn players are not paired, late entrants are.
+    Audited as ``round.paired`` (its pairings and bye) and ``match.created`` per board.
 
     Creates the Round row (one per number: two concurrent calls are serialised by the
     tournament lock, and the unique constraint would refuse a second row anyway), a pairing per

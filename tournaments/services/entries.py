@@ -21,8 +21,9 @@ from tournaments.models import BoardMatch, Entry, Pairing, Team, Tournament
 
 from . import state
 from .advance import sync_bracket
+from .audit import entry_summary, record
 from .common import before_draw, entry_of, locked, plays_for, require_organiser, runs
-from .teams import captains, not_team_event, order_for, team_checked, team_write
+from .teams import captains, not_team_event, order_for, team_checked, team_summary, team_write
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
@@ -106,6 +107,7 @@ def entry_add(
     Raises NotAllowed ``not_organiser``; DomainError ``team_event``, ``bad_entrant`` (wrong
     number of players), ``unknown_player``, ``bad_roller``, ``bad_seed``; Conflict
     ``already_entered``, ``already_drawn`` (use :func:`entry_add_late`), ``tournament_finished``.
+    Audited as ``entry.added``.
     """
     tournament = locked(tournament_id)
     require_organiser(tournament, user)
@@ -118,7 +120,15 @@ def entry_add(
     existing = _entered(tournament, players)
     if existing is not None:
         raise errors.already_entered(existing.side.name)
-    return _create(tournament, _side(players, rolls), seed=seed)
+    entry = _create(tournament, _side(players, rolls), seed=seed)
+    _audit_new(entry, "entry.added", user, players)
+    return entry
+
+
+def _audit_new(entry: Entry, action: str, user, players: list[Player], before: dict | None = None) -> None:
+    """Audit a new (or reused) entry of ``players``: its summary, the players by id, who rolls."""
+    after = {**entry_summary(entry), "players": [p.pk for p in players], "roller": entry.side.roller}
+    record(action, actor=user, tournament=entry.tournament_id, obj=entry, before=before, after=after)
 
 
 @transaction.atomic
@@ -129,7 +139,7 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
 
     Raises NotAllowed ``no_player``; Conflict ``entries_closed``, ``already_entered``;
     DomainError ``team_event``, ``partner_required``, ``partner_not_allowed``,
-    ``unknown_player``, ``bad_entrant``, ``bad_roller``.
+    ``unknown_player``, ``bad_entrant``, ``bad_roller``. Audited as ``entry.signed_up``.
     """
     tournament = locked(tournament_id)
     player = player_for_user(user)
@@ -151,14 +161,16 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
     existing = _entered(tournament, players)
     if existing is not None:
         raise errors.already_entered(existing.side.name)
-    return _create(tournament, _side(players, rolls))
+    entry = _create(tournament, _side(players, rolls))
+    _audit_new(entry, "entry.signed_up", user, players)
+    return entry
 
 
 @transaction.atomic
 def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
     """The entrant (one of its players) or the organiser checks the entry in, while entries are
     closed and before the draw; entries not checked in drop out of the draw (a team: its captain
-    or the organiser). Checking in twice changes nothing.
+    or the organiser). Checking in twice changes nothing. Audited as ``entry.checked_in``.
 
     Raises DomainError ``unknown_entry``; NotAllowed ``not_your_entry``; Conflict
     ``check_in_not_open`` (entries still open), ``already_drawn``, ``tournament_finished``.
@@ -174,8 +186,11 @@ def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
     if tournament.status != Tournament.Status.CLOSED:
         raise errors.check_in_not_open()
     if entry.status != Entry.Status.CHECKED_IN:
+        before = entry_summary(entry)
         entry.status = Entry.Status.CHECKED_IN
         entry.save(update_fields=["status"])
+        record("entry.checked_in", actor=user, tournament=tournament, obj=entry, before=before,
+               after=entry_summary(entry))
     return entry
 
 
@@ -201,6 +216,8 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
       its board order); their boards name each team's order for that round as it stands now,
       without locking it.
     - An entrant who did not check in (not in the draw) is simply marked withdrawn.
+    Audited as ``entry.withdrawn`` (before the draw: no ``after``, the entry is gone), then the
+    forfeits' ``match.unrated`` and ``match.result_overridden`` and the bracket's moves.
 
     Raises DomainError ``unknown_entry``; NotAllowed ``not_your_entry``; Conflict
     ``already_withdrawn``, ``tournament_finished``, ``forfeit_refused`` (the organiser plays in
@@ -215,14 +232,19 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
             raise errors.not_your_entry()
         if tournament.status == Tournament.Status.FINISHED:
             raise errors.finished()
+        before = entry_summary(entry)
         if before_draw(tournament):
+            entry_id = entry.pk
             # A team goes with its entry (the entry cascades with it).
             (entry.team if entry.team_id is not None else entry).delete()
+            record("entry.withdrawn", actor=user, tournament=tournament, obj=entry, object_id=entry_id, before=before,
+                   note="removed before the draw" + (" with its team" if entry.team_id is not None else ""))
             return None
         if entry.status == Entry.Status.WITHDRAWN:
             raise errors.already_withdrawn(state.entrant_name(entry))
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
+        record("entry.withdrawn", actor=user, tournament=tournament, obj=entry, before=before, after=entry_summary(entry))
         if entry.seed is None:
             return entry
         name = state.entrant_name(entry)
@@ -274,6 +296,9 @@ def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -
     score[1 - withdrawn_side] = match.length
     # A forfeit is not a game played: it must not move anyone's rating.
     Match.objects.filter(pk=match.pk).update(rated=False)
+    if match.rated:
+        record("match.unrated", actor=director, tournament=match.event_id, obj=match, match_id=match.pk,
+               before={"rated": True}, after={"rated": False}, note=f"forfeit: {name} withdrew")
     try:
         match_override(match_id=match.pk, user=director, claim=Claim((score[0], score[1])),
                        statement=f"Forfeit: {name} withdrew from the tournament.")
@@ -348,7 +373,7 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
 
     Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``, ``tournament_finished``,
     ``already_entered``, ``late_entry_closed``; DomainError ``team_event``, ``bad_entrant``,
-    ``unknown_player``, ``bad_roller``.
+    ``unknown_player``, ``bad_roller``. Audited as ``entry.added_late`` (then the bracket's moves).
     """
     tournament = locked(tournament_id)
     require_organiser(tournament, user)
@@ -360,14 +385,17 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
     seed = _late_seed(tournament)
     side = _side(players, rolls)
     existing = _entered(tournament, players)
+    before = None
     if existing is not None:
         if existing.side_id != side.pk or existing.seed is not None or existing.status == Entry.Status.WITHDRAWN:
             raise errors.already_entered(existing.side.name)
+        before = entry_summary(existing)
         existing.seed, existing.late, existing.status = seed, True, Entry.Status.CHECKED_IN
         existing.save(update_fields=["seed", "late", "status"])
         entry = existing
     else:
         entry = _create(tournament, side, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
+    _audit_new(entry, "entry.added_late", user, players, before)
     _place_late(tournament, user)
     return entry
 
@@ -387,6 +415,7 @@ def team_add_late(
     Raises DomainError ``not_team_event``, ``bad_team``, ``unknown_player``, ``team_too_small``;
     NotAllowed ``not_organiser``; Conflict ``not_drawn``, ``tournament_finished``,
     ``late_entry_closed``, ``team_name_taken``, ``already_in_team``. Nothing changes on failure.
+    Audited as ``team.added_late`` (then the bracket's moves).
     """
     tournament = locked(tournament_id)
     if tournament.kind != Tournament.Kind.TEAMS:
@@ -400,6 +429,7 @@ def team_add_late(
                            reserve_ids=reserve_ids)
     seed = _late_seed(tournament)
     team = team_write(tournament, checked, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
+    record("team.added_late", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
     _place_late(tournament, user)
     return team
 

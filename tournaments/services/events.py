@@ -14,6 +14,7 @@ from tournaments.draw.lengths import check_schedule
 from tournaments.models import Tournament
 
 from . import state
+from .audit import record, tournament_summary
 from .common import locked, require_organiser
 
 MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon match
@@ -86,7 +87,7 @@ def tournament_create(
     and last-chance flights: single elimination; rounds and losses: Swiss; groups: round robin),
     so that what is published is what is played. Raises NotAllowed ``not_an_organiser`` unless
     ``user`` is an organiser or staff; DomainError ``bad_rules`` (naming the field) or
-    ``unknown_club``. Nothing is saved on failure.
+    ``unknown_club``. Nothing is saved on failure. Audited as ``tournament.created``.
     """
     if not getattr(user, "is_authenticated", False) or not user.is_organiser:
         raise errors.not_an_organiser()
@@ -138,35 +139,44 @@ def tournament_create(
         field, messages = next(iter(error.message_dict.items()))
         raise errors.bad_rules(field, messages[0]) from None
     tournament.save()
+    record("tournament.created", actor=user, tournament=tournament, obj=tournament,
+           after={**tournament_summary(tournament), "club": tournament.club_id, "lengths": tournament.lengths})
     return tournament
 
 
 @transaction.atomic
 def tournament_open_entries(*, tournament_id: int, user) -> Tournament:
     """Open the entries (from draft, or again after closing them before the draw): players may
-    sign up. Opening open entries changes nothing. Raises NotAllowed ``not_organiser``; Conflict
-    ``already_drawn`` or ``tournament_finished`` after the draw."""
+    sign up. Opening open entries changes nothing. Audited as ``tournament.entries_opened``.
+    Raises NotAllowed ``not_organiser``; Conflict ``already_drawn`` or ``tournament_finished``
+    after the draw."""
     tournament = locked(tournament_id)
     require_organiser(tournament, user)
     _before_draw(tournament)
     if tournament.status != Tournament.Status.OPEN:
-        tournament.status = Tournament.Status.OPEN
-        tournament.save(update_fields=["status"])
+        _set_status(tournament, Tournament.Status.OPEN, "tournament.entries_opened", user)
     return tournament
 
 
 @transaction.atomic
 def tournament_close_entries(*, tournament_id: int, user) -> Tournament:
     """Close the entries: sign-ups stop and check-in starts (the organiser may still add and
-    check in entrants). Closing closed entries changes nothing. Raises NotAllowed
-    ``not_organiser``; Conflict ``already_drawn`` or ``tournament_finished`` after the draw."""
+    check in entrants). Closing closed entries changes nothing. Audited as
+    ``tournament.entries_closed``. Raises NotAllowed ``not_organiser``; Conflict
+    ``already_drawn`` or ``tournament_finished`` after the draw."""
     tournament = locked(tournament_id)
     require_organiser(tournament, user)
     _before_draw(tournament)
     if tournament.status != Tournament.Status.CLOSED:
-        tournament.status = Tournament.Status.CLOSED
-        tournament.save(update_fields=["status"])
+        _set_status(tournament, Tournament.Status.CLOSED, "tournament.entries_closed", user)
     return tournament
+
+
+def _set_status(tournament: Tournament, status: str, action: str, user) -> None:
+    before = tournament_summary(tournament)
+    tournament.status = status
+    tournament.save(update_fields=["status"])
+    record(action, actor=user, tournament=tournament, obj=tournament, before=before, after=tournament_summary(tournament))
 
 
 def _before_draw(tournament: Tournament) -> None:
@@ -184,8 +194,9 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     without a confirmed result (a team match: no team match undecided by its boards, and in a
     round robin of teams no team match whose boards are still to be created; a Swiss may stop
     after any complete round: the organiser decides how many are played, ``swiss_rounds`` is what
-    was published). Finishing a finished event changes nothing. Raises NotAllowed
-    ``not_organiser``; Conflict ``not_drawn``, ``event_unfinished`` (saying what is missing).
+    was published). Finishing a finished event changes nothing. Audited as
+    ``tournament.finished``. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
+    ``event_unfinished`` (saying what is missing).
     """
     tournament = locked(tournament_id)
     require_organiser(tournament, user)
@@ -220,6 +231,5 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
                     f"{len(unstarted)} team match{'' if len(unstarted) == 1 else 'es'} not started yet, "
                     f"first {unstarted[0]}"
                 )
-    tournament.status = Tournament.Status.FINISHED
-    tournament.save(update_fields=["status"])
+    _set_status(tournament, Tournament.Status.FINISHED, "tournament.finished", user)
     return tournament

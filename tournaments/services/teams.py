@@ -51,6 +51,7 @@ from tournaments import errors
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
 
 from . import state
+from .audit import record
 from .common import before_draw, locked, runs
 
 # --- the team errors (codes are stable; the API maps them to 400/403/409) ------------------------
@@ -196,7 +197,7 @@ def team_create(
     players than boards); NotAllowed ``not_captain`` (neither the organiser nor the captain
     entering his own team); Conflict ``entries_closed`` (self-service after the entries close),
     ``already_drawn``, ``tournament_finished``, ``team_name_taken``, ``already_in_team``.
-    Nothing changes on failure.
+    Nothing changes on failure. Audited as ``team.created``.
     """
     tournament = _team_event(tournament_id)
     if tournament.status == Tournament.Status.FINISHED:
@@ -211,7 +212,15 @@ def team_create(
             raise errors.entries_closed()
     checked = team_checked(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
                            reserve_ids=reserve_ids)
-    return team_write(tournament, checked)
+    team = team_write(tournament, checked)
+    record("team.created", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
+    return team
+
+
+def team_summary(team: Team, checked: CheckedTeam) -> dict:
+    """What the audit log keeps of a new team: its name, entry, captain, members and reserves (ids)."""
+    return {"team": team.pk, "name": team.name, "entry": team.entry.pk, "captain": checked.captain_id,
+            "members": checked.members, "reserves": checked.reserves}
 
 
 @dataclass(frozen=True)
@@ -281,7 +290,8 @@ def team_member_add(*, tournament_id: int, team_id: int, user, player_id: int, r
 
     Raises DomainError ``not_team_event``, ``unknown_team``, ``unknown_player``; NotAllowed
     ``not_captain``; Conflict ``already_drawn`` (the list is fixed at the draw),
-    ``tournament_finished``, ``already_in_team``. Nothing changes on failure.
+    ``tournament_finished``, ``already_in_team``. Nothing changes on failure. Audited as
+    ``team.member_added``.
     """
     tournament = _team_event(tournament_id)
     team = _team(tournament, team_id)
@@ -294,7 +304,10 @@ def team_member_add(*, tournament_id: int, team_id: int, user, player_id: int, r
         raise errors.unknown_player(player_id)
     player = _players([player_id])[player_id]
     _not_in_a_team(tournament, [player_id])
-    return TeamMember.objects.create(team=team, tournament=tournament, player=player, reserve=bool(reserve))
+    member = TeamMember.objects.create(team=team, tournament=tournament, player=player, reserve=bool(reserve))
+    record("team.member_added", actor=user, tournament=tournament, obj=team,
+           after={"team": team.name, "player": player.pk, "name": player.display_name, "reserve": member.reserve})
+    return member
 
 
 @transaction.atomic
@@ -305,7 +318,8 @@ def team_member_remove(*, tournament_id: int, team_id: int, user, player_id: int
     Raises DomainError ``not_team_event``, ``unknown_team``, ``not_a_member``,
     ``captain_required`` (the captain stays), ``team_too_small`` (fewer players than boards
     would remain); NotAllowed ``not_captain``; Conflict ``already_drawn``,
-    ``tournament_finished``. Nothing changes on failure.
+    ``tournament_finished``. Nothing changes on failure. Audited as ``team.member_removed``
+    (the board orders dropped with him listed by round).
     """
     tournament = _team_event(tournament_id)
     team = _team(tournament, team_id)
@@ -322,9 +336,12 @@ def team_member_remove(*, tournament_id: int, team_id: int, user, player_id: int
     left = TeamMember.objects.filter(team=team).count() - 1
     if left < tournament.board_count:
         raise team_too_small(left, tournament.board_count)
+    before = {"team": team.name, "player": player_id, "name": member.player.display_name, "reserve": member.reserve}
     member.delete()
-    stale = [o.pk for o in BoardOrder.objects.filter(team=team) if player_id in o.players]
-    BoardOrder.objects.filter(pk__in=stale).delete()
+    stale = [o for o in BoardOrder.objects.filter(team=team) if player_id in o.players]
+    BoardOrder.objects.filter(pk__in=[o.pk for o in stale]).delete()
+    record("team.member_removed", actor=user, tournament=tournament, obj=team, before=before,
+           after={"team": team.name, "board_orders_dropped": sorted(o.round_number for o in stale)})
 
 
 # --- board orders --------------------------------------------------------------------------------
@@ -347,7 +364,7 @@ def board_order_submit(*, tournament_id: int, team_id: int, round_number: int, p
     (not a list, a wrong count, a player on two boards), ``not_a_member`` (naming the player);
     NotAllowed ``not_captain`` (another captain, a member, anyone else); Conflict
     ``board_order_locked`` (the round has started for the team), ``tournament_finished``.
-    Nothing changes on failure.
+    Nothing changes on failure. Audited as ``board_order.submitted`` (with the order it replaces).
     """
     tournament = _team_event(tournament_id)
     team = _team(tournament, team_id)
@@ -372,8 +389,12 @@ def board_order_submit(*, tournament_id: int, team_id: int, round_number: int, p
                                   f"and {board})", field="player_ids", board=board)
     if _round_started(tournament, team, round_number):
         raise board_order_locked(team, round_number)
+    previous = BoardOrder.objects.filter(team=team, round_number=round_number).values_list("players", flat=True).first()
     order, _ = BoardOrder.objects.update_or_create(team=team, round_number=round_number,
                                                    defaults={"players": ids, "locked": False})
+    record("board_order.submitted", actor=user, tournament=tournament, obj=order,
+           before={"team": team.name, "round": round_number, "players": previous} if previous is not None else None,
+           after={"team": team.name, "round": round_number, "players": ids})
     return order
 
 
