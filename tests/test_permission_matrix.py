@@ -120,6 +120,7 @@ MATRIX = {
     ("api-tournament-team", "get"):                      (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-team-board-order", "post"):         (401, 400, 403, 403, 400, 403, 400),  # alice captains the Aces
     ("api-tournament-team-match", "get"):                (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-audit", "get"):                     (401, 403, 403, 403, 200, 403, 200),  # the organiser and staff only
     ("tournaments:list", "get"):                         (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:list", "post"):                        (200, 200, 200, 200, 200, 200, 200),  # read pages answer POST as GET
     ("tournaments:new", "get"):                          (302, 403, 403, 403, 200, 200, 200),
@@ -168,6 +169,8 @@ MATRIX = {
     ("tournaments:team_board_order", "post"):            (302, 400, 403, 403, 400, 403, 400),
     ("tournaments:team_match", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:team_match", "post"):                  (200, 200, 200, 200, 200, 200, 200),
+    ("rulings:event_audit", "get"):                      (302, 403, 403, 403, 200, 403, 200),
+    ("rulings:event_audit", "post"):                     (302, 403, 403, 403, 200, 403, 200),  # a read page answers POST as GET
     ("matches:mine", "get"):                             (302, 200, 200, 200, 200, 200, 200),
     ("matches:mine", "post"):                            (302, 200, 200, 200, 200, 200, 200),
     ("matches:detail", "get"):                           (200, 200, 200, 200, 200, 200, 200),
