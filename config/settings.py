@@ -6,6 +6,8 @@ broker, result backend and cache. With ``DJANGO_DEBUG=false`` the secret key and
 must be given; production differs from development only by these values.
 """
 
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -36,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "accounts",
     "clubs",
@@ -53,11 +56,19 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
+# The lockout backend comes first: it refuses a locked-out username and address before any
+# password is checked (see "sign-in lockout" below).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "matches:mine"
 LOGOUT_REDIRECT_URL = "login"
@@ -110,6 +121,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+def _env_rate(name: str, default: str) -> str:
+    """A DRF throttle rate such as ``30/minute`` (per second, minute, hour or day) from the environment."""
+    value = env_str(name, default)
+    if not re.fullmatch(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)", value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate like 30/minute")
+    return value
+
+
 # --- REST API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -122,6 +141,15 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttles.AnonThrottle", "config.throttles.UserThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        scope: _env_rate(f"CRAWFORD_THROTTLE_{scope.upper()}", default)
+        for scope, default in (("anon", "600/minute"), ("user", "1200/minute"), ("reports", "30/minute"),
+                               ("disputes", "10/minute"), ("uploads", "20/hour"))
+    },
+    # Without it DRF would take any client's X-Forwarded-For at its word; behind one proxy
+    # (README "Production shape") set CRAWFORD_NUM_PROXIES=1.
+    "NUM_PROXIES": env_int("CRAWFORD_NUM_PROXIES", 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Crawford API",
@@ -130,6 +158,23 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# --- sign-in lockout (django-axes) ------------------------------------------------------------
+# After CRAWFORD_LOGIN_FAILURE_LIMIT failed sign-ins for one username from one address (the page
+# and the API token endpoint alike), that pair is refused for CRAWFORD_LOGIN_COOLOFF_MINUTES with
+# a 429. The pair, not the username alone: a stranger cannot lock a player out of his account.
+AXES_FAILURE_LIMIT = env_int("CRAWFORD_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("CRAWFORD_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Attempts during a lockout do not restart it: the Retry-After we answer stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "config.throttles.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# Failed attempts are kept in the database (what the lockout needs, visible in the admin); a log of
+# every successful sign-in would grow without end and hold addresses we have no use for.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_DISABLE_ACCESS_LOG = True
 
 # --- uploads ---------------------------------------------------------------------------------
 # A match file or an import is at most 2 MB (and a game log at most 10,000 actions): enough for

@@ -1,0 +1,104 @@
+"""API throttles: a rate for anonymous clients, one for signed-in users, and scoped rates for the
+operations worth abusing (reporting results, disputes, uploads).
+
+Every API view gets ``AnonThrottle`` and ``UserThrottle`` (``DEFAULT_THROTTLE_CLASSES``). A view
+that takes results, disputes or uploads puts its scope on top of those::
+
+    from config import throttles
+
+    class DisputeOpenApi(APIView):
+        throttle_classes = throttles.DISPUTES
+
+The scopes are ``"reports"`` (report, confirm, contest, override), ``"disputes"`` (opening and
+answering disputes, rulings, appeals) and ``"uploads"`` (imports of match files). Views sharing a
+scope share one counter per user: five reports and five contests are ten ``"reports"``.
+
+The rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (env-driven, config/settings.py).
+DRF's own throttles copy that dict once, when their class is defined, so a changed setting never
+reaches them; these read it on every request, which lets tests lower a rate with
+``override_settings`` (tests/conftest.py, ``throttle_rates``). A throttled request gets a 429 with
+``Retry-After`` and the error body ``{"detail", "code": "throttled"}`` (config/api.py).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+
+def client_ip(request) -> str:
+    """The client's address as the throttles see it: ``REMOTE_ADDR``, or with ``NUM_PROXIES``
+    trusted proxies in front, the address they put in ``X-Forwarded-For``. The sign-in lockout
+    (django-axes, ``AXES_CLIENT_IP_CALLABLE``) uses it too, so both count the same client."""
+    return BaseThrottle().get_ident(request)
+
+
+class _LiveRateThrottle(SimpleRateThrottle):
+    """A rate throttle that reads its rate from the settings when it is made (once per request)."""
+
+    def get_rate(self) -> str | None:
+        rates = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})
+        if self.scope not in rates:
+            # DRF's own message for a missing rate: a misconfiguration, never a client error.
+            return super().get_rate()
+        return rates[self.scope]
+
+    def get_ident(self, request) -> str:
+        return client_ip(request)
+
+    def get_cache_key(self, request, view) -> str | None:
+        if request.user and request.user.is_authenticated:
+            ident = request.user.pk
+        else:
+            ident = self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AnonThrottle(_LiveRateThrottle):
+    """Anonymous clients, by address (``"anon"``)."""
+
+    scope = "anon"
+
+    def get_cache_key(self, request, view) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None  # UserThrottle counts them
+        return super().get_cache_key(request, view)
+
+
+class UserThrottle(_LiveRateThrottle):
+    """Signed-in users, by user (``"user"``)."""
+
+    scope = "user"
+
+    def get_cache_key(self, request, view) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None  # AnonThrottle counts them
+        return super().get_cache_key(request, view)
+
+
+class ReportsThrottle(_LiveRateThrottle):
+    """Results reported, confirmed, contested or overridden, per user (``"reports"``)."""
+
+    scope = "reports"
+
+
+class DisputesThrottle(_LiveRateThrottle):
+    """Disputes opened or answered, rulings and appeals, per user (``"disputes"``)."""
+
+    scope = "disputes"
+
+
+class UploadsThrottle(_LiveRateThrottle):
+    """Match-file imports, per user (``"uploads"``)."""
+
+    scope = "uploads"
+
+
+#: What a view sets as ``throttle_classes``: the defaults plus its scope.
+DEFAULT = (AnonThrottle, UserThrottle)
+REPORTS = (*DEFAULT, ReportsThrottle)
+DISPUTES = (*DEFAULT, DisputesThrottle)
+UPLOADS = (*DEFAULT, UploadsThrottle)
+
+SCOPES = ("anon", "user", "reports", "disputes", "uploads")
+
