@@ -148,13 +148,17 @@ class MatchReplay:
         return self.final.winner
 
 
-def replay_match(rules: MatchRules, games: list[list[Action]]) -> MatchReplay:
+def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[int, int] = (0, 0)) -> MatchReplay:
     """Replay every game of a match in order, each under its own rules (Crawford included).
 
-    Raises :class:`GameLogError` for a game that breaks a rule (its details name the game and
-    move) and :class:`MatchError` for a game played after the match was over.
+    ``start`` is the score before the first game: (0, 0), or the penalty points a director gave
+    (RULES.md §9); the Crawford game is found from the real scores, so a side put one point short
+    by penalty points plays the Crawford game next. Raises :class:`GameLogError` for a game that
+    breaks a rule (its details name the game and move) and :class:`MatchError` for a game played
+    after the match was over, or (code ``bad_start``) for a starting score that is negative, at or
+    beyond the match length, or not (0, 0) in a money session.
     """
-    state = MatchState(rules)
+    state = MatchState(rules, score=_checked_start(rules, start))
     checked = []
     for number, actions in enumerate(games, start=1):
         if state.is_over:
@@ -166,3 +170,18 @@ def replay_match(rules: MatchRules, games: list[list[Action]]) -> MatchReplay:
         state = state.after(replay.result)
     return MatchReplay(rules, tuple(checked), state)
 
+
+def _checked_start(rules: MatchRules, start: tuple[int, int]) -> tuple[int, int]:
+    """``start`` as a tuple; a match that is already won, or a money session with a score before
+    its first game, is no match to replay."""
+    score = tuple(start)
+    if len(score) != 2 or not all(isinstance(points, int) and not isinstance(points, bool) for points in score):
+        raise MatchError(f"the starting score must be two whole numbers, not {start!r}", code="bad_start")
+    if min(score) < 0:
+        raise MatchError(f"the starting score {score[0]}-{score[1]} is negative", code="bad_start")
+    if rules.is_money and score != (0, 0):
+        raise MatchError("a money session starts at 0-0 (penalty points belong to matches)", code="bad_start")
+    if not rules.is_money and max(score) >= rules.length:
+        raise MatchError(f"the starting score {score[0]}-{score[1]} already wins a {rules.length}-point match",
+                         code="bad_start")
+    return score[0], score[1]
