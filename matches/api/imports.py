@@ -10,6 +10,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import throttles
+
 from .. import errors
 from ..services.imports import import_job_create, import_job_get, import_job_percent
 
@@ -58,6 +60,7 @@ class ImportCreateApi(APIView):
 
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
+    throttle_classes = throttles.UPLOADS
 
     @extend_schema(operation_id="imports_create", tags=["imports"], summary="Import .mat files in the background",
                    request={"multipart/form-data": ImportCreateInput}, responses={202: ImportJobOutput})

@@ -22,6 +22,7 @@ from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from config import throttles
 from config.api import Pagination
 from config.errors import Conflict
 from engine.actions import actions_from_json
@@ -237,6 +238,7 @@ CLAIM_REQUEST = {"application/json": ClaimJsonInputSerializer, "multipart/form-d
 
 class MatchReportApi(BaseApi):
     permission_classes = [IsAuthenticated]
+    throttle_classes = throttles.REPORTS
     parser_classes = [JSONParser, MultiPartParser]
 
     @extend_schema(
@@ -263,6 +265,7 @@ class MatchReportApi(BaseApi):
 
 class MatchConfirmApi(BaseApi):
     permission_classes = [IsAuthenticated]
+    throttle_classes = throttles.REPORTS
     parser_classes = [JSONParser]
 
     class InputSerializer(StrictInputSerializer):
@@ -283,6 +286,7 @@ class MatchConfirmApi(BaseApi):
 
 class MatchContestApi(BaseApi):
     permission_classes = [IsAuthenticated]
+    throttle_classes = throttles.REPORTS
     parser_classes = [JSONParser]
 
     class InputSerializer(StrictInputSerializer):
@@ -307,6 +311,7 @@ class MatchContestApi(BaseApi):
 
 class MatchOverrideApi(BaseApi):
     permission_classes = [IsAuthenticated]
+    throttle_classes = throttles.REPORTS
     parser_classes = [JSONParser, MultiPartParser]
 
     @extend_schema(operation_id="matches_override", tags=["results"], summary="Enter or override the result (organiser)",

@@ -1,0 +1,211 @@
+"""API throttles (config/throttles.py): anonymous clients by address, users by account, and scoped
+rates for reporting results, disputes and uploads. Over a rate the API answers 429 with
+Retry-After and the error body, and does nothing; when the window has passed it answers again.
+
+The suite runs with rates nobody reaches (tests/conftest.py); each test here lowers one with the
+``throttle_rates`` fixture, which also empties the counters before and after."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+from django.urls import path
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config import throttles
+from matches.models import ImportJob, Report
+from tests.matches.factories_api import client_for, make_cast
+from tests.test_settings import run
+
+pytestmark = pytest.mark.django_db
+
+START = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+THROTTLED = "Request was throttled. Expected available in {} seconds."
+
+
+@pytest.fixture
+def cast():
+    return make_cast()
+
+
+@pytest.fixture
+def clock(time_machine):
+    time_machine.move_to(START, tick=False)
+    return time_machine
+
+
+def report_url(cast, action: str = "report") -> str:
+    return f"/api/v1/matches/{cast.match.pk}/{action}/"
+
+
+def assert_throttled(response, wait: int) -> None:
+    assert response.status_code == 429
+    assert response["Retry-After"] == str(wait)
+    assert response.json() == {"detail": THROTTLED.format(wait), "code": "throttled"}
+
+
+# --- reports ---------------------------------------------------------------------------------------
+
+
+def test_reports_over_the_rate_get_a_429_and_change_nothing(cast, throttle_rates, clock):
+    throttle_rates(reports="2/minute")
+    alice = client_for(cast.alice)
+    assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200
+    assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200  # a repeat: no change
+    throttled = alice.post(report_url(cast), {"score": [5, 1]}, format="json")
+    assert_throttled(throttled, 60)
+    assert list(Report.objects.filter(match=cast.match).values_list("score0", "score1")) == [(5, 3)]
+
+
+def test_report_confirm_contest_and_override_share_one_counter_per_user(cast, throttle_rates, clock):
+    throttle_rates(reports="3/minute")
+    alice = client_for(cast.alice)
+    assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200
+    # Refused (she cannot answer her own report), yet counted: the throttle comes before the work.
+    assert alice.post(report_url(cast, "confirm"), {}, format="json").status_code == 409
+    assert alice.post(report_url(cast, "contest"), {}, format="json").status_code == 409
+    assert_throttled(alice.post(report_url(cast, "override"), {"score": [5, 3]}, format="json"), 60)
+    # Bob has his own counter: his confirmation goes through.
+    assert client_for(cast.bob).post(report_url(cast, "confirm"), {}, format="json").status_code == 200
+
+
+def test_when_the_window_has_passed_reports_are_taken_again(cast, throttle_rates, clock):
+    throttle_rates(reports="1/minute")
+    alice = client_for(cast.alice)
+    assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200
+    clock.shift(dt.timedelta(seconds=45))
+    assert_throttled(alice.post(report_url(cast), {"score": [5, 1]}, format="json"), 15)
+    clock.shift(dt.timedelta(seconds=16))
+    response = alice.post(report_url(cast), {"score": [5, 1]}, format="json")
+    assert response.status_code == 200 and response.json()["reports"][0]["score"] == [5, 1]
+
+
+def test_reading_a_match_does_not_use_up_the_reports_rate(cast, throttle_rates):
+    throttle_rates(reports="1/minute")
+    alice = client_for(cast.alice)
+    for _ in range(3):
+        assert alice.get(f"/api/v1/matches/{cast.match.pk}/").status_code == 200
+    assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200
+
+
+# --- uploads ---------------------------------------------------------------------------------------
+
+
+def mat_upload() -> io.BytesIO:
+    handle = io.BytesIO(b" 1 point match\n\n Game 1\n Alice : 0                  Bob : 0\n")
+    handle.name = "one.mat"
+    return handle
+
+
+def test_imports_over_the_rate_get_a_429_and_start_nothing(cast, throttle_rates, clock):
+    throttle_rates(uploads="1/hour")
+    organiser = client_for(cast.organiser)
+    assert organiser.post("/api/v1/imports/", {"files": [mat_upload()]}, format="multipart").status_code == 202
+    assert_throttled(organiser.post("/api/v1/imports/", {"files": [mat_upload()]}, format="multipart"), 3600)
+    assert ImportJob.objects.count() == 1
+    # Following the import's progress is a read, not an upload.
+    job = ImportJob.objects.get()
+    assert organiser.get(f"/api/v1/imports/{job.pk}/").status_code == 200
+
+
+# --- anonymous and signed-in clients ------------------------------------------------------------------
+
+
+def test_anonymous_clients_are_counted_by_address(cast, throttle_rates, clock):
+    throttle_rates(anon="2/minute")
+    anonymous = client_for(None)
+    assert [anonymous.get("/api/v1/players/").status_code for _ in range(2)] == [200, 200]
+    assert_throttled(anonymous.get("/api/v1/players/"), 60)
+    assert anonymous.get("/api/v1/players/", REMOTE_ADDR="192.0.2.8").status_code == 200
+    # A signed-in user from the same address is counted by his account, not the address.
+    assert client_for(cast.carol).get("/api/v1/players/").status_code == 200
+
+
+def test_signed_in_users_are_counted_by_account(cast, throttle_rates, clock):
+    throttle_rates(user="2/minute")
+    carol = client_for(cast.carol)
+    assert [carol.get("/api/v1/players/").status_code for _ in range(2)] == [200, 200]
+    assert_throttled(carol.get("/api/v1/players/", REMOTE_ADDR="192.0.2.9"), 60)
+    assert client_for(cast.bob).get("/api/v1/players/").status_code == 200
+
+
+def test_the_token_endpoint_is_throttled_per_address(throttle_rates, clock):
+    throttle_rates(anon="1/minute")
+    anonymous = client_for(None)
+    assert anonymous.post("/api/v1/auth/token/", {"username": "x", "password": "y"}, format="json").status_code == 400
+    assert_throttled(anonymous.post("/api/v1/auth/token/", {"username": "z", "password": "y"}, format="json"), 60)
+
+
+# --- disputes: the scope the rulings API puts on its views ----------------------------------------------
+
+
+class DisputeProbeApi(APIView):
+    """Stands in for a rulings endpoint: any view with ``throttles.DISPUTES``."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = throttles.DISPUTES
+
+    def post(self, request):
+        return Response({"ok": True})
+
+
+urlpatterns = [path("api/v1/dispute-probe/", DisputeProbeApi.as_view())]
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_view_with_the_disputes_scope_is_throttled_by_it(cast, throttle_rates, clock):
+    throttle_rates(disputes="2/minute")
+    alice = client_for(cast.alice)
+    assert [alice.post("/api/v1/dispute-probe/", {}, format="json").status_code for _ in range(2)] == [200, 200]
+    assert_throttled(alice.post("/api/v1/dispute-probe/", {}, format="json"), 60)
+    assert client_for(cast.bob).post("/api/v1/dispute-probe/", {}, format="json").status_code == 200
+
+
+def test_every_scope_has_a_rate():
+    assert set(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]) == set(throttles.SCOPES)
+    assert {throttle.scope for throttle in (*throttles.REPORTS, *throttles.DISPUTES, *throttles.UPLOADS)} == set(
+        throttles.SCOPES)
+
+
+# --- settings ----------------------------------------------------------------------------------------
+
+SHOW_RATES = """
+import json, os
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from django.conf import settings
+print(json.dumps({"rates": settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+                  "proxies": settings.REST_FRAMEWORK["NUM_PROXIES"],
+                  "limit": settings.AXES_FAILURE_LIMIT, "cool_off": settings.AXES_COOLOFF_TIME.total_seconds()}))
+"""
+
+
+def test_rates_and_the_lockout_come_from_the_environment():
+    import json
+
+    defaults = run(["-c", SHOW_RATES])
+    assert defaults.returncode == 0, defaults.stderr
+    assert json.loads(defaults.stdout.splitlines()[-1]) == {
+        "rates": {"anon": "600/minute", "user": "1200/minute", "reports": "30/minute", "disputes": "10/minute",
+                  "uploads": "20/hour"},
+        "proxies": 0, "limit": 5, "cool_off": 900.0,
+    }
+    changed = run(["-c", SHOW_RATES], CRAWFORD_THROTTLE_REPORTS="7/hour", CRAWFORD_NUM_PROXIES="1",
+                  CRAWFORD_LOGIN_FAILURE_LIMIT="3", CRAWFORD_LOGIN_COOLOFF_MINUTES="30")
+    shown = json.loads(changed.stdout.splitlines()[-1])
+    assert shown["rates"]["reports"] == "7/hour" and shown["proxies"] == 1
+    assert (shown["limit"], shown["cool_off"]) == (3, 1800.0)
+
+
+@pytest.mark.parametrize("rate", ["lots", "0/minute", "30/fortnight", "30 per minute"])
+def test_a_junk_rate_fails_loudly(rate):
+    result = run(["-c", SHOW_RATES], CRAWFORD_THROTTLE_UPLOADS=rate)
+    assert result.returncode != 0
+    assert f"CRAWFORD_THROTTLE_UPLOADS={rate!r} is not a rate like 30/minute" in result.stderr
