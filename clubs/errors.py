@@ -95,6 +95,10 @@ def not_active() -> Conflict:
     return Conflict("this membership is not active", code="not_active")
 
 
+def no_membership() -> Conflict:
+    return Conflict("you are not a member of this club, nor invited, nor asking to join", code="no_membership")
+
+
 def last_owner() -> Conflict:
     return Conflict("a club keeps at least one owner: make another member owner first", code="last_owner")
 

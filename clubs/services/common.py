@@ -1,0 +1,56 @@
+"""What every clubs service does first: lock the club, and what it writes to the audit log."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from matches.models import Player
+from matches.services.matches import player_create, player_for_user
+from rulings.audit import audit_record
+
+from .. import errors
+from ..models import Club, Membership
+
+
+def locked_club(club_id: int) -> Club:
+    """The club row, locked until the transaction ends. Every change of a club's memberships,
+    nights and seasons runs under it, so they are serialised: two owners demoting each other at
+    the same moment are decided one after the other, and the second sees the first's change (the
+    club never ends with no owner). Raises Club.DoesNotExist."""
+    return Club.objects.select_for_update().get(pk=club_id)
+
+
+def require_authenticated(user) -> None:
+    if not getattr(user, "is_authenticated", False):
+        raise errors.not_logged_in()
+
+
+def record(action: str, *, actor, club: Club, obj, before=None, after=None, note: str = "") -> None:
+    """One audit entry for a change of ``obj`` (a row of the club, or the club itself)."""
+    audit_record(actor=actor, action=action, object_type=f"clubs.{type(obj).__name__}", object_id=obj.pk,
+                 club_id=club.pk, before=before, after=after, note=note)
+
+
+def membership_summary(membership: Membership) -> dict:
+    """What the audit log keeps of a membership: whose, role and status (never an email)."""
+    return {"user": membership.user.get_username(), "role": membership.role, "status": membership.status}
+
+
+def activate(membership: Membership) -> None:
+    """Make the membership active from now on, giving its user a player profile if he has none
+    (a club member checks in and plays as a player) and this club as his home club if he has
+    none (``Player.club``: what "same club" means to a draw)."""
+    membership.status = Membership.Status.ACTIVE
+    membership.joined_at = timezone.now()
+    membership.save(update_fields=["status", "joined_at"])
+    player = player_for_user(membership.user)
+    if player is None:
+        user = membership.user
+        player_create(display_name=user.get_full_name() or user.get_username(), user=user, club=membership.club)
+    elif player.club_id is None:
+        Player.objects.filter(pk=player.pk).update(club=membership.club)
+
+
+def release_home_club(membership: Membership) -> None:
+    """The user's player no longer has this club as home club once he is out of it."""
+    Player.objects.filter(user_id=membership.user_id, club_id=membership.club_id).update(club=None)
