@@ -6,7 +6,8 @@ messages live in :mod:`tournaments.errors`). Modules: :mod:`.events` (create, op
 entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.draw`
 (the draw, Swiss rounds), :mod:`.advance` (confirmed results move the draw; the hook
 ``matches.services.reporting`` calls), :mod:`.state` (rows to draw values, shared with the
-selectors).
+selectors), :mod:`.audit` (what the audit log keeps of an event's rows: every service here
+records its change there, in its own transaction).
 """
 
 from .advance import tournament_result_confirmed
