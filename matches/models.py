@@ -93,12 +93,13 @@ class MatchQuerySet(models.QuerySet):
         return self.select_related("side0", "side1", "event")
 
     def for_claims(self) -> MatchQuerySet:
-        """Only what checking a claim and the claimant's rights reads: the rules, the sides'
-        player ids, the organisers. (Fewer columns: building the query costs less than running it.)"""
+        """Only what checking a claim and the claimant's rights reads: the rules, the starting
+        score (penalty points), the sides' player ids, the organisers. (Fewer columns: building
+        the query costs less than running it.)"""
         return self.select_related("side0", "side1", "event").only(
             "id", "length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles",
-            "cube_cap", "rated", "status", "organiser", "event__organiser", "side0__player_a", "side0__player_b",
-            "side1__player_a", "side1__player_b",
+            "cube_cap", "rated", "status", "penalty0", "penalty1", "organiser", "event__organiser", "side0__player_a",
+            "side0__player_b", "side1__player_a", "side1__player_b",
         )
 
     def of_player(self, player: Player) -> MatchQuerySet:
@@ -145,6 +146,10 @@ class Match(models.Model):
     score1 = models.PositiveIntegerField(null=True, blank=True)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # Penalty points a director's ruling credited to each side (late arrival, RULES.md §9): the
+    # match starts from them, and game logs reported for it are replayed from that score.
+    penalty0 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 0 by rulings")
+    penalty1 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 1 by rulings")
     source_hash = models.CharField(max_length=64, null=True, blank=True, unique=True,
                                    help_text="canonical hash of an imported match file")
 
@@ -181,6 +186,11 @@ class Match(models.Model):
     @property
     def sides(self) -> tuple[Side, Side]:
         return (self.side0, self.side1)
+
+    @property
+    def start(self) -> tuple[int, int]:
+        """The score the match starts from: the penalty points rulings credited, else 0-0."""
+        return (self.penalty0, self.penalty1)
 
     def rules(self) -> MatchRules:
         """The engine's rules for this match's games."""

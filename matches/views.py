@@ -263,7 +263,7 @@ def _claim(match: Match, form: ResultForm) -> Claim:
     if upload:
         # Read one byte past the limit so that log_from_mat can name an oversized file.
         data = upload.read(settings.MAX_UPLOAD_BYTES + 1)
-        log = log_from_mat(upload.name, data, match.rules())
+        log = log_from_mat(upload.name, data, match.rules(), start=match.start)
     return claim_make(match, form.score, log)
 
 

@@ -12,20 +12,33 @@ def not_a_party() -> NotAllowed:
     return NotAllowed("only the match's players and its director may do this", code="not_a_party")
 
 
-def bad_dispute(field: str, message: str) -> DomainError:
-    return DomainError(message, code="bad_dispute", field=field)
+def bad_dispute(field: str, message: str, **where) -> DomainError:
+    return DomainError(message, code="bad_dispute", field=field, **where)
 
 
 def dispute_closed(status: str) -> Conflict:
     return Conflict(f"this dispute is {status}: it takes no new ruling (appeal the ruling instead)", code="dispute_closed")
 
 
-def bad_ruling(field: str, message: str) -> DomainError:
-    return DomainError(message, code="bad_ruling", field=field)
+def dispute_decided() -> Conflict:
+    return Conflict("this dispute is decided: it takes no more statements", code="dispute_decided")
+
+
+def ruling_in_force() -> Conflict:
+    return Conflict("this dispute already has a ruling in force: it must be overturned or replaced on appeal first",
+                    code="ruling_in_force")
+
+
+def bad_ruling(field: str, message: str, **where) -> DomainError:
+    return DomainError(message, code="bad_ruling", field=field, **where)
 
 
 def ruling_refused(message: str, **where) -> Conflict:
     return Conflict(f"the ruling cannot be applied: {message}", code="ruling_refused", **where)
+
+
+def revert_refused(message: str, **where) -> Conflict:
+    return Conflict(f"the ruling cannot be undone: {message}", code="revert_refused", **where)
 
 
 def not_appellant() -> NotAllowed:

@@ -224,11 +224,11 @@ def _claim_from_request(request, match: Match, data: dict | None = None) -> tupl
         # Refuse on the declared size, before reading the upload into memory.
         if upload.size > settings.MAX_UPLOAD_BYTES:
             raise errors.upload_too_large(upload.name, upload.size, settings.MAX_UPLOAD_BYTES)
-        log = log_from_mat(upload.name, upload.read(), match.rules())
+        log = log_from_mat(upload.name, upload.read(), match.rules(), start=match.start)
         score = (data["score0"], data["score1"])
     else:
         data = data if data is not None else _json_claim(request)
-        log = log_from_json(data["games"], match.rules()) if "games" in data else None
+        log = log_from_json(data["games"], match.rules(), start=match.start) if "games" in data else None
         score = data["score"]
     return claim_make(match, score, log), data.get("statement", "")
 

@@ -31,8 +31,9 @@ def _count(games) -> int:
     return sum(len(game) for game in games if isinstance(game, list))
 
 
-def log_from_json(games: object, rules: MatchRules) -> CheckedLog:
-    """Replay JSON game logs (a list of games, each a list of actions).
+def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = (0, 0)) -> CheckedLog:
+    """Replay JSON game logs (a list of games, each a list of actions) from the score ``start``
+    (``Match.start``: the penalty points a ruling credited, else 0-0).
 
     Raises DomainError (``log_too_large``) past the action limit, and the engine's GameLogError
     (naming game, move, side and rule) for a log that breaks a rule.
@@ -50,12 +51,13 @@ def log_from_json(games: object, rules: MatchRules) -> CheckedLog:
             error.details["game"] = number
             error.message = f"game {number}, {error.message}"
             raise
-    replay = replay_match(rules, parsed)
+    replay = replay_match(rules, parsed, start=start)
     return CheckedLog([[action_to_dict(a) for a in game] for game in parsed], replay)
 
 
-def log_from_mat(name: str, data: bytes, rules: MatchRules) -> CheckedLog:
+def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int, int] = (0, 0)) -> CheckedLog:
     """Read and check a .mat file for a match with ``rules``; its length must be the match's.
+    Its games are replayed from the score ``start``, as :func:`log_from_json` does.
 
     Raises DomainError for an oversized file or a length mismatch, and the engine's errors
     (with the file's line number) for anything the engine rejects.
@@ -73,7 +75,7 @@ def log_from_mat(name: str, data: bytes, rules: MatchRules) -> CheckedLog:
     games = [list(game.replay.actions) for game in check.games]
     if sum(len(g) for g in games) > settings.MAX_LOG_ACTIONS:
         raise errors.log_too_large(sum(len(g) for g in games), settings.MAX_LOG_ACTIONS)
-    replay = replay_match(rules, games)
+    replay = replay_match(rules, games, start=start)
     return CheckedLog([[action_to_dict(a) for a in game] for game in games], replay)
 
 

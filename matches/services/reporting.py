@@ -106,21 +106,12 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
     match.save(update_fields=["score0", "score1", "winner", "status", "confirmed_at", "updated_at"])
     games = confirmed.games
     if games is not None:
-        match.games.all().delete()
         replay = claim.log.replay if claim.log and claim.log.games == games else None
         if replay is None:
             from .logs import log_from_json
 
-            replay = log_from_json(games, match.rules()).replay
-        Game.objects.bulk_create(
-            Game(
-                match=match, number=checked.number, score0=checked.score[0], score1=checked.score[1],
-                crawford=checked.crawford, winner=checked.result.winner, points=checked.result.points,
-                cube=checked.result.cube, ending=checked.result.ending, log=games[checked.number - 1],
-                condoned=[_condoned(c) for c in checked.replay.condoned],
-            )
-            for checked in replay.games
-        )
+            replay = log_from_json(games, match.rules(), start=match.start).replay
+        _write_games(match, games, replay)
     audit_record(actor=actor or confirmed.reporter, action=action, object_type="matches.Match", object_id=match.pk,
                  tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
     # Tournaments: a confirmed (or overridden) result of an event's match advances its draw in
@@ -130,6 +121,20 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
         from tournaments.services import tournament_result_confirmed
 
         tournament_result_confirmed(match=match)
+
+
+def _write_games(match: Match, games: list, replay) -> None:
+    """Replace the match's stored games with ``games`` (JSON logs) as ``replay`` checked them."""
+    match.games.all().delete()
+    Game.objects.bulk_create(
+        Game(
+            match=match, number=checked.number, score0=checked.score[0], score1=checked.score[1],
+            crawford=checked.crawford, winner=checked.result.winner, points=checked.result.points,
+            cube=checked.result.cube, ending=checked.result.ending, log=games[checked.number - 1],
+            condoned=[_condoned(c) for c in checked.replay.condoned],
+        )
+        for checked in replay.games
+    )
 
 
 def _condoned(condoned) -> dict:
@@ -316,3 +321,47 @@ def _override(match: Match, user, claim: Claim, statement: str) -> Report:
     _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement)
     _after_commit(match, "confirmed")
     return report
+
+
+@transaction.atomic
+def match_reopen(*, match_id: int, actor, note: str = "", log: CheckedLog | None = None,
+                 status: str = Match.Status.IN_PLAY, reports: dict[int, str] | None = None) -> Match:
+    """Take a match's result back: the match is played on (a ruling had a game replayed) or is
+    unconfirmed again as it was before (a ruling reverted). Rulings call it with the match
+    locked, inside their transaction.
+
+    - the rating change the result made is undone (Conflict ``rating_built_on`` when a player
+      has played rated matches since: the result can no longer be taken back here);
+    - score, winner and confirmation are cleared; the status becomes ``status`` (in play, or
+      the unconfirmed status being restored);
+    - every live report is superseded (the sides report the finished match again), except the
+      reports named in ``reports`` (id -> status), which are brought back with that status;
+    - ``log`` (checked game logs) replaces the stored games when given; otherwise they are kept;
+    - audited ``match.reopened``; in an event the draw is synced in this transaction: a later
+      match built on the result is reset, and one that has started refuses it (Conflict
+      ``result_built_on``), which rolls the caller's whole transaction back.
+    """
+    if status == Match.Status.CONFIRMED or Report.Status.CONFIRMED in (reports or {}).values():
+        raise ValueError("a reopened match has no confirmed result")
+    match = _locked(match_id)
+    before = match_snapshot(match)
+    if match.rating_changes.exists():
+        from .ratings import match_rating_revert
+
+        match_rating_revert(match=match)
+    live = match.reports.exclude(status=Report.Status.SUPERSEDED)
+    live.exclude(pk__in=list(reports or ())).update(status=Report.Status.SUPERSEDED)
+    for report_id, report_status in (reports or {}).items():
+        Report.objects.filter(pk=report_id, match=match).update(status=report_status)
+    match.score0 = match.score1 = match.winner = match.confirmed_at = None
+    match.status = status
+    match.save(update_fields=["score0", "score1", "winner", "status", "confirmed_at", "updated_at"])
+    if log is not None:
+        _write_games(match, log.games, log.replay)
+    audit_record(actor=actor, action="match.reopened", object_type="matches.Match", object_id=match.pk,
+                 tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
+    if match.event_id:
+        from tournaments.services import tournament_result_confirmed
+
+        tournament_result_confirmed(match=match)
+    return match

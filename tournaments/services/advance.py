@@ -23,6 +23,7 @@ from django.db.models import Exists, OuterRef, Q
 from config.errors import DomainError
 from matches.models import Match, Report
 from matches.services.matches import match_create, match_summary
+from rulings.models import Dispute
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
@@ -69,7 +70,8 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
         with transaction.atomic():
             fresh = {
                 m.pk: m for m in Match.objects.select_for_update(nowait=True, of=("self",)).filter(pk__in=ids)
-                .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("pk"))))
+                .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("pk"))),
+                          has_disputes=Exists(Dispute.objects.filter(match_id=OuterRef("pk"))))
             }
     except DatabaseError:
         raise refuse(pairings[0].key, "is being played or reported right now") from None
@@ -78,6 +80,9 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
         for match in (fresh.get(pk) for pk in match_ids):
             if match is not None and state.is_started(match, match.has_reports):
                 raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
+            # A dispute keeps its match for good (Dispute.match is PROTECT): it has started.
+            if match is not None and match.has_disputes:
+                raise refuse(pairing.key, "has started (a dispute was opened on it)")
     # --- team events: the board orders these team matches locked ---
     played_by = {(e, p.round_number) for p in pairings if getattr(p, "board_rows", ())
                  for e in (p.entry0_id, p.entry1_id) if e is not None}
@@ -166,17 +171,17 @@ def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, re
             ready.append(pairing)
     if changed:
         Pairing.objects.bulk_update([pairing for pairing, _ in changed], ["entry0", "entry1"])
-    if changed and audit:
-        names = entrant_names(loaded)
-        for pairing, before in changed:
-            action = "pairing.entrants_set" if pairing.entry0_id or pairing.entry1_id else "pairing.entrants_cleared"
-            record(action, actor=created_by, tournament=tournament, obj=pairing, match_id=pairing.match_id,
-                   before=before, after=pairing_summary(pairing, names))
     for pairing in ready:
         pairing.match = create_match(tournament, pairing, loaded, created_by)
         pairing.has_reports = False
     if ready:
         Pairing.objects.bulk_update(ready, ["match"])
+    if changed and audit:  # after the matches are made: an entry names the match its pairing got
+        names = entrant_names(loaded)
+        for pairing, before in changed:
+            action = "pairing.entrants_set" if pairing.entry0_id or pairing.entry1_id else "pairing.entrants_cleared"
+            record(action, actor=created_by, tournament=tournament, obj=pairing, match_id=pairing.match_id,
+                   before=before, after=pairing_summary(pairing, names))
 
 
 # --- Swiss ---------------------------------------------------------------------------------------
@@ -245,9 +250,14 @@ def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pair
     again from the corrected results of rounds before it, with the players it had: while every
     one comes out the same, nothing depends on the change. From the first round that would be
     paired differently on, every round is reset and that round is paired again from the current
-    results, unless one of their matches has started (Conflict ``result_built_on``)."""
+    results, unless one of their matches has started (Conflict ``result_built_on``).
+
+    A result taken back (a ruling reopened the match) while a later round is paired is refused
+    (Conflict ``result_built_on``): a round is paired only from complete rounds before it."""
     number = pairing.round_number
     later_rounds = sorted({p.round_number for p in loaded.pairings if p.round_number > number})
+    if later_rounds and state.has_matches(pairing) and not state.is_confirmed(pairing):
+        raise _refuse_for(pairing)(f"round {later_rounds[0]}", "was paired on its result")
     changed_from = next((k for k in later_rounds if not _pairs_the_same(tournament, loaded, k)), None)
     if changed_from is None:
         return
