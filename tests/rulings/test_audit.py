@@ -121,9 +121,9 @@ def test_a_confirmed_result_logs_the_bracket_filling_the_next_pairing_and_its_ma
     final = pairing(tournament, "main-2-1")
     filled = one("pairing.entrants_set", object_id=final.pk)
     assert filled.before == {"key": "main-2-1", "entries": [None, None], "match": None}
-    assert filled.after == {"key": "main-2-1", "entries": [final.entry0_id, final.entry1_id], "match": None,
+    assert filled.after == {"key": "main-2-1", "entries": [final.entry0_id, final.entry1_id], "match": final.match_id,
                             "names": ["Alice", "Bob"]}
-    assert (filled.actor_name, filled.tournament_id) == ("olga", tournament.pk)  # advancement runs as the director
+    assert (filled.actor_name, filled.tournament_id, filled.match_id) == ("olga", tournament.pk, final.match_id)
     made = one("match.created", match_id=final.match_id)
     assert made.after["sides"] == ["Alice", "Bob"] and made.tournament_id == tournament.pk
 
