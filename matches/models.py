@@ -137,6 +137,10 @@ class Match(models.Model):
                               related_name="matches")
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                   related_name="organised_matches")
+    # A club's match (its ladder counts it) and the club night it was played at, if any.
+    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
+    club_night = models.ForeignKey("clubs.ClubNight", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="matches")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     scheduled_at = models.DateTimeField(null=True, blank=True)
