@@ -22,6 +22,7 @@ from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from clubs.models import Club, ClubNight
 from config import throttles
 from config.api import Pagination
 from config.errors import Conflict
@@ -148,6 +149,10 @@ class MatchCreateApi(BaseApi):
         cube_cap = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=32768,
                                             help_text="a power of two; null: no cap")
         event = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), required=False, allow_null=True)
+        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True,
+                                                  help_text="a club's match (its members only): its ladder counts it")
+        club_night = serializers.PrimaryKeyRelatedField(queryset=ClubNight.objects.all(), required=False, allow_null=True,
+                                                        help_text="the club night it is played at (sets the club)")
         scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
 
         class Meta:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from clubs.permissions import require_club_member
+from config.errors import DomainError
 from engine.errors import EngineError
 from rulings.audit import audit_record
 
@@ -78,6 +80,18 @@ def _default_organiser(created_by, first: Side, second: Side):
     return None if created_by.pk in players else created_by
 
 
+def _club_of(created_by, club, club_night):
+    """The match's club: ``club``, or the night's; checked against the night and the creator."""
+    if club_night is None and club is None:
+        return None
+    if club_night is not None:
+        if club is not None and club.pk != club_night.club_id:
+            raise DomainError("club_night: this night is another club's", code="bad_club_night", field="club_night")
+        club = club_night.club
+    require_club_member(club, created_by)
+    return club
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -97,13 +111,18 @@ def match_create(
     organiser=None,
     scheduled_at=None,
     played_on=None,
+    club=None,
+    club_night=None,
 ) -> Match:
     """Create a scheduled match between two sides.
 
-    Matches of pairs and money sessions are never rated. Audited as ``match.created`` (the
-    actor: ``created_by``). Raises DomainError for sides that share a player and for rules the
-    engine refuses (money options in a match, a bad cube cap).
+    A club's match (``club``, or ``club_night``: the night's club) counts for its ladder; only the
+    club's active members create one (NotAllowed ``not_club_member``; DomainError
+    ``bad_club_night`` for a night of another club). Matches of pairs and money sessions are never
+    rated. Audited as ``match.created`` (the actor: ``created_by``). Raises DomainError for sides
+    that share a player and for rules the engine refuses (money options in a match, a bad cube cap).
     """
+    club = _club_of(created_by, club, club_night)
     first, second = side_for(side0), side_for(side1)
     if {p.pk for p in first.players} & {p.pk for p in second.players}:
         raise errors.bad_sides("a player cannot be on both sides")
@@ -113,6 +132,7 @@ def match_create(
         side0=first, side1=second, length=length, crawford=crawford, move_policy=move_policy, jacoby=jacoby,
         beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles, cube_cap=cube_cap,
         event=event, organiser=organiser, created_by=created_by, scheduled_at=scheduled_at, played_on=played_on,
+        club=club, club_night=club_night,
     )
     try:
         match.rules()

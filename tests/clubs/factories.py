@@ -140,3 +140,24 @@ def snapshot(club: Club) -> dict:
         "check_ins": list(CheckIn.objects.filter(night__club=club).order_by("pk").values()),
         "players": list(Player.objects.order_by("pk").values("pk", "user", "club", "display_name")),
     }
+
+
+def club_match(cast: ClubCast, first, second, score: tuple[int, int], *, length: int = 5, played_on=None,
+               night=None, confirmed: bool = True, rate: bool = True):
+    """A club match of ``first`` against ``second`` (users) created by the club's organiser through
+    match_create; with ``confirmed`` both players report ``score`` (the second report confirms it)
+    and, with ``rate``, its rating change is applied as the task would."""
+    from matches.services.matches import match_create
+    from matches.services.ratings import match_rating_apply
+    from matches.services.reporting import Claim, match_confirm, match_report
+
+    match = match_create(created_by=cast.organiser, side0=[player_of(first)], side1=[player_of(second)],
+                         length=length, club=cast.club if night is None else None, club_night=night,
+                         played_on=played_on)
+    if confirmed:
+        match_report(match_id=match.pk, user=first, claim=Claim(score))
+        match_confirm(match_id=match.pk, user=second)
+        if rate:
+            match_rating_apply(match_id=match.pk)
+    match.refresh_from_db()
+    return match
