@@ -8,6 +8,7 @@ from django.db import transaction
 
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
+from engine.game import Frame
 from engine.game import Game as EngineGame
 from engine.ids import position_id
 from matches.models import Game, Match
@@ -85,15 +86,22 @@ def _moment_position(match: Match, number: int, stored: Game | None, log: list[d
     if move > len(actions):
         raise errors.bad_dispute("move_number", f"game {number} has actions 1 to {len(actions)}: {move} is past its end",
                                  game=number, move=move)
-    crawford = stored.crawford if log is None else False
-    game = EngineGame(match.rules().game_rules(crawford_game=crawford), number=number)
     try:
-        for action in actions[:move - 1]:
-            game.apply(action)
+        frame = moment_frame(match, number, stored.crawford if log is None else False, actions, move)
     except EngineError as error:
         raise errors.bad_dispute("log", f"the log cannot be replayed up to action {move}: {error.message}",
                                  game=number, move=move) from None
-    return position_id(game.frame().position)
+    return position_id(frame.position)
+
+
+def moment_frame(match: Match, number: int, crawford: bool, actions: list, move: int) -> Frame:
+    """The engine's frame (board, cube, dice, who acts) before action ``move`` (1-based) of game
+    ``number``: its earlier actions replayed under the match's rules (``crawford``: the game is
+    the Crawford game). Raises the engine's error for an earlier action it refuses."""
+    game = EngineGame(match.rules().game_rules(crawford_game=crawford), number=number)
+    for action in actions[:move - 1]:
+        game.apply(action)
+    return game.frame()
 
 
 @transaction.atomic
