@@ -8,11 +8,13 @@ urlpatterns = [
     path("api/v1/", include("accounts.api")),
     path("api/v1/", include("matches.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    path("api/v1/", include("clubs.api.urls")),
     path("api/v1/", include("rulings.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("events/", include("rulings.urls")),
     path("events/", include("tournaments.urls")),
+    path("clubs/", include("clubs.urls")),
     path("", include("matches.urls")),
 ]
 

@@ -11,10 +11,13 @@ changes what the next row sees.
 The cast: alice and bob play the sample match (side 0 and 1), the drawn tournament and the team event
 (alice captains the Aces, bob the Bears); carol is another player; otto organises all three; olga is
 another organiser; stan is staff; anonymous is nobody. Alice owns the import job.
+In the Matrix Club alice is the owner, bob an organiser, carol a member and olga has asked to join;
+otto and stan are outsiders to it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -22,6 +25,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from clubs.models import Club, ClubNight, Membership, Season
 from matches.models import ImportJob
 from tests.matches.factories_api import client_for, make_cast
 from tests.tournaments.factories import drawn, player
@@ -189,6 +193,62 @@ MATRIX = {
     ("matches:import", "post"):                          (302, 400, 400, 400, 400, 400, 400),
     ("matches:import_progress", "get"):                  (302, 200, 404, 404, 404, 404, 200),
     ("matches:import_progress", "post"):                 (302, 200, 404, 404, 404, 404, 200),
+    ("api-clubs", "get"):                                (200, 200, 200, 200, 200, 200, 200),
+    ("api-clubs", "post"):                               (401, 400, 400, 400, 400, 400, 400),
+    ("api-club", "get"):                                 (200, 200, 200, 200, 200, 200, 200),
+    ("api-club", "patch"):                               (401, 200, 403, 403, 403, 403, 403),  # the club: alice owns it
+    ("api-club-memberships", "get"):                     (401, 200, 200, 403, 403, 403, 403),  # bob organises it
+    ("api-club-membership-request", "post"):             (401, 409, 409, 409, 200, 200, 200),  # carol is a member, olga asked
+    ("api-club-membership-invite", "post"):              (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-membership-accept", "post"):              (401, 200, 200, 200, 409, 409, 409),
+    ("api-club-membership-leave", "post"):               (401, 409, 204, 204, 409, 204, 409),  # alice: the last owner
+    ("api-club-membership-approve", "post"):             (401, 200, 403, 403, 403, 403, 403),  # olga's request
+    ("api-club-membership-decline", "post"):             (401, 204, 403, 403, 403, 403, 403),
+    ("api-club-membership-role", "post"):                (401, 400, 403, 403, 403, 403, 403),
+    ("api-club-membership-remove", "post"):              (401, 409, 403, 403, 403, 403, 403),  # a request: decline it
+    ("api-club-seasons", "get"):                         (200, 200, 200, 200, 200, 200, 200),
+    ("api-club-seasons", "post"):                        (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-season", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("api-club-season", "patch"):                        (401, 200, 200, 403, 403, 403, 403),
+    ("api-club-season", "delete"):                       (401, 204, 204, 403, 403, 403, 403),
+    ("api-club-ladder", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("api-club-ladder-csv", "get"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("api-club-calendar", "get"):                        (200, 200, 200, 200, 200, 200, 200),
+    ("api-club-nights", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("api-club-nights", "post"):                         (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-night", "get"):                           (401, 200, 200, 200, 403, 403, 403),  # members only: chouette money
+    ("api-club-night-close", "post"):                    (401, 200, 200, 403, 403, 403, 403),
+    ("api-club-night-check-in", "post"):                 (401, 200, 200, 200, 403, 403, 403),
+    ("clubs:list", "get"):                               (200, 200, 200, 200, 200, 200, 200),
+    ("clubs:list", "post"):                              (200, 200, 200, 200, 200, 200, 200),
+    ("clubs:new", "get"):                                (302, 200, 200, 200, 200, 200, 200),
+    ("clubs:new", "post"):                               (302, 400, 400, 400, 400, 400, 400),
+    ("clubs:detail", "get"):                             (200, 200, 200, 200, 200, 200, 200),
+    ("clubs:detail", "post"):                            (200, 200, 200, 200, 200, 200, 200),
+    ("clubs:join", "get"):                               (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:join", "post"):                              (302, 409, 409, 409, 302, 302, 302),
+    ("clubs:accept", "get"):                             (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:accept", "post"):                            (302, 302, 302, 302, 409, 409, 409),
+    ("clubs:leave", "get"):                              (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:leave", "post"):                             (302, 409, 302, 302, 409, 302, 409),
+    ("clubs:members", "get"):                            (302, 200, 200, 403, 403, 403, 403),
+    ("clubs:members", "post"):                           (302, 200, 200, 403, 403, 403, 403),
+    ("clubs:invite", "get"):                             (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:invite", "post"):                            (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:membership", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:membership", "post"):                        (302, 400, 403, 403, 403, 403, 403),
+    ("clubs:seasons", "get"):                            (200, 200, 200, 200, 200, 200, 200),
+    ("clubs:seasons", "post"):                           (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:ladder", "get"):                             (200, 200, 200, 200, 200, 200, 200),
+    ("clubs:ladder", "post"):                            (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:nights", "get"):                             (200, 200, 200, 200, 200, 200, 200),
+    ("clubs:nights", "post"):                            (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:night", "get"):                              (302, 200, 200, 200, 403, 403, 403),
+    ("clubs:night", "post"):                             (302, 200, 200, 200, 403, 403, 403),
+    ("clubs:night_check_in", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:night_check_in", "post"):                    (302, 302, 302, 302, 403, 403, 403),
+    ("clubs:night_close", "get"):                        (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:night_close", "post"):                       (302, 302, 302, 403, 403, 403, 403),
 }
 
 
@@ -215,8 +275,15 @@ def world():
     team_pairing = Pairing.objects.filter(tournament=team_event).order_by("pk").first()
     job = ImportJob.objects.create(owner=cast.alice)
     entry = tournament.entries.get(side__player_a=alice)
+    club = Club.objects.create(name="Matrix Club", slug="matrix-club")
+    for user, role, status in ((cast.alice, "owner", "active"), (cast.bob, "organiser", "active"),
+                               (cast.carol, "member", "active"), (cast.other_organiser, "member", "requested")):
+        Membership.objects.create(club=club, user=user, role=role, status=status)
+    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31))
+    night = ClubNight.objects.create(club=club, date=dt.date(2025, 3, 4), opened_by=cast.bob)
     common = {"match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
-              "entry_id": entry.pk}
+              "entry_id": entry.pk, "club_id": club.pk, "slug": club.slug, "season_id": season.pk, "night_id": night.pk,
+              "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk}
     return {
         "users": users,
         "alice_player": alice.pk,

@@ -1,0 +1,387 @@
+"""Pages of the clubs app: the club list and a new club, a club's page (members, upcoming nights
+and events, joining and leaving), the managers' members page, seasons and their ladder, the
+nights and a night's summary. Each view parses the request, calls one selector or service, and
+renders or redirects (POST, redirect, GET); a domain error re-renders the page with the message
+and its 4xx status (nothing is saved: every service runs in one transaction).
+
+Who sees what is :mod:`clubs.permissions`: member-only pages send an anonymous visitor to sign in
+and answer 403 to a logged-in outsider; read pages answer POST as GET.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError
+from matches.services.matches import player_for_user
+from matches.views import error_text
+
+from . import selectors, services
+from .forms import CheckInForm, ClubForm, InviteForm, MembershipActionForm, NightForm, SeasonForm
+from .models import Club, ClubNight, Membership, Season
+from .permissions import MANAGERS, OWNER, club_role
+
+app_name = "clubs"
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def _club_or_404(slug: str) -> Club:
+    try:
+        return selectors.club_get(slug=slug)
+    except Club.DoesNotExist:
+        raise Http404("no such club") from None
+
+
+def _status_of(error: DomainError) -> int:
+    return getattr(error, "status", 400)
+
+
+def _form_errors(form) -> str:
+    return "; ".join(f"{name}: {message}" if name != "__all__" else message
+                     for name, errors in form.errors.items() for message in errors)
+
+
+def _context(request: HttpRequest, club: Club, **extra) -> dict:
+    role = club_role(club, request.user)
+    return {"club": club, "role": role, "is_member": role is not None, "is_manager": role in MANAGERS,
+            "is_owner": role == OWNER, **extra}
+
+
+def _require_member(request: HttpRequest, club: Club) -> None:
+    if club_role(club, request.user) is None:
+        raise PermissionDenied("only the club's members may see this page")
+
+
+def _require_manager(request: HttpRequest, club: Club) -> None:
+    if club_role(club, request.user) not in MANAGERS:
+        raise PermissionDenied("only the club's owners and organisers may do this")
+
+
+def _require_owner(request: HttpRequest, club: Club) -> None:
+    if club_role(club, request.user) != OWNER:
+        raise PermissionDenied("only the club's owners may do this")
+
+
+def _done(request: HttpRequest, text: str, url: str) -> HttpResponse:
+    messages.success(request, text)
+    return redirect(url)
+
+
+# --- the club list and a new club ----------------------------------------------------------------
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    """Every club, with its city and member count. Public."""
+    return render(request, "clubs/list.html", {"clubs": selectors.club_list()})
+
+
+@login_required
+def club_new(request: HttpRequest) -> HttpResponse:
+    """Any logged-in user creates a club and becomes its owner; see club_create."""
+    if request.method != "POST":
+        return render(request, "clubs/new.html", {"form": ClubForm()})
+    form = ClubForm(request.POST)
+    if not form.is_valid():
+        return render(request, "clubs/new.html", {"form": form}, status=400)
+    try:
+        club = services.club_create(user=request.user, **form.cleaned_data)
+    except DomainError as error:
+        field = error.details.get("field")
+        form.add_error(field if field in form.fields else None, error_text(error))
+        return render(request, "clubs/new.html", {"form": form}, status=_status_of(error))
+    return _done(request, f"Club “{club.name}” created: you are its owner.", reverse("clubs:detail", args=[club.slug]))
+
+
+# --- a club's page -------------------------------------------------------------------------------
+
+
+def _render_detail(request: HttpRequest, club: Club, *, action_error: str = "", status: int = 200) -> HttpResponse:
+    today = timezone.localdate()
+    own = selectors.membership_of(club=club, user=request.user)
+    return render(request, "clubs/detail.html", _context(
+        request, club, own=own, members=selectors.member_list(club=club), action_error=action_error,
+        nights=selectors.night_list(club=club, upcoming_from=today),
+        events=selectors.event_list(club=club, upcoming_from=today),
+    ), status=status)
+
+
+def detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club: its members (display name, role, rating, last results; never an email), its
+    upcoming nights and events, and the visitor's own membership actions. Public."""
+    return _render_detail(request, _club_or_404(slug))
+
+
+def _own_action(request: HttpRequest, slug: str, service, text: str) -> HttpResponse:
+    club = _club_or_404(slug)
+    try:
+        service(club_id=club.pk, user=request.user)
+    except DomainError as error:
+        return _render_detail(request, club, action_error=error_text(error), status=_status_of(error))
+    return _done(request, text, reverse("clubs:detail", args=[club.slug]))
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, slug: str) -> HttpResponse:
+    """Ask to join; see membership_request."""
+    return _own_action(request, slug, services.membership_request, "You asked to join: an owner will answer.")
+
+
+@login_required
+@require_POST
+def accept(request: HttpRequest, slug: str) -> HttpResponse:
+    """Accept an invitation; see membership_accept."""
+    return _own_action(request, slug, services.membership_accept, "Welcome: you are a member.")
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, slug: str) -> HttpResponse:
+    """Leave, withdraw a request or decline an invitation; see membership_leave."""
+    return _own_action(request, slug, services.membership_leave, "Done: you are no longer in this club.")
+
+
+# --- members (managers) --------------------------------------------------------------------------
+
+
+def _render_members(request: HttpRequest, club: Club, *, invite_form=None, action_error: str = "",
+                    status: int = 200) -> HttpResponse:
+    return render(request, "clubs/members.html", _context(
+        request, club, members=selectors.member_list(club=club), pending=selectors.membership_pending(club=club),
+        invite_form=invite_form or InviteForm(), roles=Membership.Role.choices, action_error=action_error,
+    ), status=status)
+
+
+@login_required
+def members(request: HttpRequest, slug: str) -> HttpResponse:
+    """Owners and organisers: requests to join, invitations, the invite form; owners also
+    approve, decline, change roles and remove. 403 for anyone else."""
+    club = _club_or_404(slug)
+    _require_manager(request, club)
+    return _render_members(request, club)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, slug: str) -> HttpResponse:
+    """Invite a user by username; see membership_invite."""
+    club = _club_or_404(slug)
+    _require_manager(request, club)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return _render_members(request, club, invite_form=form, status=400)
+    try:
+        services.membership_invite(club_id=club.pk, user=request.user, username=form.cleaned_data["username"])
+    except DomainError as error:
+        form.add_error("username", error_text(error))
+        return _render_members(request, club, invite_form=form, status=_status_of(error))
+    return _done(request, f"{form.cleaned_data['username']} is invited.", reverse("clubs:members", args=[club.slug]))
+
+
+OWNER_ACTIONS = {
+    "approve": (services.membership_approve, "The request is approved."),
+    "decline": (services.membership_decline, "Declined."),
+    "role": (services.membership_role_change, "The role is changed."),
+    "remove": (services.membership_remove, "The member is removed."),
+}
+
+
+@login_required
+@require_POST
+def membership(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    """An owner approves, declines, changes the role of or removes one membership (``action``)."""
+    club = _club_or_404(slug)
+    _require_owner(request, club)
+    form = MembershipActionForm(request.POST)
+    if not form.is_valid():
+        return _render_members(request, club, action_error=_form_errors(form), status=400)
+    service, text = OWNER_ACTIONS[form.cleaned_data["action"]]
+    extra = {"role": form.cleaned_data["role"]} if form.cleaned_data["action"] == "role" else {}
+    try:
+        service(club_id=club.pk, membership_id=membership_id, user=request.user, **extra)
+    except DomainError as error:
+        return _render_members(request, club, action_error=error_text(error), status=_status_of(error))
+    return _done(request, text, reverse("clubs:members", args=[club.slug]))
+
+
+# --- seasons and the ladder ----------------------------------------------------------------------
+
+
+def _render_seasons(request: HttpRequest, club: Club, *, form=None, status: int = 200) -> HttpResponse:
+    return render(request, "clubs/seasons.html", _context(
+        request, club, seasons=selectors.season_list(club=club), form=form or SeasonForm()), status=status)
+
+
+def seasons(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's seasons (public); owners and organisers create one here (POST)."""
+    club = _club_or_404(slug)
+    if request.method != "POST":
+        return _render_seasons(request, club)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    _require_manager(request, club)
+    form = SeasonForm(request.POST)
+    if not form.is_valid():
+        return _render_seasons(request, club, form=form, status=400)
+    try:
+        season = services.season_create(club_id=club.pk, user=request.user, **form.cleaned_data)
+    except DomainError as error:
+        field = error.details.get("field")
+        form.add_error(field if field in form.fields else None, error_text(error))
+        return _render_seasons(request, club, form=form, status=_status_of(error))
+    return _done(request, f"Season “{season.name}” created.", reverse("clubs:ladder", args=[club.slug, season.pk]))
+
+
+def _render_ladder(request: HttpRequest, club: Club, season: Season, *, form=None, action_error: str = "",
+                   status: int = 200) -> HttpResponse:
+    initial = {"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on}
+    return render(request, "clubs/ladder.html", _context(
+        request, club, season=season, rows=selectors.season_ladder(season=season),
+        definition=selectors.LADDER_DEFINITION, form=form or SeasonForm(initial=initial), action_error=action_error,
+    ), status=status)
+
+
+def ladder(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """A season's ladder with its definition and CSV link (public); owners and organisers edit
+    the season's name and dates (POST ``action=update``) or delete it (``action=delete``)."""
+    club = _club_or_404(slug)
+    try:
+        season = selectors.season_get(club=club, season_id=season_id)
+    except Season.DoesNotExist:
+        raise Http404("no such season") from None
+    if request.method != "POST":
+        return _render_ladder(request, club, season)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    _require_manager(request, club)
+    try:
+        if request.POST.get("action") == "delete":
+            services.season_delete(club_id=club.pk, season_id=season.pk, user=request.user)
+            return _done(request, f"Season “{season.name}” deleted.", reverse("clubs:seasons", args=[club.slug]))
+        form = SeasonForm(request.POST)
+        if not form.is_valid():
+            return _render_ladder(request, club, season, form=form, status=400)
+        services.season_update(club_id=club.pk, season_id=season.pk, user=request.user, **form.cleaned_data)
+    except DomainError as error:
+        return _render_ladder(request, club, season, action_error=error_text(error), status=_status_of(error))
+    return _done(request, "The season is saved.", reverse("clubs:ladder", args=[club.slug, season.pk]))
+
+
+# --- nights --------------------------------------------------------------------------------------
+
+
+def _render_nights(request: HttpRequest, club: Club, *, form=None, status: int = 200) -> HttpResponse:
+    return render(request, "clubs/nights.html", _context(
+        request, club, nights=selectors.night_list(club=club), form=form or NightForm(initial={
+            "date": timezone.localdate()})), status=status)
+
+
+def nights(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's nights (public: dates, titles, how many came); owners and organisers open one
+    (POST)."""
+    club = _club_or_404(slug)
+    if request.method != "POST":
+        return _render_nights(request, club)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    _require_manager(request, club)
+    form = NightForm(request.POST)
+    if not form.is_valid():
+        return _render_nights(request, club, form=form, status=400)
+    try:
+        night = services.night_open(club_id=club.pk, user=request.user, **form.cleaned_data)
+    except DomainError as error:
+        form.add_error(None, error_text(error))
+        return _render_nights(request, club, form=form, status=_status_of(error))
+    return _done(request, "The night is open: members may check in.", reverse("clubs:night", args=[club.slug, night.pk]))
+
+
+def _night_or_404(club: Club, night_id: int) -> ClubNight:
+    try:
+        return selectors.night_get(club=club, night_id=night_id)
+    except ClubNight.DoesNotExist:
+        raise Http404("no such night") from None
+
+
+def _render_night(request: HttpRequest, club: Club, night: ClubNight, *, action_error: str = "",
+                  status: int = 200) -> HttpResponse:
+    summary = selectors.night_summary(night=night)
+    checked_in = {c.player_id for c in summary.check_ins}
+    member_rows = selectors.member_list(club=club) if club_role(club, request.user) in MANAGERS else []
+    own_player = player_for_user(request.user)
+    return render(request, "clubs/night.html", _context(
+        request, club, night=night, summary=summary, action_error=action_error,
+        can_check_in=night.status == ClubNight.Status.OPEN and own_player is not None
+        and own_player.pk not in checked_in,
+        absent=[m for m in member_rows if m.player_id is not None and m.player_id not in checked_in],
+    ), status=status)
+
+
+@login_required
+def night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """A night's summary: check-ins, matches and results, chouette sessions and each player's net
+    chouette result. Members only (403 for others)."""
+    club = _club_or_404(slug)
+    _require_member(request, club)
+    return _render_night(request, club, _night_or_404(club, night_id))
+
+
+@login_required
+@require_POST
+def night_check_in(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """A member checks himself in; a manager checks in a member (``player``). See night_check_in."""
+    club = _club_or_404(slug)
+    _require_member(request, club)
+    night_row = _night_or_404(club, night_id)
+    form = CheckInForm(request.POST)
+    if not form.is_valid():
+        return _render_night(request, club, night_row, action_error=_form_errors(form), status=400)
+    try:
+        check_in = services.night_check_in(club_id=club.pk, night_id=night_row.pk, user=request.user,
+                                           player_id=form.cleaned_data["player"])
+    except DomainError as error:
+        return _render_night(request, club, night_row, action_error=error_text(error), status=_status_of(error))
+    return _done(request, f"{check_in.player.display_name} is checked in.",
+                 reverse("clubs:night", args=[club.slug, night_row.pk]))
+
+
+@login_required
+@require_POST
+def night_close(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """Owners and organisers close the night; see night_close."""
+    club = _club_or_404(slug)
+    _require_manager(request, club)
+    night_row = _night_or_404(club, night_id)
+    try:
+        services.night_close(club_id=club.pk, night_id=night_row.pk, user=request.user)
+    except DomainError as error:
+        return _render_night(request, club, night_row, action_error=error_text(error), status=_status_of(error))
+    return _done(request, "The night is closed.", reverse("clubs:night", args=[club.slug, night_row.pk]))
+
+
+urlpatterns = [
+    path("", club_list, name="list"),
+    path("new/", club_new, name="new"),
+    path("<slug:slug>/", detail, name="detail"),
+    path("<slug:slug>/join/", join, name="join"),
+    path("<slug:slug>/accept/", accept, name="accept"),
+    path("<slug:slug>/leave/", leave, name="leave"),
+    path("<slug:slug>/members/", members, name="members"),
+    path("<slug:slug>/members/invite/", invite, name="invite"),
+    path("<slug:slug>/members/<int:membership_id>/", membership, name="membership"),
+    path("<slug:slug>/seasons/", seasons, name="seasons"),
+    path("<slug:slug>/seasons/<int:season_id>/", ladder, name="ladder"),
+    path("<slug:slug>/nights/", nights, name="nights"),
+    path("<slug:slug>/nights/<int:night_id>/", night, name="night"),
+    path("<slug:slug>/nights/<int:night_id>/check-in/", night_check_in, name="night_check_in"),
+    path("<slug:slug>/nights/<int:night_id>/close/", night_close, name="night_close"),
+]
