@@ -150,7 +150,7 @@ def membership_of(*, club: Club, user) -> Membership | None:
 def night_list(*, club: Club, upcoming_from: dt.date | None = None) -> QuerySet[ClubNight]:
     """The club's nights, newest first (or, from ``upcoming_from`` on, soonest first), with
     ``check_in_count``."""
-    nights = ClubNight.objects.filter(club=club).annotate(check_in_count=Count("check_ins"))
+    nights = ClubNight.objects.filter(club=club).annotate(check_in_count=Count("check_ins")).order_by("-date", "-id")
     if upcoming_from is not None:
         nights = nights.filter(date__gte=upcoming_from).order_by("date", "id")
     return nights
