@@ -143,6 +143,6 @@ def match_create(
     match.full_clean(exclude=["side0", "side1"])
     match.save()
     audit_record(actor=created_by, action="match.created", object_type="matches.Match", object_id=match.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 tournament_id=match.event_id, match_id=match.pk, club_id=match.club_id,
                  after=match_summary(match, (side_name(side0), side_name(side1))))
     return match
