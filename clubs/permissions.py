@@ -10,7 +10,8 @@ no role at all):
 - **member**: checks himself in, plays, sees the member-only pages.
 
 Site staff has no role in a club by virtue of being staff: the money of a club's chouettes is the
-club's business. Staff repairs through Django's admin if a club is ever stuck.
+club's business. Staff sees a club's rows in Django's admin (memberships, seasons and nights
+read-only there: their changes go through the services and the audit log).
 
 What is public and what is for members (a page and its API answer alike):
 - public (anyone, logged in or not): the club list, the club page (its members' display names,
