@@ -45,7 +45,7 @@ def _locked_match(match_id: int) -> Match:
 def _locked_appeal(appeal_id: int) -> tuple[Appeal, Match]:
     appeal = Appeal.objects.select_related("ruling__dispute").get(pk=appeal_id)
     match = _locked_match(appeal.ruling.dispute.match_id)
-    appeal = Appeal.objects.select_for_update().select_related("ruling__dispute__match__event").get(pk=appeal_id)
+    appeal = Appeal.objects.select_for_update(of=("self",)).select_related("ruling__dispute__match__event").get(pk=appeal_id)
     return appeal, match
 
 
@@ -66,7 +66,7 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
     """
     ruling = Ruling.objects.select_related("dispute").get(pk=ruling_id)
     match = _locked_match(ruling.dispute.match_id)
-    ruling = Ruling.objects.select_for_update().select_related("dispute__match__event").get(pk=ruling_id)
+    ruling = Ruling.objects.select_for_update(of=("self",)).select_related("dispute__match__event").get(pk=ruling_id)
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_appellant()
