@@ -275,7 +275,7 @@ def test_a_replacement_the_match_refuses_rolls_back_the_deciding_vote(cast, judg
 @pytest.fixture
 def inline_notifications(monkeypatch):
     """``rulings_notify_task.delay`` runs the task here, at once (nothing reaches the broker)."""
-    real = rulings_notify_task._get_current_object() if hasattr(rulings_notify_task, "_get_current_object") else rulings_notify_task
+    real = getattr(rulings_notify_task, "_get_current_object", lambda: rulings_notify_task)()
     monkeypatch.setattr(real, "delay", lambda *args: real(*args))
 
 
