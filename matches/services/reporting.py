@@ -78,9 +78,14 @@ def score_winner(match: Match, score: tuple[int, int]) -> int | None:
 
 
 def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> Claim:
-    """A checked claim: a valid final score that the logs, when given, really produce."""
+    """A checked claim: a valid final score that the logs, when given, really produce, and that
+    no side ends below the penalty points a ruling gave it (``Match.start``)."""
     score = (score[0], score[1])
     score_winner(match, score)
+    for side in (0, 1):
+        if score[side] < match.start[side]:
+            raise errors.bad_score(f"side {side} starts this match with {match.start[side]} penalty points: "
+                                   f"{score[0]}-{score[1]} cannot be its final score")
     if log is not None:
         log_agrees_with_score(log, score)
     return Claim(score, log)

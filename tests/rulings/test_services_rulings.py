@@ -29,7 +29,8 @@ from tests.rulings.factories import (
     won,
 )
 from tests.tournaments.factories import drawn, entry_of, pairing, play, report_only
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
+from tournaments.services import tournament_pair_next_round
 
 pytestmark = pytest.mark.django_db
 
@@ -370,6 +371,38 @@ def test_a_replayed_semi_final_takes_the_unstarted_final_back_and_it_is_made_aga
     assert {final.match.side0.player_a_id, final.match.side1.player_a_id} == {dave.pk, bob.pk}
 
 
+SWISS = {"format": Tournament.Format.SWISS, "swiss_rounds": 3, "lengths": {"rounds": [3, 3, 3]}}
+
+
+def _swiss_with_a_recorded_board():
+    """A 4-player Swiss whose board swiss-1-1 was won by a backgammon (its record: one game) and
+    swiss-1-2 by its top seed."""
+    tournament, _ = drawn(4, **SWISS)
+    board = pairing(tournament, "swiss-1-1")
+    confirm_with_games(board.match, [won(0, 3)])
+    other = pairing(tournament, "swiss-1-2")
+    play(tournament, "swiss-1-2", other.entry0.side.player_a)
+    return tournament, board.match
+
+
+def test_a_replayed_swiss_game_reopens_the_board_while_the_next_round_is_not_paired():
+    tournament, board = _swiss_with_a_recorded_board()
+    dispute = dispute_on(board, tournament.organiser, game_number=1)
+    rule_on(dispute, tournament.organiser, Ruling.Outcome.GAME_REPLAYED)
+    assert result(board) == ("in_play", None, None, None)
+
+
+def test_a_swiss_result_cannot_be_taken_back_once_the_next_round_is_paired_on_it():
+    tournament, board = _swiss_with_a_recorded_board()
+    tournament_pair_next_round(tournament_id=tournament.pk, user=tournament.organiser)
+    dispute = dispute_on(board, tournament.organiser, game_number=1)
+    before = snapshot()
+    with pytest.raises(Conflict) as refused:
+        rule_on(dispute, tournament.organiser, Ruling.Outcome.GAME_REPLAYED)
+    assert refused.value.details["reason"] == "result_built_on" and "round 2" in refused.value.message
+    assert snapshot() == before
+
+
 # --- a double in the Crawford game ---------------------------------------------------------------
 
 
@@ -408,6 +441,15 @@ def test_late_arrival_points_are_the_match_start_and_the_reported_logs_replay_fr
     confirm_with_games(cast.match, games)
     assert result(cast.match) == ("confirmed", 0, 5, 1)
     assert stored_games(cast.match) == [(1, 0, 2, 1, 2), (2, 0, 4, 1, 1)]
+
+
+def test_a_final_score_below_the_penalty_points_is_not_a_result(cast):
+    dispute = dispute_on(cast.match, cast.bob, category=Dispute.Category.LATE_ARRIVAL)
+    rule_on(dispute, cast.organiser, Ruling.Outcome.PENALTY_POINTS, {"side": 0, "points": 2})
+    cast.match.refresh_from_db()
+    with pytest.raises(DomainError) as refused:
+        claim_make(cast.match, (5, 1), None)
+    assert refused.value.code == "bad_score" and "2 penalty points" in refused.value.message
 
 
 def test_the_event_sets_the_minutes_per_penalty_point():
