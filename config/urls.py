@@ -12,7 +12,7 @@ urlpatterns = [
     path("api/v1/", include("rulings.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("events/", include("rulings.urls")),
+    path("", include("rulings.urls")),
     path("events/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("", include("matches.urls")),

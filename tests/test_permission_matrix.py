@@ -13,6 +13,10 @@ The cast: alice and bob play the sample match (side 0 and 1), the drawn tourname
 another organiser; stan is staff; anonymous is nobody. Alice owns the import job.
 In the Matrix Club alice is the owner, bob an organiser, carol a member and olga has asked to join;
 otto and stan are outsiders to it.
+On the sample match alice has opened a dispute, otto ruled on it, bob appealed the ruling and otto
+named its committee: jon (the committee member, the eighth role), kim and lee. Off the appeal jon
+stands where carol does (another player, a member of the Matrix Club), so a row of seven statuses
+gives him carol's; the rulings rows give his column explicitly (eight statuses).
 """
 
 from __future__ import annotations
@@ -27,6 +31,10 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from clubs.models import Club, ClubNight, Membership, Season
 from matches.models import ImportJob
+from rulings.services.appeals import appeal_lodge, committee_name
+from rulings.services.disputes import dispute_open
+from rulings.services.rulings import ruling_make
+from tests.factories import UserFactory
 from tests.matches.factories_api import client_for, make_cast
 from tests.tournaments.factories import drawn, player
 from tournaments.models import Pairing, Tournament
@@ -35,7 +43,7 @@ from tournaments.services.teams import team_create
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "alice", "bob", "carol", "organiser", "other_organiser", "staff")
+ROLES = ("anonymous", "alice", "bob", "carol", "organiser", "other_organiser", "staff", "committee")
 
 #: Routes outside the matrix: Django's admin (staff only, Django's own checks), the static files and
 #: the OpenAPI schema and its docs page (public by design, and covered by tests/test_schema.py).
@@ -77,7 +85,7 @@ def _methods(callback) -> list[str]:
 
 
 #: (route name, method) -> the status for
-#: (anonymous, alice, bob, carol, organiser, other organiser, staff).
+#: (anonymous, alice, bob, carol, organiser, other organiser, staff[, committee member]).
 MATRIX = {
     ("login", "get"):                                    (200, 200, 200, 200, 200, 200, 200),
     ("login", "post"):                                   (200, 200, 200, 200, 200, 200, 200),
@@ -175,6 +183,39 @@ MATRIX = {
     ("tournaments:team_match", "post"):                  (200, 200, 200, 200, 200, 200, 200),
     ("rulings:event_audit", "get"):                      (302, 403, 403, 403, 200, 403, 200),
     ("rulings:event_audit", "post"):                     (302, 403, 403, 403, 200, 403, 200),  # a read page answers POST as GET
+    # Disputes, rulings, appeals: a dispute is hidden (404) from everyone but the match's players,
+    # its director, staff and its appeal's committee; the dispute is under appeal, its committee named.
+    ("api-disputes", "get"):                             (401, 200, 200, 200, 200, 200, 200, 200),  # each sees his own
+    ("api-disputes", "post"):                            (401, 201, 201, 403, 201, 403, 201, 403),
+    ("api-dispute", "get"):                              (401, 200, 200, 404, 200, 404, 200, 200),
+    ("api-dispute-statements", "post"):                  (401, 201, 201, 404, 201, 404, 201, 403),
+    ("api-dispute-rulings", "post"):                     (401, 403, 403, 404, 409, 404, 409, 403),  # under appeal
+    ("api-ruling", "get"):                               (401, 200, 200, 404, 200, 404, 200, 200),
+    ("api-ruling-appeal", "post"):                       (401, 409, 409, 404, 403, 404, 403, 403),  # appealed already
+    ("api-appeal", "get"):                               (401, 200, 200, 404, 200, 404, 200, 200),
+    ("api-appeal-committee", "post"):                    (401, 403, 403, 404, 409, 404, 409, 403),  # named already
+    ("api-appeal-votes", "post"):                        (401, 403, 403, 404, 403, 404, 403, 200),
+    ("api-tournament-rulings", "get"):                   (200, 200, 200, 200, 200, 200, 200, 200),  # public
+    ("rulings:queue", "get"):                            (302, 200, 200, 200, 200, 200, 200, 200),
+    ("rulings:queue", "post"):                           (302, 200, 200, 200, 200, 200, 200, 200),  # POST read as GET
+    ("rulings:open", "get"):                             (302, 200, 200, 403, 200, 403, 200, 403),
+    ("rulings:open", "post"):                            (302, 302, 302, 403, 302, 403, 302, 403),
+    ("rulings:dispute", "get"):                          (302, 200, 200, 404, 200, 404, 200, 200),
+    ("rulings:dispute", "post"):                         (302, 200, 200, 404, 200, 404, 200, 200),
+    ("rulings:answer", "get"):                           (302, 405, 405, 405, 405, 405, 405, 405),
+    ("rulings:answer", "post"):                          (302, 302, 302, 404, 302, 404, 302, 403),
+    ("rulings:rule", "get"):                             (302, 405, 405, 405, 405, 405, 405, 405),
+    ("rulings:rule", "post"):                            (302, 403, 403, 404, 409, 404, 409, 403),
+    ("rulings:appeal_lodge", "get"):                     (302, 405, 405, 405, 405, 405, 405, 405),
+    ("rulings:appeal_lodge", "post"):                    (302, 409, 409, 404, 403, 404, 403, 403),
+    ("rulings:appeal", "get"):                           (302, 200, 200, 404, 200, 404, 200, 200),
+    ("rulings:appeal", "post"):                          (302, 200, 200, 404, 200, 404, 200, 200),
+    ("rulings:committee", "get"):                        (302, 405, 405, 405, 405, 405, 405, 405),
+    ("rulings:committee", "post"):                       (302, 403, 403, 404, 409, 404, 409, 403),
+    ("rulings:vote", "get"):                             (302, 405, 405, 405, 405, 405, 405, 405),
+    ("rulings:vote", "post"):                            (302, 403, 403, 404, 403, 404, 403, 302),
+    ("rulings:event", "get"):                            (200, 200, 200, 200, 200, 200, 200, 200),  # public
+    ("rulings:event", "post"):                           (200, 200, 200, 200, 200, 200, 200, 200),
     ("matches:mine", "get"):                             (302, 200, 200, 200, 200, 200, 200),
     ("matches:mine", "post"):                            (302, 200, 200, 200, 200, 200, 200),
     ("matches:detail", "get"):                           (200, 200, 200, 200, 200, 200, 200),
@@ -259,7 +300,7 @@ MATRIX = {
 def world():
     """The cast and their objects, and the URL kwargs that name them."""
     cast = make_cast()
-    users = {role: cast.user(role) for role in ROLES if role != "anonymous"}
+    users = {role: cast.user(role) for role in ROLES if role not in ("anonymous", "committee")}
     users["anonymous"] = None
     alice, bob = cast.match.side0.player_a, cast.match.side1.player_a
     tournament, _ = drawn(4, players=[alice, bob, player("dave"), player("erin")], organiser=cast.organiser)
@@ -281,14 +322,25 @@ def world():
         Membership.objects.create(club=club, user=user, role=role, status=status)
     season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31))
     night = ClubNight.objects.create(club=club, date=dt.date(2025, 3, 4), opened_by=cast.bob)
+    jon, kim, lee = player("jon").user, UserFactory(username="kim"), UserFactory(username="lee")
+    users["committee"] = jon
+    Membership.objects.create(club=club, user=jon, role="member", status="active")
+    dispute = dispute_open(match_id=cast.match.pk, user=cast.alice, category="conduct",
+                           statement="Bob rolled before I had picked up my dice.")
+    ruling = ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome="warning", params={"side": 1},
+                         rule="RULES 9: conduct, a warning", reasoning="A first premature roll.")
+    appeal = appeal_lodge(ruling_id=ruling.pk, user=cast.bob, grounds="She had picked them up.")
+    committee_name(appeal_id=appeal.pk, user=cast.organiser, member_ids=[jon.pk, kim.pk, lee.pk])
     common = {"match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
               "entry_id": entry.pk, "club_id": club.pk, "slug": club.slug, "season_id": season.pk, "night_id": night.pk,
-              "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk}
+              "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk,
+              "dispute_id": dispute.pk, "ruling_id": ruling.pk, "appeal_id": appeal.pk}
     return {
         "users": users,
         "alice_player": alice.pk,
         "bob_player": bob.pk,
         "carol_player": cast.carol.player.pk,
+        "committee_ids": [jon.pk, kim.pk, lee.pk],
         "emails": [u.email for u in users.values() if u is not None],
         "kwargs": {**common, "tournament_id": tournament.pk},
         "team_kwargs": {**common, "tournament_id": team_event.pk, "team_id": aces.pk,
@@ -306,6 +358,18 @@ BODIES = {
     "api-tournament-teams": lambda world: {"name": "Cats", "captain_id": world["carol_player"]},
     "tournaments:check_in": lambda world: {"entry": world["kwargs"]["entry_id"]},
     "tournaments:withdraw": lambda world: {"entry": world["kwargs"]["entry_id"]},
+    "api-disputes": lambda world: {"match": world["kwargs"]["match_id"], "category": "slow_play", "statement": "Slow."},
+    "api-dispute-statements": {"text": "I agree."},
+    "api-dispute-rulings": {"outcome": "warning", "params": {"side": 0}, "rule": "RULES 9", "reasoning": "Slow."},
+    "api-ruling-appeal": {"grounds": "Too harsh."},
+    "api-appeal-committee": lambda world: {"members": world["committee_ids"]},
+    "api-appeal-votes": {"decision": "uphold"},
+    "rulings:open": {"category": "slow_play", "statement": "Slow."},
+    "rulings:answer": {"text": "I agree."},
+    "rulings:rule": {"outcome": "warning", "side": "0", "rule": "RULES 9", "reasoning": "Slow."},
+    "rulings:appeal_lodge": {"grounds": "Too harsh."},
+    "rulings:committee": {"members": "jon, kim, lee"},
+    "rulings:vote": {"decision": "uphold"},
 }
 
 
@@ -371,12 +435,23 @@ def test_every_route_is_in_the_matrix():
     assert not stale, f"rows of the matrix without a route (remove them): {stale}"
 
 
+def _expected(row: tuple[int, ...], role: str) -> int:
+    """The role's status in a row; a row of seven gives the committee member carol's (see above)."""
+    if role == "committee" and len(row) == len(ROLES) - 1:
+        role = "carol"
+    return row[ROLES.index(role)]
+
+
+def test_every_row_gives_a_status_for_every_role():
+    short = [key for key, row in MATRIX.items() if len(row) not in (len(ROLES) - 1, len(ROLES))]
+    assert not short, f"rows without a status for every role: {short}"
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_every_route_answers_each_role_as_the_matrix_says_and_shows_nobody_private_data(role, world):
-    column = ROLES.index(role)
     wrong, leaks = [], []
     for name, pattern, method in _route_methods():
-        expected = MATRIX[(name, method)][column]
+        expected = _expected(MATRIX[(name, method)], role)
         response = _ask(name, pattern, method, role, world)
         if response.status_code != expected:
             wrong.append(f"{name} {method.upper()} as {role}: {response.status_code}, the matrix says {expected}")

@@ -3,5 +3,6 @@
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("rulings.api.views")),
     path("", include("rulings.api.audit")),
 ]

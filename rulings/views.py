@@ -1,0 +1,423 @@
+"""Pages: the dispute queue, opening a dispute, a dispute (the board at the disputed moment, the log
+around it, statements, rulings and the forms of whoever may act), and an appeal (committee, votes,
+decision). Each view parses the request, calls one service (or reads) and redirects (POST, redirect,
+GET); a refusal re-renders the page with the error on the form, on the field the service names,
+with its 4xx status, and nothing saved (every service runs in one transaction).
+
+Who may read follows ``rulings.access``: a dispute is private to the match's players, its director,
+staff and its appeals' committees; anyone else gets a 404. The emails link to
+``/rulings/disputes/<id>/`` and ``/rulings/appeals/<id>/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError
+from engine.actions import action_from_dict
+from engine.errors import EngineError
+from engine.ids import position_from_id
+from matches.board import board_svg
+from matches.models import Match
+from matches.services.reporting import side_of_user, user_runs_match
+from matches.views import error_text
+from tournaments.models import Tournament
+
+from . import access, selectors
+from .forms import AppealForm, CommitteeForm, DisputeFilterForm, DisputeOpenForm, RulingForm, StatementForm, VoteForm
+from .models import Appeal, CommitteeMember, Dispute, Ruling
+from .selectors import DisputeDetail, DisputedMoment
+from .services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
+from .services.disputes import dispute_answer, dispute_open
+from .services.rulings import ruling_make
+
+DISPUTES_PER_PAGE = 50
+#: How many actions of the log the dispute page shows before and after the disputed one.
+LOG_AROUND = 4
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _status_of(error: DomainError) -> int:
+    # Conflict (409) and NotAllowed (403) keep their status, as in the API; the rest is bad input.
+    return getattr(error, "status", 400)
+
+
+def _refuse(form, error: DomainError | EngineError) -> None:
+    """Put a service's refusal on the form: on the field it names when the form has it (a detail
+    of a ruling, ``params.score``, lands on its own field), else above the form, led by the
+    field's name."""
+    field = error.details.get("field") if isinstance(error, DomainError) else None
+    if field:
+        name = field.removeprefix("params.")
+        if name == "score":
+            name = "score0"
+        if name in form.fields:
+            form.add_error(name, error_text(error))
+            return
+        form.add_error(None, f"{field}: {error_text(error)}")
+        return
+    form.add_error(None, error_text(error))
+
+
+def _side_names(match: Match) -> tuple[str, str]:
+    return (match.side0.name, match.side1.name)
+
+
+def _match_with_sides():
+    return Match.objects.with_sides()
+
+
+def _dispute_or_404(dispute_id: int, user) -> DisputeDetail:
+    try:
+        detail = selectors.dispute_detail(dispute_id)
+    except Dispute.DoesNotExist:
+        raise Http404("no such dispute") from None
+    if not access.dispute_visible(detail.dispute, user):
+        raise Http404("no such dispute")
+    return detail
+
+
+def _appeal_or_404(appeal_id: int, user) -> Appeal:
+    appeal = (
+        Appeal.objects.select_related("appellant", "ruling__director", "ruling__dispute")
+        .prefetch_related(Prefetch("ruling__dispute__match", queryset=_match_with_sides()),
+                          Prefetch("committee", queryset=CommitteeMember.objects.select_related("user")),
+                          "votes__member")
+        .filter(pk=appeal_id).first()
+    )
+    if appeal is None or not access.dispute_visible(appeal.ruling.dispute, user):
+        raise Http404("no such appeal")
+    return appeal
+
+
+def _dispute_url(dispute_id: int) -> str:
+    return reverse("rulings:dispute", args=[dispute_id])
+
+
+def _appeal_url(appeal_id: int) -> str:
+    return reverse("rulings:appeal", args=[appeal_id])
+
+
+# --- the queue ---------------------------------------------------------------------------------
+
+
+@login_required
+def queue(request: HttpRequest) -> HttpResponse:
+    """The disputes the user may read, newest first: a director's queue (the matches he directs;
+    staff every dispute), a player's own disputes. Filters: status, category, event."""
+    form = DisputeFilterForm(request.GET or None)
+    disputes = (Dispute.objects.filter(access.disputes_visible_q(request.user))
+                .select_related("match__side0", "match__side1", "match__event", "opened_by")
+                .prefetch_related("match__side0__player_a", "match__side0__player_b", "match__side1__player_a",
+                                  "match__side1__player_b"))
+    status = 200
+    if form.is_bound:
+        if form.is_valid():
+            data = form.cleaned_data
+            if data["status"]:
+                disputes = disputes.filter(status=data["status"])
+            if data["category"]:
+                disputes = disputes.filter(category=data["category"])
+            if data["event"]:
+                disputes = disputes.filter(match__event_id=data["event"])
+        else:
+            disputes, status = disputes.none(), 400
+    page = Paginator(disputes, DISPUTES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "rulings/queue.html", {"form": form, "page": page, "query": query.urlencode()},
+                  status=status)
+
+
+# --- opening a dispute -------------------------------------------------------------------------
+
+
+def _open_page(request: HttpRequest, match: Match, form: DisputeOpenForm, status: int = 200) -> HttpResponse:
+    return render(request, "rulings/open.html", {"match": match, "form": form, "games": list(match.games.all())},
+                  status=status)
+
+
+@login_required
+def open_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A player of the match or its director opens a dispute; see dispute_open. Others get 403."""
+    match = _match_with_sides().filter(pk=match_id).first()
+    if match is None:
+        raise Http404("no such match")
+    if side_of_user(match, request.user) is None and not user_runs_match(match, request.user):
+        raise PermissionDenied("only the match's players and its director may open a dispute")
+    if request.method != "POST":
+        return _open_page(request, match, DisputeOpenForm(initial=request.GET.dict() or None))
+    form = DisputeOpenForm(request.POST)
+    if not form.is_valid():
+        return _open_page(request, match, form, status=400)
+    data = form.cleaned_data
+    try:
+        dispute = dispute_open(match_id=match.pk, user=request.user, category=data["category"],
+                               statement=data["statement"], game_number=data["game_number"],
+                               move_number=data["move_number"])
+    except (DomainError, EngineError) as error:
+        _refuse(form, error)
+        return _open_page(request, match, form, status=_status_of(error))
+    messages.success(request, "Your dispute is open: the director will rule on it.")
+    return redirect(_dispute_url(dispute.pk))
+
+
+# --- a dispute -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogLine:
+    index: int
+    text: str
+    disputed: bool
+
+
+@dataclass(frozen=True)
+class Board:
+    """The board at the disputed moment and the log around it, as the page shows them."""
+
+    svg: str
+    position_id: str
+    lines: list[LogLine]
+    source: str
+
+
+def _action_text(match: Match, raw: dict) -> str:
+    try:
+        action = action_from_dict(raw)
+    except (EngineError, KeyError, TypeError, ValueError):
+        return str(raw)
+    who = "" if action.side is None else f"{match.sides[action.side].name}: "
+    return f"{who}{action.describe()}"
+
+
+def _board(dispute: Dispute, moment: DisputedMoment | None, viewer: int) -> Board | None:
+    """The board before the disputed action (replayed by ``selectors.dispute_detail``: cube, dice
+    and the side on roll included); when the log no longer replays that far, drawn from the stored
+    Position ID alone (side 0 on roll)."""
+    if moment is None:
+        return None
+    title = f"Game {moment.game}, before action {moment.move}"
+    frame = moment.frame
+    if frame is not None:
+        svg = board_svg(frame.position, cube=frame.cube, owner=frame.owner, dice=frame.dice, viewer=viewer, title=title)
+    elif moment.position_id:
+        svg = board_svg(position_from_id(moment.position_id), viewer=viewer, title=title)
+    else:
+        return None
+    source = ("the game as played, attached to the dispute" if moment.source == "log"
+              else f"the record of game {moment.game}")
+    lines = [LogLine(line.index, _action_text(dispute.match, line.action), line.disputed) for line in moment.lines]
+    return Board(svg=svg, position_id=moment.position_id, lines=lines, source=source)
+
+
+@dataclass(frozen=True)
+class RulingRow:
+    ruling: Ruling
+    appeal: Appeal | None
+    window_closes: object
+
+
+def _render_dispute(request: HttpRequest, detail: DisputeDetail, *, answer_form: StatementForm | None = None,
+                    ruling_form: RulingForm | None = None, appeal_form: AppealForm | None = None,
+                    status: int = 200) -> HttpResponse:
+    user = request.user
+    dispute = detail.dispute
+    match = dispute.match
+    my_side = side_of_user(match, user)
+    directs = user_runs_match(match, user)
+    rows = []
+    for ruling in detail.rulings:
+        appeal = getattr(ruling, "appeal_of", None)  # the reverse one-to-one raises an AttributeError when absent
+        rows.append(RulingRow(ruling, appeal, appeal_window_closes(ruling)))
+    in_force = next((row for row in rows if row.ruling.status == Ruling.Status.IN_FORCE), None)
+    can_appeal = (my_side is not None and in_force is not None and in_force.appeal is None
+                  and timezone.now() <= in_force.window_closes)
+    context = {
+        "dispute": dispute,
+        "match": match,
+        "side_names": _side_names(match),
+        "my_side": my_side,
+        "directs": directs,
+        "moment": _board(dispute, detail.moment, my_side or 0),
+        "statements": detail.statements,
+        "rulings": rows,
+        "in_force": in_force,
+        "answer_form": answer_form or (StatementForm() if (my_side is not None or directs)
+                                       and dispute.status != Dispute.Status.DECIDED else None),
+        "ruling_form": ruling_form or (RulingForm(side_names=_side_names(match)) if directs and in_force is None
+                                       and dispute.status == Dispute.Status.OPEN else None),
+        "appeal_form": appeal_form or (AppealForm() if can_appeal else None),
+    }
+    return render(request, "rulings/dispute.html", context, status=status)
+
+
+@login_required
+def dispute_page(request: HttpRequest, dispute_id: int) -> HttpResponse:
+    """A dispute: what and where (the board at the moment, the log around it), the statements,
+    the rulings, and the forms the user may use."""
+    return _render_dispute(request, _dispute_or_404(dispute_id, request.user))
+
+
+@login_required
+@require_POST
+def answer(request: HttpRequest, dispute_id: int) -> HttpResponse:
+    """A party or the director adds a statement; see dispute_answer."""
+    detail = _dispute_or_404(dispute_id, request.user)
+    form = StatementForm(request.POST)
+    if not form.is_valid():
+        return _render_dispute(request, detail, answer_form=form, status=400)
+    try:
+        dispute_answer(dispute_id=dispute_id, user=request.user, text=form.cleaned_data["text"])
+    except DomainError as error:
+        _refuse(form, error)
+        return _render_dispute(request, detail, answer_form=form, status=_status_of(error))
+    messages.success(request, "Your statement is added.")
+    return redirect(_dispute_url(dispute_id))
+
+
+@login_required
+@require_POST
+def rule(request: HttpRequest, dispute_id: int) -> HttpResponse:
+    """The director rules; see ruling_make."""
+    detail = _dispute_or_404(dispute_id, request.user)
+    form = RulingForm(request.POST, side_names=_side_names(detail.dispute.match))
+    if not form.is_valid():
+        return _render_dispute(request, detail, ruling_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        ruling = ruling_make(dispute_id=dispute_id, user=request.user, outcome=data["outcome"], params=form.params(),
+                             rule=data["rule"], reasoning=data["reasoning"])
+    except (DomainError, EngineError) as error:
+        _refuse(form, error)
+        return _render_dispute(request, detail, ruling_form=form, status=_status_of(error))
+    messages.success(request, f"Ruling recorded: {ruling.get_outcome_display()}.")
+    return redirect(_dispute_url(dispute_id))
+
+
+@login_required
+@require_POST
+def appeal_lodge_page(request: HttpRequest, ruling_id: int) -> HttpResponse:
+    """A party appeals the ruling in force; see appeal_lodge."""
+    dispute_id = Ruling.objects.filter(pk=ruling_id).values_list("dispute_id", flat=True).first()
+    if dispute_id is None:
+        raise Http404("no such ruling")
+    detail = _dispute_or_404(dispute_id, request.user)
+    form = AppealForm(request.POST)
+    if not form.is_valid():
+        return _render_dispute(request, detail, appeal_form=form, status=400)
+    try:
+        appeal = appeal_lodge(ruling_id=ruling_id, user=request.user, grounds=form.cleaned_data["grounds"])
+    except DomainError as error:
+        _refuse(form, error)
+        return _render_dispute(request, detail, appeal_form=form, status=_status_of(error))
+    messages.success(request, "Your appeal is lodged: the director names a committee to decide it.")
+    return redirect(_appeal_url(appeal.pk))
+
+
+# --- an appeal -----------------------------------------------------------------------------------
+
+
+def _render_appeal(request: HttpRequest, appeal: Appeal, *, committee_form: CommitteeForm | None = None,
+                   vote_form: VoteForm | None = None, status: int = 200) -> HttpResponse:
+    user = request.user
+    dispute = appeal.ruling.dispute
+    match = dispute.match
+    directs = user_runs_match(match, user)
+    members = [member.user for member in appeal.committee.all()]
+    member = access.on_committee(appeal, user)
+    is_open = appeal.status == Appeal.Status.OPEN
+    votes = list(appeal.votes.all())
+    context = {
+        "appeal": appeal,
+        "ruling": appeal.ruling,
+        "dispute": dispute,
+        "match": match,
+        "members": members,
+        "sees_votes": access.sees_votes(appeal, user),
+        "votes": votes,
+        "my_vote": next((v for v in votes if v.member_id == user.pk), None),
+        "committee_form": committee_form or (CommitteeForm() if directs and is_open and not members else None),
+        "vote_form": vote_form or (VoteForm(side_names=_side_names(match)) if member and is_open else None),
+    }
+    return render(request, "rulings/appeal.html", context, status=status)
+
+
+@login_required
+def appeal_detail(request: HttpRequest, appeal_id: int) -> HttpResponse:
+    """An appeal: the grounds, the ruling appealed, the committee, the votes (for the committee and
+    the director) and the decision; the director's committee form, a member's vote form."""
+    return _render_appeal(request, _appeal_or_404(appeal_id, request.user))
+
+
+@login_required
+@require_POST
+def committee(request: HttpRequest, appeal_id: int) -> HttpResponse:
+    """The director names the committee; see committee_name."""
+    appeal = _appeal_or_404(appeal_id, request.user)
+    form = CommitteeForm(request.POST)
+    if not form.is_valid():
+        return _render_appeal(request, appeal, committee_form=form, status=400)
+    try:
+        committee_name(appeal_id=appeal.pk, user=request.user, member_ids=form.member_ids())
+    except DomainError as error:
+        _refuse(form, error)
+        return _render_appeal(request, appeal, committee_form=form, status=_status_of(error))
+    messages.success(request, "The committee is named; its members are told by email.")
+    return redirect(_appeal_url(appeal.pk))
+
+
+@login_required
+@require_POST
+def vote(request: HttpRequest, appeal_id: int) -> HttpResponse:
+    """A committee member votes; see vote_cast."""
+    appeal = _appeal_or_404(appeal_id, request.user)
+    form = VoteForm(request.POST, side_names=_side_names(appeal.ruling.dispute.match))
+    if not form.is_valid():
+        return _render_appeal(request, appeal, vote_form=form, status=400)
+    try:
+        vote_cast(appeal_id=appeal.pk, user=request.user, **form.service_arguments())
+    except (DomainError, EngineError) as error:
+        _refuse(form, error)
+        return _render_appeal(request, appeal, vote_form=form, status=_status_of(error))
+    messages.success(request, "Your vote is recorded.")
+    return redirect(_appeal_url(appeal.pk))
+
+
+# --- an event's rulings (public) -----------------------------------------------------------------
+
+
+def event_rulings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The rulings made in an event: category, outcome, rule and date. Public: no statement, no
+    reasoning, nobody's name or email."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("no such event")
+    return render(request, "rulings/event.html", {"tournament": tournament, "rulings": selectors.rulings_of_event(tournament)})
+
+
+urlpatterns = [
+    path("", queue, name="queue"),
+    path("matches/<int:match_id>/open/", open_dispute, name="open"),
+    path("disputes/<int:dispute_id>/", dispute_page, name="dispute"),
+    path("disputes/<int:dispute_id>/answer/", answer, name="answer"),
+    path("disputes/<int:dispute_id>/rule/", rule, name="rule"),
+    path("rulings/<int:ruling_id>/appeal/", appeal_lodge_page, name="appeal_lodge"),
+    path("appeals/<int:appeal_id>/", appeal_detail, name="appeal"),
+    path("appeals/<int:appeal_id>/committee/", committee, name="committee"),
+    path("appeals/<int:appeal_id>/vote/", vote, name="vote"),
+    path("events/<int:tournament_id>/", event_rulings, name="event"),
+]
