@@ -10,6 +10,7 @@ import itertools
 import json
 import re
 
+import hypothesis
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -1137,6 +1138,7 @@ balanced_ledgers = st.lists(st.integers(-20, 20), min_size=1, max_size=7).map(
 )
 
 
+@hypothesis.settings(deadline=None)
 @given(balanced_ledgers)
 def test_settling_up_squares_everyone_in_the_fewest_transfers(ledger):
     transfers = settle_up(ledger)
@@ -1147,6 +1149,7 @@ def test_settling_up_squares_everyone_in_the_fewest_transfers(ledger):
     assert len(transfers) == fewest_transfers(list(ledger.values()))
 
 
+@hypothesis.settings(deadline=None)
 @given(st.lists(st.integers(-50, 50), min_size=8, max_size=24))
 def test_settling_up_a_big_ledger_squares_everyone_within_n_minus_one_transfers(amounts):
     ledger = {f"p{index}": amount for index, amount in enumerate([*amounts, -sum(amounts)])}
@@ -1461,6 +1464,7 @@ def random_sessions(draw):
     return steps
 
 
+@hypothesis.settings(deadline=None)
 @given(random_sessions())
 def test_a_sessions_ledger_is_the_sum_of_its_games_and_always_balances(steps):
     session = replay_session(steps, PLAIN)
