@@ -84,7 +84,13 @@ def ruling_make(*, dispute_id: int, user, outcome: str, params: dict, rule: str,
     dispute = Dispute.objects.select_for_update().get(pk=dispute_id)
     if dispute.status != Dispute.Status.OPEN:
         raise errors.dispute_closed(dispute.get_status_display().lower())
-    return ruling_apply(dispute=dispute, director=user, outcome=outcome, params=params, rule=rule, reasoning=reasoning)
+    ruling = ruling_apply(dispute=dispute, director=user, outcome=outcome, params=params, rule=rule, reasoning=reasoning)
+    # The parties hear of the ruling once it is committed (a committee's ruling is announced with
+    # the appeal's decision instead).
+    from rulings.tasks import rulings_notify_task
+
+    transaction.on_commit(lambda: rulings_notify_task.delay("ruling", ruling.pk))
+    return ruling
 
 
 @transaction.atomic

@@ -336,3 +336,24 @@ def test_two_deciding_votes_at_once_decide_the_appeal_once():
     assert AuditEntry.objects.filter(action="ruling.reverted").count() == 1
     assert score(cast) == ("confirmed", 5, 3)
     assert timezone.now() >= Appeal.objects.get().decided_at
+
+
+def test_the_parties_hear_of_a_ruling_after_it_commits_and_not_of_a_refused_one(cast, inline_notifications,
+                                                                               django_capture_on_commit_callbacks):
+    for user in (cast.alice, cast.bob):
+        user.email = f"{user.username}@example.com"
+        user.save(update_fields=["email"])
+    confirm_score(cast.match, (5, 3))
+    dispute = dispute_open(match_id=cast.match.pk, user=cast.bob, category=Dispute.Category.SCORE_DISAGREEMENT,
+                           statement="I won.")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(DomainError):
+        ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome=Ruling.Outcome.SCORE_CORRECTED,
+                    params={"score": [1, 1]}, rule=RULE, reasoning=WHY)
+    assert mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):
+        ruling = ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome=Ruling.Outcome.SCORE_CORRECTED,
+                             params={"score": [3, 5]}, rule=RULE, reasoning=WHY)
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "bob@example.com"]
+    assert all(m.subject == "Ruling: Score corrected" and RULE in m.body and "otto" not in m.body for m in mail.outbox)
+    assert rulings_notify_task("ruling", ruling.pk) == 2 and len(mail.outbox) == 2
