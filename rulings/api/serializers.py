@@ -41,7 +41,7 @@ PARAMS_SCHEMA = {
 class ParamsField(serializers.JSONField):
     """A ruling's details: a JSON object; the ruling service checks it per outcome, naming the key."""
 
-    default_error_messages = {"not_object": "params is an object, such as {\"side\": 1, \"points\": 2}"}
+    default_error_messages = {"not_object": "params is an object, such as {{\"side\": 1, \"points\": 2}}"}
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
