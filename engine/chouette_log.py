@@ -101,7 +101,11 @@ class FullGame:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "board_log", tuple(self.board_log))
-        object.__setattr__(self, "crew_moments", tuple(CrewMoment(*item) for item in self.crew_moments))
+        # Well-formed pairs become CrewMoments; anything else is left for chouette_game to refuse.
+        moments = tuple(
+            CrewMoment(*item) if isinstance(item, tuple) and len(item) == 2 else item for item in self.crew_moments
+        )
+        object.__setattr__(self, "crew_moments", moments)
 
     def chouette_game(self, lineup: Lineup, settings: ChouetteSettings) -> ChouetteGame:
         """:func:`chouette_full_game` of this record."""

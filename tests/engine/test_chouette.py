@@ -945,6 +945,7 @@ ROLLOFF_REFUSALS = [
     ([[("Ann", 6), ("Bob", 6)], [("Ann", 2), ("Bob", 3), ("Eve", 6)]], "unknown_player", 1),
     ([[("Ann", 6), ("Bob", 6)], [("Ann", 2), ("Ann", 3)]], "duplicate_player", 1),
     ([[("Ann", 6), ("Bob", 6)], [("Ann", 2), ("Bob", 9)]], "bad_die", 1),
+    ([[("Ann", 6), ("Bob", 6)], 5], "bad_die", 1),
 ]
 
 
@@ -1229,7 +1230,7 @@ JSON_REFUSALS = [
     (broken("level", 4), None, "bad_json", "level"),
     (broken("level", "1"), None, "bad_json", "level"),
     (broken("automatic", -1), None, "bad_json", "automatic"),
-    (broken("automatic", 40), None, "bad_automatic", ""),
+    (broken("automatic", 40), None, "bad_automatic", "automatic"),
     (broken("cubes", {}), None, "bad_json", "cubes"),
     (broken("cubes.2.value", 3), None, "bad_cube_value", "cubes[2].value"),
     (broken("cubes.2.value", "2"), None, "bad_json", "cubes[2].value"),

@@ -454,6 +454,9 @@ def test_it_refuses_a_malformed_crew_moment(moments):
     board = opening().turn(0, 5, 2).resign(1, SINGLE)
 
     assert refusal(LINE, board.actions, moments).code == "bad_log"
+    with pytest.raises(ChouetteError) as caught:
+        FullGame(tuple(board.actions), tuple(moments)).chouette_game(LINE, PLAIN)
+    assert caught.value.code == "bad_log"
 
 
 # --- JSON and the session ------------------------------------------------------------------------
