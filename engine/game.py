@@ -297,6 +297,9 @@ class Game:
         if self.automatic < self.rules.automatic_doubles and not self._over_cap(self.cube * 2):
             self.automatic += 1
             self.cube *= 2
+            # RULES.md §2: an automatic double "turns the centred cube up", and §5's Jacoby rule
+            # counts gammons once the cube has been turned (the chouette engine reads it the same way).
+            self.cube_turned = True
 
     def _roll(self, action: Roll) -> None:
         d1, d2 = action.dice

@@ -425,6 +425,9 @@ def test_it_values_a_finished_game_at_cube_times_its_multiplier(loser, cube_acti
         # Jacoby with the cube never turned: a resigned gammon is worth a single game
         (f"{OPENING} | 1:resign=2 | 0:accept", JACOBY, GameResult(0, 1, 1, "resign", 2)),
         (f"{OPENING} | 1:double | 0:take | 1:resign=2 | 0:accept", JACOBY, GameResult(0, 4, 2, "resign", 2)),
+        # RULES.md §2: an automatic double turns the cube, so under Jacoby the gammon counts
+        (f"tie=3 | {OPENING} | 1:resign=2 | 0:accept", GameRules(jacoby=True, automatic_doubles=1),
+         GameResult(0, 4, 2, "resign", 2)),
     ],
 )
 def test_it_ends_the_game_when_a_resignation_is_accepted(text, rules, result):
