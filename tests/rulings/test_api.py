@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rulings.models import Appeal, Dispute, Ruling
@@ -509,3 +511,19 @@ def test_dispute_writes_over_the_rate_get_a_429_and_save_nothing(cast, throttle_
     assert response.status_code == 429 and response.json()["code"] == "throttled"
     assert snapshot() == before
     assert get(cast.alice, url).status_code == 200  # reading the queue uses none of the rate
+
+
+def test_the_queue_costs_the_same_queries_for_two_disputes_as_for_six(cast):
+    client = client_for(cast.staff)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("api-disputes")).status_code == 200
+        return len(captured)
+
+    for _ in range(2):
+        dispute_open(match_id=MatchFactory().pk, user=cast.staff, category="no_show", statement="Absent.")
+    two = queries()
+    for _ in range(4):
+        dispute_open(match_id=MatchFactory().pk, user=cast.staff, category="no_show", statement="Absent.")
+    assert queries() == two

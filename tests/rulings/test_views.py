@@ -9,7 +9,9 @@ Forms carry their CSRF token; a refused form re-renders with the error on its fi
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling, Statement, Vote
@@ -310,3 +312,19 @@ def test_no_rulings_page_shows_an_email(cast, committee):
     for user, url in pages:
         text = browser(user).get(url).content.decode()
         assert not [email for email in emails if email in text], url
+
+
+def test_the_queue_page_costs_the_same_queries_for_two_disputes_as_for_six(cast):
+    client = browser(cast.staff)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("rulings:queue")).status_code == 200
+        return len(captured)
+
+    for _ in range(2):
+        dispute_open(match_id=MatchFactory().pk, user=cast.staff, category="no_show", statement="Absent.")
+    two = queries()
+    for _ in range(4):
+        dispute_open(match_id=MatchFactory().pk, user=cast.staff, category="no_show", statement="Absent.")
+    assert queries() == two
