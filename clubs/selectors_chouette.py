@@ -1,0 +1,353 @@
+"""Reads of the chouette tables: a session's state (line-up with roles, games with their amounts, the
+ledger, the settlement), a club's sessions, and a night's net results. Everything is recomputed from
+the session's recorded steps by the engine (``engine.chouette.replay_session``) on every read:
+nothing of the line-up, the amounts or the ledger is stored.
+
+How a step is stored (``ChouetteStep.record``): the engine's JSON form of the step
+(``engine.chouette.step_to_json``). A game step also keeps what the table entered, so that a
+correction can start from it: ``{"type": "game", "record": <the game as the engine checked it>,
+"lineup": <the line-up it was played with>, "entry": "quick" | "full", "entered": <the quick result or
+the full record as sent>}``. The replay reads ``record`` and ``lineup`` (a full record's board is
+replayed once, when it is recorded; its cube log is kept in ``record``), and the pinned line-up
+makes a correction to an earlier step that would give this game's players other roles fail.
+
+Amounts are in points (whole numbers, the engine's) and in money: points x the session's stake.
+Who may read what is for :mod:`clubs.permissions` and the views (every amount is for the club's
+members only); nothing here checks it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Count, Q, QuerySet
+
+from engine.chouette import (
+    ChouetteGame,
+    ChouetteSettings,
+    CubeEnd,
+    Lineup,
+    Session,
+    Step,
+    game_from_json,
+    lineup_from_json,
+    replay_session,
+    settle_up,
+    step_from_json,
+)
+from matches.models import Player
+
+from .models import ChouetteSession, ChouetteStep, Club, ClubNight
+
+#: The keys of a stored game step that the engine reads (the others are the table's entry).
+ENGINE_KEYS = ("type", "rolloff", "lineup", "player", "record")
+ROLE_LABELS = {"box": "Box", "captain": "Captain", "crew": "Crew", "box_partner": "Box partner"}
+END_LABELS = {CubeEnd.PLAYED: "played", CubeEnd.MEMBER_DROPPED: "dropped", CubeEnd.BOX_DROPPED: "Box dropped"}
+LEVEL_LABELS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+# --- from rows to the engine ---------------------------------------------------------------------
+
+
+def session_settings(session: ChouetteSession) -> ChouetteSettings:
+    """The engine's table options of a session (every option passed explicitly)."""
+    return ChouetteSettings(
+        single_cube=session.single_cube, jacoby=session.jacoby, box_must_take_half=session.box_must_take_half,
+        lone_taker_must_beaver=session.lone_taker_must_beaver, beavers=session.beavers, raccoons=session.raccoons,
+        automatic_doubles=session.automatic_doubles, box_partner_from=session.box_partner_from,
+    )
+
+
+def engine_step(row: ChouetteStep, *, void: bool | None = None) -> Step:
+    """The engine's step for a stored row (voided as the row is, unless ``void`` says otherwise)."""
+    data = {key: value for key, value in row.record.items() if key in ENGINE_KEYS}
+    data["void"] = row.voided if void is None else void
+    return step_from_json(data)
+
+
+def engine_steps(rows: Iterable[ChouetteStep]) -> list[Step]:
+    return [engine_step(row) for row in rows]
+
+
+def money(points: int, stake: Decimal) -> Decimal:
+    """Points in money at the session's stake (exact: the stake has two decimals)."""
+    return (Decimal(points) * stake).quantize(Decimal("0.01"))
+
+
+# --- what the pages and the API show ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player of the line-up for the next game: ``place`` 0 is the Box, 1 the Captain, then the crew."""
+
+    player_id: int
+    display_name: str
+    role: str
+    place: int
+    points: int
+    money: Decimal
+
+    @property
+    def role_label(self) -> str:
+        return ROLE_LABELS[self.role]
+
+
+@dataclass(frozen=True)
+class CubeRow:
+    """One team member's cube in one game: its face when his game ended, and how it ended."""
+
+    player_id: int
+    display_name: str
+    value: int
+    end: str
+
+    @property
+    def end_label(self) -> str:
+        return END_LABELS[CubeEnd(self.end)]
+
+
+@dataclass(frozen=True)
+class AmountRow:
+    """One player's result in one game, with his role in it."""
+
+    player_id: int
+    display_name: str
+    role: str
+    points: int
+    money: Decimal
+
+    @property
+    def role_label(self) -> str:
+        return ROLE_LABELS[self.role]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One recorded game. ``number`` is its place among the session's games (voided ones count: the
+    numbers never change); ``step`` its step number. A voided game has no amounts."""
+
+    number: int
+    step: int
+    entry: str
+    voided: bool
+    amended: int
+    recorded_by: str
+    recorded_at: dt.datetime
+    box_id: int
+    box_name: str
+    captain_id: int
+    captain_name: str
+    box_partner_id: int | None
+    box_partner_name: str | None
+    winner: str | None
+    level: int
+    automatic: int
+    cubes: tuple[CubeRow, ...]
+    amounts: tuple[AmountRow, ...] | None
+    captain_won: bool | None
+    entered: dict
+
+    @property
+    def level_label(self) -> str:
+        return LEVEL_LABELS[self.level]
+
+    @property
+    def result_label(self) -> str:
+        if self.winner is None:
+            return "nobody played to the end"
+        side = "the Box" if self.winner == "box" else "the team"
+        return f"{side} won a {self.level_label}"
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """A player's running total over the session (everyone who sat, in order of arrival)."""
+
+    player_id: int
+    display_name: str
+    points: int
+    money: Decimal
+    seated: bool
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One payment of the settlement (fewest transfers, engine.chouette.settle_up)."""
+
+    payer_id: int
+    payer_name: str
+    payee_id: int
+    payee_name: str
+    points: int
+    money: Decimal
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """A step of the session's history (start, join, leave, game)."""
+
+    number: int
+    kind: str
+    player_id: int | None
+    display_name: str | None
+    voided: bool
+    amended: int
+    recorded_by: str
+    recorded_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class ChouetteState:
+    """A session as its table page and its API show it (newest game first)."""
+
+    session: ChouetteSession
+    settings: ChouetteSettings
+    lineup: tuple[Seat, ...]
+    box_partner_allowed: bool
+    games: tuple[GameRow, ...]
+    game_count: int
+    ledger: tuple[LedgerRow, ...]
+    settlement: tuple[Transfer, ...]
+    steps: tuple[StepRow, ...]
+
+    @property
+    def version(self) -> int:
+        return self.session.version
+
+    @property
+    def team(self) -> tuple[Seat, ...]:
+        return self.lineup[1:]
+
+    @property
+    def crew(self) -> tuple[Seat, ...]:
+        return self.lineup[2:]
+
+    @property
+    def last_game(self) -> GameRow | None:
+        return next((game for game in self.games if not game.voided), None)
+
+
+def _names(player_ids: Iterable[int]) -> dict[int, str]:
+    return dict(Player.objects.filter(pk__in=set(player_ids)).values_list("pk", "display_name"))
+
+
+def _roles(lineup: Lineup, partner=None) -> dict[int, str]:
+    roles = {lineup.box: "box", lineup.captain: "captain"}
+    roles.update((player, "box_partner" if player == partner else "crew") for player in lineup.crew)
+    return roles
+
+
+def _cubes(lineup: Lineup, game: ChouetteGame, names: Mapping[int, str]) -> tuple[CubeRow, ...]:
+    # A member the record leaves out played the whole game on the starting cube (engine.chouette.ChouetteGame).
+    given = {cube.player: cube for cube in game.cubes}
+    rows = []
+    for player in lineup.team:
+        if player == game.box_partner:
+            continue
+        cube = given.get(player)
+        value, end = (cube.value, str(cube.end)) if cube is not None else (game.start_value, str(CubeEnd.PLAYED))
+        rows.append(CubeRow(player, names.get(player, "?"), value, end))
+    return tuple(rows)
+
+
+def _game_row(number: int, row: ChouetteStep, lineup: Lineup, game: ChouetteGame, settlement, stake: Decimal,
+              names: Mapping[int, str]) -> GameRow:
+    amounts = None
+    if settlement is not None:
+        roles = _roles(lineup, game.box_partner)
+        amounts = tuple(AmountRow(player, names.get(player, "?"), roles[player], points, money(points, stake))
+                        for player, points in settlement.amounts.items())
+    partner = game.box_partner
+    return GameRow(
+        number=number, step=row.number, entry=row.record.get("entry", "quick"), voided=row.voided, amended=row.amended,
+        recorded_by=row.recorded_by.get_username(), recorded_at=row.recorded_at,
+        box_id=lineup.box, box_name=names.get(lineup.box, "?"), captain_id=lineup.captain,
+        captain_name=names.get(lineup.captain, "?"), box_partner_id=partner,
+        box_partner_name=None if partner is None else names.get(partner, "?"),
+        winner=None if game.winner is None else str(game.winner), level=game.level, automatic=game.automatic,
+        cubes=_cubes(lineup, game, names), amounts=amounts,
+        captain_won=None if settlement is None else settlement.captain_won, entered=row.record.get("entered", {}),
+    )
+
+
+def chouette_replay(session: ChouetteSession, rows: Sequence[ChouetteStep]) -> Session:
+    """The engine's replay of the session's steps (``rows`` in order)."""
+    return replay_session(engine_steps(rows), session_settings(session))
+
+
+def chouette_state(*, session: ChouetteSession, last_games: int | None = None) -> ChouetteState:
+    """Everything the table shows, recomputed from the steps: the line-up for the next game with each
+    seat's running total, the games newest first (the last ``last_games`` of them, or all) with every
+    member's cube and every player's amount, the ledger and the settlement with the fewest transfers
+    (what would be paid if the session ended now; the final one once it has). Three queries."""
+    rows = list(session.steps.select_related("recorded_by").order_by("number"))
+    settings = session_settings(session)
+    replayed = replay_session(engine_steps(rows), settings)
+    settled = {game.step: game.settlement for game in replayed.games}
+    stake = session.stake
+
+    game_steps = [(index, row) for index, row in enumerate(rows) if row.kind == ChouetteStep.Kind.GAME]
+    stored = {index: (lineup_from_json(row.record["lineup"]), game_from_json(row.record["record"]))
+              for index, row in game_steps}
+    seen = set(replayed.ledger)
+    for lineup, _game in stored.values():
+        seen.update(lineup.players)
+    seen.update(row.player_id for row in rows if row.player_id is not None)
+    names = _names(seen)
+
+    games = [_game_row(number, row, *stored[index], settled.get(index), stake, names)
+             for number, (index, row) in enumerate(game_steps, start=1)]
+    games.reverse()
+    shown = games if last_games is None else games[:last_games]
+
+    lineup = replayed.lineup
+    seats: list[Seat] = []
+    if lineup is not None:
+        roles = _roles(lineup)
+        seats = [Seat(player, names.get(player, "?"), roles[player], place, replayed.ledger.get(player, 0),
+                      money(replayed.ledger.get(player, 0), stake))
+                 for place, player in enumerate(lineup.players)]
+    seated = set(lineup.players) if lineup is not None else set()
+    ledger = tuple(LedgerRow(player, names.get(player, "?"), points, money(points, stake), player in seated)
+                   for player, points in replayed.ledger.items())
+    settlement = tuple(Transfer(payer, names.get(payer, "?"), payee, names.get(payee, "?"), points, money(points, stake))
+                       for payer, payee, points in settle_up(replayed.ledger))
+    steps = tuple(StepRow(row.number, row.kind, row.player_id, names.get(row.player_id) if row.player_id else None,
+                          row.voided, row.amended, row.recorded_by.get_username(), row.recorded_at) for row in rows)
+    return ChouetteState(
+        session=session, settings=settings, lineup=tuple(seats),
+        box_partner_allowed=lineup is not None and settings.box_partner_allowed(len(lineup.players)),
+        games=tuple(shown), game_count=len(games), ledger=ledger, settlement=settlement, steps=steps,
+    )
+
+
+# --- lists ---------------------------------------------------------------------------------------------
+
+
+def chouette_list(*, club: Club) -> QuerySet[ChouetteSession]:
+    """The club's sessions, newest first, with ``game_count`` (the games that count: not voided)."""
+    return (ChouetteSession.objects.filter(club=club).select_related("night", "created_by")
+            .annotate(game_count=Count("steps", filter=Q(steps__kind="game", steps__voided=False)))
+            .order_by("-started_at", "-id"))
+
+
+def chouette_get(*, club: Club, chouette_id: int) -> ChouetteSession:
+    """One session of the club; raises ChouetteSession.DoesNotExist (another club's too)."""
+    return ChouetteSession.objects.select_related("club", "night", "created_by").get(pk=chouette_id, club=club)
+
+
+def chouette_night_totals(night: ClubNight) -> dict[int, Decimal]:
+    """Each player's net money over the night's sessions (points x each session's stake), by player
+    id; everyone who sat at one of them is there, at 0 if he broke even. Two queries."""
+    totals: dict[int, Decimal] = defaultdict(lambda: Decimal("0.00"))
+    sessions = ChouetteSession.objects.filter(night=night).prefetch_related("steps").order_by("started_at", "id")
+    for session in sessions:
+        rows = sorted(session.steps.all(), key=lambda row: row.number)
+        for player, points in chouette_replay(session, rows).ledger.items():
+            totals[player] += money(points, session.stake)
+    return dict(totals)

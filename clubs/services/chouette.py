@@ -1,0 +1,570 @@
+"""Chouette tables (RULES.md §7): starting a session from the opening roll-off, players joining at
+the bottom and leaving, games recorded (a quick result or the full record of the board), corrected
+(amended or voided) and the session ended with its settlement.
+
+Every rule is the engine's (``engine.chouette``, ``engine.chouette_log``): the services only turn
+rows into engine values and back. A session is a list of steps; every change replays ALL of them,
+plus or with the change, through ``engine.chouette.replay_session`` before anything is saved, so a
+step is written only if the whole session still replays. The line-up, each game's amounts and the
+ledger are never stored: :mod:`clubs.selectors_chouette` recomputes them from the steps.
+
+Each service runs in one transaction under the session's row lock (``select_for_update``: the
+table's lock), so two games recorded at one table at the same moment are written one after the
+other, numbered without gaps, the second replayed after the first. A client that built its form
+from a given state of the table may send that state's ``expected_version``: if the table has moved
+on since (another game was recorded), the write is refused (409 ``stale_table``) rather than
+applied to a line-up the client never saw. Each change moves ``version`` on and is audited with the
+club (``chouette.*``).
+
+Who acts: the club's owners and organisers (NotAllowed ``not_club_manager`` for anyone else).
+
+Refusals (nothing is saved): DomainError (400) with the engine's own ``code`` and, in
+``details``, the ``field`` it concerns — a path inside the record as sent (``cubes[2].value``,
+``log[1]``, ``amounts``, ``board_log[7]``; a full record's errors also carry ``action_index``, the
+0-based index in its ``board_log``) or the service's argument (``rolloff[0][2][0]``, ``player``,
+``stake``); Conflict (409) when the table's state forbids it: ``chouette_ended``, ``stale_table``,
+``chouette_game_voided``, ``duplicate_player`` (already at the table), ``too_few_players`` (the
+last two cannot leave: end the session), and a correction that a LATER step no longer survives (the
+engine's code, e.g. ``lineup_mismatch``, with ``details['step']`` that step's number and
+``details['game']`` its game number when it is a game). Club.DoesNotExist,
+ChouetteSession.DoesNotExist and ChouetteStep.DoesNotExist (an unknown game number) are for the
+views to turn into 404s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from config.errors import Conflict, DomainError
+from engine.chouette import (
+    ChouetteGame,
+    ChouetteSettings,
+    GameStep,
+    JoinStep,
+    LeaveStep,
+    Lineup,
+    Session,
+    Step,
+    chouette_quick_game,
+    game_from_json,
+    lineup_to_json,
+    replay_session,
+    settle_up,
+    step_from_json,
+    step_to_json,
+)
+from engine.chouette_log import full_game_from_json
+from engine.errors import ChouetteError
+from matches.models import Player
+
+from .. import errors
+from ..models import ChouetteSession, ChouetteStep, Club, ClubNight, Membership
+from ..permissions import require_club_manager
+from ..selectors_chouette import engine_step, engine_steps, session_settings
+from .common import record
+
+QUICK, FULL = "quick", "full"
+ENTRIES = (QUICK, FULL)
+#: The engine's codes that say the table's state forbids the step (409), not that the input is wrong.
+STATE_CODES = frozenset({"duplicate_player", "too_few_players"})
+#: Where a rule broken by a game record lives in the record, when the engine names no path.
+CODE_FIELDS = {
+    "missing_result": "winner", "unexpected_result": "winner", "bad_winner": "winner", "bad_level": "level",
+    "too_many_automatic": "automatic", "bad_automatic": "automatic", "bad_box_partner": "box_partner",
+    "box_partner_not_allowed": "box_partner", "amounts_unbalanced": "amounts", "amounts_mismatch": "amounts",
+    "single_cube_values": "cubes", "single_cube_split": "cubes",
+}
+CURRENCY = re.compile(r"[A-Z]{3}")
+MAX_STAKE = Decimal("9999999.99")
+MAX_AUTOMATIC = 30  # the engine counts automatic doubles up to 30 (a cube of 2**30)
+
+
+# --- refusals ------------------------------------------------------------------------------------------
+
+
+def chouette_ended() -> Conflict:
+    return Conflict("this chouette session has ended", code="chouette_ended")
+
+
+def stale_table(expected: int, version: int) -> Conflict:
+    return Conflict(f"the table has changed since your page was loaded (version {expected}, now {version}): "
+                    f"reload it and enter the game again", code="stale_table", version=version)
+
+
+def game_voided(number: int) -> Conflict:
+    return Conflict(f"game {number} is voided: it no longer counts and cannot be amended", code="chouette_game_voided",
+                    game=number)
+
+
+def bad_chouette(field: str, message: str) -> DomainError:
+    return DomainError(f"{field}: {message}", code="bad_chouette", field=field)
+
+
+def _engine_message(error: ChouetteError) -> str:
+    step = error.details.get("step")
+    # The engine counts steps from 0 in its message; the table counts them from 1, in details.
+    return error.message.removeprefix(f"step {step}: ") if step is not None else error.message
+
+
+def _field_of(error: ChouetteError, entered: Mapping | None, entry: str | None) -> str | None:
+    """Where in the record (as sent) the broken rule lives: the engine's path when it gives one."""
+    details = error.details
+    if details.get("path") is not None:
+        return details["path"] or None
+    if details.get("field"):
+        return details["field"]
+    if entry == FULL and details.get("action_index") is not None:
+        return f"board_log[{details['action_index']}]"
+    if entry == QUICK and details.get("moment") is not None:
+        return f"log[{details['moment']}]"
+    player = details.get("player")
+    if player is not None and isinstance(entered, Mapping) and isinstance(entered.get("cubes"), list):
+        for index, cube in enumerate(entered["cubes"]):
+            if isinstance(cube, Mapping) and cube.get("player") == player:
+                return f"cubes[{index}]"
+    return CODE_FIELDS.get(error.code)
+
+
+def _refusal(error: ChouetteError, *, field: str | None = None, conflict: bool = False, **details) -> DomainError:
+    kind = Conflict if conflict or error.code in STATE_CODES else DomainError
+    location = {key: error.details[key] for key in ("action_index", "player", "round") if key in error.details}
+    return kind(_engine_message(error), code=error.code, field=field, **location, **details)
+
+
+# --- rows to engine values ------------------------------------------------------------------------------
+
+
+def _locked(club_id: int, chouette_id: int, user) -> tuple[Club, ChouetteSession]:
+    """The club and its session, the session row locked until the transaction ends (the table's
+    lock), after checking that ``user`` manages the club."""
+    club = Club.objects.get(pk=club_id)
+    session = ChouetteSession.objects.select_for_update().get(pk=chouette_id, club=club)
+    require_club_manager(club, user)
+    return club, session
+
+
+def _check_open(session: ChouetteSession, expected_version: int | None) -> None:
+    if session.status != ChouetteSession.Status.OPEN:
+        raise chouette_ended()
+    _check_version(session, expected_version)
+
+
+def _check_version(session: ChouetteSession, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != session.version:
+        raise stale_table(expected_version, session.version)
+
+
+def _rows(session: ChouetteSession) -> list[ChouetteStep]:
+    return list(session.steps.order_by("number"))
+
+
+def _game_rows(rows: Sequence[ChouetteStep]) -> list[tuple[int, ChouetteStep]]:
+    return [(index, row) for index, row in enumerate(rows) if row.kind == ChouetteStep.Kind.GAME]
+
+
+def _replay(session: ChouetteSession, steps: Sequence[Step], rows: Sequence[ChouetteStep | None], *,
+            changed: int | None = None, entered: Mapping | None = None, entry: str | None = None,
+            field: str | None = None) -> Session:
+    """Replay the session's steps with the engine. A refusal at step ``changed`` (the one being
+    written) is the input's fault (400, located in the record); at a later step it is a correction
+    that this step no longer survives (409, with its step and game numbers)."""
+    try:
+        return replay_session(steps, session_settings(session))
+    except ChouetteError as error:
+        index = error.details.get("step")
+        row = rows[index] if index is not None and index < len(rows) else None
+        if row is None or index == changed:
+            raise _refusal(error, field=field or _field_of(error, entered, entry)) from None
+        games = [number for number, (_, game) in enumerate(_game_rows(rows), start=1) if game is row]
+        raise _refusal(error, conflict=True, step=row.number, game=games[0] if games else None,
+                       field=field) from None
+
+
+def _club_player(club: Club, player_id, field: str) -> Player:
+    """An active member's player; DomainError ``unknown_player`` (``field``) for anyone else."""
+    player = None
+    if isinstance(player_id, int) and not isinstance(player_id, bool):
+        player = Player.objects.filter(pk=player_id, user__club_memberships__club=club,
+                                       user__club_memberships__status=Membership.Status.ACTIVE).first()
+    if player is None:
+        raise DomainError(f"player {player_id!r} is not an active member of this club", code="unknown_player",
+                          field=field)
+    return player
+
+
+def _announced(data) -> dict[int, int]:
+    """The amounts the table announced, ``[{"player": 7, "points": -2}, ...]``, by player."""
+    if not isinstance(data, list):
+        raise DomainError("amounts: expected a list of {player, points}", code="bad_json", field="amounts")
+    amounts: dict[int, int] = {}
+    for index, item in enumerate(data):
+        where = f"amounts[{index}]"
+        if not isinstance(item, dict) or set(item) != {"player", "points"}:
+            raise DomainError(f"{where}: expected {{player, points}}", code="bad_json", field=where)
+        player, points = item["player"], item["points"]
+        for name, value in (("player", player), ("points", points)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise DomainError(f"{where}.{name}: expected a whole number, not {value!r}", code="bad_json",
+                                  field=f"{where}.{name}")
+        if player in amounts:
+            raise DomainError(f"{where}.player: player {player} is announced twice", code="bad_json",
+                              field=f"{where}.player")
+        amounts[player] = points
+    return amounts
+
+
+def _parse_entry(entry: str, entered, lineup: Lineup, settings: ChouetteSettings) -> ChouetteGame:
+    """The engine's game for a record as the table sent it, checked against the line-up it was
+    played with: a quick result (``engine.chouette.game_from_json``'s form, plus the ``amounts`` the
+    table announced, if any: see :func:`_check_announced`) or a full record (``engine.chouette_log``'s
+    form: the board's log and the crew's cube moments)."""
+    if entry not in ENTRIES:
+        raise DomainError(f"kind: a game is recorded as quick or full, not {entry!r}", code="bad_entry", field="kind")
+    if not isinstance(entered, dict):
+        raise DomainError("record: expected a JSON object", code="bad_json", field="record")
+    try:
+        if entry == QUICK:
+            return game_from_json({key: value for key, value in entered.items() if key != "amounts"}, lineup)
+        if "board_log" not in entered:
+            raise DomainError("board_log: a full record carries the board's log", code="bad_json", field="board_log")
+        return full_game_from_json(entered, lineup).chouette_game(lineup, settings)
+    except ChouetteError as error:
+        raise _refusal(error, field=_field_of(error, entered, entry)) from None
+
+
+def _check_announced(entry: str, entered: dict, game: ChouetteGame, lineup: Lineup, settings: ChouetteSettings) -> None:
+    """The amounts a quick result announces (``[{"player": 7, "points": -2}, ...]``, players left out
+    at 0) must sum to zero and be what the cubes give (engine.chouette.chouette_quick_game). Called
+    once the game is known to settle, so that whatever is refused here is the amounts' fault."""
+    if entry != QUICK or "amounts" not in entered:
+        return
+    announced = _announced(entered["amounts"])
+    try:
+        chouette_quick_game(
+            lineup, winner=game.winner, level=game.level, automatic=game.automatic, box_partner=game.box_partner,
+            cubes={cube.player: (cube.value, cube.end) for cube in game.cubes}, amounts=announced, settings=settings,
+        )
+    except ChouetteError as error:
+        player = error.details.get("player")
+        where = next((f"amounts[{index}]" for index, key in enumerate(announced) if key == player), "amounts")
+        raise _refusal(error, field=where if error.code != "amounts_unbalanced" else "amounts") from None
+
+
+def _game_record(entry: str, entered: dict, game: ChouetteGame, lineup: Lineup) -> dict:
+    return {**step_to_json(GameStep(game, lineup)), "entry": entry, "entered": entered}
+
+
+def _amounts(replayed: Session, index: int) -> dict[int, int] | None:
+    game = next((game for game in replayed.games if game.step == index), None)
+    return None if game is None else {str(player): points for player, points in game.settlement.amounts.items()}
+
+
+def _next_number(session: ChouetteSession) -> int:
+    return (session.steps.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
+def _moved_on(session: ChouetteSession, *fields: str) -> None:
+    session.version += 1
+    session.save(update_fields=["version", *fields])
+
+
+def _step_create(session: ChouetteSession, user, kind: str, data: dict, player: int | None = None) -> ChouetteStep:
+    return ChouetteStep.objects.create(session=session, number=_next_number(session), kind=kind, player_id=player,
+                                       record=data, recorded_by=user)
+
+
+def _settings_summary(session: ChouetteSession) -> dict:
+    return {name: getattr(session, name) for name in (
+        "single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles", "box_partner_from",
+        "box_must_take_half", "lone_taker_must_beaver", "stake", "currency")}
+
+
+# --- the session -----------------------------------------------------------------------------------------
+
+
+def _stake(stake) -> Decimal:
+    try:
+        value = Decimal(str(stake))
+    except (InvalidOperation, ValueError):
+        raise bad_chouette("stake", f"{stake!r} is not an amount") from None
+    if not value.is_finite() or value < 0 or value > MAX_STAKE or value != value.quantize(Decimal("0.01")):
+        raise bad_chouette("stake", "an amount from 0 to 9999999.99, at most two decimals")
+    return value.quantize(Decimal("0.01"))
+
+
+@transaction.atomic
+def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int | None = None,
+                   single_cube: bool = False, jacoby: bool = True, beavers: bool = False, raccoons: bool = False,
+                   automatic_doubles: int = 0, box_partner_from: int | None = None, box_must_take_half: bool = False,
+                   lone_taker_must_beaver: bool = False, stake=Decimal("1.00"), currency: str = "EUR") -> ChouetteSession:
+    """An owner or organiser starts a chouette table: its settings (RULES.md §7: one cube per member
+    or a single cube, Jacoby, beavers and raccoons, the limit on automatic doubles, a Box partner from
+    a given number of players, the two house options, the stake per point) and the opening roll-off
+    (``rolloff``: rounds of ``[player_id, die]``, the first with every player, each later one the
+    rerolls of the players still tied; see ``engine.chouette.lineup_from_rolloff``), which gives the
+    first line-up. Creates the session and its step 1 (the start); audited as ``chouette.started``.
+
+    Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``bad_chouette`` (name,
+    stake, currency, automatic_doubles), the engine's ``bad_settings`` / ``raccoons_without_beavers``
+    (``field`` the option), ``bad_json`` / ``bad_die`` / ``rolloff_tie`` / ``rolloff_not_tied`` /
+    ``too_few_players`` / ``duplicate_player`` (``field`` in ``rolloff``), ``unknown_player`` (a player
+    who is not an active member's), ``unknown_night``; Conflict ``night_closed``.
+    """
+    club = Club.objects.get(pk=club_id)
+    require_club_manager(club, user)
+    name = (name or "").strip()
+    if len(name) > 80:
+        raise bad_chouette("name", "at most 80 characters")
+    stake = _stake(stake)
+    if not isinstance(currency, str) or not CURRENCY.fullmatch(currency.strip().upper()):
+        raise bad_chouette("currency", "three letters, such as EUR")
+    currency = currency.strip().upper()
+    if isinstance(automatic_doubles, int) and not isinstance(automatic_doubles, bool) and automatic_doubles > MAX_AUTOMATIC:
+        raise bad_chouette("automatic_doubles", f"at most {MAX_AUTOMATIC}")
+    try:
+        settings = ChouetteSettings(
+            single_cube=single_cube, jacoby=jacoby, box_must_take_half=box_must_take_half,
+            lone_taker_must_beaver=lone_taker_must_beaver, beavers=beavers, raccoons=raccoons,
+            automatic_doubles=automatic_doubles, box_partner_from=box_partner_from,
+        )
+    except ChouetteError as error:
+        raise _refusal(error, field=error.details.get("field")) from None
+    night = None
+    if night_id is not None:
+        night = ClubNight.objects.filter(pk=night_id, club=club).first()
+        if night is None:
+            raise DomainError(f"night {night_id} is not one of this club's nights", code="unknown_night", field="night")
+        if night.status != ClubNight.Status.OPEN:
+            raise errors.night_closed()
+    try:
+        start = step_from_json({"type": "start", "rolloff": rolloff})
+    except ChouetteError as error:
+        raise _refusal(error, field=error.details.get("path") or "rolloff") from None
+    for index, (player_id, _die) in enumerate(start.rolloff[0] if start.rolloff else ()):
+        _club_player(club, player_id, f"rolloff[0][{index}][0]")
+    try:
+        lineup = replay_session([start], settings).lineup
+    except ChouetteError as error:
+        where = error.details.get("round")
+        raise _refusal(error, field="rolloff" if where is None else f"rolloff[{where}]") from None
+
+    session = ChouetteSession.objects.create(
+        club=club, night=night, name=name, created_by=user, single_cube=settings.single_cube, jacoby=settings.jacoby,
+        beavers=settings.beavers, raccoons=settings.raccoons, automatic_doubles=settings.automatic_doubles,
+        box_partner_from=settings.box_partner_from, box_must_take_half=settings.box_must_take_half,
+        lone_taker_must_beaver=settings.lone_taker_must_beaver, stake=stake, currency=currency, version=1,
+    )
+    step = _step_create(session, user, ChouetteStep.Kind.START, step_to_json(start))
+    record("chouette.started", actor=user, club=club, obj=session, after={
+        "name": session.name, "night": night_id, "settings": _settings_summary(session),
+        "rolloff": step.record["rolloff"], "lineup": lineup_to_json(lineup)})
+    return session
+
+
+@transaction.atomic
+def chouette_join(*, club_id: int, chouette_id: int, user, player_id: int,
+                  expected_version: int | None = None) -> ChouetteStep:
+    """A newcomer (an active member's player) joins the table at the bottom of the line, between
+    games; a player who left may come back. Writes a join step; audited as ``chouette.joined``.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``;
+    DomainError ``unknown_player`` (field ``player``); Conflict ``duplicate_player`` (already at the
+    table), ``chouette_ended``, ``stale_table``.
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    _check_open(session, expected_version)
+    player = _club_player(club, player_id, "player")
+    rows = _rows(session)
+    step = JoinStep(player.pk)
+    replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
+    row = _step_create(session, user, ChouetteStep.Kind.JOIN, step_to_json(step), player.pk)
+    _moved_on(session)
+    record("chouette.joined", actor=user, club=club, obj=row, after={
+        "session": session.pk, "player": player.pk, "name": player.display_name,
+        "lineup": lineup_to_json(replayed.lineup)})
+    return row
+
+
+@transaction.atomic
+def chouette_leave(*, club_id: int, chouette_id: int, user, player_id: int,
+                   expected_version: int | None = None) -> ChouetteStep:
+    """A player leaves the table between games (the others move up, engine.chouette.lineup_leave);
+    his ledger stays. Writes a leave step; audited as ``chouette.left``.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``;
+    DomainError ``unknown_player`` (not at the table; field ``player``); Conflict ``too_few_players``
+    (the last two stay: end the session instead), ``chouette_ended``, ``stale_table``.
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    _check_open(session, expected_version)
+    if not isinstance(player_id, int) or isinstance(player_id, bool):
+        raise DomainError(f"player {player_id!r} is not at the table", code="unknown_player", field="player")
+    rows = _rows(session)
+    step = LeaveStep(player_id)
+    replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
+    row = _step_create(session, user, ChouetteStep.Kind.LEAVE, step_to_json(step), player_id)
+    _moved_on(session)
+    record("chouette.left", actor=user, club=club, obj=row, after={
+        "session": session.pk, "player": player_id, "lineup": lineup_to_json(replayed.lineup)})
+    return row
+
+
+@transaction.atomic
+def chouette_game_record(*, club_id: int, chouette_id: int, user, kind: str, record: dict,
+                         expected_version: int | None = None) -> ChouetteStep:
+    """Record the next game at the table, played by the current line-up: ``kind`` ``"quick"`` (who
+    won, the level, each member's cube and how it ended, the Box partner, optionally the cube log
+    and the amounts the table announced) or ``"full"`` (the board's log and the crew's cube
+    moments). The record is checked by replaying every step of the session plus this one; it is
+    then written as a game step with the line-up it was played with. Audited as
+    ``chouette.game_recorded`` with every player's amount.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``;
+    DomainError with the engine's code and the field (see the module docstring) — e.g.
+    ``amounts_unbalanced`` (a game announced not to settle to zero), ``member_out`` (a cube action
+    by a member already out of the game), ``beavers_not_allowed``, ``unknown_player`` — or
+    ``bad_entry`` (kind); Conflict ``chouette_ended``, ``stale_table``.
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    _check_open(session, expected_version)
+    rows = _rows(session)
+    steps = engine_steps(rows)
+    lineup = _replay(session, steps, rows).lineup
+    game = _parse_entry(kind, record, lineup, session_settings(session))
+    replayed = _replay(session, [*steps, GameStep(game, lineup)], [*rows, None], changed=len(rows), entered=record,
+                       entry=kind)
+    _check_announced(kind, record, game, lineup, session_settings(session))
+    row = _step_create(session, user, ChouetteStep.Kind.GAME, _game_record(kind, record, game, lineup))
+    _moved_on(session)
+    number = len(_game_rows(rows)) + 1
+    audit_record_of_game("chouette.game_recorded", user, club, session, row, number, after={
+        "entry": kind, "record": record, "amounts": _amounts(replayed, len(rows)),
+        "lineup": lineup_to_json(lineup)})
+    return row
+
+
+def audit_record_of_game(action: str, user, club: Club, session: ChouetteSession, row: ChouetteStep, number: int, *,
+                         before=None, after=None) -> None:
+    """One audit entry for a change of a game step (its session, step and game numbers in the note)."""
+    record(action, actor=user, club=club, obj=row, before=before, after=after,
+           note=f"chouette {session.pk}, step {row.number}, game {number}")
+
+
+def _game_at(rows: Sequence[ChouetteStep], number: int) -> tuple[int, ChouetteStep]:
+    games = _game_rows(rows)
+    if not isinstance(number, int) or not 1 <= number <= len(games):
+        raise ChouetteStep.DoesNotExist(f"there is no game {number} at this table")
+    return games[number - 1]
+
+
+@transaction.atomic
+def chouette_game_amend(*, club_id: int, chouette_id: int, number: int, user, kind: str, record: dict,
+                        expected_version: int | None = None) -> ChouetteStep:
+    """Replace the record of game ``number`` (its place among the session's games, from 1), as
+    :func:`chouette_game_record` takes it, checked against the line-up that game was played with.
+    Every later step must still replay with the new record (a game that now ends another way moves
+    the line-up, and later games were played by a pinned line-up): otherwise nothing changes. Allowed
+    after the session ended too (the settlement is recomputed). ``amended`` counts up; audited as
+    ``chouette.game_amended`` with the record and the amounts before and after.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist, ChouetteStep.DoesNotExist (no such
+    game); NotAllowed ``not_club_manager``; DomainError as :func:`chouette_game_record`; Conflict
+    ``chouette_game_voided``, ``stale_table``, or a later step's refusal (``details['step']``).
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    _check_version(session, expected_version)
+    rows = _rows(session)
+    index, row = _game_at(rows, number)
+    if row.voided:
+        raise game_voided(number)
+    steps = engine_steps(rows)
+    lineup = _replay(session, steps[:index], rows[:index]).lineup
+    game = _parse_entry(kind, record, lineup, session_settings(session))
+    before = _replay(session, steps, rows)
+    steps[index] = GameStep(game, lineup)
+    after = _replay(session, steps, rows, changed=index, entered=record, entry=kind)
+    _check_announced(kind, record, game, lineup, session_settings(session))
+    old = row.record
+    row.record = _game_record(kind, record, game, lineup)
+    row.amended += 1
+    row.save(update_fields=["record", "amended"])
+    _moved_on(session)
+    audit_record_of_game(
+        "chouette.game_amended", user, club, session, row, number,
+        before={"entry": old.get("entry"), "record": old.get("entered"), "amounts": _amounts(before, index)},
+        after={"entry": kind, "record": record, "amounts": _amounts(after, index), "amended": row.amended},
+    )
+    return row
+
+
+@transaction.atomic
+def chouette_game_void(*, club_id: int, chouette_id: int, number: int, user,
+                       expected_version: int | None = None) -> ChouetteStep:
+    """Void game ``number``: it no longer counts (its amounts leave the ledger and its rotation is
+    undone: if it made the Captain the Box, the old Box is the Box again). Every later step must still
+    replay without it, or nothing changes. Voiding it again changes nothing. Allowed after the
+    session ended. Audited as ``chouette.game_voided`` with the amounts it had.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist, ChouetteStep.DoesNotExist; NotAllowed
+    ``not_club_manager``; Conflict ``stale_table`` or a later step's refusal (``details['step']``).
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    _check_version(session, expected_version)
+    rows = _rows(session)
+    index, row = _game_at(rows, number)
+    if row.voided:
+        return row
+    steps = engine_steps(rows)
+    before = _replay(session, steps, rows)
+    steps[index] = engine_step(row, void=True)
+    _replay(session, steps, rows, changed=index)
+    row.voided = True
+    row.save(update_fields=["voided"])
+    _moved_on(session)
+    audit_record_of_game("chouette.game_voided", user, club, session, row, number,
+                         before={"voided": False, "amounts": _amounts(before, index)}, after={"voided": True})
+    return row
+
+
+@transaction.atomic
+def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
+    """End the session: no more games, joins or leaves (corrections stay possible, and change the
+    settlement). The settlement is the engine's ``settle_up`` of the ledger: who pays whom, with the
+    fewest transfers, in points and in money (points x stake); the selector recomputes it. Ending
+    again changes nothing. Audited as ``chouette.ended`` with the ledger and the transfers.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``.
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    if session.status == ChouetteSession.Status.ENDED:
+        return session
+    rows = _rows(session)
+    replayed = _replay(session, engine_steps(rows), rows)
+    session.status = ChouetteSession.Status.ENDED
+    session.ended_at = timezone.now()
+    _moved_on(session, "status", "ended_at")
+    transfers = [{"payer": payer, "payee": payee, "points": points, "money": str(Decimal(points) * session.stake)}
+                 for payer, payee, points in settle_up(replayed.ledger)]
+    record("chouette.ended", actor=user, club=club, obj=session, before={"status": "open"}, after={
+        "status": "ended", "ledger": {str(player): points for player, points in replayed.ledger.items()},
+        "stake": session.stake, "currency": session.currency, "transfers": transfers})
+    return session
+
+
+__all__ = [
+    "FULL",
+    "QUICK",
+    "chouette_end",
+    "chouette_game_amend",
+    "chouette_game_record",
+    "chouette_game_void",
+    "chouette_join",
+    "chouette_leave",
+    "chouette_start",
+]

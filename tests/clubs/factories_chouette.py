@@ -1,0 +1,57 @@
+"""Builders for the chouette tests: a table started by the club's organiser, quick records in the
+engine's JSON form, and a snapshot of every row a chouette service may change.
+
+The usual table (``table(cast)``): Ann rolls 6, Otis 5, Mia 4, Max 3, so Ann is the Box, Otis the
+Captain, Mia and Max the crew (Max at the bottom of the line).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from clubs.models import ChouetteSession, ChouetteStep
+from clubs.services.chouette import chouette_game_record, chouette_start
+from rulings.models import AuditEntry
+from tests.clubs.factories import ClubCast
+
+
+def ids(cast: ClubCast) -> dict[str, int]:
+    """The cast's player ids by first name: ann, otis, mia, max, pat, ivy, xavier."""
+    users = {"ann": cast.owner, "otis": cast.organiser, "mia": cast.members[0], "max": cast.members[1],
+             "pat": cast.requester, "ivy": cast.invitee, "xavier": cast.outsider}
+    return {name: cast.player(user).pk for name, user in users.items()}
+
+
+def table(cast: ClubCast, *, dice=(("ann", 6), ("otis", 5), ("mia", 4), ("max", 3)), stake=Decimal("2.50"),
+          name="Big table", **settings) -> ChouetteSession:
+    """A table started by Otis (the organiser) from a one-round roll-off."""
+    players = ids(cast)
+    return chouette_start(club_id=cast.club.pk, user=cast.organiser, name=name, stake=stake,
+                          rolloff=[[[players[name], die] for name, die in dice]], **settings)
+
+
+def quick(winner, level: int = 1, *, cubes=None, box_partner=None, log=None, amounts=None, automatic: int = 0) -> dict:
+    """A quick record: ``cubes`` maps player ids to a face or (face, end)."""
+    data: dict = {"winner": winner, "level": level, "automatic": automatic, "cubes": [], "box_partner": box_partner}
+    for player, cube in (cubes or {}).items():
+        value, end = cube if isinstance(cube, tuple) else (cube, "played")
+        data["cubes"].append({"player": player, "value": value, "end": end})
+    if log is not None:
+        data["log"] = log
+    if amounts is not None:
+        data["amounts"] = [{"player": player, "points": points} for player, points in amounts.items()]
+    return data
+
+
+def play(cast: ClubCast, session: ChouetteSession, record: dict, *, kind: str = "quick") -> ChouetteStep:
+    return chouette_game_record(club_id=cast.club.pk, chouette_id=session.pk, user=cast.organiser, kind=kind,
+                                record=record)
+
+
+def chouette_snapshot(session: ChouetteSession) -> dict:
+    """The session's row, its steps and the club's audit entries, to assert a refusal changed none."""
+    return {
+        "session": ChouetteSession.objects.filter(pk=session.pk).values().get(),
+        "steps": list(ChouetteStep.objects.filter(session=session).order_by("number").values()),
+        "audit": AuditEntry.objects.filter(club_id=session.club_id).count(),
+    }
