@@ -41,7 +41,7 @@ from engine.chouette import (
 )
 from matches.models import Player
 
-from .models import ChouetteSession, ChouetteStep, Club, ClubNight
+from .models import ChouetteSession, ChouetteStep, Club, ClubNight, Membership
 
 #: The keys of a stored game step that the engine reads (the others are the table's entry).
 ENGINE_KEYS = ("type", "rolloff", "lineup", "player", "record")
@@ -144,6 +144,7 @@ class GameRow:
     captain_name: str
     box_partner_id: int | None
     box_partner_name: str | None
+    crew: tuple[tuple[int, str], ...]
     winner: str | None
     level: int
     automatic: int
@@ -228,6 +229,11 @@ class ChouetteState:
         return self.lineup[2:]
 
     @property
+    def earlier_numbers(self) -> range:
+        """The numbers of the games older than those shown."""
+        return range(1, self.game_count - len(self.games) + 1)
+
+    @property
     def last_game(self) -> GameRow | None:
         return next((game for game in self.games if not game.voided), None)
 
@@ -269,6 +275,7 @@ def _game_row(number: int, row: ChouetteStep, lineup: Lineup, game: ChouetteGame
         box_id=lineup.box, box_name=names.get(lineup.box, "?"), captain_id=lineup.captain,
         captain_name=names.get(lineup.captain, "?"), box_partner_id=partner,
         box_partner_name=None if partner is None else names.get(partner, "?"),
+        crew=tuple((player, names.get(player, "?")) for player in lineup.crew),
         winner=None if game.winner is None else str(game.winner), level=game.level, automatic=game.automatic,
         cubes=_cubes(lineup, game, names), amounts=amounts,
         captain_won=None if settlement is None else settlement.captain_won, entered=row.record.get("entered", {}),
@@ -334,6 +341,13 @@ def chouette_list(*, club: Club) -> QuerySet[ChouetteSession]:
     return (ChouetteSession.objects.filter(club=club).select_related("night", "created_by")
             .annotate(game_count=Count("steps", filter=Q(steps__kind="game", steps__voided=False)))
             .order_by("-started_at", "-id"))
+
+
+def club_players(*, club: Club) -> list[tuple[int, str]]:
+    """The players of the club's active members, by name: who may sit at its tables. One query."""
+    return list(Player.objects.filter(user__club_memberships__club=club,
+                                      user__club_memberships__status=Membership.Status.ACTIVE)
+                .order_by("display_name", "id").values_list("pk", "display_name"))
 
 
 def chouette_get(*, club: Club, chouette_id: int) -> ChouetteSession:

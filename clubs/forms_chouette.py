@@ -1,0 +1,181 @@
+"""HTML forms of the chouette pages: shape validation only, and the translation of what was typed
+into the engine's JSON forms (the roll-off's rounds, a quick result). Every rule — who is tied, whether
+a record fits the line-up and the table — is checked by the services with the engine."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+
+from .selectors_chouette import ChouetteState, Seat
+
+DICE = re.compile(r"[1-9](?:[\s,]+[1-9])*")
+CUBE_FACES = [1 << power for power in range(11)]  # 1 .. 1024
+ENDS = [("played", "played to the end"), ("member_dropped", "dropped"), ("box_dropped", "Box dropped")]
+
+
+class ChouetteStartForm(forms.Form):
+    """The table's settings and each playing member's roll-off dice: ``6`` for one roll, ``6 3`` when
+    he was tied and rerolled a 3 (one die per round; a blank means he does not play)."""
+
+    name = forms.CharField(max_length=80, required=False, help_text="e.g. the big table")
+    night = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, help_text="the club night, if any")
+    stake = forms.DecimalField(max_digits=9, decimal_places=2, min_value=0, initial="1.00", label="Stake per point")
+    currency = forms.CharField(max_length=3, initial="EUR")
+    single_cube = forms.BooleanField(required=False, label="One cube for the whole team (instead of one per member)")
+    jacoby = forms.BooleanField(required=False, initial=True, label="Jacoby rule")
+    beavers = forms.BooleanField(required=False, label="Beavers allowed")
+    raccoons = forms.BooleanField(required=False, label="Raccoons allowed (needs beavers)")
+    automatic_doubles = forms.IntegerField(min_value=0, max_value=30, initial=0,
+                                           label="Automatic doubles (limit; 0: none)")
+    box_partner_from = forms.IntegerField(required=False, label="Box partner from this many players",
+                                          help_text="blank: never")
+    box_must_take_half = forms.BooleanField(required=False,
+                                            label="House rule: when all cubes are turned at once the Box takes half")
+    lone_taker_must_beaver = forms.BooleanField(required=False, label="House rule: a lone taker must beaver")
+
+    def __init__(self, *args, players: list[tuple[int, str]], nights: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.players = players
+        self.fields["night"].choices = [("", "none"), *nights]
+        for player_id, name in players:
+            self.fields[f"dice-{player_id}"] = forms.CharField(
+                required=False, max_length=40, label=f"{name}'s roll-off",
+                help_text="blank: not playing; one die, then each reroll after a tie (6 3)")
+
+    def dice_fields(self):
+        return [self[f"dice-{player_id}"] for player_id, _ in self.players]
+
+    def setting_fields(self):
+        return [field for field in self if not field.name.startswith("dice-")]
+
+    def clean(self):
+        data = super().clean()
+        rolls: dict[int, list[int]] = {}
+        for player_id, _ in self.players:
+            text = (data.get(f"dice-{player_id}") or "").strip()
+            if not text:
+                continue
+            if not DICE.fullmatch(text):
+                self.add_error(f"dice-{player_id}", "dice from 1 to 6, separated by spaces (6 3)")
+                continue
+            rolls[player_id] = [int(die) for die in re.split(r"[\s,]+", text)]
+        if not self.errors and len(rolls) < 2:
+            raise forms.ValidationError("a chouette needs at least two players: give each player's roll-off die")
+        data["rolls"] = rolls
+        return data
+
+    def rolloff(self) -> list[list[list[int]]]:
+        """The roll-off's rounds as the engine takes them: round k holds the k-th die of each player
+        who rolled that many times (the engine checks that exactly the tied players rerolled)."""
+        rolls = self.cleaned_data["rolls"]
+        rounds = max(len(dice) for dice in rolls.values())
+        return [[[player, dice[k]] for player, dice in rolls.items() if len(dice) > k] for k in range(rounds)]
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        names = ("name", "stake", "currency", "single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles",
+                 "box_partner_from", "box_must_take_half", "lone_taker_must_beaver")
+        return {"rolloff": self.rolloff(), "night_id": data["night"], **{name: data[name] for name in names}}
+
+
+class QuickResultForm(forms.Form):
+    """A quick result for the table's line-up: who won the board and how, each member's cube and how
+    his game ended, the Box partner if the table allows one, the automatic doubles if it has them.
+    ``version`` is the table's version the form was built from (a game entered from a table that has
+    moved on is refused)."""
+
+    winner = forms.ChoiceField(widget=forms.RadioSelect, label="Who won the board", choices=[
+        ("box", "The Box"), ("team", "The team"), ("none", "Nobody: every member was out on the cube")])
+    level = forms.TypedChoiceField(widget=forms.RadioSelect, coerce=int, initial=1, label="How",
+                                   choices=[(1, "Single"), (2, "Gammon"), (3, "Backgammon")])
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, seats: tuple[Seat, ...], automatic_limit: int, box_partner_allowed: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        team = seats[1:]
+        if automatic_limit:
+            self.fields["automatic"] = forms.IntegerField(min_value=0, max_value=automatic_limit, initial=0,
+                                                          label="Automatic doubles on the opening roll")
+        if box_partner_allowed and len(team) > 1:
+            self.fields["box_partner"] = forms.TypedChoiceField(
+                coerce=int, empty_value=None, required=False, label="Box partner",
+                choices=[("", "none"), *((seat.player_id, seat.display_name) for seat in team[1:])])
+        for seat in team:
+            self.fields[f"cube-{seat.player_id}"] = forms.TypedChoiceField(
+                coerce=int, empty_value=None, required=False, label=f"{seat.display_name}'s cube",
+                choices=[("", "not turned"), *((face, str(face)) for face in CUBE_FACES)])
+            self.fields[f"end-{seat.player_id}"] = forms.ChoiceField(
+                choices=ENDS, initial="played", label=f"How {seat.display_name}'s game ended")
+
+    @classmethod
+    def for_state(cls, state: ChouetteState, *args, **kwargs) -> QuickResultForm:
+        return cls(*args, seats=state.lineup, automatic_limit=state.session.automatic_doubles,
+                   box_partner_allowed=state.box_partner_allowed, **kwargs)
+
+    @staticmethod
+    def initial_from(record: dict, version: int) -> dict:
+        """The form's initial values for a quick record (to amend it)."""
+        initial = {"winner": record.get("winner") or "none", "level": record.get("level", 1),
+                   "automatic": record.get("automatic", 0), "box_partner": record.get("box_partner") or "",
+                   "version": version}
+        for cube in record.get("cubes", []):
+            initial[f"cube-{cube['player']}"] = cube["value"]
+            initial[f"end-{cube['player']}"] = cube.get("end", "played")
+        return initial
+
+    def member_rows(self):
+        """(seat, its cube field, its end field) for every team member, Captain first."""
+        return [(seat, self[f"cube-{seat.player_id}"], self[f"end-{seat.player_id}"]) for seat in self.seats[1:]]
+
+    def clean(self):
+        data = super().clean()
+        partner = data.get("box_partner")
+        for seat in self.seats[1:]:
+            value, end = data.get(f"cube-{seat.player_id}"), data.get(f"end-{seat.player_id}")
+            if seat.player_id != partner and end and end != "played" and value is None:
+                self.add_error(f"cube-{seat.player_id}", "give the cube's value when the game ended on a drop")
+        return data
+
+    def record(self) -> dict:
+        """The quick result in the engine's JSON form (a member whose cube was not turned and who
+        played to the end is left out: he played on the starting cube)."""
+        data = self.cleaned_data
+        partner = data.get("box_partner")
+        cubes = []
+        for seat in self.seats[1:]:
+            value, end = data.get(f"cube-{seat.player_id}"), data.get(f"end-{seat.player_id}")
+            if seat.player_id == partner or value is None:
+                continue
+            cubes.append({"player": seat.player_id, "value": value, "end": end})
+        return {"winner": None if data["winner"] == "none" else data["winner"], "level": data["level"],
+                "automatic": data.get("automatic") or 0, "cubes": cubes, "box_partner": partner}
+
+    def field_for(self, path: str | None) -> str | None:
+        """The form field a refusal's path inside the record points at, if any."""
+        if not path:
+            return None
+        head = path.split(".", 1)[0]
+        if head in ("winner", "level", "automatic", "box_partner") and head in self.fields:
+            return head
+        match = re.fullmatch(r"cubes\[(\d+)\](?:\..*)?", path)
+        if match:
+            cubes = self.record()["cubes"]
+            index = int(match.group(1))
+            if index < len(cubes):
+                return f"cube-{cubes[index]['player']}"
+        return None
+
+
+class PlayerChoiceForm(forms.Form):
+    """One player of a list (joining: the members not at the table; leaving: those at it)."""
+
+    player = forms.TypedChoiceField(coerce=int)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, players: list[tuple[int, str]], label: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = players
+        self.fields["player"].label = label

@@ -1,0 +1,305 @@
+"""Pages of the chouette tables: a club's tables, starting one (settings and the roll-off), the table
+page an organiser keeps open on a tablet during the night (the line-up with roles, the forms to record
+a quick result, let a player join or leave and end the session, the last games, the ledger and the
+settlement; it reloads itself when the table changes), and one game's page (amend or void it).
+
+Every chouette page is for the club's members only (an anonymous visitor is sent to sign in, anyone
+else gets 403): the amounts are the club's business. Only owners and organisers see and use the
+forms. Each view parses the request, calls one selector or service, and renders or redirects (POST,
+redirect, GET); a refusal re-renders the page with the message and its 4xx status, nothing saved.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError
+from matches.views import error_text
+
+from . import selectors, selectors_chouette
+from .forms_chouette import ChouetteStartForm, PlayerChoiceForm, QuickResultForm
+from .models import ChouetteSession, Club, ClubNight
+from .permissions import MANAGERS, club_role
+from .services import chouette as services
+from .views import _club_or_404, _context, _done, _form_errors, _require_manager, _require_member, _status_of
+
+LAST_GAMES = 8
+
+
+def _session_or_404(club: Club, chouette_id: int) -> ChouetteSession:
+    try:
+        return selectors_chouette.chouette_get(club=club, chouette_id=chouette_id)
+    except ChouetteSession.DoesNotExist:
+        raise Http404("no such chouette table") from None
+
+
+def _table_url(club: Club, session: ChouetteSession) -> str:
+    return reverse("clubs:chouette", args=[club.slug, session.pk])
+
+
+def _member_players(club: Club) -> list[tuple[int, str]]:
+    return selectors_chouette.club_players(club=club)
+
+
+def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
+    """The refusal's message, led by the player it concerns by name (the engine names ids)."""
+    text = error_text(error)
+    player = error.details.get("player")
+    if isinstance(player, int) and player in names:
+        text = f"{names[player]}: {text}"
+    step = error.details.get("step")
+    if step is not None and error.details.get("game") is not None:
+        text = f"game {error.details['game']} (step {step}) would no longer fit: {text}"
+    return text
+
+
+# --- the list and a new table -------------------------------------------------------------------------
+
+
+@login_required
+def chouette_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's chouette tables, newest first. Members only; managers see the link to start one."""
+    club = _club_or_404(slug)
+    _require_member(request, club)
+    return render(request, "clubs/chouette/list.html", _context(
+        request, club, sessions=selectors_chouette.chouette_list(club=club)))
+
+
+def _open_nights(club: Club) -> list[tuple[int, str]]:
+    return [(night.pk, f"{night.date} {night.title}".strip())
+            for night in selectors.night_list(club=club).filter(status=ClubNight.Status.OPEN)]
+
+
+def _render_new(request: HttpRequest, club: Club, *, form=None, status: int = 200):
+    form = form or ChouetteStartForm(players=_member_players(club), nights=_open_nights(club))
+    return render(request, "clubs/chouette/new.html", _context(request, club, form=form), status=status)
+
+
+@login_required
+def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """Owners and organisers start a table: its settings and the players' roll-off dice; see
+    chouette_start. The table page follows."""
+    club = _club_or_404(slug)
+    _require_manager(request, club)
+    if request.method != "POST":
+        return _render_new(request, club)
+    players = _member_players(club)
+    form = ChouetteStartForm(request.POST, players=players, nights=_open_nights(club))
+    if not form.is_valid():
+        return _render_new(request, club, form=form, status=400)
+    try:
+        session = services.chouette_start(club_id=club.pk, user=request.user, **form.service_arguments())
+    except DomainError as error:
+        field = error.details.get("field")
+        form.add_error(field if field in form.fields else None, _refusal_text(error, dict(players)))
+        return _render_new(request, club, form=form, status=_status_of(error))
+    return _done(request, "The table is set: good game.", _table_url(club, session))
+
+
+# --- the table -----------------------------------------------------------------------------------------------
+
+
+def _join_form(club: Club, state, data=None) -> PlayerChoiceForm:
+    seated = {seat.player_id for seat in state.lineup}
+    return PlayerChoiceForm(data, initial={"version": state.version}, label="Newcomer",
+                            players=[(pid, name) for pid, name in _member_players(club) if pid not in seated])
+
+
+def _leave_form(club: Club, state, data=None) -> PlayerChoiceForm:
+    return PlayerChoiceForm(data, initial={"version": state.version}, label="Leaving",
+                            players=[(seat.player_id, seat.display_name) for seat in state.lineup])
+
+
+def _forms(club: Club, state: selectors_chouette.ChouetteState, *, game_form=None) -> dict:
+    return {
+        "game_form": game_form or QuickResultForm.for_state(state, initial={"version": state.version, "level": 1}),
+        "join_form": _join_form(club, state),
+        "leave_form": _leave_form(club, state),
+    }
+
+
+def _render_table(request: HttpRequest, club: Club, session: ChouetteSession, *, action_error: str = "",
+                  status: int = 200, **forms) -> HttpResponse:
+    state = selectors_chouette.chouette_state(session=session, last_games=LAST_GAMES)
+    extra = {}
+    if club_role(club, request.user) in MANAGERS and session.status == ChouetteSession.Status.OPEN:
+        extra = _forms(club, state, **forms)
+    return render(request, "clubs/chouette/table.html", _context(
+        request, club, session=session, state=state, action_error=action_error, **extra), status=status)
+
+
+@login_required
+def chouette_table(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """The table: the line-up for the next game with roles and running totals, the last games with
+    every cube and amount, the ledger and the settlement; for owners and organisers the forms to
+    record a quick result, let a player join or leave, and end the session. Members only."""
+    club = _club_or_404(slug)
+    _require_member(request, club)
+    return _render_table(request, club, _session_or_404(club, chouette_id))
+
+
+def _manager_session(request: HttpRequest, slug: str, chouette_id: int) -> tuple[Club, ChouetteSession]:
+    club = _club_or_404(slug)
+    _require_manager(request, club)
+    return club, _session_or_404(club, chouette_id)
+
+
+def _names(state: selectors_chouette.ChouetteState) -> dict[int, str]:
+    return {row.player_id: row.display_name for row in state.ledger}
+
+
+@login_required
+@require_POST
+def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """Record the next game as a quick result; see chouette_game_record."""
+    club, session = _manager_session(request, slug, chouette_id)
+    state = selectors_chouette.chouette_state(session=session, last_games=0)
+    form = QuickResultForm.for_state(state, request.POST)
+    if not form.is_valid():
+        return _render_table(request, club, session, game_form=form, status=400)
+    try:
+        services.chouette_game_record(club_id=club.pk, chouette_id=session.pk, user=request.user, kind="quick",
+                                      record=form.record(), expected_version=form.cleaned_data["version"])
+    except DomainError as error:
+        form.add_error(form.field_for(error.details.get("field")), _refusal_text(error, _names(state)))
+        session.refresh_from_db()
+        return _render_table(request, club, session, game_form=form, status=_status_of(error))
+    session.refresh_from_db()
+    after = selectors_chouette.chouette_state(session=session, last_games=1)
+    game = after.games[0]
+    box, captain = after.lineup[0], after.lineup[1]
+    return _done(request, f"Game {game.number}: {game.result_label}. Next: {box.display_name} is the Box, "
+                          f"{captain.display_name} the Captain.", _table_url(club, session))
+
+
+def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, make_form, text: str):
+    club, session = _manager_session(request, slug, chouette_id)
+    state = selectors_chouette.chouette_state(session=session, last_games=0)
+    form = make_form(club, state, request.POST)
+    if not form.is_valid():
+        return _render_table(request, club, session, action_error=_form_errors(form), status=400)
+    try:
+        service(club_id=club.pk, chouette_id=session.pk, user=request.user, player_id=form.cleaned_data["player"],
+                expected_version=form.cleaned_data["version"])
+    except DomainError as error:
+        session.refresh_from_db()
+        return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
+                             status=_status_of(error))
+    name = dict(form.fields["player"].choices).get(form.cleaned_data["player"], "")
+    return _done(request, text.format(name=name), _table_url(club, session))
+
+
+@login_required
+@require_POST
+def chouette_join(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """A newcomer joins at the bottom of the line; see chouette_join."""
+    return _player_action(request, slug, chouette_id, services.chouette_join, _join_form,
+                          "{name} joins at the bottom of the line.")
+
+
+@login_required
+@require_POST
+def chouette_leave(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """A player leaves the table; see chouette_leave."""
+    return _player_action(request, slug, chouette_id, services.chouette_leave, _leave_form,
+                          "{name} leaves the table.")
+
+
+@login_required
+@require_POST
+def chouette_end(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """End the session: the settlement follows on the table page; see chouette_end."""
+    club, session = _manager_session(request, slug, chouette_id)
+    try:
+        services.chouette_end(club_id=club.pk, chouette_id=session.pk, user=request.user)
+    except DomainError as error:
+        return _render_table(request, club, session, action_error=error_text(error), status=_status_of(error))
+    return _done(request, "The session is over: here is who pays whom.", _table_url(club, session))
+
+
+# --- one game ------------------------------------------------------------------------------------------------
+
+
+def _game_or_404(state: selectors_chouette.ChouetteState, number: int) -> selectors_chouette.GameRow:
+    game = next((game for game in state.games if game.number == number), None)
+    if game is None:
+        raise Http404("no such game at this table")
+    return game
+
+
+def _amend_form(state: selectors_chouette.ChouetteState, game: selectors_chouette.GameRow, data=None) -> QuickResultForm:
+    """The quick-result form for the line-up the game was played with, filled with its record."""
+    players = [(game.box_id, game.box_name, "box"), (game.captain_id, game.captain_name, "captain"),
+               *((pid, name, "crew") for pid, name in game.crew)]
+    seats = tuple(selectors_chouette.Seat(pid, name, role, place, 0, Decimal("0"))
+                  for place, (pid, name, role) in enumerate(players))
+    record = game.entered if game.entry == "quick" else {
+        "winner": game.winner, "level": game.level, "automatic": game.automatic, "box_partner": game.box_partner_id,
+        "cubes": [{"player": cube.player_id, "value": cube.value, "end": cube.end} for cube in game.cubes]}
+    initial = QuickResultForm.initial_from(record, state.version)
+    return QuickResultForm(data, initial=initial, seats=seats, automatic_limit=state.session.automatic_doubles,
+                           box_partner_allowed=state.settings.box_partner_allowed(len(seats)))
+
+
+def _render_game(request, club, session, number, *, form=None, action_error: str = "", status: int = 200):
+    state = selectors_chouette.chouette_state(session=session)
+    game = _game_or_404(state, number)
+    extra = {}
+    if club_role(club, request.user) in MANAGERS and not game.voided:
+        extra["form"] = form or _amend_form(state, game)
+    return render(request, "clubs/chouette/game.html", _context(
+        request, club, session=session, state=state, game=game, action_error=action_error, **extra), status=status)
+
+
+@login_required
+def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number: int) -> HttpResponse:
+    """One game: its line-up, every cube and amount, its record; owners and organisers amend it with
+    a quick result (POST) or void it (POST ``action=void``). Members only."""
+    club = _club_or_404(slug)
+    _require_member(request, club)
+    session = _session_or_404(club, chouette_id)
+    if request.method != "POST":
+        return _render_game(request, club, session, game_number)
+    _require_manager(request, club)
+    state = selectors_chouette.chouette_state(session=session)
+    game = _game_or_404(state, game_number)
+    if request.POST.get("action") == "void":
+        version = request.POST.get("version", "")
+        try:
+            services.chouette_game_void(club_id=club.pk, chouette_id=session.pk, number=game_number, user=request.user,
+                                        expected_version=int(version) if version.isdigit() else None)
+        except DomainError as error:
+            session.refresh_from_db()
+            return _render_game(request, club, session, game_number, status=_status_of(error),
+                                action_error=_refusal_text(error, _names(state)))
+        return _done(request, f"Game {game_number} is void: it no longer counts.", _table_url(club, session))
+    form = _amend_form(state, game, request.POST)
+    if not form.is_valid():
+        return _render_game(request, club, session, game_number, form=form, status=400)
+    try:
+        services.chouette_game_amend(club_id=club.pk, chouette_id=session.pk, number=game_number, user=request.user,
+                                     kind="quick", record=form.record(), expected_version=form.cleaned_data["version"])
+    except DomainError as error:
+        form.add_error(form.field_for(error.details.get("field")), _refusal_text(error, _names(state)))
+        session.refresh_from_db()
+        return _render_game(request, club, session, game_number, form=form, status=_status_of(error))
+    return _done(request, f"Game {game_number} is amended.",
+                 reverse("clubs:chouette_game", args=[club.slug, session.pk, game_number]))
+
+
+urlpatterns = [
+    path("<slug:slug>/chouettes/", chouette_list, name="chouettes"),
+    path("<slug:slug>/chouettes/new/", chouette_new, name="chouette_new"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/", chouette_table, name="chouette"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/games/", chouette_game_record, name="chouette_game_record"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/games/<int:game_number>/", chouette_game, name="chouette_game"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/join/", chouette_join, name="chouette_join"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/leave/", chouette_leave, name="chouette_leave"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/end/", chouette_end, name="chouette_end"),
+]
