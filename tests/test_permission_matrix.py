@@ -12,7 +12,8 @@ The cast: alice and bob play the sample match (side 0 and 1), the drawn tourname
 (alice captains the Aces, bob the Bears); carol is another player; otto organises all three; olga is
 another organiser; stan is staff; anonymous is nobody. Alice owns the import job.
 In the Matrix Club alice is the owner, bob an organiser, carol a member and olga has asked to join;
-otto and stan are outsiders to it.
+otto and stan are outsiders to it. Its chouette table (bob started it: alice the Box, bob the
+Captain, carol the crew) has one game.
 On the sample match alice has opened a dispute, otto ruled on it, bob appealed the ruling and otto
 named its committee: jon (the committee member, the eighth role), kim and lee. Off the appeal jon
 stands where carol does (another player, a member of the Matrix Club), so a row of seven statuses
@@ -30,6 +31,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from clubs.models import Club, ClubNight, Membership, Season
+from clubs.services.chouette import chouette_game_record, chouette_start
 from matches.models import ImportJob
 from rulings.services.appeals import appeal_lodge, committee_name
 from rulings.services.disputes import dispute_open
@@ -290,6 +292,36 @@ MATRIX = {
     ("clubs:night_check_in", "post"):                    (302, 302, 302, 302, 403, 403, 403),
     ("clubs:night_close", "get"):                        (302, 405, 405, 405, 405, 405, 405),
     ("clubs:night_close", "post"):                       (302, 302, 302, 403, 403, 403, 403),
+    # Chouette tables: the Matrix Club's table (alice the Box, bob the Captain, carol the crew) has one game.
+    # Everything of a table is for the club's members; writes for its owners and organisers.
+    ("api-club-chouettes", "get"):                       (401, 200, 200, 200, 403, 403, 403),
+    ("api-club-chouettes", "post"):                      (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-chouette", "get"):                        (401, 200, 200, 200, 403, 403, 403),
+    ("api-club-chouette-version", "get"):                (401, 200, 200, 200, 403, 403, 403),
+    ("api-club-chouette-join", "post"):                  (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-chouette-leave", "post"):                 (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-chouette-games", "post"):                 (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-chouette-game", "get"):                   (401, 200, 200, 200, 403, 403, 403),
+    ("api-club-chouette-game", "put"):                   (401, 400, 400, 403, 403, 403, 403),
+    ("api-club-chouette-game", "delete"):                (401, 200, 200, 403, 403, 403, 403),  # voids game 1
+    ("api-club-chouette-end", "post"):                   (401, 200, 200, 403, 403, 403, 403),
+    ("api-club-chouette-settlement", "get"):             (401, 200, 200, 200, 403, 403, 403),
+    ("clubs:chouettes", "get"):                          (302, 200, 200, 200, 403, 403, 403),
+    ("clubs:chouettes", "post"):                         (302, 200, 200, 200, 403, 403, 403),  # a read page
+    ("clubs:chouette_new", "get"):                       (302, 200, 200, 403, 403, 403, 403),
+    ("clubs:chouette_new", "post"):                      (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:chouette", "get"):                           (302, 200, 200, 200, 403, 403, 403),
+    ("clubs:chouette", "post"):                          (302, 200, 200, 200, 403, 403, 403),  # a read page
+    ("clubs:chouette_game_record", "get"):               (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:chouette_game_record", "post"):              (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:chouette_game", "get"):                      (302, 200, 200, 200, 403, 403, 403),
+    ("clubs:chouette_game", "post"):                     (302, 400, 400, 403, 403, 403, 403),  # an amendment without a result
+    ("clubs:chouette_join", "get"):                      (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:chouette_join", "post"):                     (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:chouette_leave", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:chouette_leave", "post"):                    (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:chouette_end", "get"):                       (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:chouette_end", "post"):                      (302, 302, 302, 403, 403, 403, 403),
 }
 
 
@@ -331,10 +363,15 @@ def world():
                          rule="RULES 9: conduct, a warning", reasoning="A first premature roll.")
     appeal = appeal_lodge(ruling_id=ruling.pk, user=cast.bob, grounds="She had picked them up.")
     committee_name(appeal_id=appeal.pk, user=cast.organiser, member_ids=[jon.pk, kim.pk, lee.pk])
+    chouette = chouette_start(club_id=club.pk, user=cast.bob, rolloff=[[[alice.pk, 6], [bob.pk, 5],
+                                                                       [cast.carol.player.pk, 4]]])
+    chouette_game_record(club_id=club.pk, chouette_id=chouette.pk, user=cast.bob, kind="quick",
+                         record={"winner": "box"})
     common = {"match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
               "entry_id": entry.pk, "club_id": club.pk, "slug": club.slug, "season_id": season.pk, "night_id": night.pk,
               "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk,
-              "dispute_id": dispute.pk, "ruling_id": ruling.pk, "appeal_id": appeal.pk}
+              "dispute_id": dispute.pk, "ruling_id": ruling.pk, "appeal_id": appeal.pk,
+              "chouette_id": chouette.pk, "game_number": 1}
     return {
         "users": users,
         "alice_player": alice.pk,
