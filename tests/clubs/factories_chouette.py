@@ -11,6 +11,9 @@ from decimal import Decimal
 
 from clubs.models import ChouetteSession, ChouetteStep
 from clubs.services.chouette import chouette_game_record, chouette_start
+from engine.actions import Accept, Double, Drop, Move, Resign, Roll, action_to_dict
+from engine.game import Game, GameRules
+from engine.moves import legal_plays
 from rulings.models import AuditEntry
 from tests.clubs.factories import ClubCast
 
@@ -41,6 +44,43 @@ def quick(winner, level: int = 1, *, cubes=None, box_partner=None, log=None, amo
     if amounts is not None:
         data["amounts"] = [{"player": player, "points": points} for player, points in amounts.items()]
     return data
+
+
+def box_double(*answers) -> dict:
+    """The Box's double as a cube moment: ``(player, "take" | "drop" | "beaver")`` from the bottom up."""
+    return {"type": "box_double", "answers": [list(answer) for answer in answers]}
+
+
+class Board:
+    """A board log in the engine's JSON form, each roll played with its first legal play."""
+
+    def __init__(self) -> None:
+        self.log: list[dict] = []
+        self.checkers = Game(GameRules())
+
+    def turn(self, side: int, first: int, second: int) -> Board:
+        self._add(Roll(side, dice=(first, second)))
+        plays = legal_plays(self.checkers.position, (first, second))
+        return self._add(Move(side, play=plays[0].notation)) if plays else self
+
+    def cube(self, *moves) -> Board:
+        self.log.extend(action_to_dict(move) for move in moves)
+        return self
+
+    def _add(self, action) -> Board:
+        self.checkers.apply(action)
+        self.log.append(action_to_dict(action))
+        return self
+
+
+def full_record(p) -> dict:
+    """A full record for the usual table (``p``: the ids): the Box doubles at its second turn, Max and
+    Mia take, the Captain drops; Mia captains the rest and the Box resigns a single game."""
+    board = Board().turn(0, 3, 1).turn(1, 6, 4)
+    at = len(board.log)
+    board.cube(Double(0), Drop(1)).turn(0, 5, 2).turn(1, 4, 4).cube(Resign(0, level=1), Accept(1))
+    return {"board_log": board.log, "box_partner": None,
+            "crew_moments": [{"before": at, "moment": box_double((p["max"], "take"), (p["mia"], "take"))}]}
 
 
 def play(cast: ClubCast, session: ChouetteSession, record: dict, *, kind: str = "quick") -> ChouetteStep:

@@ -9,7 +9,7 @@ import pytest
 
 from clubs.models import ChouetteSession, ChouetteStep
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import chouette_snapshot, ids, play, quick, table
+from tests.clubs.factories_chouette import chouette_snapshot, full_record, ids, play, quick, table
 from tests.matches.factories_api import client_for
 
 pytestmark = pytest.mark.django_db
@@ -160,6 +160,23 @@ def test_recording_a_game_answers_the_new_state_and_a_bad_record_names_its_field
     assert client_for(cast.members[0]).post(url(cast, session, "games/"), {"kind": "quick", "record": quick("box")},
                                             format="json").status_code == 403
     assert chouette_snapshot(session) == before
+
+
+def test_a_full_record_is_taken_and_a_bad_board_action_is_located_by_its_index(cast, p):
+    session = table(cast)
+    organiser = client_for(cast.organiser)
+    record = full_record(p)
+    record["board_log"][3] = {"type": "move", "side": 1, "play": "24/18 24/18"}
+    response = organiser.post(url(cast, session, "games/"), {"kind": "full", "record": record}, format="json")
+    assert response.status_code == 400
+    assert {key: response.json()[key] for key in ("code", "field", "action_index")} == {
+        "code": "board_log", "field": "board_log[3]", "action_index": 3}
+    response = organiser.post(url(cast, session, "games/"), {"kind": "full", "record": full_record(p)}, format="json")
+    assert response.status_code == 201
+    game = response.json()["games"][0]
+    assert (game["kind"], game["winner"], len(game["record"]["board_log"])) == ("full", "team", 12)
+    assert [(a["display_name"], a["points"]) for a in game["amounts"]] == [("Ann", -3), ("Otis", -1), ("Mia", 2),
+                                                                          ("Max", 2)]
 
 
 def test_a_game_is_read_amended_and_voided_through_its_number(cast, p, session):

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clubs.models import ChouetteSession
 from clubs.selectors_chouette import chouette_state
-from tests.clubs.factories import club_cast
+from tests.clubs.factories import ClubNightFactory, club_cast
 from tests.clubs.factories_chouette import chouette_snapshot, ids, play, quick, table
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +238,12 @@ def test_ending_the_session_shows_the_settlement_and_removes_the_forms(cast, ses
     session.refresh_from_db()
     assert session.status == "ended"
     assert browser(cast.members[0]).post(page(cast, session, "end/")).status_code == 403
+
+
+def test_the_nights_summary_shows_each_players_net_result_from_the_real_ledger_to_members_only(cast, p):
+    night = ClubNightFactory(club=cast.club, opened_by=cast.organiser)
+    session = table(cast, night_id=night.pk)
+    play(cast, session, quick("box", cubes={p["otis"]: 2}))
+    body = text(browser(cast.members[1]).get(f"/clubs/{cast.club.slug}/nights/{night.pk}/"))
+    assert "Big table" in body and "+10.00" in body and "-5.00" in body
+    assert browser(cast.outsider).get(f"/clubs/{cast.club.slug}/nights/{night.pk}/").status_code == 403

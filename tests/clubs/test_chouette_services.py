@@ -20,12 +20,9 @@ from clubs.services.chouette import (
     chouette_start,
 )
 from config.errors import Conflict, DomainError, NotAllowed
-from engine.actions import Accept, Double, Drop, Move, Resign, Roll, action_to_dict
-from engine.game import Game, GameRules
-from engine.moves import legal_plays
 from rulings.models import AuditEntry
 from tests.clubs.factories import ClubNightFactory, club_cast
-from tests.clubs.factories_chouette import chouette_snapshot, ids, play, quick, table
+from tests.clubs.factories_chouette import box_double, chouette_snapshot, full_record, ids, play, quick, table
 
 pytestmark = pytest.mark.django_db
 
@@ -234,10 +231,6 @@ def test_a_box_partner_shares_the_box_result_the_odd_point_to_the_box(cast, p):
     assert [c.display_name for c in game.cubes] == ["Otis", "Mia"]
 
 
-def box_double(*answers):
-    return {"type": "box_double", "answers": [list(answer) for answer in answers]}
-
-
 BAD_GAMES = [
     # (what, record builder, code, field)
     ("amounts that do not settle to zero",
@@ -324,38 +317,6 @@ def test_a_game_entered_from_a_table_that_has_moved_on_is_refused(cast):
 
 
 # --- full records -----------------------------------------------------------------------------------------
-
-
-class Board:
-    """A board log in the engine's JSON form, each roll played with its first legal play."""
-
-    def __init__(self) -> None:
-        self.log: list[dict] = []
-        self.checkers = Game(GameRules())
-
-    def turn(self, side: int, first: int, second: int) -> Board:
-        self._add(Roll(side, dice=(first, second)))
-        plays = legal_plays(self.checkers.position, (first, second))
-        return self._add(Move(side, play=plays[0].notation)) if plays else self
-
-    def cube(self, *moves) -> Board:
-        self.log.extend(action_to_dict(move) for move in moves)
-        return self
-
-    def _add(self, action) -> Board:
-        self.checkers.apply(action)
-        self.log.append(action_to_dict(action))
-        return self
-
-
-def full_record(p) -> dict:
-    """The Box doubles at its second turn: Max and Mia take, the Captain drops; Mia captains the rest
-    and the Box resigns a single game."""
-    board = Board().turn(0, 3, 1).turn(1, 6, 4)
-    at = len(board.log)
-    board.cube(Double(0), Drop(1)).turn(0, 5, 2).turn(1, 4, 4).cube(Resign(0, level=1), Accept(1))
-    return {"board_log": board.log, "box_partner": None,
-            "crew_moments": [{"before": at, "moment": box_double((p["max"], "take"), (p["mia"], "take"))}]}
 
 
 def test_a_full_game_is_replayed_from_the_board_and_the_crew_moments(cast, p):
