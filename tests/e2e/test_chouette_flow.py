@@ -2,8 +2,9 @@
 step timeouts and watchdog of test_report_flow) against a live server. Otis, the club's organiser,
 keeps the chouette table page open on a tablet and runs a four-player table: the roll-off (with a tie
 rerolled), three games entered as quick results — one with a crew member dropping the Box's double,
-one where the Captain beats the Box and boxes next — and the end of the session. The ledger the page
-shows is checked against the engine's own sums of the same games.
+one where the Captain beats the Box and boxes next. Ann, the owner, then ends the session from her
+own device, and Otis's tablet, which polls the table's version, reloads itself to the settlement. The
+ledger the page shows is checked against the engine's own sums of the same games.
 
 Needs /usr/bin/chromium (apt package ``chromium``). Set ``E2E_SCREENSHOT_DIR`` to keep screenshots
 of the table page.
@@ -76,6 +77,11 @@ def test_an_organiser_runs_a_four_player_chouette_from_a_tablet_and_the_ledger_i
     with chromium() as browser:
         page = tablet(browser, live_server.url)
         shown = run_the_table(page)
+        # Ann ends the session from her own device; Otis's tablet sees the table change and reloads.
+        other = tablet(browser, live_server.url)
+        end_the_session(other, page.url)
+        shown["settlement"] = settlement_seen(page)
+        other.context.close()
         page.context.close()
 
     # The engine's own account of the same games, from the same roll-off.
@@ -153,9 +159,23 @@ def run_the_table(page) -> dict:
         for row in page.locator("table.ledger tbody tr").all()
     ]
 
+    return shown
+
+
+def end_the_session(page, table_url: str) -> None:
+    from playwright.sync_api import expect
+
+    sign_in(page, "ann")
+    page.goto(table_url)
     page.get_by_role("button", name="End the session and settle").click()
     expect(page.get_by_role("status")).to_contain_text("The session is over")
+
+
+def settlement_seen(page) -> list[str]:
+    """What the first tablet shows once its poll has seen the table change (it reloads itself)."""
+    from playwright.sync_api import expect
+
     expect(page.get_by_role("heading", name="Settlement")).to_be_visible()
-    shown["settlement"] = [" ".join(text.split("(")[0].split()) for text in page.locator("ul.settlement li").all_inner_texts()]
+    expect(page.get_by_role("button", name="Record the game")).to_have_count(0)
     screenshot(page, "chouette-settlement.png")
-    return shown
+    return [" ".join(text.split("(")[0].split()) for text in page.locator("ul.settlement li").all_inner_texts()]
