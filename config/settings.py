@@ -157,6 +157,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # The error answers that come from the plumbing (authentication, throttles, CSRF, body parsing,
+    # pagination) are documented on every operation they can reach.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.document_common_errors"],
 }
 
 # --- sign-in lockout (django-axes) ------------------------------------------------------------

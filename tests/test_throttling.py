@@ -12,7 +12,6 @@ import io
 
 import pytest
 from django.conf import settings
-from django.test import override_settings
 from django.urls import path
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -158,8 +157,9 @@ class DisputeProbeApi(APIView):
 urlpatterns = [path("api/v1/dispute-probe/", DisputeProbeApi.as_view())]
 
 
-@override_settings(ROOT_URLCONF=__name__)
-def test_a_view_with_the_disputes_scope_is_throttled_by_it(cast, throttle_rates, clock):
+def test_a_view_with_the_disputes_scope_is_throttled_by_it(cast, throttle_rates, clock, settings):
+    # Through the same settings fixture as the rates, so that both are undone together.
+    settings.ROOT_URLCONF = __name__
     throttle_rates(disputes="2/minute")
     alice = client_for(cast.alice)
     assert [alice.post("/api/v1/dispute-probe/", {}, format="json").status_code for _ in range(2)] == [200, 200]

@@ -24,6 +24,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from config import throttles
+from config.api import Pagination
 from config.errors import DomainError
 from engine.errors import EngineError
 from matches.api.serializers import ApiErrorSerializer, paginated_response
@@ -97,6 +98,7 @@ def _state(club: Club, chouette_id: int, code: int = status.HTTP_200_OK) -> Resp
 
 
 class ChouetteCollectionApi(ChouetteBaseApi):
+    pagination_class = Pagination  # the schema shows the page, as the answer is
     @extend_schema(operation_id="clubs_chouettes_list", tags=TAGS, summary="The club's chouette tables, newest first",
                    description="Members only. Paginated.", responses={200: ChouetteSerializer(many=True), **READ_ERRORS})
     def get(self, request, club_id: int):

@@ -25,6 +25,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
+from config.api import Pagination
 from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
 
 from .. import exports, selectors, services
@@ -100,6 +101,7 @@ def _require_member_reader(club: Club, user) -> None:
 
 
 class ClubCollectionApi(ClubBaseApi):
+    pagination_class = Pagination  # the schema shows the page, as the answer is
     @extend_schema(operation_id="clubs_list", tags=TAGS, summary="Clubs, by name",
                    description="Paginated. Public.", responses={200: ClubSerializer(many=True)})
     def get(self, request):
@@ -354,6 +356,7 @@ def _night_response(club: Club, night_id: int, code: int = status.HTTP_200_OK) -
 
 
 class NightCollectionApi(ClubBaseApi):
+    pagination_class = Pagination  # the schema shows the page, as the answer is
     @extend_schema(operation_id="clubs_nights_list", tags=TAGS, summary="The club's nights, newest first",
                    description="Public: date, title, status and how many checked in (the night itself is for members).",
                    responses={200: NightBriefSerializer(many=True), **READ_ERRORS})

@@ -14,6 +14,7 @@ from config import throttles
 
 from .. import errors
 from ..services.imports import import_job_create, import_job_get, import_job_percent
+from .serializers import ApiErrorSerializer
 
 
 class ImportFileOutput(serializers.Serializer):
@@ -86,7 +87,7 @@ class ImportDetailApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(operation_id="imports_retrieve", tags=["imports"], summary="An import's progress and results",
-                   responses=ImportJobOutput)
+                   responses={200: ImportJobOutput, 404: ApiErrorSerializer})
     def get(self, request, job_id: int):
         job = import_job_get(job_id=job_id, user=request.user)
         return Response(ImportJobOutput(job, context={"request": request}).data)

@@ -14,6 +14,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
+from config.api import Pagination
 from matches.api.serializers import ApiErrorSerializer, BaseApi, StrictInputSerializer, paginated_response
 from rulings.selectors_audit import AuditFilters, audit_of_event
 from tournaments.errors import not_organiser
@@ -63,6 +64,7 @@ class AuditEntrySerializer(serializers.Serializer):
 
 class TournamentAuditApi(BaseApi):
     permission_classes = [IsAuthenticated]
+    pagination_class = Pagination  # the schema shows the page, as the answer is
 
     @extend_schema(operation_id="tournaments_audit", tags=TAGS, summary="An event's audit log (organiser, staff)",
                    description="Every change of the event, its entries, draw, rounds, pairings and matches (results, "

@@ -29,6 +29,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from config import throttles
+from config.api import Pagination
 from config.errors import DomainError
 from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
 from matches.models import Match
@@ -155,6 +156,7 @@ def _appeal_response(appeal_id: int, user, status_code: int = status.HTTP_200_OK
 
 
 class DisputeListApi(RulingsBaseApi):
+    pagination_class = Pagination  # the schema shows the page, as the answer is
     @extend_schema(operation_id="disputes_list", tags=TAGS, summary="Disputes: a director's queue, a player's own",
                    description="Newest first, paginated. A director sees the disputes of the matches he directs "
                                "(as the match's or the event's organiser), staff every dispute, a player those of "

@@ -22,6 +22,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
+from config.api import Pagination
 from config.errors import Conflict
 from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
 from matches.services.matches import player_for_user
@@ -90,6 +91,7 @@ def _read_body(serializer_class, request) -> dict:
 
 class TournamentListApi(TournamentBaseApi):
     permission_classes = [AllowAny]
+    pagination_class = Pagination  # the schema shows the page, as the answer is
 
     @extend_schema(operation_id="tournaments_list", tags=TAGS, summary="Tournaments, newest start first",
                    description="Paginated; filter by status, organiser (user id) and club. A bad filter value is a "

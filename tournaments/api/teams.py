@@ -120,7 +120,8 @@ class BoardOut(serializers.Serializer):
     top_player = serializers.ListField(help_text="[player id, name] of the top team")
     bottom_player = serializers.ListField(help_text="[player id, name] of the bottom team")
     status = serializers.CharField()
-    score = serializers.ListField(child=serializers.IntegerField(), help_text="[top, bottom]")
+    score = serializers.ListField(child=serializers.IntegerField(allow_null=True),
+                                  help_text="[top, bottom]; [null, null] until the board has a result")
     winner = serializers.IntegerField(allow_null=True, help_text="the winning team's entry id")
 
 
