@@ -127,6 +127,14 @@ def test_a_forged_forwarded_for_header_does_not_escape_the_lockout(alice, clock)
     assert token_request(PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.99").status_code == 429
 
 
+def test_behind_a_trusted_proxy_each_client_is_counted_by_its_forwarded_address(alice, clock, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    proxy = {"REMOTE_ADDR": "192.0.2.1"}
+    fail(LIMIT, HTTP_X_FORWARDED_FOR="198.51.100.1", **proxy)
+    assert token_request(PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.1", **proxy).status_code == 429
+    assert token_request(PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.2", **proxy).status_code == 200
+
+
 def test_an_unknown_username_is_locked_out_like_a_known_one(clock):
     assert fail(LIMIT, username="nobody") == [400] * (LIMIT - 1) + [429]
 
