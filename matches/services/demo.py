@@ -16,6 +16,9 @@ a finished 8-player single elimination with a one-round consolation flight, and 
 Swiss after round 1 (round 1 confirmed, round 2 paired). Their results are confirmed as in
 production: most by a report of the winner confirmed by the loser, some by the organiser's
 override. A tournament is known by its name and organiser; one that exists is left alone.
+
+The club (owned by the organiser, the players its members, a season, tonight's club night with its
+matches and a chouette table) is loaded last by ``clubs.services.demo``.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from clubs.models import Club
+from clubs.services.demo import ClubDemo, club_demo_load, demo_club
 from config.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
@@ -104,6 +108,7 @@ class DemoSummary:
     tournaments: list[Tournament] = field(default_factory=list)
     created_events: int = 0
     notes: list[str] = field(default_factory=list)
+    club_demo: ClubDemo | None = None
 
     @property
     def login(self) -> str:
@@ -283,8 +288,8 @@ def demo_data_load(*, folder: Path | None = None, now: datetime | None = None) -
     """
     now = now or timezone.now()
     folder = mat_dir() if folder is None else folder
-    club, _ = Club.objects.get_or_create(slug=CLUB_SLUG, defaults={"name": CLUB_NAME, "city": "London"})
     organiser = _user(ORGANISER_USERNAME, first="Olive", last="Organiser", role=User.Role.ORGANISER)
+    club = demo_club(organiser, CLUB_NAME, CLUB_SLUG, "London")
     players = [_player(username, first, last, country, club) for username, first, last, country in PLAYERS]
     by_name = {username: player for (username, *_), player in zip(PLAYERS, players, strict=True)}
     summary = DemoSummary(club=club, organiser=organiser, players=players)
@@ -335,4 +340,5 @@ def demo_data_load(*, folder: Path | None = None, now: datetime | None = None) -
             tournament = load(organiser, club, by_name, now.date())
             summary.created_events += 1
         summary.tournaments.append(tournament)
+    summary.club_demo = club_demo_load(club=club, organiser=organiser, players=by_name, today=now.date())
     return summary
