@@ -55,3 +55,13 @@ def test_a_second_load_changes_nothing_in_the_club(loaded, tmp_path):
     demo_data_load(folder=tmp_path)
     assert (Membership.objects.count(), ClubNight.objects.count(), ChouetteStep.objects.count(),
             Match.objects.filter(club=loaded.club).count()) == before
+
+
+def test_the_night_page_links_its_members_to_the_chouette_table(loaded, client):
+    from django.urls import reverse
+
+    night = ClubNight.objects.get(club=loaded.club, title=NIGHT_TITLE)
+    table = reverse("clubs:chouette", args=[loaded.club.slug, loaded.club_demo.chouette.pk])
+    client.force_login(loaded.players[0].user)
+    page = client.get(reverse("clubs:night", args=[loaded.club.slug, night.pk]))
+    assert page.status_code == 200 and f'href="{table}"' in page.content.decode()
