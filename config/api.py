@@ -1,8 +1,10 @@
 """Project-wide DRF plumbing: one error body, pagination.
 
 Every error body has the shape ``{"detail": str, "code": str}`` plus, where they apply,
-``"errors"`` (field -> messages) and the location of a bad match file or game log
-(``file``, ``line``, ``game``, ``move``, ``side``, ``action``, ``rule``).
+``"errors"`` (field -> messages; a service's refusal about one field too) and the location of a
+bad match file, game log or chouette record (``file``, ``line``, ``game``, ``move``, ``side``,
+``action``, ``rule``, ``action_index``, ``field``, ``step``, ``player``, the table's ``version``,
+and the engine's ``reason`` behind a refusal).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from .errors import DomainError
 
 logger = logging.getLogger(__name__)
 
-LOCATION_KEYS = ("file", "line", "game", "move", "side", "action", "rule", "action_index")
+LOCATION_KEYS = ("file", "line", "game", "move", "side", "action", "rule", "action_index", "field", "step", "player",
+                 "version", "reason")
 
 
 class Pagination(PageNumberPagination):
@@ -51,6 +54,9 @@ def exception_handler(exc, context):
     if isinstance(exc, (DomainError, EngineError, DrawError)):
         body = {"detail": exc.message, "code": exc.code}
         body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
+        if isinstance(exc.details.get("field"), str):
+            # The same shape as a serializer's refusal, so a client shows it beside the field.
+            body.setdefault("errors", {exc.details["field"]: [exc.message]})
         status_code = getattr(exc, "status", status.HTTP_400_BAD_REQUEST)
         return Response(body, status=status_code)
     if isinstance(exc, RequestDataTooBig):

@@ -29,3 +29,15 @@ def test_a_body_over_the_limit_gets_413_in_the_error_body(client, settings):
     assert response.status_code == 413
     assert response.json()["code"] == "body_too_large"
     assert not match.reports.exists()
+
+
+def test_a_service_refusal_names_its_field_and_location_in_the_error_body():
+    from config.api import exception_handler
+    from config.errors import Conflict, DomainError
+
+    refusal = DomainError("side is 0 or 1", code="bad_ruling", field="side", reason="bad_side", step=4, secret=[1])
+    body = exception_handler(refusal, {}).data
+    assert body == {"detail": "side is 0 or 1", "code": "bad_ruling", "field": "side", "reason": "bad_side", "step": 4,
+                    "errors": {"side": ["side is 0 or 1"]}}
+    stale = exception_handler(Conflict("the table has changed", code="stale_table", version=7), {})
+    assert (stale.status_code, stale.data) == (409, {"detail": "the table has changed", "code": "stale_table", "version": 7})

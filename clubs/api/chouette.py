@@ -25,8 +25,6 @@ from rest_framework.response import Response
 
 from config import throttles
 from config.api import Pagination
-from config.errors import DomainError
-from engine.errors import EngineError
 from matches.api.serializers import ApiErrorSerializer, paginated_response
 
 from .. import selectors_chouette as selectors
@@ -52,24 +50,17 @@ TAGS = ["chouettes"]
 ERROR = ChouetteApiErrorSerializer
 WRITE_ERRORS = {400: ERROR, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer, 409: ERROR}
 READ_ERRORS = {401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer}
-#: Where a chouette refusal applies, added to the API's error body (config/api.py adds the rest).
-EXTRA_KEYS = ("field", "step", "player", "version")
-
 
 class ChouetteBaseApi(ClubBaseApi):
-    """An unknown table or game (or another club's) is a 404; a refusal's field and step are in the body."""
+    """An unknown table or game (or another club's) is a 404 (config/api.py puts a refusal's field,
+    step, player and the table's version in the body)."""
 
     def handle_exception(self, exc):
         if isinstance(exc, ChouetteSession.DoesNotExist):
             exc = NotFound("there is no such chouette table here")
         elif isinstance(exc, ChouetteStep.DoesNotExist):
             exc = NotFound("there is no such game at this table")
-        response = super().handle_exception(exc)
-        if isinstance(exc, DomainError | EngineError) and isinstance(response.data, dict):
-            for key in EXTRA_KEYS:
-                if exc.details.get(key) is not None:
-                    response.data.setdefault(key, exc.details[key])
-        return response
+        return super().handle_exception(exc)
 
 
 class ThrottledWritesMixin:

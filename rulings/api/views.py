@@ -30,7 +30,6 @@ from rest_framework.response import Response
 
 from config import throttles
 from config.api import Pagination
-from config.errors import DomainError
 from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
 from matches.models import Match
 from rulings import access
@@ -70,10 +69,8 @@ MISSING = {Dispute.DoesNotExist: "dispute", Ruling.DoesNotExist: "ruling", Appea
 class RulingsBaseApi(BaseApi):
     """The rulings API's views: JSON bodies, authenticated callers.
 
-    Two translations on top of config/api.py: a row that vanished between the view's read and the
-    service's lock is a 404 like any unknown one, and a service's refusal that names a ``field``
-    also lists it in ``errors`` (``{"grounds": ["say why the ruling is wrong"]}``), as a bad body
-    does, so a client shows every refusal next to its field.
+    A row that vanished between the view's read and the service's lock is a 404 like any unknown
+    one (config/api.py lists a refusal's ``field`` in ``errors``, as for a bad body).
     """
 
     parser_classes = [JSONParser]
@@ -83,11 +80,7 @@ class RulingsBaseApi(BaseApi):
         for missing, name in MISSING.items():
             if isinstance(exc, missing):
                 exc = NotFound(f"there is no such {name}")
-        response = super().handle_exception(exc)
-        field = exc.details.get("field") if isinstance(exc, DomainError) else None
-        if field and response is not None and isinstance(response.data, dict):
-            response.data["errors"] = {field: [exc.message]}
-        return response
+        return super().handle_exception(exc)
 
 
 def _read_body(serializer_class, request) -> dict:
