@@ -16,9 +16,10 @@ from config.errors import DomainError
 from engine.actions import actions_from_json
 from engine.errors import EngineError
 from engine.game import Frame
-from matches.models import Game
+from matches.models import Game, Match
 
-from .models import Dispute, Ruling, Statement
+from . import access
+from .models import Appeal, CommitteeMember, Dispute, Ruling, Statement
 from .services.disputes import moment_frame
 
 #: How many actions either side of the disputed one the moment shows.
@@ -166,3 +167,18 @@ def rulings_of_event(tournament) -> QuerySet[Ruling]:
                           "dispute__match__side1__player_a", "dispute__match__side1__player_b")
         .order_by("created_at", "id")
     )
+
+
+def appeal_visible(appeal_id: int, user) -> Appeal | None:
+    """The appeal with its ruling, dispute, match and sides, committee and votes (a fixed number of
+    queries), or None when there is none or ``user`` may not see its dispute (callers answer 404)."""
+    appeal = (
+        Appeal.objects.select_related("appellant", "ruling__director", "ruling__dispute")
+        .prefetch_related(Prefetch("ruling__dispute__match", queryset=Match.objects.with_sides()),
+                          Prefetch("committee", queryset=CommitteeMember.objects.select_related("user")),
+                          "votes__member")
+        .filter(pk=appeal_id).first()
+    )
+    if appeal is None or not access.dispute_visible(appeal.ruling.dispute, user):
+        return None
+    return appeal

@@ -17,7 +17,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -36,7 +35,7 @@ from tournaments.models import Tournament
 
 from . import access, selectors
 from .forms import AppealForm, CommitteeForm, DisputeFilterForm, DisputeOpenForm, RulingForm, StatementForm, VoteForm
-from .models import Appeal, CommitteeMember, Dispute, Ruling
+from .models import Appeal, Dispute, Ruling
 from .selectors import DisputeDetail, DisputedMoment
 from .services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
 from .services.disputes import dispute_answer, dispute_open
@@ -91,14 +90,8 @@ def _dispute_or_404(dispute_id: int, user) -> DisputeDetail:
 
 
 def _appeal_or_404(appeal_id: int, user) -> Appeal:
-    appeal = (
-        Appeal.objects.select_related("appellant", "ruling__director", "ruling__dispute")
-        .prefetch_related(Prefetch("ruling__dispute__match", queryset=_match_with_sides()),
-                          Prefetch("committee", queryset=CommitteeMember.objects.select_related("user")),
-                          "votes__member")
-        .filter(pk=appeal_id).first()
-    )
-    if appeal is None or not access.dispute_visible(appeal.ruling.dispute, user):
+    appeal = selectors.appeal_visible(appeal_id, user)
+    if appeal is None:
         raise Http404("no such appeal")
     return appeal
 

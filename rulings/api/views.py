@@ -32,7 +32,7 @@ from config import throttles
 from config.api import Pagination
 from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
 from matches.models import Match
-from rulings import access
+from rulings import access, selectors
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling
 from rulings.selectors import dispute_detail, rulings_of_event
 from rulings.services.appeals import appeal_lodge, committee_name, vote_cast
@@ -123,14 +123,8 @@ def ruling_loaded(ruling_id: int, user) -> Ruling:
 
 
 def appeal_loaded(appeal_id: int, user) -> Appeal:
-    appeal = (
-        Appeal.objects.select_related("appellant", "ruling__director", "ruling__dispute")
-        .prefetch_related(Prefetch("ruling__dispute__match", queryset=_match_with_sides()),
-                          Prefetch("committee", queryset=CommitteeMember.objects.select_related("user")),
-                          "votes__member")
-        .filter(pk=appeal_id).first()
-    )
-    if appeal is None or not access.dispute_visible(appeal.ruling.dispute, user):
+    appeal = selectors.appeal_visible(appeal_id, user)
+    if appeal is None:
         raise NotFound(f"there is no appeal {appeal_id}")
     return appeal
 
