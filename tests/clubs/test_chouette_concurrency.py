@@ -7,40 +7,16 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection
 
 from clubs.models import ChouetteSession
 from clubs.selectors_chouette import chouette_state
 from clubs.services import chouette as services
-from config.errors import DomainError
 from engine.chouette import chouette_next_lineup, game_from_json, lineup_from_json, lineup_from_rolloff
 from tests.clubs.factories import club_cast
 from tests.clubs.factories_chouette import quick, table
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def at_once(calls):
-    """Run each call in its own thread (own database connection), released together."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            call()
-            outcomes[index] = "done"
-        except DomainError as error:
-            outcomes[index] = error.code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return outcomes
 
 
 @pytest.fixture

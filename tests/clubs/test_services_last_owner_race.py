@@ -3,40 +3,14 @@ owner: the services run under the club's row lock and re-read the actor's role u
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from clubs.models import Membership
 from clubs.services import membership_remove, membership_role_change
-from config.errors import DomainError
 from tests.clubs.factories import club_cast
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _at_once(calls):
-    """Run each call in its own thread (own database connection), released together."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            call()
-            outcomes[index] = "done"
-        except DomainError as error:
-            outcomes[index] = error.code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return outcomes
 
 
 @pytest.mark.parametrize("service", ["demote", "remove"])
@@ -52,6 +26,6 @@ def test_two_owners_acting_on_each_other_at_once_leave_exactly_one_owner(service
                                                   role="member")
         return lambda: membership_remove(club_id=cast.club.pk, membership_id=target.pk, user=actor)
 
-    outcomes = _at_once([act(cast.owner, second), act(cast.members[0], first)])
+    outcomes = at_once([act(cast.owner, second), act(cast.members[0], first)])
     assert sorted(outcomes) == ["done", "not_club_owner"]
     assert Membership.objects.filter(club=cast.club, status="active", role="owner").count() == 1
