@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from clubs.models import Club
+from clubs.models import Club, Membership
 from config.errors import Conflict, DomainError, NotAllowed
 from tests.factories import TournamentFactory, UserFactory
 from tests.tournaments.factories import (
@@ -46,6 +46,7 @@ def staff():
 
 def test_an_organiser_creates_a_draft_tournament_with_its_published_rules(organiser):
     club = Club.objects.create(name="North", slug="north")
+    Membership.objects.create(club=club, user=organiser, role="organiser", status="active")
     tournament = tournament_create(
         user=organiser, name="  Autumn Open ", club_id=club.pk, starts_on=datetime.date(2026, 11, 28),
         ends_on=datetime.date(2026, 11, 29), lengths={"main": [5, 5, 7, 9], "consolation": 3}, consolation_rounds=2,
@@ -171,3 +172,15 @@ def test_a_tournament_is_finished_only_after_its_draw_and_by_its_organiser(organ
         tournament_finish(tournament_id=tournament.pk, user=UserFactory(username="mallory"))
     with pytest.raises(NotAllowed):
         tournament_finish(tournament_id=tournament.pk, user=another_organiser)
+
+
+@pytest.mark.parametrize("membership", [None, ("member", "active"), ("member", "invited")])
+def test_only_the_clubs_owners_and_organisers_put_an_event_on_its_calendar(organiser, membership):
+    club = Club.objects.create(name="North", slug="north")
+    if membership:
+        Membership.objects.create(club=club, user=organiser, role=membership[0], status=membership[1])
+    with pytest.raises(NotAllowed) as refused:
+        tournament_create(user=organiser, name="Open", club_id=club.pk)
+    assert refused.value.code == "not_club_manager" and not Tournament.objects.exists()
+    Membership.objects.update_or_create(club=club, user=organiser, defaults={"role": "owner", "status": "active"})
+    assert tournament_create(user=organiser, name="Open", club_id=club.pk).club == club

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from clubs.models import Club
+from clubs.permissions import require_club_manager
 from tournaments import errors
 from tournaments.draw import DrawError
 from tournaments.draw.lengths import check_schedule
@@ -87,7 +88,8 @@ def tournament_create(
     and last-chance flights: single elimination; rounds and losses: Swiss; groups: round robin),
     so that what is published is what is played. Raises NotAllowed ``not_an_organiser`` unless
     ``user`` is an organiser or staff; DomainError ``bad_rules`` (naming the field) or
-    ``unknown_club``. Nothing is saved on failure. Audited as ``tournament.created``.
+    ``unknown_club``; NotAllowed ``not_club_manager`` for a club the user does not own or organise.
+    Nothing is saved on failure. Audited as ``tournament.created``.
     """
     if not getattr(user, "is_authenticated", False) or not user.is_organiser:
         raise errors.not_an_organiser()
@@ -125,6 +127,8 @@ def tournament_create(
         club = Club.objects.filter(pk=club_id).first()
         if club is None:
             raise errors.unknown_club(club_id)
+        # An event on a club's calendar is the club's business: only its owners and organisers put one there.
+        require_club_manager(club, user)
     tournament = Tournament(
         name=title, organiser=user, club=club, starts_on=starts_on, ends_on=ends_on, format=format, kind=kind,
         lengths=checked_lengths, consolation_rounds=consolation_rounds, last_chance=bool(last_chance),
