@@ -52,3 +52,21 @@ class NightForm(forms.Form):
 
 class CheckInForm(forms.Form):
     player = forms.IntegerField(min_value=1, required=False, help_text="empty: yourself")
+
+
+class NightMatchForm(forms.Form):
+    """A match between two of the night's checked-in players (``players``: (player id, name))."""
+
+    side0 = forms.TypedChoiceField(coerce=int, label="Player")
+    side1 = forms.TypedChoiceField(coerce=int, label="Opponent")
+    length = forms.IntegerField(min_value=1, max_value=25, initial=5, label="Points to win")
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["side0"].choices = self.fields["side1"].choices = list(players)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("side0") is not None and data.get("side0") == data.get("side1"):
+            self.add_error("side1", "choose two different players")
+        return data

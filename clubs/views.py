@@ -20,11 +20,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from config.errors import DomainError
-from matches.services.matches import player_for_user
+from matches.models import Player
+from matches.services.matches import match_create, player_for_user
 from matches.views import error_text
 
 from . import selectors, services
-from .forms import CheckInForm, ClubForm, InviteForm, MembershipActionForm, NightForm, SeasonForm
+from .forms import CheckInForm, ClubForm, InviteForm, MembershipActionForm, NightForm, NightMatchForm, SeasonForm
 from .models import Club, ClubNight, Membership, Season
 from .permissions import MANAGERS, OWNER, club_role
 
@@ -312,8 +313,12 @@ def _night_or_404(club: Club, night_id: int) -> ClubNight:
         raise Http404("no such night") from None
 
 
+def _night_players(summary) -> list[tuple[int, str]]:
+    return [(c.player_id, c.display_name) for c in summary.check_ins]
+
+
 def _render_night(request: HttpRequest, club: Club, night: ClubNight, *, action_error: str = "",
-                  status: int = 200) -> HttpResponse:
+                  status: int = 200, match_form=None) -> HttpResponse:
     summary = selectors.night_summary(night=night)
     checked_in = {c.player_id for c in summary.check_ins}
     member_rows = selectors.member_list(club=club) if club_role(club, request.user) in MANAGERS else []
@@ -323,6 +328,7 @@ def _render_night(request: HttpRequest, club: Club, night: ClubNight, *, action_
         can_check_in=night.status == ClubNight.Status.OPEN and own_player is not None
         and own_player.pk not in checked_in,
         absent=[m for m in member_rows if m.player_id is not None and m.player_id not in checked_in],
+        match_form=match_form or NightMatchForm(players=_night_players(summary)),
     ), status=status)
 
 
@@ -356,6 +362,29 @@ def night_check_in(request: HttpRequest, slug: str, night_id: int) -> HttpRespon
 
 @login_required
 @require_POST
+def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """A member records a match of the night between two of its checked-in players (a club match:
+    it counts for the ladder once confirmed); see matches.services.matches.match_create. The match's
+    page takes it from there (reports, confirmation)."""
+    club = _club_or_404(slug)
+    _require_member(request, club)
+    night_row = _night_or_404(club, night_id)
+    form = NightMatchForm(request.POST, players=_night_players(selectors.night_summary(night=night_row)))
+    if not form.is_valid():
+        return _render_night(request, club, night_row, action_error=_form_errors(form), status=400, match_form=form)
+    players = {p.pk: p for p in Player.objects.filter(pk__in=[form.cleaned_data["side0"], form.cleaned_data["side1"]])}
+    try:
+        match = match_create(created_by=request.user, side0=[players[form.cleaned_data["side0"]]],
+                             side1=[players[form.cleaned_data["side1"]]], length=form.cleaned_data["length"],
+                             club_night=night_row)
+    except DomainError as error:
+        return _render_night(request, club, night_row, action_error=error_text(error), status=_status_of(error),
+                             match_form=form)
+    return _done(request, f"{match.side0.name} v {match.side1.name} is on.", reverse("matches:detail", args=[match.pk]))
+
+
+@login_required
+@require_POST
 def night_close(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """Owners and organisers close the night; see night_close."""
     club = _club_or_404(slug)
@@ -384,4 +413,5 @@ urlpatterns = [
     path("<slug:slug>/nights/<int:night_id>/", night, name="night"),
     path("<slug:slug>/nights/<int:night_id>/check-in/", night_check_in, name="night_check_in"),
     path("<slug:slug>/nights/<int:night_id>/close/", night_close, name="night_close"),
+    path("<slug:slug>/nights/<int:night_id>/matches/", night_match, name="night_match"),
 ]

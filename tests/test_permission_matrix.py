@@ -292,6 +292,8 @@ MATRIX = {
     ("clubs:night_check_in", "post"):                    (302, 302, 302, 302, 403, 403, 403),
     ("clubs:night_close", "get"):                        (302, 405, 405, 405, 405, 405, 405),
     ("clubs:night_close", "post"):                       (302, 302, 302, 403, 403, 403, 403),
+    ("clubs:night_match", "get"):                        (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:night_match", "post"):                       (302, 400, 400, 400, 403, 403, 403),
     # Chouette tables: the Matrix Club's table (alice the Box, bob the Captain, carol the crew) has one game.
     # Everything of a table is for the club's members; writes for its owners and organisers.
     ("api-club-chouettes", "get"):                       (401, 200, 200, 200, 403, 403, 403),
