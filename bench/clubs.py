@@ -26,8 +26,8 @@ an anchor measured in the same run.
    loopback serves the product plus ``/bench/noop/``; the chouette table's state endpoint at 200 games,
    its version endpoint (what the tablet polls every 4 s) and a director's dispute queue
    (``/api/v1/disputes/``, 50 disputes, the first page) each get ``--seconds`` of bounded load; their
-   rates are printed as ratios to the no-op's. The API throttles are lifted for this run only
-   (``CRAWFORD_THROTTLE_ANON`` / ``_USER``): the load is one user's, far above a real client's rate.
+   rates are printed as ratios to the no-op's. The API throttles are lifted for the bench server
+   (``bench/api.py``'s ``bench_env``): the load is one user's, far above a real client's rate.
 
 A compact table of every figure ends the run. Timings of the engine take the best of ``--rounds``
 runs; the records of part 2 are timed once each, as they happen. Nothing is asserted on time.
@@ -86,8 +86,6 @@ SETTINGS = ChouetteSettings(single_cube=False, jacoby=True, beavers=False, racco
 CREW_DOUBLE_CHANCE, CREW_JOINS_CAPTAIN = 0.04, 0.5
 # Who owns a member's cube: nobody, the Box, the member (as engine.chouette counts them).
 CENTRED, BOX_OWNS, MEMBER_OWNS = 0, 1, 2
-# Throttles far above the bench's rate: only the load's own work should count.
-UNTHROTTLED = {"CRAWFORD_THROTTLE_ANON": "100000000/minute", "CRAWFORD_THROTTLE_USER": "100000000/minute"}
 
 
 # --- seeded records --------------------------------------------------------------------------------
@@ -460,7 +458,6 @@ def main() -> None:
 
         env = harness.bench_env()
         env["DATABASE_URL"] = f"postgres://postgres@{harness.HOST}:5432/{DB_NAME}"
-        env.update(UNTHROTTLED)
         built = service_bench(args, harness, env)
         results = http_bench(args, harness, env, built)
     summary(engine, built, results)
