@@ -12,9 +12,11 @@ only decide who may read, and return booleans or a filter without raising.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
+from matches.models import Match, Player, Side
 from matches.services.reporting import side_of_user, user_runs_match
+from tournaments.models import Tournament
 
 from .models import Appeal, CommitteeMember, Dispute
 
@@ -40,16 +42,33 @@ def dispute_visible(dispute: Dispute, user) -> bool:
     return CommitteeMember.objects.filter(appeal__ruling__dispute=dispute, user=user).exists()
 
 
+def played_match_ids(user) -> QuerySet:
+    """The ids of the matches ``user``'s player plays in (either side, alone or in a pair), as a
+    subquery: the player's sides first, then the matches of those sides."""
+    player = Player.objects.filter(user=user).values("pk")
+    sides = Side.objects.filter(Q(player_a__in=player) | Q(player_b__in=player)).values("pk")
+    return Match.objects.filter(Q(side0__in=sides) | Q(side1__in=sides)).values("pk")
+
+
+def organised_match_ids(user) -> QuerySet:
+    """The ids of the matches ``user`` organises, himself or as the organiser of their event (he may
+    also play in some of them: see ``played_match_ids``), as a subquery."""
+    events = Tournament.objects.filter(organiser=user).values("pk")
+    return Match.objects.filter(Q(organiser=user) | Q(event__in=events)).values("pk")
+
+
 def disputes_visible_q(user) -> Q:
-    """The filter on Dispute of what ``user`` may read (staff: everything)."""
+    """The filter on Dispute of what ``user`` may read (staff: everything).
+
+    Built from subqueries on the match id (the matches he plays in or organises) and the dispute id
+    (the appeals he sits on) rather than joins: ORing joins through four player columns and the
+    event made PostgreSQL spend 15 ms planning a 0.4 ms query (bench/clubs.py).
+    """
     if user.is_staff:
         return Q()
-    plays = Q()
-    for side in ("side0", "side1"):
-        for player in ("player_a", "player_b"):
-            plays |= Q(**{f"match__{side}__{player}__user": user})
-    committee = Q(pk__in=CommitteeMember.objects.filter(user=user).values("appeal__ruling__dispute"))
-    return plays | Q(match__organiser=user) | Q(match__event__organiser=user) | committee
+    committee = CommitteeMember.objects.filter(user=user).values("appeal__ruling__dispute")
+    return (Q(match_id__in=played_match_ids(user)) | Q(match_id__in=organised_match_ids(user))
+            | Q(pk__in=committee))
 
 
 def on_committee(appeal: Appeal, user) -> bool:

@@ -1,8 +1,10 @@
-"""Reads of disputes and rulings shared by the API and the pages: the director's queue, one
-dispute with its statements, rulings and disputed moment, and an event's public list of rulings.
+"""Reads of disputes and rulings shared by the API and the pages: the director's queue, the
+disputes a user may read, one dispute with its statements, rulings and disputed moment, and an
+event's public list of rulings.
 
-These say nothing about who may read what: ``rulings.access`` does (a dispute is private to its
-match's players, its director, staff and its appeal committees; an event's rulings are public).
+Who may read what is ``rulings.access``'s rule (a dispute is private to its match's players, its
+director, staff and its appeal committees; an event's rulings are public); the reads for a user
+apply it, the others leave it to their callers.
 Lists are built with a fixed number of queries whatever their length.
 """
 
@@ -34,12 +36,24 @@ def _bad_filter(field: str, message: str) -> DomainError:
 
 def _directed_by(user) -> Q:
     """Disputes of the matches ``user`` directs: he organises the match or its event and does
-    not play in it (a director who plays is a party: staff rule there)."""
-    plays = Q()
-    for side in ("side0", "side1"):
-        for player in ("player_a", "player_b"):
-            plays |= Q(**{f"match__{side}__{player}__user": user})
-    return (Q(match__organiser=user) | Q(match__event__organiser=user)) & ~plays
+    not play in it (a director who plays is a party: staff rule there). Subqueries on the match
+    id, not joins: see ``access.disputes_visible_q``."""
+    return Q(match_id__in=access.organised_match_ids(user)) & ~Q(match_id__in=access.played_match_ids(user))
+
+
+def _with_match(disputes: QuerySet[Dispute]) -> QuerySet[Dispute]:
+    # The match with its sides, players and event is prefetched, not joined: joined to a filter on
+    # the dispute, the sides and their four players cost PostgreSQL far more to plan than to run.
+    return disputes.select_related("opened_by").prefetch_related(Prefetch("match", queryset=Match.objects.with_sides()))
+
+
+def disputes_readable(user) -> QuerySet[Dispute]:
+    """The disputes ``user`` may read (``access.disputes_visible_q``: his matches', those he
+    directs, those he sits on an appeal of; staff every one), newest first, each with its opener
+    and its match (sides, players, event): a fixed number of queries. None for anonymous users."""
+    if not getattr(user, "is_authenticated", False):
+        return Dispute.objects.none()
+    return _with_match(Dispute.objects.filter(access.disputes_visible_q(user))).order_by("-created_at", "-id")
 
 
 def _whole(field: str, value) -> int:
@@ -78,8 +92,7 @@ def dispute_queue(user, *, status: str | None = None, category: str | None = Non
     if match is not None:
         disputes = disputes.filter(match_id=_whole("match", match))
     return (
-        disputes.select_related("match__side0", "match__side1", "match__event", "opened_by")
-        .prefetch_related(*_PLAYERS)
+        _with_match(disputes)
         .annotate(statement_count=Count("statements", distinct=True), ruling_count=Count("rulings", distinct=True))
         .order_by("-created_at", "-id")
     )

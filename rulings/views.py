@@ -112,10 +112,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     """The disputes the user may read, newest first: a director's queue (the matches he directs;
     staff every dispute), a player's own disputes. Filters: status, category, event."""
     form = DisputeFilterForm(request.GET or None)
-    disputes = (Dispute.objects.filter(access.disputes_visible_q(request.user))
-                .select_related("match__side0", "match__side1", "match__event", "opened_by")
-                .prefetch_related("match__side0__player_a", "match__side0__player_b", "match__side1__player_a",
-                                  "match__side1__player_b"))
+    disputes = selectors.disputes_readable(request.user)
     status = 200
     if form.is_bound:
         if form.is_valid():

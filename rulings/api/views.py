@@ -155,10 +155,7 @@ class DisputeListApi(RulingsBaseApi):
         filters = DisputeFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         data = filters.validated_data
-        queryset = (Dispute.objects.filter(access.disputes_visible_q(request.user))
-                    .select_related("opened_by", "match__side0", "match__side1", "match__event")
-                    .prefetch_related("match__side0__player_a", "match__side0__player_b", "match__side1__player_a",
-                                      "match__side1__player_b"))
+        queryset = selectors.disputes_readable(request.user)
         for key, lookup in (("status", "status"), ("category", "category"), ("event", "match__event_id"),
                             ("match", "match_id")):
             if key in data:

@@ -10,17 +10,21 @@ its appeal's committee; refusals of bad input are 400s naming the field, and cha
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from matches.services.reporting import user_runs_match
+from rulings import access
 from rulings.models import Appeal, Dispute, Ruling
+from rulings.selectors import dispute_queue
 from rulings.services.appeals import appeal_lodge, committee_name, vote_cast
 from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make
-from tests.factories import MatchFactory, TournamentFactory, UserFactory
+from tests.factories import MatchFactory, PlayerFactory, SideFactory, TournamentFactory, UserFactory
 from tests.matches.factories_api import client_for, make_cast
 from tests.rulings.factories import snapshot, won
 
@@ -151,6 +155,61 @@ def test_the_queue_shows_each_user_the_disputes_he_may_read(cast, committee):
     named(cast, committee, appealed(cast, ruled(cast, mine)))
     assert [d["id"] for d in get(committee[0], reverse("api-disputes")).json()["results"]] == [mine.pk]
     assert get(None, reverse("api-disputes")).status_code == 401
+
+
+def test_the_queue_s_rows_for_each_role_follow_the_read_rule_on_a_mixed_set_of_matches(cast, committee):
+    """Pairs, an event's director who is not the match's, a director who plays, a committee that sees
+    one dispute of its match only: the API, the page and the director's queue list, for each role,
+    exactly the disputes the one-dispute rule (access.dispute_visible, user_runs_match) lets him read,
+    newest first."""
+    dave, erin, frank, mo = (UserFactory(username=name) for name in ("dave", "erin", "frank", "mo"))
+    olga = cast.other_organiser
+    pair = SideFactory(player_a=PlayerFactory(user=dave), player_b=PlayerFactory(user=erin))
+    frank_alone = SideFactory(player_a=PlayerFactory(user=frank))
+    in_olgas_event = MatchFactory(side0=pair, side1=frank_alone, organiser=mo, event=TournamentFactory(organiser=olga))
+    olga_plays = MatchFactory(side0=SideFactory(player_a=cast.carol.player),
+                              side1=SideFactory(player_a=PlayerFactory(), player_b=PlayerFactory(user=olga)), organiser=olga)
+    in_ottos_event = MatchFactory(side0=frank_alone, organiser=mo, event=TournamentFactory(organiser=cast.organiser))
+    elsewhere = MatchFactory(organiser=mo)
+    disputes = {
+        "cast": opened(cast), "cast_by_otto": dispute_open(match_id=cast.match.pk, user=cast.organiser,
+                                                           category="slow_play", statement="Both are slow."),
+        "pair": dispute_open(match_id=in_olgas_event.pk, user=erin, category="conduct", statement="Loud."),
+        "olga_plays": dispute_open(match_id=olga_plays.pk, user=cast.carol, category="conduct", statement="Loud."),
+        "ottos_event": dispute_open(match_id=in_ottos_event.pk, user=mo, category="no_show", statement="Absent."),
+        "appealed": dispute_open(match_id=elsewhere.pk, user=mo, category="conduct", statement="Loud."),
+        "not_appealed": dispute_open(match_id=elsewhere.pk, user=mo, category="no_show", statement="Absent."),
+    }
+    ruling = ruling_make(dispute_id=disputes["appealed"].pk, user=mo, outcome="warning", params={"side": 1},
+                         rule="RULES 9: conduct, a warning", reasoning="Loud.")
+    appeal = appeal_lodge(ruling_id=ruling.pk, user=elsewhere.side1.player_a.user, grounds="I was quiet.")
+    committee_name(appeal_id=appeal.pk, user=mo, member_ids=[u.pk for u in committee])
+    newest_first = list(Dispute.objects.select_related("match__side0", "match__side1", "match__event")
+                        .order_by("-created_at", "-id"))
+    expected = {
+        "alice": ["cast_by_otto", "cast"], "bob": ["cast_by_otto", "cast"], "carol": ["olga_plays"],
+        "otto": ["ottos_event", "cast_by_otto", "cast"], "olga": ["olga_plays", "pair"], "dave": ["pair"],
+        "erin": ["pair"], "frank": ["ottos_event", "pair"], "mo": ["not_appealed", "appealed", "ottos_event", "pair"],
+        "jon": ["appealed"], "kim": ["appealed"], "lee": ["appealed"], "stan": list(reversed(disputes)),
+    }
+    users = {u.username: u for u in (cast.alice, cast.bob, cast.carol, cast.organiser, olga, cast.staff, dave, erin,
+                                     frank, mo, *committee)}
+    for name, user in users.items():
+        rule = [d.pk for d in newest_first if access.dispute_visible(d, user)]
+        assert rule == [disputes[key].pk for key in expected[name]], name
+        assert [d["id"] for d in get(user, reverse("api-disputes")).json()["results"]] == rule, name
+        page = client_for(user, auth="session").get(reverse("rulings:queue")).content.decode()
+        assert [int(pk) for pk in re.findall(r'href="/rulings/disputes/(\d+)/"', page)] == rule, name
+        assert ids_of(dispute_queue(user)) == [d.pk for d in newest_first if user_runs_match(d.match, user)], name
+    assert ids_of(dispute_queue(olga)) == [disputes["pair"].pk]  # she plays the other match she organises
+    assert [d["id"] for d in get(olga, reverse("api-disputes"), event=in_olgas_event.event_id).json()["results"]] == [
+        disputes["pair"].pk]
+    assert [d["id"] for d in get(cast.organiser, reverse("api-disputes"), status="open", category="no_show")
+            .json()["results"]] == [disputes["ottos_event"].pk]
+
+
+def ids_of(disputes) -> list[int]:
+    return [d.pk for d in disputes]
 
 
 def test_the_queue_filters_by_status_category_event_and_match(cast):
