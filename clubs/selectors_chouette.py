@@ -30,11 +30,10 @@ from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
     CubeEnd,
+    GameStep,
     Lineup,
     Session,
     Step,
-    game_from_json,
-    lineup_from_json,
     replay_session,
     settle_up,
     step_from_json,
@@ -291,28 +290,37 @@ def chouette_state(*, session: ChouetteSession, last_games: int | None = None) -
     """Everything the table shows, recomputed from the steps: the line-up for the next game with each
     seat's running total, the games newest first (the last ``last_games`` of them, or all) with every
     member's cube and every player's amount, the ledger and the settlement with the fewest transfers
-    (what would be paid if the session ended now; the final one once it has). Three queries."""
+    (what would be paid if the session ended now; the final one once it has). ``game_count`` counts
+    every game, shown or not. Three queries.
+
+    Each stored step is parsed once: the replay and the game rows read the same engine steps (a game
+    step carries the line-up it was played with and its game). Only the games shown get a row.
+    """
     rows = list(session.steps.select_related("recorded_by").order_by("number"))
     settings = session_settings(session)
-    replayed = replay_session(engine_steps(rows), settings)
+    steps = engine_steps(rows)
+    replayed = replay_session(steps, settings)
     settled = {game.step: game.settlement for game in replayed.games}
     stake = session.stake
 
-    game_steps = [(index, row) for index, row in enumerate(rows) if row.kind == ChouetteStep.Kind.GAME]
-    stored = {index: (lineup_from_json(row.record["lineup"]), game_from_json(row.record["record"]))
-              for index, row in game_steps}
+    game_indexes = [index for index, row in enumerate(rows) if row.kind == ChouetteStep.Kind.GAME]
+    shown_count = len(game_indexes) if last_games is None else max(0, min(last_games, len(game_indexes)))
+    # (number, index) of the games shown, newest first; a game's number is its place among all of them.
+    shown = [(number, game_indexes[number - 1])
+             for number in range(len(game_indexes), len(game_indexes) - shown_count, -1)]
+    played = {index: _played(steps[index], settings) for _, index in shown}
+
+    lineup = replayed.lineup
     seen = set(replayed.ledger)
-    for lineup, _game in stored.values():
-        seen.update(lineup.players)
+    seen.update(lineup.players if lineup is not None else ())
+    for game_lineup, _game in played.values():
+        seen.update(game_lineup.players)
     seen.update(row.player_id for row in rows if row.player_id is not None)
     names = _names(seen)
 
-    games = [_game_row(number, row, *stored[index], settled.get(index), stake, names)
-             for number, (index, row) in enumerate(game_steps, start=1)]
-    games.reverse()
-    shown = games if last_games is None else games[:last_games]
+    games = tuple(_game_row(number, rows[index], *played[index], settled.get(index), stake, names)
+                  for number, index in shown)
 
-    lineup = replayed.lineup
     seats: list[Seat] = []
     if lineup is not None:
         roles = _roles(lineup)
@@ -324,13 +332,21 @@ def chouette_state(*, session: ChouetteSession, last_games: int | None = None) -
                    for player, points in replayed.ledger.items())
     settlement = tuple(Transfer(payer, names.get(payer, "?"), payee, names.get(payee, "?"), points, money(points, stake))
                        for payer, payee, points in settle_up(replayed.ledger))
-    steps = tuple(StepRow(row.number, row.kind, row.player_id, names.get(row.player_id) if row.player_id else None,
-                          row.voided, row.amended, row.recorded_by.get_username(), row.recorded_at) for row in rows)
+    step_rows = tuple(StepRow(row.number, row.kind, row.player_id, names.get(row.player_id) if row.player_id else None,
+                              row.voided, row.amended, row.recorded_by.get_username(), row.recorded_at) for row in rows)
     return ChouetteState(
         session=session, settings=settings, lineup=tuple(seats),
         box_partner_allowed=lineup is not None and settings.box_partner_allowed(len(lineup.players)),
-        games=tuple(shown), game_count=len(games), ledger=ledger, settlement=settlement, steps=steps,
+        games=games, game_count=len(game_indexes), ledger=ledger, settlement=settlement, steps=step_rows,
     )
+
+
+def _played(step: GameStep, settings: ChouetteSettings) -> tuple[Lineup, ChouetteGame]:
+    """The line-up a stored game step was played with and its game (a stored record is the game the
+    engine checked; a full record would give its game here)."""
+    record = step.record
+    game = record if isinstance(record, ChouetteGame) else record.chouette_game(step.lineup, settings)
+    return step.lineup, game
 
 
 # --- lists ---------------------------------------------------------------------------------------------

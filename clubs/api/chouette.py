@@ -6,9 +6,13 @@ Who: every chouette read is for the club's members only, the whole of it (a sess
 its amounts are the club's business): anonymous 401, anyone else 403 ``not_club_member``. Writes are
 for the club's owners and organisers (403 ``not_club_manager``), checked before the body is read.
 
-Status codes: 200 (201 for a started table and a recorded game), 400 for a bad body or a record the
-engine refuses (``code`` the broken rule's, ``field`` where it is, e.g. ``cubes[2].value`` inside the
-record, ``action_index`` for a full record's board), 404 for an unknown club, table or game number,
+A table's state (GET) carries its most recent games only (``games``: 20 unless asked, ``all`` for
+every one; ``game_count`` counts them all); its ledger and settlement are always over every game. The
+writes answer with the whole state, every game in it.
+
+Status codes: 200 (201 for a started table and a recorded game), 400 for a bad body, a bad ``games``
+or a record the engine refuses (``code`` the broken rule's, ``field`` where it is, e.g.
+``cubes[2].value`` inside the record, ``action_index`` for a full record's board), 404 for an unknown club, table or game number,
 409 when the table's state forbids it (``chouette_ended``, ``stale_table`` with the current
 ``version``, ``duplicate_player``, ``too_few_players``, ``chouette_game_voided``, or a correction a
 later step no longer fits: the engine's code with that ``step``). Recording and amending a game share
@@ -33,11 +37,15 @@ from ..permissions import require_club_manager
 from ..services import chouette as services
 from .serializers import NoBodySerializer
 from .serializers_chouette import (
+    DEFAULT_STATE_GAMES,
+    GAMES_HELP,
+    GAMES_SCHEMA,
     ChouetteApiErrorSerializer,
     ChouetteGameInputSerializer,
     ChouettePlayerSerializer,
     ChouetteSerializer,
     ChouetteStartSerializer,
+    ChouetteStateQuerySerializer,
     ChouetteStateSerializer,
     ChouetteVersionSerializer,
     ChouetteVoidQuerySerializer,
@@ -83,9 +91,10 @@ def _manager_club(request, club_id: int) -> Club:
     return club
 
 
-def _state(club: Club, chouette_id: int, code: int = status.HTTP_200_OK) -> Response:
+def _state(club: Club, chouette_id: int, code: int = status.HTTP_200_OK, *, last_games: int | None = None) -> Response:
     session = selectors.chouette_get(club=club, chouette_id=chouette_id)
-    return Response(ChouetteStateSerializer(selectors.chouette_state(session=session)).data, status=code)
+    state = selectors.chouette_state(session=session, last_games=last_games)
+    return Response(ChouetteStateSerializer(state).data, status=code)
 
 
 class ChouetteCollectionApi(ChouetteBaseApi):
@@ -111,12 +120,19 @@ class ChouetteCollectionApi(ChouetteBaseApi):
 
 class ChouetteDetailApi(ChouetteBaseApi):
     @extend_schema(operation_id="clubs_chouettes_retrieve", tags=TAGS, summary="A chouette table (members)",
-                   description="The line-up for the next game with roles and running totals, every game with each "
-                               "member's cube and every player's amount (newest first), the ledger in points and "
-                               "money, and the settlement with the fewest transfers. Recomputed from the steps.",
-                   responses={200: ChouetteStateSerializer, **READ_ERRORS})
+                   description="The line-up for the next game with roles and running totals, the most recent games "
+                               f"(``games`` of them, {DEFAULT_STATE_GAMES} unless asked, ``games=all`` for every one) "
+                               "with each member's cube and every player's amount (newest first; ``game_count`` counts "
+                               "them all), the ledger in points and money, and the settlement with the fewest "
+                               "transfers, over every game whatever ``games`` is. Recomputed from the steps. 400 "
+                               "naming ``games`` for a value that is neither a number of games nor all.",
+                   parameters=[OpenApiParameter("games", GAMES_SCHEMA, required=False, description=GAMES_HELP)],
+                   responses={200: ChouetteStateSerializer, 400: ApiErrorSerializer, **READ_ERRORS})
     def get(self, request, club_id: int, chouette_id: int):
-        return _state(_member_club(request, club_id), chouette_id)
+        club = _member_club(request, club_id)
+        query = ChouetteStateQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return _state(club, chouette_id, last_games=query.validated_data["games"])
 
 
 class ChouetteVersionApi(ChouetteBaseApi):

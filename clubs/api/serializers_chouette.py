@@ -5,6 +5,8 @@ and display names, never a user id or an email; amounts in points and in money."
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -95,6 +97,44 @@ class ChouetteVoidQuerySerializer(StrictInputSerializer):
 
     class Meta:
         ref_name = "ChouetteVoidQuery"
+
+
+#: How many of the most recent games a table's state carries unless ``games`` says otherwise.
+DEFAULT_STATE_GAMES = 20
+GAMES_SCHEMA = {
+    "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["all"]}],
+    "default": DEFAULT_STATE_GAMES,
+}
+GAMES_HELP = (f"how many of the most recent games to include (default {DEFAULT_STATE_GAMES}), or all for every game; "
+              "game_count says how many there are")
+
+
+class GamesField(serializers.Field):
+    """A number of games (0 or more), or ``all`` (None)."""
+
+    default_error_messages = {"invalid": 'a number of games, 0 or more, or "all"'}
+
+    def to_internal_value(self, data):
+        if data == "all":
+            return None
+        if isinstance(data, str) and re.fullmatch(r"[0-9]+", data):
+            try:
+                return int(data)
+            except ValueError:  # past Python's limit on the digits of an int read from text
+                pass
+        self.fail("invalid")
+
+    def to_representation(self, value):
+        return "all" if value is None else value
+
+
+class ChouetteStateQuerySerializer(serializers.Serializer):
+    """The query of a table's state. Other query parameters are ignored, as they always were here."""
+
+    games = GamesField(required=False, default=DEFAULT_STATE_GAMES, help_text=GAMES_HELP)
+
+    class Meta:
+        ref_name = "ChouetteStateQuery"
 
 
 # --- output -----------------------------------------------------------------------------------------
@@ -236,8 +276,8 @@ class ChouetteStateSerializer(serializers.Serializer):
     settings = ChouetteSettingsSerializer(source="session")
     lineup = SeatSerializer(many=True, help_text="the line-up for the next game: the Box, the Captain, the crew")
     box_partner_allowed = serializers.BooleanField(help_text="the Box may take a partner at this size")
-    game_count = serializers.IntegerField()
-    games = GameRowSerializer(many=True, help_text="newest first")
+    game_count = serializers.IntegerField(help_text="every game recorded (voided ones too), shown or not")
+    games = GameRowSerializer(many=True, help_text="newest first: the most recent ones (the API's games parameter)")
     ledger = LedgerRowSerializer(many=True, help_text="everyone who sat, in order of arrival; sums to zero")
     settlement = TransferSerializer(many=True, help_text="who pays whom, fewest transfers (final once ended)")
     steps = StepRowSerializer(many=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import ChouetteSession, ChouetteStep
+from clubs.services.chouette import chouette_game_void
 from tests.clubs.factories import club_cast
 from tests.clubs.factories_chouette import chouette_snapshot, full_record, ids, play, quick, table
 from tests.matches.factories_api import client_for
@@ -97,6 +98,71 @@ def test_unknown_tables_and_games_are_404(cast, session):
     assert client_for(cast.organiser).post(f"/api/v1/clubs/{other.club.pk}/chouettes/{session.pk}/end/",
                                            {}, format="json").status_code == 404
     assert member.get("/api/v1/clubs/999999/chouettes/").status_code == 404
+
+
+@pytest.fixture
+def long_session(cast):
+    """23 games, Box and team winning by turns, some gammons; the last one voided: more games than a
+    table's state carries unless asked."""
+    session = table(cast)
+    for number in range(1, 24):
+        play(cast, session, quick("box" if number % 3 else "team", level=2 if number % 5 == 0 else 1))
+    chouette_game_void(club_id=cast.club.pk, chouette_id=session.pk, number=23, user=cast.organiser)
+    return session
+
+
+def test_a_table_s_state_carries_its_last_twenty_games_unless_asked_and_counts_them_all(cast, long_session):
+    body = client_for(cast.members[0]).get(url(cast, long_session)).json()
+    assert body["game_count"] == 23
+    assert [game["number"] for game in body["games"]] == list(range(23, 3, -1))
+    assert (body["games"][0]["voided"], body["games"][1]["voided"]) == (True, False)
+    # An empty value is no value, as for every query parameter of the API.
+    assert client_for(cast.members[0]).get(url(cast, long_session), {"games": ""}).json()["games"] == body["games"]
+
+
+@pytest.mark.parametrize(("games", "numbers"), [("3", [23, 22, 21]), ("1", [23]), ("0", []), ("all", list(range(23, 0, -1))),
+                                                ("50", list(range(23, 0, -1)))])
+def test_games_asks_for_that_many_of_the_most_recent_games_or_all_of_them(cast, long_session, games, numbers):
+    body = client_for(cast.members[0]).get(url(cast, long_session), {"games": games}).json()
+    assert [game["number"] for game in body["games"]] == numbers
+    assert body["game_count"] == 23
+
+
+def test_the_games_shown_are_the_same_rows_as_in_the_whole_table(cast, long_session):
+    member = client_for(cast.members[0])
+    every = member.get(url(cast, long_session), {"games": "all"}).json()["games"]
+    assert member.get(url(cast, long_session), {"games": "5"}).json()["games"] == every[:5]
+    assert member.get(url(cast, long_session, "games/19/")).json() == every[23 - 19]
+
+
+def test_the_ledger_settlement_line_up_and_steps_do_not_depend_on_how_many_games_are_shown(cast, long_session):
+    member = client_for(cast.members[0])
+    states = [member.get(url(cast, long_session), query).json() for query in ({}, {"games": "0"}, {"games": "2"},
+                                                                             {"games": "all"})]
+    rest = [{key: value for key, value in state.items() if key != "games"} for state in states]
+    assert rest[1:] == [rest[0]] * 3
+    ledger = {row["display_name"]: row["points"] for row in rest[0]["ledger"]}
+    assert sum(ledger.values()) == 0 and any(ledger.values())
+    played = [game for game in states[3]["games"] if not game["voided"]]
+    for name in ledger:  # the ledger is every game's amounts, including the 20 older than those shown by default
+        assert ledger[name] == sum(a["points"] for game in played for a in game["amounts"] if a["display_name"] == name)
+    settlement = member.get(url(cast, long_session, "settlement/")).json()
+    assert (settlement["transfers"], settlement["ledger"]) == (rest[0]["settlement"], rest[0]["ledger"])
+
+
+@pytest.mark.parametrize("games", ["-1", "ten", "2.5", "ALL", "1e3", " 3", "\u0663"])
+def test_a_bad_games_value_is_a_400_naming_it_and_changes_nothing(cast, long_session, games):
+    before = chouette_snapshot(long_session)
+    response = client_for(cast.members[0]).get(url(cast, long_session), {"games": games})
+    assert response.status_code == 400
+    assert "games" in response.json()["errors"]
+    assert chouette_snapshot(long_session) == before
+
+
+def test_an_outsider_asking_for_games_is_still_refused_as_an_outsider(cast, long_session):
+    for games in ("all", "ten"):
+        response = client_for(cast.outsider).get(url(cast, long_session), {"games": games})
+        assert (response.status_code, response.json()["code"]) == (403, "not_club_member")
 
 
 # --- writing -----------------------------------------------------------------------------------------------

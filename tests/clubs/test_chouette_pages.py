@@ -115,6 +115,15 @@ def test_the_table_page_reads_the_state_in_the_same_number_of_queries_whatever_t
     assert queries() == few
 
 
+def test_the_table_page_shows_the_last_eight_games_and_links_the_earlier_ones(cast, session):
+    for _ in range(9):
+        play(cast, session, quick("team"))
+    shown = text(browser(cast.members[0]).get(page(cast, session)))
+    assert [number for number in range(1, 11) if f'id="game-{number}"' in shown] == list(range(3, 11))
+    assert "The last 8 of 10 games" in shown
+    assert all(f'href="{page(cast, session, f"games/{number}/")}"' in shown for number in (1, 2))
+
+
 # --- starting --------------------------------------------------------------------------------------------------
 
 
