@@ -91,7 +91,10 @@ def _manager_club(request, club_id: int) -> Club:
     return club
 
 
-def _state(club: Club, chouette_id: int, code: int = status.HTTP_200_OK, *, last_games: int | None = None) -> Response:
+def _state(club: Club, chouette_id: int, code: int = status.HTTP_200_OK, *,
+           last_games: int | None = DEFAULT_STATE_GAMES) -> Response:
+    """The table's state as the answer to a read or a write: the most recent ``last_games`` games
+    (None: all), and always the whole ledger, line-up and settlement."""
     session = selectors.chouette_get(club=club, chouette_id=chouette_id)
     state = selectors.chouette_state(session=session, last_games=last_games)
     return Response(ChouetteStateSerializer(state).data, status=code)

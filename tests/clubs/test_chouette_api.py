@@ -120,6 +120,14 @@ def test_a_table_s_state_carries_its_last_twenty_games_unless_asked_and_counts_t
     assert client_for(cast.members[0]).get(url(cast, long_session), {"games": ""}).json()["games"] == body["games"]
 
 
+def test_a_write_answers_the_tables_state_with_its_last_twenty_games(cast, long_session):
+    response = client_for(cast.organiser).post(url(cast, long_session, "games/"),
+                                               {"kind": "quick", "record": quick("team")}, format="json")
+    body = response.json()
+    assert response.status_code == 201 and body["game_count"] == 24
+    assert [game["number"] for game in body["games"]] == list(range(24, 4, -1))
+
+
 @pytest.mark.parametrize(("games", "numbers"), [("3", [23, 22, 21]), ("1", [23]), ("0", []), ("all", list(range(23, 0, -1))),
                                                 ("50", list(range(23, 0, -1)))])
 def test_games_asks_for_that_many_of_the_most_recent_games_or_all_of_them(cast, long_session, games, numbers):
