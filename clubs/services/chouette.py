@@ -88,24 +88,6 @@ MAX_AUTOMATIC = 30  # the engine counts automatic doubles up to 30 (a cube of 2*
 # --- refusals ------------------------------------------------------------------------------------------
 
 
-def chouette_ended() -> Conflict:
-    return Conflict("this chouette session has ended", code="chouette_ended")
-
-
-def stale_table(expected: int, version: int) -> Conflict:
-    return Conflict(f"the table has changed since your page was loaded (version {expected}, now {version}): "
-                    f"reload it and enter the game again", code="stale_table", version=version)
-
-
-def game_voided(number: int) -> Conflict:
-    return Conflict(f"game {number} is voided: it no longer counts and cannot be amended", code="chouette_game_voided",
-                    game=number)
-
-
-def bad_chouette(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_chouette", field=field)
-
-
 def _engine_message(error: ChouetteError) -> str:
     step = error.details.get("step")
     # The engine counts steps from 0 in its message; the table counts them from 1, in details.
@@ -151,13 +133,13 @@ def _locked(club_id: int, chouette_id: int, user) -> tuple[Club, ChouetteSession
 
 def _check_open(session: ChouetteSession, expected_version: int | None) -> None:
     if session.status != ChouetteSession.Status.OPEN:
-        raise chouette_ended()
+        raise errors.chouette_ended()
     _check_version(session, expected_version)
 
 
 def _check_version(session: ChouetteSession, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != session.version:
-        raise stale_table(expected_version, session.version)
+        raise errors.stale_table(expected_version, session.version)
 
 
 def _rows(session: ChouetteSession) -> list[ChouetteStep]:
@@ -292,9 +274,9 @@ def _stake(stake) -> Decimal:
     try:
         value = Decimal(str(stake))
     except (InvalidOperation, ValueError):
-        raise bad_chouette("stake", f"{stake!r} is not an amount") from None
+        raise errors.bad_chouette("stake", f"{stake!r} is not an amount") from None
     if not value.is_finite() or value < 0 or value > MAX_STAKE or value != value.quantize(Decimal("0.01")):
-        raise bad_chouette("stake", "an amount from 0 to 9999999.99, at most two decimals")
+        raise errors.bad_chouette("stake", "an amount from 0 to 9999999.99, at most two decimals")
     return value.quantize(Decimal("0.01"))
 
 
@@ -320,13 +302,13 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     require_club_manager(club, user)
     name = (name or "").strip()
     if len(name) > 80:
-        raise bad_chouette("name", "at most 80 characters")
+        raise errors.bad_chouette("name", "at most 80 characters")
     stake = _stake(stake)
     if not isinstance(currency, str) or not CURRENCY.fullmatch(currency.strip().upper()):
-        raise bad_chouette("currency", "three letters, such as EUR")
+        raise errors.bad_chouette("currency", "three letters, such as EUR")
     currency = currency.strip().upper()
     if isinstance(automatic_doubles, int) and not isinstance(automatic_doubles, bool) and automatic_doubles > MAX_AUTOMATIC:
-        raise bad_chouette("automatic_doubles", f"at most {MAX_AUTOMATIC}")
+        raise errors.bad_chouette("automatic_doubles", f"at most {MAX_AUTOMATIC}")
     try:
         settings = ChouetteSettings(
             single_cube=single_cube, jacoby=jacoby, box_must_take_half=box_must_take_half,
@@ -482,7 +464,7 @@ def chouette_game_amend(*, club_id: int, chouette_id: int, number: int, user, ki
     rows = _rows(session)
     index, row = _game_at(rows, number)
     if row.voided:
-        raise game_voided(number)
+        raise errors.chouette_game_voided(number)
     steps = engine_steps(rows)
     lineup = _replay(session, steps[:index], rows[:index]).lineup
     game = _parse_entry(kind, record, lineup, session_settings(session))
