@@ -80,3 +80,7 @@ def not_committee() -> NotAllowed:
 
 def bad_vote(field: str, message: str) -> DomainError:
     return DomainError(message, code="bad_vote", field=field)
+
+
+def committee_ruling_final() -> Conflict:
+    return Conflict("this ruling was made by an appeals committee: it is final", code="committee_ruling_final")

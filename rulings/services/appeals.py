@@ -61,7 +61,8 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
     "appealed" until the committee decides. Audited; the director is told after commit.
 
     Raises NotAllowed (``not_appellant``) for anyone but the match's players, Conflict when the
-    ruling is no longer in force, the window has closed, or the ruling is already appealed, and
+    ruling is no longer in force, is a committee's (final), the window has closed, or the ruling is
+    already appealed, and
     DomainError (field ``grounds``) for missing or overlong grounds.
     """
     ruling = Ruling.objects.select_related("dispute").get(pk=ruling_id)
@@ -77,6 +78,8 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
         raise errors.bad_dispute("grounds", f"the grounds are {len(grounds)} characters; the limit is {GROUNDS_MAX}")
     if ruling.status != Ruling.Status.IN_FORCE:
         raise errors.ruling_not_in_force(ruling.get_status_display().lower())
+    if ruling.appeal_id is not None:
+        raise errors.committee_ruling_final()
     closes = appeal_window_closes(ruling)
     if timezone.now() > closes:
         raise errors.appeal_window_closed(closes)

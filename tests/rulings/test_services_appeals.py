@@ -254,6 +254,20 @@ def test_a_replacement_needs_a_majority_for_the_same_ruling(cast, judges):
     assert Dispute.objects.get(pk=old.dispute_id).status == "decided"
 
 
+def test_a_committees_ruling_is_final(cast, judges):
+    appeal = appealed(cast, judges)
+    replace = {"decision": "replace", "outcome": "score_corrected", "params": {"score": [4, 5]}, "rule": RULE,
+               "reasoning": "4-5 it was."}
+    for judge in judges[:2]:
+        vote_cast(appeal_id=appeal.pk, user=judge, **replace)
+    replacement = Ruling.objects.get(appeal=appeal)
+    before = snapshot()
+    with pytest.raises(Conflict) as refused:
+        appeal_lodge(ruling_id=replacement.pk, user=cast.bob, grounds="Still wrong.")
+    assert refused.value.code == "committee_ruling_final" and snapshot() == before
+    assert Dispute.objects.get(pk=replacement.dispute_id).status == "decided"
+
+
 def test_a_replacement_the_match_refuses_rolls_back_the_deciding_vote(cast, judges):
     appeal = appealed(cast, judges)
     bad = {"decision": "replace", "outcome": "score_corrected", "params": {"score": [2, 2]}, "rule": RULE,
