@@ -235,6 +235,7 @@ def _render_dispute(request: HttpRequest, detail: DisputeDetail, *, answer_form:
         rows.append(RulingRow(ruling, appeal, appeal_window_closes(ruling)))
     in_force = next((row for row in rows if row.ruling.status == Ruling.Status.IN_FORCE), None)
     can_appeal = (my_side is not None and in_force is not None and in_force.appeal is None
+                  and in_force.ruling.appeal_id is None  # a committee's ruling is final
                   and timezone.now() <= in_force.window_closes)
     context = {
         "dispute": dispute,

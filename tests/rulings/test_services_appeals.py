@@ -9,6 +9,8 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from config.errors import Conflict, DomainError, NotAllowed
@@ -266,6 +268,10 @@ def test_a_committees_ruling_is_final(cast, judges):
         appeal_lodge(ruling_id=replacement.pk, user=cast.bob, grounds="Still wrong.")
     assert refused.value.code == "committee_ruling_final" and snapshot() == before
     assert Dispute.objects.get(pk=replacement.dispute_id).status == "decided"
+    page = Client()
+    page.force_login(cast.bob)
+    html = page.get(reverse("rulings:dispute", args=[replacement.dispute_id])).content.decode()
+    assert reverse("rulings:appeal_lodge", args=[replacement.pk]) not in html  # no appeal form
 
 
 def test_a_replacement_the_match_refuses_rolls_back_the_deciding_vote(cast, judges):
