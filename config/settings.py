@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -186,6 +187,8 @@ MAX_UPLOAD_BYTES = env_int("CRAWFORD_MAX_UPLOAD_BYTES", 2 * 1024 * 1024)
 MAX_LOG_ACTIONS = env_int("CRAWFORD_MAX_LOG_ACTIONS", 10_000)
 # How long a ruling on a match outside an event may be appealed (an event sets its own).
 APPEAL_MINUTES = env_int("CRAWFORD_APPEAL_MINUTES", 60)
+# The whole body of one request: an import of several files at most (config/middleware.py).
+MAX_REQUEST_BYTES = env_int("CRAWFORD_MAX_REQUEST_BYTES", 10 * MAX_UPLOAD_BYTES)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 MEDIA_ROOT = Path(env_str("CRAWFORD_MEDIA_ROOT", str(BASE_DIR / "media")))

@@ -1,6 +1,7 @@
 """Request size limits outside the matches API's own tests (tests/matches/test_api_reports.py and
 test_api_imports.py cover a report's body and each uploaded file): a form or body over
-DATA_UPLOAD_MAX_MEMORY_SIZE gets a 413 in the error body, and nothing is saved."""
+DATA_UPLOAD_MAX_MEMORY_SIZE, or a whole request over MAX_REQUEST_BYTES (many files), gets a 413,
+and nothing is saved."""
 
 from __future__ import annotations
 
@@ -34,3 +35,22 @@ def test_a_token_request_over_the_limit_gets_a_413_and_no_token(settings):
                                                              "padding": "x" * 5000}, format="json")
     assert response.status_code == 413 and response.json()["code"] == "body_too_large"
     assert not Token.objects.filter(user=user).exists()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/imports/", "/imports/"])
+def test_a_body_over_the_total_limit_is_refused_before_it_is_read_and_starts_nothing(settings, path):
+    settings.MAX_REQUEST_BYTES = 4000
+    user = UserFactory()
+    files = []
+    for number in range(3):  # each file under the per-file limit, together over the total
+        upload = io.BytesIO(b" 1 point match\n" + b" " * 1500)
+        upload.name = f"m{number}.mat"
+        files.append(upload)
+    client = client_for(user) if path.startswith("/api/") else client_for(user, auth="session")
+    response = client.post(path, {"files": files}, format="multipart")
+    assert response.status_code == 413
+    if path.startswith("/api/"):
+        assert response.json() == {"detail": "the request body is larger than the upload limit", "code": "body_too_large"}
+    assert not ImportJob.objects.exists()
+    settings.MAX_REQUEST_BYTES = 10**6
+    assert client.post(path, {"files": files[:1]}, format="multipart").status_code != 413
