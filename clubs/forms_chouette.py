@@ -4,6 +4,7 @@ a record fits the line-up and the table — is checked by the services with the 
 
 from __future__ import annotations
 
+import json
 import re
 
 from django import forms
@@ -179,3 +180,24 @@ class PlayerChoiceForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = players
         self.fields["player"].label = label
+
+
+class FullRecordForm(forms.Form):
+    """A full game as the engine's JSON: the Box v Captain board's log (``board_log``), the crew's
+    cube moments (``crew_moments``) and the Box partner (see engine/chouette_log.py). For scorers
+    who keep the board's log; the quick result is the usual way at the table."""
+
+    record = forms.CharField(widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}), max_length=200_000,
+                             label="Full record (JSON)",
+                             help_text='{"board_log": [...engine actions...], "crew_moments": [{"before": 4, '
+                                       '"moment": {...}}], "box_partner": null}')
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def clean_record(self):
+        try:
+            data = json.loads(self.cleaned_data["record"])
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError("a full record is a JSON object with board_log and crew_moments")
+        return data

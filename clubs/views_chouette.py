@@ -23,7 +23,7 @@ from config.errors import DomainError
 from matches.views import error_text
 
 from . import selectors, selectors_chouette
-from .forms_chouette import ChouetteStartForm, PlayerChoiceForm, QuickResultForm
+from .forms_chouette import ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
 from .models import ChouetteSession, Club, ClubNight
 from .permissions import MANAGERS, club_role
 from .services import chouette as services
@@ -116,9 +116,10 @@ def _leave_form(club: Club, state, data=None) -> PlayerChoiceForm:
                             players=[(seat.player_id, seat.display_name) for seat in state.lineup])
 
 
-def _forms(club: Club, state: selectors_chouette.ChouetteState, *, game_form=None) -> dict:
+def _forms(club: Club, state: selectors_chouette.ChouetteState, *, game_form=None, full_form=None) -> dict:
     return {
         "game_form": game_form or QuickResultForm.for_state(state, initial={"version": state.version, "level": 1}),
+        "full_form": full_form or FullRecordForm(initial={"version": state.version}),
         "join_form": _join_form(club, state),
         "leave_form": _leave_form(club, state),
     }
@@ -176,6 +177,30 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
     box, captain = after.lineup[0], after.lineup[1]
     return _done(request, f"Game {game.number}: {game.result_label}. Next: {box.display_name} is the Box, "
                           f"{captain.display_name} the Captain.", _table_url(club, session))
+
+
+@login_required
+@require_POST
+def chouette_game_record_full(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """Record the next game from its full record (the board's log and the crew's cube moments, as
+    JSON); see chouette_game_record. A refusal names the place in the record (``board_log[7]``)."""
+    club, session = _manager_session(request, slug, chouette_id)
+    form = FullRecordForm(request.POST)
+    if not form.is_valid():
+        return _render_table(request, club, session, full_form=form, status=400)
+    state = selectors_chouette.chouette_state(session=session, last_games=0)
+    try:
+        services.chouette_game_record(club_id=club.pk, chouette_id=session.pk, user=request.user, kind="full",
+                                      record=form.cleaned_data["record"], expected_version=form.cleaned_data["version"])
+    except DomainError as error:
+        where = error.details.get("field")
+        form.add_error("record", f"{where}: {_refusal_text(error, _names(state))}" if where else
+                       _refusal_text(error, _names(state)))
+        session.refresh_from_db()
+        return _render_table(request, club, session, full_form=form, status=_status_of(error))
+    session.refresh_from_db()
+    game = selectors_chouette.chouette_state(session=session, last_games=1).games[0]
+    return _done(request, f"Game {game.number}: {game.result_label}.", _table_url(club, session))
 
 
 def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, make_form, text: str):
@@ -298,6 +323,8 @@ urlpatterns = [
     path("<slug:slug>/chouettes/new/", chouette_new, name="chouette_new"),
     path("<slug:slug>/chouettes/<int:chouette_id>/", chouette_table, name="chouette"),
     path("<slug:slug>/chouettes/<int:chouette_id>/games/", chouette_game_record, name="chouette_game_record"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/games/full/", chouette_game_record_full,
+         name="chouette_game_record_full"),
     path("<slug:slug>/chouettes/<int:chouette_id>/games/<int:game_number>/", chouette_game, name="chouette_game"),
     path("<slug:slug>/chouettes/<int:chouette_id>/join/", chouette_join, name="chouette_join"),
     path("<slug:slug>/chouettes/<int:chouette_id>/leave/", chouette_leave, name="chouette_leave"),

@@ -316,6 +316,8 @@ MATRIX = {
     ("clubs:chouette", "post"):                          (302, 200, 200, 200, 403, 403, 403),  # a read page
     ("clubs:chouette_game_record", "get"):               (302, 405, 405, 405, 405, 405, 405),
     ("clubs:chouette_game_record", "post"):              (302, 400, 400, 403, 403, 403, 403),
+    ("clubs:chouette_game_record_full", "get"):          (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:chouette_game_record_full", "post"):         (302, 400, 400, 403, 403, 403, 403),
     ("clubs:chouette_game", "get"):                      (302, 200, 200, 200, 403, 403, 403),
     ("clubs:chouette_game", "post"):                     (302, 400, 400, 403, 403, 403, 403),  # an amendment without a result
     ("clubs:chouette_join", "get"):                      (302, 405, 405, 405, 405, 405, 405),
