@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 
 from engine.chouette import (
@@ -286,12 +287,33 @@ def chouette_replay(session: ChouetteSession, rows: Sequence[ChouetteStep]) -> S
     return replay_session(engine_steps(rows), session_settings(session))
 
 
+#: Bounds how long a renamed player can show under his old name on a table's cached state.
+STATE_CACHE_SECONDS = 300
+
+
 def chouette_state(*, session: ChouetteSession, last_games: int | None = None) -> ChouetteState:
     """Everything the table shows, recomputed from the steps: the line-up for the next game with each
     seat's running total, the games newest first (the last ``last_games`` of them, or all) with every
     member's cube and every player's amount, the ledger and the settlement with the fewest transfers
     (what would be paid if the session ended now; the final one once it has). ``game_count`` counts
-    every game, shown or not. Three queries.
+    every game, shown or not. Four queries, one when the cache has this version of the table.
+
+    Cached by the session's ``version``, which every change of its steps (or its end) moves on in
+    the same transaction: a cached state is never older than the table, whatever changed it. The
+    version is read afresh (one query), so a caller holding an old copy of the session row still
+    gets the table as it is. ``started_at`` keeps a recreated database from meeting an old entry.
+    """
+    session = ChouetteSession.objects.get(pk=session.pk)
+    key = f"chouette:state:{session.pk}:{session.started_at.timestamp()}:{session.version}:{last_games}"
+    state = cache.get(key)
+    if state is None:
+        state = _chouette_state(session, last_games)
+        cache.set(key, state, STATE_CACHE_SECONDS)
+    return state
+
+
+def _chouette_state(session: ChouetteSession, last_games: int | None) -> ChouetteState:
+    """:func:`chouette_state`, computed.
 
     Each stored step is parsed once: the replay and the game rows read the same engine steps (a game
     step carries the line-up it was played with and its game). Only the games shown get a row.
