@@ -235,4 +235,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+    # django-axes announces itself on every start and every reset at INFO; its lockouts are WARNING.
+    "loggers": {"axes": {"level": "WARNING"}},
 }
