@@ -20,8 +20,8 @@ def dispute_closed(status: str) -> Conflict:
     return Conflict(f"this dispute is {status}: it takes no new ruling (appeal the ruling instead)", code="dispute_closed")
 
 
-def dispute_decided() -> Conflict:
-    return Conflict("this dispute is decided: it takes no more statements", code="dispute_decided")
+def dispute_decided(status: str = "decided") -> Conflict:
+    return Conflict(f"this dispute is {status}: it takes no more statements", code="dispute_decided")
 
 
 def ruling_in_force() -> Conflict:

@@ -38,6 +38,7 @@ class Dispute(models.Model):
         RULED = "ruled", "Ruled"
         APPEALED = "appealed", "Under appeal"
         DECIDED = "decided", "Appeal decided"
+        SETTLED = "settled", "Settled without a ruling"
 
     match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="disputes")
     game_number = models.PositiveSmallIntegerField(null=True, blank=True, help_text="empty: the whole match")

@@ -248,7 +248,7 @@ def _render_dispute(request: HttpRequest, detail: DisputeDetail, *, answer_form:
         "rulings": rows,
         "in_force": in_force,
         "answer_form": answer_form or (StatementForm() if (my_side is not None or directs)
-                                       and dispute.status != Dispute.Status.DECIDED else None),
+                                       and dispute.status not in (Dispute.Status.DECIDED, Dispute.Status.SETTLED) else None),
         "ruling_form": ruling_form or (RulingForm(side_names=_side_names(match)) if directs and in_force is None
                                        and dispute.status == Dispute.Status.OPEN else None),
         "appeal_form": appeal_form or (AppealForm() if can_appeal else None),

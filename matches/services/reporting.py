@@ -101,8 +101,9 @@ def _same(report: Report, claim: Claim) -> bool:
 
 
 def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, action: str = "match.result_confirmed",
-                  note: str = "") -> None:
-    """Make ``confirmed`` the match's result: score, winner, status and games; audited."""
+                  note: str = "", ruled_dispute: int | None = None) -> None:
+    """Make ``confirmed`` the match's result: score, winner, status and games; audited. The match's
+    open automatic dispute is settled, unless it is ``ruled_dispute`` (a ruling records itself)."""
     before = match_snapshot(match)
     match.score0, match.score1 = claim.score
     match.winner = score_winner(match, claim.score)
@@ -119,6 +120,10 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
         _write_games(match, games, replay)
     audit_record(actor=actor or confirmed.reporter, action=action, object_type="matches.Match", object_id=match.pk,
                  tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
+    # A score dispute the reports opened ends with a confirmed result (agreed, or entered by the director).
+    from rulings.services.disputes import disputes_settle_automatic
+
+    disputes_settle_automatic(match=match, actor=actor or confirmed.reporter, ruled=ruled_dispute)
     # Tournaments: a confirmed (or overridden) result of an event's match advances its draw in
     # this same transaction, so a correction the event refuses (a later match built on it has
     # started) rolls the whole override back. Imported here: tournaments imports matches.
@@ -228,7 +233,7 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         # Demote before promoting: the partial unique index allows one confirmed row at a time.
         agreed.save(update_fields=["status"])
         confirmed.save(update_fields=["status"])
-        _apply_result(match, Claim(claim.score, claim.log if confirmed is report else None), confirmed)
+        _apply_result(match, Claim(claim.score, claim.log if confirmed is report else None), confirmed, actor=user)
         _after_commit(match, "confirmed")
     else:
         theirs.status = Report.Status.CONTESTED
@@ -307,7 +312,7 @@ def match_override(*, match_id: int, user, claim: Claim, statement: str = "") ->
     return _override(match, user, claim, statement)
 
 
-def _override(match: Match, user, claim: Claim, statement: str) -> Report:
+def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute: int | None = None) -> Report:
     current = match.reports.filter(status=Report.Status.CONFIRMED).first()
     if current is not None and current.side is None and _same(current, claim):
         return current
@@ -323,7 +328,8 @@ def _override(match: Match, user, claim: Claim, statement: str) -> Report:
     )
     if claim.games is None:
         match.games.all().delete()
-    _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement)
+    _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement,
+                  ruled_dispute=ruled_dispute)
     _after_commit(match, "confirmed")
     return report
 

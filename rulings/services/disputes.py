@@ -164,8 +164,8 @@ def dispute_answer(*, dispute_id: int, user, text: str) -> Statement:
     side = side_of_user(match, user)
     if side is None and not user_runs_match(match, user):
         raise errors.not_a_party()
-    if dispute.status == Dispute.Status.DECIDED:
-        raise errors.dispute_decided()
+    if dispute.status in (Dispute.Status.DECIDED, Dispute.Status.SETTLED):
+        raise errors.dispute_decided(dispute.get_status_display().lower())
     text = _text("text", text)
     statement = Statement.objects.create(dispute=dispute, author=user, side=side, text=text)
     audit_record(actor=user, action="dispute.answered", object_type="rulings.Statement", object_id=statement.pk,
@@ -192,3 +192,21 @@ def dispute_open_automatic(*, match, user, statement: str) -> Dispute:
                  tournament_id=match.event_id, match_id=match.pk,
                  after={"category": dispute.category, "automatic": True, "statement": statement})
     return dispute
+
+
+def disputes_settle_automatic(*, match, actor, ruled: int | None = None) -> int:
+    """The match's open automatic dispute is settled without a ruling: its result was confirmed by
+    agreement or entered by the director. Called by ``matches.services.reporting`` inside the
+    transaction that confirms the result. ``ruled``: the dispute a ruling is confirming the result
+    for, left to the ruling. The disputes opened by hand (conduct, an illegal move...) stay open.
+    Audited ``dispute.settled``; returns how many were settled (0 or 1).
+    """
+    settled = 0
+    for dispute in Dispute.objects.filter(match=match, automatic=True, status=Dispute.Status.OPEN).exclude(pk=ruled):
+        dispute.status = Dispute.Status.SETTLED
+        dispute.save(update_fields=["status"])
+        audit_record(actor=actor, action="dispute.settled", object_type="rulings.Dispute", object_id=dispute.pk,
+                     tournament_id=match.event_id, match_id=match.pk, before={"status": Dispute.Status.OPEN},
+                     after={"status": Dispute.Status.SETTLED, "score": [match.score0, match.score1]})
+        settled += 1
+    return settled

@@ -313,7 +313,7 @@ def _confirm(context: _Context, claim: Claim) -> None:
     """Confirm ``claim`` as the match's result through the override path; the event's refusal
     becomes the ruling's."""
     try:
-        _override(context.match, context.director, claim, context.note)
+        _override(context.match, context.director, claim, context.note, ruled_dispute=context.dispute.pk)
     except Conflict as error:
         raise _refused(error) from None
 
