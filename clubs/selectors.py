@@ -87,17 +87,20 @@ def recent_results(player_ids: list[int], per_player: int = RECENT_RESULTS) -> d
     if not player_ids:
         return {}
     match_table, side_table = Match._meta.db_table, Side._meta.db_table
+    ids = [int(pk) for pk in player_ids]
+    # Plain IN placeholders (not PostgreSQL's = ANY(array)): SQLite, the embedded default, runs it too.
+    placeholders = ", ".join(["%s"] * len(ids))
     branches = " UNION ALL ".join(
         f"SELECT m.id AS match_id, m.confirmed_at, s.{slot}_id AS player_id, {index} AS side "
         f"FROM {match_table} m JOIN {side_table} s ON s.id = m.side{index}_id "
-        f"WHERE m.status = 'confirmed' AND s.{slot}_id = ANY(%s)"
+        f"WHERE m.status = 'confirmed' AND s.{slot}_id IN ({placeholders})"
         for index in (0, 1) for slot in ("player_a", "player_b")
     )
     sql = (f"SELECT match_id, player_id, side FROM (SELECT slots.*, row_number() OVER (PARTITION BY player_id "
            f"ORDER BY confirmed_at DESC NULLS LAST, match_id DESC) AS place FROM ({branches}) slots) ranked "
            f"WHERE place <= %s ORDER BY player_id, place")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [list(player_ids)] * 4 + [per_player])
+        cursor.execute(sql, ids * 4 + [per_player])
         rows = cursor.fetchall()
     matches = Match.objects.with_sides().in_bulk({match_id for match_id, _, _ in rows})
     found: dict[int, list[RecentResult]] = defaultdict(list)

@@ -1,0 +1,76 @@
+"""The README's run command serves on the embedded default (SQLite, tasks in-process): in a fresh
+process with no DATABASE_URL or REDIS_URL, the migrations run, the demo data loads (three real match
+files) and every kind of page and API list answers — the PostgreSQL-only SQL the suite (on
+PostgreSQL) cannot catch fails here."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+FILES = ["galaxy_1pt_match1501137.mat", "studio_3pt_solnze_lasse.mat", "gnubg_3pt_test_match01.mat"]
+
+WALK = """
+import json, os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from pathlib import Path
+from django.core.management import call_command
+from django.test import Client
+call_command("migrate", verbosity=0)
+from matches.services.demo import demo_data_load
+from clubs.models import ChouetteSession, ClubNight, Season
+from rulings.models import Dispute
+from tournaments.models import Tournament
+summary = demo_data_load(folder=Path(sys.argv[1]))
+club = summary.club
+night = ClubNight.objects.get(club=club)
+chouette = ChouetteSession.objects.get(club=club)
+dispute = Dispute.objects.get()
+season = Season.objects.get(club=club)
+bracket, swiss = (Tournament.objects.get(name=name) for name in ("Crawford Demo Open", "Crawford Demo Swiss"))
+pages = {
+    "anonymous": ["/events/", f"/events/{bracket.pk}/", f"/events/{bracket.pk}/bracket/",
+                  f"/events/{swiss.pk}/standings/", f"/events/{swiss.pk}/rounds/", "/clubs/", f"/clubs/{club.slug}/",
+                  f"/clubs/{club.slug}/seasons/", f"/clubs/{club.slug}/seasons/{season.pk}/",
+                  f"/clubs/{club.slug}/nights/", f"/api/v1/clubs/{club.pk}/calendar.ics",
+                  f"/api/v1/clubs/{club.pk}/seasons/{season.pk}/ladder.csv",
+                  f"/rulings/events/{bracket.pk}/", "/api/v1/tournaments/", f"/api/v1/tournaments/{swiss.pk}/standings/",
+                  "/api/v1/clubs/", "/api/schema/"],
+    "alice": ["/", f"/matches/{dispute.match_id}/", f"/players/{summary.players[0].pk}/",
+              f"/clubs/{club.slug}/nights/{night.pk}/",
+              f"/clubs/{club.slug}/chouettes/{chouette.pk}/", f"/rulings/disputes/{dispute.pk}/", "/rulings/",
+              f"/api/v1/clubs/{club.pk}/chouettes/{chouette.pk}/", "/api/v1/disputes/"],
+    "organiser": [f"/events/{bracket.pk}/audit/", f"/rulings/disputes/{dispute.pk}/", "/rulings/",
+                  f"/clubs/{club.slug}/members/"],
+}
+from accounts.models import User
+answers = {}
+for who, paths in pages.items():
+    client = Client()
+    if who != "anonymous":
+        client.force_login(User.objects.get(username=who))
+    for path in paths:
+        answers[f"{who} {path}"] = client.get(path, follow=True).status_code
+print(json.dumps(answers))
+"""
+
+
+def test_the_demo_runs_on_the_embedded_default_and_every_kind_of_page_answers(tmp_path):
+    folder = tmp_path / "mat"
+    folder.mkdir()
+    for name in FILES:
+        shutil.copy(BASE_DIR.parent / "shared" / "data" / "mat" / name, folder / name)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"),
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'crawford.sqlite3'}"}
+    result = subprocess.run([sys.executable, "-c", WALK, str(folder)], cwd=BASE_DIR, env=env, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {path: status for path, status in answers.items() if status != 200} == {}
