@@ -30,6 +30,15 @@ RECENT_RESULTS = 3
 # --- clubs ---------------------------------------------------------------------------------------
 
 
+def clubs_managed(*, user) -> QuerySet[Club]:
+    """The clubs ``user`` owns or organises (an active membership with a manager's role), by name."""
+    if not getattr(user, "is_authenticated", False):
+        return Club.objects.none()
+    return Club.objects.filter(memberships__user=user, memberships__status=Membership.Status.ACTIVE,
+                               memberships__role__in=(Membership.Role.OWNER, Membership.Role.ORGANISER)
+                               ).order_by("name").distinct()
+
+
 def club_list() -> QuerySet[Club]:
     """Every club, by name, with ``member_count`` (active members)."""
     return Club.objects.annotate(

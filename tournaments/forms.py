@@ -58,6 +58,13 @@ class TournamentForm(forms.Form):
     penalty_minutes_per_point = forms.IntegerField(min_value=1, initial=5,
                                                    label="Late arrival: one penalty point per N minutes")
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING)
+    club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Club",
+                                  help_text="On that club's calendar (the clubs you own or organise).")
+
+    def __init__(self, *args, clubs=(), **kwargs):
+        """``clubs``: (id, name) of the clubs the organiser may put the event on."""
+        super().__init__(*args, **kwargs)
+        self.fields["club"].choices = [("", "No club"), *clubs]
 
     def clean_lengths(self) -> dict:
         return parse_lengths(self.cleaned_data.get("lengths", ""))
@@ -65,6 +72,7 @@ class TournamentForm(forms.Form):
     def service_arguments(self) -> dict:
         """The cleaned fields as keyword arguments of tournament_create."""
         data = dict(self.cleaned_data)
+        data["club_id"] = data.pop("club", None)
         for name in ("consolation_rounds", "groups", "penalty_minutes_per_point"):
             if data[name] is None:
                 data.pop(name)

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
+from clubs.selectors import clubs_managed
 from config.errors import DomainError
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
@@ -134,15 +135,17 @@ def event_new(request: HttpRequest) -> HttpResponse:
     """An organiser (or staff) creates an event in draft with its published rules; see
     tournament_create. Others get 403."""
     _require_organiser_user(request)
+    clubs = clubs_managed(user=request.user).values_list("pk", "name")
     if request.method != "POST":
-        return render(request, "tournaments/new.html", {"form": TournamentForm()})
-    form = TournamentForm(request.POST)
+        return render(request, "tournaments/new.html", {"form": TournamentForm(clubs=clubs)})
+    form = TournamentForm(request.POST, clubs=clubs)
     if not form.is_valid():
         return render(request, "tournaments/new.html", {"form": form}, status=400)
     try:
         tournament = _call(services.tournament_create, user=request.user, **form.service_arguments())
     except DomainError as error:
         field = error.details.get("field")
+        field = "club" if field is None and error.code in ("not_club_manager", "unknown_club") else field
         form.add_error(field if field in form.fields else None, error_text(error))
         return render(request, "tournaments/new.html", {"form": form}, status=_status_of(error))
     messages.success(request, f"Event “{tournament.name}” created. Open the entries when you are ready.")
