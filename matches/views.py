@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from config.errors import DomainError
 from engine.actions import action_from_dict
 from engine.errors import EngineError
+from rulings.selectors_audit import audit_of_match
 
 from .board import board_svg, sparkline_svg
 from .forms import ContestForm, ResultForm
@@ -40,6 +41,7 @@ from .services.reporting import (
 
 MATCHES_PER_PAGE = 50
 RECENT_MATCHES = 20
+HISTORY_ROWS = 50
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -246,6 +248,8 @@ def _render_detail(
         "action_error": action_error,
         "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0)) for g in games],
         "step": _step(request, match, games, my_side or 0),
+        # The match's own audit log, for whoever directs it (the event's log is on the event's audit page).
+        "history": list(audit_of_match(match)[:HISTORY_ROWS]) if runs else None,
     }
     return render(request, "matches/detail.html", context, status=status)
 
