@@ -311,6 +311,26 @@ def report(results: list[Result], args) -> bool:
     return ok
 
 
+def serve_and_load(env: dict[str, str], endpoints: list, args, db_name: str) -> list[Result]:
+    """Start gunicorn on a free port with ``env``, put each endpoint under ``args``' load in turn,
+    and stop it again (also on failure or Ctrl-C: SIGTERM unwinds through ``finally``). gunicorn's
+    log is shown when something fails."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    port = free_port()
+    with tempfile.TemporaryFile(mode="w+") as log:
+        server = start_server(env, port, args.workers, args.threads, log)
+        try:
+            wait_ready(server, port)
+            print(f"gunicorn on http://{HOST}:{port}/ (pid {server.pid}), database {db_name}")
+            return [load(e, port, args.connections, args.seconds, server) for e in endpoints]
+        except BaseException:
+            log.seek(0)
+            sys.stderr.write("gunicorn's log:\n" + log.read()[-4000:])
+            raise
+        finally:
+            stop_server(server)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per endpoint (at most 60)")
@@ -320,24 +340,9 @@ def main() -> int:
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64")
-    # A plain `kill` must still stop gunicorn: turn SIGTERM into an exception that unwinds `finally`.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-
     env = bench_env()
     subjects = prepare(env)
-    port = free_port()
-    with tempfile.TemporaryFile(mode="w+") as log:
-        server = start_server(env, port, args.workers, args.threads, log)
-        try:
-            wait_ready(server, port)
-            print(f"gunicorn on http://{HOST}:{port}/ (pid {server.pid}), database {DB_NAME}")
-            results = [load(e, port, args.connections, args.seconds, server) for e in endpoints(subjects)]
-        except BaseException:
-            log.seek(0)
-            sys.stderr.write("gunicorn's log:\n" + log.read()[-4000:])
-            raise
-        finally:
-            stop_server(server)
+    results = serve_and_load(env, endpoints(subjects), args, DB_NAME)
     ok = report(results, args)
     after = reported_state(env, subjects["report_id"])
     if after != subjects["state"]:

@@ -39,9 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -402,20 +400,7 @@ def http_bench(args, harness, env, built: dict) -> list:
         endpoint("chouette version (tablet's poll)", "version"),
         endpoint(f"disputes, queue of {api['disputes']['count']}", "disputes"),
     ]
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    port = harness.free_port()
-    with tempfile.TemporaryFile(mode="w+") as log:
-        server = harness.start_server(env, port, args.workers, args.threads, log)
-        try:
-            harness.wait_ready(server, port)
-            print(f"\ngunicorn on http://{harness.HOST}:{port}/ (pid {server.pid}), database {DB_NAME}")
-            results = [harness.load(e, port, args.connections, args.seconds, server) for e in endpoints]
-        except BaseException:
-            log.seek(0)
-            sys.stderr.write("gunicorn's log:\n" + log.read()[-4000:])
-            raise
-        finally:
-            harness.stop_server(server)
+    results = harness.serve_and_load(env, endpoints, args, DB_NAME)
     harness.report(results, args)
     return results
 

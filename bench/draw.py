@@ -32,9 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -225,20 +223,7 @@ def standings_bench(args) -> None:
         harness.Endpoint(f"standings, {big['rows']} players ({big['bytes'] // 1024} KiB)", "GET", big["path"],
                          frozenset({200})),
     ]
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    port = harness.free_port()
-    with tempfile.TemporaryFile(mode="w+") as log:
-        server = harness.start_server(env, port, args.workers, args.threads, log)
-        try:
-            harness.wait_ready(server, port)
-            print(f"gunicorn on http://{harness.HOST}:{port}/ (pid {server.pid}), database {DB_NAME}")
-            results = [harness.load(e, port, args.connections, args.seconds, server) for e in endpoints]
-        except BaseException:
-            log.seek(0)
-            sys.stderr.write("gunicorn's log:\n" + log.read()[-4000:])
-            raise
-        finally:
-            harness.stop_server(server)
+    results = harness.serve_and_load(env, endpoints, args, DB_NAME)
     harness.report(results, args)
     ratio = results[2].rate / results[0].rate if results[0].rate else float("nan")
     print(f"standings endpoint throughput (256-player Swiss after 8 rounds): {results[2].rate:.0f} req/s = "
