@@ -64,6 +64,9 @@ class NightMatchForm(forms.Form):
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["side0"].choices = self.fields["side1"].choices = list(players)
+        if len(players) >= 2 and not self.is_bound:
+            # Two different players by default: the form's first pairing is a real one.
+            self.initial.setdefault("side1", players[1][0])
 
     def clean(self):
         data = super().clean()

@@ -38,6 +38,8 @@ def test_a_member_adds_a_match_between_two_checked_in_players(night):
     url = reverse("clubs:night_match", args=[cast.club.slug, night_row.pk])
     page = page_as(cast.members[0]).get(reverse("clubs:night", args=[cast.club.slug, night_row.pk])).content.decode()
     assert f'action="{url}"' in page and mia.display_name in page
+    # The form offers two different players from the start.
+    assert f'<option value="{max_.pk}" selected>' in page.split('name="side1"')[1].split("</select>")[0]
     response = page_as(cast.members[0]).post(url, {"side0": mia.pk, "side1": max_.pk, "length": 7})
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("matches:detail", args=[match.pk])
