@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from config.errors import DomainError
 from matches.models import Player
 from matches.services.matches import match_create, player_for_user
-from matches.views import error_text
+from matches.views import error_status, error_text
 
 from . import selectors, services
 from .forms import CheckInForm, ClubForm, InviteForm, MembershipActionForm, NightForm, NightMatchForm, SeasonForm
@@ -40,10 +40,6 @@ def _club_or_404(slug: str) -> Club:
         return selectors.club_get(slug=slug)
     except Club.DoesNotExist:
         raise Http404("no such club") from None
-
-
-def _status_of(error: DomainError) -> int:
-    return getattr(error, "status", 400)
 
 
 def _form_errors(form) -> str:
@@ -98,7 +94,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         field = error.details.get("field")
         form.add_error(field if field in form.fields else None, error_text(error))
-        return render(request, "clubs/new.html", {"form": form}, status=_status_of(error))
+        return render(request, "clubs/new.html", {"form": form}, status=error_status(error))
     return _done(request, f"Club “{club.name}” created: you are its owner.", reverse("clubs:detail", args=[club.slug]))
 
 
@@ -126,7 +122,7 @@ def _own_action(request: HttpRequest, slug: str, service, text: str) -> HttpResp
     try:
         service(club_id=club.pk, user=request.user)
     except DomainError as error:
-        return _render_detail(request, club, action_error=error_text(error), status=_status_of(error))
+        return _render_detail(request, club, action_error=error_text(error), status=error_status(error))
     return _done(request, text, reverse("clubs:detail", args=[club.slug]))
 
 
@@ -184,7 +180,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
         services.membership_invite(club_id=club.pk, user=request.user, username=form.cleaned_data["username"])
     except DomainError as error:
         form.add_error("username", error_text(error))
-        return _render_members(request, club, invite_form=form, status=_status_of(error))
+        return _render_members(request, club, invite_form=form, status=error_status(error))
     return _done(request, f"{form.cleaned_data['username']} is invited.", reverse("clubs:members", args=[club.slug]))
 
 
@@ -210,7 +206,7 @@ def membership(request: HttpRequest, slug: str, membership_id: int) -> HttpRespo
     try:
         service(club_id=club.pk, membership_id=membership_id, user=request.user, **extra)
     except DomainError as error:
-        return _render_members(request, club, action_error=error_text(error), status=_status_of(error))
+        return _render_members(request, club, action_error=error_text(error), status=error_status(error))
     return _done(request, text, reverse("clubs:members", args=[club.slug]))
 
 
@@ -238,7 +234,7 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         field = error.details.get("field")
         form.add_error(field if field in form.fields else None, error_text(error))
-        return _render_seasons(request, club, form=form, status=_status_of(error))
+        return _render_seasons(request, club, form=form, status=error_status(error))
     return _done(request, f"Season “{season.name}” created.", reverse("clubs:ladder", args=[club.slug, season.pk]))
 
 
@@ -273,7 +269,7 @@ def ladder(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
             return _render_ladder(request, club, season, form=form, status=400)
         services.season_update(club_id=club.pk, season_id=season.pk, user=request.user, **form.cleaned_data)
     except DomainError as error:
-        return _render_ladder(request, club, season, action_error=error_text(error), status=_status_of(error))
+        return _render_ladder(request, club, season, action_error=error_text(error), status=error_status(error))
     return _done(request, "The season is saved.", reverse("clubs:ladder", args=[club.slug, season.pk]))
 
 
@@ -302,7 +298,7 @@ def nights(request: HttpRequest, slug: str) -> HttpResponse:
         night = services.night_open(club_id=club.pk, user=request.user, **form.cleaned_data)
     except DomainError as error:
         form.add_error(None, error_text(error))
-        return _render_nights(request, club, form=form, status=_status_of(error))
+        return _render_nights(request, club, form=form, status=error_status(error))
     return _done(request, "The night is open: members may check in.", reverse("clubs:night", args=[club.slug, night.pk]))
 
 
@@ -355,7 +351,7 @@ def night_check_in(request: HttpRequest, slug: str, night_id: int) -> HttpRespon
         check_in = services.night_check_in(club_id=club.pk, night_id=night_row.pk, user=request.user,
                                            player_id=form.cleaned_data["player"])
     except DomainError as error:
-        return _render_night(request, club, night_row, action_error=error_text(error), status=_status_of(error))
+        return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error))
     return _done(request, f"{check_in.player.display_name} is checked in.",
                  reverse("clubs:night", args=[club.slug, night_row.pk]))
 
@@ -378,7 +374,7 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
                              side1=[players[form.cleaned_data["side1"]]], length=form.cleaned_data["length"],
                              club_night=night_row)
     except DomainError as error:
-        return _render_night(request, club, night_row, action_error=error_text(error), status=_status_of(error),
+        return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error),
                              match_form=form)
     return _done(request, f"{match.side0.name} v {match.side1.name} is on.", reverse("matches:detail", args=[match.pk]))
 
@@ -393,7 +389,7 @@ def night_close(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     try:
         services.night_close(club_id=club.pk, night_id=night_row.pk, user=request.user)
     except DomainError as error:
-        return _render_night(request, club, night_row, action_error=error_text(error), status=_status_of(error))
+        return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error))
     return _done(request, "The night is closed.", reverse("clubs:night", args=[club.slug, night_row.pk]))
 
 

@@ -20,14 +20,14 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from config.errors import DomainError
-from matches.views import error_text
+from matches.views import error_status, error_text
 
 from . import selectors, selectors_chouette
 from .forms_chouette import ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
 from .models import ChouetteSession, Club, ClubNight
 from .permissions import MANAGERS, club_role
 from .services import chouette as services
-from .views import _club_or_404, _context, _done, _form_errors, _require_manager, _require_member, _status_of
+from .views import _club_or_404, _context, _done, _form_errors, _require_manager, _require_member
 
 LAST_GAMES = 8
 
@@ -98,7 +98,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         field = error.details.get("field")
         form.add_error(field if field in form.fields else None, _refusal_text(error, dict(players)))
-        return _render_new(request, club, form=form, status=_status_of(error))
+        return _render_new(request, club, form=form, status=error_status(error))
     return _done(request, "The table is set: good game.", _table_url(club, session))
 
 
@@ -170,7 +170,7 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
     except DomainError as error:
         form.add_error(form.field_for(error.details.get("field")), _refusal_text(error, _names(state)))
         session.refresh_from_db()
-        return _render_table(request, club, session, game_form=form, status=_status_of(error))
+        return _render_table(request, club, session, game_form=form, status=error_status(error))
     session.refresh_from_db()
     after = selectors_chouette.chouette_state(session=session, last_games=1)
     game = after.games[0]
@@ -197,7 +197,7 @@ def chouette_game_record_full(request: HttpRequest, slug: str, chouette_id: int)
         form.add_error("record", f"{where}: {_refusal_text(error, _names(state))}" if where else
                        _refusal_text(error, _names(state)))
         session.refresh_from_db()
-        return _render_table(request, club, session, full_form=form, status=_status_of(error))
+        return _render_table(request, club, session, full_form=form, status=error_status(error))
     session.refresh_from_db()
     game = selectors_chouette.chouette_state(session=session, last_games=1).games[0]
     return _done(request, f"Game {game.number}: {game.result_label}.", _table_url(club, session))
@@ -215,7 +215,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
     except DomainError as error:
         session.refresh_from_db()
         return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
-                             status=_status_of(error))
+                             status=error_status(error))
     name = dict(form.fields["player"].choices).get(form.cleaned_data["player"], "")
     return _done(request, text.format(name=name), _table_url(club, session))
 
@@ -244,7 +244,7 @@ def chouette_end(request: HttpRequest, slug: str, chouette_id: int) -> HttpRespo
     try:
         services.chouette_end(club_id=club.pk, chouette_id=session.pk, user=request.user)
     except DomainError as error:
-        return _render_table(request, club, session, action_error=error_text(error), status=_status_of(error))
+        return _render_table(request, club, session, action_error=error_text(error), status=error_status(error))
     return _done(request, "The session is over: here is who pays whom.", _table_url(club, session))
 
 
@@ -301,7 +301,7 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
                                         expected_version=int(version) if version.isdigit() else None)
         except DomainError as error:
             session.refresh_from_db()
-            return _render_game(request, club, session, game_number, status=_status_of(error),
+            return _render_game(request, club, session, game_number, status=error_status(error),
                                 action_error=_refusal_text(error, _names(state)))
         return _done(request, f"Game {game_number} is void: it no longer counts.", _table_url(club, session))
     form = _amend_form(state, game, request.POST)
@@ -313,7 +313,7 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
     except DomainError as error:
         form.add_error(form.field_for(error.details.get("field")), _refusal_text(error, _names(state)))
         session.refresh_from_db()
-        return _render_game(request, club, session, game_number, form=form, status=_status_of(error))
+        return _render_game(request, club, session, game_number, form=form, status=error_status(error))
     return _done(request, f"Game {game_number} is amended.",
                  reverse("clubs:chouette_game", args=[club.slug, session.pk, game_number]))
 

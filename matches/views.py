@@ -62,8 +62,9 @@ def error_text(error: DomainError | EngineError) -> str:
     return f"{', '.join(where)}: {message}" if where else message
 
 
-def _status_of(error: DomainError | EngineError) -> int:
-    # Conflict (409) and NotAllowed (403) keep their status, as in the API; the rest is bad input.
+def error_status(error: DomainError | EngineError) -> int:
+    """A refusal's status on a page: Conflict (409) and NotAllowed (403) keep theirs, as in the API;
+    the rest is bad input (400)."""
     return getattr(error, "status", 400)
 
 
@@ -294,7 +295,7 @@ def report(request: HttpRequest, match_id: int) -> HttpResponse:
                              statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
         form.add_error(None, error_text(error))
-        return _render_detail(request, match, report_form=form, status=_status_of(error))
+        return _render_detail(request, match, report_form=form, status=error_status(error))
     messages.success(request, _report_message(match, saved))
     return redirect(_detail_url(match))
 
@@ -307,7 +308,7 @@ def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         saved = match_confirm(match_id=match.pk, user=request.user)
     except (DomainError, EngineError) as error:
-        return _render_detail(request, match, action_error=error_text(error), status=_status_of(error))
+        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
     messages.success(request, f"Result confirmed: {_score_text(saved.score0, saved.score1)}.")
     return redirect(_detail_url(match))
 
@@ -324,7 +325,7 @@ def contest(request: HttpRequest, match_id: int) -> HttpResponse:
         match_contest(match_id=match.pk, user=request.user, statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
         return _render_detail(request, match, contest_form=form, action_error=error_text(error),
-                              status=_status_of(error))
+                              status=error_status(error))
     messages.success(request, "You contested the report: the match is disputed, the organiser will decide.")
     return redirect(_detail_url(match))
 
@@ -342,7 +343,7 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
                                statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
         form.add_error(None, error_text(error))
-        return _render_detail(request, match, override_form=form, status=_status_of(error))
+        return _render_detail(request, match, override_form=form, status=error_status(error))
     messages.success(request, f"Result set by the organiser: {_score_text(saved.score0, saved.score1)}.")
     return redirect(_detail_url(match))
 

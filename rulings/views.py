@@ -30,7 +30,7 @@ from engine.ids import position_from_id
 from matches.board import board_svg
 from matches.models import Match
 from matches.services.reporting import side_of_user, user_runs_match
-from matches.views import error_text
+from matches.views import error_status, error_text
 from tournaments.models import Tournament
 
 from . import access, selectors
@@ -47,11 +47,6 @@ LOG_AROUND = 4
 
 
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def _status_of(error: DomainError) -> int:
-    # Conflict (409) and NotAllowed (403) keep their status, as in the API; the rest is bad input.
-    return getattr(error, "status", 400)
 
 
 def _refuse(form, error: DomainError | EngineError) -> None:
@@ -160,7 +155,7 @@ def open_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
                                move_number=data["move_number"])
     except (DomainError, EngineError) as error:
         _refuse(form, error)
-        return _open_page(request, match, form, status=_status_of(error))
+        return _open_page(request, match, form, status=error_status(error))
     messages.success(request, "Your dispute is open: the director will rule on it.")
     return redirect(_dispute_url(dispute.pk))
 
@@ -275,7 +270,7 @@ def answer(request: HttpRequest, dispute_id: int) -> HttpResponse:
         dispute_answer(dispute_id=dispute_id, user=request.user, text=form.cleaned_data["text"])
     except DomainError as error:
         _refuse(form, error)
-        return _render_dispute(request, detail, answer_form=form, status=_status_of(error))
+        return _render_dispute(request, detail, answer_form=form, status=error_status(error))
     messages.success(request, "Your statement is added.")
     return redirect(_dispute_url(dispute_id))
 
@@ -294,7 +289,7 @@ def rule(request: HttpRequest, dispute_id: int) -> HttpResponse:
                              rule=data["rule"], reasoning=data["reasoning"])
     except (DomainError, EngineError) as error:
         _refuse(form, error)
-        return _render_dispute(request, detail, ruling_form=form, status=_status_of(error))
+        return _render_dispute(request, detail, ruling_form=form, status=error_status(error))
     messages.success(request, f"Ruling recorded: {ruling.get_outcome_display()}.")
     return redirect(_dispute_url(dispute_id))
 
@@ -314,7 +309,7 @@ def appeal_lodge_page(request: HttpRequest, ruling_id: int) -> HttpResponse:
         appeal = appeal_lodge(ruling_id=ruling_id, user=request.user, grounds=form.cleaned_data["grounds"])
     except DomainError as error:
         _refuse(form, error)
-        return _render_dispute(request, detail, appeal_form=form, status=_status_of(error))
+        return _render_dispute(request, detail, appeal_form=form, status=error_status(error))
     messages.success(request, "Your appeal is lodged: the director names a committee to decide it.")
     return redirect(_appeal_url(appeal.pk))
 
@@ -366,7 +361,7 @@ def committee(request: HttpRequest, appeal_id: int) -> HttpResponse:
         committee_name(appeal_id=appeal.pk, user=request.user, member_ids=form.member_ids())
     except DomainError as error:
         _refuse(form, error)
-        return _render_appeal(request, appeal, committee_form=form, status=_status_of(error))
+        return _render_appeal(request, appeal, committee_form=form, status=error_status(error))
     messages.success(request, "The committee is named; its members are told by email.")
     return redirect(_appeal_url(appeal.pk))
 
@@ -383,7 +378,7 @@ def vote(request: HttpRequest, appeal_id: int) -> HttpResponse:
         vote_cast(appeal_id=appeal.pk, user=request.user, **form.service_arguments())
     except (DomainError, EngineError) as error:
         _refuse(form, error)
-        return _render_appeal(request, appeal, vote_form=form, status=_status_of(error))
+        return _render_appeal(request, appeal, vote_form=form, status=error_status(error))
     messages.success(request, "Your vote is recorded.")
     return redirect(_appeal_url(appeal.pk))
 

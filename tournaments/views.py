@@ -20,7 +20,7 @@ from clubs.selectors import clubs_managed
 from config.errors import DomainError
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
-from matches.views import error_text
+from matches.views import error_status, error_text
 
 from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, bracket_svg, round_names
@@ -45,11 +45,6 @@ def _tournament_or_404(tournament_id: int) -> Tournament:
         return selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404("no such event") from None
-
-
-def _status_of(error: DomainError) -> int:
-    # Conflict (409) and NotAllowed (403) keep their status, as in the API; the rest is bad input.
-    return getattr(error, "status", 400)
 
 
 def _call(service, **kwargs):
@@ -147,7 +142,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
         field = error.details.get("field")
         field = "club" if field is None and error.code in ("not_club_manager", "unknown_club") else field
         form.add_error(field if field in form.fields else None, error_text(error))
-        return render(request, "tournaments/new.html", {"form": form}, status=_status_of(error))
+        return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, f"Event “{tournament.name}” created. Open the entries when you are ready.")
     return redirect(_manage_url(tournament))
 
@@ -198,7 +193,7 @@ def _entry_action(request: HttpRequest, tournament_id: int, act) -> HttpResponse
     try:
         text = act(tournament)
     except DomainError as error:
-        return _render_detail(request, tournament, action_error=error_text(error), status=_status_of(error))
+        return _render_detail(request, tournament, action_error=error_text(error), status=error_status(error))
     messages.success(request, text)
     return redirect(_detail_url(tournament))
 
@@ -230,7 +225,7 @@ def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
         services.entry_sign_up(tournament_id=tournament.pk, user=request.user, partner_id=partner_id, rolls=rolls)
     except DomainError as error:
         return _render_detail(request, tournament, action_error=error_text(error), sign_up_form=form,
-                              status=_status_of(error))
+                              status=error_status(error))
     messages.success(request, "You are entered. Check in when the entries close.")
     return redirect(_detail_url(tournament))
 
@@ -391,7 +386,7 @@ def _manage_action(request: HttpRequest, tournament_id: int, act, **forms_on_err
     try:
         text = act(tournament)
     except DomainError as error:
-        return _render_manage(request, tournament, action_error=error_text(error), status=_status_of(error),
+        return _render_manage(request, tournament, action_error=error_text(error), status=error_status(error),
                               **forms_on_error)
     messages.success(request, text)
     return redirect(_manage_url(tournament))
@@ -439,7 +434,7 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
                                seed=form.cleaned_data["seed"])
     except DomainError as error:
         form.add_error(None, error_text(error))
-        return _render_manage(request, tournament, entrant_form=form, status=_status_of(error))
+        return _render_manage(request, tournament, entrant_form=form, status=error_status(error))
     partner = form.cleaned_data.get("partner")
     who = f"{player.display_name} & {partner.display_name}" if partner else player.display_name
     messages.success(request, f"{who} {'are' if partner else 'is'} entered{' late, as the last seed' if late else ''}.")
@@ -474,7 +469,7 @@ def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
                       seed=form.cleaned_data["seed"])
     except DomainError as error:
         form.add_error(None, error_text(error))
-        return _render_manage(request, tournament, draw_form=form, status=_status_of(error))
+        return _render_manage(request, tournament, draw_form=form, status=error_status(error))
     seed = f" from seed {drawn.draw_seed}" if drawn.draw_seed is not None else ""
     messages.success(request, f"The draw is made{seed}: the event is running.")
     return redirect(_manage_url(tournament))

@@ -40,7 +40,6 @@ from .serializers_chouette import (
     DEFAULT_STATE_GAMES,
     GAMES_HELP,
     GAMES_SCHEMA,
-    ChouetteApiErrorSerializer,
     ChouetteGameInputSerializer,
     ChouettePlayerSerializer,
     ChouetteSerializer,
@@ -55,7 +54,7 @@ from .serializers_chouette import (
 from .views import ClubBaseApi, _body, _club, _require_member_reader
 
 TAGS = ["chouettes"]
-ERROR = ChouetteApiErrorSerializer
+ERROR = ApiErrorSerializer
 WRITE_ERRORS = {400: ERROR, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer, 409: ERROR}
 READ_ERRORS = {401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer}
 

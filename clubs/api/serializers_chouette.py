@@ -10,7 +10,7 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.api.serializers import ApiErrorSerializer, StrictInputSerializer
+from matches.api.serializers import StrictInputSerializer
 
 # --- input ------------------------------------------------------------------------------------------
 
@@ -304,15 +304,3 @@ class SettlementSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "ChouetteSettlement"
-
-
-class ChouetteApiErrorSerializer(ApiErrorSerializer):
-    """The API's error body, with where a chouette refusal applies."""
-
-    field = serializers.CharField(required=False, help_text="the field: a path inside the record (cubes[2].value)")
-    step = serializers.IntegerField(required=False, help_text="the step a correction no longer fits")
-    player = serializers.IntegerField(required=False)
-    version = serializers.IntegerField(required=False, help_text="stale_table: the table's version now")
-
-    class Meta:
-        ref_name = "ChouetteApiError"

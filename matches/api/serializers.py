@@ -156,6 +156,11 @@ class ApiErrorSerializer(serializers.Serializer):
     action = serializers.CharField(required=False)
     rule = serializers.CharField(required=False)
     action_index = serializers.IntegerField(required=False)
+    field = serializers.CharField(required=False, help_text="the field refused (in a chouette record, a path: cubes[2].value)")
+    step = serializers.IntegerField(required=False, help_text="a chouette session's step a correction no longer fits")
+    player = serializers.IntegerField(required=False)
+    version = serializers.IntegerField(required=False, help_text="stale_table: the chouette table's version now")
+    reason = serializers.CharField(required=False, help_text="the engine's or the event's code behind a refusal")
 
     class Meta:
         ref_name = "ApiError"

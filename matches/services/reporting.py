@@ -91,7 +91,10 @@ def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> 
     return Claim(score, log)
 
 
-def _locked(match_id: int) -> Match:
+def match_locked(match_id: int) -> Match:
+    """The match row (its sides' player ids and event joined), locked until the transaction ends:
+    the lock every change of a match's result, disputes and rulings takes first. Raises
+    Match.DoesNotExist."""
     return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
 
 
@@ -198,7 +201,7 @@ def match_report(*, match_id: int, user, claim: Claim, statement: str = "") -> R
 
 @transaction.atomic
 def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -> Report:
-    match = _locked(match_id)
+    match = match_locked(match_id)
     side = side_of_user(match, user)
     if side is None:
         if user_runs_match(match, user):
@@ -253,7 +256,7 @@ def match_confirm(*, match_id: int, user) -> Report:
 
     Raises NotAllowed for a non-player, Conflict when there is nothing to confirm.
     """
-    match = _locked(match_id)
+    match = match_locked(match_id)
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_a_party()
@@ -271,7 +274,7 @@ def match_contest(*, match_id: int, user, statement: str = "") -> Match:
 
     Raises NotAllowed for a non-player, Conflict when there is nothing pending to contest.
     """
-    match = _locked(match_id)
+    match = match_locked(match_id)
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_a_party()
@@ -306,7 +309,7 @@ def match_override(*, match_id: int, user, claim: Claim, statement: str = "") ->
 
     Raises NotAllowed for anyone but the match's organiser, its event's organiser or staff.
     """
-    match = _locked(match_id)
+    match = match_locked(match_id)
     if not user_runs_match(match, user):
         raise errors.not_organiser()
     return _override(match, user, claim, statement)
@@ -354,7 +357,7 @@ def match_reopen(*, match_id: int, actor, note: str = "", log: CheckedLog | None
     """
     if status == Match.Status.CONFIRMED or Report.Status.CONFIRMED in (reports or {}).values():
         raise ValueError("a reopened match has no confirmed result")
-    match = _locked(match_id)
+    match = match_locked(match_id)
     before = match_snapshot(match)
     if match.rating_changes.exists():
         from .ratings import match_rating_revert

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from matches.models import Match
-from matches.services.reporting import side_of_user, user_runs_match
+from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
 from rulings.audit import audit_record
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling, Vote
@@ -38,13 +38,10 @@ def appeal_window_closes(ruling: Ruling) -> datetime:
     return ruling.created_at + timedelta(minutes=minutes)
 
 
-def _locked_match(match_id: int) -> Match:
-    return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
-
 
 def _locked_appeal(appeal_id: int) -> tuple[Appeal, Match]:
     appeal = Appeal.objects.select_related("ruling__dispute").get(pk=appeal_id)
-    match = _locked_match(appeal.ruling.dispute.match_id)
+    match = match_locked(appeal.ruling.dispute.match_id)
     appeal = Appeal.objects.select_for_update(of=("self",)).select_related("ruling__dispute__match__event").get(pk=appeal_id)
     return appeal, match
 
@@ -66,7 +63,7 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
     DomainError (field ``grounds``) for missing or overlong grounds.
     """
     ruling = Ruling.objects.select_related("dispute").get(pk=ruling_id)
-    match = _locked_match(ruling.dispute.match_id)
+    match = match_locked(ruling.dispute.match_id)
     ruling = Ruling.objects.select_for_update(of=("self",)).select_related("dispute__match__event").get(pk=ruling_id)
     side = side_of_user(match, user)
     if side is None:

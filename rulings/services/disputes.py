@@ -12,7 +12,7 @@ from engine.game import Frame
 from engine.game import Game as EngineGame
 from engine.ids import position_id
 from matches.models import Game, Match
-from matches.services.reporting import side_of_user, user_runs_match
+from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
 from rulings.audit import audit_record
 from rulings.models import Dispute, Statement
@@ -23,9 +23,6 @@ STATEMENT_MAX = 5000
 #: 25-point match stays well below this.
 MAX_GAME_NUMBER = 200
 
-
-def _locked(match_id: int) -> Match:
-    return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
 
 
 def _text(field: str, value, error=errors.bad_dispute) -> str:
@@ -121,7 +118,7 @@ def dispute_open(*, match_id: int, user, category: str, statement: str, game_num
     input, e.g. a game the match's records do not have or a move past the game's end. Nothing is
     saved on failure.
     """
-    match = _locked(match_id)
+    match = match_locked(match_id)
     side = side_of_user(match, user)
     if side is None and not user_runs_match(match, user):
         raise errors.not_a_party()
@@ -159,7 +156,7 @@ def dispute_answer(*, dispute_id: int, user, text: str) -> Statement:
     ``bad_dispute`` (field ``text``: empty or too long); Conflict ``dispute_decided``.
     """
     match_id = Dispute.objects.values_list("match_id", flat=True).get(pk=dispute_id)
-    match = _locked(match_id)
+    match = match_locked(match_id)
     dispute = Dispute.objects.select_for_update().get(pk=dispute_id)
     side = side_of_user(match, user)
     if side is None and not user_runs_match(match, user):

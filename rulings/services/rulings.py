@@ -32,7 +32,7 @@ from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
 from matches.models import Match, Report
 from matches.services.logs import CheckedLog, log_from_json
-from matches.services.reporting import Claim, _override, claim_make, match_reopen, side_of_user, user_runs_match
+from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
 from rulings import errors
 from rulings.audit import audit_record
 from rulings.models import Appeal, Dispute, Ruling
@@ -57,9 +57,6 @@ ENGINE_FIELDS = {
 }
 
 
-def _locked(match_id: int) -> Match:
-    return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
-
 
 # --- the public services -------------------------------------------------------------------------
 
@@ -78,7 +75,7 @@ def ruling_make(*, dispute_id: int, user, outcome: str, params: dict, rule: str,
     is saved on failure.
     """
     match_id = Dispute.objects.values_list("match_id", flat=True).get(pk=dispute_id)
-    match = _locked(match_id)
+    match = match_locked(match_id)
     if side_of_user(match, user) is not None or not user_runs_match(match, user):
         raise errors.not_director()
     dispute = Dispute.objects.select_for_update().get(pk=dispute_id)
@@ -141,7 +138,7 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
     reasoning = _text("reasoning", reasoning, STATEMENT_MAX)
     if Ruling.objects.filter(dispute=dispute, status=Ruling.Status.IN_FORCE).exists():
         raise errors.ruling_in_force()
-    match = _locked(dispute.match_id)
+    match = match_locked(dispute.match_id)
     context = _Context(dispute, match, director, params, f"Ruling on dispute {dispute.pk}: {rule}")
     try:
         normalised, before, after = OUTCOMES[outcome](context)
@@ -177,7 +174,7 @@ def ruling_revert(*, ruling: Ruling, actor) -> None:
     if ruling.status != Ruling.Status.IN_FORCE:
         raise errors.revert_refused(f"it is {ruling.get_status_display().lower()}")
     dispute = ruling.dispute
-    match = _locked(dispute.match_id)
+    match = match_locked(dispute.match_id)
     before, after = ruling.changes.get("before"), ruling.changes.get("after")
     note = f"Ruling {ruling.pk} on dispute {dispute.pk} undone"
     try:
