@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.tournaments.factories import closed, make_another_organiser, make_organiser
+from tests.tournaments.factories import closed, make_another_organiser
 from tests.tournaments.factories_teams import (
     enter_teams,
     non_member,
@@ -24,10 +24,6 @@ from tournaments.models import BoardOrder, Team, Tournament
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
 
 def client_for(user=None) -> APIClient:

@@ -16,16 +16,12 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.tournaments.factories import make_another_organiser, make_organiser, player, snapshot
+from tests.tournaments.factories import make_another_organiser, player, snapshot
 from tests.tournaments.factories_teams import team_event, team_snapshot
 from tournaments.models import Entry, Team, Tournament
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
 
 @pytest.fixture

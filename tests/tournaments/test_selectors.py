@@ -10,7 +10,6 @@ from tests.tournaments.factories import (
     drawn,
     enter,
     entry_of,
-    make_organiser,
     pairing,
     play,
     report_only,
@@ -30,10 +29,6 @@ from tournaments.services import entry_withdraw, tournament_draw
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
 
 def shown(match):

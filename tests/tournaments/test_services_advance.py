@@ -16,7 +16,6 @@ from tests.matches.factories_ratings import run_tasks_inline
 from tests.tournaments.factories import (
     cast,
     drawn,
-    make_organiser,
     names,
     override,
     pairing,
@@ -30,10 +29,6 @@ from tournaments.services import tournament_finish, tournament_result_confirmed
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
 
 def placings(tournament: Tournament) -> list[tuple[str, str, str]]:

@@ -12,9 +12,6 @@ from tests.tournaments.factories import (
     closed,
     drawn,
     enter,
-    make_another_organiser,
-    make_organiser,
-    make_staff,
     names,
     pairing,
     player,
@@ -26,19 +23,7 @@ from tournaments.services import tournament_draw
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
-
-@pytest.fixture
-def another_organiser():
-    return make_another_organiser()
-
-
-@pytest.fixture
-def staff():
-    return make_staff()
 
 
 def first_round(tournament: Tournament, flight: str = "main") -> list[tuple[str | None, str | None]]:

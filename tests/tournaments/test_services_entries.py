@@ -14,9 +14,6 @@ from tests.tournaments.factories import (
     drawn,
     enter,
     entry_of,
-    make_another_organiser,
-    make_organiser,
-    make_staff,
     names,
     pairing,
     play,
@@ -38,19 +35,7 @@ from tournaments.services import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
-
-@pytest.fixture
-def another_organiser():
-    return make_another_organiser()
-
-
-@pytest.fixture
-def staff():
-    return make_staff()
 
 
 def open_event(organiser, **rules) -> Tournament:

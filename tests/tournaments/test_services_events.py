@@ -11,9 +11,6 @@ from config.errors import Conflict, DomainError, NotAllowed
 from tests.factories import TournamentFactory, UserFactory
 from tests.tournaments.factories import (
     drawn,
-    make_another_organiser,
-    make_organiser,
-    make_staff,
     play,
     player,
     snapshot,
@@ -29,19 +26,7 @@ from tournaments.services import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
-
-@pytest.fixture
-def another_organiser():
-    return make_another_organiser()
-
-
-@pytest.fixture
-def staff():
-    return make_staff()
 
 
 def test_an_organiser_creates_a_draft_tournament_with_its_published_rules(organiser):

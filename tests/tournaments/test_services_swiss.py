@@ -13,8 +13,6 @@ from tests.matches.factories_ratings import run_tasks_inline
 from tests.tournaments.factories import (
     cast,
     drawn,
-    make_another_organiser,
-    make_organiser,
     names,
     override,
     pairing,
@@ -29,14 +27,6 @@ from tournaments.services import tournament_finish, tournament_pair_next_round
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return make_organiser()
-
-
-@pytest.fixture
-def another_organiser():
-    return make_another_organiser()
 
 SWISS = {"format": Tournament.Format.SWISS}
 

@@ -35,10 +35,6 @@ from tournaments.services.teams import board_order_submit, team_create, team_mem
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return make_organiser()
-
 
 def order_names(team: Team, number: int) -> list[str]:
     order = BoardOrder.objects.get(team=team, round_number=number)

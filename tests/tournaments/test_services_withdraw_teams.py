@@ -36,10 +36,6 @@ from tournaments.services.teams import board_order_submit, team_create
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return make_organiser()
-
 
 def withdraw(tournament: Tournament, team: Team, user):
     return entry_withdraw(tournament_id=tournament.pk, entry_id=team.entry.pk, user=user)

@@ -24,7 +24,7 @@ from config.errors import Conflict
 from matches.models import Match
 from matches.services.reporting import claim_make, match_override
 from tests.factories import PlayerFactory
-from tests.tournaments.factories import closed, make_organiser, snapshot
+from tests.tournaments.factories import closed, snapshot
 from tests.tournaments.factories_teams import (
     board_match,
     non_member,
@@ -40,10 +40,6 @@ from tournaments.services.teams import board_order_submit, team_create, team_mem
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
 
 def client_for(user=None) -> APIClient:

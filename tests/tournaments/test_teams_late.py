@@ -9,7 +9,7 @@ import pytest
 from config.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
 from matches.services.reporting import claim_make, match_override, match_report
-from tests.tournaments.factories import cast, closed, make_organiser, player, snapshot
+from tests.tournaments.factories import cast, closed, player, snapshot
 from tests.tournaments.factories_teams import (
     board_match,
     non_member,
@@ -26,10 +26,6 @@ from tournaments.services.teams import board_order_submit, team_create
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
 
 def two_board_bracket(organiser, count: int = 5):

@@ -22,7 +22,6 @@ from tests.tournaments.factories import (
     entry_of,
     make_another_organiser,
     make_organiser,
-    make_staff,
     play,
     player,
     snapshot,
@@ -47,10 +46,6 @@ def olga():
 def oscar():
     return make_another_organiser()
 
-
-@pytest.fixture
-def staff():
-    return make_staff()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.factories import closed, make_organiser
+from tests.tournaments.factories import closed
 from tests.tournaments.factories_teams import (
     enter_teams,
     non_member,
@@ -27,10 +27,6 @@ from tournaments.models import BoardOrder, Tournament
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def organiser():
-    return make_organiser()
 
 
 @pytest.fixture
