@@ -17,8 +17,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import DomainError
-from matches.api.serializers import ApiErrorSerializer
+from core.api import ApiErrorSerializer
+from core.errors import DomainError
 
 from .lockout import LockedOut, seconds_left
 

@@ -1,13 +1,13 @@
 """The clubs app's error catalogue: every message its services and permission checks raise.
 
-Each function returns a :class:`config.errors.DomainError` (400: the input is wrong),
-:class:`~config.errors.Conflict` (409: the club's state forbids it now) or
-:class:`~config.errors.NotAllowed` (403) with a stable ``code``.
+Each function returns a :class:`core.errors.DomainError` (400: the input is wrong),
+:class:`~core.errors.Conflict` (409: the club's state forbids it now) or
+:class:`~core.errors.NotAllowed` (403) with a stable ``code``.
 """
 
 from __future__ import annotations
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 
 # --- who may act -------------------------------------------------------------------------------
 

@@ -19,10 +19,10 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from config.errors import DomainError
+from core.errors import DomainError
+from core.pages import error_status, error_text, form_refuse
 from matches.models import Player
 from matches.services.matches import match_create, player_for_user
-from matches.views import error_status, error_text
 
 from . import selectors, services
 from .forms import CheckInForm, ClubForm, InviteForm, MembershipActionForm, NightForm, NightMatchForm, SeasonForm
@@ -92,8 +92,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     try:
         club = services.club_create(user=request.user, **form.cleaned_data)
     except DomainError as error:
-        field = error.details.get("field")
-        form.add_error(field if field in form.fields else None, error_text(error))
+        form_refuse(form, error)
         return render(request, "clubs/new.html", {"form": form}, status=error_status(error))
     return _done(request, f"Club “{club.name}” created: you are its owner.", reverse("clubs:detail", args=[club.slug]))
 
@@ -179,7 +178,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         services.membership_invite(club_id=club.pk, user=request.user, username=form.cleaned_data["username"])
     except DomainError as error:
-        form.add_error("username", error_text(error))
+        form_refuse(form, error, field="username")
         return _render_members(request, club, invite_form=form, status=error_status(error))
     return _done(request, f"{form.cleaned_data['username']} is invited.", reverse("clubs:members", args=[club.slug]))
 
@@ -232,8 +231,7 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         season = services.season_create(club_id=club.pk, user=request.user, **form.cleaned_data)
     except DomainError as error:
-        field = error.details.get("field")
-        form.add_error(field if field in form.fields else None, error_text(error))
+        form_refuse(form, error)
         return _render_seasons(request, club, form=form, status=error_status(error))
     return _done(request, f"Season “{season.name}” created.", reverse("clubs:ladder", args=[club.slug, season.pk]))
 
@@ -297,7 +295,7 @@ def nights(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         night = services.night_open(club_id=club.pk, user=request.user, **form.cleaned_data)
     except DomainError as error:
-        form.add_error(None, error_text(error))
+        form_refuse(form, error)
         return _render_nights(request, club, form=form, status=error_status(error))
     return _done(request, "The night is open: members may check in.", reverse("clubs:night", args=[club.slug, night.pk]))
 

@@ -19,8 +19,8 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from config.errors import DomainError
-from matches.views import error_status, error_text
+from core.errors import DomainError
+from core.pages import error_status, error_text, form_refuse
 
 from . import selectors, selectors_chouette
 from .forms_chouette import ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
@@ -96,8 +96,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         session = services.chouette_start(club_id=club.pk, user=request.user, **form.service_arguments())
     except DomainError as error:
-        field = error.details.get("field")
-        form.add_error(field if field in form.fields else None, _refusal_text(error, dict(players)))
+        form_refuse(form, error, text=lambda e: _refusal_text(e, dict(players)))
         return _render_new(request, club, form=form, status=error_status(error))
     return _done(request, "The table is set: good game.", _table_url(club, session))
 
@@ -168,7 +167,8 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
         services.chouette_game_record(club_id=club.pk, chouette_id=session.pk, user=request.user, kind="quick",
                                       record=form.record(), expected_version=form.cleaned_data["version"])
     except DomainError as error:
-        form.add_error(form.field_for(error.details.get("field")), _refusal_text(error, _names(state)))
+        form_refuse(form, error, field=form.field_for(error.details.get("field")) or "",
+                    text=lambda e: _refusal_text(e, _names(state)))
         session.refresh_from_db()
         return _render_table(request, club, session, game_form=form, status=error_status(error))
     session.refresh_from_db()
@@ -311,7 +311,8 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
         services.chouette_game_amend(club_id=club.pk, chouette_id=session.pk, number=game_number, user=request.user,
                                      kind="quick", record=form.record(), expected_version=form.cleaned_data["version"])
     except DomainError as error:
-        form.add_error(form.field_for(error.details.get("field")), _refusal_text(error, _names(state)))
+        form_refuse(form, error, field=form.field_for(error.details.get("field")) or "",
+                    text=lambda e: _refusal_text(e, _names(state)))
         session.refresh_from_db()
         return _render_game(request, club, session, game_number, form=form, status=error_status(error))
     return _done(request, f"Game {game_number} is amended.",

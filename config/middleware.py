@@ -9,9 +9,8 @@ the application safe without one.
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
 
-BODY_TOO_LARGE = "the request body is larger than the upload limit"
+from core.api import body_too_large
 
 
 class RequestSizeLimitMiddleware:
@@ -24,9 +23,5 @@ class RequestSizeLimitMiddleware:
         except ValueError:
             length = 0
         if length > settings.MAX_REQUEST_BYTES:
-            if request.path.startswith("/api/"):
-                # The same body the API's exception handler gives a form over its own limit.
-                return JsonResponse({"detail": BODY_TOO_LARGE, "code": "body_too_large"}, status=413)
-            return HttpResponse(f"{BODY_TOO_LARGE} ({settings.MAX_REQUEST_BYTES} bytes).", status=413,
-                                content_type="text/plain; charset=utf-8")
+            return body_too_large(limit=settings.MAX_REQUEST_BYTES, api=request.path.startswith("/api/"))
         return self.get_response(request)

@@ -2,10 +2,10 @@
 
 Some error answers come from the project-wide plumbing, not from a view, so no view's
 ``extend_schema`` lists them. This hook documents them on every operation where they can happen
-and the view did not already say otherwise; every one has the API's error body (config/api.py):
+and the view did not already say otherwise; every one has the API's error body (core/api.py):
 
 - 401 on every operation: a bad or stale token is refused even where no sign-in is needed;
-- 429 on every operation: the throttles (config/throttles.py), with Retry-After;
+- 429 on every operation: the throttles (core/throttles.py), with Retry-After;
 - 403 on every write: a session-signed write without its CSRF token;
 - 400, 413 and 415 on every operation with a request body: a body that does not parse, is over
   the upload limit, or comes in a media type the operation does not take;

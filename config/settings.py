@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "core.middleware.LockedMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -95,6 +96,11 @@ TEMPLATES = [
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 60))}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # No row lock is waited for longer than this (core/locking.py): past it the request is
+        # answered 409 with Retry-After and changes nothing, instead of hanging behind another.
+        LOCK_TIMEOUT_MS = env_int("CRAWFORD_LOCK_TIMEOUT_MS", 10_000)
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={LOCK_TIMEOUT_MS}"
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -137,12 +143,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     "PAGE_SIZE": 25,
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    "DEFAULT_THROTTLE_CLASSES": ["config.throttles.AnonThrottle", "config.throttles.UserThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttles.AnonThrottle", "core.throttles.UserThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         scope: _env_rate(f"CRAWFORD_THROTTLE_{scope.upper()}", default)
         for scope, default in (("anon", "600/minute"), ("user", "1200/minute"), ("reports", "30/minute"),
@@ -173,7 +179,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # Attempts during a lockout do not restart it: the Retry-After we answer stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_CLIENT_IP_CALLABLE = "config.throttles.client_ip"
+AXES_CLIENT_IP_CALLABLE = "core.throttles.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # Failed attempts are kept in the database (what the lockout needs, visible in the admin); a log of
 # every successful sign-in would grow without end and hold addresses we have no use for.

@@ -1,6 +1,6 @@
 """The matches app's error catalogue: every message a service raises, in one place."""
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 
 
 def not_a_party() -> NotAllowed:

@@ -6,6 +6,8 @@ import logging
 
 from celery import shared_task
 
+from core.tasks import MAX_RETRIES, is_transient, retry_or_raise
+
 from .models import ImportJob
 from .services.imports import import_job_abandon, import_job_run
 
@@ -27,12 +29,9 @@ def import_job_run_task(self, job_id: int) -> str | None:
     try:
         return import_job_run(job_id=job_id).status
     except Exception as error:
-        # Imported here: matches.tasks imports this module at its end, so that Celery finds the task.
-        from .tasks import MAX_RETRIES, _retry, is_transient
-
         if not is_transient(error) or self.request.retries >= MAX_RETRIES:
             try:
                 import_job_abandon(job_id=job_id, message="the import stopped before this file; please upload it again")
             except Exception:
                 logger.exception("could not mark import job %s abandoned", job_id)
-        _retry(self, error)
+        retry_or_raise(self, error)

@@ -17,7 +17,8 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from config.errors import DomainError
+from core.errors import DomainError
+from core.pages import error_status, error_text, form_refuse
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 from rulings.selectors_audit import audit_of_match
@@ -45,27 +46,6 @@ HISTORY_ROWS = 50
 
 
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def error_text(error: DomainError | EngineError) -> str:
-    """The error's message, led by where it applies (file, line, game, move) when the message
-    does not say so already."""
-    message = error.message
-    where = []
-    name = error.details.get("file")
-    if name and name not in message:
-        where.append(str(name))
-    for key in ("line", "game", "move"):
-        value = error.details.get(key)
-        if value is not None and f"{key} {value}" not in message:
-            where.append(f"{key} {value}")
-    return f"{', '.join(where)}: {message}" if where else message
-
-
-def error_status(error: DomainError | EngineError) -> int:
-    """A refusal's status on a page: Conflict (409) and NotAllowed (403) keep theirs, as in the API;
-    the rest is bad input (400)."""
-    return getattr(error, "status", 400)
 
 
 def _match_or_404(match_id: int) -> Match:
@@ -294,7 +274,7 @@ def report(request: HttpRequest, match_id: int) -> HttpResponse:
         saved = match_report(match_id=match.pk, user=request.user, claim=_claim(match, form),
                              statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
-        form.add_error(None, error_text(error))
+        form_refuse(form, error)
         return _render_detail(request, match, report_form=form, status=error_status(error))
     messages.success(request, _report_message(match, saved))
     return redirect(_detail_url(match))
@@ -342,7 +322,7 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
         saved = match_override(match_id=match.pk, user=request.user, claim=_claim(match, form),
                                statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
-        form.add_error(None, error_text(error))
+        form_refuse(form, error)
         return _render_detail(request, match, override_form=form, status=error_status(error))
     messages.success(request, f"Result set by the organiser: {_score_text(saved.score0, saved.score1)}.")
     return redirect(_detail_url(match))

@@ -11,7 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import path
 
-from config.errors import DomainError
+from core.errors import DomainError
+from core.pages import error_status, form_refuse
 
 from .services.imports import import_job_create, import_job_get, import_job_percent
 
@@ -56,9 +57,9 @@ def import_upload(request):
         try:
             job = import_job_create(owner=request.user, files=uploads)
         except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            return redirect("matches:import_progress", job_id=job.pk)
+            form_refuse(form, error)
+            return render(request, "matches/import.html", {"form": form}, status=error_status(error))
+        return redirect("matches:import_progress", job_id=job.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "matches/import.html", {"form": form}, status=status)
 

@@ -1,6 +1,6 @@
 """The rulings app's error catalogue: every refusal a rulings service raises, in one place."""
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 
 
 def not_director() -> NotAllowed:

@@ -104,6 +104,11 @@ class OutcomeFields(forms.Form):
         return params
 
 
+#: A refusal's ``field`` (``params.score``) -> the form field that shows it (core.pages.form_refuse).
+PARAM_ALIASES = {**{f"params.{name}": name for name in OutcomeFields.PARAM_FIELDS}, "params.score": "score0",
+                 "score": "score0"}
+
+
 class RulingForm(OutcomeFields):
     """The director's ruling."""
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from config.errors import DomainError
+from core.errors import DomainError
 from engine.actions import actions_from_json
 from engine.errors import EngineError
 from engine.game import Frame

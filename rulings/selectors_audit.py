@@ -2,7 +2,7 @@
 
 The selectors return lazy querysets so that the caller's paginator reads one page (a COUNT and one
 slice: two queries whatever the log's size; ``AuditEntry`` has no foreign key to join). The API
-pages them with DRF's ``config.api.Pagination``; pages use :func:`audit_page`. Who may read them
+pages them with DRF's ``core.api.Pagination``; pages use :func:`audit_page`. Who may read them
 (the event's organiser and staff) is for the views to check.
 """
 

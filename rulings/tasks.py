@@ -1,11 +1,10 @@
-"""Celery tasks of rulings: load by id, call one service (see matches/tasks.py for the retry
-policy they share)."""
+"""Celery tasks of rulings: load by id, call one service (the retry policy is core.tasks')."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from matches.tasks import _retry
+from core.tasks import retry_or_raise
 
 from .services.notifications import rulings_notify
 
@@ -16,4 +15,4 @@ def rulings_notify_task(self, kind: str, object_id: int) -> int:
     try:
         return rulings_notify(kind=kind, object_id=object_id)
     except Exception as error:
-        _retry(self, error)
+        retry_or_raise(self, error)

@@ -23,18 +23,27 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from config.errors import DomainError
+from core.errors import DomainError
+from core.pages import error_status, form_refuse
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 from engine.ids import position_from_id
 from matches.board import board_svg
 from matches.models import Match
 from matches.services.reporting import side_of_user, user_runs_match
-from matches.views import error_status, error_text
 from tournaments.models import Tournament
 
 from . import access, selectors
-from .forms import AppealForm, CommitteeForm, DisputeFilterForm, DisputeOpenForm, RulingForm, StatementForm, VoteForm
+from .forms import (
+    PARAM_ALIASES,
+    AppealForm,
+    CommitteeForm,
+    DisputeFilterForm,
+    DisputeOpenForm,
+    RulingForm,
+    StatementForm,
+    VoteForm,
+)
 from .models import Appeal, Dispute, Ruling
 from .selectors import DisputeDetail, DisputedMoment
 from .services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
@@ -47,23 +56,6 @@ LOG_AROUND = 4
 
 
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def _refuse(form, error: DomainError | EngineError) -> None:
-    """Put a service's refusal on the form: on the field it names when the form has it (a detail
-    of a ruling, ``params.score``, lands on its own field), else above the form, led by the
-    field's name."""
-    field = error.details.get("field") if isinstance(error, DomainError) else None
-    if field:
-        name = field.removeprefix("params.")
-        if name == "score":
-            name = "score0"
-        if name in form.fields:
-            form.add_error(name, error_text(error))
-            return
-        form.add_error(None, f"{field}: {error_text(error)}")
-        return
-    form.add_error(None, error_text(error))
 
 
 def _side_names(match: Match) -> tuple[str, str]:
@@ -154,7 +146,7 @@ def open_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
                                statement=data["statement"], game_number=data["game_number"],
                                move_number=data["move_number"])
     except (DomainError, EngineError) as error:
-        _refuse(form, error)
+        form_refuse(form, error, aliases=PARAM_ALIASES)
         return _open_page(request, match, form, status=error_status(error))
     messages.success(request, "Your dispute is open: the director will rule on it.")
     return redirect(_dispute_url(dispute.pk))
@@ -269,7 +261,7 @@ def answer(request: HttpRequest, dispute_id: int) -> HttpResponse:
     try:
         dispute_answer(dispute_id=dispute_id, user=request.user, text=form.cleaned_data["text"])
     except DomainError as error:
-        _refuse(form, error)
+        form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_dispute(request, detail, answer_form=form, status=error_status(error))
     messages.success(request, "Your statement is added.")
     return redirect(_dispute_url(dispute_id))
@@ -288,7 +280,7 @@ def rule(request: HttpRequest, dispute_id: int) -> HttpResponse:
         ruling = ruling_make(dispute_id=dispute_id, user=request.user, outcome=data["outcome"], params=form.params(),
                              rule=data["rule"], reasoning=data["reasoning"])
     except (DomainError, EngineError) as error:
-        _refuse(form, error)
+        form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_dispute(request, detail, ruling_form=form, status=error_status(error))
     messages.success(request, f"Ruling recorded: {ruling.get_outcome_display()}.")
     return redirect(_dispute_url(dispute_id))
@@ -308,7 +300,7 @@ def appeal_lodge_page(request: HttpRequest, ruling_id: int) -> HttpResponse:
     try:
         appeal = appeal_lodge(ruling_id=ruling_id, user=request.user, grounds=form.cleaned_data["grounds"])
     except DomainError as error:
-        _refuse(form, error)
+        form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_dispute(request, detail, appeal_form=form, status=error_status(error))
     messages.success(request, "Your appeal is lodged: the director names a committee to decide it.")
     return redirect(_appeal_url(appeal.pk))
@@ -360,7 +352,7 @@ def committee(request: HttpRequest, appeal_id: int) -> HttpResponse:
     try:
         committee_name(appeal_id=appeal.pk, user=request.user, member_ids=form.member_ids())
     except DomainError as error:
-        _refuse(form, error)
+        form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_appeal(request, appeal, committee_form=form, status=error_status(error))
     messages.success(request, "The committee is named; its members are told by email.")
     return redirect(_appeal_url(appeal.pk))
@@ -377,7 +369,7 @@ def vote(request: HttpRequest, appeal_id: int) -> HttpResponse:
     try:
         vote_cast(appeal_id=appeal.pk, user=request.user, **form.service_arguments())
     except (DomainError, EngineError) as error:
-        _refuse(form, error)
+        form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_appeal(request, appeal, vote_form=form, status=error_status(error))
     messages.success(request, "Your vote is recorded.")
     return redirect(_appeal_url(appeal.pk))

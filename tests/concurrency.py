@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from django.db import connection
 
-from config.errors import DomainError
+from core.errors import DomainError
 
 
 def at_once(calls: Sequence[Callable[[], object]], *, timeout: float = 60) -> list[str | None]:

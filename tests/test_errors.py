@@ -32,8 +32,8 @@ def test_a_body_over_the_limit_gets_413_in_the_error_body(client, settings):
 
 
 def test_a_service_refusal_names_its_field_and_location_in_the_error_body():
-    from config.api import exception_handler
-    from config.errors import Conflict, DomainError
+    from core.api import exception_handler
+    from core.errors import Conflict, DomainError
 
     refusal = DomainError("side is 0 or 1", code="bad_ruling", field="side", reason="bad_side", step=4, secret=[1])
     body = exception_handler(refusal, {}).data

@@ -1,4 +1,4 @@
-"""API throttles (config/throttles.py): anonymous clients by address, users by account, and scoped
+"""API throttles (core/throttles.py): anonymous clients by address, users by account, and scoped
 rates for reporting results, disputes and uploads. Over a rate the API answers 429 with
 Retry-After and the error body, and does nothing; when the window has passed it answers again.
 
@@ -17,7 +17,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import throttles
+from core import throttles
 from matches.models import ImportJob, Report
 from tests.matches.factories_api import client_for, make_cast
 from tests.test_settings import run

@@ -1,14 +1,14 @@
 """The tournaments app's error catalogue: every message its services raise, in one place.
 
-Each function returns a :class:`config.errors.DomainError` (400: the input is wrong),
-:class:`~config.errors.Conflict` (409: the event's state forbids it now) or
-:class:`~config.errors.NotAllowed` (403) with a stable ``code``. Errors of the pure draw
+Each function returns a :class:`core.errors.DomainError` (400: the input is wrong),
+:class:`~core.errors.Conflict` (409: the event's state forbids it now) or
+:class:`~core.errors.NotAllowed` (403) with a stable ``code``. Errors of the pure draw
 (:class:`tournaments.draw.DrawError`) are translated by :func:`from_draw`, keeping their code.
 """
 
 from __future__ import annotations
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from tournaments.draw import DrawError
 
 # --- who may act -------------------------------------------------------------------------------

@@ -17,10 +17,10 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from clubs.selectors import clubs_managed
-from config.errors import DomainError
+from core.errors import DomainError
+from core.pages import error_status, error_text, form_refuse
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
-from matches.views import error_status, error_text
 
 from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, bracket_svg, round_names
@@ -139,9 +139,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
     try:
         tournament = _call(services.tournament_create, user=request.user, **form.service_arguments())
     except DomainError as error:
-        field = error.details.get("field")
-        field = "club" if field is None and error.code in ("not_club_manager", "unknown_club") else field
-        form.add_error(field if field in form.fields else None, error_text(error))
+        club_error = error.code in ("not_club_manager", "unknown_club")
+        form_refuse(form, error, field="club" if club_error and not error.details.get("field") else None)
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, f"Event “{tournament.name}” created. Open the entries when you are ready.")
     return redirect(_manage_url(tournament))
@@ -433,7 +432,7 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
             services.entry_add(tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids,
                                seed=form.cleaned_data["seed"])
     except DomainError as error:
-        form.add_error(None, error_text(error))
+        form_refuse(form, error)
         return _render_manage(request, tournament, entrant_form=form, status=error_status(error))
     partner = form.cleaned_data.get("partner")
     who = f"{player.display_name} & {partner.display_name}" if partner else player.display_name
@@ -468,7 +467,7 @@ def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
         drawn = _call(services.tournament_draw, tournament_id=tournament.pk, user=request.user,
                       seed=form.cleaned_data["seed"])
     except DomainError as error:
-        form.add_error(None, error_text(error))
+        form_refuse(form, error)
         return _render_manage(request, tournament, draw_form=form, status=error_status(error))
     seed = f" from seed {drawn.draw_seed}" if drawn.draw_seed is not None else ""
     messages.success(request, f"The draw is made{seed}: the event is running.")

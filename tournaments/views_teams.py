@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import Player
 from matches.services.matches import player_for_user
 

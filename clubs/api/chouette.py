@@ -27,9 +27,8 @@ from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from config import throttles
-from config.api import Pagination
-from matches.api.serializers import ApiErrorSerializer, paginated_response
+from core import throttles
+from core.api import ApiErrorSerializer, Pagination, paginated_response
 
 from .. import selectors_chouette as selectors
 from ..models import ChouetteSession, ChouetteStep, Club
@@ -59,7 +58,7 @@ WRITE_ERRORS = {400: ERROR, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 40
 READ_ERRORS = {401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer}
 
 class ChouetteBaseApi(ClubBaseApi):
-    """An unknown table or game (or another club's) is a 404 (config/api.py puts a refusal's field,
+    """An unknown table or game (or another club's) is a 404 (core/api.py puts a refusal's field,
     step, player and the table's version in the body)."""
 
     def handle_exception(self, exc):

@@ -7,7 +7,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.api.serializers import SCORE_SCHEMA, MatchSummarySerializer, StrictInputSerializer
+from core.api import StrictInputSerializer
+from matches.api.serializers import SCORE_SCHEMA, MatchSummarySerializer
 
 from ..models import Membership
 

@@ -10,7 +10,7 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.api.serializers import StrictInputSerializer
+from core.api import StrictInputSerializer
 
 # --- input ------------------------------------------------------------------------------------------
 

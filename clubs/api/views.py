@@ -25,8 +25,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from config.api import Pagination
-from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
+from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 
 from .. import exports, selectors, services
 from ..models import Club, ClubNight, Membership, Season

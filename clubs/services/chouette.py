@@ -41,7 +41,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from config.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,

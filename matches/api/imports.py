@@ -10,11 +10,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import throttles
+from core import throttles
+from core.api import ApiErrorSerializer
 
 from .. import errors
 from ..services.imports import import_job_create, import_job_get, import_job_percent
-from .serializers import ApiErrorSerializer
 
 
 class ImportFileOutput(serializers.Serializer):

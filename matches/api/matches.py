@@ -23,9 +23,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from clubs.models import Club, ClubNight
-from config import throttles
-from config.api import Pagination
-from config.errors import Conflict
+from core import throttles
+from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
+from core.errors import Conflict
 from engine.actions import actions_from_json
 from engine.errors import MatchError
 from engine.formats.mat import match_from_actions, write_mat
@@ -47,16 +47,12 @@ from ..services.reporting import (
 )
 from . import permissions
 from .serializers import (
-    ApiErrorSerializer,
-    BaseApi,
     ClaimJsonInputSerializer,
     ClaimMatInputSerializer,
     GameWithMomentsSerializer,
     MatchDetailSerializer,
     MatchSummarySerializer,
     SidePlayersField,
-    StrictInputSerializer,
-    paginated_response,
 )
 
 WRITE_ERRORS = {

@@ -3,12 +3,12 @@
 The reporting services check the same rules again under the match's row lock and stay the
 authority. These checks run first so that an outsider gets a 403 before the API reads and replays
 an upload for him, and they hold the one rule no service holds: who may create a match.
-Each function returns nothing and raises :class:`config.errors.NotAllowed` (HTTP 403).
+Each function returns nothing and raises :class:`core.errors.NotAllowed` (HTTP 403).
 """
 
 from __future__ import annotations
 
-from config.errors import NotAllowed
+from core.errors import NotAllowed
 
 from .. import errors
 from ..models import Match, Player

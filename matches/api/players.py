@@ -9,11 +9,11 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from config.api import Pagination
+from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 
 from ..models import Player
 from ..selectors import player_get, player_list, player_rating_history
-from .serializers import ApiErrorSerializer, BaseApi, PlayerSerializer, paginated_response
+from .serializers import PlayerSerializer
 
 
 class PlayerListApi(BaseApi):

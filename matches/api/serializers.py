@@ -1,50 +1,18 @@
-"""Serializers and plumbing shared by the matches app's API views: the views' base class
-(:class:`BaseApi`), strict input serializers, output serializers and pagination.
+"""The matches API's serializers.
 
-Input serializers derive from :class:`StrictInputSerializer`: a field the serializer does not
-declare is refused with a 400 naming it, so a client can never slip ``status``, ``winner``,
-``score`` or ``rating`` into a request (no mass assignment), and a typo is an error instead of
-being silently ignored. Output serializers are plain (read-only) serializers over the rows the
-selectors return; none of them exposes an email address or a user id.
+Input serializers derive from core.api's :class:`StrictInputSerializer`: a field the serializer
+does not declare is refused with a 400 naming it. Output serializers are plain (read-only)
+serializers over the rows the selectors return; none of them exposes an email address or a user id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.views import APIView
 
-from config.api import Pagination
-from config.errors import DomainError
+from core.api import StrictInputSerializer
 
 # --- input --------------------------------------------------------------------------------------
-
-
-class StrictInputSerializer(serializers.Serializer):
-    """A serializer that refuses any field it does not declare as writable.
-
-    ``read_only_names`` lists fields clients see in responses but may never set: they are refused
-    as "read-only" rather than "unknown", which tells a client what went wrong. ``allowed_extra``
-    names keys that are accepted and ignored (``page`` in a query string).
-    """
-
-    read_only_names: tuple[str, ...] = ()
-    allowed_extra: tuple[str, ...] = ()
-
-    def to_internal_value(self, data):
-        if isinstance(data, Mapping):
-            writable = {name for name, field in self.fields.items() if not field.read_only}
-            extra = sorted(key for key in data if key not in writable and key not in self.allowed_extra)
-            if extra:
-                raise serializers.ValidationError({
-                    key: ["this field is read-only" if key in self.read_only_names else "unknown field"]
-                    for key in extra
-                })
-        return super().to_internal_value(data)
 
 
 def _whole_number(value) -> bool:
@@ -125,45 +93,7 @@ class ClaimMatInputSerializer(StrictInputSerializer):
         ref_name = "ResultClaimMatFile"
 
 
-class BaseApi(APIView):
-    """The matches API's views. Django refuses a request body over DATA_UPLOAD_MAX_MEMORY_SIZE
-    with RequestDataTooBig while DRF reads ``request.data``; config/api.py does not know that
-    exception, so it would leave as a bare 400 page. Here it becomes a 413 in the error shape."""
-
-    def handle_exception(self, exc):
-        if isinstance(exc, RequestDataTooBig):
-            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-            exc = DomainError(f"the request body is over the limit of {limit} bytes", code="body_too_large")
-            exc.status = 413
-        return super().handle_exception(exc)
-
-
 # --- output -------------------------------------------------------------------------------------
-
-
-class ApiErrorSerializer(serializers.Serializer):
-    """The one error body of config/api.py (for the schema only)."""
-
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
-                                   help_text="field -> messages, for a bad request body or query")
-    file = serializers.CharField(required=False)
-    line = serializers.IntegerField(required=False)
-    game = serializers.IntegerField(required=False)
-    move = serializers.IntegerField(required=False)
-    side = serializers.IntegerField(required=False)
-    action = serializers.CharField(required=False)
-    rule = serializers.CharField(required=False)
-    action_index = serializers.IntegerField(required=False)
-    field = serializers.CharField(required=False, help_text="the field refused (in a chouette record, a path: cubes[2].value)")
-    step = serializers.IntegerField(required=False, help_text="a chouette session's step a correction no longer fits")
-    player = serializers.IntegerField(required=False)
-    version = serializers.IntegerField(required=False, help_text="stale_table: the chouette table's version now")
-    reason = serializers.CharField(required=False, help_text="the engine's or the event's code behind a refusal")
-
-    class Meta:
-        ref_name = "ApiError"
 
 
 class ClubBriefSerializer(serializers.Serializer):
@@ -348,14 +278,4 @@ class PlayerSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "Player"
-
-
-# --- pagination ---------------------------------------------------------------------------------
-
-
-def paginated_response(*, request, view, queryset, serializer_class):
-    """One page of ``queryset`` (config.api.Pagination: 25 a page, ``page_size`` up to 100)."""
-    paginator = Pagination()
-    page = paginator.paginate_queryset(queryset, request, view=view)
-    return paginator.get_paginated_response(serializer_class(page, many=True).data)
 

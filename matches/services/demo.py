@@ -35,7 +35,7 @@ from django.utils import timezone
 from accounts.models import User
 from clubs.models import Club
 from clubs.services.demo import ClubDemo, club_demo_load, demo_club
-from config.errors import DomainError
+from core.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import check_mat, read_mat

@@ -34,7 +34,7 @@ from django.db.models import Exists, F, OuterRef, Prefetch
 from django.http import Http404
 from django.utils import timezone
 
-from config.errors import DomainError
+from core.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import MatCheck, check_mat, read_mat, write_mat

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from clubs.permissions import require_club_member
-from config.errors import DomainError
+from core.errors import DomainError
 from engine.errors import EngineError
 from rulings.audit import audit_record
 

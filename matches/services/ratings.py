@@ -14,7 +14,7 @@ import logging
 from django.db import transaction
 from django.db.models import QuerySet
 
-from config.errors import Conflict
+from core.errors import Conflict
 from engine.ratings import fibs_change
 
 from ..models import Match, Player, RatingChange

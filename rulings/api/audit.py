@@ -14,8 +14,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
-from config.api import Pagination
-from matches.api.serializers import ApiErrorSerializer, BaseApi, StrictInputSerializer, paginated_response
+from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
 from rulings.selectors_audit import AuditFilters, audit_of_event
 from tournaments.errors import not_organiser
 from tournaments.models import Tournament

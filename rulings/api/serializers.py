@@ -15,7 +15,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.api.serializers import StrictInputSerializer
+from core.api import StrictInputSerializer
 from matches.models import Match
 from rulings.models import Appeal, Dispute, Ruling
 

@@ -28,9 +28,8 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from config import throttles
-from config.api import Pagination
-from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
+from core import throttles
+from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 from matches.models import Match
 from rulings import access, selectors
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling
@@ -70,7 +69,7 @@ class RulingsBaseApi(BaseApi):
     """The rulings API's views: JSON bodies, authenticated callers.
 
     A row that vanished between the view's read and the service's lock is a 404 like any unknown
-    one (config/api.py lists a refusal's ``field`` in ``errors``, as for a bad body).
+    one (core/api.py lists a refusal's ``field`` in ``errors``, as for a bad body).
     """
 
     parser_classes = [JSONParser]

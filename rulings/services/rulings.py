@@ -26,7 +26,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from config.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError

@@ -19,7 +19,7 @@ from clubs.services.chouette import (
     chouette_leave,
     chouette_start,
 )
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from rulings.models import AuditEntry
 from tests.clubs.factories import ClubNightFactory, club_cast
 from tests.clubs.factories_chouette import box_double, chouette_snapshot, full_record, ids, play, quick, table

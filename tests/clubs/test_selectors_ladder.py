@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubs.selectors import member_list, season_ladder
-from config.errors import DomainError, NotAllowed
+from core.errors import DomainError, NotAllowed
 from matches.models import Match, RatingChange
 from matches.services.matches import match_create
 from tests.clubs.factories import ClubNightFactory, MembershipFactory, SeasonFactory, club_cast, club_match, player_of

@@ -6,7 +6,7 @@ import pytest
 
 from clubs.models import Club, Membership
 from clubs.services import club_create, club_update
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Player
 from rulings.models import AuditEntry
 from tests.clubs.factories import club_cast, snapshot

@@ -15,7 +15,7 @@ from clubs.services import (
     membership_request,
     membership_role_change,
 )
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Player
 from rulings.models import AuditEntry
 from tests.clubs.factories import ClubFactory, club_cast, snapshot

@@ -8,7 +8,7 @@ import pytest
 
 from clubs.models import CheckIn, ClubNight, Season
 from clubs.services import night_check_in, night_close, night_open, season_create, season_delete, season_update
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from rulings.models import AuditEntry
 from tests.clubs.factories import ClubNightFactory, SeasonFactory, club_cast, snapshot
 

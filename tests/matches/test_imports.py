@@ -18,7 +18,8 @@ import pytest
 from django.conf import settings
 from django.db import OperationalError, connection
 
-from config.errors import DomainError
+from core.errors import DomainError
+from core.tasks import MAX_RETRIES
 from engine.formats.mat import match_from_actions, write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
@@ -31,7 +32,7 @@ from matches.services.imports import (
     import_job_run,
 )
 from matches.services.logs import log_from_json
-from matches.tasks import MAX_RETRIES, import_job_run_task
+from matches.tasks import import_job_run_task
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,11 @@ from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import OperationalError, transaction
 
+from core.tasks import MAX_RETRIES, is_transient
 from matches import tasks
 from matches.models import Match
 from matches.services.reporting import Claim, match_confirm, match_contest, match_override, match_report
-from matches.tasks import MAX_RETRIES, is_transient, match_notify_task
+from matches.tasks import match_notify_task
 from tests.matches.factories_ratings import match_between, player, run_tasks_inline
 
 pytestmark = pytest.mark.django_db

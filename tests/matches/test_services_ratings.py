@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from config.errors import Conflict
+from core.errors import Conflict
 from engine.ratings import k_factor
 from matches import tasks
 from matches.models import Match, Player, RatingChange, Report

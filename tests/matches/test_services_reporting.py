@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from engine.actions import action_to_dict
 from engine.errors import GameLogError
 from engine.randomgame import random_match_games

@@ -17,7 +17,8 @@ from django.core import mail
 from django.db import OperationalError, connection
 
 from config.celery import app as celery_app
-from config.errors import Conflict
+from core.errors import Conflict
+from core.tasks import MAX_RETRIES
 from matches import tasks
 from matches.models import Match, Player, RatingChange
 from matches.services.reporting import Claim, match_confirm, match_report
@@ -125,7 +126,7 @@ def test_database_retries_are_bounded(alice, bob, monkeypatch):
     calls = flaky(monkeypatch, [OperationalError("down")] * 20)
     result = tasks.match_rating_apply_task.apply(args=(match.pk,))
     assert result.state == "FAILURE" and isinstance(result.result, OperationalError)
-    assert len(calls) == tasks.MAX_RETRIES + 1 and not match.rating_changes.exists()
+    assert len(calls) == MAX_RETRIES + 1 and not match.rating_changes.exists()
 
 
 @pytest.mark.parametrize("error", [Conflict("refused", code="rating_built_on"), ValueError("bug")],

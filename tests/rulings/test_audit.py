@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from config.errors import Conflict
+from core.errors import Conflict
 from matches.models import Match
 from matches.services.imports import import_job_create, import_job_run
 from matches.services.matches import match_create

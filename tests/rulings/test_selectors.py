@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.errors import DomainError
+from core.errors import DomainError
 from engine.ids import position_id
 from rulings.models import Dispute, Ruling
 from rulings.selectors import dispute_detail, dispute_queue, rulings_of_event

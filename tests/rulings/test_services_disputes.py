@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
 from matches.selectors import game_moments
 from matches.services.reporting import claim_make, match_override, match_report

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match, RatingChange, Report
 from matches.services.logs import log_from_json
 from matches.services.reporting import claim_make, match_report

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import Conflict
+from core.errors import Conflict
 from matches.services.reporting import claim_make, match_override, match_report
 from rulings.models import AuditEntry, Dispute, Ruling
 from rulings.services.disputes import dispute_answer, dispute_open

@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from config.errors import Conflict
+from core.errors import Conflict
 from matches.models import Match
 from matches.services.reporting import claim_make, match_confirm, match_override
 from tests.factories import MatchFactory

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import Club
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
 from tests.tournaments.factories import (
     cast,
@@ -297,7 +297,7 @@ def test_a_team_event_is_drawn_from_its_checked_in_teams(organiser):
 
 
 def test_the_api_answers_a_draw_error_like_a_domain_error():
-    from config.api import exception_handler
+    from core.api import exception_handler
     from tournaments.draw import DrawError
 
     response = exception_handler(DrawError("round 2 is not complete", code="round_not_complete"), {})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match, Side
 from tests.factories import TournamentFactory, UserFactory
 from tests.tournaments.factories import (

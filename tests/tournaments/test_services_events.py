@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from clubs.models import Club, Membership
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from tests.factories import TournamentFactory, UserFactory
 from tests.tournaments.factories import (
     drawn,

@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection
 
-from config.errors import Conflict, NotAllowed
+from core.errors import Conflict, NotAllowed
 from tests.matches.factories_ratings import run_tasks_inline
 from tests.tournaments.factories import (
     cast,

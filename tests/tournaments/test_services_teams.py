@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
 from matches.services.reporting import claim_make, match_confirm, match_report
 from tests.matches.factories_ratings import run_tasks_inline

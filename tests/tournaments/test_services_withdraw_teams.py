@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match, Report
 from matches.services.reporting import claim_make, match_confirm, match_report
 from tests.matches.factories_api import client_for

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from config.errors import DomainError
+from core.errors import DomainError
 from tournaments.models import Tournament
 from tournaments.services.draw import tournament_pair_next_round
 

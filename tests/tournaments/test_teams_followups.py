@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from config.errors import Conflict
+from core.errors import Conflict
 from matches.models import Match
 from matches.services.reporting import claim_make, match_override
 from tests.factories import PlayerFactory

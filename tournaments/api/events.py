@@ -22,9 +22,8 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from config.api import Pagination
-from config.errors import Conflict
-from matches.api.serializers import ApiErrorSerializer, BaseApi, paginated_response
+from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
+from core.errors import Conflict
 from matches.services.matches import player_for_user
 from tournaments import errors, selectors, services
 from tournaments.models import Tournament

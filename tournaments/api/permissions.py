@@ -3,7 +3,7 @@
 The services check the same rules again under the tournament's row lock and stay the authority.
 These checks run first, so that an outsider gets a 403 before his body is even read (another
 organiser sending a bad body learns nothing about the event's rules). Each function returns
-nothing and raises :class:`config.errors.NotAllowed` (HTTP 403).
+nothing and raises :class:`core.errors.NotAllowed` (HTTP 403).
 """
 
 from __future__ import annotations

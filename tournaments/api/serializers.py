@@ -14,7 +14,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer, StrictInputSerializer
+from core.api import StrictInputSerializer
+from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer
 from tournaments.models import Tournament
 
 # --- input --------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from matches.api.serializers import ApiErrorSerializer, BaseApi, StrictInputSerializer
+from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from matches.services.matches import player_for_user
 from tournaments import selectors
 from tournaments.models import Pairing, Team, Tournament

@@ -52,7 +52,7 @@ class DrawError(Exception):
 
     @property
     def status(self) -> int:
-        """400 for wrong input, 409 for a state conflict (what ``config.api`` answers)."""
+        """400 for wrong input, 409 for a state conflict (what ``core.api`` answers)."""
         return CODES.get(self.code, (400, ""))[0]
 
     def __str__(self) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import Match, Report
 from matches.services.matches import match_create, match_summary
 from rulings.models import Dispute

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
-from config.errors import NotAllowed
+from core.errors import NotAllowed
 from matches.models import Match, Player, Side
 from matches.services.matches import match_create, player_for_user, side_for
 from matches.services.reporting import Claim, match_override

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from config.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Player
 from matches.services.matches import match_create, player_for_user
 from tournaments import errors

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from config.errors import DomainError
+from core.errors import DomainError
 from matches.models import ImportFile
 from matches.services.imports import import_job_create, import_job_run
 

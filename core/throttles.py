@@ -4,7 +4,7 @@ operations worth abusing (reporting results, disputes, uploads).
 Every API view gets ``AnonThrottle`` and ``UserThrottle`` (``DEFAULT_THROTTLE_CLASSES``). A view
 that takes results, disputes or uploads puts its scope on top of those::
 
-    from config import throttles
+    from core import throttles
 
     class DisputeOpenApi(APIView):
         throttle_classes = throttles.DISPUTES
@@ -17,7 +17,7 @@ The rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (env-driven, conf
 DRF's own throttles copy that dict once, when their class is defined, so a changed setting never
 reaches them; these read it on every request, which lets tests lower a rate with
 ``override_settings`` (tests/conftest.py, ``throttle_rates``). A throttled request gets a 429 with
-``Retry-After`` and the error body ``{"detail", "code": "throttled"}`` (config/api.py).
+``Retry-After`` and the error body ``{"detail", "code": "throttled"}`` (core/api.py).
 """
 
 from __future__ import annotations

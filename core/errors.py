@@ -35,3 +35,20 @@ class NotAllowed(DomainError):
 
     code = "permission_denied"
     status = 403
+
+
+class Locked(Conflict):
+    """Another request holds a row this one needs, longer than the lock timeout: nothing was
+    changed and the same request may simply be sent again (HTTP 409 with ``Retry-After``)."""
+
+    code = "locked"
+    retry_after = 1
+
+    def __init__(self, message: str = "busy, try again", **details):
+        super().__init__(message, **details)
+
+
+def error_status(error) -> int:
+    """A refusal's HTTP status: Conflict (409), NotAllowed (403) and Locked keep theirs; any other
+    domain or engine error is bad input (400)."""
+    return getattr(error, "status", 400)

@@ -1,0 +1,188 @@
+"""The API's plumbing, shared by every app's API: the views' base class (:class:`BaseApi`), strict
+input serializers (:class:`StrictInputSerializer`), pagination, and one error body for every refusal
+(:func:`exception_handler`, documented by :class:`ApiErrorSerializer`).
+
+Every error body has the shape ``{"detail": str, "code": str}`` plus, where they apply,
+``"errors"`` (field -> messages; a service's refusal about one field too) and the location of a
+bad match file, game log or chouette record (``file``, ``line``, ``game``, ``move``, ``side``,
+``action``, ``rule``, ``action_index``, ``field``, ``step``, ``player``, the table's ``version``,
+and the engine's ``reason`` behind a refusal).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, HttpResponse, JsonResponse
+from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from engine.errors import EngineError
+from tournaments.draw.errors import DrawError
+
+from .errors import DomainError, Locked
+from .locking import lock_failed
+
+logger = logging.getLogger(__name__)
+
+LOCATION_KEYS = ("file", "line", "game", "move", "side", "action", "rule", "action_index", "field", "step", "player",
+                 "version", "reason")
+
+
+class Pagination(PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+def paginated_response(*, request, view, queryset, serializer_class):
+    """One page of ``queryset`` (:class:`Pagination`: 25 a page, ``page_size`` up to 100)."""
+    paginator = Pagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+# --- the request body's size ----------------------------------------------------------------------
+
+
+BODY_TOO_LARGE = "the request body is over the limit of {limit} bytes"
+
+
+def body_too_large(*, limit: int, api: bool) -> HttpResponse:
+    """The one 413 answer for a request body over a limit (the whole body's, checked by
+    config.middleware before anything reads it, or a form's, met while DRF reads it): the API's
+    error body, or a line of text for a page."""
+    detail = BODY_TOO_LARGE.format(limit=limit)
+    if api:
+        return JsonResponse({"detail": detail, "code": "body_too_large"}, status=413)
+    return HttpResponse(f"{detail[0].upper()}{detail[1:]}.", status=413, content_type="text/plain; charset=utf-8")
+
+
+def _body_too_large_api() -> Response:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return Response({"detail": BODY_TOO_LARGE.format(limit=limit), "code": "body_too_large"},
+                    status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+
+
+# --- views and input ------------------------------------------------------------------------------
+
+
+class BaseApi(APIView):
+    """Every app's API views derive from it: the project's authentication, throttles and error body
+    (config/settings.py's REST_FRAMEWORK, :func:`exception_handler`) with a strict reading of input
+    through :class:`StrictInputSerializer`."""
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """A serializer that refuses any field it does not declare as writable.
+
+    A client can never slip ``status``, ``winner``, ``score`` or ``rating`` into a request (no mass
+    assignment), and a typo is an error instead of being silently ignored. ``read_only_names`` lists
+    fields clients see in responses but may never set: they are refused as "read-only" rather than
+    "unknown", which tells a client what went wrong. ``allowed_extra`` names keys that are accepted
+    and ignored (``page`` in a query string).
+    """
+
+    read_only_names: tuple[str, ...] = ()
+    allowed_extra: tuple[str, ...] = ()
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            extra = sorted(key for key in data if key not in writable and key not in self.allowed_extra)
+            if extra:
+                raise serializers.ValidationError({
+                    key: ["this field is read-only" if key in self.read_only_names else "unknown field"]
+                    for key in extra
+                })
+        return super().to_internal_value(data)
+
+
+# --- the error body -------------------------------------------------------------------------------
+
+
+class ApiErrorSerializer(serializers.Serializer):
+    """The one error body of :func:`exception_handler` (for the schema only)."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
+                                   help_text="field -> messages, for a bad request body or query")
+    file = serializers.CharField(required=False)
+    line = serializers.IntegerField(required=False)
+    game = serializers.IntegerField(required=False)
+    move = serializers.IntegerField(required=False)
+    side = serializers.IntegerField(required=False)
+    action = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False)
+    action_index = serializers.IntegerField(required=False)
+    field = serializers.CharField(required=False, help_text="the field refused (in a chouette record, a path: cubes[2].value)")
+    step = serializers.IntegerField(required=False, help_text="a chouette session's step a correction no longer fits")
+    player = serializers.IntegerField(required=False)
+    version = serializers.IntegerField(required=False, help_text="stale_table: the chouette table's version now")
+    reason = serializers.CharField(required=False, help_text="the engine's or the event's code behind a refusal")
+
+    class Meta:
+        ref_name = "ApiError"
+
+
+def _flatten(detail) -> tuple[str, dict | None]:
+    """A one-line summary of DRF validation details, and the field errors when there are some."""
+    if isinstance(detail, dict):
+        errors = {key: [str(m) for m in (value if isinstance(value, list) else [value])] for key, value in detail.items()}
+        first_key = next(iter(errors), None)
+        summary = f"{first_key}: {errors[first_key][0]}" if first_key else "invalid input"
+        if first_key == "non_field_errors":
+            summary = errors[first_key][0]
+        return summary, errors
+    if isinstance(detail, list):
+        return (str(detail[0]) if detail else "invalid input"), None
+    return str(detail), None
+
+
+def exception_handler(exc, context):
+    """Every refusal in the one error body: a domain, engine or draw error with its code and where
+    it applies, a row lock not had in time as :class:`Locked` (409, ``Retry-After``), a body over
+    the limit as the one 413, and DRF's own refusals flattened to ``detail`` and ``errors``."""
+    if lock_failed(exc):
+        exc = Locked()
+    if isinstance(exc, RequestDataTooBig):
+        return _body_too_large_api()
+    if isinstance(exc, (DomainError, EngineError, DrawError)):
+        body = {"detail": exc.message, "code": exc.code}
+        body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
+        if isinstance(exc.details.get("field"), str):
+            # The same shape as a serializer's refusal, so a client shows it beside the field.
+            body.setdefault("errors", {exc.details["field"]: [exc.message]})
+        status_code = getattr(exc, "status", status.HTTP_400_BAD_REQUEST)
+        response = Response(body, status=status_code)
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    detail = response.data.get("detail") if isinstance(response.data, dict) and "detail" in response.data else response.data
+    summary, errors = _flatten(detail)
+    code = getattr(exc, "default_code", "error")
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        if isinstance(codes, str):
+            code = codes
+    body = {"detail": summary, "code": code}
+    if errors:
+        body["errors"] = errors
+    response.data = body
+    return response

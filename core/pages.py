@@ -1,0 +1,40 @@
+"""What the server-rendered pages of every app share: a refusal turned into words on its form.
+
+A service refuses with a domain error (core.errors) or the engine with an engine error; both carry
+a ``message`` and ``details`` that say where it applies (a field, a file's line, a game, a move).
+A page shows that as a sentence on the field it concerns, never as a code or a dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from .errors import error_status
+
+__all__ = ["error_status", "error_text", "form_refuse"]
+
+
+def error_text(error) -> str:
+    """The error's message, led by where it applies (file, line, game, move) when the message
+    does not say so already."""
+    message = error.message
+    where = []
+    name = error.details.get("file")
+    if name and name not in message:
+        where.append(str(name))
+    for key in ("line", "game", "move"):
+        value = error.details.get(key)
+        if value is not None and f"{key} {value}" not in message:
+            where.append(f"{key} {value}")
+    return f"{', '.join(where)}: {message}" if where else message
+
+
+def form_refuse(form, error, *, field: str | None = None, aliases: Mapping[str, str] | None = None,
+                text: Callable[[object], str] = error_text) -> None:
+    """Put a refusal on ``form``: on the field it names (``field``, else the error's own ``field``
+    detail, mapped through ``aliases`` where the form calls it otherwise) when the form has that
+    field, else above the form. ``text`` words the refusal (:func:`error_text` unless a page says
+    more, such as a player's name). Changes only the form's errors."""
+    named = field if field is not None else error.details.get("field")
+    name = (aliases or {}).get(named, named) if isinstance(named, str) else None
+    form.add_error(name if name in form.fields else None, text(error))

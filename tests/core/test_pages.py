@@ -1,0 +1,44 @@
+"""core.pages: a refusal becomes a sentence on the field it concerns, or above the form."""
+
+from __future__ import annotations
+
+from django import forms
+
+from core.errors import Conflict, DomainError, NotAllowed
+from core.pages import error_status, error_text, form_refuse
+from engine.errors import GameLogError
+
+
+class _Form(forms.Form):
+    name = forms.CharField(required=False)
+    score0 = forms.IntegerField(required=False)
+
+
+def _refused(error, **kwargs) -> dict:
+    form = _Form({})
+    assert form.is_valid()
+    form_refuse(form, error, **kwargs)
+    return {key: list(value) for key, value in form.errors.items()}
+
+
+def test_a_refusal_lands_on_the_field_it_names():
+    assert _refused(DomainError("that name is taken", field="name")) == {"name": ["that name is taken"]}
+
+
+def test_a_field_the_form_lacks_puts_the_refusal_above_the_form_without_the_field_name():
+    assert _refused(DomainError("no such thing", field="params.points")) == {"__all__": ["no such thing"]}
+    assert _refused(DomainError("no field")) == {"__all__": ["no field"]}
+
+
+def test_aliases_and_an_explicit_field_choose_where_it_goes():
+    error = DomainError("a corrected score has both scores", field="params.score")
+    assert _refused(error, aliases={"params.score": "score0"}) == {"score0": ["a corrected score has both scores"]}
+    assert _refused(DomainError("unknown user"), field="name") == {"name": ["unknown user"]}
+    assert _refused(DomainError("x", field="name"), text=lambda e: f"Alice: {e.message}") == {"name": ["Alice: x"]}
+
+
+def test_the_text_says_where_in_a_match_file_and_the_status_follows_the_kind():
+    error = GameLogError("the play 24/18 is not legal", game=2, move=7)
+    assert error_text(error) == "game 2, move 7: the play 24/18 is not legal"
+    assert error_text(DomainError("bad", file="m.mat", line=3)) == "m.mat, line 3: bad"
+    assert [error_status(e) for e in (DomainError("a"), Conflict("b"), NotAllowed("c"), error)] == [400, 409, 403, 400]
