@@ -40,8 +40,8 @@ every member's cube at once; the cubes stay centred. A game records how many hap
 **Jacoby** (RULES.md §5) is judged per member: with it on, a gammon or backgammon counts single for a
 member whose cube "has not been turned during the game". RULES.md §2 says an automatic double
 *turns* the centred cube, so a cube turned only automatically *has* been turned: Jacoby applies only
-to a member whose cube still shows 1. (``engine.game`` counts automatic doubles as not turning the
-cube; the chouette follows RULES.md.)
+to a member whose cube still shows 1. ``engine.game`` reads RULES.md the same way (an automatic
+double turns its cube too), so a money game and a member's game against the Box agree.
 
 Cube moments
 ------------
