@@ -66,7 +66,7 @@ from engine.chouette import (  # noqa: E402
     step_from_json,
     step_to_json,
 )
-from engine.chouette_log import BOX_SIDE, CrewMoment, FullGame  # noqa: E402
+from engine.chouette.full_game import BOX_SIDE, CrewMoment, FullGame  # noqa: E402
 from engine.randomgame import random_match_games  # noqa: E402
 
 DB_NAME = "crawford_bench_clubs"

@@ -184,7 +184,7 @@ class PlayerChoiceForm(forms.Form):
 
 class FullRecordForm(forms.Form):
     """A full game as the engine's JSON: the Box v Captain board's log (``board_log``), the crew's
-    cube moments (``crew_moments``) and the Box partner (see engine/chouette_log.py). For scorers
+    cube moments (``crew_moments``) and the Box partner (see engine/chouette/full_game.py). For scorers
     who keep the board's log; the quick result is the usual way at the table."""
 
     record = forms.CharField(widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}), max_length=200_000,

@@ -27,9 +27,10 @@ single, gammon, backgammon
 
 Where things are: ``board`` (positions), ``ids`` (Position ID, Match ID, XGID), ``moves`` (legal
 plays, play validation), ``game`` (one game's state machine: cube, resignations, endings),
-``match`` (scores, Crawford), ``chouette``, ``ratings`` (FIBS), ``formats.mat`` (.mat files),
-``cli`` (``python -m engine``). Every error is an :class:`engine.errors.EngineError` with a stable
-``code``; the codes of illegal plays are listed in :data:`engine.moves.RULES`.
+``match`` (scores, Crawford), ``chouette`` (a package, one module per part), ``ratings`` (FIBS),
+``formats.mat`` (.mat files), ``cli`` (``python -m engine``). Every error is an
+:class:`engine.errors.EngineError` with a stable ``code``; the codes of illegal plays are listed in
+:data:`engine.moves.RULES`.
 """
 
 from .actions import Action, action_from_dict, action_to_dict, actions_from_json

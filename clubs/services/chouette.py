@@ -2,7 +2,7 @@
 the bottom and leaving, games recorded (a quick result or the full record of the board), corrected
 (amended or voided) and the session ended with its settlement.
 
-Every rule is the engine's (``engine.chouette``, ``engine.chouette_log``): the services only turn
+Every rule is the engine's (``engine.chouette``, full records included): the services only turn
 rows into engine values and back. A session is a list of steps; every change replays ALL of them,
 plus or with the change, through ``engine.chouette.replay_session`` before anything is saved, so a
 step is written only if the whole session still replays. The line-up, each game's amounts and the
@@ -59,7 +59,7 @@ from engine.chouette import (
     step_from_json,
     step_to_json,
 )
-from engine.chouette_log import full_game_from_json
+from engine.chouette.full_game import full_game_from_json
 from engine.errors import ChouetteError
 from matches.models import Player
 
@@ -204,8 +204,8 @@ def _announced(data) -> dict[int, int]:
 def _parse_entry(entry: str, entered, lineup: Lineup, settings: ChouetteSettings) -> ChouetteGame:
     """The engine's game for a record as the table sent it, checked against the line-up it was
     played with: a quick result (``engine.chouette.game_from_json``'s form, plus the ``amounts`` the
-    table announced, if any: see :func:`_check_announced`) or a full record (``engine.chouette_log``'s
-    form: the board's log and the crew's cube moments)."""
+    table announced, if any: see :func:`_check_announced`) or a full record
+    (``engine.chouette.full_game``'s form: the board's log and the crew's cube moments)."""
     if entry not in ENTRIES:
         raise DomainError(f"kind: a game is recorded as quick or full, not {entry!r}", code="bad_entry", field="kind")
     if not isinstance(entered, dict):

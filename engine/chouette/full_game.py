@@ -43,36 +43,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .actions import Action, Beaver, Double, Drop, Raccoon, Take, action_from_dict, action_to_dict
-from .chouette import (
-    SINGLE,
-    Answer,
-    BoxDouble,
-    ChouetteGame,
-    ChouetteSettings,
-    CubeEnd,
-    CubeMoment,
-    Lineup,
-    MemberCube,
-    Player,
-    Side,
-    TeamDouble,
-    _bad_json,
-    _check_partner,
-    _json_int,
-    _json_player,
-    _list,
-    _member_cubes,
-    _object,
-    _out_player,
-    _path,
-    _replay_log,
+from ..actions import SINGLE, Action, Beaver, Double, Drop, Raccoon, Take, action_from_dict, action_to_dict
+from ..errors import ChouetteError, GameLogError
+from ..game import BEAVERED, DOUBLED, OVER, RACCOONED, TO_PLAY, TO_ROLL, Frame, Game, GameRules
+from ..moves import legal_plays
+from .base import Player
+from .codec import (
+    bad_json,
+    json_int,
+    json_list,
+    json_object,
+    json_path,
+    json_player,
     moment_from_json,
     moment_to_json,
+    player_to_json,
 )
-from .errors import ChouetteError, GameLogError
-from .game import BEAVERED, DOUBLED, OVER, RACCOONED, TO_PLAY, TO_ROLL, Frame, Game, GameRules
-from .moves import legal_plays
+from .lineup import Lineup
+from .record import Answer, BoxDouble, ChouetteGame, CubeEnd, CubeMoment, MemberCube, Side, TeamDouble
+from .settings import ChouetteSettings
+from .settle import check_box_partner, member_cubes, replay_cube_log
 
 BOX_SIDE, TEAM_SIDE = 0, 1
 """The board's sides: the Box is side 0, the team side 1."""
@@ -269,7 +259,7 @@ def chouette_full_game(
             raise ChouetteError(f"board action {index}: {action!r} is not a game action", code="board_log",
                                 action_index=index, rule="bad_action")
     moments = _checked_moments(crew_moments, len(board), lineup.captain)
-    _check_partner(lineup, box_partner, settings)
+    check_box_partner(lineup, box_partner, settings)
     rules = GameRules(beavers=settings.beavers, raccoons=settings.raccoons,
                       automatic_doubles=settings.automatic_doubles)
     captain_game, captain_end = _replay_captain(board, rules)
@@ -314,8 +304,8 @@ def chouette_full_game(
 
     members = [player for player in lineup.team if player != box_partner]
     automatic = checkers.automatic
-    derived = _replay_log(lineup, [moment for _, _, moment in log], members, 2**automatic, settings,
-                          [index for index, _, _ in log])
+    derived = replay_cube_log(lineup, [moment for _, _, moment in log], members, 2**automatic, settings,
+                              [index for index, _, _ in log])
     if any(end is CubeEnd.PLAYED for _, end in derived.values()):
         result = checkers.result
         if result is None:
@@ -332,7 +322,7 @@ def chouette_full_game(
         winner, level = None, SINGLE
     cubes = tuple(MemberCube(player, *derived[player]) for player in members)
     game = ChouetteGame(winner, level, cubes, box_partner, tuple(moment for _, _, moment in log), automatic)
-    _member_cubes(lineup, game, settings)
+    member_cubes(lineup, game, settings)
     return game
 
 
@@ -350,7 +340,7 @@ def full_game_to_json(record: FullGame) -> dict:
     return {
         "board_log": [action_to_dict(action) for action in record.board_log],
         "crew_moments": [{"before": item.before, "moment": moment_to_json(item.moment)} for item in record.crew_moments],
-        "box_partner": None if record.box_partner is None else _out_player(record.box_partner),
+        "box_partner": None if record.box_partner is None else player_to_json(record.box_partner),
     }
 
 
@@ -358,22 +348,22 @@ def full_game_from_json(data: object, lineup: Lineup | None = None, *, path: str
     """Parse :func:`full_game_to_json`'s form (``crew_moments`` and ``box_partner`` optional). With
     ``lineup``, every player named must be in it. Raises :class:`ChouetteError` with
     ``details['path']`` naming the field (``board_log[3]``, ``crew_moments[0].moment.answers[1]``)."""
-    _object(data, path, ("board_log",), ("crew_moments", "box_partner"))
+    json_object(data, path, ("board_log",), ("crew_moments", "box_partner"))
     actions = []
-    for index, item in enumerate(_list(data["board_log"], _path(path, "board_log"))):
+    for index, item in enumerate(json_list(data["board_log"], json_path(path, "board_log"))):
         try:
             actions.append(action_from_dict(item, index))
         except GameLogError as refused:
-            raise _bad_json(_path(_path(path, "board_log"), index), refused.message) from None
+            raise bad_json(json_path(json_path(path, "board_log"), index), refused.message) from None
     moments = []
-    for index, item in enumerate(_list(data.get("crew_moments", []), _path(path, "crew_moments"))):
-        where = _path(_path(path, "crew_moments"), index)
-        _object(item, where, ("before", "moment"))
-        before = _json_int(item["before"], _path(where, "before"))
-        moments.append(CrewMoment(before, moment_from_json(item["moment"], _path(where, "moment"), lineup)))
+    for index, item in enumerate(json_list(data.get("crew_moments", []), json_path(path, "crew_moments"))):
+        where = json_path(json_path(path, "crew_moments"), index)
+        json_object(item, where, ("before", "moment"))
+        before = json_int(item["before"], json_path(where, "before"))
+        moments.append(CrewMoment(before, moment_from_json(item["moment"], json_path(where, "moment"), lineup)))
     partner = data.get("box_partner")
     if partner is not None:
-        partner = _json_player(partner, _path(path, "box_partner"), lineup)
+        partner = json_player(partner, json_path(path, "box_partner"), lineup)
     return FullGame(tuple(actions), tuple(moments), partner)
 
 

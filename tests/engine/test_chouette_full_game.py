@@ -12,7 +12,6 @@ import re
 
 import pytest
 
-from engine import chouette_log
 from engine.actions import Accept, Beaver, Double, Drop, Move, OpeningTie, Raccoon, Resign, Roll, Take
 from engine.chouette import (
     BACKGAMMON,
@@ -31,12 +30,13 @@ from engine.chouette import (
     TeamDouble,
     chouette_next_lineup,
     chouette_settle,
+    full_game,
     record_from_json,
     replay_session,
     step_from_json,
     step_to_json,
 )
-from engine.chouette_log import CrewMoment, FullGame, chouette_full_game, full_game_from_json, full_game_to_json
+from engine.chouette.full_game import CrewMoment, FullGame, chouette_full_game, full_game_from_json, full_game_to_json
 from engine.errors import ChouetteError
 from engine.game import Game, GameRules
 from engine.moves import legal_plays
@@ -538,7 +538,7 @@ def test_a_full_record_that_does_not_fit_its_line_up_is_refused_with_its_step():
 
 def test_it_documents_every_code_it_raises_and_only_those():
     raised = {"board_log", "moment_timing", "split_moment", "captain_cube_on_board", "board_unfinished", "board_over"}
-    errors = chouette_log.__doc__.split("Errors\n------")[1]
+    errors = full_game.__doc__.split("Errors\n------")[1]
     documented = re.findall(r"``([a-z]+_\w+)``", errors.split("Errors about a place")[0])
 
     assert len(documented) == len(set(documented))
