@@ -40,10 +40,11 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "axes",
     "drf_spectacular",
+    "audit",
     "accounts",
-    "clubs",
-    "tournaments",
     "matches",
+    "tournaments",
+    "clubs",
     "rulings",
 ]
 

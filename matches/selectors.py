@@ -15,6 +15,14 @@ from engine.ids import position_id
 from .models import Game, Match, Player, RatingChange, Report
 
 
+def match_snapshot(match: Match) -> dict:
+    """What the audit log keeps of a match's result: status, score, winner, and the games."""
+    return {
+        "status": match.status, "score": [match.score0, match.score1], "winner": match.winner,
+        "games": list(match.games.order_by("number").values_list("number", "winner", "points")),
+    }
+
+
 def match_list(
     *,
     player: Player | int | None = None,

@@ -17,11 +17,11 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
+from audit.selectors import audit_of_match
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 from engine.actions import action_from_dict
 from engine.errors import EngineError
-from rulings.selectors_audit import audit_of_match
 
 from .board import board_svg, sparkline_svg
 from .forms import ContestForm, ResultForm

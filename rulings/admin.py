@@ -1,10 +1,8 @@
-"""Admin: staff browse disputes, rulings, appeals and the audit log.
+"""Admin: staff browse disputes, rulings and appeals (the audit log's admin is audit/admin.py).
 
 Staff use the Django admin for everything, so here being staff is enough to see these models (no
 per-model permission to grant). What may change here is narrow on purpose:
 
-- the audit log is append-only: nobody (staff and superusers included) may add, change or delete
-  an entry; the model and a PostgreSQL trigger refuse it anyway;
 - rulings, votes and statements are read-only: a ruling changes a score, a bracket or an entry
   only through ``rulings.services`` (which apply it, record what it changed and audit it), and a
   vote decides an appeal only through them; editing the row here would change the record without
@@ -20,8 +18,9 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db.models import Model
 
-from .audit import audit_record
-from .models import Appeal, AuditEntry, CommitteeMember, Dispute, Ruling, Statement, Vote
+from audit.services import audit_record
+
+from .models import Appeal, CommitteeMember, Dispute, Ruling, Statement, Vote
 
 
 def _plain(value):
@@ -91,21 +90,6 @@ class ReadOnlyAdmin(StaffAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ("at", "actor_name", "action", "object_type", "object_id", "tournament_id", "match_id")
-    list_filter = ("action", "tournament_id")
-    search_fields = ("actor_name", "object_type", "=object_id", "action")
-    date_hierarchy = "at"
-    fields = ("at", "actor_id", "actor_name", "action", "object_type", "object_id", "tournament_id", "match_id",
-              "club_id", "before", "after", "note")
-    readonly_fields = fields
-
-    def get_actions(self, request):
-        # Not even "delete selected": the queryset would refuse it, the admin should not offer it.
-        return {}
 
 
 class StatementInline(admin.TabularInline):

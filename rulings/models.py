@@ -1,15 +1,14 @@
-"""Disputes, the director's rulings, appeals to a committee, and the append-only audit log.
+"""Disputes, the director's rulings and appeals to a committee.
 
 Rulings live in their own app because they act across the others: a ruling changes a match's
-result (matches), a bracket or an entry (tournaments), and everything any service changes is
-written to the audit log kept here.
+result (matches), a bracket or an entry (tournaments). Every change is written to the audit log
+(the ``audit`` app).
 
 Invariants the database guards:
 - a dispute's moment (move number) belongs to a game number;
 - at most one automatic, unresolved dispute per match (a contested report opens one, twice never);
 - at most one ruling in force per dispute;
-- one appeal per ruling; a user sits once on an appeal's committee and votes once;
-- an audit entry is never updated or deleted (a PostgreSQL trigger refuses it, below the ORM).
+- one appeal per ruling; a user sits once on an appeal's committee and votes once.
 """
 
 from __future__ import annotations
@@ -176,53 +175,3 @@ class Vote(models.Model):
             models.UniqueConstraint(fields=["appeal", "member"], name="vote_once_per_member"),
             models.CheckConstraint(condition=~Q(decision="replace") | ~Q(outcome=""), name="vote_replace_has_outcome"),
         ]
-
-
-class AuditQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise AuditImmutable("audit entries are never changed")
-
-    def delete(self):
-        raise AuditImmutable("audit entries are never deleted")
-
-
-class AuditImmutable(Exception):
-    pass
-
-
-class AuditEntry(models.Model):
-    """One change: who, when, what, before and after. Append-only.
-
-    No foreign keys on purpose: deleting an unstarted match or a user must not touch the record
-    (a cascade or SET NULL would be an update), so objects are named by type and id.
-    """
-
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    actor_id = models.IntegerField(null=True, blank=True)
-    actor_name = models.CharField(max_length=150, blank=True)
-    action = models.CharField(max_length=64, help_text="what happened, e.g. match.result_confirmed, ruling.made")
-    object_type = models.CharField(max_length=64)
-    object_id = models.BigIntegerField(null=True, blank=True)
-    tournament_id = models.IntegerField(null=True, blank=True, db_index=True)
-    match_id = models.IntegerField(null=True, blank=True, db_index=True)
-    club_id = models.IntegerField(null=True, blank=True, db_index=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    note = models.TextField(blank=True)
-
-    objects = AuditQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        verbose_name_plural = "audit entries"
-
-    def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise AuditImmutable("audit entries are never changed")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AuditImmutable("audit entries are never deleted")

@@ -183,8 +183,8 @@ MATRIX = {
     ("tournaments:team_board_order", "post"):            (302, 400, 403, 403, 400, 403, 400),
     ("tournaments:team_match", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:team_match", "post"):                  (200, 200, 200, 200, 200, 200, 200),
-    ("rulings:event_audit", "get"):                      (302, 403, 403, 403, 200, 403, 200),
-    ("rulings:event_audit", "post"):                     (302, 403, 403, 403, 200, 403, 200),  # a read page answers POST as GET
+    ("tournaments:audit", "get"):                      (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:audit", "post"):                     (302, 403, 403, 403, 200, 403, 200),  # a read page answers POST as GET
     # Disputes, rulings, appeals: a dispute is hidden (404) from everyone but the match's players,
     # its director, staff and its appeal's committee; the dispute is under appeal, its committee named.
     ("api-disputes", "get"):                             (401, 200, 200, 200, 200, 200, 200, 200),  # each sees his own

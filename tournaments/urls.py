@@ -7,4 +7,5 @@ app_name = "tournaments"
 urlpatterns = [
     path("", include("tournaments.views")),
     path("", include("tournaments.views_teams")),
+    path("", include("tournaments.views_audit")),
 ]

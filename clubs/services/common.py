@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from audit.services import audit_record
 from matches.models import Player
 from matches.services.matches import player_create, player_for_user
-from rulings.audit import audit_record
 
 from .. import errors
 from ..models import Club, Membership

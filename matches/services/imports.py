@@ -34,11 +34,11 @@ from django.db.models import Exists, F, OuterRef, Prefetch
 from django.http import Http404
 from django.utils import timezone
 
+from audit.services import audit_record
 from core.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import MatCheck, check_mat, read_mat, write_mat
-from rulings.audit import audit_record
 
 from .. import errors
 from ..models import Game, ImportFile, ImportJob, Match, Player, Report

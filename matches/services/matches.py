@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from audit.services import audit_record
 from clubs.permissions import require_club_member
 from core.errors import DomainError
 from engine.errors import EngineError
-from rulings.audit import audit_record
 
 from .. import errors
 from ..models import Match, Player, Side

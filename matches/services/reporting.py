@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from rulings.audit import audit_record, match_snapshot
+from audit.services import audit_record
+from matches.selectors import match_snapshot
 
 from .. import errors
 from ..models import Game, Match, Report

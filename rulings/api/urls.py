@@ -4,5 +4,4 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("rulings.api.views")),
-    path("", include("rulings.api.audit")),
 ]

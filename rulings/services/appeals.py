@@ -18,10 +18,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from audit.services import audit_record
 from matches.models import Match
 from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
-from rulings.audit import audit_record
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling, Vote
 
 from .rulings import ruling_apply, ruling_revert

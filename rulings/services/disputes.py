@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 
+from audit.services import audit_record
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
 from engine.game import Frame
@@ -14,7 +15,6 @@ from engine.ids import position_id
 from matches.models import Game, Match
 from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
-from rulings.audit import audit_record
 from rulings.models import Dispute, Statement
 
 #: A statement (the opening one or an answer) is a few paragraphs, not a file.

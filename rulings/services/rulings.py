@@ -26,6 +26,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
@@ -34,7 +35,6 @@ from matches.models import Match, Report
 from matches.services.logs import CheckedLog, log_from_json
 from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
 from rulings import errors
-from rulings.audit import audit_record
 from rulings.models import Appeal, Dispute, Ruling
 from tournaments import errors as tournament_errors
 from tournaments.models import Entry, Tournament

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from audit.models import AuditEntry
 from clubs.models import ChouetteSession, ChouetteStep
 from clubs.services.chouette import chouette_game_record, chouette_start
 from engine.actions import Accept, Double, Drop, Move, Resign, Roll, action_to_dict
 from engine.game import Game, GameRules
 from engine.moves import legal_plays
-from rulings.models import AuditEntry
 from tests.clubs.factories import ClubCast
 
 

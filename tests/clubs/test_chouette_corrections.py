@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEntry
 from clubs.selectors_chouette import chouette_state
 from clubs.services.chouette import chouette_game_amend, chouette_game_void
 from core.errors import Conflict, DomainError, NotAllowed
-from rulings.models import AuditEntry
 from tests.clubs.factories import club_cast
 from tests.clubs.factories_chouette import chouette_snapshot, ids, play, quick, table
 

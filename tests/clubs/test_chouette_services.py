@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 
+from audit.models import AuditEntry
 from clubs.models import ChouetteSession, ChouetteStep
 from clubs.selectors_chouette import chouette_night_totals, chouette_state
 from clubs.services.chouette import (
@@ -20,7 +21,6 @@ from clubs.services.chouette import (
     chouette_start,
 )
 from core.errors import Conflict, DomainError, NotAllowed
-from rulings.models import AuditEntry
 from tests.clubs.factories import ClubNightFactory, club_cast
 from tests.clubs.factories_chouette import box_double, chouette_snapshot, full_record, ids, play, quick, table
 

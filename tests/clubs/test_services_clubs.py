@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEntry
 from clubs.models import Club, Membership
 from clubs.services import club_create, club_update
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Player
-from rulings.models import AuditEntry
 from tests.clubs.factories import club_cast, snapshot
 from tests.factories import UserFactory
 

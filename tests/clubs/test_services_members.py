@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEntry
 from clubs.models import Membership
 from clubs.services import (
     membership_accept,
@@ -17,7 +18,6 @@ from clubs.services import (
 )
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Player
-from rulings.models import AuditEntry
 from tests.clubs.factories import ClubFactory, club_cast, snapshot
 from tests.factories import UserFactory
 

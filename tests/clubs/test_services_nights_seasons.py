@@ -6,10 +6,10 @@ import datetime as dt
 
 import pytest
 
+from audit.models import AuditEntry
 from clubs.models import CheckIn, ClubNight, Season
 from clubs.services import night_check_in, night_close, night_open, season_create, season_delete, season_update
 from core.errors import Conflict, DomainError, NotAllowed
-from rulings.models import AuditEntry
 from tests.clubs.factories import ClubNightFactory, SeasonFactory, club_cast, snapshot
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,11 @@ actions, so a test can say exactly which score a ruling must give.
 
 from __future__ import annotations
 
+from audit.models import AuditEntry
 from matches.models import Game, Match, Player, RatingChange, Report
 from matches.services.logs import log_from_json
 from matches.services.reporting import claim_make, match_report
-from rulings.models import AuditEntry, Dispute, Ruling, Statement
+from rulings.models import Dispute, Ruling, Statement
 from tests.matches.factories_api import Cast, make_cast  # noqa: F401  (re-exported for the tests)
 from tournaments.models import Entry, Pairing
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_event_page_links_to_its_rulings_for_all_and_to_its_audit_log_for_its_director():
     tournament, players = drawn(4)
-    rulings, audit = reverse("rulings:event", args=[tournament.pk]), reverse("rulings:event_audit", args=[tournament.pk])
+    rulings, audit = reverse("rulings:event", args=[tournament.pk]), reverse("tournaments:audit", args=[tournament.pk])
     page = reverse("tournaments:detail", args=[tournament.pk])
     director = Client()
     director.force_login(tournament.organiser)

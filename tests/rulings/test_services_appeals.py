@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from core.errors import Conflict, DomainError, NotAllowed
-from rulings.models import Appeal, AuditEntry, CommitteeMember, Dispute, Ruling, Vote
+from rulings.models import Appeal, CommitteeMember, Dispute, Ruling, Vote
 from rulings.services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
 from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make

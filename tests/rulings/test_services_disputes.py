@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEntry
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
 from matches.selectors import game_moments
 from matches.services.reporting import claim_make, match_override, match_report
-from rulings.models import AuditEntry, Dispute, Statement
+from rulings.models import Dispute, Statement
 from rulings.services.disputes import MAX_GAME_NUMBER, STATEMENT_MAX, dispute_answer, dispute_open
 from tests.rulings.factories import ILLEGAL_PLAY, confirm_with_games, make_cast, move, roll, snapshot, won
 from tests.tournaments.factories import drawn, pairing, play

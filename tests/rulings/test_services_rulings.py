@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEntry
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match, RatingChange, Report
 from matches.services.logs import log_from_json
 from matches.services.reporting import claim_make, match_report
-from rulings.models import Appeal, AuditEntry, Dispute, Ruling
+from rulings.models import Appeal, Dispute, Ruling
 from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_apply, ruling_make, ruling_revert
 from tests.concurrency import at_once

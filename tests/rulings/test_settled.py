@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEntry
 from core.errors import Conflict
 from matches.services.reporting import claim_make, match_override, match_report
-from rulings.models import AuditEntry, Dispute, Ruling
+from rulings.models import Dispute, Ruling
 from rulings.services.disputes import dispute_answer, dispute_open
 from rulings.services.rulings import ruling_make
 from tests.rulings.factories import make_cast, snapshot

@@ -5,4 +5,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tournaments.api.events")),
     path("", include("tournaments.api.teams")),
+    path("", include("tournaments.api.audit")),
 ]

@@ -1,5 +1,5 @@
 """What the audit log keeps of an event's rows, and the one call the tournaments services make to
-write it (``rulings.audit.audit_record``, inside the service's transaction).
+write it (``audit.services.audit_record``, inside the service's transaction).
 
 Summaries are small on purpose: ids, names, statuses and seeds, never whole rows, so an entry
 stays readable on the audit page and never carries anything private (no user, no email).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulings.audit import audit_record
+from audit.services import audit_record
 from tournaments.models import Entry, Pairing, Tournament
 
 from . import state

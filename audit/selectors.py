@@ -2,12 +2,13 @@
 
 The selectors return lazy querysets so that the caller's paginator reads one page (a COUNT and one
 slice: two queries whatever the log's size; ``AuditEntry`` has no foreign key to join). The API
-pages them with DRF's ``core.api.Pagination``; pages use :func:`audit_page`. Who may read them
-(the event's organiser and staff) is for the views to check.
+pages them with DRF's ``core.api.Pagination``; pages use :func:`audit_page` and :func:`audit_rows`. Who may
+read them (an event's organiser and staff, a match's director) is for the views to check.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
@@ -62,6 +63,34 @@ def audit_actions(tournament) -> list[str]:
     """The distinct actions of ``tournament``'s log, for a filter's choices."""
     return list(AuditEntry.objects.filter(tournament_id=tournament.pk).order_by("action")
                 .values_list("action", flat=True).distinct())
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """An entry as a page shows it: its summaries as compact JSON text."""
+
+    at: object
+    actor: str
+    action: str
+    object: str
+    match_id: int | None
+    before: str
+    after: str
+    note: str
+
+
+def _shown(value) -> str:
+    return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def audit_rows(entries) -> list[AuditRow]:
+    """``entries`` as a page shows them."""
+    return [
+        AuditRow(entry.at, entry.actor_name, entry.action,
+                 f"{entry.object_type} {entry.object_id}" if entry.object_id is not None else entry.object_type,
+                 entry.match_id, _shown(entry.before), _shown(entry.after), entry.note)
+        for entry in entries
+    ]
 
 
 def audit_page(entries: QuerySet[AuditEntry], number, per_page: int = PER_PAGE) -> Page:

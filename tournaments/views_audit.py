@@ -6,44 +6,17 @@ but the organiser and staff gets a 403. The view only reads (a selector) and ren
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 
-from tournaments.models import Tournament
-from tournaments.selectors import tournament_get
-from tournaments.services.common import runs
+from audit.selectors import AuditFilters, audit_actions, audit_of_event, audit_page, audit_rows
 
-from .selectors_audit import AuditFilters, audit_actions, audit_of_event, audit_page
-
-
-@dataclass(frozen=True)
-class AuditRow:
-    """An entry as the page shows it: its summaries as compact JSON text."""
-
-    at: object
-    actor: str
-    action: str
-    object: str
-    match_id: int | None
-    before: str
-    after: str
-    note: str
-
-
-def _shown(value) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-
-
-def _row(entry) -> AuditRow:
-    target = f"{entry.object_type} {entry.object_id}" if entry.object_id is not None else entry.object_type
-    return AuditRow(entry.at, entry.actor_name, entry.action, target, entry.match_id, _shown(entry.before),
-                    _shown(entry.after), entry.note)
+from .models import Tournament
+from .selectors import tournament_get
+from .services.common import runs
 
 
 @login_required
@@ -58,12 +31,12 @@ def event_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         raise PermissionDenied("only the event's organiser (or staff) may read its audit log")
     action = request.GET.get("action", "")[:64]
     page = audit_page(audit_of_event(tournament, AuditFilters(action=action)), request.GET.get("page"))
-    return render(request, "rulings/audit.html", {
-        "tournament": tournament, "runs": True, "page": page, "rows": [_row(e) for e in page],
+    return render(request, "tournaments/audit.html", {
+        "tournament": tournament, "runs": True, "page": page, "rows": audit_rows(page),
         "action": action, "actions": audit_actions(tournament),
     })
 
 
 urlpatterns = [
-    path("<int:tournament_id>/audit/", event_audit, name="event_audit"),
+    path("<int:tournament_id>/audit/", event_audit, name="audit"),
 ]

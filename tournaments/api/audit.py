@@ -14,8 +14,8 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
+from audit.selectors import AuditFilters, audit_of_event
 from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
-from rulings.selectors_audit import AuditFilters, audit_of_event
 from tournaments.errors import not_organiser
 from tournaments.models import Tournament
 from tournaments.services.common import runs

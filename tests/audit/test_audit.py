@@ -11,13 +11,13 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.urls import reverse
 
+from audit.models import AuditEntry, AuditImmutable
+from audit.selectors import AuditFilters, audit_of_event, audit_of_match, audit_page
+from audit.services import audit_record
 from core.errors import Conflict
 from matches.models import Match
 from matches.services.imports import import_job_create, import_job_run
 from matches.services.matches import match_create
-from rulings.audit import audit_record
-from rulings.models import AuditEntry, AuditImmutable
-from rulings.selectors_audit import AuditFilters, audit_of_event, audit_of_match, audit_page
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.matches.factories_api import client_for, mat_text
 from tests.tournaments.factories import (
@@ -372,15 +372,15 @@ def _admin(user) -> Client:
 def test_the_admin_shows_an_entry_but_offers_no_way_to_add_change_or_delete_it(entry, who):
     user = make_staff() if who == "staff" else UserFactory(username="root", is_staff=True, is_superuser=True)
     client = _admin(user)
-    assert client.get(reverse("admin:rulings_auditentry_changelist")).status_code == 200
-    url = reverse("admin:rulings_auditentry_change", args=[entry.pk])
+    assert client.get(reverse("admin:audit_auditentry_changelist")).status_code == 200
+    url = reverse("admin:audit_auditentry_change", args=[entry.pk])
     page = client.get(url)
     assert page.status_code == 200 and b"test.recorded" in page.content
     assert b'name="_save"' not in page.content and b"deletelink" not in page.content
     assert client.post(url, {"note": "changed"}).status_code == 403
-    assert client.get(reverse("admin:rulings_auditentry_add")).status_code == 403
-    assert client.post(reverse("admin:rulings_auditentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
-    refused = client.post(reverse("admin:rulings_auditentry_changelist"),
+    assert client.get(reverse("admin:audit_auditentry_add")).status_code == 403
+    assert client.post(reverse("admin:audit_auditentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
+    refused = client.post(reverse("admin:audit_auditentry_changelist"),
                           {"action": "delete_selected", "_selected_action": [entry.pk], "post": "yes"})
     assert refused.status_code in (200, 302)  # no such action: the admin says so, deletes nothing
     assert AuditEntry.objects.get(pk=entry.pk).note == ""
@@ -403,7 +403,7 @@ def test_a_ruling_is_read_only_in_the_admin_while_a_dispute_can_be_corrected(org
 
 
 def test_the_admin_is_closed_to_a_player(entry):
-    response = _admin(UserFactory(username="carol")).get(reverse("admin:rulings_auditentry_changelist"))
+    response = _admin(UserFactory(username="carol")).get(reverse("admin:audit_auditentry_changelist"))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
 
 
@@ -423,7 +423,7 @@ def _page(user, tournament, **query):
     client = Client()
     if user is not None:
         client.force_login(user)
-    return client.get(reverse("rulings:event_audit", args=[tournament.pk]), query)
+    return client.get(reverse("tournaments:audit", args=[tournament.pk]), query)
 
 
 def test_the_audit_page_shows_the_organiser_every_change_newest_first_and_no_email(event, organiser):

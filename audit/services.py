@@ -32,11 +32,3 @@ def audit_record(*, actor, action: str, object_type: str, object_id: int | None 
         action=action, object_type=object_type, object_id=object_id, tournament_id=tournament_id,
         match_id=match_id, club_id=club_id, before=_plain(before), after=_plain(after), note=note,
     )
-
-
-def match_snapshot(match) -> dict:
-    """What the audit log keeps of a match's result: status, score, winner, and the games."""
-    return {
-        "status": match.status, "score": [match.score0, match.score1], "winner": match.winner,
-        "games": list(match.games.order_by("number").values_list("number", "winner", "points")),
-    }
