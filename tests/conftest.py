@@ -98,6 +98,8 @@ def tests_database_url() -> str:
 
 @dataclass
 class CeleryWorker:
+    """A test's running worker: the queue it consumes, its process and the file it logs to."""
+
     queue: str
     process: subprocess.Popen
     log_path: Path
