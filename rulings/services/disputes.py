@@ -174,7 +174,8 @@ def dispute_answer(*, dispute_id: int, user, text: str) -> Statement:
 def dispute_open_automatic(*, match, user, statement: str) -> Dispute:
     """Open the match's automatic score dispute when its reports disagree or one is contested.
 
-    Called by ``matches.services.reporting`` inside its transaction, with the match locked.
+    Called through ``matches.hooks.result_disputed`` (``rulings.hooks``) inside the reporting
+    service's transaction, with the match locked.
     Idempotent: while an automatic dispute of the match is open, it is returned unchanged (the
     partial unique index ``dispute_one_automatic_open_per_match`` refuses a second one).
     """
@@ -193,7 +194,7 @@ def dispute_open_automatic(*, match, user, statement: str) -> Dispute:
 
 def disputes_settle_automatic(*, match, actor, ruled: int | None = None) -> int:
     """The match's open automatic dispute is settled without a ruling: its result was confirmed by
-    agreement or entered by the director. Called by ``matches.services.reporting`` inside the
+    agreement or entered by the director. Called through ``matches.hooks.result_confirmed`` inside the
     transaction that confirms the result. ``ruled``: the dispute a ruling is confirming the result
     for, left to the ruling. The disputes opened by hand (conduct, an illegal move...) stay open.
     Audited ``dispute.settled``; returns how many were settled (0 or 1).

@@ -308,8 +308,9 @@ def _refuse_for(pairing: Pairing) -> Refuse:
 
 
 def tournament_result_confirmed(*, match: Match) -> None:
-    """Called by ``matches.services.reporting`` inside the transaction that confirms (or
-    overrides) ``match``'s result, when the match belongs to an event.
+    """Called through ``matches.hooks`` (``result_confirmed``, ``result_reopened``: see
+    ``tournaments.hooks``) inside the transaction that confirms, overrides or reopens ``match``'s
+    result; a match outside any event changes nothing.
 
     Locks the tournament row, then: in a bracket, advances it (next pairings' entries, their
     matches; byes and walkovers go through); after a correction that changes who plays a later
@@ -319,6 +320,8 @@ def tournament_result_confirmed(*, match: Match) -> None:
     Raises Conflict ``result_built_on`` when the change would reset a match that has started (or
     that already has a confirmed result): the caller's transaction, the override, rolls back.
     """
+    if match.event_id is None:
+        return
     tournament = locked(match.event_id)
     # --- team events: a confirmed board may decide its team match (teams.py) ---
     if tournament.kind == Tournament.Kind.TEAMS:
