@@ -48,8 +48,10 @@ def side_of_user(match: Match, user) -> int | None:
 
 
 def user_runs_match(match: Match, user) -> bool:
-    """The match's organiser, its event's organiser, or staff; never one of its own players
-    (a director who plays is a party: his results go through the other side or staff)."""
+    """The match's organiser, a director its contexts name (its event's organiser:
+    ``hooks.directs``, read through the joins of ``match_locked`` / ``for_claims``), or staff;
+    never one of its own players (a director who plays is a party: his results go through the
+    other side or staff)."""
     if not getattr(user, "is_authenticated", False):
         return False
     if user.is_staff:
@@ -58,7 +60,7 @@ def user_runs_match(match: Match, user) -> bool:
         return False
     if match.organiser_id == user.pk:
         return True
-    return match.event_id is not None and match.event.organiser_id == user.pk
+    return hooks.directs(match, user)
 
 
 def score_winner(match: Match, score: tuple[int, int]) -> int | None:
@@ -95,9 +97,9 @@ def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> 
 
 
 def match_locked(match_id: int) -> Match:
-    """The match row (its sides' player ids and event joined), locked until the transaction ends:
-    the lock every change of a match's result, disputes and rulings takes first. Raises
-    Match.DoesNotExist."""
+    """The match row (its sides' player ids and its contexts joined: ``hooks.match_joins``), locked
+    until the transaction ends: the lock every change of a match's result, disputes and rulings
+    takes first. Raises Match.DoesNotExist."""
     return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
 
 
@@ -123,7 +125,7 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
             replay = log_from_json(games, match.rules(), start=match.start).replay
         _write_games(match, games, replay)
     audit_record(actor=actor or confirmed.reporter, action=action, object_type="matches.Match", object_id=match.pk,
-                 tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
+                 match_id=match.pk, **hooks.audit_ids(match), before=before, after=match_snapshot(match), note=note)
     # In this same transaction: the match's automatic score dispute is settled (rulings), then an
     # event's draw advances (tournaments); a correction the event refuses (a later match built on
     # it has started) rolls the whole change back. See matches.hooks.
@@ -215,7 +217,7 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         winner=score_winner(match, claim.score), games=claim.games, statement=statement,
     )
     audit_record(actor=user, action="match.reported", object_type="matches.Report", object_id=report.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 match_id=match.pk, **hooks.audit_ids(match),
                  before={"score": list(mine.score)} if mine is not None else None,
                  after={"side": side, "score": list(claim.score), "games": len(claim.games or ())})
     if theirs is None:
@@ -361,6 +363,6 @@ def match_reopen(*, match_id: int, actor, note: str = "", log: CheckedLog | None
     if log is not None:
         _write_games(match, log.games, log.replay)
     audit_record(actor=actor, action="match.reopened", object_type="matches.Match", object_id=match.pk,
-                 tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
+                 match_id=match.pk, **hooks.audit_ids(match), before=before, after=match_snapshot(match), note=note)
     hooks.result_reopened.send(match=match, actor=actor)
     return match

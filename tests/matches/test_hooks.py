@@ -164,3 +164,41 @@ def test_the_installed_apps_register_disputes_first_then_the_draw():
     assert hooks.result_disputed.receivers() == ["rulings.dispute_open_automatic"]
     assert hooks.result_reopened.receivers() == ["tournaments.tournament_result_confirmed"]
 
+
+# --- match contexts ----------------------------------------------------------------------------------
+
+
+def test_the_installed_apps_register_their_contexts_in_a_fixed_order():
+    assert [c.name for c in hooks.match_contexts()] == ["event", "club"]
+    assert hooks.match_context_inputs() == ("event", "club", "club_night")
+    assert [c.name for c in hooks.player_contexts()] == ["club"]
+
+
+def test_match_create_refuses_a_context_no_app_takes(match):
+    from matches.services.matches import match_create
+
+    with pytest.raises(TypeError):
+        match_create(created_by=match.organiser, side0=[match.side0.player_a], side1=[match.side1.player_a],
+                     length=3, context={"league": 1})
+
+
+def test_a_match_and_its_event_are_read_in_one_query(django_assert_num_queries):
+    from tests.factories import TournamentFactory
+    from tournaments.models import event_of
+
+    event = TournamentFactory()
+    in_event, friendly = MatchFactory(event=event), MatchFactory()
+    with django_assert_num_queries(1):
+        found = Match.objects.with_side_ids().in_bulk([in_event.pk, friendly.pk])
+        assert event_of(found[in_event.pk]) == event and event_of(found[friendly.pk]) is None
+        assert hooks.audit_ids(found[in_event.pk]) == {"tournament_id": event.pk}
+        assert hooks.describe(found[in_event.pk]) == [("Event", event.name)] and hooks.describe(found[friendly.pk]) == []
+
+
+def test_a_new_matchs_contexts_cost_no_query_to_read(match, django_assert_num_queries):
+    from matches.services.matches import match_create
+
+    created = match_create(created_by=match.organiser, side0=[match.side0.player_a],
+                           side1=[match.side1.player_a], length=3)
+    with django_assert_num_queries(0):
+        assert hooks.audit_ids(created) == {"tournament_id": None} and hooks.summary(created) == {"event": None}
