@@ -10,8 +10,8 @@ from clubs.models import ChouetteStep, ClubNight, Membership, Season
 from clubs.selectors import season_ladder
 from clubs.selectors_chouette import chouette_night_totals, chouette_state
 from clubs.services.demo import NIGHT_TITLE
+from demo.services import PLAYERS, demo_data_load, mat_dir
 from matches.models import Match
-from matches.services.demo import PLAYERS, demo_data_load, mat_dir
 
 pytestmark = pytest.mark.django_db
 

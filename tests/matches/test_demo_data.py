@@ -10,10 +10,10 @@ from django.core.management import call_command
 
 from accounts.models import User
 from clubs.models import Club
+from demo.services import BRACKET_EVENT, DEMO_PASSWORD, PLAYERS, SWISS_EVENT, demo_data_load, mat_dir
 from engine.formats.mat import check_mat, read_mat
 from matches.models import Game, Match, Player, RatingChange, Report
 from matches.selectors import player_rating_history
-from matches.services.demo import BRACKET_EVENT, DEMO_PASSWORD, PLAYERS, SWISS_EVENT, demo_data_load, mat_dir
 from tournaments.models import Entry, Pairing, Round, Tournament
 from tournaments.selectors import tournament_placings, tournament_rounds
 

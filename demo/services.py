@@ -41,6 +41,11 @@ from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import check_mat, read_mat
 from engine.randomgame import random_match_games
+from matches.models import Game, Match, Player, RatingChange, Report
+from matches.services.logs import log_from_json, log_from_mat
+from matches.services.matches import match_create, player_create, side_for
+from matches.services.ratings import match_rating_apply
+from matches.services.reporting import claim_make, match_confirm, match_override, match_report
 from tournaments.models import Tournament
 from tournaments.services import (
     entry_add,
@@ -51,12 +56,6 @@ from tournaments.services import (
     tournament_finish,
     tournament_pair_next_round,
 )
-
-from ..models import Game, Match, Player, RatingChange, Report
-from .logs import log_from_json, log_from_mat
-from .matches import match_create, player_create, side_for
-from .ratings import match_rating_apply
-from .reporting import claim_make, match_confirm, match_override, match_report
 
 DEMO_PASSWORD = "crawford-demo"
 CLUB_NAME = "Crawford Demo Club"
