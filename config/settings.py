@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "tournaments",
     "clubs",
     "rulings",
+    # Above every app: the demo data (manage.py demo_data) fills them all through their services.
+    "demo",
 ]
 
 MIDDLEWARE = [

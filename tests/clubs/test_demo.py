@@ -10,8 +10,8 @@ from clubs.models import ChouetteStep, ClubNight, Membership, Season
 from clubs.selectors import season_ladder
 from clubs.selectors_chouette import chouette_night_totals, chouette_state
 from clubs.services.demo import NIGHT_TITLE
+from demo.services import PLAYERS, demo_data_load, mat_dir
 from matches.models import Match
-from matches.services.demo import PLAYERS, demo_data_load, mat_dir
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_the_organiser_owns_the_demo_club_and_the_players_are_its_members(loaded
 def test_tonights_night_has_its_check_ins_matches_on_the_ladder_and_a_chouette(loaded):
     night = ClubNight.objects.get(club=loaded.club, title=NIGHT_TITLE)
     assert night.check_ins.count() == 6
-    matches = Match.objects.filter(club_night=night)
+    matches = Match.objects.filter(club_link__night=night)
     assert [m.status for m in matches] == ["confirmed", "confirmed"]
     ladder = season_ladder(season=Season.objects.get(club=loaded.club))
     assert sum(row.played for row in ladder) == 4  # two matches, two players each
@@ -51,10 +51,10 @@ def test_tonights_night_has_its_check_ins_matches_on_the_ladder_and_a_chouette(l
 
 def test_a_second_load_changes_nothing_in_the_club(loaded, tmp_path):
     before = (Membership.objects.count(), ClubNight.objects.count(), ChouetteStep.objects.count(),
-              Match.objects.filter(club=loaded.club).count())
+              Match.objects.filter(club_link__club=loaded.club).count())
     demo_data_load(folder=tmp_path)
     assert (Membership.objects.count(), ClubNight.objects.count(), ChouetteStep.objects.count(),
-            Match.objects.filter(club=loaded.club).count()) == before
+            Match.objects.filter(club_link__club=loaded.club).count()) == before
 
 
 def test_the_night_page_links_its_members_to_the_chouette_table(loaded, client):
