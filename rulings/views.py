@@ -96,22 +96,15 @@ def _appeal_url(appeal_id: int) -> str:
 
 @login_required
 def queue(request: HttpRequest) -> HttpResponse:
-    """The disputes the user may read, newest first: a director's queue (the matches he directs;
-    staff every dispute), a player's own disputes. Filters: status, category, event."""
+    """The disputes the user may read, newest first (``selectors.dispute_list``): a director's
+    queue (the matches he directs; staff every dispute), a player's own disputes, a committee
+    member's. Filters: status, category, event; bad ones re-render the form with a 400 and no
+    disputes."""
     form = DisputeFilterForm(request.GET or None)
-    disputes = selectors.disputes_readable(request.user)
-    status = 200
-    if form.is_bound:
-        if form.is_valid():
-            data = form.cleaned_data
-            if data["status"]:
-                disputes = disputes.filter(status=data["status"])
-            if data["category"]:
-                disputes = disputes.filter(category=data["category"])
-            if data["event"]:
-                disputes = disputes.filter(match__event_id=data["event"])
-        else:
-            disputes, status = disputes.none(), 400
+    if form.is_bound and not form.is_valid():
+        disputes, status = [], 400
+    else:
+        disputes, status = selectors.dispute_list(request.user, form.filters()), 200
     page = Paginator(disputes, DISPUTES_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)

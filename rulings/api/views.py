@@ -151,14 +151,9 @@ class DisputeListApi(RulingsBaseApi):
                    parameters=[DisputeFilterSerializer],
                    responses={200: DisputeSummarySerializer(many=True), 400: ApiErrorSerializer, 401: ApiErrorSerializer})
     def get(self, request):
-        filters = DisputeFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        data = filters.validated_data
-        queryset = selectors.disputes_readable(request.user)
-        for key, lookup in (("status", "status"), ("category", "category"), ("event", "match__event_id"),
-                            ("match", "match_id")):
-            if key in data:
-                queryset = queryset.filter(**{lookup: data[key]})
+        query = DisputeFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        queryset = selectors.dispute_list(request.user, query.filters())
         return paginated_response(request=request, view=self, queryset=queryset,
                                   serializer_class=DisputeSummarySerializer)
 
