@@ -178,6 +178,39 @@ def rulings_of_event(tournament) -> QuerySet[Ruling]:
     )
 
 
+def match_for_dispute(match_id: int) -> Match | None:
+    """The match a dispute is opened on, with its sides, players and event, or None when there
+    is no such match. Who may open one is the caller's question (``side_of_user``,
+    ``user_runs_match``) and the service's."""
+    return Match.objects.with_sides().filter(pk=match_id).first()
+
+
+def match_games(match: Match) -> list[Game]:
+    """The match's recorded games, by number: those a dispute may name."""
+    return list(match.games.all())
+
+
+def ruling_visible(ruling_id: int, user) -> Ruling | None:
+    """The ruling with its director, its appeal (appellant, committee) and its dispute's match
+    (sides, players, event), or None when there is none or ``user`` may not see its dispute
+    (callers answer 404)."""
+    ruling = (
+        Ruling.objects.select_related("director", "appeal_of__appellant", "dispute")
+        .prefetch_related(Prefetch("appeal_of__committee", queryset=CommitteeMember.objects.select_related("user")),
+                          Prefetch("dispute__match", queryset=Match.objects.with_sides()))
+        .filter(pk=ruling_id).first()
+    )
+    if ruling is None or not access.dispute_visible(ruling.dispute, user):
+        return None
+    return ruling
+
+
+def ruling_dispute_id(ruling_id: int) -> int | None:
+    """The id of the dispute ruling ``ruling_id`` decided, or None when there is no such ruling
+    (whether the user may see it is ``access.dispute_visible``'s question)."""
+    return Ruling.objects.filter(pk=ruling_id).values_list("dispute_id", flat=True).first()
+
+
 def appeal_visible(appeal_id: int, user) -> Appeal | None:
     """The appeal with its ruling, dispute, match and sides, committee and votes (a fixed number of
     queries), or None when there is none or ``user`` may not see its dispute (callers answer 404)."""

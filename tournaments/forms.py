@@ -1,14 +1,19 @@
-"""HTML forms of the event pages: shape validation only. Whether the rules fit the format, a
-player may enter or the draw can be made is decided by the services (tournaments.services)."""
+"""HTML forms of the event and team pages: shape validation only. Whether the rules fit the format,
+a player may enter, the draw can be made or a board order names the team's players is decided by
+the services (tournaments.services)."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from django import forms
 
 from matches.models import Player
 from tournaments.models import Tournament
+
+if TYPE_CHECKING:
+    from tournaments.selectors import TeamView
 
 MAX_SEED = 2**63 - 1
 
@@ -126,3 +131,50 @@ class EntryActionForm(forms.Form):
     """Check in or withdraw one entry."""
 
     entry = forms.IntegerField(min_value=1, error_messages={"required": "name the entry", "invalid": "an entry is a number"})
+
+
+class BoardOrderForm(forms.Form):
+    """A round number and one member per board (shape only: the service checks membership)."""
+
+    round_number = forms.IntegerField(min_value=1)
+
+    def __init__(self, *args, team: TeamView, boards: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(str(m.player_id), m.name + (" (reserve)" if m.reserve else ""))
+                                 for m in team.members]
+        for board in range(1, boards + 1):
+            self.fields[f"board_{board}"] = forms.TypedChoiceField(label=f"Board {board}", choices=choices,
+                                                                   coerce=int)
+        self.boards = boards
+
+    def player_ids(self) -> list[int]:
+        return [self.cleaned_data[f"board_{board}"] for board in range(1, self.boards + 1)]
+
+
+class LateTeamForm(forms.Form):
+    """A team entered after the draw (shape only: the service checks the players and the format)."""
+
+    name = forms.CharField(max_length=120, label="Team name")
+    captain = forms.ModelChoiceField(
+        queryset=Player.objects.none(), empty_label="Choose the captain",
+        error_messages={"invalid_choice": "there is no such captain: choose one from the list"},
+    )
+    members = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False, label="Other members",
+        error_messages={"invalid_choice": "there is no such member: choose from the list"},
+    )
+    reserves = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False,
+        error_messages={"invalid_choice": "there is no such reserve: choose from the list"},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = Player.objects.order_by("display_name")
+        for name in ("captain", "members", "reserves"):
+            self.fields[name].queryset = players
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {"name": data["name"], "captain_id": data["captain"].pk,
+                "member_ids": [p.pk for p in data["members"]], "reserve_ids": [p.pk for p in data["reserves"]]}

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from clubs.selectors import clubs_managed
 from matches.models import Match, Player
 from tournaments.draw import BYE, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
@@ -39,6 +40,21 @@ def tournament_list(*, status: str | None = None, organiser_id: int | None = Non
 def tournament_get(tournament_id: int) -> Tournament:
     """One tournament with organiser and club; raises Tournament.DoesNotExist."""
     return Tournament.objects.select_related("organiser", "club").get(pk=tournament_id)
+
+
+def tournament_list_running(*, player: Player) -> QuerySet[Tournament]:
+    """The running events ``player`` plays in, by name: alone, as one of a pair, or as a member
+    (or reserve) of a team."""
+    return (Tournament.objects.filter(status=Tournament.Status.RUNNING)
+            .filter(Q(entries__side__player_a=player) | Q(entries__side__player_b=player)
+                    | Q(teams__members__player=player))
+            .distinct().order_by("name"))
+
+
+def club_choices(*, user) -> list[tuple[int, str]]:
+    """``(id, name)`` of the clubs ``user`` may put a new event on (those he owns or organises),
+    by name."""
+    return list(clubs_managed(user=user).values_list("pk", "name"))
 
 
 @dataclass(frozen=True)
@@ -72,6 +88,13 @@ def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
     entries = (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
                .order_by("seed", "created_at", "id"))
     return tuple(_entrant(e) for e in entries)
+
+
+def entry_candidates(*, entrants: tuple[Entrant, ...]) -> QuerySet[Player]:
+    """The players the organiser may still add: every player not among ``entrants``'
+    (``entry_list``), by name."""
+    entered = {player_id for entrant in entrants for player_id, _ in entrant.players}
+    return Player.objects.exclude(pk__in=entered).order_by("display_name")
 
 
 # --- pairings --------------------------------------------------------------------------------------

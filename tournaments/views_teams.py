@@ -11,7 +11,6 @@ refused team re-renders the list with the service's message and its status, noth
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,10 +19,10 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from matches.models import Player
 from matches.services.matches import player_for_user
 
 from . import selectors
+from .forms import BoardOrderForm, LateTeamForm
 from .models import Pairing, Team, Tournament
 from .services.common import before_draw, runs
 from .services.entries import team_add_late
@@ -51,56 +50,9 @@ def _may_set_order(tournament: Tournament, team: selectors.TeamView, user) -> bo
     return player is not None and player.pk == team.captain_id
 
 
-class BoardOrderForm(forms.Form):
-    """A round number and one member per board (shape only: the service checks membership)."""
-
-    round_number = forms.IntegerField(min_value=1)
-
-    def __init__(self, *args, team: selectors.TeamView, boards: int, **kwargs):
-        super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(str(m.player_id), m.name + (" (reserve)" if m.reserve else ""))
-                                 for m in team.members]
-        for board in range(1, boards + 1):
-            self.fields[f"board_{board}"] = forms.TypedChoiceField(label=f"Board {board}", choices=choices,
-                                                                   coerce=int)
-        self.boards = boards
-
-    def player_ids(self) -> list[int]:
-        return [self.cleaned_data[f"board_{board}"] for board in range(1, self.boards + 1)]
-
-
 def _next_round(team: selectors.TeamView) -> int:
     locked = [o.round_number for o in team.board_orders if o.locked]
     return max(locked, default=0) + 1
-
-
-class LateTeamForm(forms.Form):
-    """A team entered after the draw (shape only: the service checks the players and the format)."""
-
-    name = forms.CharField(max_length=120, label="Team name")
-    captain = forms.ModelChoiceField(
-        queryset=Player.objects.none(), empty_label="Choose the captain",
-        error_messages={"invalid_choice": "there is no such captain: choose one from the list"},
-    )
-    members = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False, label="Other members",
-        error_messages={"invalid_choice": "there is no such member: choose from the list"},
-    )
-    reserves = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False,
-        error_messages={"invalid_choice": "there is no such reserve: choose from the list"},
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        players = Player.objects.order_by("display_name")
-        for name in ("captain", "members", "reserves"):
-            self.fields[name].queryset = players
-
-    def service_arguments(self) -> dict:
-        data = self.cleaned_data
-        return {"name": data["name"], "captain_id": data["captain"].pk,
-                "member_ids": [p.pk for p in data["members"]], "reserve_ids": [p.pk for p in data["reserves"]]}
 
 
 def _may_add_late(tournament: Tournament, user) -> bool:
