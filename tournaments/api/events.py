@@ -23,7 +23,6 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
-from core.errors import Conflict
 from matches.services.matches import player_for_user
 from tournaments import errors, selectors, services
 from tournaments.models import Tournament
@@ -311,7 +310,7 @@ class BracketApi(TournamentBaseApi):
     def get(self, request, tournament_id: int):
         tournament = _tournament_or_404(tournament_id)
         if tournament.format not in state.BRACKET_FORMATS:
-            raise Conflict("a Swiss or round robin has no bracket: see its rounds", code="not_a_bracket")
+            raise errors.not_a_bracket()
         bracket = selectors.tournament_bracket(tournament=tournament)
         if bracket is None:
             raise errors.not_drawn()

@@ -34,7 +34,7 @@ from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from matches.services.matches import player_for_user
-from tournaments import selectors
+from tournaments import errors, selectors
 from tournaments.models import Pairing, Team, Tournament
 from tournaments.services import teams as team_services
 from tournaments.services.common import require_organiser, runs
@@ -245,7 +245,7 @@ class BoardOrderApi(TeamBaseApi):
         # The object permission first: another captain learns nothing from his body's errors.
         player = player_for_user(request.user)
         if not runs(tournament, request.user) and (player is None or player.pk != team.captain_id):
-            raise team_services.not_captain()
+            raise errors.not_captain()
         body = _read(BoardOrderSerializer, request)
         team_services.board_order_submit(tournament_id=tournament.pk, team_id=team.team_id, user=request.user,
                                          **body)

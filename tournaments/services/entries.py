@@ -23,7 +23,7 @@ from . import state
 from .advance import sync_bracket
 from .audit import entry_summary, record
 from .common import before_draw, entry_of, locked, plays_for, require_organiser, runs
-from .teams import captains, not_team_event, order_for, team_checked, team_summary, team_write
+from .teams import captains, order_for, team_checked, team_summary, team_write
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
@@ -419,7 +419,7 @@ def team_add_late(
     """
     tournament = locked(tournament_id)
     if tournament.kind != Tournament.Kind.TEAMS:
-        raise not_team_event()
+        raise errors.not_team_event()
     require_organiser(tournament, user)
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
