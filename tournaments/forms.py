@@ -178,3 +178,23 @@ class LateTeamForm(forms.Form):
         data = self.cleaned_data
         return {"name": data["name"], "captain_id": data["captain"].pk,
                 "member_ids": [p.pk for p in data["members"]], "reserve_ids": [p.pk for p in data["reserves"]]}
+
+
+class TeamMemberForm(forms.Form):
+    """A player joining a team before the draw, as a member or a reserve (shape only: the
+    service checks who may add him and when)."""
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), empty_label="Choose a player",
+        error_messages={"invalid_choice": "there is no such player to add: choose one from the list"},
+    )
+    reserve = forms.BooleanField(required=False, label="As a reserve")
+
+    def __init__(self, *args, players, **kwargs):
+        """``players``: those who may join (``selectors.team_member_candidates``)."""
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+
+    def service_arguments(self) -> dict:
+        """The cleaned fields as keyword arguments of team_member_add."""
+        return {"player_id": self.cleaned_data["player"].pk, "reserve": self.cleaned_data["reserve"]}

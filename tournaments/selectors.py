@@ -598,6 +598,15 @@ def team_get(*, tournament: Tournament, team_id: int) -> TeamView:
     return views[0]
 
 
+def team_member_candidates(*, tournament: Tournament) -> QuerySet[Player]:
+    """The players who may still join a team of ``tournament``: every player in none of its
+    teams, by name."""
+    from tournaments.models import TeamMember
+
+    return (Player.objects.exclude(pk__in=TeamMember.objects.filter(tournament=tournament).values("player_id"))
+            .order_by("display_name"))
+
+
 @dataclass(frozen=True)
 class BoardView:
     """One board of a team match: the players (top team's first), the match's status and score
