@@ -11,6 +11,7 @@ from django import forms
 
 from matches.models import Player
 from tournaments.models import Tournament
+from tournaments.services.events import EventRules
 
 if TYPE_CHECKING:
     from tournaments.selectors import TeamView
@@ -34,7 +35,7 @@ def parse_lengths(text: str) -> dict:
 
 
 class TournamentForm(forms.Form):
-    """A new event and its published rules (see tournament_create)."""
+    """A new event and its published rules (see EventRules and tournament_create)."""
 
     name = forms.CharField(max_length=200)
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE_ELIMINATION)
@@ -74,14 +75,15 @@ class TournamentForm(forms.Form):
     def clean_lengths(self) -> dict:
         return parse_lengths(self.cleaned_data.get("lengths", ""))
 
-    def service_arguments(self) -> dict:
-        """The cleaned fields as keyword arguments of tournament_create."""
+    def rules(self) -> EventRules:
+        """The cleaned fields as the event's rules (``tournament_create``'s); an empty count keeps
+        the rules' default. Raises DomainError ``bad_rules`` naming the field."""
         data = dict(self.cleaned_data)
         data["club_id"] = data.pop("club", None)
         for name in ("consolation_rounds", "groups", "penalty_minutes_per_point"):
             if data[name] is None:
                 data.pop(name)
-        return data
+        return EventRules(**data)
 
 
 class EntrantForm(forms.Form):

@@ -135,7 +135,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "tournaments/new.html", {"form": form}, status=400)
     try:
-        tournament = _call(services.tournament_create, user=request.user, **form.service_arguments())
+        tournament = _call(services.tournament_create, user=request.user, rules=form.rules())
     except DomainError as error:
         club_error = error.code in ("not_club_manager", "unknown_club")
         form_refuse(form, error, field="club" if club_error and not error.details.get("field") else None)

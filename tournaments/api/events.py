@@ -116,7 +116,7 @@ class TournamentCreateApi(TournamentBaseApi):
     def post(self, request):
         permissions.check_may_create(request.user)
         body = _read_body(TournamentCreateSerializer, request)
-        tournament = services.tournament_create(user=request.user, **body.to_service())
+        tournament = services.tournament_create(user=request.user, rules=body.rules())
         return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data, status=status.HTTP_201_CREATED)
 
 

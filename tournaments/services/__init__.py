@@ -2,8 +2,8 @@
 
 Each public service is ``<entity>_<action>(*, ...)``, runs in one transaction under the
 tournament's row lock, and says in its docstring what it changes and what it raises (the
-messages live in :mod:`tournaments.errors`). Modules: :mod:`.events` (create, open and close
-entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.draw`
+messages live in :mod:`tournaments.errors`). Modules: :mod:`.events` (the published rules, create,
+open and close entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.draw`
 (the draw, Swiss rounds), :mod:`.advance` (confirmed results move the draw; the hook
 ``matches.services.reporting`` calls), :mod:`.state` (rows to draw values, shared with the
 selectors), :mod:`.audit` (what the audit log keeps of an event's rows: every service here
@@ -13,9 +13,10 @@ records its change there, in its own transaction).
 from .advance import tournament_result_confirmed
 from .draw import tournament_draw, tournament_pair_next_round
 from .entries import entry_add, entry_add_late, entry_check_in, entry_sign_up, entry_withdraw
-from .events import tournament_close_entries, tournament_create, tournament_finish, tournament_open_entries
+from .events import EventRules, tournament_close_entries, tournament_create, tournament_finish, tournament_open_entries
 
 __all__ = [
+    "EventRules",
     "entry_add",
     "entry_add_late",
     "entry_check_in",
