@@ -17,8 +17,8 @@ from tournaments.draw.lengths import check_schedule
 from tournaments.models import Tournament
 
 from . import state
-from .audit import record, tournament_summary
-from .common import locked, require_organiser
+from .audit import event_audit_record, tournament_summary
+from .common import require_organiser, tournament_lock
 
 MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon match
 
@@ -163,8 +163,8 @@ def tournament_create(*, user, rules: EventRules) -> Tournament:
         field, messages = next(iter(error.message_dict.items()))
         raise errors.bad_rules(field, messages[0]) from None
     tournament.save()
-    record("tournament.created", actor=user, tournament=tournament, obj=tournament,
-           after={**tournament_summary(tournament), "club": tournament.club_id, "lengths": tournament.lengths})
+    event_audit_record("tournament.created", actor=user, tournament=tournament, obj=tournament,
+                       after={**tournament_summary(tournament), "club": tournament.club_id, "lengths": tournament.lengths})
     return tournament
 
 
@@ -174,7 +174,7 @@ def tournament_open_entries(*, tournament_id: int, user) -> Tournament:
     sign up. Opening open entries changes nothing. Audited as ``tournament.entries_opened``.
     Raises NotAllowed ``not_organiser``; Conflict ``already_drawn`` or ``tournament_finished``
     after the draw."""
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     _before_draw(tournament)
     if tournament.status != Tournament.Status.OPEN:
@@ -188,7 +188,7 @@ def tournament_close_entries(*, tournament_id: int, user) -> Tournament:
     check in entrants). Closing closed entries changes nothing. Audited as
     ``tournament.entries_closed``. Raises NotAllowed ``not_organiser``; Conflict
     ``already_drawn`` or ``tournament_finished`` after the draw."""
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     _before_draw(tournament)
     if tournament.status != Tournament.Status.CLOSED:
@@ -200,7 +200,8 @@ def _set_status(tournament: Tournament, status: str, action: str, user) -> None:
     before = tournament_summary(tournament)
     tournament.status = status
     tournament.save(update_fields=["status"])
-    record(action, actor=user, tournament=tournament, obj=tournament, before=before, after=tournament_summary(tournament))
+    event_audit_record(action, actor=user, tournament=tournament, obj=tournament, before=before,
+                       after=tournament_summary(tournament))
 
 
 def _before_draw(tournament: Tournament) -> None:
@@ -222,7 +223,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     ``tournament.finished``. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
     ``event_unfinished`` (saying what is missing).
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     if tournament.status == Tournament.Status.FINISHED:
         return tournament

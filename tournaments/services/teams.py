@@ -50,8 +50,8 @@ from tournaments import errors
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
 
 from . import state
-from .audit import record
-from .common import before_draw, locked, runs
+from .audit import event_audit_record
+from .common import before_draw, runs, tournament_lock
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -73,7 +73,7 @@ def _captain_or_organiser(tournament: Tournament, team: Team, user) -> None:
 
 
 def _team_event(tournament_id: int) -> Tournament:
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     if tournament.kind != Tournament.Kind.TEAMS:
         raise errors.not_team_event()
     return tournament
@@ -142,10 +142,10 @@ def team_create(
             raise errors.not_entrant_captain()
         if tournament.status != Tournament.Status.OPEN:
             raise errors.entries_closed()
-    checked = team_checked(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
-                           reserve_ids=reserve_ids)
+    checked = team_check(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
+                         reserve_ids=reserve_ids)
     team = team_write(tournament, checked)
-    record("team.created", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
+    event_audit_record("team.created", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
     return team
 
 
@@ -157,7 +157,7 @@ def team_summary(team: Team, checked: CheckedTeam) -> dict:
 
 @dataclass(frozen=True)
 class CheckedTeam:
-    """A team that passed :func:`team_checked`: its name, its members (the captain first), its
+    """A team that passed :func:`team_check`: its name, its members (the captain first), its
     reserves, and the players by id."""
 
     name: str
@@ -167,7 +167,7 @@ class CheckedTeam:
     found: dict[int, Player]
 
 
-def team_checked(tournament: Tournament, *, name, captain_id, member_ids, reserve_ids) -> CheckedTeam:
+def team_check(tournament: Tournament, *, name, captain_id, member_ids, reserve_ids) -> CheckedTeam:
     """The validation of a new team (:func:`team_create`, and a late team), writing nothing.
 
     Raises DomainError ``bad_team``, ``unknown_player``, ``team_too_small``; Conflict
@@ -237,8 +237,8 @@ def team_member_add(*, tournament_id: int, team_id: int, user, player_id: int, r
     player = _players([player_id])[player_id]
     _not_in_a_team(tournament, [player_id])
     member = TeamMember.objects.create(team=team, tournament=tournament, player=player, reserve=bool(reserve))
-    record("team.member_added", actor=user, tournament=tournament, obj=team,
-           after={"team": team.name, "player": player.pk, "name": player.display_name, "reserve": member.reserve})
+    event_audit_record("team.member_added", actor=user, tournament=tournament, obj=team,
+                       after={"team": team.name, "player": player.pk, "name": player.display_name, "reserve": member.reserve})
     return member
 
 
@@ -272,8 +272,8 @@ def team_member_remove(*, tournament_id: int, team_id: int, user, player_id: int
     member.delete()
     stale = [o for o in BoardOrder.objects.filter(team=team) if player_id in o.players]
     BoardOrder.objects.filter(pk__in=[o.pk for o in stale]).delete()
-    record("team.member_removed", actor=user, tournament=tournament, obj=team, before=before,
-           after={"team": team.name, "board_orders_dropped": sorted(o.round_number for o in stale)})
+    event_audit_record("team.member_removed", actor=user, tournament=tournament, obj=team, before=before,
+                       after={"team": team.name, "board_orders_dropped": sorted(o.round_number for o in stale)})
 
 
 # --- board orders --------------------------------------------------------------------------------
@@ -324,9 +324,9 @@ def board_order_submit(*, tournament_id: int, team_id: int, round_number: int, p
     previous = BoardOrder.objects.filter(team=team, round_number=round_number).values_list("players", flat=True).first()
     order, _ = BoardOrder.objects.update_or_create(team=team, round_number=round_number,
                                                    defaults={"players": ids, "locked": False})
-    record("board_order.submitted", actor=user, tournament=tournament, obj=order,
-           before={"team": team.name, "round": round_number, "players": previous} if previous is not None else None,
-           after={"team": team.name, "round": round_number, "players": ids})
+    event_audit_record("board_order.submitted", actor=user, tournament=tournament, obj=order,
+                       before={"team": team.name, "round": round_number, "players": previous} if previous is not None else None,
+                       after={"team": team.name, "round": round_number, "players": ids})
     return order
 
 
