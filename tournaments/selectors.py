@@ -1,5 +1,6 @@
-"""Reads shared by the API and the pages: events, entrants, the bracket per flight, Swiss and
-round-robin rounds, standings, final placings and a player's next match.
+"""Reads shared by the API and the pages: events (a player's running ones), entrants and the
+players still to add, the bracket per flight, Swiss and round-robin rounds, standings, final
+placings, a player's next match, and a team event's teams, team match cards and team table.
 
 Every read of one event runs a fixed number of queries whatever its size (the entries with their
 players, the pairings with their matches: two queries; see ``tournaments.services.state.load``),
@@ -518,7 +519,7 @@ def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMa
 
 
 # --- team events (teams, board orders, team match cards, team tables) -----------------------------
-# Appended for tournaments/services/teams.py; imports are local to keep this section self-contained.
+# The section's model and draw imports are local to it.
 
 
 @dataclass(frozen=True)

@@ -73,12 +73,14 @@ def _team_list_page(request, tournament, form=None, error=None, status=200) -> H
 
 
 def team_list(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The event's teams; after the draw the organiser's late-team form. Public."""
     return _team_list_page(request, _tournament_or_404(tournament_id))
 
 
 @login_required
 @require_POST
 def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser enters a team after the draw; see entries.team_add_late. Others get 403."""
     tournament = _tournament_or_404(tournament_id)
     if not runs(tournament, request.user):
         return render(request, "tournaments/team_list.html", {
@@ -122,6 +124,7 @@ def _not_captain_page(request, tournament, team, action: str) -> HttpResponse:
 
 
 def team_detail(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    """A team: members, reserves and board orders; its captain's and the organiser's forms. Public."""
     tournament = _tournament_or_404(tournament_id)
     return _team_page(request, tournament, _team_or_404(tournament, team_id))
 
@@ -129,6 +132,8 @@ def team_detail(request: HttpRequest, tournament_id: int, team_id: int) -> HttpR
 @login_required
 @require_POST
 def team_board_order(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    """The captain (or the organiser) sets the team's board order for a round; see
+    board_order_submit."""
     tournament = _tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
     if not _captain_or_organiser(tournament, team, request.user):
@@ -189,6 +194,7 @@ def team_member_remove_page(request: HttpRequest, tournament_id: int, team_id: i
 
 
 def team_match(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    """A team match card: each board and the team result. Public."""
     tournament = _tournament_or_404(tournament_id)
     try:
         card = selectors.team_match_card(tournament=tournament, pairing_id=pairing_id)

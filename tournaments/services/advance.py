@@ -39,8 +39,9 @@ Refuse = Callable[[str, str], DomainError]
 
 
 def pairing_match_create(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> Match | None:
-    """The scheduled match of a pairing whose two entrants are known, with the event's rules
-    (two teams: their board matches, and None, see :func:`teams.team_match_create`)."""
+    """Create and return the scheduled match of a pairing whose two entrants are known, with the
+    pairing's length and the event's rules; for two teams create their board matches instead and
+    return None (see :func:`teams.team_match_create`). The caller stores it on the pairing."""
     entry0, entry1 = loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id]
     # --- team events ---
     if entry0.team_id is not None:
