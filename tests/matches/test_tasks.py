@@ -187,7 +187,7 @@ def test_a_real_worker_applies_the_rating_of_a_match_confirmed_through_the_servi
     bob = player("bob", rating=1500, experience=500)
     match = match_between(alice, bob, length=7)
     base = Path(settings.BASE_DIR)
-    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": "redis://127.0.0.1:6379/15",
+    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL,
            "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "true", "CONN_MAX_AGE": "0",
            "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
     log_path = tmp_path / "worker.log"
