@@ -48,6 +48,7 @@ from matches.services.ratings import match_rating_apply
 from matches.services.reporting import claim_make, match_confirm, match_override, match_report
 from tournaments.models import Tournament
 from tournaments.services import (
+    EventRules,
     entry_add,
     entry_check_in,
     tournament_close_entries,
@@ -248,7 +249,8 @@ def _decide_scheduled(tournament: Tournament, organiser: User, *, rounds: bool) 
 
 def _event_start(organiser: User, name: str, usernames: list[str], by_name: dict[str, Player], **rules) -> Tournament:
     """A demo event created, its players entered in seeding order and checked in, and drawn."""
-    tournament = tournament_create(user=organiser, name=name, seeding=Tournament.Seeding.ORGANISER, **rules)
+    tournament = tournament_create(user=organiser, rules=EventRules(name=name, seeding=Tournament.Seeding.ORGANISER,
+                                                                    **rules))
     entries = [entry_add(tournament_id=tournament.pk, user=organiser, player_ids=[by_name[u].pk], seed=seed)
                for seed, u in enumerate(usernames, start=1)]
     tournament_close_entries(tournament_id=tournament.pk, user=organiser)

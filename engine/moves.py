@@ -539,8 +539,3 @@ def _illegal(code: str, text: str, dice, detail: str) -> IllegalPlay:
     roll = f"{dice[0]}{dice[1]}"
     where = f" ({detail})" if detail else ""
     return IllegalPlay(f"{text.strip() or 'no move'} with {roll}: {RULES[code]}{where}", code=code)
-
-
-def no_play(position: Position) -> Play:
-    """The play of a roll that cannot be played at all: the same checkers, turn passed."""
-    return Play(position, (), position.passed(), 0)

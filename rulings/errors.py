@@ -1,4 +1,5 @@
-"""The rulings app's error catalogue: every refusal a rulings service raises, in one place."""
+"""The rulings app's error catalogue: every refusal a rulings service (or a selector's filter)
+raises, in one place."""
 
 from core.errors import Conflict, DomainError, NotAllowed
 
@@ -14,6 +15,10 @@ def not_a_party() -> NotAllowed:
 
 def bad_dispute(field: str, message: str, **where) -> DomainError:
     return DomainError(message, code="bad_dispute", field=field, **where)
+
+
+def bad_filter(field: str, message: str) -> DomainError:
+    return DomainError(message, code="bad_filter", field=field)
 
 
 def dispute_closed(status: str) -> Conflict:

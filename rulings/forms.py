@@ -10,6 +10,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from .models import Appeal, Dispute, Ruling
+from .selectors import DisputeFilters
 
 STATEMENT_MAX = 5000
 RULE_MAX = 200
@@ -21,11 +22,19 @@ def _text(label: str, rows: int = 4, **kwargs) -> forms.CharField:
 
 
 class DisputeFilterForm(forms.Form):
-    """The queue's filters (a GET form): every field optional."""
+    """The queue's filters (a GET form): every field optional; ``filters()`` gives them to
+    ``selectors.dispute_list``."""
 
     status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Dispute.Status.choices])
     category = forms.ChoiceField(required=False, choices=[("", "Any category"), *Dispute.Category.choices])
     event = forms.IntegerField(required=False, min_value=1, label="Event id")
+
+    def filters(self) -> DisputeFilters:
+        """The cleaned filters (an unbound form: none)."""
+        if not self.is_bound:
+            return DisputeFilters()
+        data = self.cleaned_data
+        return DisputeFilters(status=data["status"], category=data["category"], event=data["event"])
 
 
 class DisputeOpenForm(forms.Form):

@@ -1,6 +1,6 @@
-"""Reads of disputes and rulings shared by the API and the pages: the director's queue, the
-disputes a user may read, one dispute with its statements, rulings and disputed moment, and an
-event's public list of rulings.
+"""Reads of disputes and rulings shared by the API and the pages: the disputes a user may read
+(a director's queue, a player's own), filtered; one dispute with its statements, rulings and
+disputed moment; an appeal; and an event's public list of rulings.
 
 Who may read what is ``rulings.access``'s rule (a dispute is private to its match's players, its
 director, staff and its appeal committees; an event's rulings are public); the reads for a user
@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 
-from core.errors import DomainError
 from engine.actions import actions_from_json
 from engine.errors import EngineError
 from engine.game import Frame
 from matches.models import Game, Match
 
-from . import access
+from . import access, errors
 from .models import Appeal, CommitteeMember, Dispute, Ruling, Statement
 from .services.disputes import moment_frame
 
@@ -30,15 +29,41 @@ MOMENT_AROUND = 4
 _PLAYERS = ("match__side0__player_a", "match__side0__player_b", "match__side1__player_a", "match__side1__player_b")
 
 
-def _bad_filter(field: str, message: str) -> DomainError:
-    return DomainError(message, code="bad_filter", field=field)
+@dataclass(frozen=True)
+class DisputeFilters:
+    """The filters of a list of disputes, each optional (None: any): ``status`` and ``category``
+    (the model's choices), ``event`` (a tournament id) and ``match`` (a match id). Built by the
+    queue page's form and the API's filter serializer; an empty value is no filter.
 
+    Raises DomainError ``bad_filter`` (with ``field``) for an unknown status or category or an id
+    that is not a whole number of 1 or more.
+    """
 
-def _directed_by(user) -> Q:
-    """Disputes of the matches ``user`` directs: he organises the match or its event and does
-    not play in it (a director who plays is a party: staff rule there). Subqueries on the match
-    id, not joins: see ``access.disputes_visible_q``."""
-    return Q(match_id__in=access.organised_match_ids(user)) & ~Q(match_id__in=access.played_match_ids(user))
+    status: str | None = None
+    category: str | None = None
+    event: int | None = None
+    match: int | None = None
+
+    def __post_init__(self):
+        for field, choices in (("status", Dispute.Status), ("category", Dispute.Category)):
+            value = getattr(self, field) or None
+            if value is not None and value not in choices.values:
+                raise errors.bad_filter(field, f"{field} is one of {', '.join(choices.values)}, not {value!r}")
+            object.__setattr__(self, field, value)
+        for field in ("event", "match"):
+            value = getattr(self, field)
+            if value in (None, ""):
+                object.__setattr__(self, field, None)
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise errors.bad_filter(field, f"{field} is an id, a whole number")
+            try:
+                number = int(value)
+            except ValueError:
+                raise errors.bad_filter(field, f"{field} is an id, a whole number") from None
+            if number < 1:
+                raise errors.bad_filter(field, f"{field} is an id, 1 or more")
+            object.__setattr__(self, field, number)
 
 
 def _with_match(disputes: QuerySet[Dispute]) -> QuerySet[Dispute]:
@@ -47,55 +72,26 @@ def _with_match(disputes: QuerySet[Dispute]) -> QuerySet[Dispute]:
     return disputes.select_related("opened_by").prefetch_related(Prefetch("match", queryset=Match.objects.with_sides()))
 
 
-def disputes_readable(user) -> QuerySet[Dispute]:
-    """The disputes ``user`` may read (``access.disputes_visible_q``: his matches', those he
-    directs, those he sits on an appeal of; staff every one), newest first, each with its opener
-    and its match (sides, players, event): a fixed number of queries. None for anonymous users."""
+def dispute_list(user, filters: DisputeFilters | None = None) -> QuerySet[Dispute]:
+    """The disputes ``user`` may read, narrowed by ``filters``, newest first: a director's queue
+    (the matches he directs, as the match's or its event's organiser), a player's own disputes,
+    those of the appeals he sits on a committee of, every dispute for staff
+    (``access.disputes_visible_q``, the rule ``access.dispute_visible`` applies to one dispute).
+    None for anonymous users. Each comes with its opener and its match (sides, players, event):
+    a fixed number of queries whatever the length of the list."""
     if not getattr(user, "is_authenticated", False):
         return Dispute.objects.none()
-    return _with_match(Dispute.objects.filter(access.disputes_visible_q(user))).order_by("-created_at", "-id")
-
-
-def _whole(field: str, value) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise _bad_filter(field, f"{field} is an id, a whole number") from None
-    if number < 1:
-        raise _bad_filter(field, f"{field} is an id, 1 or more")
-    return number
-
-
-def dispute_queue(user, *, status: str | None = None, category: str | None = None, event: int | None = None,
-                  match: int | None = None) -> QuerySet[Dispute]:
-    """The disputes ``user`` rules on, newest first: those of the matches he directs (every
-    dispute for staff; none for anyone else), filtered by status, category, event (tournament
-    id) and match id. Each comes with its match (sides, players, event), its opener and its
-    number of statements and rulings (``statement_count``, ``ruling_count``).
-
-    Raises DomainError ``bad_filter`` (with ``field``) for an unknown status or category or an id
-    that is not one.
-    """
-    if not getattr(user, "is_authenticated", False):
-        return Dispute.objects.none()
-    disputes = Dispute.objects.all() if user.is_staff else Dispute.objects.filter(_directed_by(user))
-    if status:
-        if status not in Dispute.Status.values:
-            raise _bad_filter("status", f"status is one of {', '.join(Dispute.Status.values)}, not {status!r}")
-        disputes = disputes.filter(status=status)
-    if category:
-        if category not in Dispute.Category.values:
-            raise _bad_filter("category", f"category is one of {', '.join(Dispute.Category.values)}, not {category!r}")
-        disputes = disputes.filter(category=category)
-    if event is not None:
-        disputes = disputes.filter(match__event_link__tournament_id=_whole("event", event))
-    if match is not None:
-        disputes = disputes.filter(match_id=_whole("match", match))
-    return (
-        _with_match(disputes)
-        .annotate(statement_count=Count("statements", distinct=True), ruling_count=Count("rulings", distinct=True))
-        .order_by("-created_at", "-id")
-    )
+    filters = filters or DisputeFilters()
+    disputes = Dispute.objects.filter(access.disputes_visible_q(user))
+    if filters.status is not None:
+        disputes = disputes.filter(status=filters.status)
+    if filters.category is not None:
+        disputes = disputes.filter(category=filters.category)
+    if filters.event is not None:
+        disputes = disputes.filter(match__event_link__tournament_id=filters.event)
+    if filters.match is not None:
+        disputes = disputes.filter(match_id=filters.match)
+    return _with_match(disputes).order_by("-created_at", "-id")
 
 
 @dataclass(frozen=True)
@@ -180,6 +176,39 @@ def rulings_of_event(tournament) -> QuerySet[Ruling]:
                           "dispute__match__side1__player_a", "dispute__match__side1__player_b")
         .order_by("created_at", "id")
     )
+
+
+def match_for_dispute(match_id: int) -> Match | None:
+    """The match a dispute is opened on, with its sides, players and event, or None when there
+    is no such match. Who may open one is the caller's question (``side_of_user``,
+    ``user_runs_match``) and the service's."""
+    return Match.objects.with_sides().filter(pk=match_id).first()
+
+
+def match_games(match: Match) -> list[Game]:
+    """The match's recorded games, by number: those a dispute may name."""
+    return list(match.games.all())
+
+
+def ruling_visible(ruling_id: int, user) -> Ruling | None:
+    """The ruling with its director, its appeal (appellant, committee) and its dispute's match
+    (sides, players, event), or None when there is none or ``user`` may not see its dispute
+    (callers answer 404)."""
+    ruling = (
+        Ruling.objects.select_related("director", "appeal_of__appellant", "dispute")
+        .prefetch_related(Prefetch("appeal_of__committee", queryset=CommitteeMember.objects.select_related("user")),
+                          Prefetch("dispute__match", queryset=Match.objects.with_sides()))
+        .filter(pk=ruling_id).first()
+    )
+    if ruling is None or not access.dispute_visible(ruling.dispute, user):
+        return None
+    return ruling
+
+
+def ruling_dispute_id(ruling_id: int) -> int | None:
+    """The id of the dispute ruling ``ruling_id`` decided, or None when there is no such ruling
+    (whether the user may see it is ``access.dispute_visible``'s question)."""
+    return Ruling.objects.filter(pk=ruling_id).values_list("dispute_id", flat=True).first()
 
 
 def appeal_visible(appeal_id: int, user) -> Appeal | None:

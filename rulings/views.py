@@ -32,6 +32,7 @@ from matches.board import board_svg
 from matches.models import Match
 from matches.services.reporting import side_of_user, user_runs_match
 from tournaments.models import Tournament
+from tournaments.selectors import tournament_get
 
 from . import access, selectors
 from .forms import (
@@ -60,10 +61,6 @@ LOG_AROUND = 4
 
 def _side_names(match: Match) -> tuple[str, str]:
     return (match.side0.name, match.side1.name)
-
-
-def _match_with_sides():
-    return Match.objects.with_sides()
 
 
 def _dispute_or_404(dispute_id: int, user) -> DisputeDetail:
@@ -96,22 +93,15 @@ def _appeal_url(appeal_id: int) -> str:
 
 @login_required
 def queue(request: HttpRequest) -> HttpResponse:
-    """The disputes the user may read, newest first: a director's queue (the matches he directs;
-    staff every dispute), a player's own disputes. Filters: status, category, event."""
+    """The disputes the user may read, newest first (``selectors.dispute_list``): a director's
+    queue (the matches he directs; staff every dispute), a player's own disputes, a committee
+    member's. Filters: status, category, event; bad ones re-render the form with a 400 and no
+    disputes."""
     form = DisputeFilterForm(request.GET or None)
-    disputes = selectors.disputes_readable(request.user)
-    status = 200
-    if form.is_bound:
-        if form.is_valid():
-            data = form.cleaned_data
-            if data["status"]:
-                disputes = disputes.filter(status=data["status"])
-            if data["category"]:
-                disputes = disputes.filter(category=data["category"])
-            if data["event"]:
-                disputes = disputes.filter(match__event_link__tournament_id=data["event"])
-        else:
-            disputes, status = disputes.none(), 400
+    if form.is_bound and not form.is_valid():
+        disputes, status = [], 400
+    else:
+        disputes, status = selectors.dispute_list(request.user, form.filters()), 200
     page = Paginator(disputes, DISPUTES_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -123,14 +113,14 @@ def queue(request: HttpRequest) -> HttpResponse:
 
 
 def _open_page(request: HttpRequest, match: Match, form: DisputeOpenForm, status: int = 200) -> HttpResponse:
-    return render(request, "rulings/open.html", {"match": match, "form": form, "games": list(match.games.all())},
+    return render(request, "rulings/open.html", {"match": match, "form": form, "games": selectors.match_games(match)},
                   status=status)
 
 
 @login_required
 def open_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player of the match or its director opens a dispute; see dispute_open. Others get 403."""
-    match = _match_with_sides().filter(pk=match_id).first()
+    match = selectors.match_for_dispute(match_id)
     if match is None:
         raise Http404("no such match")
     if side_of_user(match, request.user) is None and not user_runs_match(match, request.user):
@@ -290,7 +280,7 @@ def rule(request: HttpRequest, dispute_id: int) -> HttpResponse:
 @require_POST
 def appeal_lodge_page(request: HttpRequest, ruling_id: int) -> HttpResponse:
     """A party appeals the ruling in force; see appeal_lodge."""
-    dispute_id = Ruling.objects.filter(pk=ruling_id).values_list("dispute_id", flat=True).first()
+    dispute_id = selectors.ruling_dispute_id(ruling_id)
     if dispute_id is None:
         raise Http404("no such ruling")
     detail = _dispute_or_404(dispute_id, request.user)
@@ -381,9 +371,10 @@ def vote(request: HttpRequest, appeal_id: int) -> HttpResponse:
 def event_rulings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The rulings made in an event: category, outcome, rule and date. Public: no statement, no
     reasoning, nobody's name or email."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        raise Http404("no such event")
+    try:
+        tournament = tournament_get(tournament_id)
+    except Tournament.DoesNotExist:
+        raise Http404("no such event") from None
     return render(request, "rulings/event.html", {"tournament": tournament, "rulings": selectors.rulings_of_event(tournament)})
 
 

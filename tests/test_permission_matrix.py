@@ -132,6 +132,8 @@ MATRIX = {
     ("api-tournament-teams", "post"):                    (401, 409, 409, 409, 409, 409, 409),  # drawn: the state is checked first
     ("api-tournament-late-teams", "post"):               (401, 403, 403, 403, 400, 403, 400),
     ("api-tournament-team", "get"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-team-members", "post"):             (401, 409, 403, 403, 409, 403, 409),  # drawn: the list is fixed
+    ("api-tournament-team-member", "delete"):            (401, 409, 403, 403, 409, 403, 409),
     ("api-tournament-team-board-order", "post"):         (401, 400, 403, 403, 400, 403, 400),  # alice captains the Aces
     ("api-tournament-team-match", "get"):                (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-audit", "get"):                     (401, 403, 403, 403, 200, 403, 200),  # the organiser and staff only
@@ -179,6 +181,10 @@ MATRIX = {
     ("tournaments:team_add_late", "post"):               (302, 403, 403, 403, 400, 403, 400),
     ("tournaments:team", "get"):                         (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:team", "post"):                        (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:team_member_add", "get"):              (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:team_member_add", "post"):             (302, 409, 403, 403, 409, 403, 409),  # drawn: the list is fixed
+    ("tournaments:team_member_remove", "get"):           (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:team_member_remove", "post"):          (302, 409, 403, 403, 409, 403, 409),
     ("tournaments:team_board_order", "get"):             (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:team_board_order", "post"):            (302, 400, 403, 403, 400, 403, 400),
     ("tournaments:team_match", "get"):                   (200, 200, 200, 200, 200, 200, 200),
@@ -397,6 +403,8 @@ BODIES = {
     "matches:report": {"report-score0": "5", "report-score1": "1"},
     "matches:override": {"override-score0": "5", "override-score1": "1"},
     "api-tournament-teams": lambda world: {"name": "Cats", "captain_id": world["carol_player"]},
+    "api-tournament-team-members": lambda world: {"player_id": world["carol_player"]},
+    "tournaments:team_member_add": lambda world: {"member-player": world["carol_player"]},
     "tournaments:check_in": lambda world: {"entry": world["kwargs"]["entry_id"]},
     "tournaments:withdraw": lambda world: {"entry": world["kwargs"]["entry_id"]},
     "api-disputes": lambda world: {"match": world["kwargs"]["match_id"], "category": "slow_play", "statement": "Slow."},

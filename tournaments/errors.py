@@ -8,8 +8,14 @@ Each function returns a :class:`core.errors.DomainError` (400: the input is wron
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.errors import Conflict, DomainError, NotAllowed
 from tournaments.draw import DrawError
+
+if TYPE_CHECKING:
+    from matches.models import Player
+    from tournaments.models import Team
 
 # --- who may act -------------------------------------------------------------------------------
 
@@ -125,6 +131,10 @@ def already_withdrawn(name: str) -> Conflict:
     return Conflict(f"{name} has already withdrawn", code="already_withdrawn")
 
 
+def not_a_bracket() -> Conflict:
+    return Conflict("a Swiss or round robin has no bracket: see its rounds", code="not_a_bracket")
+
+
 def not_swiss() -> Conflict:
     return Conflict("only a Swiss event is paired round by round", code="not_swiss")
 
@@ -168,6 +178,73 @@ def forfeit_refused(key: str) -> Conflict:
         f"{key} cannot be forfeited by the organiser, who plays in it: staff must record it",
         code="forfeit_refused", match=key,
     )
+
+
+# --- team events ------------------------------------------------------------------------------
+
+
+def not_team_event() -> DomainError:
+    return DomainError("this tournament is not a team event", code="not_team_event")
+
+
+def not_captain() -> NotAllowed:
+    return NotAllowed("only the team's captain (or the tournament's organiser) may do this", code="not_captain")
+
+
+def not_entrant_captain() -> NotAllowed:
+    return NotAllowed(
+        "a team is entered by the organiser, or by its captain himself while entries are open", code="not_captain"
+    )
+
+
+def unknown_team(team_id) -> DomainError:
+    return DomainError(f"team {team_id} is not a team of this tournament", code="unknown_team", team=str(team_id))
+
+
+def bad_team(field: str, message: str) -> DomainError:
+    return DomainError(f"{field}: {message}", code="bad_team", field=field)
+
+
+def team_too_small(count: int, needed: int) -> DomainError:
+    return DomainError(
+        f"a team needs at least {needed} players (members and reserves) for its {needed} boards, not {count}",
+        code="team_too_small",
+    )
+
+
+def team_name_taken(name: str) -> Conflict:
+    return Conflict(f"there is already a team called {name!r} in this tournament", code="team_name_taken")
+
+
+def already_in_team(player: Player, team: str) -> Conflict:
+    return Conflict(f"{player.display_name} is already in team {team}", code="already_in_team", player=player.pk)
+
+
+def not_a_member(player_id, team: Team) -> DomainError:
+    return DomainError(f"player {player_id} is not a member of team {team.name}", code="not_a_member",
+                       player=player_id if isinstance(player_id, int) else str(player_id))
+
+
+def captain_required(team: Team) -> DomainError:
+    return DomainError(f"the captain cannot leave team {team.name}", code="captain_required")
+
+
+def bad_board_order(message: str, **details) -> DomainError:
+    return DomainError(message, code="bad_board_order", **details)
+
+
+def bad_round(number) -> DomainError:
+    return DomainError(f"round_number: {number!r} is not a round number (1 or more)", code="bad_round")
+
+
+def board_order_locked(team: Team, number: int) -> Conflict:
+    return Conflict(f"round {number} has started: the board order of {team.name} is locked",
+                    code="board_order_locked", round=number)
+
+
+def members_fixed() -> Conflict:
+    return Conflict("the draw has been made: the team list is fixed (a reserve substitutes through the board order)",
+                    code="already_drawn")
 
 
 # --- the pure draw -----------------------------------------------------------------------------

@@ -1,14 +1,20 @@
-"""HTML forms of the event pages: shape validation only. Whether the rules fit the format, a
-player may enter or the draw can be made is decided by the services (tournaments.services)."""
+"""HTML forms of the event and team pages: shape validation only. Whether the rules fit the format,
+a player may enter, the draw can be made or a board order names the team's players is decided by
+the services (tournaments.services)."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from django import forms
 
 from matches.models import Player
 from tournaments.models import Tournament
+from tournaments.services.events import EventRules
+
+if TYPE_CHECKING:
+    from tournaments.selectors import TeamView
 
 MAX_SEED = 2**63 - 1
 
@@ -29,7 +35,7 @@ def parse_lengths(text: str) -> dict:
 
 
 class TournamentForm(forms.Form):
-    """A new event and its published rules (see tournament_create)."""
+    """A new event and its published rules (see EventRules and tournament_create)."""
 
     name = forms.CharField(max_length=200)
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE_ELIMINATION)
@@ -69,14 +75,15 @@ class TournamentForm(forms.Form):
     def clean_lengths(self) -> dict:
         return parse_lengths(self.cleaned_data.get("lengths", ""))
 
-    def service_arguments(self) -> dict:
-        """The cleaned fields as keyword arguments of tournament_create."""
+    def rules(self) -> EventRules:
+        """The cleaned fields as the event's rules (``tournament_create``'s); an empty count keeps
+        the rules' default. Raises DomainError ``bad_rules`` naming the field."""
         data = dict(self.cleaned_data)
         data["club_id"] = data.pop("club", None)
         for name in ("consolation_rounds", "groups", "penalty_minutes_per_point"):
             if data[name] is None:
                 data.pop(name)
-        return data
+        return EventRules(**data)
 
 
 class EntrantForm(forms.Form):
@@ -126,3 +133,70 @@ class EntryActionForm(forms.Form):
     """Check in or withdraw one entry."""
 
     entry = forms.IntegerField(min_value=1, error_messages={"required": "name the entry", "invalid": "an entry is a number"})
+
+
+class BoardOrderForm(forms.Form):
+    """A round number and one member per board (shape only: the service checks membership)."""
+
+    round_number = forms.IntegerField(min_value=1)
+
+    def __init__(self, *args, team: TeamView, boards: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(str(m.player_id), m.name + (" (reserve)" if m.reserve else ""))
+                                 for m in team.members]
+        for board in range(1, boards + 1):
+            self.fields[f"board_{board}"] = forms.TypedChoiceField(label=f"Board {board}", choices=choices,
+                                                                   coerce=int)
+        self.boards = boards
+
+    def player_ids(self) -> list[int]:
+        return [self.cleaned_data[f"board_{board}"] for board in range(1, self.boards + 1)]
+
+
+class LateTeamForm(forms.Form):
+    """A team entered after the draw (shape only: the service checks the players and the format)."""
+
+    name = forms.CharField(max_length=120, label="Team name")
+    captain = forms.ModelChoiceField(
+        queryset=Player.objects.none(), empty_label="Choose the captain",
+        error_messages={"invalid_choice": "there is no such captain: choose one from the list"},
+    )
+    members = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False, label="Other members",
+        error_messages={"invalid_choice": "there is no such member: choose from the list"},
+    )
+    reserves = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), required=False,
+        error_messages={"invalid_choice": "there is no such reserve: choose from the list"},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = Player.objects.order_by("display_name")
+        for name in ("captain", "members", "reserves"):
+            self.fields[name].queryset = players
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {"name": data["name"], "captain_id": data["captain"].pk,
+                "member_ids": [p.pk for p in data["members"]], "reserve_ids": [p.pk for p in data["reserves"]]}
+
+
+class TeamMemberForm(forms.Form):
+    """A player joining a team before the draw, as a member or a reserve (shape only: the
+    service checks who may add him and when)."""
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), empty_label="Choose a player",
+        error_messages={"invalid_choice": "there is no such player to add: choose one from the list"},
+    )
+    reserve = forms.BooleanField(required=False, label="As a reserve")
+
+    def __init__(self, *args, players, **kwargs):
+        """``players``: those who may join (``selectors.team_member_candidates``)."""
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+
+    def service_arguments(self) -> dict:
+        """The cleaned fields as keyword arguments of team_member_add."""
+        return {"player_id": self.cleaned_data["player"].pk, "reserve": self.cleaned_data["reserve"]}

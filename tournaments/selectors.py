@@ -1,5 +1,6 @@
-"""Reads shared by the API and the pages: events, entrants, the bracket per flight, Swiss and
-round-robin rounds, standings, final placings and a player's next match.
+"""Reads shared by the API and the pages: events (a player's running ones), entrants and the
+players still to add, the bracket per flight, Swiss and round-robin rounds, standings, final
+placings, a player's next match, and a team event's teams, team match cards and team table.
 
 Every read of one event runs a fixed number of queries whatever its size (the entries with their
 players, the pairings with their matches: two queries; see ``tournaments.services.state.load``),
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from clubs.selectors import clubs_managed
 from matches.models import Match, Player
 from tournaments.draw import BYE, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
@@ -39,6 +41,21 @@ def tournament_list(*, status: str | None = None, organiser_id: int | None = Non
 def tournament_get(tournament_id: int) -> Tournament:
     """One tournament with organiser and club; raises Tournament.DoesNotExist."""
     return Tournament.objects.select_related("organiser", "club").get(pk=tournament_id)
+
+
+def tournament_list_running(*, player: Player) -> QuerySet[Tournament]:
+    """The running events ``player`` plays in, by name: alone, as one of a pair, or as a member
+    (or reserve) of a team."""
+    return (Tournament.objects.filter(status=Tournament.Status.RUNNING)
+            .filter(Q(entries__side__player_a=player) | Q(entries__side__player_b=player)
+                    | Q(teams__members__player=player))
+            .distinct().order_by("name"))
+
+
+def club_choices(*, user) -> list[tuple[int, str]]:
+    """``(id, name)`` of the clubs ``user`` may put a new event on (those he owns or organises),
+    by name."""
+    return list(clubs_managed(user=user).values_list("pk", "name"))
 
 
 @dataclass(frozen=True)
@@ -72,6 +89,13 @@ def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
     entries = (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
                .order_by("seed", "created_at", "id"))
     return tuple(_entrant(e) for e in entries)
+
+
+def entry_candidates(*, entrants: tuple[Entrant, ...]) -> QuerySet[Player]:
+    """The players the organiser may still add: every player not among ``entrants``'
+    (``entry_list``), by name."""
+    entered = {player_id for entrant in entrants for player_id, _ in entrant.players}
+    return Player.objects.exclude(pk__in=entered).order_by("display_name")
 
 
 # --- pairings --------------------------------------------------------------------------------------
@@ -495,7 +519,7 @@ def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMa
 
 
 # --- team events (teams, board orders, team match cards, team tables) -----------------------------
-# Appended for tournaments/services/teams.py; imports are local to keep this section self-contained.
+# The section's model and draw imports are local to it.
 
 
 @dataclass(frozen=True)
@@ -573,6 +597,15 @@ def team_get(*, tournament: Tournament, team_id: int) -> TeamView:
     if not views:
         raise Team.DoesNotExist(f"team {team_id} is not a team of this tournament")
     return views[0]
+
+
+def team_member_candidates(*, tournament: Tournament) -> QuerySet[Player]:
+    """The players who may still join a team of ``tournament``: every player in none of its
+    teams, by name."""
+    from tournaments.models import TeamMember
+
+    return (Player.objects.exclude(pk__in=TeamMember.objects.filter(tournament=tournament).values("player_id"))
+            .order_by("display_name"))
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,11 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from clubs.selectors import clubs_managed
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 from matches.models import Match, Player
@@ -130,14 +128,14 @@ def event_new(request: HttpRequest) -> HttpResponse:
     """An organiser (or staff) creates an event in draft with its published rules; see
     tournament_create. Others get 403."""
     _require_organiser_user(request)
-    clubs = clubs_managed(user=request.user).values_list("pk", "name")
+    clubs = selectors.club_choices(user=request.user)
     if request.method != "POST":
         return render(request, "tournaments/new.html", {"form": TournamentForm(clubs=clubs)})
     form = TournamentForm(request.POST, clubs=clubs)
     if not form.is_valid():
         return render(request, "tournaments/new.html", {"form": form}, status=400)
     try:
-        tournament = _call(services.tournament_create, user=request.user, **form.service_arguments())
+        tournament = _call(services.tournament_create, user=request.user, rules=form.rules())
     except DomainError as error:
         club_error = error.code in ("not_club_manager", "unknown_club")
         form_refuse(form, error, field="club" if club_error and not error.details.get("field") else None)
@@ -353,8 +351,7 @@ def _managed_or_403(request: HttpRequest, tournament_id: int) -> Tournament:
 def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form: EntrantForm | None = None,
                    draw_form: DrawForm | None = None, action_error: str = "", status: int = 200) -> HttpResponse:
     entrants = selectors.entry_list(tournament=tournament)
-    entered = {pid for e in entrants for pid, _ in e.players}
-    candidates = Player.objects.exclude(pk__in=entered).order_by("display_name")
+    candidates = selectors.entry_candidates(entrants=entrants)
     before_draw = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
     context = {
         "tournament": tournament,
@@ -504,11 +501,7 @@ def mine(request: HttpRequest) -> HttpResponse:
     player = player_for_user(request.user)
     rows = []
     if player is not None:
-        running = (Tournament.objects.filter(status=Tournament.Status.RUNNING)
-                   .filter(Q(entries__side__player_a=player) | Q(entries__side__player_b=player)
-                           | Q(teams__members__player=player))
-                   .distinct().order_by("name"))
-        for tournament in running:
+        for tournament in selectors.tournament_list_running(player=player):
             rows.append((tournament, selectors.player_next_match(tournament=tournament, player=player)))
     return render(request, "tournaments/mine.html", {"player": player, "rows": rows,
                                                     "pairing_status": PAIRING_STATUS})

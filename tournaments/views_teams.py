@@ -1,9 +1,11 @@
-"""Pages: a team event's teams, a team's page (members, reserves, board orders, and the captain's
-board-order form), and the team match card showing each board.
+"""Pages: a team event's teams, a team's page (members, reserves, board orders; for its captain
+and the organiser the roster forms before the draw and the board-order form), and the team match
+card showing each board.
 
 Each view parses the request, calls one selector or service, and renders or redirects (POST,
-redirect, GET). A refused board order re-renders the team page with the service's message and
-its status (400 bad input, 403 not the captain, 409 locked); nothing is saved.
+redirect, GET). A refused board order or roster change re-renders the team page with the
+service's message and its status (400 bad input, 403 not the captain, 409 locked or drawn);
+nothing is saved.
 
 After the draw the team list shows the organiser a late-team form (``entries.team_add_late``); a
 refused team re-renders the list with the service's message and its status, nothing saved.
@@ -11,7 +13,6 @@ refused team re-renders the list with the service's message and its status, noth
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,14 +21,14 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from matches.models import Player
 from matches.services.matches import player_for_user
 
 from . import selectors
+from .forms import BoardOrderForm, LateTeamForm, TeamMemberForm
 from .models import Pairing, Team, Tournament
 from .services.common import before_draw, runs
 from .services.entries import team_add_late
-from .services.teams import board_order_submit
+from .services.teams import board_order_submit, team_member_add, team_member_remove
 
 
 def _tournament_or_404(tournament_id: int) -> Tournament:
@@ -44,63 +45,16 @@ def _team_or_404(tournament: Tournament, team_id: int) -> selectors.TeamView:
         raise Http404("no such team") from None
 
 
-def _may_set_order(tournament: Tournament, team: selectors.TeamView, user) -> bool:
+def _captain_or_organiser(tournament: Tournament, team: selectors.TeamView, user) -> bool:
     if runs(tournament, user):
         return True
     player = player_for_user(user)
     return player is not None and player.pk == team.captain_id
 
 
-class BoardOrderForm(forms.Form):
-    """A round number and one member per board (shape only: the service checks membership)."""
-
-    round_number = forms.IntegerField(min_value=1)
-
-    def __init__(self, *args, team: selectors.TeamView, boards: int, **kwargs):
-        super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(str(m.player_id), m.name + (" (reserve)" if m.reserve else ""))
-                                 for m in team.members]
-        for board in range(1, boards + 1):
-            self.fields[f"board_{board}"] = forms.TypedChoiceField(label=f"Board {board}", choices=choices,
-                                                                   coerce=int)
-        self.boards = boards
-
-    def player_ids(self) -> list[int]:
-        return [self.cleaned_data[f"board_{board}"] for board in range(1, self.boards + 1)]
-
-
 def _next_round(team: selectors.TeamView) -> int:
     locked = [o.round_number for o in team.board_orders if o.locked]
     return max(locked, default=0) + 1
-
-
-class LateTeamForm(forms.Form):
-    """A team entered after the draw (shape only: the service checks the players and the format)."""
-
-    name = forms.CharField(max_length=120, label="Team name")
-    captain = forms.ModelChoiceField(
-        queryset=Player.objects.none(), empty_label="Choose the captain",
-        error_messages={"invalid_choice": "there is no such captain: choose one from the list"},
-    )
-    members = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False, label="Other members",
-        error_messages={"invalid_choice": "there is no such member: choose from the list"},
-    )
-    reserves = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False,
-        error_messages={"invalid_choice": "there is no such reserve: choose from the list"},
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        players = Player.objects.order_by("display_name")
-        for name in ("captain", "members", "reserves"):
-            self.fields[name].queryset = players
-
-    def service_arguments(self) -> dict:
-        data = self.cleaned_data
-        return {"name": data["name"], "captain_id": data["captain"].pk,
-                "member_ids": [p.pk for p in data["members"]], "reserve_ids": [p.pk for p in data["reserves"]]}
 
 
 def _may_add_late(tournament: Tournament, user) -> bool:
@@ -119,12 +73,14 @@ def _team_list_page(request, tournament, form=None, error=None, status=200) -> H
 
 
 def team_list(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The event's teams; after the draw the organiser's late-team form. Public."""
     return _team_list_page(request, _tournament_or_404(tournament_id))
 
 
 @login_required
 @require_POST
 def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser enters a team after the draw; see entries.team_add_late. Others get 403."""
     tournament = _tournament_or_404(tournament_id)
     if not runs(tournament, request.user):
         return render(request, "tournaments/team_list.html", {
@@ -143,16 +99,32 @@ def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse
     return redirect(reverse("tournaments:teams", args=[tournament.pk]))
 
 
-def _team_page(request, tournament, team, form=None, error=None, status=200) -> HttpResponse:
-    may_set = request.user.is_authenticated and _may_set_order(tournament, team, request.user)
+def _member_form(tournament: Tournament, data=None) -> TeamMemberForm:
+    return TeamMemberForm(data, prefix="member", players=selectors.team_member_candidates(tournament=tournament))
+
+
+def _team_page(request, tournament, team, form=None, error=None, status=200, member_form=None) -> HttpResponse:
+    may_set = request.user.is_authenticated and _captain_or_organiser(tournament, team, request.user)
     if form is None and may_set:
         form = BoardOrderForm(team=team, boards=tournament.board_count, initial={"round_number": _next_round(team)})
+    may_manage = may_set and before_draw(tournament)  # the team list is fixed at the draw
+    if member_form is None and may_manage:
+        member_form = _member_form(tournament)
     return render(request, "tournaments/team_detail.html", {
         "tournament": tournament, "team": team, "form": form if may_set else None, "error": error,
+        "may_manage": may_manage, "member_form": member_form if may_manage else None,
     }, status=status)
 
 
+def _not_captain_page(request, tournament, team, action: str) -> HttpResponse:
+    return render(request, "tournaments/team_detail.html", {
+        "tournament": tournament, "team": team, "form": None,
+        "error": f"only the team's captain (or the tournament's organiser) may {action}",
+    }, status=403)
+
+
 def team_detail(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    """A team: members, reserves and board orders; its captain's and the organiser's forms. Public."""
     tournament = _tournament_or_404(tournament_id)
     return _team_page(request, tournament, _team_or_404(tournament, team_id))
 
@@ -160,13 +132,12 @@ def team_detail(request: HttpRequest, tournament_id: int, team_id: int) -> HttpR
 @login_required
 @require_POST
 def team_board_order(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    """The captain (or the organiser) sets the team's board order for a round; see
+    board_order_submit."""
     tournament = _tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
-    if not _may_set_order(tournament, team, request.user):
-        return render(request, "tournaments/team_detail.html", {
-            "tournament": tournament, "team": team, "form": None,
-            "error": "only the team's captain (or the tournament's organiser) may set its board order",
-        }, status=403)
+    if not _captain_or_organiser(tournament, team, request.user):
+        return _not_captain_page(request, tournament, team, "set its board order")
     form = BoardOrderForm(request.POST, team=team, boards=tournament.board_count)
     if not form.is_valid():
         return _team_page(request, tournament, team, form=form, status=400)
@@ -180,7 +151,50 @@ def team_board_order(request: HttpRequest, tournament_id: int, team_id: int) -> 
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
 
 
+@login_required
+@require_POST
+def team_member_add_page(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    """The captain (or the organiser) adds a member or a reserve before the draw; see
+    team_member_add."""
+    tournament = _tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    if not _captain_or_organiser(tournament, team, request.user):
+        return _not_captain_page(request, tournament, team, "change its members")
+    form = _member_form(tournament, request.POST)
+    if not form.is_valid():
+        return _team_page(request, tournament, team, member_form=form, status=400)
+    try:
+        team_member_add(tournament_id=tournament.pk, team_id=team.team_id, user=request.user,
+                        **form.service_arguments())
+    except DomainError as error:
+        return _team_page(request, tournament, team, member_form=form, error=error.message,
+                          status=getattr(error, "status", 400))
+    player = form.cleaned_data["player"]
+    role = "a reserve" if form.cleaned_data["reserve"] else "a member"
+    messages.success(request, f"{player.display_name} joins {team.name} as {role}.")
+    return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
+
+
+@login_required
+@require_POST
+def team_member_remove_page(request: HttpRequest, tournament_id: int, team_id: int, player_id: int) -> HttpResponse:
+    """The captain (or the organiser) removes a member or a reserve before the draw; see
+    team_member_remove."""
+    tournament = _tournament_or_404(tournament_id)
+    team = _team_or_404(tournament, team_id)
+    if not _captain_or_organiser(tournament, team, request.user):
+        return _not_captain_page(request, tournament, team, "change its members")
+    try:
+        team_member_remove(tournament_id=tournament.pk, team_id=team.team_id, user=request.user, player_id=player_id)
+    except DomainError as error:
+        return _team_page(request, tournament, team, error=error.message, status=getattr(error, "status", 400))
+    name = next((m.name for m in team.members if m.player_id == player_id), f"player {player_id}")
+    messages.success(request, f"{name} has left {team.name}.")
+    return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
+
+
 def team_match(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    """A team match card: each board and the team result. Public."""
     tournament = _tournament_or_404(tournament_id)
     try:
         card = selectors.team_match_card(tournament=tournament, pairing_id=pairing_id)
@@ -193,6 +207,9 @@ urlpatterns = [
     path("<int:tournament_id>/teams/", team_list, name="teams"),
     path("<int:tournament_id>/teams/late/", team_add_late_page, name="team_add_late"),
     path("<int:tournament_id>/teams/<int:team_id>/", team_detail, name="team"),
+    path("<int:tournament_id>/teams/<int:team_id>/members/add/", team_member_add_page, name="team_member_add"),
+    path("<int:tournament_id>/teams/<int:team_id>/members/<int:player_id>/remove/", team_member_remove_page,
+         name="team_member_remove"),
     path("<int:tournament_id>/teams/<int:team_id>/board-order/", team_board_order, name="team_board_order"),
     path("<int:tournament_id>/team-matches/<int:pairing_id>/", team_match, name="team_match"),
 ]

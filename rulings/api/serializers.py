@@ -18,6 +18,7 @@ from rest_framework import serializers
 from core.api import StrictInputSerializer
 from matches.models import Match
 from rulings.models import Appeal, Dispute, Ruling
+from rulings.selectors import DisputeFilters
 from tournaments.models import event_of
 
 # --- input --------------------------------------------------------------------------------------
@@ -64,6 +65,9 @@ DISPUTE_READ_ONLY = ("id", "status", "automatic", "opened_by", "side", "position
 
 
 class DisputeFilterSerializer(StrictInputSerializer):
+    """The disputes list's query: every filter optional; ``filters()`` gives them to
+    ``selectors.dispute_list``."""
+
     allowed_extra = ("page", "page_size", "format")
 
     status = serializers.ChoiceField(required=False, choices=Dispute.Status.choices)
@@ -73,6 +77,10 @@ class DisputeFilterSerializer(StrictInputSerializer):
 
     class Meta:
         ref_name = "DisputeFilter"
+
+    def filters(self) -> DisputeFilters:
+        """The validated filters (call after ``is_valid``)."""
+        return DisputeFilters(**self.validated_data)
 
 
 class DisputeOpenSerializer(StrictInputSerializer):

@@ -19,7 +19,6 @@ director appealing, a non-member voting), 404 unknown or hidden, 409 when the st
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -32,12 +31,13 @@ from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 from matches.models import Match
 from rulings import access, selectors
-from rulings.models import Appeal, CommitteeMember, Dispute, Ruling
+from rulings.models import Appeal, Dispute, Ruling
 from rulings.selectors import dispute_detail, rulings_of_event
 from rulings.services.appeals import appeal_lodge, committee_name, vote_cast
 from rulings.services.disputes import dispute_answer, dispute_open
 from rulings.services.rulings import ruling_make
 from tournaments.models import Tournament
+from tournaments.selectors import tournament_get
 
 from .serializers import (
     AppealInputSerializer,
@@ -91,16 +91,6 @@ def _read_body(serializer_class, request) -> dict:
 # --- reads ----------------------------------------------------------------------------------------
 
 
-def _match_with_sides():
-    return Match.objects.with_sides()
-
-
-def _rulings_loaded():
-    return Ruling.objects.select_related("director", "appeal_of__appellant").prefetch_related(
-        Prefetch("appeal_of__committee", queryset=CommitteeMember.objects.select_related("user")),
-    )
-
-
 def dispute_loaded(dispute_id: int, user) -> Dispute:
     """The dispute with everything its detail shows (``selectors.dispute_detail``), if ``user``
     may read it; else a 404."""
@@ -114,14 +104,15 @@ def dispute_loaded(dispute_id: int, user) -> Dispute:
 
 
 def ruling_loaded(ruling_id: int, user) -> Ruling:
-    ruling = _rulings_loaded().select_related("dispute").prefetch_related(
-        Prefetch("dispute__match", queryset=_match_with_sides())).filter(pk=ruling_id).first()
-    if ruling is None or not access.dispute_visible(ruling.dispute, user):
+    """The ruling (``selectors.ruling_visible``), if ``user`` may read its dispute; else a 404."""
+    ruling = selectors.ruling_visible(ruling_id, user)
+    if ruling is None:
         raise NotFound(f"there is no ruling {ruling_id}")
     return ruling
 
 
 def appeal_loaded(appeal_id: int, user) -> Appeal:
+    """The appeal (``selectors.appeal_visible``), if ``user`` may read its dispute; else a 404."""
     appeal = selectors.appeal_visible(appeal_id, user)
     if appeal is None:
         raise NotFound(f"there is no appeal {appeal_id}")
@@ -151,14 +142,9 @@ class DisputeListApi(RulingsBaseApi):
                    parameters=[DisputeFilterSerializer],
                    responses={200: DisputeSummarySerializer(many=True), 400: ApiErrorSerializer, 401: ApiErrorSerializer})
     def get(self, request):
-        filters = DisputeFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        data = filters.validated_data
-        queryset = selectors.disputes_readable(request.user)
-        for key, lookup in (("status", "status"), ("category", "category"), ("event", "match__event_link__tournament_id"),
-                            ("match", "match_id")):
-            if key in data:
-                queryset = queryset.filter(**{lookup: data[key]})
+        query = DisputeFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        queryset = selectors.dispute_list(request.user, query.filters())
         return paginated_response(request=request, view=self, queryset=queryset,
                                   serializer_class=DisputeSummarySerializer)
 
@@ -308,8 +294,10 @@ class EventRulingsApi(RulingsBaseApi):
                                "status and date. No statement, no reasoning, nobody's name.",
                    responses={200: EventRulingSerializer(many=True), 404: ApiErrorSerializer})
     def get(self, request, tournament_id: int):
-        if not Tournament.objects.filter(pk=tournament_id).exists():
-            raise NotFound(f"there is no tournament {tournament_id}")
+        try:
+            tournament_get(tournament_id)
+        except Tournament.DoesNotExist:
+            raise NotFound(f"there is no tournament {tournament_id}") from None
         return Response(EventRulingSerializer(rulings_of_event(tournament_id), many=True).data)
 
 

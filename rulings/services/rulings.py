@@ -40,8 +40,8 @@ from tournaments import errors as tournament_errors
 from tournaments.models import Entry, Tournament, event_id_of, event_of
 from tournaments.services import entry_withdraw
 from tournaments.services import state as event_state
-from tournaments.services.advance import sync_bracket
-from tournaments.services.common import before_draw, locked, runs
+from tournaments.services.advance import bracket_sync
+from tournaments.services.common import before_draw, runs, tournament_lock
 
 from .disputes import STATEMENT_MAX
 
@@ -641,14 +641,14 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
         raise errors.revert_refused("the entrant's status has changed since the disqualification")
     for was in before["matches"]:
         _put_back(forfeited[was["match"]], was, actor, note)
-    tournament = locked(entry.tournament_id)
+    tournament = tournament_lock(entry.tournament_id)
     entry.status = before["entry"]["status"]
     entry.save(update_fields=["status"])
     audit_record(actor=actor, action="entry.reinstated", object_type="tournaments.Entry", object_id=entry.pk,
                  tournament_id=tournament.pk, match_id=match.pk, before=after["entry"], after=before["entry"], note=note)
     if tournament.format in event_state.BRACKET_FORMATS:
         name = event_state.entrant_name(entry)
-        sync_bracket(tournament, event_state.load(tournament), created_by=tournament.organiser,
+        bracket_sync(tournament, event_state.load(tournament), created_by=tournament.organiser,
                      refuse=lambda dependent, why: tournament_errors.result_built_on(name, dependent, why))
 
 

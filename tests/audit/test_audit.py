@@ -38,6 +38,7 @@ from tests.tournaments.factories import (
 from tests.tournaments.factories_teams import team_event
 from tournaments.models import Entry, Pairing, Round, Tournament
 from tournaments.services import (
+    EventRules,
     entry_add,
     entry_add_late,
     entry_check_in,
@@ -75,7 +76,7 @@ def one(action: str, **where) -> AuditEntry:
 
 
 def test_creating_opening_closing_and_drawing_an_event_are_each_logged_with_the_organiser(organiser):
-    tournament = tournament_create(user=organiser, name="Spring Open", lengths={"main": [3, 5]})
+    tournament = tournament_create(user=organiser, rules=EventRules(name="Spring Open", lengths={"main": [3, 5]}))
     created = one("tournament.created", tournament_id=tournament.pk)
     assert (created.actor_id, created.actor_name, created.object_type, created.object_id) == (
         organiser.pk, "olga", "tournaments.Tournament", tournament.pk)

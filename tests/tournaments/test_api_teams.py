@@ -1,6 +1,7 @@
-"""The teams API: team lists, entering a team, board orders (only a team's captain or the
-organiser; another captain 403), the team match card, a team event's standings (team wins, then
-board points) and a member's next match (his team's, with his board, or sitting out as a reserve).
+"""The teams API: team lists, entering a team, its roster before the draw and its board orders
+(only a team's captain or the organiser; another captain 403), the team match card, a team
+event's standings (team wins, then board points) and a member's next match (his team's, with his
+board, or sitting out as a reserve).
 
 The cast: Olga organises; the Aces (alice captains, bob, carol), the Bears (dave captains, erin,
 frank), Cats and Dogs; Rupert is in no team; Oscar organises other events.
@@ -87,6 +88,82 @@ def test_the_organiser_enters_a_team_and_a_bad_one_is_refused_naming_the_problem
     anonymous = client_for().post(url, {"name": "Bears", "captain_id": dave.pk}, format="json")
     assert anonymous.status_code == 401
     assert team_snapshot(tournament) == before
+
+
+def members_url(tournament, team, player=None) -> str:
+    base = f"/api/v1/tournaments/{tournament.pk}/teams/{team.pk}/members/"
+    return base if player is None else f"{base}{player.pk}/"
+
+
+def test_the_captain_and_the_organiser_change_the_roster_before_the_draw(event, organiser):
+    tournament, players, aces, _bears = event
+    alice, bob, carol = players[:3]
+    rupert = non_member()
+    added = client_for(alice.user).post(members_url(tournament, aces), {"player_id": rupert.pk, "reserve": True},
+                                        format="json")
+    assert added.status_code == 201, added.json()
+    assert [(m["name"], m["reserve"]) for m in added.json()["members"]] == [
+        ("Alice", False), ("Bob", False), ("Carol", False), ("Rupert", True)]
+    client_for(alice.user).post(order_url(tournament, aces), {"round_number": 1,
+                                                             "player_ids": [rupert.pk, alice.pk, bob.pk]}, format="json")
+    removed = client_for(organiser).delete(members_url(tournament, aces, rupert))
+    assert removed.status_code == 200, removed.json()
+    assert [m["name"] for m in removed.json()["members"]] == ["Alice", "Bob", "Carol"]
+    assert removed.json()["board_orders"] == []  # the order naming him went with him
+    again = client_for(organiser).post(members_url(tournament, aces), {"player_id": rupert.pk}, format="json")
+    assert again.status_code == 201 and again.json()["members"][-1] == {
+        "player_id": rupert.pk, "name": "Rupert", "reserve": False, "captain": False}
+    assert client_for(alice.user).delete(members_url(tournament, aces, carol)).status_code == 200
+
+
+@pytest.mark.parametrize("who, action, status, code", [
+    ("anonymous", "add", 401, "not_authenticated"),
+    ("dave", "add", 403, "not_captain"),          # another team's captain
+    ("bob", "add", 403, "not_captain"),           # a member who is not the captain
+    ("oscar", "remove_bob", 403, "not_captain"),  # another organiser
+    ("alice", "add_a_bear", 409, "already_in_team"),
+    ("alice", "add_unknown", 400, "unknown_player"),
+    ("alice", "unknown_field", 400, "invalid"),
+    ("alice", "remove_herself", 400, "captain_required"),
+    ("alice", "remove_bob", 400, "team_too_small"),  # three players for three boards
+    ("alice", "remove_a_bear", 400, "not_a_member"),
+])
+def test_a_refused_roster_change_gets_a_clear_4xx_and_nothing_is_saved(event, who, action, status, code):
+    tournament, players, aces, _bears = event
+    alice, bob, _carol, dave, erin = players[:5]
+    users = {"anonymous": None, "alice": alice.user, "bob": bob.user, "dave": dave.user,
+             "oscar": make_another_organiser()}
+    rupert = non_member()
+    requests = {
+        "add": ("post", members_url(tournament, aces), {"player_id": rupert.pk}),
+        "add_a_bear": ("post", members_url(tournament, aces), {"player_id": erin.pk}),
+        "add_unknown": ("post", members_url(tournament, aces), {"player_id": 999999}),
+        "unknown_field": ("post", members_url(tournament, aces), {"player_id": rupert.pk, "captain": True}),
+        "remove_herself": ("delete", members_url(tournament, aces, alice), None),
+        "remove_bob": ("delete", members_url(tournament, aces, bob), None),
+        "remove_a_bear": ("delete", members_url(tournament, aces, erin), None),
+    }
+    method, url, body = requests[action]
+    before = team_snapshot(tournament)
+    response = getattr(client_for(users[who]), method)(url, body, format="json")
+    assert response.status_code == status, response.json()
+    if code != "invalid":
+        assert response.json()["code"] == code
+    assert team_snapshot(tournament) == before
+
+
+def test_after_the_draw_the_roster_is_fixed_and_unknown_teams_are_404(organiser):
+    tournament, players, (aces, *_others) = team_event(organiser)
+    rupert = non_member()
+    before = team_snapshot(tournament)
+    added = client_for(organiser).post(members_url(tournament, aces), {"player_id": rupert.pk}, format="json")
+    assert added.status_code == 409 and added.json()["code"] == "already_drawn"
+    removed = client_for(players[0].user).delete(members_url(tournament, aces, players[1]))
+    assert removed.status_code == 409 and removed.json()["code"] == "already_drawn"
+    assert team_snapshot(tournament) == before
+    missing = Team.objects.order_by("-pk").first().pk + 100
+    assert client_for(organiser).post(f"/api/v1/tournaments/{tournament.pk}/teams/{missing}/members/",
+                                      {"player_id": rupert.pk}, format="json").status_code == 404
 
 
 def test_the_captain_sets_his_board_order_through_the_api(event):

@@ -1,8 +1,9 @@
-"""tournament_create with its published rules, opening and closing entries, finishing."""
+"""tournament_create with its published rules (EventRules), opening and closing entries, finishing."""
 
 from __future__ import annotations
 
 import datetime
+from dataclasses import FrozenInstanceError
 
 import pytest
 
@@ -17,6 +18,7 @@ from tests.tournaments.factories import (
 )
 from tournaments.models import Tournament
 from tournaments.services import (
+    EventRules,
     tournament_close_entries,
     tournament_create,
     tournament_finish,
@@ -32,12 +34,12 @@ pytestmark = pytest.mark.django_db
 def test_an_organiser_creates_a_draft_tournament_with_its_published_rules(organiser):
     club = Club.objects.create(name="North", slug="north")
     Membership.objects.create(club=club, user=organiser, role="organiser", status="active")
-    tournament = tournament_create(
-        user=organiser, name="  Autumn Open ", club_id=club.pk, starts_on=datetime.date(2026, 11, 28),
+    tournament = tournament_create(user=organiser, rules=EventRules(
+        name="  Autumn Open ", club_id=club.pk, starts_on=datetime.date(2026, 11, 28),
         ends_on=datetime.date(2026, 11, 29), lengths={"main": [5, 5, 7, 9], "consolation": 3}, consolation_rounds=2,
         last_chance=True, move_policy="responsible", premature_roll=Tournament.PrematureRoll.OPPONENTS_CHOICE,
         clock_seconds_per_point=120, seeding=Tournament.Seeding.RANDOM,
-    )
+    ))
     tournament.refresh_from_db()
     assert (tournament.name, tournament.organiser, tournament.club, tournament.status) == (
         "Autumn Open", organiser, club, Tournament.Status.DRAFT)
@@ -47,8 +49,8 @@ def test_an_organiser_creates_a_draft_tournament_with_its_published_rules(organi
 
 
 def test_staff_may_create_a_tournament(staff):
-    tournament = tournament_create(user=staff, name="Club night", format=Tournament.Format.SWISS, swiss_rounds=4,
-                                   lengths={"rounds": [3, 3, 5]})
+    tournament = tournament_create(user=staff, rules=EventRules(name="Club night", format=Tournament.Format.SWISS,
+                                                                swiss_rounds=4, lengths={"rounds": [3, 3, 5]}))
     assert tournament.organiser == staff and tournament.swiss_rounds == 4
 
 
@@ -58,7 +60,7 @@ def test_only_organisers_create_tournaments(who):
 
     user = player("alice").user if who == "player" else AnonymousUser()
     with pytest.raises(NotAllowed) as caught:
-        tournament_create(user=user, name="Mine")
+        tournament_create(user=user, rules=EventRules(name="Mine"))
     assert caught.value.code == "not_an_organiser" and not Tournament.objects.exists()
 
 
@@ -88,15 +90,26 @@ def test_only_organisers_create_tournaments(who):
 def test_bad_rules_are_refused_naming_the_field_and_nothing_is_saved(organiser, rules, field):
     rules.setdefault("name", "Open")
     with pytest.raises(DomainError) as caught:
-        tournament_create(user=organiser, **rules)
+        tournament_create(user=organiser, rules=EventRules(**rules))
     assert caught.value.code == "bad_rules" and caught.value.details["field"] == field
     assert caught.value.message.startswith(f"{field}:")
     assert not Tournament.objects.exists()
 
 
+def test_the_rules_are_checked_and_normalised_when_made_and_cannot_change_after():
+    rules = EventRules(name="  Open ", lengths={"main": (5, 7), "consolation": [3]}, crawford=0, consolation_rounds=1)
+    assert (rules.name, rules.lengths, rules.crawford) == ("Open", {"main": [5, 7], "consolation": [3]}, False)
+    assert rules.tournament_fields()["name"] == "Open" and "club_id" not in rules.tournament_fields()
+    with pytest.raises(FrozenInstanceError):
+        rules.name = "Closed"
+    with pytest.raises(DomainError) as caught:
+        EventRules(name="Open", format="swiss", groups=2, swiss_rounds=0)
+    assert caught.value.details["field"] == "swiss_rounds"  # the first wrong field, in the order of the fields
+
+
 def test_an_unknown_club_is_refused(organiser):
     with pytest.raises(DomainError) as caught:
-        tournament_create(user=organiser, name="Open", club_id=999999)
+        tournament_create(user=organiser, rules=EventRules(name="Open", club_id=999999))
     assert caught.value.code == "unknown_club" and not Tournament.objects.exists()
 
 
@@ -165,7 +178,7 @@ def test_only_the_clubs_owners_and_organisers_put_an_event_on_its_calendar(organ
     if membership:
         Membership.objects.create(club=club, user=organiser, role=membership[0], status=membership[1])
     with pytest.raises(NotAllowed) as refused:
-        tournament_create(user=organiser, name="Open", club_id=club.pk)
+        tournament_create(user=organiser, rules=EventRules(name="Open", club_id=club.pk))
     assert refused.value.code == "not_club_manager" and not Tournament.objects.exists()
     Membership.objects.update_or_create(club=club, user=organiser, defaults={"role": "owner", "status": "active"})
-    assert tournament_create(user=organiser, name="Open", club_id=club.pk).club == club
+    assert tournament_create(user=organiser, rules=EventRules(name="Open", club_id=club.pk)).club == club

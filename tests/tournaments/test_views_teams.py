@@ -1,8 +1,9 @@
 """Team pages: the team list, a team's page with its members and board orders, the captain's
-board-order form (another captain refused, a bad order re-rendered with its message, nothing
-saved), and the team match card showing each board; a team event's pages: the team table on the
-standings page (the same queries, page and endpoint, for 4 and 16 teams), a member's team match on
-his next matches and on the event page, and the links to the team list and the team match cards.
+roster forms before the draw and board-order form (another captain refused, a bad change
+re-rendered with its message, nothing saved), and the team match card showing each board; a team
+event's pages: the team table on the standings page (the same queries, page and endpoint, for 4
+and 16 teams), a member's team match on his next matches and on the event page, and the links to
+the team list and the team match cards.
 
 The cast: Olga organises; the Aces (alice captains, bob, carol), the Bears (dave captains, erin,
 frank), Cats and Dogs; Rupert is in no team.
@@ -38,7 +39,7 @@ from tests.tournaments.factories_teams import (
     team_snapshot,
     winner_of,
 )
-from tournaments.models import BoardMatch, BoardOrder, Pairing, Tournament
+from tournaments.models import BoardMatch, BoardOrder, Pairing, TeamMember, Tournament
 from tournaments.services import entry_check_in, tournament_draw
 from tournaments.services.teams import team_create
 
@@ -115,6 +116,78 @@ def test_another_captain_cannot_set_the_order_and_nothing_is_saved(client, event
     response = client.post(reverse("tournaments:team_board_order", args=[tournament.pk, aces.pk]),
                            order_form(1, carol, alice, bob))
     assert response.status_code == 403 and "only the team's captain" in unescape(response.content.decode())
+    assert team_snapshot(tournament) == before
+
+
+def roster(team) -> list[tuple[str, bool]]:
+    return [(m.player.display_name, m.reserve) for m in TeamMember.objects.filter(team=team).order_by("pk")]
+
+
+def test_the_captain_adds_and_removes_members_with_the_roster_forms_before_the_draw(client, event):
+    tournament, players, aces, _bears = event
+    alice = players[0]
+    rupert = non_member()
+    client.force_login(alice.user)
+    page = unescape(client.get(reverse("tournaments:team", args=[tournament.pk, aces.pk])).content.decode())
+    assert "Add to the team" in page and "Remove Bob" in page and "Remove Alice" not in page  # the captain stays
+    added = client.post(reverse("tournaments:team_member_add", args=[tournament.pk, aces.pk]),
+                        {"member-player": rupert.pk, "member-reserve": "on"})
+    assert added.status_code == 302
+    assert "Rupert joins Aces as a reserve." in unescape(client.get(added["Location"]).content.decode())
+    assert roster(aces) == [("Alice", False), ("Bob", False), ("Carol", False), ("Rupert", True)]
+    removed = client.post(reverse("tournaments:team_member_remove", args=[tournament.pk, aces.pk, rupert.pk]))
+    assert removed.status_code == 302
+    assert "Rupert has left Aces." in unescape(client.get(removed["Location"]).content.decode())
+    assert roster(aces) == [("Alice", False), ("Bob", False), ("Carol", False)]
+
+
+def test_only_the_captain_and_the_organiser_change_the_roster_and_nothing_is_saved_otherwise(client, event, organiser):
+    tournament, players, aces, _bears = event
+    bob, dave = players[1], players[3]
+    rupert = non_member()
+    before = team_snapshot(tournament)
+    for user in (bob.user, dave.user):  # a member, another captain
+        client.force_login(user)
+        page = unescape(client.get(reverse("tournaments:team", args=[tournament.pk, aces.pk])).content.decode())
+        assert "Add to the team" not in page and "Remove Bob" not in page
+        added = client.post(reverse("tournaments:team_member_add", args=[tournament.pk, aces.pk]),
+                            {"member-player": rupert.pk})
+        assert added.status_code == 403 and "only the team's captain" in unescape(added.content.decode())
+        removed = client.post(reverse("tournaments:team_member_remove", args=[tournament.pk, aces.pk, bob.pk]))
+        assert removed.status_code == 403
+    assert team_snapshot(tournament) == before
+    client.force_login(organiser)
+    assert client.post(reverse("tournaments:team_member_add", args=[tournament.pk, aces.pk]),
+                       {"member-player": rupert.pk}).status_code == 302
+    assert roster(aces)[-1] == ("Rupert", False)
+
+
+def test_a_refused_roster_change_is_re_rendered_with_the_reason(client, event):
+    tournament, players, aces, _bears = event
+    alice, bob, erin = players[0], players[1], players[4]
+    client.force_login(alice.user)
+    before = team_snapshot(tournament)
+    a_bear = client.post(reverse("tournaments:team_member_add", args=[tournament.pk, aces.pk]),
+                         {"member-player": erin.pk})  # the form offers only players in no team
+    assert a_bear.status_code == 400 and "there is no such player to add" in unescape(a_bear.content.decode())
+    too_small = client.post(reverse("tournaments:team_member_remove", args=[tournament.pk, aces.pk, bob.pk]))
+    assert too_small.status_code == 400 and "a team needs at least 3 players" in unescape(too_small.content.decode())
+    captain = client.post(reverse("tournaments:team_member_remove", args=[tournament.pk, aces.pk, alice.pk]))
+    assert captain.status_code == 400 and "the captain cannot leave" in unescape(captain.content.decode())
+    assert team_snapshot(tournament) == before
+
+
+def test_after_the_draw_the_roster_forms_are_gone_and_a_change_is_a_409(client, organiser):
+    tournament, players, (aces, *_others) = team_event(organiser)
+    client.force_login(organiser)
+    page = unescape(client.get(reverse("tournaments:team", args=[tournament.pk, aces.pk])).content.decode())
+    assert "Add to the team" not in page and "Remove Bob" not in page
+    before = team_snapshot(tournament)
+    response = client.post(reverse("tournaments:team_member_add", args=[tournament.pk, aces.pk]),
+                           {"member-player": non_member().pk})
+    assert response.status_code == 409 and "the team list is fixed" in unescape(response.content.decode())
+    removed = client.post(reverse("tournaments:team_member_remove", args=[tournament.pk, aces.pk, players[1].pk]))
+    assert removed.status_code == 409
     assert team_snapshot(tournament) == before
 
 

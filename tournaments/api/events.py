@@ -23,7 +23,6 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
-from core.errors import Conflict
 from matches.services.matches import player_for_user
 from tournaments import errors, selectors, services
 from tournaments.models import Tournament
@@ -117,7 +116,7 @@ class TournamentCreateApi(TournamentBaseApi):
     def post(self, request):
         permissions.check_may_create(request.user)
         body = _read_body(TournamentCreateSerializer, request)
-        tournament = services.tournament_create(user=request.user, **body.to_service())
+        tournament = services.tournament_create(user=request.user, rules=body.rules())
         return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data, status=status.HTTP_201_CREATED)
 
 
@@ -311,7 +310,7 @@ class BracketApi(TournamentBaseApi):
     def get(self, request, tournament_id: int):
         tournament = _tournament_or_404(tournament_id)
         if tournament.format not in state.BRACKET_FORMATS:
-            raise Conflict("a Swiss or round robin has no bracket: see its rounds", code="not_a_bracket")
+            raise errors.not_a_bracket()
         bracket = selectors.tournament_bracket(tournament=tournament)
         if bracket is None:
             raise errors.not_drawn()

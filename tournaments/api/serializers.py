@@ -3,7 +3,9 @@
 Input serializers derive from the matches API's :class:`StrictInputSerializer`: a key the
 serializer does not declare is refused with a 400 naming it ("unknown field", or "this field is
 read-only" for what a client sees but never sets: ``status``, ``draw_seed``...). The services check
-the rules themselves (``bad_rules`` naming the field); these only check shapes and types.
+the rules themselves (``bad_rules`` naming the field: a new event's rules are checked by
+``EventRules``, which :meth:`TournamentCreateSerializer.rules` builds); these only check shapes and
+types.
 
 Output serializers render the selectors' frozen dataclasses (``tournaments.selectors``) and the
 Tournament row; none exposes an email address.
@@ -17,6 +19,7 @@ from rest_framework import serializers
 from core.api import StrictInputSerializer
 from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer
 from tournaments.models import Tournament
+from tournaments.services.events import EventRules
 
 # --- input --------------------------------------------------------------------------------------
 
@@ -73,12 +76,13 @@ class TournamentCreateSerializer(StrictInputSerializer):
     class Meta:
         ref_name = "TournamentCreate"
 
-    def to_service(self) -> dict:
-        """The validated data as ``tournament_create``'s keyword arguments."""
+    def rules(self) -> EventRules:
+        """The validated body as the event's rules (``tournament_create``'s; a rule not sent keeps
+        its default). Raises DomainError ``bad_rules`` naming the field."""
         data = dict(self.validated_data)
         if "club" in data:
             data["club_id"] = data.pop("club")
-        return data
+        return EventRules(**data)
 
 
 class NoBodySerializer(StrictInputSerializer):

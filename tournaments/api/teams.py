@@ -8,16 +8,22 @@
   ``entries.team_add_late``); 201 with the team. A round robin or a full bracket: 409
   ``late_entry_closed``; before the draw: 409 ``not_drawn``.
 - ``GET /tournaments/{id}/teams/{team_id}/``: one team.
+- ``POST /tournaments/{id}/teams/{team_id}/members/``: the captain (or the organiser) adds a member
+  or a reserve before the draw: ``{"player_id", "reserve"}``; 201 with the team.
+- ``DELETE /tournaments/{id}/teams/{team_id}/members/{player_id}/``: the captain (or the organiser)
+  removes a member or reserve (never the captain) before the draw; 200 with the team. The board
+  orders naming him are dropped.
 - ``POST /tournaments/{id}/teams/{team_id}/board-order/``: the captain (or the organiser) sets the
   team's order for a round: ``{"round_number", "player_ids"}`` (board 1 first); 200 with the team.
 - ``GET /tournaments/{id}/team-matches/{pairing_id}/``: the team match card: each board's
   players, status, score and winner, and the team result.
 
 Status codes: 400 bad body or bad input (``bad_board_order`` for a wrong count, ``not_a_member``
-naming the player, ``team_too_small``...), 401 anonymous on writes, 403 ``not_captain`` (another
-captain, a member, anyone else), 404 unknown tournament, team or team match, 409 the state forbids
-it (``board_order_locked``, ``already_drawn``, ``entries_closed``, ``already_in_team``). Reads are
-public. Views only translate: the services check everything again under the event's lock.
+naming the player, ``team_too_small``, ``captain_required``...), 401 anonymous on writes, 403
+``not_captain`` (another captain, a member, anyone else), 404 unknown tournament, team or team
+match, 409 the state forbids it (``board_order_locked``, ``already_drawn``, ``entries_closed``,
+``already_in_team``). Reads are public. Views only translate: the services check everything again
+under the event's lock.
 """
 
 from __future__ import annotations
@@ -29,12 +35,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from matches.services.matches import player_for_user
-from tournaments import selectors
+from tournaments import errors, selectors
 from tournaments.models import Pairing, Team, Tournament
 from tournaments.services import teams as team_services
 from tournaments.services.common import require_organiser, runs
@@ -72,6 +78,18 @@ class LateTeamSerializer(StrictInputSerializer):
     captain_id = serializers.IntegerField()
     member_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
     reserve_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+
+
+class TeamMemberSerializer(StrictInputSerializer):
+    """A player joining a team before the draw: as a member, or as a reserve."""
+
+    read_only_names = ("name", "captain")
+
+    player_id = serializers.IntegerField(min_value=1)
+    reserve = serializers.BooleanField(required=False, default=False)
+
+    class Meta:
+        ref_name = "TeamMemberAdd"
 
 
 class BoardOrderSerializer(StrictSerializer):
@@ -180,8 +198,16 @@ class TeamBaseApi(BaseApi):
             exc = NotFound(f"there is no tournament {self.kwargs.get('tournament_id')}")
         return super().handle_exception(exc)
 
+    def require_captain(self, tournament: Tournament, team: selectors.TeamView, user) -> None:
+        """The team's captain or the tournament's organiser (or staff), checked before the body is
+        read: another captain learns nothing from his body's errors. Raises NotAllowed
+        ``not_captain``; the service checks again under the event's lock."""
+        player = player_for_user(user)
+        if not runs(tournament, user) and (player is None or player.pk != team.captain_id):
+            raise errors.not_captain()
+
     def get_permissions(self):
-        write = self.request is not None and self.request.method == "POST"
+        write = self.request is not None and self.request.method not in SAFE_METHODS
         return [IsAuthenticated()] if write else [AllowAny()]
 
 
@@ -242,13 +268,42 @@ class BoardOrderApi(TeamBaseApi):
     def post(self, request, tournament_id: int, team_id: int):
         tournament = self.tournament(tournament_id)
         team = self.team(tournament, team_id)
-        # The object permission first: another captain learns nothing from his body's errors.
-        player = player_for_user(request.user)
-        if not runs(tournament, request.user) and (player is None or player.pk != team.captain_id):
-            raise team_services.not_captain()
+        self.require_captain(tournament, team, request.user)
         body = _read(BoardOrderSerializer, request)
         team_services.board_order_submit(tournament_id=tournament.pk, team_id=team.team_id, user=request.user,
                                          **body)
+        return Response(_team_data(self.team(tournament, team.team_id)))
+
+
+class TeamMemberAddApi(TeamBaseApi):
+    @extend_schema(operation_id="teams_members_add", tags=TAGS, summary="Add a member or reserve to a team",
+                   description="The team's captain (or the organiser), before the draw: the team list is fixed at "
+                               "the draw (409 already_drawn; a reserve substitutes through the board order). 409 "
+                               "already_in_team for a player already in a team of the event; 403 not_captain for "
+                               "another captain.",
+                   request=TeamMemberSerializer, responses={201: TeamOut, **WRITE_ERRORS})
+    def post(self, request, tournament_id: int, team_id: int):
+        tournament = self.tournament(tournament_id)
+        team = self.team(tournament, team_id)
+        self.require_captain(tournament, team, request.user)
+        body = _read(TeamMemberSerializer, request)
+        team_services.team_member_add(tournament_id=tournament.pk, team_id=team.team_id, user=request.user, **body)
+        return Response(_team_data(self.team(tournament, team.team_id)), status=status.HTTP_201_CREATED)
+
+
+class TeamMemberRemoveApi(TeamBaseApi):
+    @extend_schema(operation_id="teams_members_remove", tags=TAGS, summary="Remove a member or reserve from a team",
+                   description="The team's captain (or the organiser), before the draw (409 already_drawn after "
+                               "it). The captain stays (400 captain_required); the team keeps at least board_count "
+                               "players (400 team_too_small); 400 not_a_member for a player not in the team. The "
+                               "board orders that named him are dropped.",
+                   request=None, responses={200: TeamOut, **WRITE_ERRORS})
+    def delete(self, request, tournament_id: int, team_id: int, player_id: int):
+        tournament = self.tournament(tournament_id)
+        team = self.team(tournament, team_id)
+        self.require_captain(tournament, team, request.user)
+        team_services.team_member_remove(tournament_id=tournament.pk, team_id=team.team_id, user=request.user,
+                                         player_id=player_id)
         return Response(_team_data(self.team(tournament, team.team_id)))
 
 
@@ -270,6 +325,10 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/teams/", TeamCollectionApi.as_view(), name="api-tournament-teams"),
     path("tournaments/<int:tournament_id>/late-teams/", LateTeamApi.as_view(), name="api-tournament-late-teams"),
     path("tournaments/<int:tournament_id>/teams/<int:team_id>/", TeamDetailApi.as_view(), name="api-tournament-team"),
+    path("tournaments/<int:tournament_id>/teams/<int:team_id>/members/", TeamMemberAddApi.as_view(),
+         name="api-tournament-team-members"),
+    path("tournaments/<int:tournament_id>/teams/<int:team_id>/members/<int:player_id>/", TeamMemberRemoveApi.as_view(),
+         name="api-tournament-team-member"),
     path("tournaments/<int:tournament_id>/teams/<int:team_id>/board-order/", BoardOrderApi.as_view(),
          name="api-tournament-team-board-order"),
     path("tournaments/<int:tournament_id>/team-matches/<int:pairing_id>/", TeamMatchCardApi.as_view(),

@@ -1,21 +1,26 @@
 """The tournaments services: every change of an event's state (STYLE.md §3.2.3).
 
 Each public service is ``<entity>_<action>(*, ...)``, runs in one transaction under the
-tournament's row lock, and says in its docstring what it changes and what it raises (the
-messages live in :mod:`tournaments.errors`). Modules: :mod:`.events` (create, open and close
-entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.draw`
-(the draw, Swiss rounds), :mod:`.advance` (confirmed results move the draw; the hook
-``matches.services.reporting`` calls), :mod:`.state` (rows to draw values, shared with the
-selectors), :mod:`.audit` (what the audit log keeps of an event's rows: every service here
-records its change there, in its own transaction).
+tournament's row lock (``common.tournament_lock``), and says in its docstring what it changes and
+what it raises (the messages live in :mod:`tournaments.errors`). The steps they share are named
+the same way and run inside the caller's transaction, under its lock: ``advance.bracket_sync``,
+``advance.swiss_round_write``, ``advance.pairing_match_create``, ``teams.team_match_create``,
+``audit.event_audit_record``. Modules: :mod:`.events` (the published rules, create, open and close
+entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.teams`
+(teams, their rosters and board orders, team matches), :mod:`.draw` (the draw, Swiss rounds),
+:mod:`.advance` (confirmed results move the draw on; the hook ``matches.services.reporting``
+calls), :mod:`.state` (rows to draw values, shared with the selectors), :mod:`.audit` (what the
+audit log keeps of an event's rows: every service here records its change there, in its own
+transaction).
 """
 
 from .advance import tournament_result_confirmed
 from .draw import tournament_draw, tournament_pair_next_round
 from .entries import entry_add, entry_add_late, entry_check_in, entry_sign_up, entry_withdraw
-from .events import tournament_close_entries, tournament_create, tournament_finish, tournament_open_entries
+from .events import EventRules, tournament_close_entries, tournament_create, tournament_finish, tournament_open_entries
 
 __all__ = [
+    "EventRules",
     "entry_add",
     "entry_add_late",
     "entry_check_in",

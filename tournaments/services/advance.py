@@ -3,7 +3,7 @@
 Everything here runs under the tournament's row lock (taken by the caller or here), inside the
 caller's transaction: when a correction is refused the whole override rolls back.
 
-The bracket is never advanced step by step. :func:`sync_bracket` rebuilds where the bracket
+The bracket is never advanced step by step. :func:`bracket_sync` rebuilds where the bracket
 stands from the stored draw and the CONFIRMED results (``tournaments.services.state``), compares
 it with the stored pairings, and writes the difference: entries filled when known, the match of
 every pairing that became ready, and (after a correction or a late entrant filling a bye) the
@@ -30,17 +30,18 @@ from tournaments.draw.bracket import PLAYED, READY
 from tournaments.models import BoardMatch, BoardOrder, Pairing, Round, Tournament, event_id_of
 
 from . import state, teams
-from .audit import entrant_names, pairing_summary, record
-from .common import locked
+from .audit import entrant_names, event_audit_record, pairing_summary
+from .common import tournament_lock
 
 #: refuse(dependent pairing key, why) -> the error to raise when a change would reset a match
 #: that has started.
 Refuse = Callable[[str, str], DomainError]
 
 
-def create_match(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> Match | None:
-    """The scheduled match of a pairing whose two entrants are known, with the event's rules
-    (two teams: their board matches, and None, see :func:`teams.team_match_create`)."""
+def pairing_match_create(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> Match | None:
+    """Create and return the scheduled match of a pairing whose two entrants are known, with the
+    pairing's length and the event's rules; for two teams create their board matches instead and
+    return None (see :func:`teams.team_match_create`). The caller stores it on the pairing."""
     entry0, entry1 = loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id]
     # --- team events ---
     if entry0.team_id is not None:
@@ -110,10 +111,10 @@ def _audit_drop(pairings: list[Pairing], match_ids: list[int], actor) -> None:
             if match is None:
                 continue
             before = {"pairing": pairing.key, **({"board": board} if board else {}), **match_summary(match)}
-            record("match.deleted", actor=actor, tournament=pairing.tournament_id, obj=match, match_id=match.pk,
-                   before=before, note=f"reset with pairing {pairing.key}")
-        record("pairing.reset", actor=actor, tournament=pairing.tournament_id, obj=pairing, match_id=pairing.match_id,
-               before=pairing_summary(pairing), after={"key": pairing.key, "entries": [None, None], "match": None})
+            event_audit_record("match.deleted", actor=actor, tournament=pairing.tournament_id, obj=match, match_id=match.pk,
+                               before=before, note=f"reset with pairing {pairing.key}")
+        event_audit_record("pairing.reset", actor=actor, tournament=pairing.tournament_id, obj=pairing, match_id=pairing.match_id,
+                           before=pairing_summary(pairing), after={"key": pairing.key, "entries": [None, None], "match": None})
 
 
 def _unlock_orders(tournament_id: int, played_by: set[tuple[int, int]]) -> None:
@@ -132,7 +133,7 @@ def _unlock_orders(tournament_id: int, played_by: set[tuple[int, int]]) -> None:
             BoardOrder.objects.filter(team__entry__pk=entry_id, round_number=number, locked=True).update(locked=False)
 
 
-def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse, audit: bool = True) -> None:
+def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse, audit: bool = True) -> None:
     """Bring the stored pairings of a bracket in line with its confirmed results (see the module
     docstring). A pairing whose match was made for other players than the bracket now gives is
     reset (its unstarted match deleted) and made again; if that match has started, or a confirmed
@@ -173,7 +174,7 @@ def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, re
     if changed:
         Pairing.objects.bulk_update([pairing for pairing, _ in changed], ["entry0", "entry1"])
     for pairing in ready:
-        pairing.match = create_match(tournament, pairing, loaded, created_by)
+        pairing.match = pairing_match_create(tournament, pairing, loaded, created_by)
         pairing.has_reports = False
     if ready:
         Pairing.objects.bulk_update(ready, ["match"])
@@ -181,8 +182,8 @@ def sync_bracket(tournament: Tournament, loaded: state.Loaded, *, created_by, re
         names = entrant_names(loaded)
         for pairing, before in changed:
             action = "pairing.entrants_set" if pairing.entry0_id or pairing.entry1_id else "pairing.entrants_cleared"
-            record(action, actor=created_by, tournament=tournament, obj=pairing, match_id=pairing.match_id,
-                   before=before, after=pairing_summary(pairing, names))
+            event_audit_record(action, actor=created_by, tournament=tournament, obj=pairing, match_id=pairing.match_id,
+                               before=before, after=pairing_summary(pairing, names))
 
 
 # --- Swiss ---------------------------------------------------------------------------------------
@@ -207,7 +208,7 @@ def swiss_pair(tournament: Tournament, loaded: state.Loaded, *, history=None, wi
         raise errors.from_draw(error) from None
 
 
-def write_swiss_round(tournament: Tournament, loaded: state.Loaded, answer: SwissPairing, created_by) -> Round:
+def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: SwissPairing, created_by) -> Round:
     """Store round ``answer.round``: its Round row, a pairing per board (and one for the bye) and
     the boards' matches. Raises Conflict ``round_paired`` if the round exists (the unique
     constraint answers two concurrent pairings that slipped past the lock)."""
@@ -229,11 +230,11 @@ def write_swiss_round(tournament: Tournament, loaded: state.Loaded, answer: Swis
     Pairing.objects.bulk_create(rows)
     boards = [row for row in rows if row.entry1_id is not None]
     for row in boards:
-        row.match = create_match(tournament, row, loaded, created_by)
+        row.match = pairing_match_create(tournament, row, loaded, created_by)
     Pairing.objects.bulk_update(boards, ["match"])
     names = entrant_names(loaded)
-    record("round.paired", actor=created_by, tournament=tournament, obj=round_row,
-           after={"round": number, "pairings": [pairing_summary(row, names) for row in rows],
+    event_audit_record("round.paired", actor=created_by, tournament=tournament, obj=round_row,
+                       after={"round": number, "pairings": [pairing_summary(row, names) for row in rows],
                   "bye": names.get(answer.bye) if answer.bye is not None else None})
     return round_row
 
@@ -271,15 +272,16 @@ def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pair
     _drop_matches([p for p in later if state.has_matches(p)], refuse, tournament.organiser)
     Pairing.objects.filter(pk__in=[p.pk for p in later]).delete()
     for round_row in Round.objects.filter(tournament=tournament, number__gte=changed_from).order_by("number"):
-        record("round.reset", actor=tournament.organiser, tournament=tournament, obj=round_row,
-               before={"round": round_row.number, "pairings": [p.key for p in later if p.round_number == round_row.number]},
-               note=f"the corrected result of {pairing.key} pairs it differently")
+        dropped = [p.key for p in later if p.round_number == round_row.number]
+        event_audit_record("round.reset", actor=tournament.organiser, tournament=tournament, obj=round_row,
+                           before={"round": round_row.number, "pairings": dropped},
+                           note=f"the corrected result of {pairing.key} pairs it differently")
     Round.objects.filter(tournament=tournament, number__gte=changed_from).delete()
     loaded.pairings = [p for p in loaded.pairings if p.round_number < changed_from]
     loaded.by_key = {p.key: p for p in loaded.pairings}
     again = swiss_pair(tournament, loaded)
     if isinstance(again, SwissPairing):
-        write_swiss_round(tournament, loaded, again, tournament.organiser)
+        swiss_round_write(tournament, loaded, again, tournament.organiser)
     # else: the round stays unpaired; pairing it again tells the organiser why it cannot be.
 
 
@@ -324,7 +326,7 @@ def tournament_result_confirmed(*, match: Match) -> None:
     event_id = event_id_of(match)
     if event_id is None:
         return
-    tournament = locked(event_id)
+    tournament = tournament_lock(event_id)
     # --- team events: a confirmed board may decide its team match (teams.py) ---
     if tournament.kind == Tournament.Kind.TEAMS:
         pairing = Pairing.objects.filter(tournament=tournament, boards__match_id=match.pk).only("key").first()
@@ -336,7 +338,7 @@ def tournament_result_confirmed(*, match: Match) -> None:
             return
         pairing = loaded.by_key[pairing.key]
         if tournament.format in state.BRACKET_FORMATS:
-            sync_bracket(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+            bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
         elif tournament.format == Tournament.Format.SWISS:
             _swiss_corrected(tournament, loaded, pairing)
         return
@@ -349,6 +351,6 @@ def tournament_result_confirmed(*, match: Match) -> None:
     loaded = state.load(tournament)
     pairing = loaded.by_key[pairing.key]
     if tournament.format in state.BRACKET_FORMATS:
-        sync_bracket(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+        bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
     elif tournament.format == Tournament.Format.SWISS:
         _swiss_corrected(tournament, loaded, pairing)

@@ -15,17 +15,17 @@ from tournaments.models import Entry, Pairing, Tournament
 from . import state
 
 
-def object_type(obj) -> str:
+def _object_type(obj) -> str:
     """``app.Model`` of a row, as the audit log names it."""
     return f"{obj._meta.app_label}.{obj._meta.object_name}"
 
 
-def record(action: str, *, actor, tournament: Tournament | int, obj, object_id: int | None = None,
+def event_audit_record(action: str, *, actor, tournament: Tournament | int, obj, object_id: int | None = None,
            before: Any = None, after: Any = None, match_id: int | None = None, note: str = "") -> None:
     """Append ``action`` on ``obj`` (a row of ``tournament``) to the audit log. ``object_id``
     names a row already deleted (its pk is gone)."""
     audit_record(
-        actor=actor, action=action, object_type=object_type(obj), object_id=obj.pk if object_id is None else object_id,
+        actor=actor, action=action, object_type=_object_type(obj), object_id=obj.pk if object_id is None else object_id,
         tournament_id=tournament if isinstance(tournament, int) else tournament.pk, match_id=match_id,
         before=before, after=after, note=note,
     )

@@ -9,9 +9,9 @@ from tournaments import errors
 from tournaments.models import Entry, Tournament
 
 
-def locked(tournament_id: int) -> Tournament:
-    """The tournament row, locked until the transaction ends: every change of an event's entries,
-    draw, rounds or advancement runs under it, so they are serialised (a sign-up cannot race the
+def tournament_lock(tournament_id: int) -> Tournament:
+    """Lock the tournament row until the transaction ends and return it: every change of an
+    event's entries, teams, draw, rounds or advancement runs under it, so they are serialised (a sign-up cannot race the
     draw, two confirmations cannot both create the next match). Raises Tournament.DoesNotExist.
 
     Taking the lock also moves the event's ``version`` on, in the same transaction: a change that

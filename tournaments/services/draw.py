@@ -12,9 +12,9 @@ from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rati
 from tournaments.models import Entry, Pairing, Round, Tournament
 
 from . import state
-from .advance import create_match, swiss_pair, sync_bracket, write_swiss_round
-from .audit import entrant_names, pairing_summary, record, tournament_summary
-from .common import locked, require_organiser
+from .advance import bracket_sync, pairing_match_create, swiss_pair, swiss_round_write
+from .audit import entrant_names, event_audit_record, pairing_summary, tournament_summary
+from .common import require_organiser, tournament_lock
 
 MAX_SEED = 2**63 - 1  # Tournament.draw_seed is a BigIntegerField
 
@@ -72,7 +72,7 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     not fit this many entrants). Nothing changes on failure. Audited as ``tournament.drawn``
     (the seeds and every pairing written, with its entrants) and ``match.created`` per match.
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED) or tournament.drawn_at:
         raise errors.already_drawn()
@@ -118,8 +118,8 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
         raise errors.from_draw(error) from None
     loaded = state.load(tournament)
     names = entrant_names(loaded)
-    record("tournament.drawn", actor=user, tournament=tournament, obj=tournament, before=before,
-           after={**tournament_summary(tournament), "draw_seed": tournament.draw_seed,
+    event_audit_record("tournament.drawn", actor=user, tournament=tournament, obj=tournament, before=before,
+                       after={**tournament_summary(tournament), "draw_seed": tournament.draw_seed,
                   "seeds": [[entry_id, names[entry_id]] for entry_id in order],
                   "pairings": [pairing_summary(p, names) for p in loaded.pairings]})
     return tournament
@@ -132,7 +132,7 @@ def _draw_bracket(tournament: Tournament, order, user) -> None:
         for m in bracket.matches
     )
     # Filling the entries and creating the first matches is what advancement does with no results.
-    sync_bracket(tournament, state.load(tournament), created_by=user,
+    bracket_sync(tournament, state.load(tournament), created_by=user,
                  refuse=lambda dependent, why: errors.already_drawn(), audit=False)
 
 
@@ -151,7 +151,7 @@ def _draw_round_robin(tournament: Tournament, order, user) -> None:
         rows = [row for row in rows if row.round_number == 1]
     # --- end team events ---
     for row in rows:
-        row.match = create_match(tournament, row, loaded, user)
+        row.match = pairing_match_create(tournament, row, loaded, user)
     Pairing.objects.bulk_update(rows, ["match"])
 
 
@@ -160,7 +160,7 @@ def _draw_swiss(tournament: Tournament, user) -> None:
     answer = swiss_pair(tournament, loaded)
     if not isinstance(answer, SwissPairing):
         raise errors.no_pairing(answer.round, answer.code, answer.message)
-    write_swiss_round(tournament, loaded, answer, user)
+    swiss_round_write(tournament, loaded, answer, user)
 
 
 @transaction.atomic
@@ -178,7 +178,7 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
     played, or an elimination Swiss has one player left: finish the event), ``no_pairing`` (no
     valid pairing exists, with the draw's reason), ``round_paired``. Nothing changes on failure.
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     if tournament.format != Tournament.Format.SWISS:
         raise errors.not_swiss()
@@ -200,4 +200,4 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
             last = loaded.by_id[answer.unpaired[0]]
             raise errors.swiss_complete(f"{state.entrant_name(last)} is the last player left: finish the event")
         raise errors.no_pairing(answer.round, answer.code, answer.message)
-    return write_swiss_round(tournament, loaded, answer, user)
+    return swiss_round_write(tournament, loaded, answer, user)

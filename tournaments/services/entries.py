@@ -20,10 +20,10 @@ from tournaments import errors
 from tournaments.models import BoardMatch, Entry, Pairing, Team, Tournament, event_id_of
 
 from . import state
-from .advance import sync_bracket
-from .audit import entry_summary, record
-from .common import before_draw, entry_of, locked, plays_for, require_organiser, runs
-from .teams import captains, not_team_event, order_for, team_checked, team_summary, team_write
+from .advance import bracket_sync
+from .audit import entry_summary, event_audit_record
+from .common import before_draw, entry_of, plays_for, require_organiser, runs, tournament_lock
+from .teams import captains, order_for, team_check, team_summary, team_write
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
@@ -109,7 +109,7 @@ def entry_add(
     ``already_entered``, ``already_drawn`` (use :func:`entry_add_late`), ``tournament_finished``.
     Audited as ``entry.added``.
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
@@ -128,7 +128,7 @@ def entry_add(
 def _audit_new(entry: Entry, action: str, user, players: list[Player], before: dict | None = None) -> None:
     """Audit a new (or reused) entry of ``players``: its summary, the players by id, who rolls."""
     after = {**entry_summary(entry), "players": [p.pk for p in players], "roller": entry.side.roller}
-    record(action, actor=user, tournament=entry.tournament_id, obj=entry, before=before, after=after)
+    event_audit_record(action, actor=user, tournament=entry.tournament_id, obj=entry, before=before, after=after)
 
 
 @transaction.atomic
@@ -141,7 +141,7 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
     DomainError ``team_event``, ``partner_required``, ``partner_not_allowed``,
     ``unknown_player``, ``bad_entrant``, ``bad_roller``. Audited as ``entry.signed_up``.
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     player = player_for_user(user)
     if player is None:
         raise errors.no_player()
@@ -175,7 +175,7 @@ def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
     Raises DomainError ``unknown_entry``; NotAllowed ``not_your_entry``; Conflict
     ``check_in_not_open`` (entries still open), ``already_drawn``, ``tournament_finished``.
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     entry = entry_of(tournament, entry_id)
     if not (runs(tournament, user) or plays_for(entry, user) or captains(entry, user)):  # captains: team events
         raise errors.not_your_entry()
@@ -189,8 +189,8 @@ def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
         before = entry_summary(entry)
         entry.status = Entry.Status.CHECKED_IN
         entry.save(update_fields=["status"])
-        record("entry.checked_in", actor=user, tournament=tournament, obj=entry, before=before,
-               after=entry_summary(entry))
+        event_audit_record("entry.checked_in", actor=user, tournament=tournament, obj=entry, before=before,
+                           after=entry_summary(entry))
     return entry
 
 
@@ -226,7 +226,7 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
     with transaction.atomic():
         if isinstance(entry_id, int) and not isinstance(entry_id, bool):
             _lock_open_matches(tournament_id, entry_id)
-        tournament = locked(tournament_id)
+        tournament = tournament_lock(tournament_id)
         entry = entry_of(tournament, entry_id)
         if not (runs(tournament, user) or plays_for(entry, user) or captains(entry, user)):
             raise errors.not_your_entry()
@@ -237,14 +237,15 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
             entry_id = entry.pk
             # A team goes with its entry (the entry cascades with it).
             (entry.team if entry.team_id is not None else entry).delete()
-            record("entry.withdrawn", actor=user, tournament=tournament, obj=entry, object_id=entry_id, before=before,
-                   note="removed before the draw" + (" with its team" if entry.team_id is not None else ""))
+            event_audit_record("entry.withdrawn", actor=user, tournament=tournament, obj=entry, object_id=entry_id, before=before,
+                               note="removed before the draw" + (" with its team" if entry.team_id is not None else ""))
             return None
         if entry.status == Entry.Status.WITHDRAWN:
             raise errors.already_withdrawn(state.entrant_name(entry))
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
-        record("entry.withdrawn", actor=user, tournament=tournament, obj=entry, before=before, after=entry_summary(entry))
+        event_audit_record("entry.withdrawn", actor=user, tournament=tournament, obj=entry, before=before,
+                           after=entry_summary(entry))
         if entry.seed is None:
             return entry
         name = state.entrant_name(entry)
@@ -263,7 +264,7 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
                 withdrawn_side = 0 if pairing.match.side0_id == entry.side_id else 1
                 _forfeit(pairing.match, withdrawn_side, pairing.key, name, director)
         if tournament.format in state.BRACKET_FORMATS:
-            sync_bracket(
+            bracket_sync(
                 tournament, state.load(tournament), created_by=tournament.organiser,
                 refuse=lambda dependent, why: errors.result_built_on(name, dependent, why),
             )
@@ -297,8 +298,8 @@ def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -
     # A forfeit is not a game played: it must not move anyone's rating.
     Match.objects.filter(pk=match.pk).update(rated=False)
     if match.rated:
-        record("match.unrated", actor=director, tournament=event_id_of(match), obj=match, match_id=match.pk,
-               before={"rated": True}, after={"rated": False}, note=f"forfeit: {name} withdrew")
+        event_audit_record("match.unrated", actor=director, tournament=event_id_of(match), obj=match, match_id=match.pk,
+                           before={"rated": True}, after={"rated": False}, note=f"forfeit: {name} withdrew")
     try:
         match_override(match_id=match.pk, user=director, claim=Claim((score[0], score[1])),
                        statement=f"Forfeit: {name} withdrew from the tournament.")
@@ -375,7 +376,7 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
     ``already_entered``, ``late_entry_closed``; DomainError ``team_event``, ``bad_entrant``,
     ``unknown_player``, ``bad_roller``. Audited as ``entry.added_late`` (then the bracket's moves).
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
@@ -417,19 +418,19 @@ def team_add_late(
     ``late_entry_closed``, ``team_name_taken``, ``already_in_team``. Nothing changes on failure.
     Audited as ``team.added_late`` (then the bracket's moves).
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     if tournament.kind != Tournament.Kind.TEAMS:
-        raise not_team_event()
+        raise errors.not_team_event()
     require_organiser(tournament, user)
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     if before_draw(tournament):
         raise errors.not_drawn()
-    checked = team_checked(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
-                           reserve_ids=reserve_ids)
+    checked = team_check(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
+                         reserve_ids=reserve_ids)
     seed = _late_seed(tournament)
     team = team_write(tournament, checked, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
-    record("team.added_late", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
+    event_audit_record("team.added_late", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
     _place_late(tournament, user)
     return team
 
@@ -452,7 +453,7 @@ def _place_late(tournament: Tournament, user) -> None:
     """A bracket takes the late entrant into the bye his seed fills; a Swiss pairs him with the
     next round. Raises Conflict ``late_entry_closed`` when a match the bye fed has started."""
     if tournament.format in state.BRACKET_FORMATS:
-        sync_bracket(
+        bracket_sync(
             tournament, state.load(tournament), created_by=user,
             refuse=lambda dependent, why: errors.late_entry_closed(f"the bye it would fill feeds {dependent}, which {why}"),
         )

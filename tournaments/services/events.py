@@ -1,8 +1,10 @@
-"""The event itself: create it with its published rules, open and close entries, finish it."""
+"""The event itself: its published rules (:class:`EventRules`), create it, open and close entries,
+finish it."""
 
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass, fields
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,8 +17,8 @@ from tournaments.draw.lengths import check_schedule
 from tournaments.models import Tournament
 
 from . import state
-from .audit import record, tournament_summary
-from .common import locked, require_organiser
+from .audit import event_audit_record, tournament_summary
+from .common import require_organiser, tournament_lock
 
 MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon match
 
@@ -57,94 +59,112 @@ def _lengths(format: str, lengths) -> dict:
     return out
 
 
-@transaction.atomic
-def tournament_create(
-    *,
-    user,
-    name: str,
-    format: str = Tournament.Format.SINGLE_ELIMINATION,
-    kind: str = Tournament.Kind.INDIVIDUAL,
-    club_id: int | None = None,
-    starts_on: datetime.date | None = None,
-    ends_on: datetime.date | None = None,
-    lengths: dict | None = None,
-    consolation_rounds: int = 0,
-    last_chance: bool = False,
-    swiss_rounds: int | None = None,
-    max_losses: int | None = None,
-    groups: int = 1,
-    forbid_same_club: bool = False,
-    crawford: bool = True,
-    move_policy: str = "legal",
-    premature_roll: str = Tournament.PrematureRoll.STANDS,
-    clock_seconds_per_point: int | None = None,
-    penalty_minutes_per_point: int = 5,
-    seeding: str = Tournament.Seeding.RATING,
-    board_count: int = 3,
-) -> Tournament:
-    """Create a tournament in ``draft``, organised (directed) by ``user``, with its published rules.
+@dataclass(frozen=True)
+class EventRules:
+    """A new event as it is published: its name, dates and club, its format and kind, and the rules
+    it is played by. The event form (``TournamentForm.rules``) and the API's serializer
+    (``TournamentCreateSerializer.rules``) build it; :func:`tournament_create` takes it.
 
-    Rules that only some formats read must be left at their defaults in the others (consolation
-    and last-chance flights: single elimination; rounds and losses: Swiss; groups: round robin),
-    so that what is published is what is played. Raises NotAllowed ``not_an_organiser`` unless
-    ``user`` is an organiser or staff; DomainError ``bad_rules`` (naming the field) or
-    ``unknown_club``; NotAllowed ``not_club_manager`` for a club the user does not own or organise.
-    Nothing is saved on failure. Audited as ``tournament.created``.
+    Checked when made: every value of its type and range, and the rules that only some formats read
+    left at their defaults in the others (consolation and last-chance flights: single elimination;
+    rounds and losses: Swiss; groups: round robin), so that what is published is what is played.
+    The name is stripped, the lengths normalised (a list per flight, or one length) and the flags
+    made booleans. Raises DomainError ``bad_rules`` naming the field (``lengths.main`` for a
+    flight's lengths), the first wrong one in the order of the fields. Whether the club exists and
+    the organiser may use it is :func:`tournament_create`'s question.
+    """
+
+    name: str
+    format: str = Tournament.Format.SINGLE_ELIMINATION
+    kind: str = Tournament.Kind.INDIVIDUAL
+    club_id: int | None = None
+    starts_on: datetime.date | None = None
+    ends_on: datetime.date | None = None
+    lengths: dict | None = None
+    consolation_rounds: int = 0
+    last_chance: bool = False
+    swiss_rounds: int | None = None
+    max_losses: int | None = None
+    groups: int = 1
+    forbid_same_club: bool = False
+    crawford: bool = True
+    move_policy: str = "legal"
+    premature_roll: str = Tournament.PrematureRoll.STANDS
+    clock_seconds_per_point: int | None = None
+    penalty_minutes_per_point: int = 5
+    seeding: str = Tournament.Seeding.RATING
+    board_count: int = 3
+
+    def __post_init__(self):
+        title = (self.name or "").strip()
+        if not title:
+            raise errors.bad_rules("name", "a tournament needs a name")
+        if len(title) > 200:
+            raise errors.bad_rules("name", "at most 200 characters")
+        format = _choice("format", self.format, Tournament.Format)
+        _choice("kind", self.kind, Tournament.Kind)
+        _choice("seeding", self.seeding, Tournament.Seeding)
+        _choice("premature_roll", self.premature_roll, Tournament.PrematureRoll)
+        if self.move_policy not in ("legal", "responsible"):
+            raise errors.bad_rules("move_policy", "legal or responsible")
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise errors.bad_rules("ends_on", "the event cannot end before it starts")
+        lengths = _lengths(format, self.lengths)
+        consolation_rounds = _count("consolation_rounds", self.consolation_rounds, minimum=0)
+        groups = _count("groups", self.groups, minimum=1)
+        swiss_rounds = _count("swiss_rounds", self.swiss_rounds, minimum=1, optional=True)
+        max_losses = _count("max_losses", self.max_losses, minimum=1, optional=True)
+        _count("board_count", self.board_count, minimum=1)
+        _count("penalty_minutes_per_point", self.penalty_minutes_per_point, minimum=1)
+        _count("clock_seconds_per_point", self.clock_seconds_per_point, minimum=1, optional=True)
+        if format != Tournament.Format.SINGLE_ELIMINATION and consolation_rounds:
+            raise errors.bad_rules("consolation_rounds", "consolation flights are for single elimination")
+        if self.last_chance and not consolation_rounds:
+            raise errors.bad_rules("last_chance", "a last-chance flight is fed by a consolation flight: set consolation_rounds")
+        if format != Tournament.Format.SWISS and (swiss_rounds is not None or max_losses is not None):
+            field = "swiss_rounds" if swiss_rounds is not None else "max_losses"
+            raise errors.bad_rules(field, "only a Swiss has rounds to count")
+        if format != Tournament.Format.ROUND_ROBIN and groups != 1:
+            raise errors.bad_rules("groups", "only a round robin plays in groups")
+        object.__setattr__(self, "name", title)
+        object.__setattr__(self, "lengths", lengths)
+        for flag in ("last_chance", "forbid_same_club", "crawford"):
+            object.__setattr__(self, flag, bool(getattr(self, flag)))
+
+    def tournament_fields(self) -> dict:
+        """The rules as the Tournament row's fields (all but the club, which is looked up)."""
+        return {field.name: getattr(self, field.name) for field in fields(self) if field.name != "club_id"}
+
+
+@transaction.atomic
+def tournament_create(*, user, rules: EventRules) -> Tournament:
+    """Create a tournament in ``draft``, organised (directed) by ``user``, as ``rules`` publishes
+    it (checked when they were made: :class:`EventRules`), on the calendar of ``rules.club_id``
+    if given.
+
+    Raises NotAllowed ``not_an_organiser`` unless ``user`` is an organiser or staff; DomainError
+    ``unknown_club``; NotAllowed ``not_club_manager`` for a club the user does not own or
+    organise; DomainError ``bad_rules`` (naming the field) for what only the row's own validation
+    sees. Nothing is saved on failure. Audited as ``tournament.created``.
     """
     if not getattr(user, "is_authenticated", False) or not user.is_organiser:
         raise errors.not_an_organiser()
-    title = (name or "").strip()
-    if not title:
-        raise errors.bad_rules("name", "a tournament needs a name")
-    if len(title) > 200:
-        raise errors.bad_rules("name", "at most 200 characters")
-    format = _choice("format", format, Tournament.Format)
-    kind = _choice("kind", kind, Tournament.Kind)
-    seeding = _choice("seeding", seeding, Tournament.Seeding)
-    premature_roll = _choice("premature_roll", premature_roll, Tournament.PrematureRoll)
-    if move_policy not in ("legal", "responsible"):
-        raise errors.bad_rules("move_policy", "legal or responsible")
-    if starts_on and ends_on and ends_on < starts_on:
-        raise errors.bad_rules("ends_on", "the event cannot end before it starts")
-    checked_lengths = _lengths(format, lengths)
-    consolation_rounds = _count("consolation_rounds", consolation_rounds, minimum=0)
-    groups = _count("groups", groups, minimum=1)
-    swiss_rounds = _count("swiss_rounds", swiss_rounds, minimum=1, optional=True)
-    max_losses = _count("max_losses", max_losses, minimum=1, optional=True)
-    board_count = _count("board_count", board_count, minimum=1)
-    penalty_minutes_per_point = _count("penalty_minutes_per_point", penalty_minutes_per_point, minimum=1)
-    clock_seconds_per_point = _count("clock_seconds_per_point", clock_seconds_per_point, minimum=1, optional=True)
-    if format != Tournament.Format.SINGLE_ELIMINATION and consolation_rounds:
-        raise errors.bad_rules("consolation_rounds", "consolation flights are for single elimination")
-    if last_chance and not consolation_rounds:
-        raise errors.bad_rules("last_chance", "a last-chance flight is fed by a consolation flight: set consolation_rounds")
-    if format != Tournament.Format.SWISS and (swiss_rounds is not None or max_losses is not None):
-        raise errors.bad_rules("swiss_rounds" if swiss_rounds is not None else "max_losses", "only a Swiss has rounds to count")
-    if format != Tournament.Format.ROUND_ROBIN and groups != 1:
-        raise errors.bad_rules("groups", "only a round robin plays in groups")
     club = None
-    if club_id is not None:
-        club = Club.objects.filter(pk=club_id).first()
+    if rules.club_id is not None:
+        club = Club.objects.filter(pk=rules.club_id).first()
         if club is None:
-            raise errors.unknown_club(club_id)
+            raise errors.unknown_club(rules.club_id)
         # An event on a club's calendar is the club's business: only its owners and organisers put one there.
         require_club_manager(club, user)
-    tournament = Tournament(
-        name=title, organiser=user, club=club, starts_on=starts_on, ends_on=ends_on, format=format, kind=kind,
-        lengths=checked_lengths, consolation_rounds=consolation_rounds, last_chance=bool(last_chance),
-        swiss_rounds=swiss_rounds, max_losses=max_losses, groups=groups, forbid_same_club=bool(forbid_same_club),
-        crawford=bool(crawford), move_policy=move_policy, premature_roll=premature_roll,
-        clock_seconds_per_point=clock_seconds_per_point, penalty_minutes_per_point=penalty_minutes_per_point,
-        seeding=seeding, board_count=board_count,
-    )
+    tournament = Tournament(organiser=user, club=club, **rules.tournament_fields())
     try:
         tournament.full_clean()
     except ValidationError as error:
         field, messages = next(iter(error.message_dict.items()))
         raise errors.bad_rules(field, messages[0]) from None
     tournament.save()
-    record("tournament.created", actor=user, tournament=tournament, obj=tournament,
-           after={**tournament_summary(tournament), "club": tournament.club_id, "lengths": tournament.lengths})
+    event_audit_record("tournament.created", actor=user, tournament=tournament, obj=tournament,
+                       after={**tournament_summary(tournament), "club": tournament.club_id, "lengths": tournament.lengths})
     return tournament
 
 
@@ -154,7 +174,7 @@ def tournament_open_entries(*, tournament_id: int, user) -> Tournament:
     sign up. Opening open entries changes nothing. Audited as ``tournament.entries_opened``.
     Raises NotAllowed ``not_organiser``; Conflict ``already_drawn`` or ``tournament_finished``
     after the draw."""
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     _before_draw(tournament)
     if tournament.status != Tournament.Status.OPEN:
@@ -168,7 +188,7 @@ def tournament_close_entries(*, tournament_id: int, user) -> Tournament:
     check in entrants). Closing closed entries changes nothing. Audited as
     ``tournament.entries_closed``. Raises NotAllowed ``not_organiser``; Conflict
     ``already_drawn`` or ``tournament_finished`` after the draw."""
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     _before_draw(tournament)
     if tournament.status != Tournament.Status.CLOSED:
@@ -180,7 +200,8 @@ def _set_status(tournament: Tournament, status: str, action: str, user) -> None:
     before = tournament_summary(tournament)
     tournament.status = status
     tournament.save(update_fields=["status"])
-    record(action, actor=user, tournament=tournament, obj=tournament, before=before, after=tournament_summary(tournament))
+    event_audit_record(action, actor=user, tournament=tournament, obj=tournament, before=before,
+                       after=tournament_summary(tournament))
 
 
 def _before_draw(tournament: Tournament) -> None:
@@ -202,7 +223,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     ``tournament.finished``. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
     ``event_unfinished`` (saying what is missing).
     """
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     if tournament.status == Tournament.Status.FINISHED:
         return tournament

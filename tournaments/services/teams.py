@@ -44,82 +44,14 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Player
 from matches.services.matches import match_create, player_for_user
 from tournaments import errors
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
 
 from . import state
-from .audit import record
-from .common import before_draw, locked, runs
-
-# --- the team errors (codes are stable; the API maps them to 400/403/409) ------------------------
-
-
-def not_team_event() -> DomainError:
-    return DomainError("this tournament is not a team event", code="not_team_event")
-
-
-def not_captain() -> NotAllowed:
-    return NotAllowed("only the team's captain (or the tournament's organiser) may do this", code="not_captain")
-
-
-def not_entrant_captain() -> NotAllowed:
-    return NotAllowed(
-        "a team is entered by the organiser, or by its captain himself while entries are open", code="not_captain"
-    )
-
-
-def unknown_team(team_id) -> DomainError:
-    return DomainError(f"team {team_id} is not a team of this tournament", code="unknown_team", team=str(team_id))
-
-
-def bad_team(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_team", field=field)
-
-
-def team_too_small(count: int, needed: int) -> DomainError:
-    return DomainError(
-        f"a team needs at least {needed} players (members and reserves) for its {needed} boards, not {count}",
-        code="team_too_small",
-    )
-
-
-def team_name_taken(name: str) -> Conflict:
-    return Conflict(f"there is already a team called {name!r} in this tournament", code="team_name_taken")
-
-
-def already_in_team(player: Player, team: str) -> Conflict:
-    return Conflict(f"{player.display_name} is already in team {team}", code="already_in_team", player=player.pk)
-
-
-def not_a_member(player_id, team: Team) -> DomainError:
-    return DomainError(f"player {player_id} is not a member of team {team.name}", code="not_a_member",
-                       player=player_id if isinstance(player_id, int) else str(player_id))
-
-
-def captain_required(team: Team) -> DomainError:
-    return DomainError(f"the captain cannot leave team {team.name}", code="captain_required")
-
-
-def bad_board_order(message: str, **details) -> DomainError:
-    return DomainError(message, code="bad_board_order", **details)
-
-
-def bad_round(number) -> DomainError:
-    return DomainError(f"round_number: {number!r} is not a round number (1 or more)", code="bad_round")
-
-
-def board_order_locked(team: Team, number: int) -> Conflict:
-    return Conflict(f"round {number} has started: the board order of {team.name} is locked",
-                    code="board_order_locked", round=number)
-
-
-def members_fixed() -> Conflict:
-    return Conflict("the draw has been made: the team list is fixed (a reserve substitutes through the board order)",
-                    code="already_drawn")
-
+from .audit import event_audit_record
+from .common import before_draw, runs, tournament_lock
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -137,13 +69,13 @@ def _captain_or_organiser(tournament: Tournament, team: Team, user) -> None:
         return
     player = player_for_user(user)
     if player is None or player.pk != team.captain_id:
-        raise not_captain()
+        raise errors.not_captain()
 
 
 def _team_event(tournament_id: int) -> Tournament:
-    tournament = locked(tournament_id)
+    tournament = tournament_lock(tournament_id)
     if tournament.kind != Tournament.Kind.TEAMS:
-        raise not_team_event()
+        raise errors.not_team_event()
     return tournament
 
 
@@ -151,14 +83,14 @@ def _team(tournament: Tournament, team_id) -> Team:
     try:
         return Team.objects.select_related("captain").get(pk=int(team_id), tournament=tournament)
     except (Team.DoesNotExist, TypeError, ValueError):
-        raise unknown_team(team_id) from None
+        raise errors.unknown_team(team_id) from None
 
 
 def _ids(field: str, values) -> list[int]:
     if values is None:
         return []
     if not isinstance(values, list | tuple):
-        raise bad_team(field, "a list of player ids")
+        raise errors.bad_team(field, "a list of player ids")
     for value in values:
         if not isinstance(value, int) or isinstance(value, bool):
             raise errors.unknown_player(value)
@@ -177,7 +109,7 @@ def _not_in_a_team(tournament: Tournament, players) -> None:
     taken = (TeamMember.objects.filter(tournament=tournament, player__in=list(players))
              .select_related("team", "player").order_by("id").first())
     if taken is not None:
-        raise already_in_team(taken.player, taken.team.name)
+        raise errors.already_in_team(taken.player, taken.team.name)
 
 
 # --- teams and members ---------------------------------------------------------------------------
@@ -207,13 +139,13 @@ def team_create(
     if not runs(tournament, user):
         player = player_for_user(user)
         if player is None or player.pk != captain_id:
-            raise not_entrant_captain()
+            raise errors.not_entrant_captain()
         if tournament.status != Tournament.Status.OPEN:
             raise errors.entries_closed()
-    checked = team_checked(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
-                           reserve_ids=reserve_ids)
+    checked = team_check(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
+                         reserve_ids=reserve_ids)
     team = team_write(tournament, checked)
-    record("team.created", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
+    event_audit_record("team.created", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
     return team
 
 
@@ -225,7 +157,7 @@ def team_summary(team: Team, checked: CheckedTeam) -> dict:
 
 @dataclass(frozen=True)
 class CheckedTeam:
-    """A team that passed :func:`team_checked`: its name, its members (the captain first), its
+    """A team that passed :func:`team_check`: its name, its members (the captain first), its
     reserves, and the players by id."""
 
     name: str
@@ -235,32 +167,32 @@ class CheckedTeam:
     found: dict[int, Player]
 
 
-def team_checked(tournament: Tournament, *, name, captain_id, member_ids, reserve_ids) -> CheckedTeam:
+def team_check(tournament: Tournament, *, name, captain_id, member_ids, reserve_ids) -> CheckedTeam:
     """The validation of a new team (:func:`team_create`, and a late team), writing nothing.
 
     Raises DomainError ``bad_team``, ``unknown_player``, ``team_too_small``; Conflict
     ``team_name_taken``, ``already_in_team``."""
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name:
-        raise bad_team("name", "a team needs a name")
+        raise errors.bad_team("name", "a team needs a name")
     if len(name) > 120:
-        raise bad_team("name", "at most 120 characters")
+        raise errors.bad_team("name", "at most 120 characters")
     if not isinstance(captain_id, int) or isinstance(captain_id, bool):
         raise errors.unknown_player(captain_id)
     members = _ids("member_ids", member_ids)
     reserves = _ids("reserve_ids", reserve_ids)
     if captain_id in reserves:
-        raise bad_team("reserve_ids", "the captain plays: he is a member, not a reserve")
+        raise errors.bad_team("reserve_ids", "the captain plays: he is a member, not a reserve")
     members = [captain_id] + [m for m in members if m != captain_id]
     everyone = members + reserves
     twice = next((p for i, p in enumerate(everyone) if p in everyone[:i]), None)
     if twice is not None:
-        raise bad_team("member_ids", f"player {twice} is named twice")
+        raise errors.bad_team("member_ids", f"player {twice} is named twice")
     found = _players(everyone)
     if len(everyone) < tournament.board_count:
-        raise team_too_small(len(everyone), tournament.board_count)
+        raise errors.team_too_small(len(everyone), tournament.board_count)
     if Team.objects.filter(tournament=tournament, name__iexact=name).exists():
-        raise team_name_taken(name)
+        raise errors.team_name_taken(name)
     _not_in_a_team(tournament, everyone)
     return CheckedTeam(name, captain_id, members, reserves, found)
 
@@ -280,7 +212,7 @@ def team_write(tournament: Tournament, checked: CheckedTeam, **entry_fields) -> 
             )
             Entry.objects.create(tournament=tournament, team=team, **entry_fields)
     except IntegrityError:  # the unique constraints: only reachable if the lock were skipped
-        raise team_name_taken(name) from None
+        raise errors.team_name_taken(name) from None
     return team
 
 
@@ -299,14 +231,14 @@ def team_member_add(*, tournament_id: int, team_id: int, user, player_id: int, r
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     if not before_draw(tournament):
-        raise members_fixed()
+        raise errors.members_fixed()
     if not isinstance(player_id, int) or isinstance(player_id, bool):
         raise errors.unknown_player(player_id)
     player = _players([player_id])[player_id]
     _not_in_a_team(tournament, [player_id])
     member = TeamMember.objects.create(team=team, tournament=tournament, player=player, reserve=bool(reserve))
-    record("team.member_added", actor=user, tournament=tournament, obj=team,
-           after={"team": team.name, "player": player.pk, "name": player.display_name, "reserve": member.reserve})
+    event_audit_record("team.member_added", actor=user, tournament=tournament, obj=team,
+                       after={"team": team.name, "player": player.pk, "name": player.display_name, "reserve": member.reserve})
     return member
 
 
@@ -327,21 +259,21 @@ def team_member_remove(*, tournament_id: int, team_id: int, user, player_id: int
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     if not before_draw(tournament):
-        raise members_fixed()
+        raise errors.members_fixed()
     member = TeamMember.objects.filter(team=team, player_id=player_id).first() if isinstance(player_id, int) else None
     if member is None:
-        raise not_a_member(player_id, team)
+        raise errors.not_a_member(player_id, team)
     if player_id == team.captain_id:
-        raise captain_required(team)
+        raise errors.captain_required(team)
     left = TeamMember.objects.filter(team=team).count() - 1
     if left < tournament.board_count:
-        raise team_too_small(left, tournament.board_count)
+        raise errors.team_too_small(left, tournament.board_count)
     before = {"team": team.name, "player": player_id, "name": member.player.display_name, "reserve": member.reserve}
     member.delete()
     stale = [o for o in BoardOrder.objects.filter(team=team) if player_id in o.players]
     BoardOrder.objects.filter(pk__in=[o.pk for o in stale]).delete()
-    record("team.member_removed", actor=user, tournament=tournament, obj=team, before=before,
-           after={"team": team.name, "board_orders_dropped": sorted(o.round_number for o in stale)})
+    event_audit_record("team.member_removed", actor=user, tournament=tournament, obj=team, before=before,
+                       after={"team": team.name, "board_orders_dropped": sorted(o.round_number for o in stale)})
 
 
 # --- board orders --------------------------------------------------------------------------------
@@ -372,29 +304,29 @@ def board_order_submit(*, tournament_id: int, team_id: int, round_number: int, p
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     if not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1:
-        raise bad_round(round_number)
+        raise errors.bad_round(round_number)
     if not isinstance(player_ids, list | tuple):
-        raise bad_board_order("player_ids: a list of player ids, board 1 first", field="player_ids")
+        raise errors.bad_board_order("player_ids: a list of player ids, board 1 first", field="player_ids")
     ids = list(player_ids)
     boards = tournament.board_count
     if len(ids) != boards:
-        raise bad_board_order(f"player_ids: a board order names exactly {boards} players (one per board), "
+        raise errors.bad_board_order(f"player_ids: a board order names exactly {boards} players (one per board), "
                               f"not {len(ids)}", field="player_ids")
     members = set(TeamMember.objects.filter(team=team).values_list("player_id", flat=True))
     for board, player_id in enumerate(ids, start=1):
         if not isinstance(player_id, int) or isinstance(player_id, bool) or player_id not in members:
-            raise not_a_member(player_id, team)
+            raise errors.not_a_member(player_id, team)
         if player_id in ids[:board - 1]:
-            raise bad_board_order(f"player_ids: player {player_id} is on two boards ({ids.index(player_id) + 1} "
+            raise errors.bad_board_order(f"player_ids: player {player_id} is on two boards ({ids.index(player_id) + 1} "
                                   f"and {board})", field="player_ids", board=board)
     if _round_started(tournament, team, round_number):
-        raise board_order_locked(team, round_number)
+        raise errors.board_order_locked(team, round_number)
     previous = BoardOrder.objects.filter(team=team, round_number=round_number).values_list("players", flat=True).first()
     order, _ = BoardOrder.objects.update_or_create(team=team, round_number=round_number,
                                                    defaults={"players": ids, "locked": False})
-    record("board_order.submitted", actor=user, tournament=tournament, obj=order,
-           before={"team": team.name, "round": round_number, "players": previous} if previous is not None else None,
-           after={"team": team.name, "round": round_number, "players": ids})
+    event_audit_record("board_order.submitted", actor=user, tournament=tournament, obj=order,
+                       before={"team": team.name, "round": round_number, "players": previous} if previous is not None else None,
+                       after={"team": team.name, "round": round_number, "players": ids})
     return order
 
 
@@ -407,7 +339,7 @@ def order_for(tournament: Tournament, team_id: int, number: int) -> list[int]:
         if len(order.players) == tournament.board_count and set(order.players) <= set(members):
             return list(order.players)
     if len(members) < tournament.board_count:
-        raise team_too_small(len(members), tournament.board_count)
+        raise errors.team_too_small(len(members), tournament.board_count)
     return members[:tournament.board_count]
 
 
