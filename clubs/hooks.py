@@ -6,7 +6,10 @@
   club's active members only; the matches API takes ``club`` and ``club_night`` as before; the
   ``match.created`` audit entry carries the club's id (the club's own log).
 - The home club: a player's home club (``HomeClub``) is his ``club`` in the players API and on
-  his page.
+  his page, and what "same club" means to an event's draw.
+- Events on the club's calendar (``ClubEvent``): the club is the events' host
+  (``tournaments.hosts``): it offers the clubs a user manages on the new-event form, checks and
+  links the club of a new event, and gives an event's club to its pages and API.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ from rest_framework import serializers
 from core.errors import DomainError
 from matches import hooks
 from matches.api.serializers import ClubBriefSerializer
+from tournaments import errors as tournament_errors
+from tournaments import hosts
 
-from .models import Club, ClubMatch, ClubNight, HomeClub
-from .permissions import require_club_member
+from .models import Club, ClubEvent, ClubMatch, ClubNight, HomeClub
+from .permissions import require_club_manager, require_club_member
+from .selectors import clubs_managed
 
 # --- the club context -------------------------------------------------------------------------------
 
@@ -81,6 +87,45 @@ HOME_CLUB_CONTEXT = hooks.PlayerContext(
 )
 
 
+# --- events on the club's calendar (tournaments/hosts.py) ---------------------------------------------
+
+
+def _event_prepare(user, club_id: int):
+    """The link of a new event to club ``club_id``: DomainError ``unknown_club``, NotAllowed
+    ``not_club_manager`` unless ``user`` owns or organises the club."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        raise tournament_errors.unknown_club(club_id)
+    require_club_manager(club, user)
+
+    def attach(tournament) -> None:
+        ClubEvent.objects.create(tournament=tournament, club=club)
+
+    return attach
+
+
+def _event_club(tournament) -> Club | None:
+    try:
+        return tournament.club_event.club
+    except ClubEvent.DoesNotExist:
+        return None
+
+
+def _player_clubs(player_ids) -> dict[int, int]:
+    return dict(HomeClub.objects.filter(player_id__in=list(player_ids)).values_list("player_id", "club_id"))
+
+
+EVENT_HOST = hosts.EventHost(
+    joins=("club_event__club",),
+    choices=lambda user: list(clubs_managed(user=user).values_list("pk", "name")),
+    prepare=_event_prepare,
+    host_of=_event_club,
+    filter=lambda tournaments, club_id: tournaments.filter(club_event__club_id=club_id),
+    player_clubs=_player_clubs,
+)
+
+
 def register() -> None:
     hooks.match_context_register(CLUB_CONTEXT)
     hooks.player_context_register(HOME_CLUB_CONTEXT)
+    hosts.event_host_register(EVENT_HOST)

@@ -77,6 +77,19 @@ class HomeClub(models.Model):
         return f"player {self.player_id}'s home club {self.club_id}"
 
 
+class ClubEvent(models.Model):
+    """An event on the club's calendar (its page, its iCal feed), put there by one of the club's
+    owners or organisers when the event was created. Held here: clubs stand above tournaments, and
+    ``tournaments.Tournament`` names no club (it reads its club through tournaments/hosts.py)."""
+
+    tournament = models.OneToOneField("tournaments.Tournament", primary_key=True, on_delete=models.CASCADE,
+                                      related_name="club_event")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+
+    def __str__(self) -> str:
+        return f"event {self.tournament_id} on club {self.club_id}'s calendar"
+
+
 class ClubMatch(models.Model):
     """A club's match (its ladder counts it) and the club night it was played at, if any. Held
     here: ``matches.Match`` names no club. Read through ``match.club_link``; a club's matches

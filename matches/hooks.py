@@ -332,3 +332,38 @@ def describe_player(player) -> list[tuple[str, str]]:
         if text:
             lines.append((context.label, text))
     return lines
+
+
+# --- records kept about a match ----------------------------------------------------------------------
+#
+# An app above may keep rows about a match for good (a dispute: its match is PROTECTed). Such a
+# match has started, whatever its status: an event's draw must not drop and re-create it. The app
+# registers a :class:`MatchRecord`; whoever would drop a match asks :func:`match_records`.
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """Rows an app keeps about a match for good.
+
+    - ``name``: the registration key (``dispute``);
+    - ``why``: the words a refusal uses for it ("a dispute was opened on it");
+    - ``exists()``: a fresh ``Exists`` over those rows for ``OuterRef("pk")`` of a ``Match``
+      queryset, to annotate it in the same query.
+    """
+
+    name: str
+    why: str
+    exists: Callable[[], Any]
+
+
+_match_records: dict[str, MatchRecord] = {}
+
+
+def match_record_register(record: MatchRecord) -> None:
+    """Register ``record`` (again under the same name: replaced)."""
+    _match_records[record.name] = record
+
+
+def match_records() -> list[MatchRecord]:
+    """The registered records, by name."""
+    return [_match_records[name] for name in sorted(_match_records)]

@@ -4,7 +4,7 @@ in fields that tests assert on."""
 import factory
 
 from accounts.models import User
-from clubs.models import HomeClub
+from clubs.models import ClubEvent, HomeClub
 from matches.models import Match, Player, Side
 from tournaments.models import EventMatch, Tournament
 
@@ -53,6 +53,14 @@ class TournamentFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"Open {n}")
     organiser = factory.SubFactory(UserFactory, organiser=True)
+    club = None  # the club whose calendar it is on: held by clubs (ClubEvent), not a Tournament field
+
+    @classmethod
+    def _create(cls, model_class, *args, club=None, **kwargs):
+        tournament = super()._create(model_class, *args, **kwargs)
+        if club is not None:
+            ClubEvent.objects.create(tournament=tournament, club=club)
+        return tournament
 
 
 class MatchFactory(factory.django.DjangoModelFactory):

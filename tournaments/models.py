@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from . import hosts
+
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
@@ -50,7 +52,6 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=200)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments")
-    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments")
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -97,6 +98,12 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def club(self):
+        """The club whose calendar the event is on, or None: held by the clubs app
+        (tournaments/hosts.py), read through ``select_related(*hosts.host_joins())``."""
+        return hosts.host_of(self)
 
 
 class EventMatch(models.Model):

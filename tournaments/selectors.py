@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from clubs.selectors import clubs_managed
 from matches.models import Match, Player
+from tournaments import hosts
 from tournaments.draw import BYE, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
 from tournaments.models import Entry, Pairing, Tournament
@@ -28,19 +28,19 @@ from .services import state
 def tournament_list(*, status: str | None = None, organiser_id: int | None = None, club_id: int | None = None
                     ) -> QuerySet[Tournament]:
     """Tournaments, newest start first, with organiser and club joined."""
-    tournaments = Tournament.objects.select_related("organiser", "club")
+    tournaments = Tournament.objects.select_related("organiser", *hosts.host_joins())
     if status:
         tournaments = tournaments.filter(status=status)
     if organiser_id is not None:
         tournaments = tournaments.filter(organiser_id=organiser_id)
     if club_id is not None:
-        tournaments = tournaments.filter(club_id=club_id)
+        tournaments = hosts.host_filter(tournaments, club_id)
     return tournaments
 
 
 def tournament_get(tournament_id: int) -> Tournament:
     """One tournament with organiser and club; raises Tournament.DoesNotExist."""
-    return Tournament.objects.select_related("organiser", "club").get(pk=tournament_id)
+    return Tournament.objects.select_related("organiser", *hosts.host_joins()).get(pk=tournament_id)
 
 
 def tournament_list_running(*, player: Player) -> QuerySet[Tournament]:
@@ -55,7 +55,7 @@ def tournament_list_running(*, player: Player) -> QuerySet[Tournament]:
 def club_choices(*, user) -> list[tuple[int, str]]:
     """``(id, name)`` of the clubs ``user`` may put a new event on (those he owns or organises),
     by name."""
-    return list(clubs_managed(user=user).values_list("pk", "name"))
+    return hosts.host_choices(user)
 
 
 @dataclass(frozen=True)

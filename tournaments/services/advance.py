@@ -21,9 +21,9 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
 from core.errors import DomainError
+from matches import hooks
 from matches.models import Match, Report
 from matches.services.matches import match_create, match_summary
-from rulings.models import Dispute
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
@@ -68,12 +68,13 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
     board_ids = [b.match_id for p in pairings for b in getattr(p, "board_rows", ())]
     ids = [p.match_id for p in pairings if p.match_id is not None] + board_ids
     # --- end team events ---
+    records = hooks.match_records()
     try:
         with transaction.atomic():
             fresh = {
                 m.pk: m for m in Match.objects.select_for_update(nowait=True, of=("self",)).filter(pk__in=ids)
                 .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("pk"))),
-                          has_disputes=Exists(Dispute.objects.filter(match_id=OuterRef("pk"))))
+                          **{f"kept_by_{record.name}": record.exists() for record in records})
             }
     except DatabaseError:
         raise refuse(pairings[0].key, "is being played or reported right now") from None
@@ -82,9 +83,10 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
         for match in (fresh.get(pk) for pk in match_ids):
             if match is not None and state.is_started(match, match.has_reports):
                 raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
-            # A dispute keeps its match for good (Dispute.match is PROTECT): it has started.
-            if match is not None and match.has_disputes:
-                raise refuse(pairing.key, "has started (a dispute was opened on it)")
+            # A row kept about the match for good (a dispute) means it has started.
+            for record in records:
+                if match is not None and getattr(match, f"kept_by_{record.name}"):
+                    raise refuse(pairing.key, f"has started ({record.why})")
     # --- team events: the board orders these team matches locked ---
     played_by = {(e, p.round_number) for p in pairings if getattr(p, "board_rows", ())
                  for e in (p.entry0_id, p.entry1_id) if e is not None}

@@ -9,9 +9,7 @@ from dataclasses import dataclass, fields
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from clubs.models import Club
-from clubs.permissions import require_club_manager
-from tournaments import errors
+from tournaments import errors, hosts
 from tournaments.draw import DrawError
 from tournaments.draw.lengths import check_schedule
 from tournaments.models import Tournament
@@ -149,22 +147,19 @@ def tournament_create(*, user, rules: EventRules) -> Tournament:
     """
     if not getattr(user, "is_authenticated", False) or not user.is_organiser:
         raise errors.not_an_organiser()
-    club = None
-    if rules.club_id is not None:
-        club = Club.objects.filter(pk=rules.club_id).first()
-        if club is None:
-            raise errors.unknown_club(rules.club_id)
-        # An event on a club's calendar is the club's business: only its owners and organisers put one there.
-        require_club_manager(club, user)
-    tournament = Tournament(organiser=user, club=club, **rules.tournament_fields())
+    # An event on a club's calendar is the club's business: the club (its app) checks who may put one there.
+    attach = hosts.host_prepare(user, rules.club_id) if rules.club_id is not None else None
+    tournament = Tournament(organiser=user, **rules.tournament_fields())
     try:
         tournament.full_clean()
     except ValidationError as error:
         field, messages = next(iter(error.message_dict.items()))
         raise errors.bad_rules(field, messages[0]) from None
     tournament.save()
+    if attach is not None:
+        attach(tournament)
     event_audit_record("tournament.created", actor=user, tournament=tournament, obj=tournament,
-                       after={**tournament_summary(tournament), "club": tournament.club_id, "lengths": tournament.lengths})
+                       after={**tournament_summary(tournament), "club": rules.club_id, "lengths": tournament.lengths})
     return tournament
 
 

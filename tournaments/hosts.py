@@ -1,0 +1,86 @@
+"""Who hosts an event: the app above tournaments that holds the link registers it here.
+
+An event may stand on a club's calendar, and its draw may keep two players of one club apart
+(``forbid_same_club``). Clubs stand above tournaments: the link between an event and its club
+(``clubs.ClubEvent``) and a player's home club (``clubs.HomeClub``) are the club's records, and
+tournaments never names them. The clubs app registers an :class:`EventHost` in its
+``AppConfig.ready()``; tournaments asks it:
+
+- which hosts a user may put a new event on (the new-event form's choices);
+- to check a host for a new event before anything is written (DomainError ``unknown_club``,
+  NotAllowed ``not_club_manager``) and then to link the saved event, in the same transaction;
+- which ``select_related`` path reads an event's host, how to read it and how to filter on it
+  (the events list and API: ``?club=``, the ``club`` brief);
+- the home club of each player, for the same-club rule of the draw.
+
+With no host registered (a project without clubs), no event has a host, the choices are empty and
+a host asked for is refused as unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from . import errors
+
+
+@dataclass(frozen=True)
+class EventHost:
+    """What the hosting app says about events; every callable is the hosting app's own.
+
+    - ``joins``: the ``select_related`` paths from ``Tournament`` that :attr:`host_of` reads;
+    - ``choices(user)``: ``(id, name)`` of the hosts ``user`` may put a new event on;
+    - ``prepare(user, host_id)``: checks the host (raises DomainError / NotAllowed) and returns a
+      callable that links a saved event to it;
+    - ``host_of(tournament)``: the event's host (a row with ``pk`` and ``name``) or None;
+    - ``filter(tournaments, host_id)``: the events of that host among ``tournaments``;
+    - ``player_clubs(player_ids)``: each player's home club id, for those that have one.
+    """
+
+    joins: tuple[str, ...]
+    choices: Callable[[Any], list[tuple[int, str]]]
+    prepare: Callable[[Any, int], Callable[[Any], None]]
+    host_of: Callable[[Any], Any]
+    filter: Callable[[QuerySet, int], QuerySet]
+    player_clubs: Callable[[Iterable[int]], dict[int, int]]
+
+
+_registered: list[EventHost] = []
+
+
+def event_host_register(host: EventHost) -> None:
+    """Make ``host`` the events' host (one at most: a second registration replaces the first,
+    so an ``AppConfig.ready()`` that runs twice registers once)."""
+    _registered[:] = [host]
+
+
+def host_joins() -> tuple[str, ...]:
+    return _registered[0].joins if _registered else ()
+
+
+def host_choices(user) -> list[tuple[int, str]]:
+    return _registered[0].choices(user) if _registered else []
+
+
+def host_prepare(user, host_id: int) -> Callable[[Any], None]:
+    """The link of a new event to ``host_id``, checked for ``user``; raises DomainError
+    ``unknown_club`` (no such host) or NotAllowed (``user`` may not put an event there)."""
+    if not _registered:
+        raise errors.unknown_club(host_id)
+    return _registered[0].prepare(user, host_id)
+
+
+def host_of(tournament) -> Any:
+    return _registered[0].host_of(tournament) if _registered else None
+
+
+def host_filter(tournaments: QuerySet, host_id: int) -> QuerySet:
+    return _registered[0].filter(tournaments, host_id) if _registered else tournaments.none()
+
+
+def player_clubs(player_ids: Iterable[int]) -> dict[int, int]:
+    return _registered[0].player_clubs(player_ids) if _registered else {}
