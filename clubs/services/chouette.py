@@ -67,7 +67,7 @@ from .. import errors
 from ..models import ChouetteSession, ChouetteStep, Club, ClubNight, Membership
 from ..permissions import require_club_manager
 from ..selectors_chouette import engine_step, engine_steps, session_settings
-from .common import record
+from .common import club_audit_record
 
 QUICK, FULL = "quick", "full"
 ENTRIES = (QUICK, FULL)
@@ -343,7 +343,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
         lone_taker_must_beaver=settings.lone_taker_must_beaver, stake=stake, currency=currency, version=1,
     )
     step = _step_create(session, user, ChouetteStep.Kind.START, step_to_json(start))
-    record("chouette.started", actor=user, club=club, obj=session, after={
+    club_audit_record("chouette.started", actor=user, club=club, obj=session, after={
         "name": session.name, "night": night_id, "settings": _settings_summary(session),
         "rolloff": step.record["rolloff"], "lineup": lineup_to_json(lineup)})
     return session
@@ -367,7 +367,7 @@ def chouette_join(*, club_id: int, chouette_id: int, user, player_id: int,
     replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
     row = _step_create(session, user, ChouetteStep.Kind.JOIN, step_to_json(step), player.pk)
     _moved_on(session)
-    record("chouette.joined", actor=user, club=club, obj=row, after={
+    club_audit_record("chouette.joined", actor=user, club=club, obj=row, after={
         "session": session.pk, "player": player.pk, "name": player.display_name,
         "lineup": lineup_to_json(replayed.lineup)})
     return row
@@ -392,7 +392,7 @@ def chouette_leave(*, club_id: int, chouette_id: int, user, player_id: int,
     replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
     row = _step_create(session, user, ChouetteStep.Kind.LEAVE, step_to_json(step), player_id)
     _moved_on(session)
-    record("chouette.left", actor=user, club=club, obj=row, after={
+    club_audit_record("chouette.left", actor=user, club=club, obj=row, after={
         "session": session.pk, "player": player_id, "lineup": lineup_to_json(replayed.lineup)})
     return row
 
@@ -434,8 +434,8 @@ def chouette_game_record(*, club_id: int, chouette_id: int, user, kind: str, rec
 def audit_record_of_game(action: str, user, club: Club, session: ChouetteSession, row: ChouetteStep, number: int, *,
                          before=None, after=None) -> None:
     """One audit entry for a change of a game step (its session, step and game numbers in the note)."""
-    record(action, actor=user, club=club, obj=row, before=before, after=after,
-           note=f"chouette {session.pk}, step {row.number}, game {number}")
+    club_audit_record(action, actor=user, club=club, obj=row, before=before, after=after,
+                      note=f"chouette {session.pk}, step {row.number}, game {number}")
 
 
 def _game_at(rows: Sequence[ChouetteStep], number: int) -> tuple[int, ChouetteStep]:
@@ -533,7 +533,7 @@ def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
     _moved_on(session, "status", "ended_at")
     transfers = [{"payer": payer, "payee": payee, "points": points, "money": str(Decimal(points) * session.stake)}
                  for payer, payee, points in settle_up(replayed.ledger)]
-    record("chouette.ended", actor=user, club=club, obj=session, before={"status": "open"}, after={
+    club_audit_record("chouette.ended", actor=user, club=club, obj=session, before={"status": "open"}, after={
         "status": "ended", "ledger": {str(player): points for player, points in replayed.ledger.items()},
         "stake": session.stake, "currency": session.currency, "transfers": transfers})
     return session
