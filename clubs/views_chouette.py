@@ -20,14 +20,14 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from core.pages import error_status, error_text, form_refuse
+from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
 
 from . import selectors, selectors_chouette
 from .forms_chouette import ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
 from .models import ChouetteSession, Club, ClubNight
+from .pages import club_or_404, club_page_context, require_manager, require_member
 from .permissions import MANAGERS, club_role
 from .services import chouette as services
-from .views import _club_or_404, _context, _done, _form_errors, _require_manager, _require_member
 
 LAST_GAMES = 8
 
@@ -65,9 +65,9 @@ def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
 @login_required
 def chouette_list(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's chouette tables, newest first. Members only; managers see the link to start one."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
-    return render(request, "clubs/chouette/list.html", _context(
+    club = club_or_404(slug)
+    require_member(request, club)
+    return render(request, "clubs/chouette/list.html", club_page_context(
         request, club, sessions=selectors_chouette.chouette_list(club=club)))
 
 
@@ -78,15 +78,15 @@ def _open_nights(club: Club) -> list[tuple[int, str]]:
 
 def _render_new(request: HttpRequest, club: Club, *, form=None, status: int = 200):
     form = form or ChouetteStartForm(players=_member_players(club), nights=_open_nights(club))
-    return render(request, "clubs/chouette/new.html", _context(request, club, form=form), status=status)
+    return render(request, "clubs/chouette/new.html", club_page_context(request, club, form=form), status=status)
 
 
 @login_required
 def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Owners and organisers start a table: its settings and the players' roll-off dice; see
     chouette_start. The table page follows."""
-    club = _club_or_404(slug)
-    _require_manager(request, club)
+    club = club_or_404(slug)
+    require_manager(request, club)
     if request.method != "POST":
         return _render_new(request, club)
     players = _member_players(club)
@@ -98,7 +98,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, text=lambda e: _refusal_text(e, dict(players)))
         return _render_new(request, club, form=form, status=error_status(error))
-    return _done(request, "The table is set: good game.", _table_url(club, session))
+    return success_redirect(request, "The table is set: good game.", _table_url(club, session))
 
 
 # --- the table -----------------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ def _render_table(request: HttpRequest, club: Club, session: ChouetteSession, *,
     extra = {}
     if club_role(club, request.user) in MANAGERS and session.status == ChouetteSession.Status.OPEN:
         extra = _forms(club, state, **forms)
-    return render(request, "clubs/chouette/table.html", _context(
+    return render(request, "clubs/chouette/table.html", club_page_context(
         request, club, session=session, state=state, action_error=action_error, **extra), status=status)
 
 
@@ -139,14 +139,14 @@ def chouette_table(request: HttpRequest, slug: str, chouette_id: int) -> HttpRes
     """The table: the line-up for the next game with roles and running totals, the last games with
     every cube and amount, the ledger and the settlement; for owners and organisers the forms to
     record a quick result, let a player join or leave, and end the session. Members only."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
+    club = club_or_404(slug)
+    require_member(request, club)
     return _render_table(request, club, _session_or_404(club, chouette_id))
 
 
 def _manager_session(request: HttpRequest, slug: str, chouette_id: int) -> tuple[Club, ChouetteSession]:
-    club = _club_or_404(slug)
-    _require_manager(request, club)
+    club = club_or_404(slug)
+    require_manager(request, club)
     return club, _session_or_404(club, chouette_id)
 
 
@@ -175,8 +175,8 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
     after = selectors_chouette.chouette_state(session=session, last_games=1)
     game = after.games[0]
     box, captain = after.lineup[0], after.lineup[1]
-    return _done(request, f"Game {game.number}: {game.result_label}. Next: {box.display_name} is the Box, "
-                          f"{captain.display_name} the Captain.", _table_url(club, session))
+    return success_redirect(request, f"Game {game.number}: {game.result_label}. Next: {box.display_name} is the Box, "
+                                     f"{captain.display_name} the Captain.", _table_url(club, session))
 
 
 @login_required
@@ -200,7 +200,7 @@ def chouette_game_record_full(request: HttpRequest, slug: str, chouette_id: int)
         return _render_table(request, club, session, full_form=form, status=error_status(error))
     session.refresh_from_db()
     game = selectors_chouette.chouette_state(session=session, last_games=1).games[0]
-    return _done(request, f"Game {game.number}: {game.result_label}.", _table_url(club, session))
+    return success_redirect(request, f"Game {game.number}: {game.result_label}.", _table_url(club, session))
 
 
 def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, make_form, text: str):
@@ -208,7 +208,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
     state = selectors_chouette.chouette_state(session=session, last_games=0)
     form = make_form(club, state, request.POST)
     if not form.is_valid():
-        return _render_table(request, club, session, action_error=_form_errors(form), status=400)
+        return _render_table(request, club, session, action_error=form_errors_text(form), status=400)
     try:
         service(club_id=club.pk, chouette_id=session.pk, user=request.user, player_id=form.cleaned_data["player"],
                 expected_version=form.cleaned_data["version"])
@@ -217,7 +217,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
         return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
                              status=error_status(error))
     name = dict(form.fields["player"].choices).get(form.cleaned_data["player"], "")
-    return _done(request, text.format(name=name), _table_url(club, session))
+    return success_redirect(request, text.format(name=name), _table_url(club, session))
 
 
 @login_required
@@ -245,7 +245,7 @@ def chouette_end(request: HttpRequest, slug: str, chouette_id: int) -> HttpRespo
         services.chouette_end(club_id=club.pk, chouette_id=session.pk, user=request.user)
     except DomainError as error:
         return _render_table(request, club, session, action_error=error_text(error), status=error_status(error))
-    return _done(request, "The session is over: here is who pays whom.", _table_url(club, session))
+    return success_redirect(request, "The session is over: here is who pays whom.", _table_url(club, session))
 
 
 # --- one game ------------------------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def _render_game(request, club, session, number, *, form=None, action_error: str
     extra = {}
     if club_role(club, request.user) in MANAGERS and not game.voided:
         extra["form"] = form or _amend_form(state, game)
-    return render(request, "clubs/chouette/game.html", _context(
+    return render(request, "clubs/chouette/game.html", club_page_context(
         request, club, session=session, state=state, game=game, action_error=action_error, **extra), status=status)
 
 
@@ -286,12 +286,12 @@ def _render_game(request, club, session, number, *, form=None, action_error: str
 def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number: int) -> HttpResponse:
     """One game: its line-up, every cube and amount, its record; owners and organisers amend it with
     a quick result (POST) or void it (POST ``action=void``). Members only."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
+    club = club_or_404(slug)
+    require_member(request, club)
     session = _session_or_404(club, chouette_id)
     if request.method != "POST":
         return _render_game(request, club, session, game_number)
-    _require_manager(request, club)
+    require_manager(request, club)
     state = selectors_chouette.chouette_state(session=session)
     game = _game_or_404(state, game_number)
     if request.POST.get("action") == "void":
@@ -303,7 +303,7 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
             session.refresh_from_db()
             return _render_game(request, club, session, game_number, status=error_status(error),
                                 action_error=_refusal_text(error, _names(state)))
-        return _done(request, f"Game {game_number} is void: it no longer counts.", _table_url(club, session))
+        return success_redirect(request, f"Game {game_number} is void: it no longer counts.", _table_url(club, session))
     form = _amend_form(state, game, request.POST)
     if not form.is_valid():
         return _render_game(request, club, session, game_number, form=form, status=400)
@@ -315,8 +315,8 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
                     text=lambda e: _refusal_text(e, _names(state)))
         session.refresh_from_db()
         return _render_game(request, club, session, game_number, form=form, status=error_status(error))
-    return _done(request, f"Game {game_number} is amended.",
-                 reverse("clubs:chouette_game", args=[club.slug, session.pk, game_number]))
+    return success_redirect(request, f"Game {game_number} is amended.",
+                            reverse("clubs:chouette_game", args=[club.slug, session.pk, game_number]))
 
 
 urlpatterns = [
