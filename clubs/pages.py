@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
+from django.urls import reverse
 
-from . import selectors
+from . import hooks, selectors
 from .models import Club
 from .permissions import MANAGERS, OWNER, club_role
 
@@ -27,10 +28,13 @@ def club_or_404(slug: str) -> Club:
 
 def club_page_context(request: HttpRequest, club: Club, **extra) -> dict:
     """The context of a club's page: the club, the visitor's role and what it lets him see (the
-    club's navigation, clubs/_nav.html, reads ``is_member`` and ``is_manager``), and ``extra``."""
+    club's navigation, clubs/_nav.html, reads ``is_member``, ``is_manager`` and ``club_links``: the
+    links the apps on clubs add to it, :mod:`clubs.hooks`, as (label, url)), and ``extra``."""
     role = club_role(club, request.user)
+    links = [(link.label, reverse(link.url_name, args=[club.slug])) for link in hooks.club_links()
+             if role is not None or not link.members_only]
     return {"club": club, "role": role, "is_member": role is not None, "is_manager": role in MANAGERS,
-            "is_owner": role == OWNER, **extra}
+            "is_owner": role == OWNER, "club_links": links, **extra}
 
 
 def require_member(request: HttpRequest, club: Club) -> None:

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "matches",
     "tournaments",
     "clubs",
+    "chouette",
     "rulings",
 ]
 

@@ -1,7 +1,7 @@
 """Club nights: an owner or organiser opens one, members check in, it is closed at the end.
 
-The night's matches (``Match.club_night``) and chouette sessions (``ChouetteSession.night``) hang
-off it; they are created by their own services.
+The night's matches (``Match.club_night``) and chouette sessions (the chouette app's
+``ChouetteSession.night``) hang off it; they are created by their own services.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ import json
 import pytest
 from django.test import Client
 
-from clubs.models import ChouetteStep
+from chouette.models import ChouetteStep
+from tests.chouette.factories import chouette_snapshot, full_record, ids, table
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import chouette_snapshot, full_record, ids, table
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import re
 
 from django import forms
 
-from .selectors_chouette import ChouetteState, Seat
+from .selectors import ChouetteState, Seat
 
 DICE = re.compile(r"[1-9](?:[\s,]+[1-9])*")
 CUBE_FACES = [1 << power for power in range(11)]  # 1 .. 1024

@@ -1,6 +1,6 @@
 """API of the chouette tables, under /api/v1/clubs/<club_id>/chouettes/. Each view checks who reads or
 acts, reads its body with a strict serializer, calls one service or selector, and answers with the
-table's state as clubs.selectors_chouette recomputes it.
+table's state as chouette.selectors recomputes it.
 
 Who: every chouette read is for the club's members only, the whole of it (a session's players and
 its amounts are the club's business): anonymous 401, anyone else 403 ``not_club_member``. Writes are
@@ -27,17 +27,17 @@ from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from clubs.api.base import ClubBaseApi, read_body, require_member_reader
+from clubs.api.serializers import NoBodySerializer
+from clubs.models import Club
+from clubs.permissions import require_club_manager
+from clubs.selectors import club_get
 from core import throttles
 from core.api import ApiErrorSerializer, Pagination, paginated_response
 
-from .. import selectors_chouette as selectors
-from ..models import ChouetteSession, ChouetteStep, Club
-from ..permissions import require_club_manager
-from ..selectors import club_get
-from ..services import chouette as services
-from .base import ClubBaseApi, read_body, require_member_reader
-from .serializers import NoBodySerializer
-from .serializers_chouette import (
+from .. import selectors, services
+from ..models import ChouetteSession, ChouetteStep
+from .serializers import (
     DEFAULT_STATE_GAMES,
     GAMES_HELP,
     GAMES_SCHEMA,
