@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 FILES = ["galaxy_1pt_match1501137.mat", "studio_3pt_solnze_lasse.mat", "gnubg_3pt_test_match01.mat"]
 
@@ -63,6 +65,7 @@ print(json.dumps(answers))
 """
 
 
+@pytest.mark.slow
 def test_the_demo_runs_on_the_embedded_default_and_every_kind_of_page_answers(tmp_path):
     folder = tmp_path / "mat"
     folder.mkdir()

@@ -1,21 +1,23 @@
 """The chouette pages (/clubs/<slug>/chouettes/...): members see the tables and their amounts, nobody
-else does; owners and organisers start a table, record quick results, let players join and leave,
-amend and void games and end the session through the forms; a refusal re-renders the page with its
-message and its 4xx, nothing saved. The usual table: Ann is the Box, Otis the Captain, Mia and Max
-the crew."""
+else does; owners and organisers start a table, record quick results and full games (the board's log
+and the crew's cube moments as JSON, checked by the engine), let players join and leave, amend and
+void games and end the session through the forms; a refusal re-renders the page with its message
+(a full record's names its place in the record) and its 4xx, nothing saved. The usual table: Ann is
+the Box, Otis the Captain, Mia and Max the crew."""
 
 from __future__ import annotations
 
 import html
+import json
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from chouette.models import ChouetteSession
+from chouette.models import ChouetteSession, ChouetteStep
 from chouette.selectors import chouette_state
-from tests.chouette.factories import chouette_snapshot, ids, play, quick, table
+from tests.chouette.factories import chouette_snapshot, full_record, ids, play, quick, table
 from tests.clubs.factories import ClubNightFactory, club_cast
 
 pytestmark = pytest.mark.django_db
@@ -190,6 +192,45 @@ def test_a_result_the_engine_refuses_is_shown_on_the_form_and_saves_nothing(cast
     assert chouette_snapshot(session) == before
     assert browser(cast.members[0]).post(page(cast, session, "games/"), game_post(p)).status_code == 403
     assert chouette_snapshot(session) == before
+
+
+def full_game_post(cast, session, record, user=None):
+    client = Client()
+    client.force_login(user or cast.organiser)
+    data = {"record": record if isinstance(record, str) else json.dumps(record), "version": session.version}
+    return client.post(f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/full/", data)
+
+
+def test_the_organiser_records_a_full_game_from_the_table_page(cast):
+    session = table(cast)
+    table_page = Client()
+    table_page.force_login(cast.organiser)
+    assert "games/full/" in table_page.get(f"/clubs/{cast.club.slug}/chouettes/{session.pk}/").content.decode()
+    response = full_game_post(cast, session, full_record(ids(cast)))
+    assert response.status_code == 302
+    step = ChouetteStep.objects.get(session=session, kind="game")
+    assert (step.record["entry"], step.record["entered"]) == ("full", full_record(ids(cast)))
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ("{not json", "not JSON"),
+    ("[1, 2]", "a full record is a JSON object"),
+    (lambda p: {**full_record(p), "board_log": full_record(p)["board_log"][:2]}, "board"),
+    (lambda p: {**full_record(p), "board_log": [{"type": "roll", "side": 0, "dice": [3, 9]}]}, "board_log[0]"),
+])
+def test_a_bad_full_record_is_refused_on_the_page_and_saves_nothing(cast, record, message):
+    session = table(cast)
+    before = chouette_snapshot(session)
+    response = full_game_post(cast, session, record(ids(cast)) if callable(record) else record)
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    assert chouette_snapshot(session) == before
+
+
+def test_a_member_who_does_not_run_the_table_cannot_record_a_full_game(cast):
+    session = table(cast)
+    response = full_game_post(cast, session, full_record(ids(cast)), user=cast.members[0])
+    assert response.status_code == 403 and not ChouetteStep.objects.filter(kind="game").exists()
 
 
 def test_players_join_and_leave_from_the_table_page(cast, p):

@@ -33,7 +33,7 @@ from tests.chouette.factories import ids
 from tests.clubs.factories import club_cast
 from tests.e2e.test_report_flow import STEP_TIMEOUT_MS, chromium, sign_in
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 STAKE = Decimal("2.50")
 

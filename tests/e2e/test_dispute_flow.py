@@ -12,7 +12,7 @@ from rulings.models import Appeal, Dispute, Ruling
 from tests.e2e.test_report_flow import chromium, new_page, sign_in, sign_out
 from tests.factories import MatchFactory, UserFactory
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from tests.tournaments.factories import cast, make_organiser, play
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournament_bracket
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def screenshot(page, name: str) -> None:

@@ -123,6 +123,7 @@ def _kind(position: Position) -> str:
     return "prime" if longest >= 4 else "contact"
 
 
+@pytest.mark.slow
 def test_it_finds_exactly_the_plays_gnubg_finds_on_20000_positions_from_random_games():
     corpus = random_positions(2026, CASES)
     kinds: dict[str, int] = {}

@@ -4,7 +4,6 @@ import stands (at the top of the module, or inside a function)."""
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from tests.imports import imports
 
 ENGINE = Path(engine.__file__).parent
 
@@ -30,32 +30,8 @@ def foreign_imports(source: str, package: str) -> list[str]:
     ``"line 3: django.db"``. ``package`` is where the source's relative imports start (a module's
     package; a package's ``__init__`` its own name). Imports inside functions count, and so do
     ``__import__("x")`` and ``importlib.import_module("x")`` with a literal name."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level:
-            base = package.split(".")
-            if node.level - 1 >= len(base):  # beyond the top package: no module of the engine's
-                names = ["." * node.level + (node.module or "")]
-            else:
-                names = [".".join([*base[: len(base) - (node.level - 1)], *filter(None, [node.module])])]
-        elif isinstance(node, ast.ImportFrom):
-            names = [node.module]
-        elif (
-            isinstance(node, ast.Call)
-            and ast.unparse(node.func) in ("__import__", "importlib.import_module")
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        ):
-            names = [node.args[0].value]
-        else:
-            continue
-        top = [name.split(".")[0] for name in names]
-        found += [f"line {node.lineno}: {name}" for name, first in zip(names, top, strict=True)
-                  if first != "engine" and first not in sys.stdlib_module_names]
-    return found
+    return [f"line {found.line}: {found.name}" for found in imports(source, package)
+            if found.name.split(".")[0] != "engine" and found.name.split(".")[0] not in sys.stdlib_module_names]
 
 
 def test_every_engine_module_imports_only_the_standard_library_and_the_engine():

@@ -4,11 +4,8 @@ name the line, idempotent processing and tasks, the upload and progress pages, a
 from __future__ import annotations
 
 import io
-import os
 import random
 import re
-import subprocess
-import tempfile
 import threading
 import time
 import zipfile
@@ -600,48 +597,9 @@ def test_another_users_progress_page_is_not_found(client, owner):
 # --- a real worker -----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def worker(monkeypatch):
-    """A real Celery worker on the test database and Redis; stopped (killed if need be) afterwards.
-
-    Other test runs (and their workers) may share Redis database 15: this worker listens on a
-    queue of its own, and import jobs dispatched during the test go to that queue, so that no
-    other worker takes them and this one takes nobody else's.
-    """
-    queue = f"imports-test-{os.getpid()}-{time.monotonic_ns()}"
-    monkeypatch.setattr(import_job_run_task, "delay",
-                        lambda *args: import_job_run_task.apply_async(args=args, queue=queue))
-    db = connection.settings_dict
-    login = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    url = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.REDIS_URL,
-           "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "true", "CONN_MAX_AGE": "0"}
-    base = Path(settings.BASE_DIR)
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            [str(base / ".venv" / "bin" / "celery"), "-A", "config", "worker", "--pool=solo", "-Q", queue,
-             "--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-
-        def output() -> str:
-            log.seek(0)
-            return log.read().decode(errors="replace")[-4000:]
-
-        try:
-            yield output
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=15)
-
-
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_runs_an_import_job(worker):
+def test_a_real_worker_runs_an_import_job(celery_worker_process):
     owner = UserFactory(username="worker-owner")
     names = ["galaxy_1pt_match1501137.mat", "galaxy_3pt_match1161689.mat"]
     job = import_job_create(owner=owner, files=[(n, mat(n)) for n in names] + [("bad.mat", b"junk")])
@@ -651,7 +609,7 @@ def test_a_real_worker_runs_an_import_job(worker):
         if job.status == ImportJob.Status.DONE:
             break
         time.sleep(0.5)
-    assert job.status == ImportJob.Status.DONE, worker()
+    assert job.status == ImportJob.Status.DONE, celery_worker_process.log()
     assert (job.done, job.total) == (3, 3)
     assert sorted(job.files.values_list("status", flat=True)) == ["failed", "imported", "imported"]
     assert Match.objects.count() == 2

@@ -4,17 +4,11 @@ only transient failures are retried, and a real worker applies a rating dispatch
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
-import uuid
-from pathlib import Path
 
 import pytest
-import redis
-from django.conf import settings
 from django.core import mail
-from django.db import OperationalError, connection
+from django.db import OperationalError
 
 from config.celery import app as celery_app
 from core.errors import Conflict
@@ -148,76 +142,23 @@ def test_a_missing_match_fails_the_rating_task_at_once(monkeypatch):
 # --- a real worker ----------------------------------------------------------------------------
 
 
-def database_url() -> str:
-    """The URL of the database this test runs on (the test database, not the one configured)."""
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def forget_queue(queue: str) -> None:
-    """Leave nothing of this test's queue and worker in Redis: the queue, its bindings, the
-    worker's control queue."""
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    client.delete(queue, *client.scan_iter(f"*{queue}*"))
-    for key in client.scan_iter("_kombu.*"):
-        kind = client.type(key)
-        if kind == b"set":
-            members, remove = client.smembers(key), client.srem
-        elif kind == b"zset":
-            members, remove = client.zrange(key, 0, -1), client.zrem
-        else:
-            continue
-        stale = [member for member in members if queue.encode() in member]
-        if stale:
-            remove(key, *stale)
-
-
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_applies_the_rating_of_a_match_confirmed_through_the_service(monkeypatch, tmp_path):
-    # A queue of its own, so that no other test's worker takes these tasks and no stale message
-    # from an earlier run reaches this worker.
-    queue = f"crawford-test-ratings-{uuid.uuid4().hex[:12]}"
-    for task in (tasks.match_rating_apply_task, tasks.match_notify_task):
-        real = task._get_current_object()
-        monkeypatch.setattr(real, "delay", lambda *args, _task=real: _task.apply_async(args, queue=queue))
-
+def test_a_real_worker_applies_the_rating_of_a_match_confirmed_through_the_service(celery_worker_process):
     alice = player("alice", rating=1600, experience=500)
     bob = player("bob", rating=1500, experience=500)
     match = match_between(alice, bob, length=7)
-    base = Path(settings.BASE_DIR)
-    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": "redis://127.0.0.1:6379/15",
-           "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "true", "CONN_MAX_AGE": "0",
-           "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
-    log_path = tmp_path / "worker.log"
-    with open(log_path, "wb") as log:
-        worker = subprocess.Popen(
-            [str(base / ".venv" / "bin" / "celery"), "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-             "-Q", queue, "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "--loglevel=INFO"],
-            cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-    try:
-        match_report(match_id=match.pk, user=alice.user, claim=Claim((7, 3)))
-        match_confirm(match_id=match.pk, user=bob.user)  # commits, then dispatches the rating task
+    match_report(match_id=match.pk, user=alice.user, claim=Claim((7, 3)))
+    match_confirm(match_id=match.pk, user=bob.user)  # commits, then dispatches the rating task
 
-        deadline = time.monotonic() + 60
-        while RatingChange.objects.filter(match=match).count() < 2:
-            assert worker.poll() is None, f"the worker stopped:\n{log_path.read_text()}"
-            assert time.monotonic() < deadline, f"no rating after 60 s; worker log:\n{log_path.read_text()}"
-            time.sleep(0.25)
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait(timeout=10)
-        forget_queue(queue)
+    deadline = time.monotonic() + 60
+    while RatingChange.objects.filter(match=match).count() < 2:
+        assert celery_worker_process.process.poll() is None, f"the worker stopped:\n{celery_worker_process.log()}"
+        assert time.monotonic() < deadline, f"no rating after 60 s; worker log:\n{celery_worker_process.log()}"
+        time.sleep(0.25)
 
     alice.refresh_from_db()
     bob.refresh_from_db()
     assert (round(alice.rating - 1600, 2), round(bob.rating - 1500, 2)) == (4.49, -4.49)
     assert (alice.experience, bob.experience) == (507, 507)
-    assert "matches.tasks.match_rating_apply_task" in log_path.read_text()
+    assert "matches.tasks.match_rating_apply_task" in celery_worker_process.log()

@@ -99,3 +99,38 @@ def team_snapshot(tournament: Tournament) -> dict:
         "boards": list(BoardMatch.objects.filter(pairing__tournament=tournament).order_by("pk").values()),
         "pairings": list(Pairing.objects.filter(tournament=tournament).order_by("pk").values()),
     }
+
+
+def round_rows(tournament: Tournament, number: int) -> list[Pairing]:
+    """The team matches (not the bye) of round ``number`` of a Swiss or round robin, by key."""
+    return list(Pairing.objects.filter(tournament=tournament, round_number=number, entry1__isnull=False)
+                .order_by("key"))
+
+
+def winner_of(row: Pairing):
+    """The team of the pairing's first entry (it wins the boards a test gives it)."""
+    return row.entry0.team
+
+
+def loser_of(row: Pairing):
+    return row.entry1.team
+
+
+def team_of(entry_id) -> Team | None:
+    """The team of a pairing's entry (None for an empty side)."""
+    return Team.objects.get(entry__pk=entry_id) if entry_id is not None else None
+
+
+def played_round_robin(organiser):
+    """The round robin of four teams played out (as in test_services_teams): Aces and Bears two team
+    wins each, the Bears beat the Aces but the Aces have more board points (6 to 5); Cats 5 board
+    points, Dogs 2."""
+    tournament, _players, (aces, bears, cats, dogs) = team_event(
+        organiser, format=Tournament.Format.ROUND_ROBIN, lengths={"rounds": [1]})
+    results = {(aces, dogs): 3, (bears, cats): 2, (aces, cats): 2, (dogs, bears): 2, (bears, aces): 2,
+               (cats, dogs): 3}
+    for number in (1, 2, 3):
+        for (first, second), won in results.items():
+            if team_pairing(tournament, first, second).round_number == number:
+                play_team_match(tournament, first, second, won)
+    return tournament

@@ -161,6 +161,7 @@ def _queries(path: str) -> tuple[int, int]:
     return len(queries), len(response.data)
 
 
+@pytest.mark.slow
 def test_the_standings_run_the_same_queries_for_16_and_256_players(cast):
     rng = random.Random(16256)
     counts = {}
@@ -174,6 +175,7 @@ def test_the_standings_run_the_same_queries_for_16_and_256_players(cast):
     assert counts[16] == counts[256] <= 4, counts
 
 
+@pytest.mark.slow
 def test_the_bracket_runs_the_same_queries_for_16_and_256_players(cast):
     rng = random.Random(256)
     counts = {}

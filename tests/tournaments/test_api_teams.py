@@ -1,5 +1,6 @@
 """The teams API: team lists, entering a team, board orders (only a team's captain or the
-organiser; another captain 403), and the team match card.
+organiser; another captain 403), the team match card, a team event's standings (team wins, then
+board points) and a member's next match (his team's, with his board, or sitting out as a reserve).
 
 The cast: Olga organises; the Aces (alice captains, bob, carol), the Bears (dave captains, erin,
 frank), Cats and Dogs; Rupert is in no team; Oscar organises other events.
@@ -8,19 +9,25 @@ frank), Cats and Dogs; Rupert is in no team; Oscar organises other events.
 from __future__ import annotations
 
 import pytest
+from django.db.models import Q
 from rest_framework.test import APIClient
 
 from tests.tournaments.factories import closed, make_another_organiser
 from tests.tournaments.factories_teams import (
+    board_match,
     enter_teams,
     non_member,
     play_board,
+    play_team_match,
+    played_round_robin,
     team_cast,
     team_event,
     team_pairing,
     team_snapshot,
 )
-from tournaments.models import BoardOrder, Team, Tournament
+from tournaments.models import BoardOrder, Pairing, Team, Tournament
+from tournaments.services import tournament_draw
+from tournaments.services.teams import board_order_submit, team_member_add
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +47,10 @@ def event(organiser):
     players = team_cast()
     aces, bears = enter_teams(tournament, players, 2)
     return tournament, players, aces, bears
+
+
+def api(tournament: Tournament, action: str) -> str:
+    return f"/api/v1/tournaments/{tournament.pk}/{action}/"
 
 
 def order_url(tournament, team) -> str:
@@ -154,3 +165,54 @@ def test_the_team_match_card_shows_each_board_and_the_team_result(organiser):
     assert board1["top_player"][1] == ("Alice" if aces_top else "Judy")
     assert board1["winner"] == aces.entry.pk and sorted(card["boards"][2]["score"]) == [1, 3]
     assert client_for().get(f"/api/v1/tournaments/{tournament.pk}/team-matches/999999/").status_code == 404
+
+
+# --- team standings and a member's next match ----------------------------------------------------
+
+
+def test_the_standings_endpoint_of_a_team_event_ranks_by_team_wins_then_board_points(organiser):
+    tournament = played_round_robin(organiser)
+    body = client_for().get(api(tournament, "standings")).json()
+    # By head-to-head (the individual round-robin order) the Bears would be first.
+    assert [(r["place"], r["entrant"]["name"], r["wins"], r["board_points"], r["board_points_against"])
+            for r in body] == [(1, "Aces", 2, 6, 3), (2, "Bears", 2, 5, 4), (3, "Cats", 1, 5, 4), (4, "Dogs", 1, 2, 7)]
+
+
+def test_a_team_member_gets_his_teams_next_match_with_his_board(organiser):
+    tournament, players, (aces, _bears, _cats, dogs) = team_event(organiser, lengths={"main": [3, 5]})
+    alice, bob, carol = players[:3]
+    row = team_pairing(tournament, aces, dogs)
+    nxt = client_for(carol.user).get(api(tournament, "my-next-match")).json()["next_match"]
+    # Round 1's boards follow the members' order (no order submitted): Carol is on board 3.
+    assert (nxt["key"], nxt["entrant"]["name"], nxt["opponent"]["name"]) == (row.key, "Aces", "Dogs")
+    assert (nxt["team_match_id"], nxt["board"], nxt["sits_out"]) == (row.pk, 3, False)
+    assert nxt["match_id"] == board_match(row, 3).pk and nxt["status"] == "scheduled"
+    captain = client_for(alice.user).get(api(tournament, "my-next-match")).json()["next_match"]
+    assert (captain["team_match_id"], captain["board"]) == (row.pk, 1)
+
+    play_team_match(tournament, aces, dogs, 2)
+    nxt = client_for(carol.user).get(api(tournament, "my-next-match")).json()["next_match"]
+    # The final waits for its other team; no order for round 2 yet, so no board.
+    assert (nxt["key"], nxt["opponent"], nxt["board"], nxt["match_id"]) == ("main-2-1", None, None, None)
+    assert nxt["waiting_for"].startswith("winner of main-1-") and nxt["length"] == 5
+    board_order_submit(tournament_id=tournament.pk, team_id=aces.pk, round_number=2,
+                       player_ids=[carol.pk, alice.pk, bob.pk], user=alice.user)
+    nxt = client_for(carol.user).get(api(tournament, "my-next-match")).json()["next_match"]
+    assert nxt["board"] == 1 and nxt["team_match_id"] == Pairing.objects.get(tournament=tournament,
+                                                                              key="main-2-1").pk
+    loser = dogs.members.order_by("id").first().player
+    assert client_for(loser.user).get(api(tournament, "my-next-match")).json() == {"next_match": None}
+    assert client_for(non_member().user).get(api(tournament, "my-next-match")).json() == {"next_match": None}
+
+
+def test_a_reserve_left_off_the_board_order_is_told_so(organiser):
+    tournament, players, (aces, *_others) = team_event(organiser, draw=False)
+    rupert = non_member()
+    team_member_add(tournament_id=tournament.pk, team_id=aces.pk, user=players[0].user, player_id=rupert.pk,
+                    reserve=True)
+    tournament_draw(tournament_id=tournament.pk, user=organiser)
+    row = Pairing.objects.filter(tournament=tournament, round_number=1).get(
+        Q(entry0=aces.entry) | Q(entry1=aces.entry))
+    nxt = client_for(rupert.user).get(api(tournament, "my-next-match")).json()["next_match"]
+    assert nxt["entrant"]["name"] == "Aces" and nxt["team_match_id"] == row.pk
+    assert (nxt["board"], nxt["sits_out"], nxt["match_id"]) == (None, True, None)

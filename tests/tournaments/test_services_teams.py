@@ -1,5 +1,7 @@
 """Team events (RULES.md §7, issue 4 points 5 and 6): teams with a captain and reserves, board
-orders locked when the round starts, team matches of N boards won by the majority, team tables,
+orders locked when the round starts (and unlocked again when a correction resets the team match
+that locked them), team matches of N boards won by the majority, team tables (a level team match
+has no winner), a Swiss or round robin of teams finished only once every team match is decided,
 and consultation pairs seen from each member.
 
 The cast: Olga organises; the Aces (alice captains, bob, carol), the Bears (dave captains, erin,
@@ -12,24 +14,36 @@ import pytest
 
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
-from matches.services.reporting import claim_make, match_confirm, match_report
+from matches.services.reporting import claim_make, match_confirm, match_override, match_report
 from tests.matches.factories_ratings import run_tasks_inline
-from tests.tournaments.factories import cast, closed, enter, make_organiser, play, player, snapshot
+from tests.tournaments.factories import cast, closed, enter, make_organiser, pairing, play, player, snapshot
 from tests.tournaments.factories_teams import (
     board_match,
     enter_teams,
+    loser_of,
     non_member,
     play_board,
     play_team_match,
+    round_rows,
     team_cast,
     team_event,
+    team_of,
     team_pairing,
     team_snapshot,
+    winner_of,
 )
 from tests.tournaments.test_services_advance import _race
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
-from tournaments.selectors import player_next_match, team_list, team_match_card, team_standings, tournament_placings
-from tournaments.services import tournament_draw
+from tournaments.selectors import (
+    player_next_match,
+    team_list,
+    team_match_card,
+    team_standings,
+    tournament_placings,
+    tournament_rounds,
+)
+from tournaments.services import teams as team_services
+from tournaments.services import tournament_draw, tournament_finish
 from tournaments.services.teams import board_order_submit, team_create, team_member_add, team_member_remove
 
 pytestmark = pytest.mark.django_db
@@ -265,6 +279,67 @@ def test_a_team_without_an_order_plays_its_members_in_entry_order(two_teams):
     assert BoardOrder.objects.get(team=aces, round_number=1).locked
 
 
+# A correction that resets a team match unlocks the orders it locked.
+
+
+def test_a_correction_that_resets_an_unstarted_team_match_unlocks_the_orders_it_locked(organiser):
+    tournament, players, (aces, bears, cats, dogs) = team_event(organiser)
+    alice, bob, carol = players[:3]
+    first = play_team_match(tournament, aces, dogs, 2)  # the Aces win 2-1
+    play_team_match(tournament, bears, cats, 3)
+    final = pairing(tournament, "main-2-1")
+    assert {team_of(final.entry0_id), team_of(final.entry1_id)} == {aces, bears}
+    with pytest.raises(Conflict) as caught:
+        board_order_submit(tournament_id=tournament.pk, team_id=aces.pk, round_number=2,
+                           player_ids=[carol.pk, bob.pk, alice.pk], user=alice.user)
+    assert caught.value.code == "board_order_locked"
+
+    # The director finds the Dogs won board 1: they win the team match 2-1 and meet the Bears.
+    board = board_match(first, 1)
+    score = [0, 0]
+    score[0 if first.entry0_id == dogs.entry.pk else 1] = board.length
+    match_override(match_id=board.pk, user=organiser, claim=claim_make(board, tuple(score), None))
+
+    final.refresh_from_db()
+    assert {team_of(final.entry0_id), team_of(final.entry1_id)} == {dogs, bears}
+    order = board_order_submit(tournament_id=tournament.pk, team_id=aces.pk, round_number=2,
+                               player_ids=[carol.pk, bob.pk, alice.pk], user=alice.user)
+    assert (order.players, order.locked) == ([carol.pk, bob.pk, alice.pk], False)
+    # The Bears and the Dogs play the new final: their orders are locked by it.
+    assert BoardOrder.objects.get(team=bears, round_number=2).locked
+    assert BoardOrder.objects.get(team=dogs, round_number=2).locked
+
+
+
+def test_an_order_another_team_match_of_the_round_still_plays_with_stays_locked(organiser):
+    # A double elimination: a team's first losers' match is in round 1 too, after its winners' one.
+    tournament, players, (aces, bears, cats, dogs) = team_event(organiser, format=Tournament.Format.DOUBLE_ELIMINATION)
+    judy, mallory, niaj = players[9:12]
+    first = play_team_match(tournament, aces, dogs, 3)
+    play_team_match(tournament, bears, cats, 3)
+    losers = pairing(tournament, "losers-1-1")
+    assert {team_of(losers.entry0_id), team_of(losers.entry1_id)} == {dogs, cats}
+
+    for number in (1, 2):  # the director finds the Dogs won two boards: they win 2-1
+        board = board_match(first, number)
+        score = [0, 0]
+        score[0 if first.entry0_id == dogs.entry.pk else 1] = board.length
+        match_override(match_id=board.pk, user=organiser, claim=claim_make(board, tuple(score), None))
+
+    losers.refresh_from_db()
+    assert {team_of(losers.entry0_id), team_of(losers.entry1_id)} == {aces, cats}
+    # The Dogs' round-1 order lost its losers' match but still plays winners-1-1: it stays locked.
+    assert BoardOrder.objects.get(team=dogs, round_number=1).locked
+    with pytest.raises(Conflict) as caught:
+        board_order_submit(tournament_id=tournament.pk, team_id=dogs.pk, round_number=1,
+                           player_ids=[niaj.pk, mallory.pk, judy.pk], user=judy.user)
+    assert caught.value.code == "board_order_locked"
+    # The Aces lost their place in winners-2-1: their round-2 order is free again.
+    order = board_order_submit(tournament_id=tournament.pk, team_id=aces.pk, round_number=2,
+                               player_ids=[players[2].pk, players[1].pk, players[0].pk], user=players[0].user)
+    assert not order.locked
+
+
 # --- team matches in a bracket -------------------------------------------------------------------
 
 
@@ -368,6 +443,69 @@ def test_team_standings_break_equal_wins_and_board_points_by_head_to_head(organi
     # Aces and Bears: two wins and five boards each; the Bears beat the Aces. Dogs before Cats on
     # board points (5 to 3).
     assert table == [(1, "Bears", 2, 5), (2, "Aces", 2, 5), (3, "Dogs", 1, 5), (4, "Cats", 1, 3)]
+
+
+@pytest.mark.parametrize("format_", [Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN])
+def test_a_level_team_match_shows_no_winner_on_the_rounds_of_a_swiss_or_round_robin(organiser, format_):
+    tournament, _players, _teams = team_event(organiser, format=format_, board_count=2, swiss_rounds=3)
+    level, won = Pairing.objects.filter(tournament=tournament, round_number=1).order_by("key")[:2]
+    play_board(level, 1, team_of(level.entry0_id))
+    play_board(level, 2, team_of(level.entry1_id))
+    play_board(won, 1, team_of(won.entry1_id))
+    play_board(won, 2, team_of(won.entry1_id))
+    (first, *_later) = tournament_rounds(tournament=tournament)
+    shown = {p.key: p for p in first.pairings}
+    assert shown[level.key].winner is None  # not the winner of board 1
+    assert shown[level.key].score == (1, 1)
+    assert shown[won.key].winner == won.entry1_id
+
+
+# --- finishing a Swiss or round robin of teams ---------------------------------------------------
+
+
+def test_a_swiss_of_teams_is_not_finished_while_a_team_match_is_undecided(organiser):
+    tournament, _players, _teams = team_event(organiser, format=Tournament.Format.SWISS, swiss_rounds=2,
+                                              lengths={"rounds": [1]})
+    first, second = round_rows(tournament, 1)
+    play_team_match(tournament, winner_of(first), loser_of(first), 2)
+    play_board(second, 1, winner_of(second))  # one board of three: the team match is undecided
+    before = snapshot(tournament)
+    with pytest.raises(Conflict) as caught:
+        tournament_finish(tournament_id=tournament.pk, user=organiser)
+    assert caught.value.code == "event_unfinished"
+    assert "1 match without a confirmed result" in caught.value.message and second.key in caught.value.message
+    assert snapshot(tournament) == before
+    play_board(second, 2, winner_of(second))  # 2 of 3: decided, board 3 may still be played
+    assert tournament_finish(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.FINISHED
+
+
+def test_a_round_robin_of_teams_is_not_finished_with_a_round_still_to_play(organiser):
+    tournament, _players, _teams = team_event(organiser, format=Tournament.Format.ROUND_ROBIN,
+                                              lengths={"rounds": [1]})
+    for row in round_rows(tournament, 1):
+        play_team_match(tournament, winner_of(row), loser_of(row), 3)
+    # Round 2's boards now exist (the round robin starts its rounds one at a time); none is played.
+    assert all(BoardMatch.objects.filter(pairing=row).count() == 3 for row in round_rows(tournament, 2))
+    with pytest.raises(Conflict) as caught:
+        tournament_finish(tournament_id=tournament.pk, user=organiser)
+    assert caught.value.code == "event_unfinished" and "2 matches without a confirmed result" in caught.value.message
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
+
+
+def test_a_round_robin_of_teams_is_not_finished_while_a_round_has_no_boards_yet(organiser, monkeypatch):
+    tournament, _players, _teams = team_event(organiser, format=Tournament.Format.ROUND_ROBIN,
+                                              lengths={"rounds": [1]})
+    # The next round not started (its boards not created yet): only the finish check stands between
+    # the organiser and a table with two rounds missing.
+    monkeypatch.setattr(team_services, "round_robin_start_next", lambda *args, **kwargs: None)
+    for row in round_rows(tournament, 1):
+        play_team_match(tournament, winner_of(row), loser_of(row), 2)
+    assert not BoardMatch.objects.filter(pairing__tournament=tournament, pairing__round_number__gt=1).exists()
+    with pytest.raises(Conflict) as caught:
+        tournament_finish(tournament_id=tournament.pk, user=organiser)
+    assert caught.value.code == "event_unfinished"
+    assert "4 team matches not started yet" in caught.value.message
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
 
 
 # --- concurrency -------------------------------------------------------------------------------------

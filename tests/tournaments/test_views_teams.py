@@ -1,6 +1,8 @@
 """Team pages: the team list, a team's page with its members and board orders, the captain's
 board-order form (another captain refused, a bad order re-rendered with its message, nothing
-saved), and the team match card showing each board.
+saved), and the team match card showing each board; a team event's pages: the team table on the
+standings page (the same queries, page and endpoint, for 4 and 16 teams), a member's team match on
+his next matches and on the event page, and the links to the team list and the team match cards.
 
 The cast: Olga organises; the Aces (alice captains, bob, carol), the Bears (dave captains, erin,
 frank), Cats and Dogs; Rupert is in no team.
@@ -8,22 +10,37 @@ frank), Cats and Dogs; Rupert is in no team.
 
 from __future__ import annotations
 
+import random
 from html import unescape
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from rest_framework.test import APIClient
 
+from matches.models import Match
+from matches.services.reporting import claim_make, match_override
+from tests.factories import PlayerFactory
 from tests.tournaments.factories import closed
 from tests.tournaments.factories_teams import (
+    board_match,
     enter_teams,
+    loser_of,
     non_member,
     play_board,
+    play_team_match,
+    played_round_robin,
+    round_rows,
     team_cast,
     team_event,
     team_pairing,
     team_snapshot,
+    winner_of,
 )
-from tournaments.models import BoardOrder, Tournament
+from tournaments.models import BoardMatch, BoardOrder, Pairing, Tournament
+from tournaments.services import entry_check_in, tournament_draw
+from tournaments.services.teams import team_create
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +52,25 @@ def event(organiser):
     players = team_cast()
     aces, bears = enter_teams(tournament, players, 2)
     return tournament, players, aces, bears
+
+
+def client_for(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def api(tournament: Tournament, action: str) -> str:
+    return f"/api/v1/tournaments/{tournament.pk}/{action}/"
+
+
+def page(client, name: str, tournament: Tournament | None = None, user=None) -> str:
+    if user is not None:
+        client.force_login(user)
+    response = client.get(reverse(f"tournaments:{name}", args=[tournament.pk] if tournament else []))
+    assert response.status_code == 200
+    return unescape(response.content.decode())
 
 
 def order_form(round_number, *players) -> dict:
@@ -124,3 +160,96 @@ def test_the_team_match_card_shows_each_board_and_the_result(client, organiser):
         assert name in text
     assert text.count("confirmed") == 2
     assert client.get(reverse("tournaments:team_match", args=[tournament.pk, 999999])).status_code == 404
+
+
+# --- the event's pages of a team event ----------------------------------------------------------
+
+
+def test_the_standings_page_of_a_team_event_shows_the_team_table_with_board_points(client, organiser):
+    tournament = played_round_robin(organiser)
+    text = page(client, "standings", tournament)
+    assert "by team-match wins" in text and "Board points" in text and "Points difference" not in text
+    rows = text[text.index("<tbody>"):]
+    assert rows.index("Aces") < rows.index("Bears") < rows.index("Cats") < rows.index("Dogs")
+    assert '<td class="board-points">6</td>' in rows
+
+
+def many_teams(organiser, count: int) -> Tournament:
+    """A team Swiss of ``count`` teams of three (fresh players), drawn, every board of round 1
+    confirmed by the organiser with a random winner."""
+    tournament = closed(organiser=organiser, kind=Tournament.Kind.TEAMS, format=Tournament.Format.SWISS,
+                        lengths={"rounds": [1]}, name=f"Swiss of {count}")
+    for number in range(count):
+        captain, *others = PlayerFactory.create_batch(3)
+        team = team_create(tournament_id=tournament.pk, user=organiser, name=f"Team {number}",
+                           captain_id=captain.pk, member_ids=[p.pk for p in others])
+        entry_check_in(tournament_id=tournament.pk, entry_id=team.entry.pk, user=organiser)
+    tournament_draw(tournament_id=tournament.pk, user=organiser)
+    rng = random.Random(count)
+    for match in Match.objects.filter(event=tournament).select_related("side0", "side1"):
+        score = (match.length, 0) if rng.random() < 0.5 else (0, match.length)
+        match_override(match_id=match.pk, user=organiser, claim=claim_make(match, score, None))
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_the_team_standings_run_the_same_queries_for_4_and_16_teams(client, organiser):
+    api_counts, page_counts = {}, {}
+    for count in (4, 16):
+        tournament = many_teams(organiser, count)
+        with CaptureQueriesContext(connection) as queries:
+            response = client_for().get(api(tournament, "standings"))
+        assert response.status_code == 200 and len(response.json()) == count
+        assert sum(r["board_points"] for r in response.json()) == 3 * count // 2
+        api_counts[count] = len(queries)
+        with CaptureQueriesContext(connection) as queries:
+            page(client, "standings", tournament)
+        page_counts[count] = len(queries)
+    assert api_counts[4] == api_counts[16] <= 5, api_counts
+    assert page_counts[4] == page_counts[16], page_counts
+
+
+def test_my_next_matches_page_and_the_event_page_show_a_members_team_match(client, organiser):
+    tournament, players, (aces, _bears, _cats, dogs) = team_event(organiser, name="Team Cup")
+    carol = players[2]
+    row = team_pairing(tournament, aces, dogs)
+    card = reverse("tournaments:team_match", args=[tournament.pk, row.pk])
+    text = page(client, "mine", user=carol.user)
+    assert "Team Cup" in text and "against <strong>Dogs</strong>" in text and "on board 3" in text
+    assert card in text and reverse("matches:detail", args=[board_match(row, 3).pk]) in text
+    detail = page(client, "detail", tournament)
+    assert "Your next match" in detail and "on board 3" in detail and card in detail
+
+
+def test_the_event_pages_of_a_team_event_link_to_the_team_list(client, organiser):
+    tournament, _players, _teams = team_event(organiser, format=Tournament.Format.SWISS, lengths={"rounds": [1]})
+    teams = reverse("tournaments:teams", args=[tournament.pk])
+    for name in ("detail", "rounds", "standings"):
+        assert f'href="{teams}"' in page(client, name, tournament), name
+    individual = closed(organiser=organiser)
+    assert reverse("tournaments:teams", args=[individual.pk]) not in page(client, "detail", individual)
+
+
+def test_the_bracket_cells_of_a_team_event_link_to_the_team_match_cards(client, organiser):
+    tournament, _players, (aces, bears, cats, dogs) = team_event(organiser)
+    text = page(client, "bracket", tournament)
+    for first, second in ((aces, dogs), (bears, cats)):
+        row = team_pairing(tournament, first, second)
+        assert reverse("tournaments:team_match", args=[tournament.pk, row.pk]) in text
+    final = Pairing.objects.get(tournament=tournament, key="main-2-1")
+    assert reverse("tournaments:team_match", args=[tournament.pk, final.pk]) not in text  # no teams yet
+    for board in BoardMatch.objects.filter(pairing__tournament=tournament):
+        assert reverse("matches:detail", args=[board.match_id]) not in text
+
+
+def test_the_rounds_rows_of_a_team_event_link_to_the_team_match_cards(client, organiser):
+    tournament, _players, _teams = team_event(organiser, format=Tournament.Format.ROUND_ROBIN,
+                                              lengths={"rounds": [1]})
+    first = round_rows(tournament, 1)[0]
+    play_team_match(tournament, winner_of(first), loser_of(first), 2)
+    text = page(client, "rounds", tournament)
+    for row in Pairing.objects.filter(tournament=tournament):
+        assert reverse("tournaments:team_match", args=[tournament.pk, row.pk]) in text
+    assert "Confirmed" in text and "2-1" in text  # the decided team match: its boards won
+    body = client_for().get(api(tournament, "rounds")).json()
+    assert body[0]["pairings"][0]["pairing_id"] in {row.pk for row in round_rows(tournament, 1)}

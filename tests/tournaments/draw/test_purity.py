@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import tournaments.draw
+from tests.imports import imports, module_package
 
 DRAW = Path(tournaments.draw.__file__).parent
 
@@ -27,13 +28,9 @@ def test_the_tournaments_package_it_lives_in_imports_nothing_on_its_own():
 
 def test_it_imports_only_the_standard_library_and_itself():
     foreign = []
-    for path in DRAW.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module or ""]
-            else:
-                continue
-            foreign += [f"{path.name}: {n}" for n in names if n.split(".")[0] not in sys.stdlib_module_names]
+    for path in sorted(DRAW.glob("*.py")):
+        _, package = module_package(DRAW.parent.parent, path)
+        foreign += [f"{path.name}, line {found.line}: {found.name}" for found in imports(path.read_text(), package)
+                    if not found.name.startswith("tournaments.draw")
+                    and found.name.split(".")[0] not in sys.stdlib_module_names]
     assert foreign == []

@@ -1,6 +1,7 @@
-"""Team events after the draw: a team entered late (where a late side would enter), board orders
-unlocked again when a correction resets the team match that locked them, and a level team match
-showing no winner in a Swiss or round robin."""
+"""A team entered late (``entries.team_add_late``) where a late side would enter: the last seed, the
+first unused bye of a bracket (resetting what it fed), the next round of a Swiss. Refused by a round
+robin, a full bracket, a bye whose team match has started, before the draw and in an individual
+event; validated like any team and entered by the organiser only; a refusal changes nothing."""
 
 from __future__ import annotations
 
@@ -8,18 +9,17 @@ import pytest
 
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
-from matches.services.reporting import claim_make, match_override, match_report
+from matches.services.reporting import claim_make, match_report
 from tests.tournaments.factories import cast, closed, player, snapshot
 from tests.tournaments.factories_teams import (
     board_match,
     non_member,
     play_board,
-    play_team_match,
     team_event,
+    team_of,
     team_snapshot,
 )
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
-from tournaments.selectors import tournament_rounds
 from tournaments.services import entry_check_in, tournament_draw, tournament_pair_next_round
 from tournaments.services.entries import team_add_late
 from tournaments.services.teams import board_order_submit, team_create
@@ -51,15 +51,11 @@ def row(tournament: Tournament, key: str) -> Pairing:
     return Pairing.objects.get(tournament=tournament, key=key)
 
 
-def team_of(entry_id) -> Team | None:
-    return Team.objects.get(entry__pk=entry_id) if entry_id is not None else None
-
-
 def everything(tournament: Tournament) -> dict:
     return {**snapshot(tournament), **team_snapshot(tournament)}
 
 
-# --- 1. a team entered late ----------------------------------------------------------------------
+# --- a team entered late ----------------------------------------------------------------------
 
 
 def test_a_late_team_takes_the_last_seed_and_fills_the_first_unused_bye_resetting_what_it_fed(organiser):
@@ -193,81 +189,3 @@ def test_a_late_team_needs_the_draw_and_a_team_event(organiser):
                       member_ids=[bob.pk])
     assert caught.value.code == "not_team_event"
     assert not Team.objects.exists() and not Entry.objects.exists()
-
-
-# --- 2. a correction unlocks the orders of the team match it resets ------------------------------
-
-
-def test_a_correction_that_resets_an_unstarted_team_match_unlocks_the_orders_it_locked(organiser):
-    tournament, players, (aces, bears, cats, dogs) = team_event(organiser)
-    alice, bob, carol = players[:3]
-    first = play_team_match(tournament, aces, dogs, 2)  # the Aces win 2-1
-    play_team_match(tournament, bears, cats, 3)
-    final = row(tournament, "main-2-1")
-    assert {team_of(final.entry0_id), team_of(final.entry1_id)} == {aces, bears}
-    with pytest.raises(Conflict) as caught:
-        board_order_submit(tournament_id=tournament.pk, team_id=aces.pk, round_number=2,
-                           player_ids=[carol.pk, bob.pk, alice.pk], user=alice.user)
-    assert caught.value.code == "board_order_locked"
-
-    # The director finds the Dogs won board 1: they win the team match 2-1 and meet the Bears.
-    board = board_match(first, 1)
-    score = [0, 0]
-    score[0 if first.entry0_id == dogs.entry.pk else 1] = board.length
-    match_override(match_id=board.pk, user=organiser, claim=claim_make(board, tuple(score), None))
-
-    final.refresh_from_db()
-    assert {team_of(final.entry0_id), team_of(final.entry1_id)} == {dogs, bears}
-    order = board_order_submit(tournament_id=tournament.pk, team_id=aces.pk, round_number=2,
-                               player_ids=[carol.pk, bob.pk, alice.pk], user=alice.user)
-    assert (order.players, order.locked) == ([carol.pk, bob.pk, alice.pk], False)
-    # The Bears and the Dogs play the new final: their orders are locked by it.
-    assert BoardOrder.objects.get(team=bears, round_number=2).locked
-    assert BoardOrder.objects.get(team=dogs, round_number=2).locked
-
-
-
-def test_an_order_another_team_match_of_the_round_still_plays_with_stays_locked(organiser):
-    # A double elimination: a team's first losers' match is in round 1 too, after its winners' one.
-    tournament, players, (aces, bears, cats, dogs) = team_event(organiser, format=Tournament.Format.DOUBLE_ELIMINATION)
-    judy, mallory, niaj = players[9:12]
-    first = play_team_match(tournament, aces, dogs, 3)
-    play_team_match(tournament, bears, cats, 3)
-    losers = row(tournament, "losers-1-1")
-    assert {team_of(losers.entry0_id), team_of(losers.entry1_id)} == {dogs, cats}
-
-    for number in (1, 2):  # the director finds the Dogs won two boards: they win 2-1
-        board = board_match(first, number)
-        score = [0, 0]
-        score[0 if first.entry0_id == dogs.entry.pk else 1] = board.length
-        match_override(match_id=board.pk, user=organiser, claim=claim_make(board, tuple(score), None))
-
-    losers.refresh_from_db()
-    assert {team_of(losers.entry0_id), team_of(losers.entry1_id)} == {aces, cats}
-    # The Dogs' round-1 order lost its losers' match but still plays winners-1-1: it stays locked.
-    assert BoardOrder.objects.get(team=dogs, round_number=1).locked
-    with pytest.raises(Conflict) as caught:
-        board_order_submit(tournament_id=tournament.pk, team_id=dogs.pk, round_number=1,
-                           player_ids=[niaj.pk, mallory.pk, judy.pk], user=judy.user)
-    assert caught.value.code == "board_order_locked"
-    # The Aces lost their place in winners-2-1: their round-2 order is free again.
-    order = board_order_submit(tournament_id=tournament.pk, team_id=aces.pk, round_number=2,
-                               player_ids=[players[2].pk, players[1].pk, players[0].pk], user=players[0].user)
-    assert not order.locked
-
-# --- 3. a level team match has no winner in a Swiss or round robin -------------------------------
-
-
-@pytest.mark.parametrize("format_", [Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN])
-def test_a_level_team_match_shows_no_winner_on_the_rounds_of_a_swiss_or_round_robin(organiser, format_):
-    tournament, _players, _teams = team_event(organiser, format=format_, board_count=2, swiss_rounds=3)
-    level, won = Pairing.objects.filter(tournament=tournament, round_number=1).order_by("key")[:2]
-    play_board(level, 1, team_of(level.entry0_id))
-    play_board(level, 2, team_of(level.entry1_id))
-    play_board(won, 1, team_of(won.entry1_id))
-    play_board(won, 2, team_of(won.entry1_id))
-    (first, *_later) = tournament_rounds(tournament=tournament)
-    shown = {p.key: p for p in first.pairings}
-    assert shown[level.key].winner is None  # not the winner of board 1
-    assert shown[level.key].score == (1, 1)
-    assert shown[won.key].winner == won.entry1_id
