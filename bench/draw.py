@@ -86,7 +86,8 @@ for size, rounds in sorted(ROUNDS.items()):
     for number in range(1, rounds + 1):
         if number > 1:
             tournament_pair_next_round(tournament_id=tournament.pk, user=organiser)
-        for match in Match.objects.filter(event=tournament).exclude(status="confirmed").select_related("side0", "side1"):
+        open_matches = Match.objects.filter(event_link__tournament=tournament).exclude(status="confirmed")
+        for match in open_matches.select_related("side0", "side1"):
             loser = rng.randrange(match.length)
             score = (match.length, loser) if rng.random() < 0.5 else (loser, match.length)
             match_override(match_id=match.pk, user=organiser, claim=claim_make(match, score, None))
@@ -108,7 +109,7 @@ for size, rounds in sorted(ROUNDS.items()):
     out[size] = {{"id": tournament.pk, "path": path, "rounds": rounds, "seconds": built, "queries": len(queries),
                   "cached_queries": len(cached_queries), "cold_ms": cold * 1000,
                   "rows": len(rows), "bytes": len(response.content),
-                  "matches": Match.objects.filter(event=tournament, status="confirmed").count(),
+                  "matches": Match.objects.filter(event_link__tournament=tournament, status="confirmed").count(),
                   "leader": [rows[0]["entrant"]["name"], rows[0]["wins"], rows[0]["buchholz"]]}}
 print(json.dumps(out))
 """

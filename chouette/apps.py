@@ -7,9 +7,6 @@ class ChouetteConfig(AppConfig):
 
     def ready(self):
         # clubs never imports this app: it asks through clubs.hooks, answered here.
-        from clubs import hooks
+        from . import hooks
 
-        from .hooks import CLUB_LINK, night_chouettes
-
-        hooks.register_club_link(CLUB_LINK)
-        hooks.register_night_chouettes(night_chouettes)
+        hooks.register()

@@ -2,8 +2,8 @@
 club night (clubs.services.demo), with three games (a crew member drops the Box's double; the Box
 changes twice).
 
-Idempotent: when the night has a table already, nothing is done. The whole demo moves above the
-apps in a later change; until then matches.services.demo calls this after the clubs' part.
+Idempotent: when the night has a table already, nothing is done. The demo app (demo.services) calls
+this after the clubs' part.
 """
 
 from __future__ import annotations

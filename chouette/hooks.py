@@ -1,11 +1,13 @@
-"""What the chouette app answers to clubs' hooks (:mod:`clubs.hooks`), registered in
-ChouetteConfig.ready(): the link to a club's tables in every club page's navigation, for its members,
-and the tables played at a club night with each player's net result over them."""
+"""How the chouette tables hang on clubs (:mod:`clubs.hooks`), registered by
+:class:`chouette.apps.ChouetteConfig` when the app is ready (:func:`register`): the link to a club's
+tables in every club page's navigation, for its members, and the tables played at a club night with
+each player's net result over them."""
 
 from __future__ import annotations
 
 from django.urls import reverse
 
+from clubs import hooks
 from clubs.hooks import ClubLink, NightChouette, NightChouettes
 from clubs.models import ClubNight
 
@@ -25,3 +27,8 @@ def night_chouettes(night: ClubNight) -> NightChouettes:
                       url=reverse("chouette:table", args=[session.club.slug, session.pk]))
         for session in sessions)
     return NightChouettes(tables=tables, totals=chouette_night_totals(night, sessions=sessions))
+
+
+def register() -> None:
+    hooks.club_link_register(CLUB_LINK)
+    hooks.night_chouettes_register(night_chouettes)

@@ -4,7 +4,7 @@ last owner and write the audit log."""
 
 from django.contrib import admin
 
-from .models import CheckIn, Club, ClubNight, Membership, Season
+from .models import CheckIn, Club, ClubMatch, ClubNight, HomeClub, Membership, Season
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -62,3 +62,21 @@ class ClubNightAdmin(ReadOnlyAdmin):
 class CheckInAdmin(ReadOnlyAdmin):
     list_display = ("night", "player", "at")
     list_select_related = ("night__club", "player")
+
+
+@admin.register(HomeClub)
+class HomeClubAdmin(ReadOnlyAdmin):
+    """Players' home clubs (set and cleared by the membership services)."""
+
+    list_display = ("player", "club")
+    list_filter = ("club",)
+    list_select_related = ("player", "club")
+
+
+@admin.register(ClubMatch)
+class ClubMatchAdmin(ReadOnlyAdmin):
+    """The clubs' matches and the nights they were played at."""
+
+    list_display = ("match", "club", "night")
+    list_filter = ("club",)
+    list_select_related = ("match__side0__player_a", "match__side1__player_a", "club", "night")

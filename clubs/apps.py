@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class ClubsConfig(AppConfig):
     name = "clubs"
+
+    def ready(self):
+        from . import hooks
+
+        hooks.register()

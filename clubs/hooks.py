@@ -1,11 +1,24 @@
-"""What clubs asks of the apps standing on it, which it never imports (STYLE.md §3.0): the chouette
-tables answer from their AppConfig.ready() (chouette/apps.py). With nothing registered (the app is
-not installed), there is nothing to show: no link, no tables at a night.
+"""clubs between the kernel below it and the apps above it, which it never imports.
 
-- **club links**: the links an app adds to every club page's navigation (clubs/_nav.html), such as
-  the club's chouette tables for its members;
-- **night chouettes**: the chouette tables played at a club night and each player's net result over
-  them, which the night's summary shows its members (clubs.selectors.night_summary).
+How clubs hangs on matches and players (see ``matches.hooks``), registered by
+:class:`clubs.apps.ClubsConfig` when the app is ready (:func:`register`):
+
+- The club context: a club holds its matches and the night each was played at (``ClubMatch``);
+  ``match_create(context={"club": ..., "club_night": ...})`` links a new match to them, for the
+  club's active members only; the matches API takes ``club`` and ``club_night`` as before; the
+  ``match.created`` audit entry carries the club's id (the club's own log).
+- The home club: a player's home club (``HomeClub``) is his ``club`` in the players API and on
+  his page.
+
+What clubs asks of the apps standing on it (STYLE.md §3.0): the chouette tables answer from their
+AppConfig.ready() (chouette/hooks.py). With nothing registered (the app is not installed), there is
+nothing to show: no link, no tables at a night.
+
+- Club links: the links an app adds to every club page's navigation (clubs/_nav.html), such as
+  the club's chouette tables for its members (:func:`club_link_register`);
+- Night chouettes: the chouette tables played at a club night and each player's net result over
+  them, which the night's summary shows its members (clubs.selectors.night_summary;
+  :func:`night_chouettes_register`).
 """
 
 from __future__ import annotations
@@ -15,7 +28,82 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .models import ClubNight
+from rest_framework import serializers
+
+from core.errors import DomainError
+from matches import hooks
+from matches.api.serializers import ClubBriefSerializer
+
+from .models import Club, ClubMatch, ClubNight, HomeClub
+from .permissions import require_club_member
+
+# --- the club context -------------------------------------------------------------------------------
+
+
+def _prepare(*, created_by, club: Club | None, club_night: ClubNight | None) -> hooks.Attachment:
+    """The match's club: ``club``, or the night's; checked against the night and the creator
+    (DomainError ``bad_club_night``; NotAllowed ``not_club_member``)."""
+    if club_night is not None:
+        if club is not None and club.pk != club_night.club_id:
+            raise DomainError("club_night: this night is another club's", code="bad_club_night", field="club_night")
+        club = club_night.club
+    require_club_member(club, created_by)
+
+    def attach(match) -> None:
+        ClubMatch.objects.create(match=match, club=club, night=club_night)
+
+    return hooks.Attachment(attach=attach, audit={"club_id": club.pk})
+
+
+CLUB_CONTEXT = hooks.MatchContext(
+    name="club",
+    order=20,
+    link="club_link",
+    inputs=("club", "club_night"),
+    prepare=_prepare,
+    input_fields=lambda: {
+        "club": serializers.PrimaryKeyRelatedField(
+            queryset=Club.objects.all(), required=False, allow_null=True,
+            help_text="a club's match (its members only): its ladder counts it"),
+        "club_night": serializers.PrimaryKeyRelatedField(
+            queryset=ClubNight.objects.all(), required=False, allow_null=True,
+            help_text="the club night it is played at (sets the club)"),
+    },
+)
+
+
+# --- the home club ----------------------------------------------------------------------------------
+
+
+def home_club_of(player) -> Club | None:
+    """The player's home club, or None (no query when ``home_club__club`` is joined)."""
+    try:
+        return player.home_club.club
+    except HomeClub.DoesNotExist:
+        return None
+
+
+def _describe_home(player) -> str | None:
+    club = home_club_of(player)
+    return club.name if club is not None else None
+
+
+HOME_CLUB_CONTEXT = hooks.PlayerContext(
+    name="club",
+    order=20,
+    joins=("home_club__club",),
+    response_fields=lambda: {"club": ClubBriefSerializer(source="home_club.club", allow_null=True)},
+    label="Club",
+    describe=_describe_home,
+)
+
+
+def register() -> None:
+    hooks.match_context_register(CLUB_CONTEXT)
+    hooks.player_context_register(HOME_CLUB_CONTEXT)
+
+
+# --- what the apps above clubs answer -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -58,7 +146,7 @@ _club_links: list[ClubLink] = []
 _night_chouettes: NightChouettesProvider | None = None
 
 
-def register_club_link(link: ClubLink) -> None:
+def club_link_register(link: ClubLink) -> None:
     """Add ``link`` to every club page's navigation (once, however often the app starts)."""
     if link not in _club_links:
         _club_links.append(link)
@@ -69,7 +157,7 @@ def club_links() -> tuple[ClubLink, ...]:
     return tuple(_club_links)
 
 
-def register_night_chouettes(provider: NightChouettesProvider | None) -> NightChouettesProvider | None:
+def night_chouettes_register(provider: NightChouettesProvider | None) -> NightChouettesProvider | None:
     """Let ``provider`` answer what chouette tables a night had (None: nobody answers). Returns the
     provider it replaces, for a test that stands in for the chouette app to put it back."""
     global _night_chouettes

@@ -61,6 +61,34 @@ class Membership(models.Model):
         return f"{self.user} in {self.club} ({self.role}, {self.status})"
 
 
+class HomeClub(models.Model):
+    """A player's home club: what "same club" means to a draw (an event's ``forbid_same_club``).
+    Set when the player's user first becomes an active member of a club, cleared when he leaves
+    it (``clubs.services.common``). Held here: ``matches.Player`` names no club."""
+
+    player = models.OneToOneField("matches.Player", primary_key=True, on_delete=models.CASCADE,
+                                  related_name="home_club")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="home_players")
+
+    def __str__(self) -> str:
+        return f"player {self.player_id}'s home club {self.club_id}"
+
+
+class ClubMatch(models.Model):
+    """A club's match (its ladder counts it) and the club night it was played at, if any. Held
+    here: ``matches.Match`` names no club. Read through ``match.club_link``; a club's matches
+    with ``Match.objects.filter(club_link__club=...)``, a night's with ``club_link__night``."""
+
+    match = models.OneToOneField("matches.Match", primary_key=True, on_delete=models.CASCADE,
+                                 related_name="club_link")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="match_links")
+    night = models.ForeignKey("ClubNight", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="match_links")
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} of club {self.club_id}"
+
+
 class Season(models.Model):
     """A ladder season: the club's confirmed matches played between its dates count."""
 

@@ -215,7 +215,7 @@ def night_summary(*, night: ClubNight) -> NightSummary:
     """Everything the night's summary shows (for members only: it holds chouette amounts)."""
     check_ins = tuple(CheckInRow(c.player_id, c.player.display_name, c.at)
                       for c in CheckIn.objects.filter(night=night).select_related("player").order_by("at", "id"))
-    matches = tuple(Match.objects.with_sides().filter(club_night=night).order_by("created_at", "id"))
+    matches = tuple(Match.objects.with_sides().filter(club_link__night=night).order_by("created_at", "id"))
     chouettes = hooks.night_chouettes(night)
     if chouettes is None:
         return NightSummary(night=night, check_ins=check_ins, matches=matches, chouettes=(), chouette_totals=None)
@@ -263,7 +263,7 @@ class LadderRow:
 
 def season_matches(*, season: Season) -> QuerySet[Match]:
     """The confirmed matches of the club within the season (see LADDER_DEFINITION)."""
-    return (Match.objects.filter(club_id=season.club_id, status=Match.Status.CONFIRMED, length__gt=0)
+    return (Match.objects.filter(club_link__club_id=season.club_id, status=Match.Status.CONFIRMED, length__gt=0)
             .annotate(day=Coalesce("played_on", TruncDate("confirmed_at")))
             .filter(day__gte=season.starts_on, day__lte=season.ends_on))
 

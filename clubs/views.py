@@ -329,7 +329,7 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     try:
         match = match_create(created_by=request.user, side0=[players[form.cleaned_data["side0"]]],
                              side1=[players[form.cleaned_data["side1"]]], length=form.cleaned_data["length"],
-                             club_night=night_row)
+                             context={"club_night": night_row})
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error),
                              match_form=form)

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "clubs",
     "chouette",
     "rulings",
+    # Above every app: the demo data (manage.py demo_data) fills them all through their services.
+    "demo",
 ]
 
 MIDDLEWARE = [

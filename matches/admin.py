@@ -3,15 +3,24 @@ site and API), so match status, scores and reports are read-only here."""
 
 from django.contrib import admin
 
+from . import hooks
 from .models import Game, ImportFile, ImportJob, Match, Player, RatingChange, Report, Side
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("display_name", "country", "club", "rating", "experience", "user")
+    list_display = ("display_name", "country", "contexts", "rating", "experience", "user")
     search_fields = ("display_name", "user__username", "user__email")
-    list_filter = ("club", "country")
+    list_filter = ("country",)
     readonly_fields = ("rating", "experience")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*hooks.player_joins())
+
+    @admin.display(description="club")
+    def contexts(self, player) -> str:
+        # The home club is held by clubs (clubs.HomeClub, in its own admin): shown through the hooks.
+        return ", ".join(text for _, text in hooks.describe_player(player))
 
 
 @admin.register(Side)
@@ -38,13 +47,22 @@ class ReportInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "status", "score0", "score1", "event", "created_at")
-    list_filter = ("status", "length", "event")
+    list_display = ("__str__", "status", "score0", "score1", "contexts", "created_at")
+    list_filter = ("status", "length")
     search_fields = ("side0__player_a__display_name", "side1__player_a__display_name")
-    raw_id_fields = ("side0", "side1", "event", "organiser", "created_by")
+    raw_id_fields = ("side0", "side1", "organiser", "created_by")
     readonly_fields = ("status", "score0", "score1", "winner", "confirmed_at", "source_hash")
     inlines = [GameInline, ReportInline]
-    list_select_related = ("side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b", "event")
+
+    def get_queryset(self, request):
+        # The contexts' joins are known once the apps above registered them (after the admin loads).
+        return super().get_queryset(request).select_related(
+            "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b", *hooks.match_joins())
+
+    @admin.display(description="event")
+    def contexts(self, match) -> str:
+        # An event's or a club's link to its matches is in that app's own admin (EventMatch, ClubMatch).
+        return ", ".join(text for _, text in hooks.describe(match))
 
 
 @admin.register(RatingChange)

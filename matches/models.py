@@ -8,6 +8,11 @@ Invariants the database guards (not only Python):
   can never leave two confirmed results;
 - a rating change is applied once per player per match;
 - an imported match file (by its canonical hash) is stored once.
+
+A match's context (its event, its club and club night) and a player's home club are held by the
+apps above, in rows linked one-to-one to the match or player (``tournaments.EventMatch``,
+``clubs.ClubMatch``, ``clubs.HomeClub``): these models name no model of an app above them. What
+the querysets below join of them, they learn from ``matches.hooks``.
 """
 
 from __future__ import annotations
@@ -18,16 +23,18 @@ from django.db.models import F, Q
 
 from engine.match import MatchRules
 
+from . import hooks
+
 
 class Player(models.Model):
-    """A backgammon player. ``user`` is empty for players known only from imported match files."""
+    """A backgammon player. ``user`` is empty for players known only from imported match files.
+    His home club, if any, is ``clubs.HomeClub``."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     display_name = models.CharField(max_length=120)
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
-    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
     rating = models.FloatField(default=1500.0)
     experience = models.PositiveIntegerField(default=0, help_text="total length of rated matches finished")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -78,28 +85,32 @@ class Side(models.Model):
 
 class MatchQuerySet(models.QuerySet):
     def with_sides(self) -> MatchQuerySet:
-        """Sides and event joined, their players prefetched: a fixed number of queries.
+        """Sides and the match's contexts (its event: ``hooks.match_joins``) joined, their
+        players prefetched: a fixed number of queries.
 
         The players are prefetched rather than joined: a nine-table join costs PostgreSQL 5 to
         20 ms of planning per query (measured), far more than four small ``IN`` queries.
         """
-        return self.select_related("side0", "side1", "event").prefetch_related(
+        return self.select_related("side0", "side1", *hooks.match_joins()).prefetch_related(
             "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b"
         )
 
     def with_side_ids(self) -> MatchQuerySet:
-        """Sides (their players' ids) and event in one query: all that deciding who may act on a
-        match needs. Services lock through this, without the players."""
-        return self.select_related("side0", "side1", "event")
+        """Sides (their players' ids) and the match's contexts in one query: all that deciding
+        who may act on a match, and auditing it, needs. Services lock through this, without the
+        players."""
+        return self.select_related("side0", "side1", *hooks.match_joins())
 
     def for_claims(self) -> MatchQuerySet:
         """Only what checking a claim and the claimant's rights reads: the rules, the starting
-        score (penalty points), the sides' player ids, the organisers. (Fewer columns: building
-        the query costs less than running it.)"""
-        return self.select_related("side0", "side1", "event").only(
+        score (penalty points), the sides' player ids, the organisers (the match's, and its
+        contexts' directors: ``hooks.director_fields``, its event's organiser). (Fewer columns:
+        building the query costs less than running it.)"""
+        fields = hooks.director_fields()
+        return self.select_related("side0", "side1", *{path.rsplit("__", 1)[0] for path in fields}).only(
             "id", "length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles",
-            "cube_cap", "rated", "status", "penalty0", "penalty1", "organiser", "event__organiser", "side0__player_a",
-            "side0__player_b", "side1__player_a", "side1__player_b",
+            "cube_cap", "rated", "status", "penalty0", "penalty1", "organiser", "side0__player_a",
+            "side0__player_b", "side1__player_a", "side1__player_b", *fields,
         )
 
     def of_player(self, player: Player) -> MatchQuerySet:
@@ -133,14 +144,10 @@ class Match(models.Model):
     rated = models.BooleanField(default=True)
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
-    event = models.ForeignKey("tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="matches")
+    # Who directs the match (rules on it, enters or overrides its result), besides the directors
+    # its contexts name (its event's organiser: matches.hooks.directs).
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                   related_name="organised_matches")
-    # A club's match (its ladder counts it) and the club night it was played at, if any.
-    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
-    club_night = models.ForeignKey("clubs.ClubNight", null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="matches")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     scheduled_at = models.DateTimeField(null=True, blank=True)

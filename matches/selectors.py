@@ -12,6 +12,7 @@ from engine.actions import actions_from_json
 from engine.game import Frame, replay_game
 from engine.ids import position_id
 
+from . import hooks
 from .models import Game, Match, Player, RatingChange, Report
 
 
@@ -27,11 +28,13 @@ def match_list(
     *,
     player: Player | int | None = None,
     status: str | None = None,
-    event: int | None = None,
     date_from: date | None = None,
     date_to: date | None = None,
+    contexts: dict | None = None,
 ) -> QuerySet[Match]:
-    """Matches, newest first, filtered by player, status, event and creation date."""
+    """Matches, newest first, filtered by player, status and creation date, and by what they
+    belong to (``contexts``: the filters the contexts take, as ``{"event": tournament_id}``; see
+    ``hooks.MatchContext.filter_fields``)."""
     matches = Match.objects.with_sides()
     if player is not None:
         player_id = player.pk if isinstance(player, Player) else player
@@ -41,13 +44,37 @@ def match_list(
         )
     if status:
         matches = matches.filter(status=status)
-    if event is not None:
-        matches = matches.filter(event_id=event)
+    matches = _filtered_by_contexts(matches, contexts or {})
     if date_from:
         matches = matches.filter(created_at__date__gte=date_from)
     if date_to:
         matches = matches.filter(created_at__date__lte=date_to)
     return matches
+
+
+def _filtered_by_contexts(matches: QuerySet[Match], values: dict) -> QuerySet[Match]:
+    for context in hooks.match_contexts():
+        if context.filter_fields is None or context.apply_filter is None:
+            continue
+        given = {name: values[name] for name in context.filter_fields() if values.get(name) is not None}
+        if given:
+            matches = context.apply_filter(matches, given)
+    return matches
+
+
+def matches_directed_by(user) -> QuerySet[Match]:
+    """The unfinished matches ``user`` directs (he organises them, or a context says he directs
+    them: the organiser of their event), newest first, with their pending reports
+    (``pending_reports``)."""
+    directed = match_list().filter(Q(organiser=user) | hooks.directed_by(user))
+    return with_pending_reports(directed.exclude(status=Match.Status.CONFIRMED))
+
+
+def with_pending_reports(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """``matches`` with each one's pending reports as ``pending_reports`` (one more query)."""
+    return matches.prefetch_related(
+        Prefetch("reports", queryset=Report.objects.filter(status=Report.Status.PENDING), to_attr="pending_reports")
+    )
 
 
 def match_get(match_id: int, *, logs: bool = False) -> Match:
@@ -72,11 +99,14 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
 
 
 def player_list() -> QuerySet[Player]:
-    return Player.objects.select_related("club")
+    """Players by name, with what they belong to (their home club: ``hooks.player_joins``) joined."""
+    joins = hooks.player_joins()
+    # (select_related() without a path would follow every relation.)
+    return Player.objects.select_related(*joins) if joins else Player.objects.all()
 
 
 def player_get(player_id: int) -> Player:
-    return Player.objects.select_related("club", "user").get(pk=player_id)
+    return Player.objects.select_related("user", *hooks.player_joins()).get(pk=player_id)
 
 
 def player_rating_history(player: Player) -> QuerySet[RatingChange]:

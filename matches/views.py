@@ -11,7 +11,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -23,10 +22,19 @@ from core.pages import error_status, error_text, form_refuse
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 
+from . import hooks
 from .board import board_svg, sparkline_svg
 from .forms import ContestForm, ResultForm
 from .models import Game, Match, Player, Report
-from .selectors import game_moments, match_get, match_list, player_get, player_rating_history
+from .selectors import (
+    game_moments,
+    match_get,
+    match_list,
+    matches_directed_by,
+    player_get,
+    player_rating_history,
+    with_pending_reports,
+)
 from .services.logs import log_from_mat
 from .services.matches import player_for_user
 from .services.reporting import (
@@ -73,7 +81,8 @@ def _detail_url(match: Match, **query) -> str:
 
 @dataclass(frozen=True)
 class MatchRow:
-    """One line of a match list, from the viewing user's side (``my_side`` None: not a player)."""
+    """One line of a match list, from the viewing user's side (``my_side`` None: not a player);
+    ``contexts``: what the match belongs to, as pages name it (its event)."""
 
     match: Match
     my_side: int | None
@@ -81,6 +90,7 @@ class MatchRow:
     reported: str
     waiting_for_me: bool
     needs_ruling: bool
+    contexts: tuple[str, ...] = ()
 
 
 def _rows(matches, player: Player | None) -> list[MatchRow]:
@@ -97,14 +107,9 @@ def _rows(matches, player: Player | None) -> list[MatchRow]:
             match=match, my_side=my_side, score=_score_text(match.score0, match.score1), reported=reported,
             waiting_for_me=my_side is not None and any(r.side == 1 - my_side for r in pending),
             needs_ruling=match.status == Match.Status.DISPUTED,
+            contexts=tuple(text for _, text in hooks.describe(match)),
         ))
     return rows
-
-
-def _with_pending(matches):
-    return matches.prefetch_related(
-        Prefetch("reports", queryset=Report.objects.filter(status=Report.Status.PENDING), to_attr="pending_reports")
-    )
 
 
 @login_required
@@ -114,11 +119,8 @@ def mine(request: HttpRequest) -> HttpResponse:
     player = player_for_user(request.user)
     page = None
     if player is not None:
-        page = Paginator(_with_pending(match_list(player=player)), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
-    user = request.user
-    running = _with_pending(
-        match_list().filter(Q(organiser=user) | Q(event__organiser=user)).exclude(status=Match.Status.CONFIRMED)
-    )[:MATCHES_PER_PAGE]
+        page = Paginator(with_pending_reports(match_list(player=player)), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    running = matches_directed_by(request.user)[:MATCHES_PER_PAGE]
     playing = _rows(page.object_list, player) if page is not None else []
     return render(request, "matches/mine.html", {
         "player": player,
@@ -211,6 +213,7 @@ def _render_detail(
     can_report = my_side is not None and match.status != Match.Status.CONFIRMED
     context = {
         "match": match,
+        "contexts": hooks.describe(match),
         "length": _length_text(match),
         "score": _score_text(match.score0, match.score1),
         "sides": [(index, side, index == my_side) for index, side in enumerate(match.sides)],
@@ -344,9 +347,10 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         match = change.match
         opponent = next((s.name for s in match.sides if profile.pk not in (s.player_a_id, s.player_b_id)), "")
         changes.append((change, opponent))
-    recent = _rows(_with_pending(match_list(player=profile))[:RECENT_MATCHES], profile)
+    recent = _rows(with_pending_reports(match_list(player=profile))[:RECENT_MATCHES], profile)
     return render(request, "matches/player.html", {
         "profile": profile,
+        "contexts": hooks.describe_player(profile),
         "changes": changes,
         "sparkline": sparkline_svg(values, title=f"{profile.display_name}'s rating over {len(history)} matches")
         if len(values) > 1 else "",

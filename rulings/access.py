@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 
 from matches.models import Match, Player, Side
 from matches.services.reporting import side_of_user, user_runs_match
-from tournaments.models import Tournament
+from tournaments.models import Tournament, event_of
 
 from .models import Appeal, CommitteeMember, Dispute
 
@@ -37,7 +37,8 @@ def dispute_visible(dispute: Dispute, user) -> bool:
     if user.is_staff or side_of_user(dispute.match, user) is not None:
         return True
     match = dispute.match
-    if match.organiser_id == user.pk or (match.event_id is not None and match.event.organiser_id == user.pk):
+    event = event_of(match)
+    if match.organiser_id == user.pk or (event is not None and event.organiser_id == user.pk):
         return True
     return CommitteeMember.objects.filter(appeal__ruling__dispute=dispute, user=user).exists()
 
@@ -54,7 +55,7 @@ def organised_match_ids(user) -> QuerySet:
     """The ids of the matches ``user`` organises, himself or as the organiser of their event (he may
     also play in some of them: see ``played_match_ids``), as a subquery."""
     events = Tournament.objects.filter(organiser=user).values("pk")
-    return Match.objects.filter(Q(organiser=user) | Q(event__in=events)).values("pk")
+    return Match.objects.filter(Q(organiser=user) | Q(event_link__tournament__in=events)).values("pk")
 
 
 def disputes_visible_q(user) -> Q:

@@ -19,6 +19,7 @@ from django.contrib import admin
 from django.db.models import Model
 
 from audit.services import audit_record
+from tournaments.models import event_id_of
 
 from .models import Appeal, CommitteeMember, Dispute, Ruling, Statement, Vote
 
@@ -132,7 +133,7 @@ class DisputeAdmin(StaffAdmin):
         return obj.match_id
 
     def _tournament_id(self, obj):
-        return obj.match.event_id
+        return event_id_of(obj.match)
 
 
 @admin.register(Statement)
@@ -189,7 +190,7 @@ class AppealAdmin(StaffAdmin):
         return obj.ruling.dispute.match_id
 
     def _tournament_id(self, obj):
-        return obj.ruling.dispute.match.event_id
+        return event_id_of(obj.ruling.dispute.match)
 
 
 @admin.register(CommitteeMember)
@@ -202,7 +203,7 @@ class CommitteeMemberAdmin(StaffAdmin):
         return obj.appeal.ruling.dispute.match_id
 
     def _tournament_id(self, obj):
-        return obj.appeal.ruling.dispute.match.event_id
+        return event_id_of(obj.appeal.ruling.dispute.match)
 
 
 @admin.register(Vote)

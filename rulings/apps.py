@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class RulingsConfig(AppConfig):
     name = "rulings"
     verbose_name = "Disputes, rulings, appeals and the audit log"
+
+    def ready(self):
+        from . import hooks
+
+        hooks.register()

@@ -88,7 +88,7 @@ def dispute_queue(user, *, status: str | None = None, category: str | None = Non
             raise _bad_filter("category", f"category is one of {', '.join(Dispute.Category.values)}, not {category!r}")
         disputes = disputes.filter(category=category)
     if event is not None:
-        disputes = disputes.filter(match__event_id=_whole("event", event))
+        disputes = disputes.filter(match__event_link__tournament_id=_whole("event", event))
     if match is not None:
         disputes = disputes.filter(match_id=_whole("match", match))
     return (
@@ -156,7 +156,7 @@ def dispute_detail(dispute_id: int, *, around: int = MOMENT_AROUND) -> DisputeDe
     disputed action and the log ``around`` actions either side of it. Raises
     Dispute.DoesNotExist."""
     dispute = (
-        Dispute.objects.select_related("match__side0", "match__side1", "match__event", "opened_by")
+        Dispute.objects.select_related("match__side0", "match__side1", "match__event_link__tournament", "opened_by")
         .prefetch_related(
             *_PLAYERS,
             Prefetch("statements", queryset=Statement.objects.select_related("author").order_by("created_at", "id")),
@@ -174,7 +174,7 @@ def rulings_of_event(tournament) -> QuerySet[Ruling]:
     with their status: every ruling is recorded for good (RULES.md §9)."""
     tournament_id = getattr(tournament, "pk", tournament)
     return (
-        Ruling.objects.filter(dispute__match__event_id=tournament_id)
+        Ruling.objects.filter(dispute__match__event_link__tournament_id=tournament_id)
         .select_related("dispute__match__side0", "dispute__match__side1", "director", "appeal_of")
         .prefetch_related("dispute__match__side0__player_a", "dispute__match__side0__player_b",
                           "dispute__match__side1__player_a", "dispute__match__side1__player_b")

@@ -109,7 +109,7 @@ def queue(request: HttpRequest) -> HttpResponse:
             if data["category"]:
                 disputes = disputes.filter(category=data["category"])
             if data["event"]:
-                disputes = disputes.filter(match__event_id=data["event"])
+                disputes = disputes.filter(match__event_link__tournament_id=data["event"])
         else:
             disputes, status = disputes.none(), 400
     page = Paginator(disputes, DISPUTES_PER_PAGE).get_page(request.GET.get("page"))

@@ -4,8 +4,9 @@ in fields that tests assert on."""
 import factory
 
 from accounts.models import User
+from clubs.models import HomeClub
 from matches.models import Match, Player, Side
-from tournaments.models import Tournament
+from tournaments.models import EventMatch, Tournament
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -28,6 +29,14 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
     user = factory.SubFactory(UserFactory)
     display_name = factory.LazyAttribute(lambda p: p.user.username.title() if p.user else "Someone")
+    club = None  # his home club: held by clubs (HomeClub), not a Player field
+
+    @classmethod
+    def _create(cls, model_class, *args, club=None, **kwargs):
+        player = super()._create(model_class, *args, **kwargs)
+        if club is not None:
+            HomeClub.objects.create(player=player, club=club)
+        return player
 
 
 class SideFactory(factory.django.DjangoModelFactory):
@@ -54,6 +63,14 @@ class MatchFactory(factory.django.DjangoModelFactory):
     side1 = factory.SubFactory(SideFactory)
     length = 5
     organiser = factory.SubFactory(UserFactory, organiser=True)
+    event = None  # the match's event: held by tournaments (EventMatch), not a Match field
 
     class Params:
         money = factory.Trait(length=0, rated=False)
+
+    @classmethod
+    def _create(cls, model_class, *args, event=None, **kwargs):
+        match = super()._create(model_class, *args, **kwargs)
+        if event is not None:
+            EventMatch.objects.create(match=match, tournament=event)
+        return match

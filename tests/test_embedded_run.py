@@ -26,7 +26,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.test import Client
 call_command("migrate", verbosity=0)
-from matches.services.demo import demo_data_load
+from demo.services import demo_data_load
 from chouette.models import ChouetteSession
 from clubs.models import ClubNight, Season
 from rulings.models import Dispute

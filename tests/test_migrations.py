@@ -1,4 +1,5 @@
-"""The committed migrations match the models: nothing is left for makemigrations to write."""
+"""The committed migrations match the models: nothing is left for makemigrations to write; and the
+migrations that moved a match's context out of matches carry its rows, both ways."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -20,3 +25,85 @@ def test_the_migrations_are_committed_and_in_step_with_the_models():
     )
     assert result.returncode == 0, f"missing migrations:\n{result.stdout}{result.stderr}"
     assert "No changes detected" in result.stdout
+
+
+# --- the data the context migrations carry ----------------------------------------------------------
+#
+# A match's event, club and club night and a player's home club moved from matches' columns to link
+# rows of tournaments (EventMatch) and clubs (ClubMatch, HomeClub): the migrations carry every row
+# there and, backwards, into the columns again. Checked here on historical models, from the last
+# state with the columns.
+
+BEFORE = [("matches", "0003_match_club"), ("tournaments", "0004_tournament_appeal_minutes"),
+          ("clubs", "0002_members_nights_seasons_chouettes")]
+AFTER = [("matches", "0004_context_held_above")]
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    return MigrationExecutor(connection).loader.project_state(targets).apps
+
+
+def _old_rows(apps) -> dict:
+    """A small world at the old state: an event's matches (one whose organiser is not the event's),
+    a club's match at a night, a night's match without its club (never written by the services),
+    a friendly match, players with and without a home club (one without a user)."""
+    User = apps.get_model("accounts", "User")
+    Player, Side, Match = (apps.get_model("matches", name) for name in ("Player", "Side", "Match"))
+    Tournament = apps.get_model("tournaments", "Tournament")
+    Club, ClubNight = apps.get_model("clubs", "Club"), apps.get_model("clubs", "ClubNight")
+    olga, otto = (User.objects.create(username=name, role="organiser") for name in ("olga", "otto"))
+    club = Club.objects.create(name="Riverside", slug="riverside")
+    night = ClubNight.objects.create(club=club, date="2025-03-04", opened_by=olga)
+    event = Tournament.objects.create(name="Open", organiser=olga)
+    players = [Player.objects.create(display_name=f"P{i}", user=User.objects.create(username=f"p{i}"),
+                                     club=club if i % 2 else None) for i in range(4)]
+    ghost = Player.objects.create(display_name="Ghost", club=club)
+    sides = [Side.objects.create(player_a=p) for p in players]
+
+    def match(a, b, **fields):
+        return Match.objects.create(side0=sides[a], side1=sides[b], length=5, **fields)
+
+    return {
+        "in_event": match(0, 1, event=event, organiser=olga),
+        "in_event_by_otto": match(2, 3, event=event, organiser=otto),
+        "at_night": match(0, 2, club=club, club_night=night),
+        "night_only": match(1, 3, club_night=night),
+        "friendly": match(0, 3),
+        "event": event, "club": club, "night": night, "players": players, "ghost": ghost,
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_context_migrations_carry_every_link_and_back():
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        old = _old_rows(_migrate(BEFORE))
+        apps = _migrate(AFTER)
+        EventMatch, ClubMatch = apps.get_model("tournaments", "EventMatch"), apps.get_model("clubs", "ClubMatch")
+        HomeClub, Match = apps.get_model("clubs", "HomeClub"), apps.get_model("matches", "Match")
+        assert set(EventMatch.objects.values_list("match_id", "tournament_id")) == {
+            (old["in_event"].pk, old["event"].pk), (old["in_event_by_otto"].pk, old["event"].pk)}
+        assert set(ClubMatch.objects.values_list("match_id", "club_id", "night_id")) == {
+            (old["at_night"].pk, old["club"].pk, old["night"].pk),
+            (old["night_only"].pk, old["club"].pk, old["night"].pk)}  # the night's club
+        assert set(HomeClub.objects.values_list("player_id", "club_id")) == {
+            (old["players"][1].pk, old["club"].pk), (old["players"][3].pk, old["club"].pk),
+            (old["ghost"].pk, old["club"].pk)}
+        # Who organises a match is left alone: the event's organiser directs it through the event.
+        assert Match.objects.get(pk=old["in_event_by_otto"].pk).organiser.username == "otto"
+
+        apps = _migrate(BEFORE)
+        Match, Player = apps.get_model("matches", "Match"), apps.get_model("matches", "Player")
+        columns = {m.pk: (m.event_id, m.club_id, m.club_night_id) for m in Match.objects.all()}
+        event, club, night = old["event"].pk, old["club"].pk, old["night"].pk
+        assert columns == {
+            old["in_event"].pk: (event, None, None), old["in_event_by_otto"].pk: (event, None, None),
+            old["at_night"].pk: (None, club, night), old["night_only"].pk: (None, club, night),
+            old["friendly"].pk: (None, None, None),
+        }
+        assert dict(Player.objects.filter(club__isnull=False).values_list("pk", "club_id")) == {
+            old["players"][1].pk: club, old["players"][3].pk: club, old["ghost"].pk: club}
+    finally:
+        MigrationExecutor(connection).migrate(latest)

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
+from .models import BoardMatch, BoardOrder, Entry, EventMatch, Pairing, Round, Team, TeamMember, Tournament
 
 
 class EntryInline(admin.TabularInline):
@@ -43,3 +43,13 @@ class PairingAdmin(admin.ModelAdmin):
 admin.site.register(Round)
 admin.site.register(BoardMatch)
 admin.site.register(BoardOrder)
+
+
+@admin.register(EventMatch)
+class EventMatchAdmin(admin.ModelAdmin):
+    """The matches of each event (the event holds the link: a match names no event)."""
+
+    list_display = ("match", "tournament")
+    list_filter = ("tournament",)
+    raw_id_fields = ("match", "tournament")
+    list_select_related = ("match__side0__player_a", "match__side1__player_a", "tournament")

@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+
+    def ready(self):
+        from . import hooks
+
+        hooks.register()

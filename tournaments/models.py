@@ -99,6 +99,44 @@ class Tournament(models.Model):
         return self.name
 
 
+class EventMatch(models.Model):
+    """A match of the event. The event holds its matches: ``matches`` (the kernel) names no event.
+
+    Read a match's event with :func:`event_of` (through ``match.event_link``, which
+    ``Match.objects.with_sides()`` joins); an event's matches with ``Match.objects.filter(
+    event_link__tournament=...)``. The event's organiser directs every match of the event
+    (``tournaments.hooks``), besides the match's own organiser.
+    """
+
+    match = models.OneToOneField("matches.Match", primary_key=True, on_delete=models.CASCADE,
+                                 related_name="event_link")
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="match_links")
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} of event {self.tournament_id}"
+
+
+#: select_related path from a match to its event (``Match.objects.with_sides()`` joins it).
+EVENT_JOIN = "event_link__tournament"
+
+
+def event_of(match) -> Tournament | None:
+    """The event ``match`` belongs to, or None. Joined by ``Match.objects.with_sides()`` and
+    ``with_side_ids()`` (no query then; ``select_related(EVENT_JOIN)`` elsewhere)."""
+    try:
+        return match.event_link.tournament
+    except EventMatch.DoesNotExist:
+        return None
+
+
+def event_id_of(match) -> int | None:
+    """The id of the event ``match`` belongs to, or None (no query when the link is joined)."""
+    try:
+        return match.event_link.tournament_id
+    except EventMatch.DoesNotExist:
+        return None
+
+
 class Team(models.Model):
     """A team of an N-board team event: a captain and members, some of them reserves."""
 

@@ -1,7 +1,7 @@
 """The chouette tables move from ``clubs`` to their own app: state only. The tables
 (``clubs_chouettesession``, ``clubs_chouettestep``), their rows, indexes and constraints stay exactly
 as clubs/migrations/0002_members_nights_seasons_chouettes.py made them; clubs forgets the models in
-clubs/migrations/0003_chouette_tables_move_to_chouette.py.
+clubs/migrations/0004_chouette_tables_move_to_chouette.py.
 
 The content types of the two models follow them (``clubs`` → ``chouette``), so that whatever points
 at them (permissions, admin history) still does; on a new database there are none yet and this

@@ -5,11 +5,10 @@ from __future__ import annotations
 from django.utils import timezone
 
 from audit.services import audit_record
-from matches.models import Player
 from matches.services.matches import player_create, player_for_user
 
 from .. import errors
-from ..models import Club, Membership
+from ..models import Club, HomeClub, Membership
 
 
 def locked_club(club_id: int) -> Club:
@@ -39,18 +38,23 @@ def membership_summary(membership: Membership) -> dict:
 def membership_activate(membership: Membership) -> None:
     """Make the membership active from now on, giving its user a player profile if he has none
     (a club member checks in and plays as a player) and this club as his home club if he has
-    none (``Player.club``: what "same club" means to a draw)."""
+    none (``HomeClub``: what "same club" means to a draw)."""
     membership.status = Membership.Status.ACTIVE
     membership.joined_at = timezone.now()
     membership.save(update_fields=["status", "joined_at"])
     player = player_for_user(membership.user)
     if player is None:
         user = membership.user
-        player_create(display_name=user.get_full_name() or user.get_username(), user=user, club=membership.club)
-    elif player.club_id is None:
-        Player.objects.filter(pk=player.pk).update(club=membership.club)
+        player = player_create(display_name=user.get_full_name() or user.get_username(), user=user)
+    home_club_offer(player, membership.club_id)
+
+
+def home_club_offer(player, club_id: int) -> None:
+    """Make ``club_id`` the player's home club unless he has one (the first club stays home).
+    One statement: an existing home club (two activations racing too) is left as it is."""
+    HomeClub.objects.bulk_create([HomeClub(player=player, club_id=club_id)], ignore_conflicts=True)
 
 
 def home_club_release(membership: Membership) -> None:
     """The user's player no longer has this club as home club once he is out of it."""
-    Player.objects.filter(user_id=membership.user_id, club_id=membership.club_id).update(club=None)
+    HomeClub.objects.filter(player__user_id=membership.user_id, club_id=membership.club_id).delete()

@@ -68,7 +68,8 @@ def club_demo_load(*, club: Club, organiser, players: dict[str, Player], today: 
         night_check_in(club_id=club.pk, night_id=night.pk, user=players[username].user)
     for side0, side1, length, seed in NIGHT_MATCHES:
         a, b = players[side0], players[side1]
-        match = match_create(created_by=a.user, side0=[a], side1=[b], length=length, club=club, club_night=night)
+        match = match_create(created_by=a.user, side0=[a], side1=[b], length=length,
+                             context={"club": club, "club_night": night})
         games = [[action_to_dict(action) for action in game] for game in random_match_games(random.Random(seed), length)]
         log = log_from_json(games, match.rules())
         match_report(match_id=match.pk, user=a.user, claim=claim_make(match, log.final_score, log))

@@ -1,6 +1,6 @@
 """Club nights: an owner or organiser opens one, members check in, it is closed at the end.
 
-The night's matches (``Match.club_night``) and chouette sessions (the chouette app's
+The night's matches (``ClubMatch.night``) and chouette sessions (the chouette app's
 ``ChouetteSession.night``) hang off it; they are created by their own services.
 """
 

@@ -22,16 +22,14 @@ from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from clubs.models import Club, ClubNight
 from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
 from core.errors import Conflict
 from engine.actions import actions_from_json
 from engine.errors import MatchError
 from engine.formats.mat import match_from_actions, write_mat
-from tournaments.models import Tournament
 
-from .. import errors
+from .. import errors, hooks
 from ..models import Match
 from ..selectors import game_moments, match_get, match_list, player_list
 from ..services.logs import log_from_json, log_from_mat
@@ -53,12 +51,20 @@ from .serializers import (
     MatchDetailSerializer,
     MatchSummarySerializer,
     SidePlayersField,
+    fields_with,
+    match_context_fields,
 )
 
 WRITE_ERRORS = {
     400: ApiErrorSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer,
     409: ApiErrorSerializer,
 }
+
+
+def _split_contexts(data: dict, names) -> tuple[dict, dict]:
+    """The validated ``data`` without the contexts' fields (``names``), and those fields' values."""
+    contexts = {name: data.pop(name) for name in list(data) if name in names}
+    return data, contexts
 
 
 def _match_or_404(match_id: int, *, detail: bool = False, logs: bool = False) -> Match:
@@ -101,12 +107,15 @@ class MatchListApi(BaseApi):
 
         player = serializers.IntegerField(required=False, min_value=1, help_text="a player id: his matches")
         status = serializers.ChoiceField(required=False, choices=Match.Status.choices)
-        event = serializers.IntegerField(required=False, min_value=1, help_text="a tournament id")
+        # Here: the contexts' filters (``event``: a tournament id).
         date_from = serializers.DateField(required=False, help_text="created on or after (YYYY-MM-DD)")
         date_to = serializers.DateField(required=False, help_text="created on or before (YYYY-MM-DD)")
 
         class Meta:
             ref_name = "MatchFilter"
+
+        def get_fields(self):
+            return fields_with(super().get_fields(), match_context_fields("filter_fields"), after="status")
 
         def validate(self, data):
             if "date_from" in data and "date_to" in data and data["date_from"] > data["date_to"]:
@@ -120,7 +129,8 @@ class MatchListApi(BaseApi):
     def get(self, request):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        return paginated_response(request=request, view=self, queryset=match_list(**filters.validated_data),
+        data, contexts = _split_contexts(dict(filters.validated_data), match_context_fields("filter_fields"))
+        return paginated_response(request=request, view=self, queryset=match_list(**data, contexts=contexts),
                                   serializer_class=MatchSummarySerializer)
 
 
@@ -144,15 +154,14 @@ class MatchCreateApi(BaseApi):
         automatic_doubles = serializers.IntegerField(default=0, min_value=0, max_value=6, help_text="money sessions only")
         cube_cap = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=32768,
                                             help_text="a power of two; null: no cap")
-        event = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), required=False, allow_null=True)
-        club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True,
-                                                  help_text="a club's match (its members only): its ladder counts it")
-        club_night = serializers.PrimaryKeyRelatedField(queryset=ClubNight.objects.all(), required=False, allow_null=True,
-                                                        help_text="the club night it is played at (sets the club)")
+        # Here: what the match belongs to, from the registered contexts (``event``; ``club``, ``club_night``).
         scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
 
         class Meta:
             ref_name = "MatchCreate"
+
+        def get_fields(self):
+            return fields_with(super().get_fields(), match_context_fields("input_fields"), after="cube_cap")
 
         def validate(self, data):
             ids = data["side0"] + data["side1"]
@@ -172,9 +181,9 @@ class MatchCreateApi(BaseApi):
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        permissions.check_may_create(request.user, data["side0"] + data["side1"], data.get("event"))
-        match = match_create(created_by=request.user, **data)
+        data, contexts = _split_contexts(dict(serializer.validated_data), hooks.match_context_inputs())
+        permissions.check_may_create(request.user, data["side0"] + data["side1"], contexts)
+        match = match_create(created_by=request.user, **data, context=contexts)
         return Response(MatchDetailSerializer(_match_or_404(match.pk, detail=True)).data, status=status.HTTP_201_CREATED)
 
 
@@ -363,9 +372,7 @@ def _mat_text(match: Match) -> str:
         raise Conflict("this match has no recorded games, so there is no match file; a result reported with "
                        "game logs or a .mat file stores them", code="no_games")
     players = (match.side0.name, match.side1.name)
-    tags = {"Player 1": players[0], "Player 2": players[1]}
-    if match.event_id:
-        tags["Event"] = match.event.name
+    tags = {"Player 1": players[0], "Player 2": players[1], **hooks.mat_tags(match)}
     day = match.played_on or (match.confirmed_at.date() if match.confirmed_at else None)
     if day:
         tags["EventDate"] = day.strftime("%Y.%m.%d")

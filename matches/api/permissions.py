@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from core.errors import NotAllowed
 
-from .. import errors
+from .. import errors, hooks
 from ..models import Match, Player
 from ..services.matches import player_for_user
 from ..services.reporting import side_of_user, user_runs_match
 
 
-def check_may_create(user, players: list[Player], event) -> None:
+def check_may_create(user, players: list[Player], contexts: dict) -> None:
     """A player may create a match only where he plays on one side; organisers and staff any
-    match. Only the event's organiser (or staff) may attach a match to an event."""
-    if event is not None and not (user.is_staff or event.organiser_id == user.pk):
-        raise NotAllowed("only the event's organiser may add a match to it", code="not_event_organiser")
+    match. What the match is to belong to (``contexts``: the create body's context fields) is
+    checked first by its context (``may_create``): only the event's organiser (or staff) may add
+    a match to an event (NotAllowed ``not_event_organiser``)."""
+    for context in hooks.match_contexts():
+        given = {name: contexts.get(name) for name in context.inputs}
+        if context.may_create is not None and any(value is not None for value in given.values()):
+            context.may_create(user, given)
     if user.is_organiser:
         return
     player = player_for_user(user)

@@ -3,6 +3,10 @@
 Input serializers derive from core.api's :class:`StrictInputSerializer`: a field the serializer
 does not declare is refused with a 400 naming it. Output serializers are plain (read-only)
 serializers over the rows the selectors return; none of them exposes an email address or a user id.
+
+What a match or a player belongs to (an event, a home club) is held by the apps above matches:
+their fields come from the contexts they register (``matches.hooks``), placed where they always
+were, so requests, answers and the schema do not depend on where the data lives.
 """
 
 from __future__ import annotations
@@ -11,6 +15,32 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api import StrictInputSerializer
+
+from .. import hooks
+
+
+def fields_with(fields: dict, extra: dict, *, after: str) -> dict:
+    """``fields`` with ``extra`` inserted after the field named ``after``."""
+    if not extra:
+        return fields
+    out = {}
+    for name, value in fields.items():
+        out[name] = value
+        if name == after:
+            out.update(extra)
+    return out
+
+
+def match_context_fields(kind: str) -> dict:
+    """The DRF fields every registered match context gives for ``kind`` (``input_fields``,
+    ``filter_fields`` or ``response_fields``), fresh instances, in the contexts' order."""
+    fields = {}
+    for context in hooks.match_contexts():
+        factory = getattr(context, kind)
+        if factory is not None:
+            fields.update(factory())
+    return fields
+
 
 # --- input --------------------------------------------------------------------------------------
 
@@ -96,20 +126,14 @@ class ClaimMatInputSerializer(StrictInputSerializer):
 # --- output -------------------------------------------------------------------------------------
 
 
+# A club named in answers (an event's club; a player's home club, through clubs' context): kept
+# here, below tournaments and clubs, which share it. (No docstring: it would enter the schema.)
 class ClubBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
     class Meta:
         ref_name = "ClubBrief"
-
-
-class EventBriefSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-    class Meta:
-        ref_name = "EventBrief"
 
 
 class PlayerBriefSerializer(serializers.Serializer):
@@ -144,12 +168,15 @@ class MatchSummarySerializer(serializers.Serializer):
     status = serializers.CharField()
     score = serializers.SerializerMethodField(help_text="the confirmed final score, side 0's first")
     winner = serializers.IntegerField(allow_null=True, help_text="0 or 1 once confirmed")
-    event = EventBriefSerializer(allow_null=True)
+    # Here: what the match belongs to (``event``: a brief or null), from the registered contexts.
     scheduled_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
 
     class Meta:
         ref_name = "MatchSummary"
+
+    def get_fields(self):
+        return fields_with(super().get_fields(), match_context_fields("response_fields"), after="winner")
 
     @extend_schema_field({**SCORE_SCHEMA, "nullable": True})
     def get_score(self, match) -> list[int] | None:
@@ -272,10 +299,17 @@ class PlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     display_name = serializers.CharField()
     country = serializers.CharField()
-    club = ClubBriefSerializer(allow_null=True)
+    # Here: what the player belongs to (``club``: his home club, a brief or null), from the contexts.
     rating = serializers.FloatField()
     experience = serializers.IntegerField()
 
     class Meta:
         ref_name = "Player"
+
+    def get_fields(self):
+        extra = {}
+        for context in hooks.player_contexts():
+            if context.response_fields is not None:
+                extra.update(context.response_fields())
+        return fields_with(super().get_fields(), extra, after="country")
 

@@ -184,10 +184,8 @@ def import_job_create(*, owner, files: list[tuple[str, bytes]], dispatch: bool =
         job = ImportJob.objects.create(owner=owner, total=len(expanded))
         ImportFile.objects.bulk_create(ImportFile(job=job, name=name, content=data) for name, data in expanded)
         if dispatch:
-            from ..tasks_imports import import_job_run_task
-
             job_id = job.pk
-            transaction.on_commit(lambda: import_job_run_task.delay(job_id))
+            transaction.on_commit(lambda: tasks_imports.import_job_run_task.delay(job_id))
     return job
 
 
@@ -438,3 +436,8 @@ def import_job_get(*, job_id: int, user) -> ImportJob:
 def import_job_percent(job: ImportJob) -> int:
     """How far the job is, 0..100 (a job of no files is complete)."""
     return 100 if not job.total else min(100, job.done * 100 // job.total)
+
+
+# The task module imports this one (the task wraps ``import_job_run``): bound last, once this
+# module's functions exist, whichever of the two is imported first.
+from .. import tasks_imports  # noqa: E402

@@ -5,11 +5,9 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from audit.services import audit_record
-from clubs.permissions import require_club_member
-from core.errors import DomainError
 from engine.errors import EngineError
 
-from .. import errors
+from .. import errors, hooks
 from ..models import Match, Player, Side
 
 
@@ -24,12 +22,13 @@ def player_for_user(user) -> Player | None:
 
 
 @transaction.atomic
-def player_create(*, display_name: str, user=None, country: str = "", club=None) -> Player:
-    """Create a player (with its solo side). Raises DomainError for an empty name."""
+def player_create(*, display_name: str, user=None, country: str = "") -> Player:
+    """Create a player (with its solo side). Raises DomainError for an empty name. (His home
+    club, if any, is set by clubs.)"""
     name = (display_name or "").strip()
     if not name:
         raise errors.bad_sides("a player needs a display name")
-    player = Player.objects.create(user=user, display_name=name[:120], country=country.upper()[:2], club=club)
+    player = Player.objects.create(user=user, display_name=name[:120], country=country.upper()[:2])
     Side.objects.create(player_a=player)
     return player
 
@@ -62,12 +61,13 @@ def side_name(players: list[Player]) -> str:
 
 def match_summary(match: Match, names: tuple[str, str] | None = None) -> dict:
     """What the audit log keeps of a match: its sides' names (``names``, or read through the
-    sides), length, status, score and winner; the event and organiser by id."""
+    sides), length, status, score and winner; the organiser by id, and what its contexts add (the
+    event by id: ``hooks.summary``, read through their joins)."""
     if names is None:
         names = (match.side0.name, match.side1.name)
     return {
         "sides": list(names), "length": match.length, "status": match.status, "score": [match.score0, match.score1],
-        "winner": match.winner, "event": match.event_id, "organiser": match.organiser_id, "rated": match.rated,
+        "winner": match.winner, **hooks.summary(match), "organiser": match.organiser_id, "rated": match.rated,
     }
 
 
@@ -78,18 +78,6 @@ def _default_organiser(created_by, first: Side, second: Side):
         return None
     players = {p.user_id for p in (*first.players, *second.players)}
     return None if created_by.pk in players else created_by
-
-
-def _club_of(created_by, club, club_night):
-    """The match's club: ``club``, or the night's; checked against the night and the creator."""
-    if club_night is None and club is None:
-        return None
-    if club_night is not None:
-        if club is not None and club.pk != club_night.club_id:
-            raise DomainError("club_night: this night is another club's", code="bad_club_night", field="club_night")
-        club = club_night.club
-    require_club_member(club, created_by)
-    return club
 
 
 @transaction.atomic
@@ -107,32 +95,37 @@ def match_create(
     automatic_doubles: int = 0,
     cube_cap: int | None = None,
     rated: bool | None = None,
-    event=None,
     organiser=None,
     scheduled_at=None,
     played_on=None,
-    club=None,
-    club_night=None,
+    context: dict | None = None,
 ) -> Match:
     """Create a scheduled match between two sides.
 
-    A club's match (``club``, or ``club_night``: the night's club) counts for its ladder; only the
-    club's active members create one (NotAllowed ``not_club_member``; DomainError
-    ``bad_club_night`` for a night of another club). Matches of pairs and money sessions are never
-    rated. Audited as ``match.created`` (the actor: ``created_by``). Raises DomainError for sides
-    that share a player and for rules the engine refuses (money options in a match, a bad cube cap).
+    ``context`` says what the match belongs to, as the apps above matches take it (see
+    ``matches.hooks.MatchContext``): ``{"event": tournament}`` (tournaments: the event's organiser
+    directs the match, and is its organiser unless ``organiser`` is given); ``{"club": club}`` or
+    ``{"club_night": night}`` (clubs: a club's match counts for its ladder; only the club's active
+    members create one, NotAllowed ``not_club_member``; DomainError ``bad_club_night`` for a night
+    of another club). Each context checks its part before anything is written and links the match
+    in this transaction.
+
+    Matches of pairs and money sessions are never rated. Audited as ``match.created`` (the actor:
+    ``created_by``; with the ids the contexts give). Raises DomainError for sides that share a
+    player and for rules the engine refuses (money options in a match, a bad cube cap).
     """
-    club = _club_of(created_by, club, club_night)
+    prepared = hooks.contexts_prepare(created_by=created_by, values=context or {})
     first, second = side_for(side0), side_for(side1)
     if {p.pk for p in first.players} & {p.pk for p in second.players}:
         raise errors.bad_sides("a player cannot be on both sides")
     if organiser is None:
-        organiser = event.organiser if event else _default_organiser(created_by, first, second)
+        # An event's match: the event's organiser; else see _default_organiser.
+        named = [attachment.organiser for _, attachment in prepared if attachment.organiser is not None]
+        organiser = named[0] if named else _default_organiser(created_by, first, second)
     match = Match(
         side0=first, side1=second, length=length, crawford=crawford, move_policy=move_policy, jacoby=jacoby,
         beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles, cube_cap=cube_cap,
-        event=event, organiser=organiser, created_by=created_by, scheduled_at=scheduled_at, played_on=played_on,
-        club=club, club_night=club_night,
+        organiser=organiser, created_by=created_by, scheduled_at=scheduled_at, played_on=played_on,
     )
     try:
         match.rules()
@@ -142,7 +135,10 @@ def match_create(
     match.rated = ratable if rated is None else (rated and ratable)
     match.full_clean(exclude=["side0", "side1"])
     match.save()
+    hooks.contexts_attach(match, prepared)
+    ids = hooks.audit_ids(match)
+    for _, attachment in prepared:
+        ids.update(attachment.audit)
     audit_record(actor=created_by, action="match.created", object_type="matches.Match", object_id=match.pk,
-                 tournament_id=match.event_id, match_id=match.pk, club_id=match.club_id,
-                 after=match_summary(match, (side_name(side0), side_name(side1))))
+                 match_id=match.pk, **ids, after=match_summary(match, (side_name(side0), side_name(side1))))
     return match

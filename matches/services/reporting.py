@@ -16,10 +16,12 @@ from django.utils import timezone
 from audit.services import audit_record
 from matches.selectors import match_snapshot
 
-from .. import errors
+from .. import errors, hooks
 from ..models import Game, Match, Report
-from .logs import CheckedLog, log_agrees_with_score
+from ..tasks import match_notify_task, match_rating_apply_task
+from .logs import CheckedLog, log_agrees_with_score, log_from_json
 from .matches import player_for_user
+from .ratings import match_rating_revert
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,10 @@ def side_of_user(match: Match, user) -> int | None:
 
 
 def user_runs_match(match: Match, user) -> bool:
-    """The match's organiser, its event's organiser, or staff; never one of its own players
-    (a director who plays is a party: his results go through the other side or staff)."""
+    """The match's organiser, a director its contexts name (its event's organiser:
+    ``hooks.directs``, read through the joins of ``match_locked`` / ``for_claims``), or staff;
+    never one of its own players (a director who plays is a party: his results go through the
+    other side or staff)."""
     if not getattr(user, "is_authenticated", False):
         return False
     if user.is_staff:
@@ -56,7 +60,7 @@ def user_runs_match(match: Match, user) -> bool:
         return False
     if match.organiser_id == user.pk:
         return True
-    return match.event_id is not None and match.event.organiser_id == user.pk
+    return hooks.directs(match, user)
 
 
 def score_winner(match: Match, score: tuple[int, int]) -> int | None:
@@ -93,9 +97,9 @@ def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> 
 
 
 def match_locked(match_id: int) -> Match:
-    """The match row (its sides' player ids and event joined), locked until the transaction ends:
-    the lock every change of a match's result, disputes and rulings takes first. Raises
-    Match.DoesNotExist."""
+    """The match row (its sides' player ids and its contexts joined: ``hooks.match_joins``), locked
+    until the transaction ends: the lock every change of a match's result, disputes and rulings
+    takes first. Raises Match.DoesNotExist."""
     return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
 
 
@@ -118,23 +122,14 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
     if games is not None:
         replay = claim.log.replay if claim.log and claim.log.games == games else None
         if replay is None:
-            from .logs import log_from_json
-
             replay = log_from_json(games, match.rules(), start=match.start).replay
         _write_games(match, games, replay)
     audit_record(actor=actor or confirmed.reporter, action=action, object_type="matches.Match", object_id=match.pk,
-                 tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
-    # A score dispute the reports opened ends with a confirmed result (agreed, or entered by the director).
-    from rulings.services.disputes import disputes_settle_automatic
-
-    disputes_settle_automatic(match=match, actor=actor or confirmed.reporter, ruled=ruled_dispute)
-    # Tournaments: a confirmed (or overridden) result of an event's match advances its draw in
-    # this same transaction, so a correction the event refuses (a later match built on it has
-    # started) rolls the whole override back. Imported here: tournaments imports matches.
-    if match.event_id:
-        from tournaments.services import tournament_result_confirmed
-
-        tournament_result_confirmed(match=match)
+                 match_id=match.pk, **hooks.audit_ids(match), before=before, after=match_snapshot(match), note=note)
+    # In this same transaction: the match's automatic score dispute is settled (rulings), then an
+    # event's draw advances (tournaments); a correction the event refuses (a later match built on
+    # it has started) rolls the whole change back. See matches.hooks.
+    hooks.result_confirmed.send(match=match, actor=actor or confirmed.reporter, ruled_dispute=ruled_dispute)
 
 
 def _write_games(match: Match, games: list, replay) -> None:
@@ -157,8 +152,6 @@ def _condoned(condoned) -> dict:
 
 
 def _after_commit(match: Match, event: str) -> None:
-    from ..tasks import match_notify_task, match_rating_apply_task
-
     match_id = match.pk
     transaction.on_commit(lambda: match_notify_task.delay(match_id, event))
     if event == "confirmed" and match.rated:
@@ -224,7 +217,7 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         winner=score_winner(match, claim.score), games=claim.games, statement=statement,
     )
     audit_record(actor=user, action="match.reported", object_type="matches.Report", object_id=report.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 match_id=match.pk, **hooks.audit_ids(match),
                  before={"score": list(mine.score)} if mine is not None else None,
                  after={"side": side, "score": list(claim.score), "games": len(claim.games or ())})
     if theirs is None:
@@ -297,10 +290,9 @@ def match_contest(*, match_id: int, user, statement: str = "") -> Match:
 
 
 def _disputed(match: Match, user, why: str, statement: str) -> None:
-    """The match went to the director: open its automatic dispute (once) and tell the parties."""
-    from rulings.services.disputes import dispute_open_automatic
-
-    dispute_open_automatic(match=match, user=user, statement=f"{why}. {statement}".strip())
+    """The match went to the director: its automatic dispute is opened (once, by rulings through
+    ``hooks.result_disputed``) and the parties are told."""
+    hooks.result_disputed.send(match=match, user=user, statement=f"{why}. {statement}".strip())
     _after_commit(match, "disputed")
 
 
@@ -321,8 +313,6 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
     if current is not None and current.side is None and _same(current, claim):
         return current
     if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
-        from .ratings import match_rating_revert
-
         match_rating_revert(match=match)
     match.reports.exclude(status=Report.Status.SUPERSEDED).update(status=Report.Status.SUPERSEDED)
     report = Report.objects.create(
@@ -352,17 +342,16 @@ def match_reopen(*, match_id: int, actor, note: str = "", log: CheckedLog | None
     - every live report is superseded (the sides report the finished match again), except the
       reports named in ``reports`` (id -> status), which are brought back with that status;
     - ``log`` (checked game logs) replaces the stored games when given; otherwise they are kept;
-    - audited ``match.reopened``; in an event the draw is synced in this transaction: a later
-      match built on the result is reset, and one that has started refuses it (Conflict
-      ``result_built_on``), which rolls the caller's whole transaction back.
+    - audited ``match.reopened``; then ``hooks.result_reopened`` is sent in this transaction (in
+      an event the draw is synced: a later match built on the result is reset, and one that has
+      started refuses it, Conflict ``result_built_on``, which rolls the caller's whole
+      transaction back).
     """
     if status == Match.Status.CONFIRMED or Report.Status.CONFIRMED in (reports or {}).values():
         raise ValueError("a reopened match has no confirmed result")
     match = match_locked(match_id)
     before = match_snapshot(match)
     if match.rating_changes.exists():
-        from .ratings import match_rating_revert
-
         match_rating_revert(match=match)
     live = match.reports.exclude(status=Report.Status.SUPERSEDED)
     live.exclude(pk__in=list(reports or ())).update(status=Report.Status.SUPERSEDED)
@@ -374,9 +363,6 @@ def match_reopen(*, match_id: int, actor, note: str = "", log: CheckedLog | None
     if log is not None:
         _write_games(match, log.games, log.replay)
     audit_record(actor=actor, action="match.reopened", object_type="matches.Match", object_id=match.pk,
-                 tournament_id=match.event_id, match_id=match.pk, before=before, after=match_snapshot(match), note=note)
-    if match.event_id:
-        from tournaments.services import tournament_result_confirmed
-
-        tournament_result_confirmed(match=match)
+                 match_id=match.pk, **hooks.audit_ids(match), before=before, after=match_snapshot(match), note=note)
+    hooks.result_reopened.send(match=match, actor=actor)
     return match

@@ -18,6 +18,7 @@ from rest_framework import serializers
 from core.api import StrictInputSerializer
 from matches.models import Match
 from rulings.models import Appeal, Dispute, Ruling
+from tournaments.models import event_of
 
 # --- input --------------------------------------------------------------------------------------
 
@@ -186,7 +187,8 @@ class DisputeMatchSerializer(serializers.Serializer):
     @extend_schema_field({"type": "object", "nullable": True,
                           "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}})
     def get_event(self, match) -> dict | None:
-        return {"id": match.event_id, "name": match.event.name} if match.event_id else None
+        event = event_of(match)
+        return {"id": event.pk, "name": event.name} if event is not None else None
 
 
 class MomentSerializer(serializers.Serializer):

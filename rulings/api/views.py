@@ -155,7 +155,7 @@ class DisputeListApi(RulingsBaseApi):
         filters.is_valid(raise_exception=True)
         data = filters.validated_data
         queryset = selectors.disputes_readable(request.user)
-        for key, lookup in (("status", "status"), ("category", "category"), ("event", "match__event_id"),
+        for key, lookup in (("status", "status"), ("category", "category"), ("event", "match__event_link__tournament_id"),
                             ("match", "match_id")):
             if key in data:
                 queryset = queryset.filter(**{lookup: data[key]})

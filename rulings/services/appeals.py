@@ -23,6 +23,7 @@ from matches.models import Match
 from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling, Vote
+from tournaments.models import event_id_of, event_of
 
 from .rulings import ruling_apply, ruling_revert
 
@@ -34,7 +35,8 @@ def appeal_window_closes(ruling: Ruling) -> datetime:
     """When a ruling stops being open to appeal: the event's ``appeal_minutes`` after it was made
     (``CRAWFORD_APPEAL_MINUTES`` for a match outside an event)."""
     match = ruling.dispute.match
-    minutes = match.event.appeal_minutes if match.event_id else settings.APPEAL_MINUTES
+    event = event_of(match)
+    minutes = event.appeal_minutes if event is not None else settings.APPEAL_MINUTES
     return ruling.created_at + timedelta(minutes=minutes)
 
 
@@ -42,7 +44,8 @@ def appeal_window_closes(ruling: Ruling) -> datetime:
 def _locked_appeal(appeal_id: int) -> tuple[Appeal, Match]:
     appeal = Appeal.objects.select_related("ruling__dispute").get(pk=appeal_id)
     match = match_locked(appeal.ruling.dispute.match_id)
-    appeal = Appeal.objects.select_for_update(of=("self",)).select_related("ruling__dispute__match__event").get(pk=appeal_id)
+    appeal = (Appeal.objects.select_for_update(of=("self",))
+              .select_related("ruling__dispute__match__event_link__tournament").get(pk=appeal_id))
     return appeal, match
 
 
@@ -64,7 +67,8 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
     """
     ruling = Ruling.objects.select_related("dispute").get(pk=ruling_id)
     match = match_locked(ruling.dispute.match_id)
-    ruling = Ruling.objects.select_for_update(of=("self",)).select_related("dispute__match__event").get(pk=ruling_id)
+    ruling = (Ruling.objects.select_for_update(of=("self",))
+              .select_related("dispute__match__event_link__tournament").get(pk=ruling_id))
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_appellant()
@@ -89,7 +93,7 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
         raise errors.already_appealed() from None
     Dispute.objects.filter(pk=ruling.dispute_id).update(status=Dispute.Status.APPEALED)
     audit_record(actor=user, action="appeal.lodged", object_type="rulings.Appeal", object_id=appeal.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 tournament_id=event_id_of(match), match_id=match.pk,
                  after={"ruling": ruling.pk, "side": side, "grounds": grounds})
     _notify("appeal_lodged", appeal.pk)
     return appeal
@@ -140,7 +144,7 @@ def committee_name(*, appeal_id: int, user, member_ids) -> list[CommitteeMember]
         )
     members = CommitteeMember.objects.bulk_create(CommitteeMember(appeal=appeal, user=users[pk]) for pk in ids)
     audit_record(actor=user, action="appeal.committee_named", object_type="rulings.Appeal", object_id=appeal.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 tournament_id=event_id_of(match), match_id=match.pk,
                  after={"members": [users[pk].get_username() for pk in ids]})
     _notify("committee_named", appeal.pk)
     return members
@@ -194,7 +198,7 @@ def vote_cast(*, appeal_id: int, user, decision: str, outcome: str = "", params:
                   "reasoning": reasoning.strip()},
     )
     audit_record(actor=user, action="appeal.vote_cast", object_type="rulings.Vote", object_id=vote.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 tournament_id=event_id_of(match), match_id=match.pk,
                  after={"appeal": appeal.pk, "decision": decision, "outcome": outcome, "params": params})
     votes = list(appeal.votes.all())
     key, count = Counter(_vote_key(v) for v in votes).most_common(1)[0]
@@ -220,6 +224,6 @@ def _decide(appeal: Appeal, match: Match, user, vote: Vote) -> None:
     appeal.status, appeal.decision, appeal.decided_at = Appeal.Status.DECIDED, vote.decision, timezone.now()
     appeal.save(update_fields=["status", "decision", "decided_at"])
     audit_record(actor=user, action="appeal.decided", object_type="rulings.Appeal", object_id=appeal.pk,
-                 tournament_id=match.event_id, match_id=match.pk, before={"ruling": ruling.pk, "status": "open"},
+                 tournament_id=event_id_of(match), match_id=match.pk, before={"ruling": ruling.pk, "status": "open"},
                  after={"decision": vote.decision, "outcome": vote.outcome, "params": vote.params})
     _notify("appeal_decided", appeal.pk)

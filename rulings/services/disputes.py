@@ -16,6 +16,7 @@ from matches.models import Game, Match
 from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
 from rulings.models import Dispute, Statement
+from tournaments.models import event_id_of
 
 #: A statement (the opening one or an answer) is a few paragraphs, not a file.
 STATEMENT_MAX = 5000
@@ -140,7 +141,7 @@ def dispute_open(*, match_id: int, user, category: str, statement: str, game_num
         category=category, statement=statement, opened_by=user, side=side,
     )
     audit_record(actor=user, action="dispute.opened", object_type="rulings.Dispute", object_id=dispute.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 tournament_id=event_id_of(match), match_id=match.pk,
                  after={"category": category, "side": side, "game": number, "move": move_number,
                         "position_id": position, "statement": statement})
     return dispute
@@ -166,7 +167,7 @@ def dispute_answer(*, dispute_id: int, user, text: str) -> Statement:
     text = _text("text", text)
     statement = Statement.objects.create(dispute=dispute, author=user, side=side, text=text)
     audit_record(actor=user, action="dispute.answered", object_type="rulings.Statement", object_id=statement.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 tournament_id=event_id_of(match), match_id=match.pk,
                  after={"dispute": dispute.pk, "side": side, "text": text})
     return statement
 
@@ -174,7 +175,8 @@ def dispute_answer(*, dispute_id: int, user, text: str) -> Statement:
 def dispute_open_automatic(*, match, user, statement: str) -> Dispute:
     """Open the match's automatic score dispute when its reports disagree or one is contested.
 
-    Called by ``matches.services.reporting`` inside its transaction, with the match locked.
+    Called through ``matches.hooks.result_disputed`` (``rulings.hooks``) inside the reporting
+    service's transaction, with the match locked.
     Idempotent: while an automatic dispute of the match is open, it is returned unchanged (the
     partial unique index ``dispute_one_automatic_open_per_match`` refuses a second one).
     """
@@ -186,14 +188,14 @@ def dispute_open_automatic(*, match, user, statement: str) -> Dispute:
         side=side_of_user(match, user), automatic=True,
     )
     audit_record(actor=user, action="dispute.opened", object_type="rulings.Dispute", object_id=dispute.pk,
-                 tournament_id=match.event_id, match_id=match.pk,
+                 tournament_id=event_id_of(match), match_id=match.pk,
                  after={"category": dispute.category, "automatic": True, "statement": statement})
     return dispute
 
 
 def disputes_settle_automatic(*, match, actor, ruled: int | None = None) -> int:
     """The match's open automatic dispute is settled without a ruling: its result was confirmed by
-    agreement or entered by the director. Called by ``matches.services.reporting`` inside the
+    agreement or entered by the director. Called through ``matches.hooks.result_confirmed`` inside the
     transaction that confirms the result. ``ruled``: the dispute a ruling is confirming the result
     for, left to the ruling. The disputes opened by hand (conduct, an illegal move...) stay open.
     Audited ``dispute.settled``; returns how many were settled (0 or 1).
@@ -203,7 +205,7 @@ def disputes_settle_automatic(*, match, actor, ruled: int | None = None) -> int:
         dispute.status = Dispute.Status.SETTLED
         dispute.save(update_fields=["status"])
         audit_record(actor=actor, action="dispute.settled", object_type="rulings.Dispute", object_id=dispute.pk,
-                     tournament_id=match.event_id, match_id=match.pk, before={"status": Dispute.Status.OPEN},
+                     tournament_id=event_id_of(match), match_id=match.pk, before={"status": Dispute.Status.OPEN},
                      after={"status": Dispute.Status.SETTLED, "score": [match.score0, match.score1]})
         settled += 1
     return settled

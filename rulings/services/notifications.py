@@ -14,6 +14,7 @@ from django.core.mail import EmailMessage, get_connection
 
 from matches.models import Match
 from rulings.models import Appeal, Ruling
+from tournaments.models import event_of
 
 KINDS = ("ruling", "appeal_lodged", "committee_named", "appeal_decided")
 CLAIM_SECONDS = 24 * 3600
@@ -24,12 +25,13 @@ def _party_emails(match: Match) -> set[str]:
 
 
 def _director_emails(match: Match) -> set[str]:
-    directors = [match.organiser] + ([match.event.organiser] if match.event_id else [])
+    event = event_of(match)
+    directors = [match.organiser] + ([event.organiser] if event is not None else [])
     return {u.email for u in directors if u is not None and u.email}
 
 
 def _match(match_id: int) -> Match:
-    return Match.objects.with_sides().select_related("organiser", "event__organiser").prefetch_related(
+    return Match.objects.with_sides().select_related("organiser", "event_link__tournament__organiser").prefetch_related(
         "side0__player_a__user", "side0__player_b__user", "side1__player_a__user", "side1__player_b__user"
     ).get(pk=match_id)
 

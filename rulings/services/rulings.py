@@ -37,7 +37,7 @@ from matches.services.reporting import Claim, _override, claim_make, match_locke
 from rulings import errors
 from rulings.models import Appeal, Dispute, Ruling
 from tournaments import errors as tournament_errors
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, event_id_of, event_of
 from tournaments.services import entry_withdraw
 from tournaments.services import state as event_state
 from tournaments.services.advance import sync_bracket
@@ -151,7 +151,7 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
     dispute.status = Dispute.Status.DECIDED if appeal is not None else Dispute.Status.RULED
     dispute.save(update_fields=["status"])
     audit_record(actor=director, action="ruling.made", object_type="rulings.Ruling", object_id=ruling.pk,
-                 tournament_id=match.event_id, match_id=match.pk, before=_without_logs(before),
+                 tournament_id=event_id_of(match), match_id=match.pk, before=_without_logs(before),
                  after={"outcome": outcome, "params": normalised, "dispute": dispute.pk,
                         "appeal": appeal.pk if appeal else None, "changes": _without_logs(after)},
                  note=rule)
@@ -187,7 +187,7 @@ def ruling_revert(*, ruling: Ruling, actor) -> None:
             raise
         raise errors.revert_refused(error.message, reason=error.code, **_scalars(error.details)) from None
     audit_record(actor=actor, action="ruling.reverted", object_type="rulings.Ruling", object_id=ruling.pk,
-                 tournament_id=match.event_id, match_id=match.pk, before=_without_logs(after),
+                 tournament_id=event_id_of(match), match_id=match.pk, before=_without_logs(after),
                  after=_without_logs(before), note=note)
 
 
@@ -317,7 +317,8 @@ def _confirm(context: _Context, claim: Claim) -> None:
 
 def _reopen(context: _Context, log: CheckedLog) -> None:
     match = context.match
-    if match.event_id and match.event.status == Tournament.Status.FINISHED:
+    event = event_of(match)
+    if event is not None and event.status == Tournament.Status.FINISHED:
         raise errors.ruling_refused("the event is finished: the match cannot be played on; correct the score instead")
     try:
         match_reopen(match_id=match.pk, actor=context.director, note=context.note, log=log)
@@ -504,7 +505,8 @@ def _penalty_points(context: _Context):
         points = _whole(params, "points", 1)
     else:
         minutes = _whole(params, "minutes_late", 0)
-        per_point = match.event.penalty_minutes_per_point if match.event_id else engine_rulings.MINUTES_PER_POINT
+        event = event_of(match)
+        per_point = event.penalty_minutes_per_point if event is not None else engine_rulings.MINUTES_PER_POINT
         points = engine_rulings.late_arrival_points(minutes, per_point)
         if points == 0:
             raise errors.bad_ruling("minutes_late", f"{minutes} minutes late cost no penalty point "
@@ -544,7 +546,7 @@ def _warning(context: _Context):
 def _disqualification(context: _Context):
     match = context.match
     side = _side(context.take("side"))
-    event = match.event
+    event = event_of(match)
     if event is None:
         raise errors.ruling_refused("the match is not part of an event: there is nothing to disqualify from")
     if event.kind == Tournament.Kind.TEAMS:

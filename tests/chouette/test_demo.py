@@ -10,7 +10,7 @@ from chouette.models import ChouetteStep
 from chouette.selectors import chouette_night_totals, chouette_state
 from clubs.models import ClubNight
 from clubs.services.demo import NIGHT_TITLE
-from matches.services.demo import demo_data_load, mat_dir
+from demo.services import demo_data_load, mat_dir
 
 pytestmark = pytest.mark.django_db
 

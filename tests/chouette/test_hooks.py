@@ -26,7 +26,7 @@ def cast():
 
 def test_the_app_registers_its_link_and_its_night_answer():
     assert CLUB_LINK in hooks.club_links()
-    assert hooks.register_night_chouettes(night_chouettes) is night_chouettes  # the one in place: put back
+    assert hooks.night_chouettes_register(night_chouettes) is night_chouettes  # the one in place: put back
 
 
 def test_the_club_navigation_links_the_tables_for_members_only(cast):

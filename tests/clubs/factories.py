@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import factory
 from django.utils import timezone
 
-from clubs.models import CheckIn, Club, ClubNight, Membership, Season
+from clubs.models import CheckIn, Club, ClubNight, HomeClub, Membership, Season
 from matches.models import Player
 from tests.factories import PlayerFactory, UserFactory
 
@@ -119,9 +119,7 @@ def club_cast(*, name: str = "Crawford Club", owner=None, organiser=None, member
     for user, role in ((owner, "owner"), (organiser, "organiser"), *((m, "member") for m in members)):
         MembershipFactory(club=club, user=user, role=role)
         player = player_of(user)
-        if player.club_id is None:
-            player.club = club
-            player.save(update_fields=["club"])
+        HomeClub.objects.get_or_create(player=player, defaults={"club": club})
     MembershipFactory(club=club, user=requester, requested=True)
     MembershipFactory(club=club, user=invitee, invited=True, invited_by=organiser)
     for user in (requester, invitee, outsider):
@@ -138,7 +136,8 @@ def snapshot(club: Club) -> dict:
         "seasons": list(Season.objects.filter(club=club).order_by("pk").values()),
         "nights": list(ClubNight.objects.filter(club=club).order_by("pk").values()),
         "check_ins": list(CheckIn.objects.filter(night__club=club).order_by("pk").values()),
-        "players": list(Player.objects.order_by("pk").values("pk", "user", "club", "display_name")),
+        "players": list(Player.objects.order_by("pk").values("pk", "user", "display_name")),
+        "home_clubs": list(HomeClub.objects.order_by("pk").values()),
     }
 
 
@@ -152,7 +151,7 @@ def club_match(cast: ClubCast, first, second, score: tuple[int, int], *, length:
     from matches.services.reporting import Claim, match_confirm, match_report
 
     match = match_create(created_by=cast.organiser, side0=[player_of(first)], side1=[player_of(second)],
-                         length=length, club=cast.club if night is None else None, club_night=night,
+                         length=length, context={"club": cast.club} if night is None else {"club_night": night},
                          played_on=played_on)
     if confirmed:
         match_report(match_id=match.pk, user=first, claim=Claim(score))

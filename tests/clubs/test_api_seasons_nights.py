@@ -227,8 +227,8 @@ def test_a_match_is_created_for_a_night_through_the_match_api(cast):
             "club_night": night.pk}
     response = client_for(cast.members[0]).post("/api/v1/matches/", body, format="json")
     assert response.status_code == 201, response.content
-    assert night.matches.get().club == cast.club
+    assert night.match_links.get().club == cast.club
     response = client_for(cast.outsider).post("/api/v1/matches/", {**body, "side0": [player_of(cast.outsider).pk]},
                                               format="json")
     assert (response.status_code, response.json()["code"]) == (403, "not_club_member")
-    assert night.matches.count() == 1
+    assert night.match_links.count() == 1

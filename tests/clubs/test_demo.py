@@ -9,8 +9,8 @@ import pytest
 from clubs.models import ClubNight, Membership, Season
 from clubs.selectors import season_ladder
 from clubs.services.demo import NIGHT_TITLE
+from demo.services import PLAYERS, demo_data_load, mat_dir
 from matches.models import Match
-from matches.services.demo import PLAYERS, demo_data_load, mat_dir
 
 pytestmark = pytest.mark.django_db
 
@@ -33,14 +33,15 @@ def test_tonights_night_has_its_check_ins_and_matches_on_the_ladder(loaded):
     night = ClubNight.objects.get(club=loaded.club, title=NIGHT_TITLE)
     assert loaded.club_demo.night == night
     assert night.check_ins.count() == 6
-    matches = Match.objects.filter(club_night=night)
+    matches = Match.objects.filter(club_link__night=night)
     assert [m.status for m in matches] == ["confirmed", "confirmed"]
     ladder = season_ladder(season=Season.objects.get(club=loaded.club))
     assert sum(row.played for row in ladder) == 4  # two matches, two players each
 
 
 def test_a_second_load_changes_nothing_in_the_club(loaded, tmp_path):
-    before = (Membership.objects.count(), ClubNight.objects.count(), Match.objects.filter(club=loaded.club).count())
+    before = (Membership.objects.count(), ClubNight.objects.count(),
+              Match.objects.filter(club_link__club=loaded.club).count())
     demo_data_load(folder=tmp_path)
     assert (Membership.objects.count(), ClubNight.objects.count(),
-            Match.objects.filter(club=loaded.club).count()) == before
+            Match.objects.filter(club_link__club=loaded.club).count()) == before

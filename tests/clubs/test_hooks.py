@@ -31,9 +31,9 @@ def night(cast):
 
 def answering(provider):
     """Stand in for the chouette app's answer for the length of a test, then put its own back."""
-    previous = hooks.register_night_chouettes(provider)
+    previous = hooks.night_chouettes_register(provider)
     yield
-    hooks.register_night_chouettes(previous)
+    hooks.night_chouettes_register(previous)
 
 
 @pytest.fixture
@@ -90,9 +90,9 @@ def test_without_an_answer_the_summary_has_no_chouette_section_and_the_api_says_
 
 def test_a_registered_link_shows_in_the_club_navigation_to_the_roles_it_is_for(cast, monkeypatch):
     monkeypatch.setattr(hooks, "_club_links", [])
-    hooks.register_club_link(hooks.ClubLink("Members' corner", "clubs:nights", members_only=True))
-    hooks.register_club_link(hooks.ClubLink("Everyone's corner", "clubs:seasons"))
-    hooks.register_club_link(hooks.ClubLink("Everyone's corner", "clubs:seasons"))  # once, however often
+    hooks.club_link_register(hooks.ClubLink("Members' corner", "clubs:nights", members_only=True))
+    hooks.club_link_register(hooks.ClubLink("Everyone's corner", "clubs:seasons"))
+    hooks.club_link_register(hooks.ClubLink("Everyone's corner", "clubs:seasons"))  # once, however often
     assert len(hooks.club_links()) == 2
     member = Client()
     member.force_login(cast.members[0])

@@ -43,7 +43,7 @@ def test_a_member_adds_a_match_between_two_checked_in_players(night):
     response = page_as(cast.members[0]).post(url, {"side0": mia.pk, "side1": max_.pk, "length": 7})
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("matches:detail", args=[match.pk])
-    assert (match.club, match.club_night, match.length, match.side0.player_a, match.side1.player_a) == (
+    assert (match.club_link.club, match.club_link.night, match.length, match.side0.player_a, match.side1.player_a) == (
         cast.club, night_row, 7, mia, max_)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEntry
+from clubs.hooks import home_club_of
 from clubs.models import Club, Membership
 from clubs.services import club_create, club_update
 from core.errors import Conflict, DomainError, NotAllowed
@@ -23,7 +24,7 @@ def test_the_creator_of_a_club_becomes_its_owner_with_a_player_and_it_is_audited
     assert (membership.user, membership.role, membership.status) == (user, "owner", "active")
     assert membership.joined_at is not None
     player = Player.objects.get(user=user)
-    assert (player.display_name, player.club) == ("quentin", club)
+    assert (player.display_name, home_club_of(player)) == ("quentin", club)
     assert list(AuditEntry.objects.filter(club_id=club.pk).values_list("action", flat=True).order_by("id")) == [
         "club.created", "membership.created"]
 

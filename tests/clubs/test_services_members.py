@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEntry
+from clubs.hooks import home_club_of
 from clubs.models import Membership
 from clubs.services import (
     membership_accept,
@@ -93,7 +94,7 @@ def test_the_invited_user_accepts_and_becomes_a_member_with_the_club_as_home_clu
     membership = membership_accept(club_id=cast.club.pk, user=cast.invitee)
     assert (membership.status, membership.role) == ("active", "member")
     assert membership.joined_at is not None
-    assert Player.objects.get(user=cast.invitee).club == cast.club
+    assert home_club_of(Player.objects.get(user=cast.invitee)) == cast.club
     assert membership_accept(club_id=cast.club.pk, user=cast.invitee).pk == membership.pk
     assert actions(cast.club) == ["membership.accepted"]
 
@@ -111,7 +112,7 @@ def test_a_user_without_a_player_gets_one_when_he_joins():
     membership_request(club_id=club.pk, user=newcomer)
     membership_approve(club_id=club.pk, membership_id=Membership.objects.get(user=newcomer).pk, user=owner)
     player = Player.objects.get(user=newcomer)
-    assert (player.display_name, player.club) == ("Newt Scamander", club)
+    assert (player.display_name, home_club_of(player)) == ("Newt Scamander", club)
 
 
 # --- approve, decline ------------------------------------------------------------------------------
@@ -208,7 +209,7 @@ def test_an_owner_removes_a_member_whose_home_club_is_cleared(cast):
     mia = cast.members[0]
     membership_remove(club_id=cast.club.pk, membership_id=cast.membership(mia).pk, user=cast.owner)
     assert not Membership.objects.filter(club=cast.club, user=mia).exists()
-    assert Player.objects.get(user=mia).club is None
+    assert home_club_of(Player.objects.get(user=mia)) is None
     assert actions(cast.club) == ["membership.removed"]
 
 

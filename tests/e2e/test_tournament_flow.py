@@ -72,7 +72,7 @@ def test_an_organiser_runs_an_eight_player_event_with_a_consolation_flight_to_it
 
     while play_every_ready_match(tournament):
         pass
-    assert Match.objects.filter(event=tournament).count() == 7 + 3  # main 4+2+1, consolation 2+1
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 7 + 3  # main 4+2+1, consolation 2+1
 
     with chromium() as browser:
         page = new_page(browser, live_server.url)

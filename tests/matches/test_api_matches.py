@@ -184,7 +184,7 @@ def test_only_the_events_organiser_adds_a_match_to_his_event(cast):
     for user in (cast.other_organiser, cast.alice):
         response = client_for(user).post(LIST, create_body(cast, event=event.pk), format="json")
         assert response.status_code == 403 and response.data["code"] == "not_event_organiser"
-    assert not event.matches.exists()
+    assert not event.match_links.exists()
     response = client_for(cast.organiser).post(LIST, create_body(cast, event=event.pk), format="json")
     assert response.status_code == 201
     assert response.data["event"] == {"id": event.pk, "name": event.name}

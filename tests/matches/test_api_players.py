@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clubs.models import Club
+from clubs.models import Club, HomeClub
 from matches.models import Match, Player
 from matches.services.ratings import match_rating_apply
 from tests.factories import PlayerFactory, UserFactory
@@ -35,7 +35,8 @@ def test_it_lists_players_to_everyone(cast, role):
 
 def test_a_listed_player_shows_only_public_fields(cast):
     club = Club.objects.create(name="Backgammon Club Bern", slug="bern")
-    Player.objects.filter(user=cast.alice).update(country="CH", club=club)
+    Player.objects.filter(user=cast.alice).update(country="CH")
+    HomeClub.objects.create(player=cast.alice.player, club=club)
     response = client_for().get(LIST)
     alice = response.data["results"][0]
     assert set(alice) == PUBLIC_FIELDS

@@ -10,10 +10,10 @@ from django.core.management import call_command
 
 from accounts.models import User
 from clubs.models import Club
+from demo.services import BRACKET_EVENT, DEMO_PASSWORD, PLAYERS, SWISS_EVENT, demo_data_load, mat_dir
 from engine.formats.mat import check_mat, read_mat
 from matches.models import Game, Match, Player, RatingChange, Report
 from matches.selectors import player_rating_history
-from matches.services.demo import BRACKET_EVENT, DEMO_PASSWORD, PLAYERS, SWISS_EVENT, demo_data_load, mat_dir
 from tournaments.models import Entry, Pairing, Round, Tournament
 from tournaments.selectors import tournament_placings, tournament_rounds
 
@@ -28,7 +28,7 @@ def demo_matches():
     # Only the demo's rows: the test database is shared, and other suites' committed rows
     # (transactional tests) may sit beside ours. The friendly matches only: the demo
     # tournaments' matches (same organiser) are checked by their own tests below.
-    return Match.objects.filter(organiser__username="organiser", event__isnull=True)
+    return Match.objects.filter(organiser__username="organiser", event_link__isnull=True)
 
 
 def demo_events():
@@ -52,7 +52,7 @@ def snapshot() -> dict:
         "reports": list(Report.objects.filter(match__in=matches).order_by("pk").values_list("pk", "status")),
         "rating_changes": RatingChange.objects.filter(match__in=matches).count(),
         "events": list(demo_events().order_by("pk").values_list("pk", "status", "draw_seed")),
-        "event_matches": list(Match.objects.filter(event__in=demo_events()).order_by("pk")
+        "event_matches": list(Match.objects.filter(event_link__tournament__in=demo_events()).order_by("pk")
                               .values_list("pk", "status", "score0", "score1", "winner")),
         "event_rows": list(Pairing.objects.filter(tournament__in=demo_events()).order_by("pk")
                            .values_list("pk", "key", "entry0", "entry1", "length", "match")),
@@ -142,7 +142,7 @@ def test_it_lets_alice_and_the_organiser_sign_in_with_the_demo_password(client, 
     demo_data_load(folder=small_folder)
     assert User.objects.get(username="organiser").role == User.Role.ORGANISER
     assert User.objects.get(username="alice").role == User.Role.PLAYER
-    assert Player.objects.get(user__username="alice").club.name == "Crawford Demo Club"
+    assert Player.objects.get(user__username="alice").home_club.club.name == "Crawford Demo Club"
     assert client.login(username="alice", password=DEMO_PASSWORD)
     assert client.login(username="organiser", password=DEMO_PASSWORD)
     assert not client.login(username="alice", password="wrong")
@@ -175,10 +175,10 @@ def test_it_runs_the_demo_open_to_the_end_with_its_consolation_flight_and_final_
     assert entered == set(BRACKET_EVENT[1])
     # 4 + 2 + 1 main matches, 2 + 1 consolation: all confirmed through the reporting services,
     # some by the players' reports, some by the organiser's override.
-    matches = Match.objects.filter(event=event)
+    matches = Match.objects.filter(event_link__tournament=event)
     assert matches.count() == 10
     assert set(matches.values_list("status", flat=True)) == {Match.Status.CONFIRMED}
-    reports = Report.objects.filter(match__event=event)
+    reports = Report.objects.filter(match__event_link__tournament=event)
     assert reports.filter(reporter__username="organiser").exists()
     assert reports.exclude(reporter__username="organiser").exists()
     placings = [(p.label, p.flight) for p in tournament_placings(tournament=event)]
@@ -194,8 +194,8 @@ def test_it_leaves_the_demo_swiss_running_after_round_one_with_round_two_paired(
     assert (event.status, event.format, event.swiss_rounds) == (Tournament.Status.RUNNING, Tournament.Format.SWISS, 3)
     rounds = tournament_rounds(tournament=event)
     assert len(rounds) == 2
-    first = Match.objects.filter(event=event, pairing__round_number=1)
-    second = Match.objects.filter(event=event, pairing__round_number=2)
+    first = Match.objects.filter(event_link__tournament=event, pairing__round_number=1)
+    second = Match.objects.filter(event_link__tournament=event, pairing__round_number=2)
     assert first.count() == second.count() == 3
     assert set(first.values_list("status", flat=True)) == {Match.Status.CONFIRMED}
     assert set(second.values_list("status", flat=True)) == {Match.Status.SCHEDULED}

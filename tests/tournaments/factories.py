@@ -136,9 +136,9 @@ def snapshot(tournament: Tournament) -> dict:
         "entries": list(Entry.objects.filter(tournament=tournament).order_by("pk").values()),
         "pairings": list(Pairing.objects.filter(tournament=tournament).order_by("pk").values()),
         "rounds": list(Round.objects.filter(tournament=tournament).order_by("pk").values("number")),
-        "matches": list(Match.objects.filter(event=tournament).order_by("pk")
+        "matches": list(Match.objects.filter(event_link__tournament=tournament).order_by("pk")
                         .values("pk", "status", "score0", "score1", "winner", "side0", "side1", "length")),
-        "reports": list(Report.objects.filter(match__event=tournament).order_by("pk")
+        "reports": list(Report.objects.filter(match__event_link__tournament=tournament).order_by("pk")
                         .values("pk", "match", "side", "status", "score0", "score1")),
         "sides": list(Side.objects.order_by("pk").values()),
     }

@@ -208,7 +208,7 @@ def test_withdrawing_after_the_draw_forfeits_the_open_match(cast):
     entry = entry_of(tournament, cast.bob)
     response = client_for(cast.bob.user).post(entry_url(tournament, entry, "withdraw"))
     assert response.status_code == 200 and response.data["status"] == "withdrawn"
-    match = Match.objects.get(event=tournament)
+    match = Match.objects.get(event_link__tournament=tournament)
     assert match.status == Match.Status.CONFIRMED
     response = client_for(cast.bob.user).post(entry_url(tournament, entry, "withdraw"))
     assert response.status_code == 409 and response.data["code"] == "already_withdrawn"

@@ -196,7 +196,7 @@ def test_the_draw_creates_the_first_matches_and_publishes_its_seed(cast):
     assert response.status_code == 200
     tournament.refresh_from_db()
     assert response.data["draw_seed"] == tournament.draw_seed is not None
-    assert Match.objects.filter(event=tournament).count() == 1  # three players: one bye, one match
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 1  # three players: one bye, one match
 
 
 def test_the_same_entrants_and_seed_give_the_same_draw(cast):

@@ -147,7 +147,7 @@ def _event(organiser, count: int, **rules) -> Tournament:
 
 def _confirm_open_matches(tournament: Tournament, rng: random.Random) -> None:
     """The organiser confirms every open match of the event with a random winner."""
-    for match in Match.objects.filter(event=tournament).exclude(status=Match.Status.CONFIRMED).select_related(
+    for match in Match.objects.filter(event_link__tournament=tournament).exclude(status=Match.Status.CONFIRMED).select_related(
             "side0", "side1"):
         score = (match.length, 0) if rng.random() < 0.5 else (0, match.length)
         match_override(match_id=match.pk, user=tournament.organiser, claim=claim_make(match, score, None))

@@ -23,7 +23,7 @@ from tests.tournaments.factories import (
     report_only,
     snapshot,
 )
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Pairing, Tournament, event_id_of
 from tournaments.selectors import tournament_placings
 from tournaments.services import tournament_finish, tournament_result_confirmed
 
@@ -43,7 +43,7 @@ def test_a_confirmed_result_advances_the_winner_and_creates_the_next_match_once_
     play(tournament, "main-1-2", carol, loser_points=2)
     final = pairing(tournament, "main-2-1")
     assert names(final) == ("Alice", "Carol")
-    assert (final.match.length, final.match.status, final.match.event_id) == (7, "scheduled", tournament.pk)
+    assert (final.match.length, final.match.status, event_id_of(final.match)) == (7, "scheduled", tournament.pk)
     assert final.match.created_by == organiser and final.match.organiser == organiser
 
 
@@ -52,7 +52,7 @@ def test_a_report_that_is_not_confirmed_advances_nothing(organiser):
     play(tournament, "main-1-2", bob)
     report_only(tournament, "main-1-1", alice)
     assert pairing(tournament, "main-2-1").match is None
-    assert Match.objects.filter(event=tournament).count() == 2
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 2
 
 
 def test_the_hook_run_again_changes_nothing(organiser):
@@ -64,7 +64,7 @@ def test_the_hook_run_again_changes_nothing(organiser):
         tournament_result_confirmed(match=confirmed)
         tournament_result_confirmed(match=confirmed)
     assert snapshot(tournament) == before
-    assert Match.objects.filter(event=tournament).count() == 3
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 3
 
 
 def test_a_match_of_the_event_outside_its_draw_moves_nothing(organiser):
@@ -110,8 +110,8 @@ def test_eight_players_with_a_consolation_flight_play_through_to_the_final_placi
         ("5", "Carol", "consolation"), ("6", "Dave", "consolation"),
         ("7-8", "Grace", "consolation"), ("7-8", "Heidi", "consolation"),
     ]
-    assert Match.objects.filter(event=tournament).count() == 10
-    assert not Match.objects.filter(event=tournament).exclude(status=Match.Status.CONFIRMED).exists()
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 10
+    assert not Match.objects.filter(event_link__tournament=tournament).exclude(status=Match.Status.CONFIRMED).exists()
 
 
 def test_double_elimination_of_four_plays_through_the_decider(organiser):
@@ -161,7 +161,7 @@ def test_a_correction_before_the_next_match_starts_resets_and_redraws_it(organis
     assert names(pairing(tournament, "consolation-1-1")) == ("Alice", "Erin")
     assert not Match.objects.filter(pk__in=[old_next.pk, old_consolation.pk]).exists()
     assert pairing(tournament, "main-2-1").match.status == Match.Status.SCHEDULED
-    assert Match.objects.filter(event=tournament).count() == 6  # 4 + the two made again
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 6  # 4 + the two made again
 
 
 def test_a_correction_that_keeps_the_winner_changes_nothing_downstream(organiser):
@@ -246,8 +246,8 @@ def test_two_results_of_one_round_confirmed_at_once_create_the_next_match_exactl
             assert match.status == Match.Status.CONFIRMED
         final = Pairing.objects.select_related("match").get(tournament=tournament, key="main-2-1")
         assert final.match is not None
-        assert Match.objects.filter(event=tournament).count() == 3
-        assert Match.objects.filter(event=tournament, side0__player_a=alice, side1__player_a=bob).count() == 1
+        assert Match.objects.filter(event_link__tournament=tournament).count() == 3
+        assert Match.objects.filter(event_link__tournament=tournament, side0__player_a=alice, side1__player_a=bob).count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -334,11 +334,11 @@ def test_a_withdrawn_swiss_player_forfeits_his_board_and_is_not_paired_again(org
 def test_a_withdrawn_round_robin_player_forfeits_every_remaining_match(organiser):
     tournament, (_alice, _bob, _carol, dave) = drawn(4, organiser=organiser, format=Tournament.Format.ROUND_ROBIN)
     entry_withdraw(tournament_id=tournament.pk, entry_id=entry_of(tournament, dave).pk, user=organiser)
-    dave_matches = Match.objects.filter(event=tournament, side1__player_a=dave) | Match.objects.filter(
-        event=tournament, side0__player_a=dave)
+    dave_matches = Match.objects.filter(event_link__tournament=tournament, side1__player_a=dave) | Match.objects.filter(
+        event_link__tournament=tournament, side0__player_a=dave)
     assert dave_matches.count() == 3
     assert all(m.status == Match.Status.CONFIRMED and m.rated is False for m in dave_matches)
-    assert Match.objects.filter(event=tournament, status=Match.Status.SCHEDULED).count() == 3
+    assert Match.objects.filter(event_link__tournament=tournament, status=Match.Status.SCHEDULED).count() == 3
 
 
 def test_the_organiser_who_plays_cannot_forfeit_his_own_match(organiser):

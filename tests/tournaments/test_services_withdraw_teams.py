@@ -88,7 +88,7 @@ def test_a_team_withdrawing_in_a_bracket_forfeits_its_scheduled_boards_and_the_o
     assert {final.entry0_id, final.entry1_id} == {aces.entry.pk, cats.entry.pk}
     assert [m.length for m in boards(final)] == [5, 5, 5]
     assert {m.status for m in boards(final)} == {"scheduled"}
-    assert Match.objects.filter(event=tournament).count() == 9
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 9
     assert Entry.objects.filter(tournament=tournament, pk__in=[final.entry0_id, final.entry1_id],
                                 status=Entry.Status.WITHDRAWN).count() == 0
 
@@ -157,9 +157,9 @@ def test_a_team_withdrawing_from_a_round_robin_forfeits_every_remaining_team_mat
         teams = {e.pk: e.team for e in Entry.objects.filter(pk__in=[row.entry0_id, row.entry1_id]).select_related("team")}
         first_team, second_team = teams[row.entry0_id], teams[row.entry1_id]
         play_team_match(tournament, first_team, second_team, 2)
-    assert Match.objects.filter(event=tournament).count() == 18
-    assert Match.objects.filter(event=tournament).exclude(status=Match.Status.CONFIRMED).count() == 0
-    assert Match.objects.filter(event=tournament, rated=False).count() == 8  # 2 + 3 + 3 forfeited boards
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 18
+    assert Match.objects.filter(event_link__tournament=tournament).exclude(status=Match.Status.CONFIRMED).count() == 0
+    assert Match.objects.filter(event_link__tournament=tournament, rated=False).count() == 8  # 2 + 3 + 3 forfeited boards
     # The Cats played round 2 or 3 against someone else with the order they set after the withdrawal.
     assert BoardOrder.objects.get(team=cats, round_number=cats_round).players == [
         players[8].pk, players[7].pk, grace.pk]
@@ -273,4 +273,4 @@ def test_a_board_confirmed_while_its_team_withdraws_neither_deadlocks_nor_decide
         final = Pairing.objects.get(tournament=tournament, key="main-2-1")
         assert {final.entry0_id, final.entry1_id} == {aces.entry.pk, bears.entry.pk}
         assert BoardMatch.objects.filter(pairing=final).count() == 3
-        assert Match.objects.filter(event=tournament).count() == 9
+        assert Match.objects.filter(event_link__tournament=tournament).count() == 9

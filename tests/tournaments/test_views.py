@@ -314,7 +314,7 @@ def test_the_organiser_runs_an_event_from_entries_to_the_draw(client, olga):
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert (tournament.status, tournament.draw_seed) == (Tournament.Status.RUNNING, 12345)
-    assert Match.objects.filter(event=tournament).count() == 2
+    assert Match.objects.filter(event_link__tournament=tournament).count() == 2
     assert "The draw is made from seed 12345: the event is running." in text(client.get(response["Location"]))
     assert "random seed <code class=\"draw-seed\">12345</code>" in text(client.get(url("detail", tournament)))
 
@@ -421,7 +421,7 @@ def test_the_organiser_withdraws_an_entrant_after_the_draw_and_the_opponent_goes
     tournament, (_alice, bob) = drawn(2, organiser=olga)
     response = login(client, olga).post(url("manage_withdraw", tournament), {"entry": entry_of(tournament, bob).pk})
     assert response.status_code == 302
-    match = Match.objects.get(event=tournament)
+    match = Match.objects.get(event_link__tournament=tournament)
     assert (match.status, entry_of(tournament, bob).status) == (Match.Status.CONFIRMED, Entry.Status.WITHDRAWN)
 
 

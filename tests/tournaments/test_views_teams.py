@@ -186,7 +186,7 @@ def many_teams(organiser, count: int) -> Tournament:
         entry_check_in(tournament_id=tournament.pk, entry_id=team.entry.pk, user=organiser)
     tournament_draw(tournament_id=tournament.pk, user=organiser)
     rng = random.Random(count)
-    for match in Match.objects.filter(event=tournament).select_related("side0", "side1"):
+    for match in Match.objects.filter(event_link__tournament=tournament).select_related("side0", "side1"):
         score = (match.length, 0) if rng.random() < 0.5 else (0, match.length)
         match_override(match_id=match.pk, user=organiser, claim=claim_make(match, score, None))
     tournament.refresh_from_db()

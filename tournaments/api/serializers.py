@@ -147,6 +147,16 @@ class SignUpSerializer(StrictInputSerializer):
 # --- output -------------------------------------------------------------------------------------
 
 
+# An event named in a match's answers (the matches API, through tournaments.hooks). (No docstring:
+# it would enter the schema.)
+class EventBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+    class Meta:
+        ref_name = "EventBrief"
+
+
 class OrganiserSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="the organiser's user id (the list's organiser filter)")
     username = serializers.CharField()

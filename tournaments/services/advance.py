@@ -27,7 +27,7 @@ from rulings.models import Dispute
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
-from tournaments.models import BoardMatch, BoardOrder, Pairing, Round, Tournament
+from tournaments.models import BoardMatch, BoardOrder, Pairing, Round, Tournament, event_id_of
 
 from . import state, teams
 from .audit import entrant_names, pairing_summary, record
@@ -49,7 +49,8 @@ def create_match(tournament: Tournament, pairing: Pairing, loaded: state.Loaded,
     # --- end team events ---
     return match_create(
         created_by=created_by, side0=state.entrant_players(entry0), side1=state.entrant_players(entry1),
-        length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy, event=tournament,
+        length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy,
+        context={"event": tournament},
     )
 
 
@@ -101,7 +102,7 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
 
 def _audit_drop(pairings: list[Pairing], match_ids: list[int], actor) -> None:
     gone = {m.pk: m for m in Match.objects.filter(pk__in=match_ids).select_related(
-        "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b")}
+        "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b", "event_link")}
     for pairing in pairings:
         boards = [(None, pairing.match_id)] + [(b.board, b.match_id) for b in getattr(pairing, "board_rows", ())]
         for board, match_id in boards:
@@ -308,8 +309,9 @@ def _refuse_for(pairing: Pairing) -> Refuse:
 
 
 def tournament_result_confirmed(*, match: Match) -> None:
-    """Called by ``matches.services.reporting`` inside the transaction that confirms (or
-    overrides) ``match``'s result, when the match belongs to an event.
+    """Called through ``matches.hooks`` (``result_confirmed``, ``result_reopened``: see
+    ``tournaments.hooks``) inside the transaction that confirms, overrides or reopens ``match``'s
+    result; a match outside any event changes nothing.
 
     Locks the tournament row, then: in a bracket, advances it (next pairings' entries, their
     matches; byes and walkovers go through); after a correction that changes who plays a later
@@ -319,7 +321,10 @@ def tournament_result_confirmed(*, match: Match) -> None:
     Raises Conflict ``result_built_on`` when the change would reset a match that has started (or
     that already has a confirmed result): the caller's transaction, the override, rolls back.
     """
-    tournament = locked(match.event_id)
+    event_id = event_id_of(match)
+    if event_id is None:
+        return
+    tournament = locked(event_id)
     # --- team events: a confirmed board may decide its team match (teams.py) ---
     if tournament.kind == Tournament.Kind.TEAMS:
         pairing = Pairing.objects.filter(tournament=tournament, boards__match_id=match.pk).only("key").first()

@@ -17,7 +17,7 @@ from matches.models import Match, Player, Side
 from matches.services.matches import match_create, player_for_user, side_for
 from matches.services.reporting import Claim, match_override
 from tournaments import errors
-from tournaments.models import BoardMatch, Entry, Pairing, Team, Tournament
+from tournaments.models import BoardMatch, Entry, Pairing, Team, Tournament, event_id_of
 
 from . import state
 from .advance import sync_bracket
@@ -256,7 +256,7 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
                 Pairing.objects.filter(tournament=tournament, match__isnull=False)
                 .filter(Q(entry0=entry) | Q(entry1=entry))
                 .exclude(match__status=Match.Status.CONFIRMED)
-                .select_related("match")
+                .select_related("match__event_link")
                 .order_by("round_number", "key")
             )
             for pairing in open_pairings:
@@ -297,7 +297,7 @@ def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -
     # A forfeit is not a game played: it must not move anyone's rating.
     Match.objects.filter(pk=match.pk).update(rated=False)
     if match.rated:
-        record("match.unrated", actor=director, tournament=match.event_id, obj=match, match_id=match.pk,
+        record("match.unrated", actor=director, tournament=event_id_of(match), obj=match, match_id=match.pk,
                before={"rated": True}, after={"rated": False}, note=f"forfeit: {name} withdrew")
     try:
         match_override(match_id=match.pk, user=director, claim=Claim((score[0], score[1])),
@@ -318,7 +318,7 @@ def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> 
             BoardMatch.objects.filter(of_entry, pairing__tournament=tournament)
             .exclude(match__status=Match.Status.CONFIRMED)
             .exclude(match_id__in=forfeited)  # an override always confirms: never twice
-            .select_related("match", "pairing")
+            .select_related("match__event_link", "pairing")
             .order_by("pairing__round_number", "pairing__key", "board")
         )
         if not boards and tournament.format == Tournament.Format.ROUND_ROBIN:
@@ -350,7 +350,7 @@ def _create_remaining_team_matches(tournament: Tournament, entry: Entry) -> list
         for number, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
             match = match_create(
                 created_by=tournament.organiser, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
-                crawford=tournament.crawford, move_policy=tournament.move_policy, event=tournament,
+                crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
             )
             boards.append(BoardMatch.objects.create(pairing=pairing, board=number, match=match))
     return boards

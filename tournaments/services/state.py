@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef
 
-from matches.models import Match, Report
+from matches.models import Match, Player, Report
 from tournaments.draw import (
     BYE,
     Bracket,
@@ -293,13 +293,15 @@ def swiss_history(loaded: Loaded, *, up_to: int | None = None) -> list[SwissRoun
 
 
 def entry_clubs(loaded: Loaded) -> dict[int, int | None]:
-    """Each entrant's club for the same-club restriction: a player's club; a pair's club when both
-    belong to the same one (a pair of two clubs is restricted by neither)."""
+    """Each entrant's club for the same-club restriction: a player's home club (``clubs.HomeClub``,
+    read in one query); a pair's club when both belong to the same one (a pair of two clubs is
+    restricted by neither)."""
+    entries = [entry for entry in loaded.entries if entry.side_id is not None]
+    ids = {p.pk for entry in entries for p in entry.side.players}
+    home = dict(Player.objects.filter(pk__in=ids, home_club__isnull=False).values_list("pk", "home_club__club_id"))
     out = {}
-    for entry in loaded.entries:
-        if entry.side_id is None:
-            continue
-        clubs = {p.club_id for p in entry.side.players}
+    for entry in entries:
+        clubs = {home.get(p.pk) for p in entry.side.players}
         out[entry.pk] = clubs.pop() if len(clubs) == 1 else None
     return out
 

@@ -433,7 +433,7 @@ def team_match_create(tournament: Tournament, pairing: Pairing, loaded: state.Lo
     for board, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
         match = match_create(
             created_by=created_by, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
-            crawford=tournament.crawford, move_policy=tournament.move_policy, event=tournament,
+            crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
         )
         boards.append(BoardMatch(pairing=pairing, board=board, match=match))
     BoardMatch.objects.bulk_create(boards)

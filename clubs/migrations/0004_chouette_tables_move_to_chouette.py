@@ -8,7 +8,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("clubs", "0002_members_nights_seasons_chouettes"),
+        ("clubs", "0003_homeclub_clubmatch"),
         ("chouette", "0001_initial"),
     ]
 

@@ -36,12 +36,18 @@ from django.utils import timezone
 from accounts.models import User
 from chouette.demo import ChouetteDemo, chouette_demo_load
 from clubs.models import Club
+from clubs.services.common import home_club_offer
 from clubs.services.demo import ClubDemo, club_demo_load, demo_club
 from core.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import check_mat, read_mat
 from engine.randomgame import random_match_games
+from matches.models import Game, Match, Player, RatingChange, Report
+from matches.services.logs import log_from_json, log_from_mat
+from matches.services.matches import match_create, player_create, side_for
+from matches.services.ratings import match_rating_apply
+from matches.services.reporting import claim_make, match_confirm, match_override, match_report
 from tournaments.models import Tournament
 from tournaments.services import (
     entry_add,
@@ -52,12 +58,6 @@ from tournaments.services import (
     tournament_finish,
     tournament_pair_next_round,
 )
-
-from ..models import Game, Match, Player, RatingChange, Report
-from .logs import log_from_json, log_from_mat
-from .matches import match_create, player_create, side_for
-from .ratings import match_rating_apply
-from .reporting import claim_make, match_confirm, match_override, match_report
 
 DEMO_PASSWORD = "crawford-demo"
 CLUB_NAME = "Crawford Demo Club"
@@ -158,12 +158,15 @@ def _user(username: str, *, first: str = "", last: str = "", role: str = User.Ro
 def _player(username: str, first: str, last: str, country: str, club: Club) -> Player:
     user = _user(username, first=first, last=last)
     player = Player.objects.filter(user=user).first()
-    return player or player_create(display_name=f"{first} {last}", user=user, country=country, club=club)
+    if player is None:
+        player = player_create(display_name=f"{first} {last}", user=user, country=country)
+        home_club_offer(player, club.pk)
+    return player
 
 
 def _existing(organiser: User, side0: Player, side1: Player) -> Match | None:
     # Friendly matches only: the demo tournaments' matches have the same organiser and players.
-    return Match.objects.filter(organiser=organiser, event__isnull=True, side0=side_for([side0]),
+    return Match.objects.filter(organiser=organiser, event_link__isnull=True, side0=side_for([side0]),
                                 side1=side_for([side1])).first()
 
 
@@ -237,7 +240,7 @@ def _decide_scheduled(tournament: Tournament, organiser: User, *, rounds: bool) 
     again, as confirmed results create the next matches, until none is left. Returns how many."""
     decided = 0
     while True:
-        waiting = list(Match.objects.filter(event=tournament, status=Match.Status.SCHEDULED)
+        waiting = list(Match.objects.filter(event_link__tournament=tournament, status=Match.Status.SCHEDULED)
                        .select_related("side0__player_a__user", "side1__player_a__user").order_by("pk"))
         for match in waiting:
             _decide(match, organiser, decided)

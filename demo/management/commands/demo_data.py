@@ -4,7 +4,7 @@ import logging
 
 from django.core.management.base import BaseCommand
 
-from matches.services.demo import demo_data_load
+from demo.services import demo_data_load
 
 
 class Command(BaseCommand):

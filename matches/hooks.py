@@ -1,0 +1,334 @@
+"""How matches, the kernel, works with the apps above it without importing them.
+
+matches imports no app above it (tournaments, clubs, rulings...). Those apps register here, in
+their ``AppConfig.ready()``:
+
+- result hooks: what they must do when a match's result changes (settle its disputes, advance
+  its event's draw), called by the matches services;
+- match and player contexts: what a match or a player belongs to (an event, a club and its night,
+  a home club), which they hold in their own link rows; how matches creates, joins, audits,
+  shows and serializes it (see :class:`MatchContext`).
+
+The result hooks
+----------------
+:data:`result_confirmed`, :data:`result_disputed` and :data:`result_reopened` are sent by
+``matches.services.reporting`` inside the transaction that changes the match, with the match row
+locked and the change saved. A callback runs in that same transaction and its exceptions
+propagate to the service: nothing is caught (there is no ``send_robust``), so a change a callback
+refuses (an event's bracket built on the result) rolls back whole, the match's change with it.
+
+Callbacks run in a fixed order: by their ``order``, then by their name. Never by the order the
+apps happen to be installed or imported. The bands:
+
+- :data:`ORDER_MATCH_RECORDS` (10): what is kept about the match itself (its disputes: rulings);
+- :data:`ORDER_BUILT_ON` (20): what other rows build on the result (an event's draw: tournaments).
+
+So a confirmed result first settles the match's automatic dispute, then advances the event's
+draw; a refusal from the draw rolls back both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q
+
+#: Callbacks about the match's own records (its disputes) run first...
+ORDER_MATCH_RECORDS = 10
+#: ...then those that build on the result elsewhere (an event's draw).
+ORDER_BUILT_ON = 20
+
+
+@dataclass(frozen=True)
+class _Callback:
+    order: int
+    name: str
+    callback: Callable[..., None]
+
+
+class Hook:
+    """Callbacks called one after the other, in a fixed order, with the same keyword arguments.
+
+    ``payload`` names the keyword arguments every callback receives (and :meth:`send` must be
+    given exactly those). A callback is registered under a ``name``: registering the same name
+    again replaces it, so an ``AppConfig.ready()`` that runs twice registers once.
+    """
+
+    def __init__(self, name: str, payload: tuple[str, ...]):
+        self.name = name
+        self.payload = payload
+        self._callbacks: dict[str, _Callback] = {}
+
+    def connect(self, callback: Callable[..., None], *, name: str, order: int) -> None:
+        self._callbacks[name] = _Callback(order, name, callback)
+
+    def disconnect(self, name: str) -> None:
+        self._callbacks.pop(name, None)
+
+    def receivers(self) -> list[str]:
+        """The registered callbacks' names, in the order they are called."""
+        return [c.name for c in self._ordered()]
+
+    def _ordered(self) -> list[_Callback]:
+        return sorted(self._callbacks.values(), key=lambda c: (c.order, c.name))
+
+    def send(self, **payload) -> None:
+        """Call every callback with ``payload``, in order. An exception stops the others and
+        propagates to the caller (whose transaction then rolls back)."""
+        if set(payload) != set(self.payload):
+            raise TypeError(f"{self.name} is sent with {', '.join(self.payload)}, not {', '.join(sorted(payload))}")
+        for entry in self._ordered():
+            entry.callback(**payload)
+
+    def __repr__(self) -> str:
+        return f"<Hook {self.name}: {', '.join(self.receivers()) or 'no receivers'}>"
+
+
+#: A match's result is confirmed: agreed by both sides, entered or overridden by its director, or
+#: confirmed by a ruling. Payload: ``match`` (the locked ``Match``, saved with its new score,
+#: winner, status ``confirmed`` and games), ``actor`` (the user the change is audited under) and
+#: ``ruled_dispute`` (the id of the dispute a ruling confirms this result for, which records its
+#: own outcome; else None).
+result_confirmed = Hook("result_confirmed", ("match", "actor", "ruled_dispute"))
+
+#: A match went to its director: its reports disagree or one was contested (the match is saved
+#: with status ``disputed``). Payload: ``match`` (locked), ``user`` (whose report or contest
+#: made it disputed) and ``statement`` (why, with the user's own words).
+result_disputed = Hook("result_disputed", ("match", "user", "statement"))
+
+#: A match's result was taken back (a ruling had a game replayed, or reverted a result): the
+#: match is saved without score or winner. Payload: ``match`` (locked) and ``actor``.
+result_reopened = Hook("result_reopened", ("match", "actor"))
+
+
+# --- match contexts ---------------------------------------------------------------------------------
+#
+# What a match belongs to (an event; a club and the night it was played at) is held by the app
+# above, in a row linked one-to-one to the match (``tournaments.EventMatch``, ``clubs.ClubMatch``):
+# matches models name no model of an app above them. The app registers a :class:`MatchContext`
+# saying how to create that link in ``match_create``'s transaction, which select_related paths
+# read it, what the audit log and the pages show of it, and the fields the matches API takes and
+# answers for it. The API and the pages stay the same whatever is registered; matches never names
+# the context's models.
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """What a context makes of ``match_create``'s input, checked before anything is written.
+
+    ``attach`` links the saved match (in the same transaction); ``organiser``, when set, is the
+    match's organiser unless the caller names one (an event's organiser); ``audit`` adds ids
+    (``club_id``...) to the ``match.created`` entry only.
+    """
+
+    attach: Callable[[Any], None]
+    organiser: Any = None
+    audit: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MatchContext:
+    """Something a match can belong to, registered by the app that holds it.
+
+    Identity and storage:
+
+    - ``name``: the registration key and the key of its brief in API answers (``event``);
+    - ``order``: contexts are listed (API fields, page lines) by order, then name;
+    - ``link``: the reverse one-to-one accessor of the app's link row on ``Match`` (``event_link``);
+    - ``joins``: the ``select_related`` paths every read below needs, added to
+      ``Match.objects.with_sides()`` / ``with_side_ids()`` so a list costs no query per match.
+
+    Services:
+
+    - ``inputs``: the keys of ``match_create(context=...)`` it takes (``club``, ``club_night``);
+    - ``prepare(created_by=, **inputs)``: checks them (raising DomainError / NotAllowed before
+      anything is written) and returns an :class:`Attachment`, or None when they are all empty;
+    - ``audit_ids(match)``: ids every audit entry about the match carries (``tournament_id``);
+    - ``summary(match)``: keys it adds to ``match_summary`` (what the audit log keeps of a match);
+    - ``directs(match, user)``: whether ``user`` directs the match through it (an event's
+      organiser; read through ``joins``, or ``director_fields`` in ``for_claims``), besides the
+      match's own organiser; ``directed_by(user)``: the same as a ``Q`` on ``Match``;
+    - ``director_fields``: the ``only()`` paths ``directs`` reads (``event_link__tournament__organiser``).
+
+    Interfaces (factories: each call returns fresh DRF fields):
+
+    - ``input_fields()``: fields of ``POST /matches/`` (named as ``inputs``);
+    - ``may_create(user, values)``: the API's check before creating (raises NotAllowed);
+    - ``filter_fields()`` and ``apply_filter(queryset, values)``: ``GET /matches/`` query parameters;
+    - ``response_fields()``: fields of a match in API answers (a brief, read through ``joins``);
+    - ``label`` and ``describe(match)``: the line pages show (None: nothing to show);
+    - ``mat_tag``: the .mat export's tag that carries ``describe(match)``.
+    """
+
+    name: str
+    order: int
+    link: str
+    joins: tuple[str, ...] = ()
+    inputs: tuple[str, ...] = ()
+    prepare: Callable[..., Attachment | None] | None = None
+    audit_ids: Callable[[Any], dict[str, int | None]] | None = None
+    summary: Callable[[Any], dict] | None = None
+    directs: Callable[[Any, Any], bool] | None = None
+    directed_by: Callable[[Any], Any] | None = None
+    director_fields: tuple[str, ...] = ()
+    input_fields: Callable[[], dict] | None = None
+    may_create: Callable[[Any, dict], None] | None = None
+    filter_fields: Callable[[], dict] | None = None
+    apply_filter: Callable[[Any, dict], Any] | None = None
+    response_fields: Callable[[], dict] | None = None
+    label: str = ""
+    describe: Callable[[Any], str | None] | None = None
+    mat_tag: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerContext:
+    """Something a player belongs to (his home club), registered by the app that holds it:
+    ``joins`` (``select_related`` paths from ``Player``), ``response_fields()`` (API fields of a
+    player), ``label`` and ``describe(player)`` (the line his page shows; None: nothing)."""
+
+    name: str
+    order: int
+    joins: tuple[str, ...] = ()
+    response_fields: Callable[[], dict] | None = None
+    label: str = ""
+    describe: Callable[[Any], str | None] | None = None
+
+
+_match_contexts: dict[str, MatchContext] = {}
+_player_contexts: dict[str, PlayerContext] = {}
+
+
+def match_context_register(context: MatchContext) -> None:
+    """Register (or, under the same name, replace) a match context."""
+    _match_contexts[context.name] = context
+
+
+def player_context_register(context: PlayerContext) -> None:
+    """Register (or, under the same name, replace) a player context."""
+    _player_contexts[context.name] = context
+
+
+def match_contexts() -> list[MatchContext]:
+    return sorted(_match_contexts.values(), key=lambda c: (c.order, c.name))
+
+
+def player_contexts() -> list[PlayerContext]:
+    return sorted(_player_contexts.values(), key=lambda c: (c.order, c.name))
+
+
+def match_joins() -> tuple[str, ...]:
+    """The select_related paths that reading every match context needs."""
+    return tuple(path for context in match_contexts() for path in context.joins)
+
+
+def player_joins() -> tuple[str, ...]:
+    return tuple(path for context in player_contexts() for path in context.joins)
+
+
+def match_context_inputs() -> tuple[str, ...]:
+    """Every key ``match_create(context=...)`` takes."""
+    return tuple(name for context in match_contexts() for name in context.inputs)
+
+
+def contexts_prepare(*, created_by, values: dict) -> list[tuple[MatchContext, Attachment]]:
+    """Check ``match_create``'s ``context`` input, context by context, before anything is
+    written; the attachments to make once the match is saved. Raises what the contexts raise,
+    and TypeError for a key no context takes (a programming error, never a client's)."""
+    values = dict(values or {})
+    unknown = set(values) - set(match_context_inputs())
+    if unknown:
+        raise TypeError(f"no match context takes {', '.join(sorted(unknown))}")
+    prepared = []
+    for context in match_contexts():
+        given = {name: values.get(name) for name in context.inputs}
+        if context.prepare is None or all(value is None for value in given.values()):
+            continue
+        attachment = context.prepare(created_by=created_by, **given)
+        if attachment is not None:
+            prepared.append((context, attachment))
+    return prepared
+
+
+def contexts_attach(match, prepared: list[tuple[MatchContext, Attachment]]) -> None:
+    """Link the saved ``match`` to its contexts; the contexts it has none of are cached as empty
+    on it, so reading them (the audit entry of its creation) costs no query."""
+    attached = set()
+    for context, attachment in prepared:
+        attachment.attach(match)
+        attached.add(context.name)
+    for context in match_contexts():
+        if context.name not in attached:
+            type(match)._meta.get_field(context.link).set_cached_value(match, None)
+
+
+def audit_ids(match) -> dict[str, int | None]:
+    """The ids every audit entry about ``match`` carries besides its own (``tournament_id`` of
+    an event's match), read through the contexts' joins."""
+    ids: dict[str, int | None] = {}
+    for context in match_contexts():
+        if context.audit_ids is not None:
+            ids.update(context.audit_ids(match))
+    return ids
+
+
+def directs(match, user) -> bool:
+    """Whether ``user`` directs ``match`` through one of its contexts (an event's organiser)."""
+    return any(context.directs(match, user) for context in match_contexts() if context.directs is not None)
+
+
+def directed_by(user):
+    """A ``Q`` on ``Match``: the matches ``user`` directs through their contexts (never matching
+    anything when no context says so)."""
+    q = Q(pk__in=[])
+    for context in match_contexts():
+        if context.directed_by is not None:
+            q |= context.directed_by(user)
+    return q
+
+
+def director_fields() -> tuple[str, ...]:
+    """The ``only()`` paths ``directs`` reads, for a query that loads few columns."""
+    return tuple(path for context in match_contexts() for path in context.director_fields)
+
+
+def summary(match) -> dict:
+    """What the contexts add to the audit log's summary of ``match``."""
+    out: dict = {}
+    for context in match_contexts():
+        if context.summary is not None:
+            out.update(context.summary(match))
+    return out
+
+
+def describe(match) -> list[tuple[str, str]]:
+    """(label, text) of each context ``match`` belongs to that pages show."""
+    lines = []
+    for context in match_contexts():
+        text = context.describe(match) if context.describe is not None else None
+        if text:
+            lines.append((context.label, text))
+    return lines
+
+
+def mat_tags(match) -> dict[str, str]:
+    """The .mat tags the contexts of ``match`` give (``Event``: the event's name)."""
+    tags = {}
+    for context in match_contexts():
+        if context.mat_tag and context.describe is not None:
+            text = context.describe(match)
+            if text:
+                tags[context.mat_tag] = text
+    return tags
+
+
+def describe_player(player) -> list[tuple[str, str]]:
+    """(label, text) of each context ``player`` belongs to that his page shows."""
+    lines = []
+    for context in player_contexts():
+        text = context.describe(player) if context.describe is not None else None
+        if text:
+            lines.append((context.label, text))
+    return lines

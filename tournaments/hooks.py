@@ -1,0 +1,92 @@
+"""How tournaments hangs on matches (see ``matches.hooks``), registered by
+:class:`tournaments.apps.TournamentsConfig` when the app is ready.
+
+- The event context: an event holds its matches (``EventMatch``); ``match_create(context={"event":
+  tournament})`` links a new match to it (its organiser, unless given: the event's); the event's
+  organiser directs every match of the event, whoever the match's own organiser is; the matches
+  API takes, filters on and answers ``event`` as before; every audit entry about an event's match
+  carries the event's id (the event's audit log shows it); a match's page and its .mat file name
+  the event.
+- The result hooks: a confirmed, overridden or reopened result of an event's match syncs the
+  event's draw in the same transaction (``tournament_result_confirmed``), after the match's own
+  records (``ORDER_BUILT_ON``): a change the draw refuses rolls the whole change back.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from rest_framework import serializers
+
+from core.errors import NotAllowed
+from matches import hooks
+
+from .api.serializers import EventBriefSerializer
+from .models import EVENT_JOIN, EventMatch, Tournament, event_id_of, event_of
+from .services import tournament_result_confirmed
+
+# --- the event context ----------------------------------------------------------------------------
+
+
+def _prepare(*, created_by, event: Tournament) -> hooks.Attachment:
+    def attach(match) -> None:
+        EventMatch.objects.create(match=match, tournament=event)
+
+    return hooks.Attachment(attach=attach, organiser=event.organiser)
+
+
+def _may_create(user, values: dict) -> None:
+    event = values.get("event")
+    if event is not None and not (user.is_staff or event.organiser_id == user.pk):
+        raise NotAllowed("only the event's organiser may add a match to it", code="not_event_organiser")
+
+
+def _directs(match, user) -> bool:
+    event = event_of(match)
+    return event is not None and event.organiser_id == user.pk
+
+
+def _describe(match) -> str | None:
+    event = event_of(match)
+    return event.name if event is not None else None
+
+
+EVENT_CONTEXT = hooks.MatchContext(
+    name="event",
+    order=10,
+    link="event_link",
+    joins=(EVENT_JOIN,),
+    inputs=("event",),
+    prepare=_prepare,
+    audit_ids=lambda match: {"tournament_id": event_id_of(match)},
+    summary=lambda match: {"event": event_id_of(match)},
+    directs=_directs,
+    directed_by=lambda user: Q(event_link__tournament__organiser=user),
+    director_fields=(f"{EVENT_JOIN}__organiser",),
+    input_fields=lambda: {
+        "event": serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), required=False, allow_null=True),
+    },
+    may_create=_may_create,
+    filter_fields=lambda: {
+        "event": serializers.IntegerField(required=False, min_value=1, help_text="a tournament id"),
+    },
+    apply_filter=lambda matches, values: matches.filter(event_link__tournament_id=values["event"]),
+    response_fields=lambda: {"event": EventBriefSerializer(source="event_link.tournament", allow_null=True)},
+    label="Event",
+    describe=_describe,
+    mat_tag="Event",
+)
+
+
+# --- the result hooks -----------------------------------------------------------------------------
+
+
+def _result_changed(*, match, **_payload) -> None:
+    tournament_result_confirmed(match=match)
+
+
+def register() -> None:
+    hooks.match_context_register(EVENT_CONTEXT)
+    hooks.result_confirmed.connect(_result_changed, name="tournaments.tournament_result_confirmed",
+                                   order=hooks.ORDER_BUILT_ON)
+    hooks.result_reopened.connect(_result_changed, name="tournaments.tournament_result_confirmed",
+                                  order=hooks.ORDER_BUILT_ON)
