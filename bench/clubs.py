@@ -18,9 +18,9 @@ an anchor measured in the same run.
 2. The service path, in the PostgreSQL database ``crawford_bench_clubs`` (dropped, created and
    migrated as bench/draw.py does): a club (``club_create``, members invited and accepted) with a
    6-player chouette table; 200 quick games recorded one by one through
-   ``clubs.services.chouette.chouette_game_record`` (each replays every step of the session), the
+   ``chouette.services.chouette_game_record`` (each replays every step of the session), the
    time and query count of the 1st, 50th, 100th and 200th record, where the time of a record at 200
-   games goes, and ``clubs.selectors_chouette.chouette_state`` at 200 games, computed (the cache
+   games goes, and ``chouette.selectors.chouette_state`` at 200 games, computed (the cache
    cleared) and from the cache (it is cached by the table's version). A throwaway table
    records one game first, so that the 1st record is not the process's first query.
 3. HTTP (skip 2 and 3 with ``--no-server``), with ``bench/api.py``'s harness: gunicorn (gthread) on
@@ -76,7 +76,7 @@ FULL_PLAYERS, FULL_GAMES = 6, 200
 TABLE_PLAYERS, TABLE_GAMES = 6, 200
 SHOWN_RECORDS = (1, 50, 100, 200)
 DISPUTES = 50
-#: The service's defaults for a new table (clubs.services.chouette.chouette_start): a cube per member,
+#: The service's defaults for a new table (chouette.services.chouette_start): a cube per member,
 #: Jacoby, no beavers, no automatic doubles, no Box partner.
 SETTINGS = ChouetteSettings(single_cube=False, jacoby=True, beavers=False, raccoons=False, automatic_doubles=0,
                             box_partner_from=None)
@@ -261,9 +261,9 @@ def service_build(seed: int, host: str) -> dict:
     from rest_framework.authtoken.models import Token
 
     from accounts.models import User
-    from clubs.models import ChouetteSession
-    from clubs.selectors_chouette import chouette_state, engine_steps, session_settings
-    from clubs.services.chouette import chouette_game_record, chouette_start
+    from chouette.models import ChouetteSession
+    from chouette.selectors import chouette_state, engine_steps, session_settings
+    from chouette.services import chouette_game_record, chouette_start
     from clubs.services.clubs import club_create
     from clubs.services.members import membership_accept, membership_invite
     from matches.models import Player

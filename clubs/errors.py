@@ -117,21 +117,3 @@ def night_closed() -> Conflict:
 
 def already_checked_in() -> Conflict:
     return Conflict("already checked in to this night", code="already_checked_in")
-
-
-def chouette_ended() -> Conflict:
-    return Conflict("this chouette session has ended", code="chouette_ended")
-
-
-def stale_table(expected: int, version: int) -> Conflict:
-    return Conflict(f"the table has changed since your page was loaded (version {expected}, now {version}): "
-                    f"reload it and enter the game again", code="stale_table", version=version)
-
-
-def chouette_game_voided(number: int) -> Conflict:
-    return Conflict(f"game {number} is voided: it no longer counts and cannot be amended", code="chouette_game_voided",
-                    game=number)
-
-
-def bad_chouette(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_chouette", field=field)

@@ -1,5 +1,7 @@
-"""How clubs hangs on matches and players (see ``matches.hooks``), registered by
-:class:`clubs.apps.ClubsConfig` when the app is ready.
+"""clubs between the kernel below it and the apps above it, which it never imports.
+
+How clubs hangs on matches and players (see ``matches.hooks``), registered by
+:class:`clubs.apps.ClubsConfig` when the app is ready (:func:`register`):
 
 - The club context: a club holds its matches and the night each was played at (``ClubMatch``);
   ``match_create(context={"club": ..., "club_night": ...})`` links a new match to them, for the
@@ -10,9 +12,24 @@
 - Events on the club's calendar (``ClubEvent``): the club is the events' host
   (``tournaments.hosts``): it offers the clubs a user manages on the new-event form, checks and
   links the club of a new event, and gives an event's club to its pages and API.
+
+What clubs asks of the apps standing on it (STYLE.md §3.0): the chouette tables answer from their
+AppConfig.ready() (chouette/hooks.py). With nothing registered (the app is not installed), there is
+nothing to show: no link, no tables at a night.
+
+- Club links: the links an app adds to every club page's navigation (clubs/_nav.html), such as
+  the club's chouette tables for its members (:func:`club_link_register`);
+- Night chouettes: the chouette tables played at a club night and each player's net result over
+  them, which the night's summary shows its members (clubs.selectors.night_summary;
+  :func:`night_chouettes_register`).
 """
 
 from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
 
 from rest_framework import serializers
 
@@ -22,9 +39,9 @@ from matches.api.serializers import ClubBriefSerializer
 from tournaments import errors as tournament_errors
 from tournaments import hosts
 
+from . import selectors
 from .models import Club, ClubEvent, ClubMatch, ClubNight, HomeClub
 from .permissions import require_club_manager, require_club_member
-from .selectors import clubs_managed
 
 # --- the club context -------------------------------------------------------------------------------
 
@@ -117,7 +134,8 @@ def _player_clubs(player_ids) -> dict[int, int]:
 
 EVENT_HOST = hosts.EventHost(
     joins=("club_event__club",),
-    choices=lambda user: list(clubs_managed(user=user).values_list("pk", "name")),
+    # selectors is read when asked: it asks this module for the night's chouettes (one app, two ways).
+    choices=lambda user: list(selectors.clubs_managed(user=user).values_list("pk", "name")),
     prepare=_event_prepare,
     host_of=_event_club,
     filter=lambda tournaments, club_id: tournaments.filter(club_event__club_id=club_id),
@@ -129,3 +147,70 @@ def register() -> None:
     hooks.match_context_register(CLUB_CONTEXT)
     hooks.player_context_register(HOME_CLUB_CONTEXT)
     hosts.event_host_register(EVENT_HOST)
+
+
+# --- what the apps above clubs answer -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClubLink:
+    """A link of the club's navigation: ``url_name`` is reversed with the club's slug."""
+
+    label: str
+    url_name: str
+    members_only: bool = False
+
+
+@dataclass(frozen=True)
+class NightChouette:
+    """A chouette table played at a night, as the night's summary lists it (``url``: its page)."""
+
+    id: int
+    name: str
+    title: str
+    status: str
+    status_label: str
+    stake: Decimal
+    currency: str
+    started_at: dt.datetime
+    ended_at: dt.datetime | None
+    url: str
+
+
+@dataclass(frozen=True)
+class NightChouettes:
+    """The night's tables in the order they started, and each player's net money over them by
+    player id (everyone who sat at one of them, at 0 if he broke even)."""
+
+    tables: tuple[NightChouette, ...]
+    totals: Mapping[int, Decimal]
+
+
+NightChouettesProvider = Callable[[ClubNight], NightChouettes]
+
+_club_links: list[ClubLink] = []
+_night_chouettes: NightChouettesProvider | None = None
+
+
+def club_link_register(link: ClubLink) -> None:
+    """Add ``link`` to every club page's navigation (once, however often the app starts)."""
+    if link not in _club_links:
+        _club_links.append(link)
+
+
+def club_links() -> tuple[ClubLink, ...]:
+    """The links the apps on clubs added, in the order they registered them."""
+    return tuple(_club_links)
+
+
+def night_chouettes_register(provider: NightChouettesProvider | None) -> NightChouettesProvider | None:
+    """Let ``provider`` answer what chouette tables a night had (None: nobody answers). Returns the
+    provider it replaces, for a test that stands in for the chouette app to put it back."""
+    global _night_chouettes
+    previous, _night_chouettes = _night_chouettes, provider
+    return previous
+
+
+def night_chouettes(night: ClubNight) -> NightChouettes | None:
+    """The night's chouette tables and totals, or None when no app keeps chouette tables."""
+    return None if _night_chouettes is None else _night_chouettes(night)

@@ -51,14 +51,6 @@ def club_role(club, user) -> str | None:
             .values_list("role", flat=True).first())
 
 
-def is_club_member(club, user) -> bool:
-    return club_role(club, user) is not None
-
-
-def is_club_manager(club, user) -> bool:
-    return club_role(club, user) in MANAGERS
-
-
 def require_club_member(club, user) -> str:
     """The user's role in the club; raises NotAllowed (``not_authenticated`` for an anonymous
     user, ``not_club_member`` otherwise) unless he is an active member (of any role)."""

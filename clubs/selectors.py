@@ -21,7 +21,8 @@ from django.utils import timezone
 from matches.models import Match, Player, RatingChange, Side
 from tournaments.models import Tournament
 
-from .models import CheckIn, ChouetteSession, Club, ClubNight, Membership, Season
+from . import hooks
+from .models import CheckIn, Club, ClubNight, Membership, Season
 
 ROLE_ORDER = {Membership.Role.OWNER: 0, Membership.Role.ORGANISER: 1, Membership.Role.MEMBER: 2}
 RECENT_RESULTS = 3
@@ -199,23 +200,15 @@ class ChouetteTotal:
 
 @dataclass(frozen=True)
 class NightSummary:
-    """A night's page: who came, its matches with their results, its chouette sessions and each
-    player's net chouette result over them (``chouette_totals`` is None where the chouette
-    ledger is not available)."""
+    """A night's page: who came, its matches with their results, its chouette tables and each
+    player's net chouette result over them (``chouette_totals`` is None, and ``chouettes`` empty,
+    when no app keeps chouette tables: see :mod:`clubs.hooks`)."""
 
     night: ClubNight
     check_ins: tuple[CheckInRow, ...]
     matches: tuple[Match, ...]
-    chouettes: tuple[ChouetteSession, ...]
+    chouettes: tuple[hooks.NightChouette, ...]
     chouette_totals: tuple[ChouetteTotal, ...] | None
-
-
-def _chouette_totals(night: ClubNight) -> dict[int, Decimal] | None:
-    try:
-        from .selectors_chouette import chouette_night_totals
-    except ImportError:  # the chouette ledger is another module's, and may not be there yet
-        return None
-    return chouette_night_totals(night)
 
 
 def night_summary(*, night: ClubNight) -> NightSummary:
@@ -223,14 +216,15 @@ def night_summary(*, night: ClubNight) -> NightSummary:
     check_ins = tuple(CheckInRow(c.player_id, c.player.display_name, c.at)
                       for c in CheckIn.objects.filter(night=night).select_related("player").order_by("at", "id"))
     matches = tuple(Match.objects.with_sides().filter(club_link__night=night).order_by("created_at", "id"))
-    chouettes = tuple(ChouetteSession.objects.filter(night=night).order_by("started_at", "id"))
-    totals = _chouette_totals(night)
-    rows = None
-    if totals is not None:
-        names = dict(Player.objects.filter(pk__in=totals).values_list("pk", "display_name"))
-        rows = tuple(sorted((ChouetteTotal(pid, names.get(pid, "?"), Decimal(amount)) for pid, amount in totals.items()),
-                            key=lambda t: (-t.amount, t.display_name.casefold())))
-    return NightSummary(night=night, check_ins=check_ins, matches=matches, chouettes=chouettes, chouette_totals=rows)
+    chouettes = hooks.night_chouettes(night)
+    if chouettes is None:
+        return NightSummary(night=night, check_ins=check_ins, matches=matches, chouettes=(), chouette_totals=None)
+    totals = chouettes.totals
+    names = dict(Player.objects.filter(pk__in=list(totals)).values_list("pk", "display_name"))
+    rows = tuple(sorted((ChouetteTotal(pid, names.get(pid, "?"), Decimal(amount)) for pid, amount in totals.items()),
+                        key=lambda t: (-t.amount, t.display_name.casefold())))
+    return NightSummary(night=night, check_ins=check_ins, matches=matches, chouettes=chouettes.tables,
+                        chouette_totals=rows)
 
 
 # --- seasons and the ladder ----------------------------------------------------------------------

@@ -1,10 +1,6 @@
-"""Page routes of the clubs app (mounted at /clubs/): the club pages (clubs.views) and the chouette
-tables (clubs.views_chouette)."""
+"""Page routes of the clubs app (mounted at /clubs/). The chouette tables' pages, under
+/clubs/<slug>/chouettes/, are the chouette app's (chouette/urls.py), mounted beside these."""
 
-from .views import app_name
-from .views import urlpatterns as club_urlpatterns
-from .views_chouette import urlpatterns as chouette_urlpatterns
-
-urlpatterns = [*club_urlpatterns, *chouette_urlpatterns]
+from .views import app_name, urlpatterns
 
 __all__ = ["app_name", "urlpatterns"]

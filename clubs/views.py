@@ -10,9 +10,7 @@ and answer 403 to a logged-in outsider; read pages answer POST as GET.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -20,57 +18,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from core.pages import error_status, error_text, form_refuse
+from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
 from matches.models import Player
 from matches.services.matches import match_create, player_for_user
 
 from . import selectors, services
 from .forms import CheckInForm, ClubForm, InviteForm, MembershipActionForm, NightForm, NightMatchForm, SeasonForm
 from .models import Club, ClubNight, Membership, Season
-from .permissions import MANAGERS, OWNER, club_role
+from .pages import club_or_404, club_page_context, require_manager, require_member, require_owner
+from .permissions import MANAGERS, club_role
 
 app_name = "clubs"
-
-
-# --- helpers ---------------------------------------------------------------------------------------
-
-
-def _club_or_404(slug: str) -> Club:
-    try:
-        return selectors.club_get(slug=slug)
-    except Club.DoesNotExist:
-        raise Http404("no such club") from None
-
-
-def _form_errors(form) -> str:
-    return "; ".join(f"{name}: {message}" if name != "__all__" else message
-                     for name, errors in form.errors.items() for message in errors)
-
-
-def _context(request: HttpRequest, club: Club, **extra) -> dict:
-    role = club_role(club, request.user)
-    return {"club": club, "role": role, "is_member": role is not None, "is_manager": role in MANAGERS,
-            "is_owner": role == OWNER, **extra}
-
-
-def _require_member(request: HttpRequest, club: Club) -> None:
-    if club_role(club, request.user) is None:
-        raise PermissionDenied("only the club's members may see this page")
-
-
-def _require_manager(request: HttpRequest, club: Club) -> None:
-    if club_role(club, request.user) not in MANAGERS:
-        raise PermissionDenied("only the club's owners and organisers may do this")
-
-
-def _require_owner(request: HttpRequest, club: Club) -> None:
-    if club_role(club, request.user) != OWNER:
-        raise PermissionDenied("only the club's owners may do this")
-
-
-def _done(request: HttpRequest, text: str, url: str) -> HttpResponse:
-    messages.success(request, text)
-    return redirect(url)
 
 
 # --- the club list and a new club ----------------------------------------------------------------
@@ -94,7 +52,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return render(request, "clubs/new.html", {"form": form}, status=error_status(error))
-    return _done(request, f"Club “{club.name}” created: you are its owner.", reverse("clubs:detail", args=[club.slug]))
+    return success_redirect(request, f"Club “{club.name}” created: you are its owner.", reverse("clubs:detail", args=[club.slug]))
 
 
 # --- a club's page -------------------------------------------------------------------------------
@@ -103,7 +61,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
 def _render_detail(request: HttpRequest, club: Club, *, action_error: str = "", status: int = 200) -> HttpResponse:
     today = timezone.localdate()
     own = selectors.membership_of(club=club, user=request.user)
-    return render(request, "clubs/detail.html", _context(
+    return render(request, "clubs/detail.html", club_page_context(
         request, club, own=own, members=selectors.member_list(club=club), action_error=action_error,
         nights=selectors.night_list(club=club, upcoming_from=today),
         events=selectors.event_list(club=club, upcoming_from=today),
@@ -113,16 +71,16 @@ def _render_detail(request: HttpRequest, club: Club, *, action_error: str = "", 
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The club: its members (display name, role, rating, last results; never an email), its
     upcoming nights and events, and the visitor's own membership actions. Public."""
-    return _render_detail(request, _club_or_404(slug))
+    return _render_detail(request, club_or_404(slug))
 
 
 def _own_action(request: HttpRequest, slug: str, service, text: str) -> HttpResponse:
-    club = _club_or_404(slug)
+    club = club_or_404(slug)
     try:
         service(club_id=club.pk, user=request.user)
     except DomainError as error:
         return _render_detail(request, club, action_error=error_text(error), status=error_status(error))
-    return _done(request, text, reverse("clubs:detail", args=[club.slug]))
+    return success_redirect(request, text, reverse("clubs:detail", args=[club.slug]))
 
 
 @login_required
@@ -151,7 +109,7 @@ def leave(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _render_members(request: HttpRequest, club: Club, *, invite_form=None, action_error: str = "",
                     status: int = 200) -> HttpResponse:
-    return render(request, "clubs/members.html", _context(
+    return render(request, "clubs/members.html", club_page_context(
         request, club, members=selectors.member_list(club=club), pending=selectors.membership_pending(club=club),
         invite_form=invite_form or InviteForm(), roles=Membership.Role.choices, action_error=action_error,
     ), status=status)
@@ -161,8 +119,8 @@ def _render_members(request: HttpRequest, club: Club, *, invite_form=None, actio
 def members(request: HttpRequest, slug: str) -> HttpResponse:
     """Owners and organisers: requests to join, invitations, the invite form; owners also
     approve, decline, change roles and remove. 403 for anyone else."""
-    club = _club_or_404(slug)
-    _require_manager(request, club)
+    club = club_or_404(slug)
+    require_manager(request, club)
     return _render_members(request, club)
 
 
@@ -170,8 +128,8 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def invite(request: HttpRequest, slug: str) -> HttpResponse:
     """Invite a user by username; see membership_invite."""
-    club = _club_or_404(slug)
-    _require_manager(request, club)
+    club = club_or_404(slug)
+    require_manager(request, club)
     form = InviteForm(request.POST)
     if not form.is_valid():
         return _render_members(request, club, invite_form=form, status=400)
@@ -180,7 +138,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, field="username")
         return _render_members(request, club, invite_form=form, status=error_status(error))
-    return _done(request, f"{form.cleaned_data['username']} is invited.", reverse("clubs:members", args=[club.slug]))
+    return success_redirect(request, f"{form.cleaned_data['username']} is invited.", reverse("clubs:members", args=[club.slug]))
 
 
 OWNER_ACTIONS = {
@@ -195,36 +153,36 @@ OWNER_ACTIONS = {
 @require_POST
 def membership(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     """An owner approves, declines, changes the role of or removes one membership (``action``)."""
-    club = _club_or_404(slug)
-    _require_owner(request, club)
+    club = club_or_404(slug)
+    require_owner(request, club)
     form = MembershipActionForm(request.POST)
     if not form.is_valid():
-        return _render_members(request, club, action_error=_form_errors(form), status=400)
+        return _render_members(request, club, action_error=form_errors_text(form), status=400)
     service, text = OWNER_ACTIONS[form.cleaned_data["action"]]
     extra = {"role": form.cleaned_data["role"]} if form.cleaned_data["action"] == "role" else {}
     try:
         service(club_id=club.pk, membership_id=membership_id, user=request.user, **extra)
     except DomainError as error:
         return _render_members(request, club, action_error=error_text(error), status=error_status(error))
-    return _done(request, text, reverse("clubs:members", args=[club.slug]))
+    return success_redirect(request, text, reverse("clubs:members", args=[club.slug]))
 
 
 # --- seasons and the ladder ----------------------------------------------------------------------
 
 
 def _render_seasons(request: HttpRequest, club: Club, *, form=None, status: int = 200) -> HttpResponse:
-    return render(request, "clubs/seasons.html", _context(
+    return render(request, "clubs/seasons.html", club_page_context(
         request, club, seasons=selectors.season_list(club=club), form=form or SeasonForm()), status=status)
 
 
 def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's seasons (public); owners and organisers create one here (POST)."""
-    club = _club_or_404(slug)
+    club = club_or_404(slug)
     if request.method != "POST":
         return _render_seasons(request, club)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
-    _require_manager(request, club)
+    require_manager(request, club)
     form = SeasonForm(request.POST)
     if not form.is_valid():
         return _render_seasons(request, club, form=form, status=400)
@@ -233,13 +191,13 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render_seasons(request, club, form=form, status=error_status(error))
-    return _done(request, f"Season “{season.name}” created.", reverse("clubs:ladder", args=[club.slug, season.pk]))
+    return success_redirect(request, f"Season “{season.name}” created.", reverse("clubs:ladder", args=[club.slug, season.pk]))
 
 
 def _render_ladder(request: HttpRequest, club: Club, season: Season, *, form=None, action_error: str = "",
                    status: int = 200) -> HttpResponse:
     initial = {"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on}
-    return render(request, "clubs/ladder.html", _context(
+    return render(request, "clubs/ladder.html", club_page_context(
         request, club, season=season, rows=selectors.season_ladder(season=season),
         definition=selectors.LADDER_DEFINITION, form=form or SeasonForm(initial=initial), action_error=action_error,
     ), status=status)
@@ -248,7 +206,7 @@ def _render_ladder(request: HttpRequest, club: Club, season: Season, *, form=Non
 def ladder(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """A season's ladder with its definition and CSV link (public); owners and organisers edit
     the season's name and dates (POST ``action=update``) or delete it (``action=delete``)."""
-    club = _club_or_404(slug)
+    club = club_or_404(slug)
     try:
         season = selectors.season_get(club=club, season_id=season_id)
     except Season.DoesNotExist:
@@ -257,25 +215,25 @@ def ladder(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
         return _render_ladder(request, club, season)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
-    _require_manager(request, club)
+    require_manager(request, club)
     try:
         if request.POST.get("action") == "delete":
             services.season_delete(club_id=club.pk, season_id=season.pk, user=request.user)
-            return _done(request, f"Season “{season.name}” deleted.", reverse("clubs:seasons", args=[club.slug]))
+            return success_redirect(request, f"Season “{season.name}” deleted.", reverse("clubs:seasons", args=[club.slug]))
         form = SeasonForm(request.POST)
         if not form.is_valid():
             return _render_ladder(request, club, season, form=form, status=400)
         services.season_update(club_id=club.pk, season_id=season.pk, user=request.user, **form.cleaned_data)
     except DomainError as error:
         return _render_ladder(request, club, season, action_error=error_text(error), status=error_status(error))
-    return _done(request, "The season is saved.", reverse("clubs:ladder", args=[club.slug, season.pk]))
+    return success_redirect(request, "The season is saved.", reverse("clubs:ladder", args=[club.slug, season.pk]))
 
 
 # --- nights --------------------------------------------------------------------------------------
 
 
 def _render_nights(request: HttpRequest, club: Club, *, form=None, status: int = 200) -> HttpResponse:
-    return render(request, "clubs/nights.html", _context(
+    return render(request, "clubs/nights.html", club_page_context(
         request, club, nights=selectors.night_list(club=club), form=form or NightForm(initial={
             "date": timezone.localdate()})), status=status)
 
@@ -283,12 +241,12 @@ def _render_nights(request: HttpRequest, club: Club, *, form=None, status: int =
 def nights(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's nights (public: dates, titles, how many came); owners and organisers open one
     (POST)."""
-    club = _club_or_404(slug)
+    club = club_or_404(slug)
     if request.method != "POST":
         return _render_nights(request, club)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
-    _require_manager(request, club)
+    require_manager(request, club)
     form = NightForm(request.POST)
     if not form.is_valid():
         return _render_nights(request, club, form=form, status=400)
@@ -297,7 +255,8 @@ def nights(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render_nights(request, club, form=form, status=error_status(error))
-    return _done(request, "The night is open: members may check in.", reverse("clubs:night", args=[club.slug, night.pk]))
+    return success_redirect(request, "The night is open: members may check in.",
+                            reverse("clubs:night", args=[club.slug, night.pk]))
 
 
 def _night_or_404(club: Club, night_id: int) -> ClubNight:
@@ -317,7 +276,7 @@ def _render_night(request: HttpRequest, club: Club, night: ClubNight, *, action_
     checked_in = {c.player_id for c in summary.check_ins}
     member_rows = selectors.member_list(club=club) if club_role(club, request.user) in MANAGERS else []
     own_player = player_for_user(request.user)
-    return render(request, "clubs/night.html", _context(
+    return render(request, "clubs/night.html", club_page_context(
         request, club, night=night, summary=summary, action_error=action_error,
         can_check_in=night.status == ClubNight.Status.OPEN and own_player is not None
         and own_player.pk not in checked_in,
@@ -330,8 +289,8 @@ def _render_night(request: HttpRequest, club: Club, night: ClubNight, *, action_
 def night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """A night's summary: check-ins, matches and results, chouette sessions and each player's net
     chouette result. Members only (403 for others)."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
+    club = club_or_404(slug)
+    require_member(request, club)
     return _render_night(request, club, _night_or_404(club, night_id))
 
 
@@ -339,19 +298,19 @@ def night(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
 @require_POST
 def night_check_in(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """A member checks himself in; a manager checks in a member (``player``). See night_check_in."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
+    club = club_or_404(slug)
+    require_member(request, club)
     night_row = _night_or_404(club, night_id)
     form = CheckInForm(request.POST)
     if not form.is_valid():
-        return _render_night(request, club, night_row, action_error=_form_errors(form), status=400)
+        return _render_night(request, club, night_row, action_error=form_errors_text(form), status=400)
     try:
         check_in = services.night_check_in(club_id=club.pk, night_id=night_row.pk, user=request.user,
                                            player_id=form.cleaned_data["player"])
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error))
-    return _done(request, f"{check_in.player.display_name} is checked in.",
-                 reverse("clubs:night", args=[club.slug, night_row.pk]))
+    return success_redirect(request, f"{check_in.player.display_name} is checked in.",
+                            reverse("clubs:night", args=[club.slug, night_row.pk]))
 
 
 @login_required
@@ -360,12 +319,12 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """A member records a match of the night between two of its checked-in players (a club match:
     it counts for the ladder once confirmed); see matches.services.matches.match_create. The match's
     page takes it from there (reports, confirmation)."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
+    club = club_or_404(slug)
+    require_member(request, club)
     night_row = _night_or_404(club, night_id)
     form = NightMatchForm(request.POST, players=_night_players(selectors.night_summary(night=night_row)))
     if not form.is_valid():
-        return _render_night(request, club, night_row, action_error=_form_errors(form), status=400, match_form=form)
+        return _render_night(request, club, night_row, action_error=form_errors_text(form), status=400, match_form=form)
     players = {p.pk: p for p in Player.objects.filter(pk__in=[form.cleaned_data["side0"], form.cleaned_data["side1"]])}
     try:
         match = match_create(created_by=request.user, side0=[players[form.cleaned_data["side0"]]],
@@ -374,21 +333,22 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error),
                              match_form=form)
-    return _done(request, f"{match.side0.name} v {match.side1.name} is on.", reverse("matches:detail", args=[match.pk]))
+    return success_redirect(request, f"{match.side0.name} v {match.side1.name} is on.",
+                            reverse("matches:detail", args=[match.pk]))
 
 
 @login_required
 @require_POST
 def night_close(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     """Owners and organisers close the night; see night_close."""
-    club = _club_or_404(slug)
-    _require_manager(request, club)
+    club = club_or_404(slug)
+    require_manager(request, club)
     night_row = _night_or_404(club, night_id)
     try:
         services.night_close(club_id=club.pk, night_id=night_row.pk, user=request.user)
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error))
-    return _done(request, "The night is closed.", reverse("clubs:night", args=[club.slug, night_row.pk]))
+    return success_redirect(request, "The night is closed.", reverse("clubs:night", args=[club.slug, night_row.pk]))
 
 
 urlpatterns = [

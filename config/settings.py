@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "matches",
     "tournaments",
     "clubs",
+    "chouette",
     "rulings",
     # Above every app: the demo data (manage.py demo_data) fills them all through their services.
     "demo",

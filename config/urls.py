@@ -9,12 +9,14 @@ urlpatterns = [
     path("api/v1/", include("matches.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("clubs.api.urls")),
+    path("api/v1/", include("chouette.api.urls")),
     path("api/v1/", include("rulings.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("rulings.urls")),
     path("events/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
+    path("clubs/", include("chouette.urls")),
     path("", include("matches.urls")),
 ]
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+
 from .errors import error_status
 
-__all__ = ["error_status", "error_text", "form_refuse"]
+__all__ = ["error_status", "error_text", "form_errors_text", "form_refuse", "success_redirect"]
 
 
 def error_text(error) -> str:
@@ -38,3 +42,17 @@ def form_refuse(form, error, *, field: str | None = None, aliases: Mapping[str, 
     named = field if field is not None else error.details.get("field")
     name = (aliases or {}).get(named, named) if isinstance(named, str) else None
     form.add_error(name if name in form.fields else None, text(error))
+
+
+def form_errors_text(form) -> str:
+    """A bound form's errors as one line (``field: message; message``), for a page that shows the
+    refusal of a small form above the page rather than on the form itself."""
+    return "; ".join(f"{name}: {message}" if name != "__all__" else message
+                     for name, errors in form.errors.items() for message in errors)
+
+
+def success_redirect(request: HttpRequest, text: str, url: str) -> HttpResponse:
+    """The end of a POST that worked: ``text`` as a success message on the next page, and a
+    redirect to ``url`` (POST, redirect, GET)."""
+    messages.success(request, text)
+    return redirect(url)

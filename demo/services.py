@@ -18,7 +18,8 @@ production: most by a report of the winner confirmed by the loser, some by the o
 override. A tournament is known by its name and organiser; one that exists is left alone.
 
 The club (owned by the organiser, the players its members, a season, tonight's club night with its
-matches and a chouette table) is loaded last by ``clubs.services.demo``.
+matches) is loaded last by ``clubs.services.demo``, and the chouette table at that night by
+``chouette.demo``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from chouette.demo import ChouetteDemo, chouette_demo_load
 from clubs.models import Club
 from clubs.services.common import home_club_offer
 from clubs.services.demo import ClubDemo, club_demo_load, demo_club
@@ -110,6 +112,7 @@ class DemoSummary:
     created_events: int = 0
     notes: list[str] = field(default_factory=list)
     club_demo: ClubDemo | None = None
+    chouette_demo: ChouetteDemo | None = None
 
     @property
     def login(self) -> str:
@@ -346,4 +349,6 @@ def demo_data_load(*, folder: Path | None = None, now: datetime | None = None) -
             summary.created_events += 1
         summary.tournaments.append(tournament)
     summary.club_demo = club_demo_load(club=club, organiser=organiser, players=by_name, today=now.date())
+    summary.chouette_demo = chouette_demo_load(club=club, night=summary.club_demo.night, organiser=organiser,
+                                               players=by_name)
     return summary

@@ -27,7 +27,8 @@ from django.core.management import call_command
 from django.test import Client
 call_command("migrate", verbosity=0)
 from demo.services import demo_data_load
-from clubs.models import ChouetteSession, ClubNight, Season
+from chouette.models import ChouetteSession
+from clubs.models import ClubNight, Season
 from rulings.models import Dispute
 from tournaments.models import Tournament
 summary = demo_data_load(folder=Path(sys.argv[1]))

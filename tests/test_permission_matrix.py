@@ -30,8 +30,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from chouette.services import chouette_game_record, chouette_start
 from clubs.models import Club, ClubNight, Membership, Season
-from clubs.services.chouette import chouette_game_record, chouette_start
 from matches.models import ImportJob
 from rulings.services.appeals import appeal_lodge, committee_name
 from rulings.services.disputes import dispute_open
@@ -314,24 +314,24 @@ MATRIX = {
     ("api-club-chouette-game", "delete"):                (401, 200, 200, 403, 403, 403, 403),  # voids game 1
     ("api-club-chouette-end", "post"):                   (401, 200, 200, 403, 403, 403, 403),
     ("api-club-chouette-settlement", "get"):             (401, 200, 200, 200, 403, 403, 403),
-    ("clubs:chouettes", "get"):                          (302, 200, 200, 200, 403, 403, 403),
-    ("clubs:chouettes", "post"):                         (302, 200, 200, 200, 403, 403, 403),  # a read page
-    ("clubs:chouette_new", "get"):                       (302, 200, 200, 403, 403, 403, 403),
-    ("clubs:chouette_new", "post"):                      (302, 400, 400, 403, 403, 403, 403),
-    ("clubs:chouette", "get"):                           (302, 200, 200, 200, 403, 403, 403),
-    ("clubs:chouette", "post"):                          (302, 200, 200, 200, 403, 403, 403),  # a read page
-    ("clubs:chouette_game_record", "get"):               (302, 405, 405, 405, 405, 405, 405),
-    ("clubs:chouette_game_record", "post"):              (302, 400, 400, 403, 403, 403, 403),
-    ("clubs:chouette_game_record_full", "get"):          (302, 405, 405, 405, 405, 405, 405),
-    ("clubs:chouette_game_record_full", "post"):         (302, 400, 400, 403, 403, 403, 403),
-    ("clubs:chouette_game", "get"):                      (302, 200, 200, 200, 403, 403, 403),
-    ("clubs:chouette_game", "post"):                     (302, 400, 400, 403, 403, 403, 403),  # an amendment without a result
-    ("clubs:chouette_join", "get"):                      (302, 405, 405, 405, 405, 405, 405),
-    ("clubs:chouette_join", "post"):                     (302, 400, 400, 403, 403, 403, 403),
-    ("clubs:chouette_leave", "get"):                     (302, 405, 405, 405, 405, 405, 405),
-    ("clubs:chouette_leave", "post"):                    (302, 400, 400, 403, 403, 403, 403),
-    ("clubs:chouette_end", "get"):                       (302, 405, 405, 405, 405, 405, 405),
-    ("clubs:chouette_end", "post"):                      (302, 302, 302, 403, 403, 403, 403),
+    ("chouette:list", "get"):                            (302, 200, 200, 200, 403, 403, 403),
+    ("chouette:list", "post"):                           (302, 200, 200, 200, 403, 403, 403),  # a read page
+    ("chouette:new", "get"):                             (302, 200, 200, 403, 403, 403, 403),
+    ("chouette:new", "post"):                            (302, 400, 400, 403, 403, 403, 403),
+    ("chouette:table", "get"):                           (302, 200, 200, 200, 403, 403, 403),
+    ("chouette:table", "post"):                          (302, 200, 200, 200, 403, 403, 403),  # a read page
+    ("chouette:game_record", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("chouette:game_record", "post"):                    (302, 400, 400, 403, 403, 403, 403),
+    ("chouette:game_record_full", "get"):                (302, 405, 405, 405, 405, 405, 405),
+    ("chouette:game_record_full", "post"):               (302, 400, 400, 403, 403, 403, 403),
+    ("chouette:game", "get"):                            (302, 200, 200, 200, 403, 403, 403),
+    ("chouette:game", "post"):                           (302, 400, 400, 403, 403, 403, 403),  # an amendment without a result
+    ("chouette:join", "get"):                            (302, 405, 405, 405, 405, 405, 405),
+    ("chouette:join", "post"):                           (302, 400, 400, 403, 403, 403, 403),
+    ("chouette:leave", "get"):                           (302, 405, 405, 405, 405, 405, 405),
+    ("chouette:leave", "post"):                          (302, 400, 400, 403, 403, 403, 403),
+    ("chouette:end", "get"):                             (302, 405, 405, 405, 405, 405, 405),
+    ("chouette:end", "post"):                            (302, 302, 302, 403, 403, 403, 403),
 }
 
 

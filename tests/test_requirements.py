@@ -12,7 +12,7 @@ from importlib.metadata import packages_distributions
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-APPS = ["accounts", "matches", "tournaments", "clubs", "rulings", "config", "engine"]
+APPS = ["accounts", "matches", "tournaments", "clubs", "chouette", "rulings", "config", "engine"]
 
 # Refuses the top-level modules named in argv[1] (comma-separated), then sets Django up, runs the
 # system checks and imports every module of the apps named in argv[2:].

@@ -33,16 +33,16 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from chouette.services import chouette_game_record, chouette_start
 from clubs.models import ClubNight, Membership, Season
-from clubs.services.chouette import chouette_game_record, chouette_start
 from matches.models import ImportJob
 from matches.services.logs import log_from_mat
 from matches.services.reporting import claim_make, match_confirm, match_report
 from rulings.services.appeals import appeal_lodge
 from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make
+from tests.chouette.factories import quick
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import quick
 from tests.factories import MatchFactory, UserFactory
 from tests.matches.factories_api import make_cast, mat_text
 from tests.tournaments.factories import drawn, player

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import chouette, views
+from . import views
 
 urlpatterns = [
     path("clubs/", views.ClubCollectionApi.as_view(), name="api-clubs"),
@@ -34,22 +34,4 @@ urlpatterns = [
     path("clubs/<int:club_id>/nights/<int:night_id>/close/", views.NightCloseApi.as_view(), name="api-club-night-close"),
     path("clubs/<int:club_id>/nights/<int:night_id>/check-in/", views.NightCheckInApi.as_view(),
          name="api-club-night-check-in"),
-    # Chouette tables (clubs.api.chouette).
-    path("clubs/<int:club_id>/chouettes/", chouette.ChouetteCollectionApi.as_view(), name="api-club-chouettes"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/", chouette.ChouetteDetailApi.as_view(),
-         name="api-club-chouette"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/version/", chouette.ChouetteVersionApi.as_view(),
-         name="api-club-chouette-version"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/join/", chouette.ChouetteJoinApi.as_view(),
-         name="api-club-chouette-join"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/leave/", chouette.ChouetteLeaveApi.as_view(),
-         name="api-club-chouette-leave"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/games/", chouette.ChouetteGameCollectionApi.as_view(),
-         name="api-club-chouette-games"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/games/<int:game_number>/",
-         chouette.ChouetteGameDetailApi.as_view(), name="api-club-chouette-game"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/end/", chouette.ChouetteEndApi.as_view(),
-         name="api-club-chouette-end"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/settlement/", chouette.ChouetteSettlementApi.as_view(),
-         name="api-club-chouette-settlement"),
 ]

@@ -20,16 +20,15 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotAuthenticated, NotFound
-from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 
-from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
+from core.api import ApiErrorSerializer, Pagination, paginated_response
 
 from .. import exports, selectors, services
-from ..models import Club, ClubNight, Membership, Season
+from ..models import Club, Membership
 from ..permissions import require_club_manager, require_club_member, require_club_owner
+from .base import ClubBaseApi, read_body, require_member_reader
 from .serializers import (
     CheckInInputSerializer,
     ClubCreateSerializer,
@@ -56,44 +55,9 @@ WRITE_ERRORS = {
 }
 MEMBER_READ_ERRORS = {401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer}
 READ_ERRORS = {404: ApiErrorSerializer}
-NOT_FOUND = {Club.DoesNotExist: "club", Membership.DoesNotExist: "membership", Season.DoesNotExist: "season",
-             ClubNight.DoesNotExist: "club night"}
-
-
-class ClubBaseApi(BaseApi):
-    """JSON bodies; a club, season or night unknown here (or vanished between the view's read and
-    the service's lock, or another club's) is a 404."""
-
-    parser_classes = [JSONParser]
-
-    def handle_exception(self, exc):
-        for missing, noun in NOT_FOUND.items():
-            if isinstance(exc, missing):
-                exc = NotFound(f"there is no such {noun} here")
-                break
-        return super().handle_exception(exc)
-
-    def get_permissions(self):
-        # Reads are public or checked per object (member-only); writes need a user (401 first).
-        if self.request is not None and self.request.method in ("GET", "HEAD", "OPTIONS"):
-            return [AllowAny()]
-        return [IsAuthenticated()]
-
-
 def _club(club_id: int) -> Club:
     return selectors.club_get(club_id=club_id)
 
-
-def _body(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
-def _require_member_reader(club: Club, user) -> None:
-    if not getattr(user, "is_authenticated", False):
-        raise NotAuthenticated()
-    require_club_member(club, user)
 
 
 # --- clubs ----------------------------------------------------------------------------------------
@@ -111,7 +75,7 @@ class ClubCollectionApi(ClubBaseApi):
                    description="Any logged-in user. The slug comes from the name. 409 name_taken for a name in use.",
                    request=ClubCreateSerializer, responses={201: ClubSerializer, **WRITE_ERRORS})
     def post(self, request):
-        club = services.club_create(user=request.user, **_body(ClubCreateSerializer, request))
+        club = services.club_create(user=request.user, **read_body(ClubCreateSerializer, request))
         return Response(ClubSerializer(_club(club.pk)).data, status=status.HTTP_201_CREATED)
 
 
@@ -140,7 +104,7 @@ class ClubDetailApi(ClubBaseApi):
                    request=ClubUpdateSerializer, responses={200: ClubDetailSerializer, **WRITE_ERRORS})
     def patch(self, request, club_id: int):
         club = _club(club_id)
-        body = _body(ClubUpdateSerializer, request)
+        body = read_body(ClubUpdateSerializer, request)
         services.club_update(club_id=club.pk, user=request.user, **body)
         return Response(ClubDetailSerializer(_detail(_club(club.pk), request.user)).data)
 
@@ -173,7 +137,7 @@ def _own_action(name: str, summary: str, description: str, service):
                        request=NoBodySerializer, responses={200: MembershipSerializer, **WRITE_ERRORS})
         def post(self, request, club_id: int):
             club = _club(club_id)
-            _body(NoBodySerializer, request)
+            read_body(NoBodySerializer, request)
             return _membership_response(service(club_id=club.pk, user=request.user))
 
     OwnMembershipApi.__name__ = OwnMembershipApi.__qualname__ = f"Membership{name.title()}Api"
@@ -194,7 +158,7 @@ class MembershipInviteApi(ClubBaseApi):
     def post(self, request, club_id: int):
         club = _club(club_id)
         require_club_manager(club, request.user)
-        body = _body(InviteSerializer, request)
+        body = read_body(InviteSerializer, request)
         return _membership_response(services.membership_invite(club_id=club.pk, user=request.user, **body))
 
 
@@ -204,7 +168,7 @@ class MembershipLeaveApi(ClubBaseApi):
                    request=NoBodySerializer, responses={204: None, **WRITE_ERRORS})
     def post(self, request, club_id: int):
         club = _club(club_id)
-        _body(NoBodySerializer, request)
+        read_body(NoBodySerializer, request)
         services.membership_leave(club_id=club.pk, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -217,7 +181,7 @@ class OwnerActionApi(ClubBaseApi):
     def act(self, request, club_id: int, membership_id: int, service):
         club = _club(club_id)
         require_club_owner(club, request.user)
-        body = _body(self.input_serializer, request)
+        body = read_body(self.input_serializer, request)
         result = service(club_id=club.pk, membership_id=membership_id, user=request.user, **body)
         if result is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
@@ -274,7 +238,7 @@ class SeasonCollectionApi(ClubBaseApi):
     def post(self, request, club_id: int):
         club = _club(club_id)
         require_club_manager(club, request.user)
-        season = services.season_create(club_id=club.pk, user=request.user, **_body(SeasonInputSerializer, request))
+        season = services.season_create(club_id=club.pk, user=request.user, **read_body(SeasonInputSerializer, request))
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -289,7 +253,7 @@ class SeasonDetailApi(ClubBaseApi):
     def patch(self, request, club_id: int, season_id: int):
         club = _club(club_id)
         require_club_manager(club, request.user)
-        body = _body(SeasonUpdateSerializer, request)
+        body = read_body(SeasonUpdateSerializer, request)
         return Response(SeasonSerializer(services.season_update(club_id=club.pk, season_id=season_id,
                                                                 user=request.user, **body)).data)
 
@@ -368,7 +332,7 @@ class NightCollectionApi(ClubBaseApi):
     def post(self, request, club_id: int):
         club = _club(club_id)
         require_club_manager(club, request.user)
-        night = services.night_open(club_id=club.pk, user=request.user, **_body(NightOpenSerializer, request))
+        night = services.night_open(club_id=club.pk, user=request.user, **read_body(NightOpenSerializer, request))
         return _night_response(club, night.pk, status.HTTP_201_CREATED)
 
 
@@ -379,7 +343,7 @@ class NightDetailApi(ClubBaseApi):
                    responses={200: NightSerializer, **MEMBER_READ_ERRORS})
     def get(self, request, club_id: int, night_id: int):
         club = _club(club_id)
-        _require_member_reader(club, request.user)
+        require_member_reader(club, request.user)
         return _night_response(club, night_id)
 
 
@@ -390,7 +354,7 @@ class NightCloseApi(ClubBaseApi):
     def post(self, request, club_id: int, night_id: int):
         club = _club(club_id)
         require_club_manager(club, request.user)
-        _body(NoBodySerializer, request)
+        read_body(NoBodySerializer, request)
         services.night_close(club_id=club.pk, night_id=night_id, user=request.user)
         return _night_response(club, night_id)
 
@@ -403,6 +367,6 @@ class NightCheckInApi(ClubBaseApi):
     def post(self, request, club_id: int, night_id: int):
         club = _club(club_id)
         require_club_member(club, request.user)
-        body = _body(CheckInInputSerializer, request)
+        body = read_body(CheckInInputSerializer, request)
         services.night_check_in(club_id=club.pk, night_id=night_id, user=request.user, player_id=body.get("player"))
         return _night_response(club, night_id)

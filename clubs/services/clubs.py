@@ -8,7 +8,7 @@ from django.utils.text import slugify
 from .. import errors
 from ..models import Club, Membership
 from ..permissions import require_club_owner
-from .common import activate, locked_club, record, require_authenticated
+from .common import club_audit_record, locked_club, membership_activate, require_authenticated
 
 EDITABLE = ("name", "city", "description", "open_to_requests")
 # Slugs the club pages' own routes use (/clubs/new/).
@@ -63,10 +63,10 @@ def club_create(*, user, name: str, city: str = "", description: str = "", open_
         raise errors.name_taken(name) from None
     membership = Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER,
                                            status=Membership.Status.ACTIVE)
-    activate(membership)
-    record("club.created", actor=user, club=club, obj=club, after=_club_summary(club))
-    record("membership.created", actor=user, club=club, obj=membership,
-           after={"user": user.get_username(), "role": membership.role, "status": membership.status})
+    membership_activate(membership)
+    club_audit_record("club.created", actor=user, club=club, obj=club, after=_club_summary(club))
+    club_audit_record("membership.created", actor=user, club=club, obj=membership,
+                      after={"user": user.get_username(), "role": membership.role, "status": membership.status})
     return club
 
 
@@ -96,5 +96,5 @@ def club_update(*, club_id: int, user, **changes) -> Club:
         setattr(club, field, value)
     if _club_summary(club) != before:
         club.save(update_fields=list(changes))
-        record("club.updated", actor=user, club=club, obj=club, before=before, after=_club_summary(club))
+        club_audit_record("club.updated", actor=user, club=club, obj=club, before=before, after=_club_summary(club))
     return club

@@ -24,7 +24,7 @@ def require_authenticated(user) -> None:
         raise errors.not_logged_in()
 
 
-def record(action: str, *, actor, club: Club, obj, before=None, after=None, note: str = "") -> None:
+def club_audit_record(action: str, *, actor, club: Club, obj, before=None, after=None, note: str = "") -> None:
     """One audit entry for a change of ``obj`` (a row of the club, or the club itself)."""
     audit_record(actor=actor, action=action, object_type=f"clubs.{type(obj).__name__}", object_id=obj.pk,
                  club_id=club.pk, before=before, after=after, note=note)
@@ -35,7 +35,7 @@ def membership_summary(membership: Membership) -> dict:
     return {"user": membership.user.get_username(), "role": membership.role, "status": membership.status}
 
 
-def activate(membership: Membership) -> None:
+def membership_activate(membership: Membership) -> None:
     """Make the membership active from now on, giving its user a player profile if he has none
     (a club member checks in and plays as a player) and this club as his home club if he has
     none (``HomeClub``: what "same club" means to a draw)."""
@@ -55,6 +55,6 @@ def home_club_offer(player, club_id: int) -> None:
     HomeClub.objects.bulk_create([HomeClub(player=player, club_id=club_id)], ignore_conflicts=True)
 
 
-def release_home_club(membership: Membership) -> None:
+def home_club_release(membership: Membership) -> None:
     """The user's player no longer has this club as home club once he is out of it."""
     HomeClub.objects.filter(player__user_id=membership.user_id, club_id=membership.club_id).delete()

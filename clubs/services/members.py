@@ -15,7 +15,14 @@ from django.db import transaction
 from .. import errors
 from ..models import Club, Membership
 from ..permissions import OWNER, require_club_manager, require_club_owner
-from .common import activate, locked_club, membership_summary, record, release_home_club, require_authenticated
+from .common import (
+    club_audit_record,
+    home_club_release,
+    locked_club,
+    membership_activate,
+    membership_summary,
+    require_authenticated,
+)
 
 ACTIVE, REQUESTED, INVITED = Membership.Status.ACTIVE, Membership.Status.REQUESTED, Membership.Status.INVITED
 
@@ -64,7 +71,7 @@ def membership_request(*, club_id: int, user) -> Membership:
     if not club.open_to_requests:
         raise errors.closed_to_requests()
     membership = Membership.objects.create(club=club, user=user, status=REQUESTED)
-    record("membership.requested", actor=user, club=club, obj=membership, after=membership_summary(membership))
+    club_audit_record("membership.requested", actor=user, club=club, obj=membership, after=membership_summary(membership))
     return membership
 
 
@@ -91,7 +98,7 @@ def membership_invite(*, club_id: int, user, username: str) -> Membership:
             raise errors.already_member()
         raise errors.already_pending(existing.status)
     membership = Membership.objects.create(club=club, user=invitee, status=INVITED, invited_by=user)
-    record("membership.invited", actor=user, club=club, obj=membership, after=membership_summary(membership))
+    club_audit_record("membership.invited", actor=user, club=club, obj=membership, after=membership_summary(membership))
     return membership
 
 
@@ -111,9 +118,9 @@ def membership_accept(*, club_id: int, user) -> Membership:
     if membership is None or membership.status != INVITED:
         raise errors.not_pending(INVITED)
     before = membership_summary(membership)
-    activate(membership)
-    record("membership.accepted", actor=user, club=club, obj=membership, before=before,
-           after=membership_summary(membership))
+    membership_activate(membership)
+    club_audit_record("membership.accepted", actor=user, club=club, obj=membership, before=before,
+                      after=membership_summary(membership))
     return membership
 
 
@@ -133,9 +140,9 @@ def membership_approve(*, club_id: int, membership_id: int, user) -> Membership:
     if membership.status != REQUESTED:
         raise errors.not_pending(REQUESTED)
     before = membership_summary(membership)
-    activate(membership)
-    record("membership.approved", actor=user, club=club, obj=membership, before=before,
-           after=membership_summary(membership))
+    membership_activate(membership)
+    club_audit_record("membership.approved", actor=user, club=club, obj=membership, before=before,
+                      after=membership_summary(membership))
     return membership
 
 
@@ -155,7 +162,7 @@ def membership_decline(*, club_id: int, membership_id: int, user) -> None:
     before, pk = membership_summary(membership), membership.pk
     membership.delete()
     membership.pk = pk
-    record("membership.declined", actor=user, club=club, obj=membership, before=before)
+    club_audit_record("membership.declined", actor=user, club=club, obj=membership, before=before)
 
 
 @transaction.atomic
@@ -182,8 +189,8 @@ def membership_role_change(*, club_id: int, membership_id: int, user, role: str)
     before = membership_summary(membership)
     membership.role = role
     membership.save(update_fields=["role"])
-    record("membership.role_changed", actor=user, club=club, obj=membership, before=before,
-           after=membership_summary(membership))
+    club_audit_record("membership.role_changed", actor=user, club=club, obj=membership, before=before,
+                      after=membership_summary(membership))
     return membership
 
 
@@ -203,10 +210,10 @@ def membership_remove(*, club_id: int, membership_id: int, user) -> None:
         raise errors.not_active()
     _keep_an_owner(club, membership)
     before, pk = membership_summary(membership), membership.pk
-    release_home_club(membership)
+    home_club_release(membership)
     membership.delete()
     membership.pk = pk
-    record("membership.removed", actor=user, club=club, obj=membership, before=before)
+    club_audit_record("membership.removed", actor=user, club=club, obj=membership, before=before)
 
 
 @transaction.atomic
@@ -226,7 +233,7 @@ def membership_leave(*, club_id: int, user) -> None:
     _keep_an_owner(club, membership)
     before, pk = membership_summary(membership), membership.pk
     if membership.status == ACTIVE:
-        release_home_club(membership)
+        home_club_release(membership)
     membership.delete()
     membership.pk = pk
-    record("membership.left", actor=user, club=club, obj=membership, before=before)
+    club_audit_record("membership.left", actor=user, club=club, obj=membership, before=before)

@@ -1,7 +1,7 @@
 """Club nights: an owner or organiser opens one, members check in, it is closed at the end.
 
-The night's matches (``ClubMatch.night``) and chouette sessions (``ChouetteSession.night``) hang
-off it; they are created by their own services.
+The night's matches (``ClubMatch.night``) and chouette sessions (the chouette app's
+``ChouetteSession.night``) hang off it; they are created by their own services.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from matches.services.matches import player_for_user
 from .. import errors
 from ..models import CheckIn, ClubNight, Membership
 from ..permissions import require_club_manager, require_club_member
-from .common import locked_club, record
+from .common import club_audit_record, locked_club
 
 
 def _night_summary(night: ClubNight) -> dict:
@@ -45,7 +45,7 @@ def night_open(*, club_id: int, user, date: dt.date, title: str = "") -> ClubNig
     if len(title) > 120:
         raise errors.bad_night("title", "at most 120 characters")
     night = ClubNight.objects.create(club=club, date=date, title=title, opened_by=user)
-    record("night.opened", actor=user, club=club, obj=night, after=_night_summary(night))
+    club_audit_record("night.opened", actor=user, club=club, obj=night, after=_night_summary(night))
     return night
 
 
@@ -80,8 +80,8 @@ def night_check_in(*, club_id: int, night_id: int, user, player_id: int | None =
     if night.status != ClubNight.Status.OPEN:
         raise errors.night_closed()
     check_in = CheckIn.objects.create(night=night, player=player)
-    record("night.checked_in", actor=user, club=club, obj=check_in,
-           after={"night": night.pk, "player": player.pk, "name": player.display_name})
+    club_audit_record("night.checked_in", actor=user, club=club, obj=check_in,
+                      after={"night": night.pk, "player": player.pk, "name": player.display_name})
     return check_in
 
 
@@ -101,5 +101,5 @@ def night_close(*, club_id: int, night_id: int, user) -> ClubNight:
     night.status = ClubNight.Status.CLOSED
     night.closed_at = timezone.now()
     night.save(update_fields=["status", "closed_at"])
-    record("night.closed", actor=user, club=club, obj=night, before=before, after=_night_summary(night))
+    club_audit_record("night.closed", actor=user, club=club, obj=night, before=before, after=_night_summary(night))
     return night

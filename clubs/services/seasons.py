@@ -13,7 +13,7 @@ from django.db import transaction
 from .. import errors
 from ..models import Season
 from ..permissions import require_club_manager
-from .common import locked_club, record
+from .common import club_audit_record, locked_club
 
 
 def _season_summary(season: Season) -> dict:
@@ -51,7 +51,7 @@ def season_create(*, club_id: int, user, name: str, starts_on: dt.date, ends_on:
     season = Season(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
     _check(club, season)
     season.save()
-    record("season.created", actor=user, club=club, obj=season, after=_season_summary(season))
+    club_audit_record("season.created", actor=user, club=club, obj=season, after=_season_summary(season))
     return season
 
 
@@ -76,7 +76,7 @@ def season_update(*, club_id: int, season_id: int, user, **changes) -> Season:
     _check(club, season)
     if _season_summary(season) != before:
         season.save(update_fields=list(changes))
-        record("season.updated", actor=user, club=club, obj=season, before=before, after=_season_summary(season))
+        club_audit_record("season.updated", actor=user, club=club, obj=season, before=before, after=_season_summary(season))
     return season
 
 
@@ -93,4 +93,4 @@ def season_delete(*, club_id: int, season_id: int, user) -> None:
     before, pk = _season_summary(season), season.pk
     season.delete()
     season.pk = pk
-    record("season.deleted", actor=user, club=club, obj=season, before=before)
+    club_audit_record("season.deleted", actor=user, club=club, obj=season, before=before)

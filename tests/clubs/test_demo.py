@@ -1,14 +1,13 @@
 """The clubs' demo data: the organiser owns the demo club, the players are its members, and
-tonight's club night has its check-ins, two confirmed club matches on the ladder and a chouette
-table whose ledger is the engine's; a second load changes nothing."""
+tonight's club night has its check-ins and two confirmed club matches on the ladder; a second load
+changes nothing. (The chouette table at that night: tests/chouette/test_demo.py.)"""
 
 import shutil
 
 import pytest
 
-from clubs.models import ChouetteStep, ClubNight, Membership, Season
+from clubs.models import ClubNight, Membership, Season
 from clubs.selectors import season_ladder
-from clubs.selectors_chouette import chouette_night_totals, chouette_state
 from clubs.services.demo import NIGHT_TITLE
 from demo.services import PLAYERS, demo_data_load, mat_dir
 from matches.models import Match
@@ -30,38 +29,19 @@ def test_the_organiser_owns_the_demo_club_and_the_players_are_its_members(loaded
     assert Season.objects.filter(club=club).count() == 1
 
 
-def test_tonights_night_has_its_check_ins_matches_on_the_ladder_and_a_chouette(loaded):
+def test_tonights_night_has_its_check_ins_and_matches_on_the_ladder(loaded):
     night = ClubNight.objects.get(club=loaded.club, title=NIGHT_TITLE)
+    assert loaded.club_demo.night == night
     assert night.check_ins.count() == 6
     matches = Match.objects.filter(club_link__night=night)
     assert [m.status for m in matches] == ["confirmed", "confirmed"]
     ladder = season_ladder(season=Season.objects.get(club=loaded.club))
     assert sum(row.played for row in ladder) == 4  # two matches, two players each
-    chouette = loaded.club_demo.chouette
-    state = chouette_state(session=chouette)
-    by_name = {p.pk: p.user.username for p in loaded.players}
-    ledger = {by_name[row.player_id]: row.points for row in state.ledger}
-    # Game 1 the team wins single (Alice, the Box, pays 3), game 2 Bob as Box wins a gammon on two
-    # doubled cubes and Alice's drop (+9), game 3 the team wins single against Bob (-3).
-    assert ledger == {"alice": -3, "bob": 7, "carol": -2, "dave": -2}
-    assert state.lineup[0].role == "box" and by_name[state.lineup[0].player_id] == "dave"  # after the third game
-    totals = chouette_night_totals(night)
-    assert {by_name[pk]: amount for pk, amount in totals.items()} == {"alice": -6, "bob": 14, "carol": -4, "dave": -4}
 
 
 def test_a_second_load_changes_nothing_in_the_club(loaded, tmp_path):
-    before = (Membership.objects.count(), ClubNight.objects.count(), ChouetteStep.objects.count(),
+    before = (Membership.objects.count(), ClubNight.objects.count(),
               Match.objects.filter(club_link__club=loaded.club).count())
     demo_data_load(folder=tmp_path)
-    assert (Membership.objects.count(), ClubNight.objects.count(), ChouetteStep.objects.count(),
+    assert (Membership.objects.count(), ClubNight.objects.count(),
             Match.objects.filter(club_link__club=loaded.club).count()) == before
-
-
-def test_the_night_page_links_its_members_to_the_chouette_table(loaded, client):
-    from django.urls import reverse
-
-    night = ClubNight.objects.get(club=loaded.club, title=NIGHT_TITLE)
-    table = reverse("clubs:chouette", args=[loaded.club.slug, loaded.club_demo.chouette.pk])
-    client.force_login(loaded.players[0].user)
-    page = client.get(reverse("clubs:night", args=[loaded.club.slug, night.pk]))
-    assert page.status_code == 200 and f'href="{table}"' in page.content.decode()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from clubs.models import ChouetteSession, ChouetteStep
+from chouette.models import ChouetteSession, ChouetteStep
 from engine.chouette import (
     ChouetteSettings,
     chouette_next_lineup,
@@ -29,8 +29,8 @@ from engine.chouette import (
     lineup_from_rolloff,
     settle_up,
 )
+from tests.chouette.factories import ids
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import ids
 from tests.e2e.test_report_flow import STEP_TIMEOUT_MS, chromium, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

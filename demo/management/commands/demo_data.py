@@ -23,6 +23,7 @@ class Command(BaseCommand):
             f"{summary.club.name}: {counts['players']} players, {counts['matches']} matches "
             f"({summary.created} new), {counts['games']} games, {counts['rating_changes']} rating changes"
         )
-        if summary.club_demo is not None:
-            self.stdout.write(summary.club_demo.line)
+        for part in (summary.club_demo, summary.chouette_demo):
+            if part is not None:
+                self.stdout.write(part.line)
         self.stdout.write(self.style.SUCCESS(summary.login))

@@ -1,6 +1,6 @@
 """Serializers of the chouette API. Inputs are strict (an unknown field is a 400 naming it); the
 records themselves are the engine's JSON forms, checked by the services (errors name the field
-inside the record). Outputs are plain serializers over clubs.selectors_chouette's rows: player ids
+inside the record). Outputs are plain serializers over chouette.selectors' rows: player ids
 and display names, never a user id or an email; amounts in points and in money."""
 
 from __future__ import annotations

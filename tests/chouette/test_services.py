@@ -1,7 +1,7 @@
-"""The chouette services (clubs.services.chouette): starting a table, joining and leaving, recording
+"""The chouette services (chouette.services): starting a table, joining and leaving, recording
 quick and full games, every refusal (each with its code and field, and nothing changed), and the end
 of the session with its settlement. The usual table: Ann is the Box, Otis the Captain, Mia and Max
-the crew (tests.clubs.factories_chouette)."""
+the crew (tests.chouette.factories)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEntry
-from clubs.models import ChouetteSession, ChouetteStep
-from clubs.selectors_chouette import chouette_night_totals, chouette_state
-from clubs.services.chouette import (
+from chouette.models import ChouetteSession, ChouetteStep
+from chouette.selectors import chouette_night_totals, chouette_state
+from chouette.services import (
     chouette_end,
     chouette_game_amend,
     chouette_game_record,
@@ -21,8 +21,8 @@ from clubs.services.chouette import (
     chouette_start,
 )
 from core.errors import Conflict, DomainError, NotAllowed
+from tests.chouette.factories import box_double, chouette_snapshot, full_record, ids, play, quick, table
 from tests.clubs.factories import ClubNightFactory, club_cast
-from tests.clubs.factories_chouette import box_double, chouette_snapshot, full_record, ids, play, quick, table
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ Every rule is the engine's (``engine.chouette``, full records included): the ser
 rows into engine values and back. A session is a list of steps; every change replays ALL of them,
 plus or with the change, through ``engine.chouette.replay_session`` before anything is saved, so a
 step is written only if the whole session still replays. The line-up, each game's amounts and the
-ledger are never stored: :mod:`clubs.selectors_chouette` recomputes them from the steps.
+ledger are never stored: :mod:`chouette.selectors` recomputes them from the steps.
 
 Each service runs in one transaction under the session's row lock (``select_for_update``: the
 table's lock), so two games recorded at one table at the same moment are written one after the
@@ -41,6 +41,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from audit.services import audit_record
+from clubs import errors as club_errors
+from clubs.models import Club, ClubNight, Membership
+from clubs.permissions import require_club_manager
 from core.errors import Conflict, DomainError
 from engine.chouette import (
     ChouetteGame,
@@ -63,11 +67,9 @@ from engine.chouette.full_game import full_game_from_json
 from engine.errors import ChouetteError
 from matches.models import Player
 
-from .. import errors
-from ..models import ChouetteSession, ChouetteStep, Club, ClubNight, Membership
-from ..permissions import require_club_manager
-from ..selectors_chouette import engine_step, engine_steps, session_settings
-from .common import record
+from . import errors
+from .models import ChouetteSession, ChouetteStep
+from .selectors import engine_step, engine_steps, session_settings
 
 QUICK, FULL = "quick", "full"
 ENTRIES = (QUICK, FULL)
@@ -83,6 +85,10 @@ CODE_FIELDS = {
 CURRENCY = re.compile(r"[A-Z]{3}")
 MAX_STAKE = Decimal("9999999.99")
 MAX_AUTOMATIC = 30  # the engine counts automatic doubles up to 30 (a cube of 2**30)
+#: The audit log's name for each kind of row. The tables were the clubs app's when the log began and an
+#: entry is never rewritten, so new entries keep the names the old ones have: a table's history
+#: (``object_type`` and ``object_id``) reads as one across the move to this app.
+AUDIT_OBJECT_TYPES = {ChouetteSession: "clubs.ChouetteSession", ChouetteStep: "clubs.ChouetteStep"}
 
 
 # --- refusals ------------------------------------------------------------------------------------------
@@ -117,6 +123,13 @@ def _refusal(error: ChouetteError, *, field: str | None = None, conflict: bool =
     kind = Conflict if conflict or error.code in STATE_CODES else DomainError
     location = {key: error.details[key] for key in ("action_index", "player", "round") if key in error.details}
     return kind(_engine_message(error), code=error.code, field=field, **location, **details)
+
+
+def _audit(action: str, *, actor, club: Club, obj: ChouetteSession | ChouetteStep, before=None, after=None,
+           note: str = "") -> None:
+    """One audit entry, with the club, for a change of a session or one of its steps."""
+    audit_record(actor=actor, action=action, object_type=AUDIT_OBJECT_TYPES[type(obj)], object_id=obj.pk,
+                 club_id=club.pk, before=before, after=after, note=note)
 
 
 # --- rows to engine values ------------------------------------------------------------------------------
@@ -323,7 +336,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
         if night is None:
             raise DomainError(f"night {night_id} is not one of this club's nights", code="unknown_night", field="night")
         if night.status != ClubNight.Status.OPEN:
-            raise errors.night_closed()
+            raise club_errors.night_closed()
     try:
         start = step_from_json({"type": "start", "rolloff": rolloff})
     except ChouetteError as error:
@@ -343,7 +356,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
         lone_taker_must_beaver=settings.lone_taker_must_beaver, stake=stake, currency=currency, version=1,
     )
     step = _step_create(session, user, ChouetteStep.Kind.START, step_to_json(start))
-    record("chouette.started", actor=user, club=club, obj=session, after={
+    _audit("chouette.started", actor=user, club=club, obj=session, after={
         "name": session.name, "night": night_id, "settings": _settings_summary(session),
         "rolloff": step.record["rolloff"], "lineup": lineup_to_json(lineup)})
     return session
@@ -367,7 +380,7 @@ def chouette_join(*, club_id: int, chouette_id: int, user, player_id: int,
     replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
     row = _step_create(session, user, ChouetteStep.Kind.JOIN, step_to_json(step), player.pk)
     _moved_on(session)
-    record("chouette.joined", actor=user, club=club, obj=row, after={
+    _audit("chouette.joined", actor=user, club=club, obj=row, after={
         "session": session.pk, "player": player.pk, "name": player.display_name,
         "lineup": lineup_to_json(replayed.lineup)})
     return row
@@ -392,7 +405,7 @@ def chouette_leave(*, club_id: int, chouette_id: int, user, player_id: int,
     replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
     row = _step_create(session, user, ChouetteStep.Kind.LEAVE, step_to_json(step), player_id)
     _moved_on(session)
-    record("chouette.left", actor=user, club=club, obj=row, after={
+    _audit("chouette.left", actor=user, club=club, obj=row, after={
         "session": session.pk, "player": player_id, "lineup": lineup_to_json(replayed.lineup)})
     return row
 
@@ -434,7 +447,7 @@ def chouette_game_record(*, club_id: int, chouette_id: int, user, kind: str, rec
 def audit_record_of_game(action: str, user, club: Club, session: ChouetteSession, row: ChouetteStep, number: int, *,
                          before=None, after=None) -> None:
     """One audit entry for a change of a game step (its session, step and game numbers in the note)."""
-    record(action, actor=user, club=club, obj=row, before=before, after=after,
+    _audit(action, actor=user, club=club, obj=row, before=before, after=after,
            note=f"chouette {session.pk}, step {row.number}, game {number}")
 
 
@@ -533,7 +546,7 @@ def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
     _moved_on(session, "status", "ended_at")
     transfers = [{"payer": payer, "payee": payee, "points": points, "money": str(Decimal(points) * session.stake)}
                  for payer, payee, points in settle_up(replayed.ledger)]
-    record("chouette.ended", actor=user, club=club, obj=session, before={"status": "open"}, after={
+    _audit("chouette.ended", actor=user, club=club, obj=session, before={"status": "open"}, after={
         "status": "ended", "ledger": {str(player): points for player, points in replayed.ledger.items()},
         "stake": session.stake, "currency": session.currency, "transfers": transfers})
     return session

@@ -15,10 +15,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from clubs.models import ChouetteSession, ChouetteStep
-from clubs.selectors_chouette import chouette_state
+from chouette.models import ChouetteSession, ChouetteStep
+from chouette.selectors import chouette_state
+from tests.chouette.factories import chouette_snapshot, full_record, ids, play, quick, table
 from tests.clubs.factories import ClubNightFactory, club_cast
-from tests.clubs.factories_chouette import chouette_snapshot, full_record, ids, play, quick, table
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from audit.models import AuditEntry
-from clubs.models import ChouetteSession, ChouetteStep
-from clubs.services.chouette import chouette_game_record, chouette_start
+from chouette.models import ChouetteSession, ChouetteStep
+from chouette.services import chouette_game_record, chouette_start
 from engine.actions import Accept, Double, Drop, Move, Resign, Roll, action_to_dict
 from engine.game import Game, GameRules
 from engine.moves import legal_plays

@@ -27,6 +27,7 @@ from decimal import Decimal
 from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 
+from clubs.models import Club, ClubNight, Membership
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
@@ -41,7 +42,7 @@ from engine.chouette import (
 )
 from matches.models import Player
 
-from .models import ChouetteSession, ChouetteStep, Club, ClubNight, Membership
+from .models import ChouetteSession, ChouetteStep
 
 #: The keys of a stored game step that the engine reads (the others are the table's entry).
 ENGINE_KEYS = ("type", "rolloff", "lineup", "player", "record")
@@ -393,12 +394,19 @@ def chouette_get(*, club: Club, chouette_id: int) -> ChouetteSession:
     return ChouetteSession.objects.select_related("club", "night", "created_by").get(pk=chouette_id, club=club)
 
 
-def chouette_night_totals(night: ClubNight) -> dict[int, Decimal]:
+def chouette_night_sessions(night: ClubNight) -> list[ChouetteSession]:
+    """The sessions played at a club night, in the order they started, with their club and their
+    steps (prefetched). Two queries."""
+    return list(ChouetteSession.objects.filter(night=night).select_related("club").prefetch_related("steps")
+                .order_by("started_at", "id"))
+
+
+def chouette_night_totals(night: ClubNight, *, sessions: Sequence[ChouetteSession] | None = None) -> dict[int, Decimal]:
     """Each player's net money over the night's sessions (points x each session's stake), by player
-    id; everyone who sat at one of them is there, at 0 if he broke even. Two queries."""
+    id; everyone who sat at one of them is there, at 0 if he broke even. Two queries, none when
+    given the night's ``sessions`` as :func:`chouette_night_sessions` reads them."""
     totals: dict[int, Decimal] = defaultdict(lambda: Decimal("0.00"))
-    sessions = ChouetteSession.objects.filter(night=night).prefetch_related("steps").order_by("started_at", "id")
-    for session in sessions:
+    for session in chouette_night_sessions(night) if sessions is None else sessions:
         rows = sorted(session.steps.all(), key=lambda row: row.number)
         for player, points in chouette_replay(session, rows).ledger.items():
             totals[player] += money(points, session.stake)

@@ -1,6 +1,6 @@
 """API of the chouette tables, under /api/v1/clubs/<club_id>/chouettes/. Each view checks who reads or
 acts, reads its body with a strict serializer, calls one service or selector, and answers with the
-table's state as clubs.selectors_chouette recomputes it.
+table's state as chouette.selectors recomputes it.
 
 Who: every chouette read is for the club's members only, the whole of it (a session's players and
 its amounts are the club's business): anonymous 401, anyone else 403 ``not_club_member``. Writes are
@@ -27,15 +27,17 @@ from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from clubs.api.base import ClubBaseApi, read_body, require_member_reader
+from clubs.api.serializers import NoBodySerializer
+from clubs.models import Club
+from clubs.permissions import require_club_manager
+from clubs.selectors import club_get
 from core import throttles
 from core.api import ApiErrorSerializer, Pagination, paginated_response
 
-from .. import selectors_chouette as selectors
-from ..models import ChouetteSession, ChouetteStep, Club
-from ..permissions import require_club_manager
-from ..services import chouette as services
-from .serializers import NoBodySerializer
-from .serializers_chouette import (
+from .. import selectors, services
+from ..models import ChouetteSession, ChouetteStep
+from .serializers import (
     DEFAULT_STATE_GAMES,
     GAMES_HELP,
     GAMES_SCHEMA,
@@ -50,7 +52,6 @@ from .serializers_chouette import (
     GameRowSerializer,
     SettlementSerializer,
 )
-from .views import ClubBaseApi, _body, _club, _require_member_reader
 
 TAGS = ["chouettes"]
 ERROR = ApiErrorSerializer
@@ -78,13 +79,13 @@ class ThrottledWritesMixin:
 
 
 def _member_club(request, club_id: int) -> Club:
-    club = _club(club_id)
-    _require_member_reader(club, request.user)
+    club = club_get(club_id=club_id)
+    require_member_reader(club, request.user)
     return club
 
 
 def _manager_club(request, club_id: int) -> Club:
-    club = _club(club_id)
+    club = club_get(club_id=club_id)
     require_club_manager(club, request.user)
     return club
 
@@ -114,7 +115,7 @@ class ChouetteCollectionApi(ChouetteBaseApi):
                    request=ChouetteStartSerializer, responses={201: ChouetteStateSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int):
         club = _manager_club(request, club_id)
-        body = _body(ChouetteStartSerializer, request)
+        body = read_body(ChouetteStartSerializer, request)
         session = services.chouette_start(club_id=club.pk, user=request.user, night_id=body.pop("night"), **body)
         return _state(club, session.pk, status.HTTP_201_CREATED)
 
@@ -164,7 +165,7 @@ def _player_action(name: str, summary: str, description: str, service):
                        request=ChouettePlayerSerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
         def post(self, request, club_id: int, chouette_id: int):
             club = _manager_club(request, club_id)
-            body = _body(ChouettePlayerSerializer, request)
+            body = read_body(ChouettePlayerSerializer, request)
             service(club_id=club.pk, chouette_id=chouette_id, user=request.user, player_id=body["player"],
                     expected_version=body["version"])
             return _state(club, chouette_id)
@@ -191,7 +192,7 @@ class ChouetteGameCollectionApi(ThrottledWritesMixin, ChouetteBaseApi):
                    request=ChouetteGameInputSerializer, responses={201: ChouetteStateSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int, chouette_id: int):
         club = _manager_club(request, club_id)
-        body = _body(ChouetteGameInputSerializer, request)
+        body = read_body(ChouetteGameInputSerializer, request)
         services.chouette_game_record(club_id=club.pk, chouette_id=chouette_id, user=request.user, kind=body["kind"],
                                       record=body["record"], expected_version=body["version"])
         return _state(club, chouette_id, status.HTTP_201_CREATED)
@@ -214,7 +215,7 @@ class ChouetteGameDetailApi(ThrottledWritesMixin, ChouetteBaseApi):
                    request=ChouetteGameInputSerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
     def put(self, request, club_id: int, chouette_id: int, game_number: int):
         club = _manager_club(request, club_id)
-        body = _body(ChouetteGameInputSerializer, request)
+        body = read_body(ChouetteGameInputSerializer, request)
         services.chouette_game_amend(club_id=club.pk, chouette_id=chouette_id, number=game_number, user=request.user,
                                      kind=body["kind"], record=body["record"], expected_version=body["version"])
         return _state(club, chouette_id)
@@ -242,6 +243,6 @@ class ChouetteEndApi(ChouetteBaseApi):
                    request=NoBodySerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int, chouette_id: int):
         club = _manager_club(request, club_id)
-        _body(NoBodySerializer, request)
+        read_body(NoBodySerializer, request)
         services.chouette_end(club_id=club.pk, chouette_id=chouette_id, user=request.user)
         return _state(club, chouette_id)

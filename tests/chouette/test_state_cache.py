@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clubs.selectors_chouette import chouette_state
-from clubs.services.chouette import chouette_game_void
+from chouette.selectors import chouette_state
+from chouette.services import chouette_game_void
+from tests.chouette.factories import ids, play, quick, table
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import ids, play, quick, table
 
 pytestmark = pytest.mark.django_db
 

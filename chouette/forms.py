@@ -9,7 +9,7 @@ import re
 
 from django import forms
 
-from .selectors_chouette import ChouetteState, Seat
+from .selectors import ChouetteState, Seat
 
 DICE = re.compile(r"[1-9](?:[\s,]+[1-9])*")
 CUBE_FACES = [1 << power for power in range(11)]  # 1 .. 1024
@@ -107,7 +107,7 @@ class QuickResultForm(forms.Form):
         for seat in team:
             self.fields[f"cube-{seat.player_id}"] = forms.TypedChoiceField(
                 coerce=int, empty_value=None, required=False, label=f"{seat.display_name}'s cube",
-                choices=[("", "not turned"), *((face, str(face)) for face in CUBE_FACES)])
+                choices=[("", "not doubled"), *((face, str(face)) for face in CUBE_FACES)])
             self.fields[f"end-{seat.player_id}"] = forms.ChoiceField(
                 choices=ENDS, initial="played", label=f"How {seat.display_name}'s game ended")
 
@@ -141,8 +141,9 @@ class QuickResultForm(forms.Form):
         return data
 
     def record(self) -> dict:
-        """The quick result in the engine's JSON form (a member whose cube was not turned and who
-        played to the end is left out: he played on the starting cube)."""
+        """The quick result in the engine's JSON form (a member whose cube was not doubled and who
+        played to the end is left out: he played on the starting cube, 1 or what the automatic
+        doubles turned it to)."""
         data = self.cleaned_data
         partner = data.get("box_partner")
         cubes = []

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.models import ChouetteSession, ChouetteStep
-from clubs.services.chouette import chouette_game_void
+from chouette.models import ChouetteSession, ChouetteStep
+from chouette.services import chouette_game_void
+from tests.chouette.factories import chouette_snapshot, full_record, ids, play, quick, table
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import chouette_snapshot, full_record, ids, play, quick, table
 from tests.matches.factories_api import client_for
 
 pytestmark = pytest.mark.django_db

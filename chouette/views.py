@@ -16,35 +16,36 @@ from decimal import Decimal
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from clubs import selectors as club_selectors
+from clubs.models import Club, ClubNight
+from clubs.pages import club_or_404, club_page_context, require_manager, require_member
+from clubs.permissions import MANAGERS, club_role
 from core.errors import DomainError
-from core.pages import error_status, error_text, form_refuse
+from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
 
-from . import selectors, selectors_chouette
-from .forms_chouette import ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
-from .models import ChouetteSession, Club, ClubNight
-from .permissions import MANAGERS, club_role
-from .services import chouette as services
-from .views import _club_or_404, _context, _done, _form_errors, _require_manager, _require_member
+from . import selectors, services
+from .forms import ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
+from .models import ChouetteSession
 
 LAST_GAMES = 8
 
 
 def _session_or_404(club: Club, chouette_id: int) -> ChouetteSession:
     try:
-        return selectors_chouette.chouette_get(club=club, chouette_id=chouette_id)
+        return selectors.chouette_get(club=club, chouette_id=chouette_id)
     except ChouetteSession.DoesNotExist:
         raise Http404("no such chouette table") from None
 
 
 def _table_url(club: Club, session: ChouetteSession) -> str:
-    return reverse("clubs:chouette", args=[club.slug, session.pk])
+    return reverse("chouette:table", args=[club.slug, session.pk])
 
 
 def _member_players(club: Club) -> list[tuple[int, str]]:
-    return selectors_chouette.club_players(club=club)
+    return selectors.club_players(club=club)
 
 
 def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
@@ -65,28 +66,28 @@ def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
 @login_required
 def chouette_list(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's chouette tables, newest first. Members only; managers see the link to start one."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
-    return render(request, "clubs/chouette/list.html", _context(
-        request, club, sessions=selectors_chouette.chouette_list(club=club)))
+    club = club_or_404(slug)
+    require_member(request, club)
+    return render(request, "chouette/list.html", club_page_context(
+        request, club, sessions=selectors.chouette_list(club=club)))
 
 
 def _open_nights(club: Club) -> list[tuple[int, str]]:
     return [(night.pk, f"{night.date} {night.title}".strip())
-            for night in selectors.night_list(club=club).filter(status=ClubNight.Status.OPEN)]
+            for night in club_selectors.night_list(club=club).filter(status=ClubNight.Status.OPEN)]
 
 
 def _render_new(request: HttpRequest, club: Club, *, form=None, status: int = 200):
     form = form or ChouetteStartForm(players=_member_players(club), nights=_open_nights(club))
-    return render(request, "clubs/chouette/new.html", _context(request, club, form=form), status=status)
+    return render(request, "chouette/new.html", club_page_context(request, club, form=form), status=status)
 
 
 @login_required
 def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Owners and organisers start a table: its settings and the players' roll-off dice; see
     chouette_start. The table page follows."""
-    club = _club_or_404(slug)
-    _require_manager(request, club)
+    club = club_or_404(slug)
+    require_manager(request, club)
     if request.method != "POST":
         return _render_new(request, club)
     players = _member_players(club)
@@ -98,7 +99,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, text=lambda e: _refusal_text(e, dict(players)))
         return _render_new(request, club, form=form, status=error_status(error))
-    return _done(request, "The table is set: good game.", _table_url(club, session))
+    return success_redirect(request, "The table is set: good game.", _table_url(club, session))
 
 
 # --- the table -----------------------------------------------------------------------------------------------
@@ -115,7 +116,7 @@ def _leave_form(club: Club, state, data=None) -> PlayerChoiceForm:
                             players=[(seat.player_id, seat.display_name) for seat in state.lineup])
 
 
-def _forms(club: Club, state: selectors_chouette.ChouetteState, *, game_form=None, full_form=None) -> dict:
+def _forms(club: Club, state: selectors.ChouetteState, *, game_form=None, full_form=None) -> dict:
     return {
         "game_form": game_form or QuickResultForm.for_state(state, initial={"version": state.version, "level": 1}),
         "full_form": full_form or FullRecordForm(initial={"version": state.version}),
@@ -126,11 +127,11 @@ def _forms(club: Club, state: selectors_chouette.ChouetteState, *, game_form=Non
 
 def _render_table(request: HttpRequest, club: Club, session: ChouetteSession, *, action_error: str = "",
                   status: int = 200, **forms) -> HttpResponse:
-    state = selectors_chouette.chouette_state(session=session, last_games=LAST_GAMES)
+    state = selectors.chouette_state(session=session, last_games=LAST_GAMES)
     extra = {}
     if club_role(club, request.user) in MANAGERS and session.status == ChouetteSession.Status.OPEN:
         extra = _forms(club, state, **forms)
-    return render(request, "clubs/chouette/table.html", _context(
+    return render(request, "chouette/table.html", club_page_context(
         request, club, session=session, state=state, action_error=action_error, **extra), status=status)
 
 
@@ -139,18 +140,18 @@ def chouette_table(request: HttpRequest, slug: str, chouette_id: int) -> HttpRes
     """The table: the line-up for the next game with roles and running totals, the last games with
     every cube and amount, the ledger and the settlement; for owners and organisers the forms to
     record a quick result, let a player join or leave, and end the session. Members only."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
+    club = club_or_404(slug)
+    require_member(request, club)
     return _render_table(request, club, _session_or_404(club, chouette_id))
 
 
 def _manager_session(request: HttpRequest, slug: str, chouette_id: int) -> tuple[Club, ChouetteSession]:
-    club = _club_or_404(slug)
-    _require_manager(request, club)
+    club = club_or_404(slug)
+    require_manager(request, club)
     return club, _session_or_404(club, chouette_id)
 
 
-def _names(state: selectors_chouette.ChouetteState) -> dict[int, str]:
+def _names(state: selectors.ChouetteState) -> dict[int, str]:
     return {row.player_id: row.display_name for row in state.ledger}
 
 
@@ -159,7 +160,7 @@ def _names(state: selectors_chouette.ChouetteState) -> dict[int, str]:
 def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
     """Record the next game as a quick result; see chouette_game_record."""
     club, session = _manager_session(request, slug, chouette_id)
-    state = selectors_chouette.chouette_state(session=session, last_games=0)
+    state = selectors.chouette_state(session=session, last_games=0)
     form = QuickResultForm.for_state(state, request.POST)
     if not form.is_valid():
         return _render_table(request, club, session, game_form=form, status=400)
@@ -172,11 +173,11 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
         session.refresh_from_db()
         return _render_table(request, club, session, game_form=form, status=error_status(error))
     session.refresh_from_db()
-    after = selectors_chouette.chouette_state(session=session, last_games=1)
+    after = selectors.chouette_state(session=session, last_games=1)
     game = after.games[0]
     box, captain = after.lineup[0], after.lineup[1]
-    return _done(request, f"Game {game.number}: {game.result_label}. Next: {box.display_name} is the Box, "
-                          f"{captain.display_name} the Captain.", _table_url(club, session))
+    return success_redirect(request, f"Game {game.number}: {game.result_label}. Next: {box.display_name} is the Box, "
+                                     f"{captain.display_name} the Captain.", _table_url(club, session))
 
 
 @login_required
@@ -188,7 +189,7 @@ def chouette_game_record_full(request: HttpRequest, slug: str, chouette_id: int)
     form = FullRecordForm(request.POST)
     if not form.is_valid():
         return _render_table(request, club, session, full_form=form, status=400)
-    state = selectors_chouette.chouette_state(session=session, last_games=0)
+    state = selectors.chouette_state(session=session, last_games=0)
     try:
         services.chouette_game_record(club_id=club.pk, chouette_id=session.pk, user=request.user, kind="full",
                                       record=form.cleaned_data["record"], expected_version=form.cleaned_data["version"])
@@ -199,16 +200,16 @@ def chouette_game_record_full(request: HttpRequest, slug: str, chouette_id: int)
         session.refresh_from_db()
         return _render_table(request, club, session, full_form=form, status=error_status(error))
     session.refresh_from_db()
-    game = selectors_chouette.chouette_state(session=session, last_games=1).games[0]
-    return _done(request, f"Game {game.number}: {game.result_label}.", _table_url(club, session))
+    game = selectors.chouette_state(session=session, last_games=1).games[0]
+    return success_redirect(request, f"Game {game.number}: {game.result_label}.", _table_url(club, session))
 
 
 def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, make_form, text: str):
     club, session = _manager_session(request, slug, chouette_id)
-    state = selectors_chouette.chouette_state(session=session, last_games=0)
+    state = selectors.chouette_state(session=session, last_games=0)
     form = make_form(club, state, request.POST)
     if not form.is_valid():
-        return _render_table(request, club, session, action_error=_form_errors(form), status=400)
+        return _render_table(request, club, session, action_error=form_errors_text(form), status=400)
     try:
         service(club_id=club.pk, chouette_id=session.pk, user=request.user, player_id=form.cleaned_data["player"],
                 expected_version=form.cleaned_data["version"])
@@ -217,7 +218,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
         return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
                              status=error_status(error))
     name = dict(form.fields["player"].choices).get(form.cleaned_data["player"], "")
-    return _done(request, text.format(name=name), _table_url(club, session))
+    return success_redirect(request, text.format(name=name), _table_url(club, session))
 
 
 @login_required
@@ -245,24 +246,24 @@ def chouette_end(request: HttpRequest, slug: str, chouette_id: int) -> HttpRespo
         services.chouette_end(club_id=club.pk, chouette_id=session.pk, user=request.user)
     except DomainError as error:
         return _render_table(request, club, session, action_error=error_text(error), status=error_status(error))
-    return _done(request, "The session is over: here is who pays whom.", _table_url(club, session))
+    return success_redirect(request, "The session is over: here is who pays whom.", _table_url(club, session))
 
 
 # --- one game ------------------------------------------------------------------------------------------------
 
 
-def _game_or_404(state: selectors_chouette.ChouetteState, number: int) -> selectors_chouette.GameRow:
+def _game_or_404(state: selectors.ChouetteState, number: int) -> selectors.GameRow:
     game = next((game for game in state.games if game.number == number), None)
     if game is None:
         raise Http404("no such game at this table")
     return game
 
 
-def _amend_form(state: selectors_chouette.ChouetteState, game: selectors_chouette.GameRow, data=None) -> QuickResultForm:
+def _amend_form(state: selectors.ChouetteState, game: selectors.GameRow, data=None) -> QuickResultForm:
     """The quick-result form for the line-up the game was played with, filled with its record."""
     players = [(game.box_id, game.box_name, "box"), (game.captain_id, game.captain_name, "captain"),
                *((pid, name, "crew") for pid, name in game.crew)]
-    seats = tuple(selectors_chouette.Seat(pid, name, role, place, 0, Decimal("0"))
+    seats = tuple(selectors.Seat(pid, name, role, place, 0, Decimal("0"))
                   for place, (pid, name, role) in enumerate(players))
     record = game.entered if game.entry == "quick" else {
         "winner": game.winner, "level": game.level, "automatic": game.automatic, "box_partner": game.box_partner_id,
@@ -273,12 +274,12 @@ def _amend_form(state: selectors_chouette.ChouetteState, game: selectors_chouett
 
 
 def _render_game(request, club, session, number, *, form=None, action_error: str = "", status: int = 200):
-    state = selectors_chouette.chouette_state(session=session)
+    state = selectors.chouette_state(session=session)
     game = _game_or_404(state, number)
     extra = {}
     if club_role(club, request.user) in MANAGERS and not game.voided:
         extra["form"] = form or _amend_form(state, game)
-    return render(request, "clubs/chouette/game.html", _context(
+    return render(request, "chouette/game.html", club_page_context(
         request, club, session=session, state=state, game=game, action_error=action_error, **extra), status=status)
 
 
@@ -286,13 +287,13 @@ def _render_game(request, club, session, number, *, form=None, action_error: str
 def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number: int) -> HttpResponse:
     """One game: its line-up, every cube and amount, its record; owners and organisers amend it with
     a quick result (POST) or void it (POST ``action=void``). Members only."""
-    club = _club_or_404(slug)
-    _require_member(request, club)
+    club = club_or_404(slug)
+    require_member(request, club)
     session = _session_or_404(club, chouette_id)
     if request.method != "POST":
         return _render_game(request, club, session, game_number)
-    _require_manager(request, club)
-    state = selectors_chouette.chouette_state(session=session)
+    require_manager(request, club)
+    state = selectors.chouette_state(session=session)
     game = _game_or_404(state, game_number)
     if request.POST.get("action") == "void":
         version = request.POST.get("version", "")
@@ -303,7 +304,7 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
             session.refresh_from_db()
             return _render_game(request, club, session, game_number, status=error_status(error),
                                 action_error=_refusal_text(error, _names(state)))
-        return _done(request, f"Game {game_number} is void: it no longer counts.", _table_url(club, session))
+        return success_redirect(request, f"Game {game_number} is void: it no longer counts.", _table_url(club, session))
     form = _amend_form(state, game, request.POST)
     if not form.is_valid():
         return _render_game(request, club, session, game_number, form=form, status=400)
@@ -315,19 +316,5 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
                     text=lambda e: _refusal_text(e, _names(state)))
         session.refresh_from_db()
         return _render_game(request, club, session, game_number, form=form, status=error_status(error))
-    return _done(request, f"Game {game_number} is amended.",
-                 reverse("clubs:chouette_game", args=[club.slug, session.pk, game_number]))
-
-
-urlpatterns = [
-    path("<slug:slug>/chouettes/", chouette_list, name="chouettes"),
-    path("<slug:slug>/chouettes/new/", chouette_new, name="chouette_new"),
-    path("<slug:slug>/chouettes/<int:chouette_id>/", chouette_table, name="chouette"),
-    path("<slug:slug>/chouettes/<int:chouette_id>/games/", chouette_game_record, name="chouette_game_record"),
-    path("<slug:slug>/chouettes/<int:chouette_id>/games/full/", chouette_game_record_full,
-         name="chouette_game_record_full"),
-    path("<slug:slug>/chouettes/<int:chouette_id>/games/<int:game_number>/", chouette_game, name="chouette_game"),
-    path("<slug:slug>/chouettes/<int:chouette_id>/join/", chouette_join, name="chouette_join"),
-    path("<slug:slug>/chouettes/<int:chouette_id>/leave/", chouette_leave, name="chouette_leave"),
-    path("<slug:slug>/chouettes/<int:chouette_id>/end/", chouette_end, name="chouette_end"),
-]
+    return success_redirect(request, f"Game {game_number} is amended.",
+                            reverse("chouette:game", args=[club.slug, session.pk, game_number]))

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEntry
-from clubs.selectors_chouette import chouette_state
-from clubs.services.chouette import chouette_game_amend, chouette_game_void
+from chouette.selectors import chouette_state
+from chouette.services import chouette_game_amend, chouette_game_void
 from core.errors import Conflict, DomainError, NotAllowed
+from tests.chouette.factories import chouette_snapshot, ids, play, quick, table
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import chouette_snapshot, ids, play, quick, table
 
 pytestmark = pytest.mark.django_db
 

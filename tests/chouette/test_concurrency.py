@@ -8,12 +8,12 @@ import threading
 
 import pytest
 
-from clubs.models import ChouetteSession
-from clubs.selectors_chouette import chouette_state
-from clubs.services import chouette as services
+from chouette import services
+from chouette.models import ChouetteSession
+from chouette.selectors import chouette_state
 from engine.chouette import chouette_next_lineup, game_from_json, lineup_from_json, lineup_from_rolloff
+from tests.chouette.factories import quick, table
 from tests.clubs.factories import club_cast
-from tests.clubs.factories_chouette import quick, table
 from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)

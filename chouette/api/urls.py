@@ -1,0 +1,26 @@
+"""API routes of the chouette tables, mounted under /api/v1/ beside the clubs API (config/urls.py): a
+club's tables live under it, /api/v1/clubs/<club_id>/chouettes/."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("clubs/<int:club_id>/chouettes/", views.ChouetteCollectionApi.as_view(), name="api-club-chouettes"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/", views.ChouetteDetailApi.as_view(),
+         name="api-club-chouette"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/version/", views.ChouetteVersionApi.as_view(),
+         name="api-club-chouette-version"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/join/", views.ChouetteJoinApi.as_view(),
+         name="api-club-chouette-join"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/leave/", views.ChouetteLeaveApi.as_view(),
+         name="api-club-chouette-leave"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/games/", views.ChouetteGameCollectionApi.as_view(),
+         name="api-club-chouette-games"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/games/<int:game_number>/",
+         views.ChouetteGameDetailApi.as_view(), name="api-club-chouette-game"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/end/", views.ChouetteEndApi.as_view(),
+         name="api-club-chouette-end"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/settlement/", views.ChouetteSettlementApi.as_view(),
+         name="api-club-chouette-settlement"),
+]

@@ -1,0 +1,30 @@
+"""The chouette app's error catalogue: the messages its services raise of their own. The rules of the
+game refuse with the engine's codes (engine.chouette, turned into DomainError or Conflict by
+chouette.services); who may act is clubs' (:mod:`clubs.errors`, ``not_club_manager``), and so is a
+closed night (``night_closed``).
+
+Each function returns a :class:`core.errors.DomainError` (400: the input is wrong) or
+:class:`~core.errors.Conflict` (409: the table's state forbids it now) with a stable ``code``.
+"""
+
+from __future__ import annotations
+
+from core.errors import Conflict, DomainError
+
+
+def chouette_ended() -> Conflict:
+    return Conflict("this chouette session has ended", code="chouette_ended")
+
+
+def stale_table(expected: int, version: int) -> Conflict:
+    return Conflict(f"the table has changed since your page was loaded (version {expected}, now {version}): "
+                    f"reload it and enter the game again", code="stale_table", version=version)
+
+
+def chouette_game_voided(number: int) -> Conflict:
+    return Conflict(f"game {number} is voided: it no longer counts and cannot be amended", code="chouette_game_voided",
+                    game=number)
+
+
+def bad_chouette(field: str, message: str) -> DomainError:
+    return DomainError(f"{field}: {message}", code="bad_chouette", field=field)

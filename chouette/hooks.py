@@ -1,0 +1,34 @@
+"""How the chouette tables hang on clubs (:mod:`clubs.hooks`), registered by
+:class:`chouette.apps.ChouetteConfig` when the app is ready (:func:`register`): the link to a club's
+tables in every club page's navigation, for its members, and the tables played at a club night with
+each player's net result over them."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from clubs import hooks
+from clubs.hooks import ClubLink, NightChouette, NightChouettes
+from clubs.models import ClubNight
+
+from .selectors import chouette_night_sessions, chouette_night_totals
+
+CLUB_LINK = ClubLink(label="Chouettes", url_name="chouette:list", members_only=True)
+
+
+def night_chouettes(night: ClubNight) -> NightChouettes:
+    """The night's tables in the order they started, each with its page, and each player's net money
+    over them (points x each table's stake). Two queries."""
+    sessions = chouette_night_sessions(night)
+    tables = tuple(
+        NightChouette(id=session.pk, name=session.name, title=str(session), status=session.status,
+                      status_label=session.get_status_display(), stake=session.stake, currency=session.currency,
+                      started_at=session.started_at, ended_at=session.ended_at,
+                      url=reverse("chouette:table", args=[session.club.slug, session.pk]))
+        for session in sessions)
+    return NightChouettes(tables=tables, totals=chouette_night_totals(night, sessions=sessions))
+
+
+def register() -> None:
+    hooks.club_link_register(CLUB_LINK)
+    hooks.night_chouettes_register(night_chouettes)

@@ -1,0 +1,50 @@
+"""What the clubs API and the APIs standing on clubs (the chouette tables) share: the base view of a
+club's endpoints, reading a strict body, and the check of a member-only read."""
+
+from __future__ import annotations
+
+from rest_framework.exceptions import NotAuthenticated, NotFound
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+
+from core.api import BaseApi
+
+from ..models import Club, ClubNight, Membership, Season
+from ..permissions import require_club_member
+
+NOT_FOUND = {Club.DoesNotExist: "club", Membership.DoesNotExist: "membership", Season.DoesNotExist: "season",
+             ClubNight.DoesNotExist: "club night"}
+
+
+class ClubBaseApi(BaseApi):
+    """JSON bodies; a club, season or night unknown here (or vanished between the view's read and
+    the service's lock, or another club's) is a 404."""
+
+    parser_classes = [JSONParser]
+
+    def handle_exception(self, exc):
+        for missing, noun in NOT_FOUND.items():
+            if isinstance(exc, missing):
+                exc = NotFound(f"there is no such {noun} here")
+                break
+        return super().handle_exception(exc)
+
+    def get_permissions(self):
+        # Reads are public or checked per object (member-only); writes need a user (401 first).
+        if self.request is not None and self.request.method in ("GET", "HEAD", "OPTIONS"):
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+
+def read_body(serializer_class, request) -> dict:
+    """The request's body as ``serializer_class`` validates it; a 400 naming the field otherwise."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def require_member_reader(club: Club, user) -> None:
+    """A member-only read: 401 for an anonymous visitor, 403 ``not_club_member`` for an outsider."""
+    if not getattr(user, "is_authenticated", False):
+        raise NotAuthenticated()
+    require_club_member(club, user)
