@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .errors import EngineError
+from .formats.mat import check_mat, read_mat
 from .ids import position_from_id, position_id
 from .moves import legal_plays
 
@@ -62,8 +63,6 @@ def run_plays(stdin: TextIO, stdout: TextIO) -> int:
 
 def validate_file(path: str) -> dict:
     """Read, replay and check one .mat file; the JSON-ready report of ``validate``."""
-    from .formats.mat import check_mat, read_mat
-
     try:
         size = Path(path).stat().st_size
         if size > MAX_FILE_BYTES:

@@ -10,7 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from .actions import Double, Drop, Move, Roll, Take
 from .board import Position
+from .errors import CubeError
+from .game import TO_ROLL, Game, check_double
+from .match import MatchRules, MatchState
 from .moves import legal_plays
 
 
@@ -72,11 +76,6 @@ def random_match_games(rng: random.Random, length: int, *, double_chance: float 
     then when the rules let it (never in the Crawford game) and the other side takes three times
     in four. Every log replays cleanly: it is built by the engine's own state machine.
     """
-    from .actions import Double, Drop, Move, Roll, Take
-    from .errors import CubeError
-    from .game import TO_ROLL, Game, check_double
-    from .match import MatchRules, MatchState
-
     state = MatchState(MatchRules(length))
     games: list[list] = []
     while not state.is_over:

@@ -76,6 +76,32 @@ def test_every_import_points_down_or_stays_in_its_app():
     assert house_violations(ROOT) == []
 
 
+def nested_project_imports(root: Path) -> list[str]:
+    """Each import of a project module made inside a function or class, but for the ``ready()`` of
+    an ``apps.py``: Django loads the models before it calls ``ready()``, so an app registers its
+    hooks from there (the documented place), and nowhere else is an import put off."""
+    found = []
+    for path in app_modules(root):
+        if path.name == "apps.py":
+            continue
+        _, package = module_package(root, path)
+        found += [f"{path.relative_to(root)}, line {i.line}: {i.name}" for i in imports(path.read_text(), package)
+                  if i.nested and app_of(i.name)]
+    return found
+
+
+def test_no_import_of_the_project_is_put_off_into_a_function():
+    # An import inside a function is how a cycle is dodged; the house has no cycle to dodge.
+    assert nested_project_imports(ROOT) == []
+
+
+def test_a_put_off_import_is_found(tmp_path):
+    (tmp_path / "rulings").mkdir()
+    (tmp_path / "rulings/services.py").write_text("import json\n\n\ndef notify():\n    from rulings.tasks import send\n")
+    (tmp_path / "rulings/apps.py").write_text("class C:\n    def ready(self):\n        from . import hooks\n")
+    assert nested_project_imports(tmp_path) == ["rulings/services.py, line 5: rulings.tasks"]
+
+
 def test_the_walk_reaches_every_app():
     walked = {app_of(module_package(ROOT, path)[0]) for path in app_modules(ROOT)}
     assert walked == set(APPS)

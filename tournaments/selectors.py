@@ -16,9 +16,10 @@ from django.db.models import Q, QuerySet
 
 from matches.models import Match, Player
 from tournaments import hosts
-from tournaments.draw import BYE, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
+from tournaments.draw import BYE, DRAW, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
-from tournaments.models import Entry, Pairing, Tournament
+from tournaments.draw.standings import TEAM
+from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .services import state
 
@@ -447,8 +448,6 @@ def _my_entry(tournament: Tournament, loaded: state.Loaded, player_id: int) -> t
         entry = next((e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)),
                      None)
         return entry, {}
-    from tournaments.models import BoardOrder, TeamMember
-
     team_id = TeamMember.objects.filter(tournament=tournament, player_id=player_id).values_list("team_id",
                                                                                                  flat=True).first()
     entry = next((e for e in loaded.entries if team_id is not None and e.team_id == team_id), None)
@@ -553,8 +552,6 @@ class TeamView:
 
 
 def _team_views(teams) -> tuple[TeamView, ...]:
-    from tournaments.models import TeamMember
-
     teams = list(teams)
     names = dict(
         TeamMember.objects.filter(team__in=teams).values_list("player_id", "player__display_name")
@@ -577,8 +574,6 @@ def _team_views(teams) -> tuple[TeamView, ...]:
 
 
 def _teams(tournament: Tournament):
-    from tournaments.models import Team
-
     return (Team.objects.filter(tournament=tournament).select_related("captain", "entry")
             .prefetch_related("members__player", "board_orders").order_by("name"))
 
@@ -591,8 +586,6 @@ def team_list(*, tournament: Tournament) -> tuple[TeamView, ...]:
 
 def team_get(*, tournament: Tournament, team_id: int) -> TeamView:
     """One team of the event (as :func:`team_list`); raises Team.DoesNotExist."""
-    from tournaments.models import Team
-
     views = _team_views(_teams(tournament).filter(pk=team_id))
     if not views:
         raise Team.DoesNotExist(f"team {team_id} is not a team of this tournament")
@@ -602,8 +595,6 @@ def team_get(*, tournament: Tournament, team_id: int) -> TeamView:
 def team_member_candidates(*, tournament: Tournament) -> QuerySet[Player]:
     """The players who may still join a team of ``tournament``: every player in none of its
     teams, by name."""
-    from tournaments.models import TeamMember
-
     return (Player.objects.exclude(pk__in=TeamMember.objects.filter(tournament=tournament).values("player_id"))
             .order_by("display_name"))
 
@@ -645,9 +636,6 @@ class TeamMatchCard:
 def team_match_card(*, tournament: Tournament, pairing_id: int) -> TeamMatchCard:
     """The card of the team match ``pairing_id`` of ``tournament`` (before its boards exist:
     no boards, undecided). Raises Pairing.DoesNotExist for a pairing not of this team event."""
-    from tournaments.draw import DRAW
-    from tournaments.models import BoardMatch
-
     pairing = (Pairing.objects.filter(tournament=tournament, tournament__kind=Tournament.Kind.TEAMS)
                .select_related("entry0__team", "entry1__team").get(pk=pairing_id))
     boards = list(BoardMatch.objects.filter(pairing=pairing).select_related("match__side0__player_a",
@@ -677,8 +665,6 @@ def team_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     """The team table of a Swiss or round robin of teams (each group of a round robin): team-match
     wins (a level match half), then board points (boards won), then head-to-head. Empty for a
     bracket, another kind of event, or before the draw. Three queries."""
-    from tournaments.draw.standings import TEAM
-
     if (tournament.kind != Tournament.Kind.TEAMS or tournament.format in state.BRACKET_FORMATS
             or tournament.drawn_at is None):
         return ()

@@ -19,6 +19,7 @@ from core.api import StrictInputSerializer
 from matches.models import Match
 from rulings.models import Appeal, Dispute, Ruling
 from rulings.selectors import DisputeFilters
+from rulings.services.appeals import appeal_window_closes
 from tournaments.models import event_of
 
 # --- input --------------------------------------------------------------------------------------
@@ -252,8 +253,6 @@ class RulingSerializer(serializers.Serializer):
 
     @extend_schema_field({"type": "string", "format": "date-time"})
     def get_appeal_window_closes(self, ruling) -> str:
-        from rulings.services.appeals import appeal_window_closes
-
         return serializers.DateTimeField().to_representation(appeal_window_closes(ruling))
 
 

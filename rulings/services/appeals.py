@@ -23,6 +23,7 @@ from matches.models import Match
 from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling, Vote
+from rulings.tasks import rulings_notify_task
 from tournaments.models import event_id_of, event_of
 
 from .rulings import ruling_apply, ruling_revert
@@ -50,8 +51,6 @@ def _locked_appeal(appeal_id: int) -> tuple[Appeal, Match]:
 
 
 def _notify(kind: str, object_id: int) -> None:
-    from rulings.tasks import rulings_notify_task
-
     transaction.on_commit(lambda: rulings_notify_task.delay(kind, object_id))
 
 

@@ -36,6 +36,7 @@ from matches.services.logs import CheckedLog, log_from_json
 from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
 from rulings import errors
 from rulings.models import Appeal, Dispute, Ruling
+from rulings.tasks import rulings_notify_task
 from tournaments import errors as tournament_errors
 from tournaments.models import Entry, Tournament, event_id_of, event_of
 from tournaments.services import entry_withdraw
@@ -84,8 +85,6 @@ def ruling_make(*, dispute_id: int, user, outcome: str, params: dict, rule: str,
     ruling = ruling_apply(dispute=dispute, director=user, outcome=outcome, params=params, rule=rule, reasoning=reasoning)
     # The parties hear of the ruling once it is committed (a committee's ruling is announced with
     # the appeal's decision instead).
-    from rulings.tasks import rulings_notify_task
-
     transaction.on_commit(lambda: rulings_notify_task.delay("ruling", ruling.pk))
     return ruling
 
