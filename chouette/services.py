@@ -46,6 +46,7 @@ from clubs import errors as club_errors
 from clubs.models import Club, ClubNight, Membership
 from clubs.permissions import require_club_manager
 from core.errors import Conflict, DomainError
+from core.locking import locked_one
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
@@ -139,7 +140,7 @@ def _locked(club_id: int, chouette_id: int, user) -> tuple[Club, ChouetteSession
     """The club and its session, the session row locked until the transaction ends (the table's
     lock), after checking that ``user`` manages the club."""
     club = Club.objects.get(pk=club_id)
-    session = ChouetteSession.objects.select_for_update().get(pk=chouette_id, club=club)
+    session = locked_one(ChouetteSession.objects.all(), pk=chouette_id, club=club)
     require_club_manager(club, user)
     return club, session
 

@@ -27,17 +27,23 @@ except ImportError:  # pragma: no cover - psycopg is in requirements.txt
     LockNotAvailable = None
 
 
+def locked(queryset: models.QuerySet, *, nowait: bool = False) -> models.QuerySet:
+    """``queryset`` read under row locks held until the transaction ends: only its own table's rows
+    (``of=("self",)``: a joined row is read, not locked), taken in the order of their keys. With
+    ``nowait``, a row someone else holds fails at once instead of waiting for the lock timeout."""
+    return queryset.select_for_update(of=("self",), nowait=nowait).order_by("pk")
+
+
 def locked_one(queryset: models.QuerySet, **lookup) -> models.Model:
-    """The one row of ``queryset`` matching ``lookup``, locked until the transaction ends (only
-    that table's row: ``of=("self",)``). Raises the model's DoesNotExist."""
-    return queryset.select_for_update(of=("self",)).get(**lookup)
+    """The one row of ``queryset`` matching ``lookup``, locked until the transaction ends. Raises
+    the model's DoesNotExist."""
+    return locked(queryset).get(**lookup)
 
 
 def locked_rows(queryset: models.QuerySet, keys: Iterable[int]) -> list[models.Model]:
     """The rows of ``queryset`` whose primary key is in ``keys``, locked in the order of their keys
     (so two transactions wanting the same rows take them in the same order), in that order."""
-    ordered = sorted(set(keys))
-    return list(queryset.select_for_update(of=("self",)).filter(pk__in=ordered).order_by("pk"))
+    return list(locked(queryset).filter(pk__in=sorted(set(keys))))
 
 
 def lock_failed(error: BaseException) -> bool:

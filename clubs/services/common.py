@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from audit.services import audit_record
+from core.locking import locked_one
 from matches.services.matches import player_create, player_for_user
 
 from .. import errors
@@ -16,7 +17,7 @@ def locked_club(club_id: int) -> Club:
     nights and seasons runs under it, so they are serialised: two owners demoting each other at
     the same moment are decided one after the other, and the second sees the first's change (the
     club never ends with no owner). Raises Club.DoesNotExist."""
-    return Club.objects.select_for_update().get(pk=club_id)
+    return locked_one(Club.objects.all(), pk=club_id)
 
 
 def require_authenticated(user) -> None:

@@ -11,6 +11,7 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
+from core.locking import locked_one
 from matches.models import Player
 from matches.services.matches import player_for_user
 
@@ -26,7 +27,7 @@ def _night_summary(night: ClubNight) -> dict:
 
 def _night_of(club, night_id) -> ClubNight:
     """The club's night ``night_id``, locked; ClubNight.DoesNotExist for another club's."""
-    return ClubNight.objects.select_for_update().get(pk=night_id, club=club)
+    return locked_one(ClubNight.objects.all(), pk=night_id, club=club)
 
 
 @transaction.atomic

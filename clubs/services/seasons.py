@@ -10,6 +10,8 @@ import datetime as dt
 
 from django.db import transaction
 
+from core.locking import locked_one
+
 from .. import errors
 from ..models import Season
 from ..permissions import require_club_manager
@@ -66,7 +68,7 @@ def season_update(*, club_id: int, season_id: int, user, **changes) -> Season:
     """
     club = locked_club(club_id)
     require_club_manager(club, user)
-    season = Season.objects.select_for_update().get(pk=season_id, club=club)
+    season = locked_one(Season.objects.all(), pk=season_id, club=club)
     unknown = sorted(set(changes) - {"name", "starts_on", "ends_on"})
     if unknown:
         raise errors.bad_season(unknown[0], "cannot be changed")
@@ -89,7 +91,7 @@ def season_delete(*, club_id: int, season_id: int, user) -> None:
     """
     club = locked_club(club_id)
     require_club_manager(club, user)
-    season = Season.objects.select_for_update().get(pk=season_id, club=club)
+    season = locked_one(Season.objects.all(), pk=season_id, club=club)
     before, pk = _season_summary(season), season.pk
     season.delete()
     season.pk = pk

@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from audit.services import audit_record
 from core.errors import DomainError
+from core.locking import locked
 from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import MatCheck, check_mat, read_mat, write_mat
@@ -352,8 +353,8 @@ def import_file_process(*, file_id: int) -> ImportFile:
     """
     with transaction.atomic():
         # Lock the row so a second worker waits here and then finds the file done.
-        file = (ImportFile.objects.select_for_update(of=("self",)).select_related("job__owner")
-                .filter(pk=file_id, status=ImportFile.Status.PENDING).first())
+        file = locked(ImportFile.objects.select_related("job__owner")
+                       .filter(pk=file_id, status=ImportFile.Status.PENDING)).first()
         if file is None:
             return ImportFile.objects.defer("content").get(pk=file_id)
         try:

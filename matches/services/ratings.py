@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from core.errors import Conflict
+from core.locking import locked, locked_one, locked_rows
 from engine.ratings import fibs_change
 
 from ..models import Match, Player, RatingChange
@@ -33,7 +34,7 @@ def _ratable(match: Match) -> bool:
 
 def _lock_players(ids) -> dict[int, Player]:
     # Always in id order: two transactions locking the same two players cannot deadlock.
-    return {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=sorted(set(ids))).order_by("pk")}
+    return {p.pk: p for p in locked_rows(Player.objects.all(), ids)}
 
 
 @transaction.atomic
@@ -48,7 +49,7 @@ def match_rating_apply(*, match_id: int) -> list[RatingChange]:
     The match row is locked before the existing changes are looked for, so two runs for the same
     match cannot both find none.
     """
-    match = Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
+    match = locked_one(Match.objects.with_side_ids(), pk=match_id)
     if not _ratable(match):
         return []
     existing = list(match.rating_changes.order_by("pk"))
@@ -80,7 +81,7 @@ def match_rating_revert(*, match: Match) -> None:
     it); otherwise raises Conflict (``rating_built_on``) and nothing changes. Locks the match and
     then its players, like :func:`match_rating_apply`, so no rating can be applied in between.
     """
-    Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).exists()
+    locked(Match.objects.filter(pk=match.pk)).exists()
     changes = list(match.rating_changes.order_by("pk"))
     if not changes:
         return

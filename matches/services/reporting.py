@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import audit_record
+from core.locking import locked_one
 from matches.selectors import match_snapshot
 
 from .. import errors, hooks
@@ -100,7 +101,7 @@ def match_locked(match_id: int) -> Match:
     """The match row (its sides' player ids and its contexts joined: ``hooks.match_joins``), locked
     until the transaction ends: the lock every change of a match's result, disputes and rulings
     takes first. Raises Match.DoesNotExist."""
-    return Match.objects.select_for_update(of=("self",)).with_side_ids().get(pk=match_id)
+    return locked_one(Match.objects.with_side_ids(), pk=match_id)
 
 
 def _same(report: Report, claim: Claim) -> bool:

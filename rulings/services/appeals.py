@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import audit_record
+from core.locking import locked_one
 from matches.models import Match
 from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
@@ -45,8 +46,7 @@ def appeal_window_closes(ruling: Ruling) -> datetime:
 def _locked_appeal(appeal_id: int) -> tuple[Appeal, Match]:
     appeal = Appeal.objects.select_related("ruling__dispute").get(pk=appeal_id)
     match = match_locked(appeal.ruling.dispute.match_id)
-    appeal = (Appeal.objects.select_for_update(of=("self",))
-              .select_related("ruling__dispute__match__event_link__tournament").get(pk=appeal_id))
+    appeal = locked_one(Appeal.objects.select_related("ruling__dispute__match__event_link__tournament"), pk=appeal_id)
     return appeal, match
 
 
@@ -66,8 +66,7 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
     """
     ruling = Ruling.objects.select_related("dispute").get(pk=ruling_id)
     match = match_locked(ruling.dispute.match_id)
-    ruling = (Ruling.objects.select_for_update(of=("self",))
-              .select_related("dispute__match__event_link__tournament").get(pk=ruling_id))
+    ruling = locked_one(Ruling.objects.select_related("dispute__match__event_link__tournament"), pk=ruling_id)
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_appellant()

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import transaction
 
 from audit.services import audit_record
+from core.locking import locked_one
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
 from engine.game import Frame
@@ -158,7 +159,7 @@ def dispute_answer(*, dispute_id: int, user, text: str) -> Statement:
     """
     match_id = Dispute.objects.values_list("match_id", flat=True).get(pk=dispute_id)
     match = match_locked(match_id)
-    dispute = Dispute.objects.select_for_update().get(pk=dispute_id)
+    dispute = locked_one(Dispute.objects.all(), pk=dispute_id)
     side = side_of_user(match, user)
     if side is None and not user_runs_match(match, user):
         raise errors.not_a_party()

@@ -28,6 +28,7 @@ from django.db.models import Q
 
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
+from core.locking import locked_one, locked_rows
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
@@ -79,7 +80,7 @@ def ruling_make(*, dispute_id: int, user, outcome: str, params: dict, rule: str,
     match = match_locked(match_id)
     if side_of_user(match, user) is not None or not user_runs_match(match, user):
         raise errors.not_director()
-    dispute = Dispute.objects.select_for_update().get(pk=dispute_id)
+    dispute = locked_one(Dispute.objects.all(), pk=dispute_id)
     if dispute.status != Dispute.Status.OPEN:
         raise errors.dispute_closed(dispute.get_status_display().lower())
     ruling = ruling_apply(dispute=dispute, director=user, outcome=outcome, params=params, rule=rule, reasoning=reasoning)
@@ -652,4 +653,4 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
 
 
 def _locked_matches(ids: list[int]) -> list[Match]:
-    return list(Match.objects.select_for_update(of=("self",)).with_side_ids().filter(pk__in=ids).order_by("pk"))
+    return locked_rows(Match.objects.with_side_ids(), ids)

@@ -3,6 +3,7 @@ its type (PostgreSQL's lock_not_available), on the API and on pages, with nothin
 
 from __future__ import annotations
 
+import ast
 import threading
 
 import pytest
@@ -15,6 +16,7 @@ from core.locking import as_locked, lock_failed, locked_one, locked_rows
 from matches.models import Match, Report
 from tests.factories import MatchFactory, PlayerFactory
 from tests.matches.factories_api import client_for
+from tests.test_layers import ROOT, app_modules
 
 
 def _hold_lock(match_id: int, taken: threading.Event, release: threading.Event) -> threading.Thread:
@@ -109,3 +111,14 @@ def test_a_report_on_a_match_someone_holds_is_a_409_with_retry_after_and_saves_n
     assert not Report.objects.filter(match=match).exists()
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED
+
+
+def test_every_row_lock_is_taken_through_core_locking():
+    """One locking module: a lock taken elsewhere could forget the key order or the lock scope."""
+    elsewhere = [
+        f"{path.relative_to(ROOT)}, line {node.lineno}"
+        for path in app_modules(ROOT) if path.relative_to(ROOT).as_posix() != "core/locking.py"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr == "select_for_update"
+    ]
+    assert elsewhere == []

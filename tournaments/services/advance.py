@@ -21,6 +21,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
 from core.errors import DomainError
+from core.locking import locked
 from matches import hooks
 from matches.models import Match, Report
 from matches.services.matches import match_create, match_summary
@@ -72,7 +73,7 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
     try:
         with transaction.atomic():
             fresh = {
-                m.pk: m for m in Match.objects.select_for_update(nowait=True, of=("self",)).filter(pk__in=ids)
+                m.pk: m for m in locked(Match.objects.filter(pk__in=ids), nowait=True)
                 .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("pk"))),
                           **{f"kept_by_{record.name}": record.exists() for record in records})
             }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import F
 
+from core.locking import locked_one
 from matches.services.matches import player_for_user
 from tournaments import errors
 from tournaments.models import Entry, Tournament
@@ -17,7 +18,7 @@ def tournament_lock(tournament_id: int) -> Tournament:
     Taking the lock also moves the event's ``version`` on, in the same transaction: a change that
     commits publishes a new version, one that fails rolls the version back with everything else.
     """
-    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+    tournament = locked_one(Tournament.objects.all(), pk=tournament_id)
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament.version += 1
     return tournament

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
 from core.errors import NotAllowed
+from core.locking import locked
 from matches.models import Match, Player, Side
 from matches.services.matches import match_create, player_for_user, side_for
 from matches.services.reporting import Claim, match_override
@@ -276,8 +277,8 @@ def _lock_open_matches(tournament_id: int, entry_id: int) -> None:
     tournament, in the order the reporting services take them (the match, then the tournament in
     the confirmation hook), so that a confirmation racing the withdrawal waits instead of
     deadlocking with it."""
-    list(
-        Match.objects.select_for_update(of=("self",))
+    list(locked(
+        Match.objects
         .filter(
             Q(pairing__tournament_id=tournament_id, pairing__entry0_id=entry_id)
             | Q(pairing__tournament_id=tournament_id, pairing__entry1_id=entry_id)
@@ -285,9 +286,7 @@ def _lock_open_matches(tournament_id: int, entry_id: int) -> None:
             | Q(board__pairing__tournament_id=tournament_id, board__pairing__entry1_id=entry_id)
         )
         .exclude(status=Match.Status.CONFIRMED)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
+    ).values_list("pk", flat=True))
 
 
 def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -> None:
