@@ -8,7 +8,7 @@ from django.utils.text import slugify
 from .. import errors
 from ..models import Club, Membership
 from ..permissions import require_club_owner
-from .common import club_audit_record, locked_club, membership_activate, require_authenticated
+from .common import club_audit_record, club_lock, membership_activate, require_authenticated
 
 EDITABLE = ("name", "city", "description", "open_to_requests")
 # Slugs the club pages' own routes use (/clubs/new/).
@@ -78,7 +78,7 @@ def club_update(*, club_id: int, user, **changes) -> Club:
     Raises Club.DoesNotExist; NotAllowed ``not_club_owner``; DomainError ``bad_club`` (an unknown
     field, an empty name); Conflict ``name_taken``.
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_owner(club, user)
     unknown = sorted(set(changes) - set(EDITABLE))
     if unknown:

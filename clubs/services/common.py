@@ -12,7 +12,7 @@ from .. import errors
 from ..models import Club, HomeClub, Membership
 
 
-def locked_club(club_id: int) -> Club:
+def club_lock(club_id: int) -> Club:
     """The club row, locked until the transaction ends. Every change of a club's memberships,
     nights and seasons runs under it, so they are serialised: two owners demoting each other at
     the same moment are decided one after the other, and the second sees the first's change (the

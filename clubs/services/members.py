@@ -17,8 +17,8 @@ from ..models import Club, Membership
 from ..permissions import OWNER, require_club_manager, require_club_owner
 from .common import (
     club_audit_record,
+    club_lock,
     home_club_release,
-    locked_club,
     membership_activate,
     membership_summary,
     require_authenticated,
@@ -60,7 +60,7 @@ def membership_request(*, club_id: int, user) -> Membership:
     ``already_member``, ``already_pending`` (he is invited: he accepts instead).
     """
     require_authenticated(user)
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     existing = _own_membership(club, user)
     if existing is not None:
         if existing.status == REQUESTED:
@@ -84,7 +84,7 @@ def membership_invite(*, club_id: int, user, username: str) -> Membership:
     Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``unknown_user``;
     Conflict ``already_member``, ``already_pending`` (he has asked to join: an owner approves).
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_manager(club, user)
     name = username.strip() if isinstance(username, str) else ""
     invitee = get_user_model().objects.filter(username=name, is_active=True).first() if name else None
@@ -111,7 +111,7 @@ def membership_accept(*, club_id: int, user) -> Membership:
     invitation for him; a request waits for an owner instead).
     """
     require_authenticated(user)
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     membership = _own_membership(club, user)
     if membership is not None and membership.status == ACTIVE:
         return membership
@@ -132,7 +132,7 @@ def membership_approve(*, club_id: int, membership_id: int, user) -> Membership:
     Raises Club.DoesNotExist; NotAllowed ``not_club_owner``; DomainError ``unknown_membership``;
     Conflict ``not_pending`` (an invitation: the invited user accepts it himself).
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_owner(club, user)
     membership = _membership_of(club, membership_id)
     if membership.status == ACTIVE:
@@ -154,7 +154,7 @@ def membership_decline(*, club_id: int, membership_id: int, user) -> None:
     Raises Club.DoesNotExist; NotAllowed ``not_club_owner``; DomainError ``unknown_membership``;
     Conflict ``not_pending`` (an active membership: remove it instead).
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_owner(club, user)
     membership = _membership_of(club, membership_id)
     if membership.status == ACTIVE:
@@ -177,7 +177,7 @@ def membership_role_change(*, club_id: int, membership_id: int, user, role: str)
     """
     if role not in Membership.Role.values:
         raise errors.bad_role(role)
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_owner(club, user)
     membership = _membership_of(club, membership_id)
     if membership.status != ACTIVE:
@@ -203,7 +203,7 @@ def membership_remove(*, club_id: int, membership_id: int, user) -> None:
     Raises Club.DoesNotExist; NotAllowed ``not_club_owner``; DomainError ``unknown_membership``;
     Conflict ``not_active`` (a request or invitation: decline it), ``last_owner``.
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_owner(club, user)
     membership = _membership_of(club, membership_id)
     if membership.status != ACTIVE:
@@ -226,7 +226,7 @@ def membership_leave(*, club_id: int, user) -> None:
     has none here), ``last_owner`` (he is the only owner: make another member owner first).
     """
     require_authenticated(user)
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     membership = _own_membership(club, user)
     if membership is None:
         raise errors.no_membership()

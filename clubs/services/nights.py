@@ -18,7 +18,7 @@ from matches.services.matches import player_for_user
 from .. import errors
 from ..models import CheckIn, ClubNight, Membership
 from ..permissions import require_club_manager, require_club_member
-from .common import club_audit_record, locked_club
+from .common import club_audit_record, club_lock
 
 
 def _night_summary(night: ClubNight) -> dict:
@@ -38,7 +38,7 @@ def night_open(*, club_id: int, user, date: dt.date, title: str = "") -> ClubNig
     Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``bad_night`` (no
     date, a title over 120 characters).
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_manager(club, user)
     if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
         raise errors.bad_night("date", "a night needs a date (YYYY-MM-DD)")
@@ -60,7 +60,7 @@ def night_check_in(*, club_id: int, night_id: int, user, player_id: int | None =
     ``not_club_manager`` (a member checking in someone else); DomainError ``unknown_player`` (not
     an active member's player), ``no_player``; Conflict ``night_closed``.
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     night = _night_of(club, night_id)
     require_club_member(club, user)
     own = player_for_user(user)
@@ -93,7 +93,7 @@ def night_close(*, club_id: int, night_id: int, user) -> ClubNight:
 
     Raises Club.DoesNotExist, ClubNight.DoesNotExist; NotAllowed ``not_club_manager``.
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     night = _night_of(club, night_id)
     require_club_manager(club, user)
     if night.status == ClubNight.Status.CLOSED:

@@ -15,7 +15,7 @@ from core.locking import locked_one
 from .. import errors
 from ..models import Season
 from ..permissions import require_club_manager
-from .common import club_audit_record, locked_club
+from .common import club_audit_record, club_lock
 
 
 def _season_summary(season: Season) -> dict:
@@ -48,7 +48,7 @@ def season_create(*, club_id: int, user, name: str, starts_on: dt.date, ends_on:
     Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``bad_season``;
     Conflict ``season_name_taken``.
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_manager(club, user)
     season = Season(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
     _check(club, season)
@@ -66,7 +66,7 @@ def season_update(*, club_id: int, season_id: int, user, **changes) -> Season:
     ``not_club_manager``; DomainError ``bad_season`` (an unknown field too); Conflict
     ``season_name_taken``.
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_manager(club, user)
     season = locked_one(Season.objects.all(), pk=season_id, club=club)
     unknown = sorted(set(changes) - {"name", "starts_on", "ends_on"})
@@ -89,7 +89,7 @@ def season_delete(*, club_id: int, season_id: int, user) -> None:
 
     Raises Club.DoesNotExist, Season.DoesNotExist; NotAllowed ``not_club_manager``.
     """
-    club = locked_club(club_id)
+    club = club_lock(club_id)
     require_club_manager(club, user)
     season = locked_one(Season.objects.all(), pk=season_id, club=club)
     before, pk = _season_summary(season), season.pk
