@@ -107,3 +107,33 @@ def test_the_context_migrations_carry_every_link_and_back():
             old["players"][1].pk: club, old["players"][3].pk: club, old["ghost"].pk: club}
     finally:
         MigrationExecutor(connection).migrate(latest)
+
+
+# An event's club moved from ``Tournament.club`` to the club's own record (clubs.ClubEvent).
+EVENTS_BEFORE = [("tournaments", "0005_eventmatch"), ("clubs", "0004_chouette_tables_move_to_chouette")]
+EVENTS_AFTER = [("tournaments", "0006_remove_tournament_club")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_club_migrations_carry_every_calendar_entry_and_back():
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        apps = _migrate(EVENTS_BEFORE)
+        User, Club = apps.get_model("accounts", "User"), apps.get_model("clubs", "Club")
+        Tournament = apps.get_model("tournaments", "Tournament")
+        olga = User.objects.create(username="olga", role="organiser")
+        riverside, harbour = (Club.objects.create(name=name, slug=name.lower()) for name in ("Riverside", "Harbour"))
+        events = {name: Tournament.objects.create(name=name, organiser=olga, club=club)
+                  for name, club in (("Spring", riverside), ("Summer", harbour), ("Open", None))}
+
+        apps = _migrate(EVENTS_AFTER)
+        ClubEvent = apps.get_model("clubs", "ClubEvent")
+        assert set(ClubEvent.objects.values_list("tournament_id", "club_id")) == {
+            (events["Spring"].pk, riverside.pk), (events["Summer"].pk, harbour.pk)}
+
+        apps = _migrate(EVENTS_BEFORE)
+        Tournament = apps.get_model("tournaments", "Tournament")
+        assert dict(Tournament.objects.values_list("pk", "club_id")) == {
+            events["Spring"].pk: riverside.pk, events["Summer"].pk: harbour.pk, events["Open"].pk: None}
+    finally:
+        MigrationExecutor(connection).migrate(latest)
