@@ -1,8 +1,19 @@
 """The audit log moves from ``rulings`` to its own app: state only. The table
 (``rulings_auditentry``), its indexes, every entry and the PostgreSQL trigger that refuses UPDATE
-and DELETE (rulings/migrations/0002_audit_append_only.py) stay exactly as they are."""
+and DELETE (rulings/migrations/0002_audit_append_only.py) stay exactly as they are; the model's
+content type (and so its permissions) follows it to the new app."""
 
 from django.db import migrations, models
+
+
+def content_type_follows(apps, schema_editor, *, source="rulings", target="audit"):
+    ContentType = apps.get_model("contenttypes", "ContentType")
+    if not ContentType.objects.filter(app_label=target, model="auditentry").exists():
+        ContentType.objects.filter(app_label=source, model="auditentry").update(app_label=target)
+
+
+def content_type_goes_back(apps, schema_editor):
+    content_type_follows(apps, schema_editor, source="audit", target="rulings")
 
 
 class Migration(migrations.Migration):
@@ -12,6 +23,7 @@ class Migration(migrations.Migration):
     dependencies = [
         # The table was created, and made append-only, by the rulings app's first migrations.
         ("rulings", "0002_audit_append_only"),
+        ("contenttypes", "0002_remove_content_type_name"),
     ]
 
     operations = [
@@ -44,4 +56,5 @@ class Migration(migrations.Migration):
             ],
             database_operations=[],
         ),
+        migrations.RunPython(content_type_follows, content_type_goes_back),
     ]
