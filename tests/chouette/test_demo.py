@@ -9,8 +9,9 @@ from django.urls import reverse
 from chouette.models import ChouetteStep
 from chouette.selectors import chouette_night_totals, chouette_state
 from clubs.models import ClubNight
-from clubs.services.demo import NIGHT_TITLE
-from demo.services import demo_data_load, mat_dir
+from demo.clubs import NIGHT_TITLE
+from demo.matches import mat_dir
+from demo.services import demo_data_load
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,10 @@ import pytest
 
 from clubs.models import ClubNight, Membership, Season
 from clubs.selectors import season_ladder
-from clubs.services.demo import NIGHT_TITLE
-from demo.services import PLAYERS, demo_data_load, mat_dir
+from demo.clubs import NIGHT_TITLE
+from demo.matches import mat_dir
+from demo.people import PLAYERS
+from demo.services import demo_data_load
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db

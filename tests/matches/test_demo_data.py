@@ -10,7 +10,10 @@ from django.core.management import call_command
 
 from accounts.models import User
 from clubs.models import Club
-from demo.services import BRACKET_EVENT, DEMO_PASSWORD, PLAYERS, SWISS_EVENT, demo_data_load, mat_dir
+from demo.matches import mat_dir
+from demo.people import DEMO_PASSWORD, PLAYERS
+from demo.services import demo_data_load
+from demo.tournaments import BRACKET_EVENT, SWISS_EVENT
 from engine.formats.mat import check_mat, read_mat
 from matches.models import Game, Match, Player, RatingChange, Report
 from matches.selectors import player_rating_history
