@@ -16,7 +16,7 @@ from demo.matches import mat_dir
 from demo.people import DEMO_PASSWORD, PLAYERS
 from demo.services import DemoSummary, demo_data_load
 from engine.formats.mat import check_mat, read_mat
-from matches.models import Match, Report
+from matches.models import Game, Match, RatingChange, Report
 from matches.selectors import player_rating_history
 
 from .helpers import LOGIN, demo_matches, run_command, snapshot
@@ -45,9 +45,12 @@ def first_run(module_db) -> FirstRun:
     return FirstRun(output, summary)
 
 
-def test_it_prints_every_demo_login_with_its_role_and_the_password_they_share(first_run, client):
+def test_it_prints_its_counts_and_every_demo_login_with_its_role_and_the_password_they_share(first_run, client):
     lines = first_run.output.splitlines()
-    assert lines[0].startswith("Crawford Demo Club: 10 players, ") and "new)" in lines[0]
+    matches = demo_matches()
+    assert lines[0] == (f"Crawford Demo Club: 10 players, {matches.count()} matches ({matches.count()} new), "
+                        f"{Game.objects.filter(match__in=matches).count()} games, "
+                        f"{RatingChange.objects.filter(match__in=matches).count()} rating changes")
     assert lines[1].startswith("Crawford Demo Club: 11 members, a club night on ")
     assert lines[2] == "Crawford Demo Club: a chouette table of 4 at the club night (3 games)"
     start = lines.index("Demo logins:")
