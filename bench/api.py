@@ -150,7 +150,8 @@ def prepare(env: dict[str, str]) -> dict:
         run(["createdb", "-h", HOST, "-U", "postgres", DB_NAME], env)
     manage = [sys.executable, "manage.py"]
     run([*manage, "migrate", "--noinput", "-v", "0"], env)
-    print(run([*manage, "demo_data"], env).strip().splitlines()[-2])
+    # The demo's counts (its first line after any notes), not the logins it prints last.
+    print(next(line for line in run([*manage, "demo_data"], env).splitlines() if " matches (" in line))
     out = run([*manage, "shell", "-v", "0", "-c", STATE_SCRIPT + SETUP_SCRIPT], env)
     return json.loads(out.strip().splitlines()[-1])
 

@@ -98,6 +98,25 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
     )
 
 
+def friendly_match_of(*, organiser, player0: Player, player1: Player) -> Match | None:
+    """The match ``organiser`` runs between ``player0`` (side 0) and ``player1`` (side 1), each
+    playing alone, that belongs to no context (no event, no club: a friendly match), the newest if
+    there are several; or None."""
+    no_context = {f"{context.link}__isnull": True for context in hooks.match_contexts()}
+    return Match.objects.filter(organiser=organiser, side0__player_a=player0, side0__player_b__isnull=True,
+                                side1__player_a=player1, side1__player_b__isnull=True, **no_context).first()
+
+
+def match_record_counts(match_ids: list[int]) -> dict[str, int]:
+    """How many games, reports and rating changes the matches ``match_ids`` have between them
+    (three queries)."""
+    return {
+        "games": Game.objects.filter(match_id__in=match_ids).count(),
+        "reports": Report.objects.filter(match_id__in=match_ids).count(),
+        "rating_changes": RatingChange.objects.filter(match_id__in=match_ids).count(),
+    }
+
+
 def player_list() -> QuerySet[Player]:
     """Players by name, with what they belong to (their home club: ``hooks.player_joins``) joined."""
     joins = hooks.player_joins()

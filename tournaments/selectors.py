@@ -44,6 +44,20 @@ def tournament_get(tournament_id: int) -> Tournament:
     return Tournament.objects.select_related("organiser", *hosts.host_joins()).get(pk=tournament_id)
 
 
+def tournament_named(*, organiser, name: str) -> Tournament | None:
+    """The organiser's event called ``name`` (of several, the one starting last), or None."""
+    return Tournament.objects.filter(organiser=organiser, name=name).first()
+
+
+def tournament_match_list(*, tournament: Tournament, status: str | None = None) -> QuerySet[Match]:
+    """The event's matches (with ``status``, if given) in the order they were made, with their
+    sides' first players and their users joined."""
+    matches = Match.objects.filter(event_link__tournament=tournament)
+    if status:
+        matches = matches.filter(status=status)
+    return matches.select_related("side0__player_a__user", "side1__player_a__user").order_by("pk")
+
+
 def tournament_list_running(*, player: Player) -> QuerySet[Tournament]:
     """The running events ``player`` plays in, by name: alone, as one of a pair, or as a member
     (or reserve) of a team."""

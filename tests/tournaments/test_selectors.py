@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from matches.models import Match
 from tests.tournaments.factories import (
     cast,
     closed,
@@ -21,6 +22,8 @@ from tournaments.selectors import (
     tournament_bracket,
     tournament_get,
     tournament_list,
+    tournament_match_list,
+    tournament_named,
     tournament_placings,
     tournament_rounds,
     tournament_standings,
@@ -142,6 +145,21 @@ def test_lists_of_events_and_entrants(organiser):
     assert list(tournament_list(organiser_id=organiser.pk)) == [tournament]
     assert tournament_get(other.pk) == other
     assert [(e.seed, e.name) for e in entry_list(tournament=tournament)] == [(1, "Alice"), (2, "Bob"), (3, "Carol")]
+
+
+def test_an_event_by_its_organiser_and_name_and_its_matches_in_the_order_they_were_made(
+        organiser, another_organiser, django_assert_num_queries):
+    tournament, _ = drawn(4, organiser=organiser, name="Spring Open")
+    closed(organiser=another_organiser, name="Spring Open")
+    assert tournament_named(organiser=organiser, name="Spring Open") == tournament
+    assert tournament_named(organiser=organiser, name="Autumn Open") is None
+    made = list(Match.objects.filter(event_link__tournament=tournament).order_by("pk"))
+    assert len(made) == 2 and list(tournament_match_list(tournament=tournament)) == made
+    play(tournament, made[0].pairing.key, made[0].side0.player_a)
+    scheduled = list(tournament_match_list(tournament=tournament, status=Match.Status.SCHEDULED))
+    assert scheduled == made[1:]
+    with django_assert_num_queries(0):  # the sides' first players and their users are joined
+        assert scheduled[0].side0.player_a.user.username and scheduled[0].side1.player_a.user.username
 
 
 # --- a fixed number of queries, whatever the event's size ------------------------------------------

@@ -1,4 +1,4 @@
-"""``manage.py demo_data``: load the demo club, players and matches (idempotent) and say how to sign in."""
+"""``manage.py demo_data``: load the demo club, players and matches (idempotent) and print every demo login."""
 
 import logging
 
@@ -26,4 +26,6 @@ class Command(BaseCommand):
         for part in (summary.club_demo, summary.chouette_demo):
             if part is not None:
                 self.stdout.write(part.line)
+        for line in summary.logins():
+            self.stdout.write(line)
         self.stdout.write(self.style.SUCCESS(summary.login))

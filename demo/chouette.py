@@ -1,20 +1,18 @@
-"""The chouette part of the demo data, through the real services: a table of four at tonight's demo
-club night (clubs.services.demo), with three games (a crew member drops the Box's double; the Box
-changes twice).
+"""The demo's chouette table, through the chouette services: a table of four at tonight's demo club
+night (demo.clubs), with three games (a crew member drops the Box's double; the Box changes twice).
 
-Idempotent: when the night has a table already, nothing is done. The demo app (demo.services) calls
-this after the clubs' part.
+Idempotent: when the night has a table already (``chouette_night_sessions``), nothing is done.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chouette.models import ChouetteSession
+from chouette.selectors import chouette_night_sessions, chouette_state
+from chouette.services import chouette_game_record, chouette_start
 from clubs.models import Club, ClubNight
 from matches.models import Player
-
-from .models import ChouetteSession
-from .services import chouette_game_record, chouette_start
 
 #: The roll-off of the chouette table: Alice is the Box, Bob the Captain, Carol and Dave the crew.
 ROLLOFF = [("alice", 6), ("bob", 5), ("carol", 4), ("dave", 3)]
@@ -24,11 +22,11 @@ ROLLOFF = [("alice", 6), ("bob", 5), ("carol", 4), ("dave", 3)]
 class ChouetteDemo:
     session: ChouetteSession
     created: bool
+    games: int
 
     @property
     def line(self) -> str:
-        games = self.session.steps.filter(kind="game").count()
-        return f"{self.session.club.name}: a chouette table of {len(ROLLOFF)} at the club night ({games} games)"
+        return f"{self.session.club.name}: a chouette table of {len(ROLLOFF)} at the club night ({self.games} games)"
 
 
 def _quick(winner: str, level: int, cubes: dict[int, tuple[int, str]]) -> dict:
@@ -36,11 +34,15 @@ def _quick(winner: str, level: int, cubes: dict[int, tuple[int, str]]) -> dict:
             "cubes": [{"player": player, "value": value, "end": end} for player, (value, end) in cubes.items()]}
 
 
+def _demo(session: ChouetteSession, created: bool) -> ChouetteDemo:
+    return ChouetteDemo(session, created, chouette_state(session=session).game_count)
+
+
 def chouette_demo_load(*, club: Club, night: ClubNight, organiser, players: dict[str, Player]) -> ChouetteDemo:
     """The demo table at ``night``, started by the organiser, and its three games (see the module)."""
-    session = ChouetteSession.objects.filter(club=club, night=night).order_by("started_at", "id").first()
-    if session is not None:
-        return ChouetteDemo(session, False)
+    sessions = chouette_night_sessions(night)
+    if sessions:
+        return _demo(sessions[0], False)
     ids = {name: players[name].pk for name, _ in ROLLOFF}
     session = chouette_start(club_id=club.pk, user=organiser, name="The big table", night_id=night.pk,
                              rolloff=[[[ids[name], die] for name, die in ROLLOFF]], stake="2.00")
@@ -55,4 +57,4 @@ def chouette_demo_load(*, club: Club, night: ClubNight, organiser, players: dict
     ]
     for record in games:
         chouette_game_record(club_id=club.pk, chouette_id=session.pk, user=organiser, kind="quick", record=record)
-    return ChouetteDemo(session, True)
+    return _demo(session, True)
