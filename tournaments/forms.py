@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from matches.models import Player
 from tournaments.models import Tournament
@@ -187,10 +188,10 @@ class TeamMemberForm(forms.Form):
     service checks who may add him and when)."""
 
     player = forms.ModelChoiceField(
-        queryset=Player.objects.none(), empty_label="Choose a player",
-        error_messages={"invalid_choice": "there is no such player to add: choose one from the list"},
+        queryset=Player.objects.none(), empty_label=_("Choose a player"),
+        error_messages={"invalid_choice": _("there is no such player to add: choose one from the list")},
     )
-    reserve = forms.BooleanField(required=False, label="As a reserve")
+    reserve = forms.BooleanField(required=False, label=_("As a reserve"))
 
     def __init__(self, *args, players, **kwargs):
         """``players``: those who may join (``selectors.team_member_candidates``)."""

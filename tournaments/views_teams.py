@@ -18,9 +18,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.pages import error_status, error_text
 from matches.services.matches import player_for_user
 
 from . import selectors
@@ -93,8 +95,8 @@ def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse
     try:
         team = team_add_late(tournament_id=tournament.pk, user=request.user, **form.service_arguments())
     except DomainError as error:
-        return _team_list_page(request, tournament, form=form, error=error.message,
-                               status=getattr(error, "status", 400))
+        return _team_list_page(request, tournament, form=form, error=error_text(error),
+                               status=error_status(error))
     messages.success(request, f"{team.name} entered late, as the last seed.")
     return redirect(reverse("tournaments:teams", args=[tournament.pk]))
 
@@ -145,8 +147,8 @@ def team_board_order(request: HttpRequest, tournament_id: int, team_id: int) -> 
         board_order_submit(tournament_id=tournament.pk, team_id=team.team_id, user=request.user,
                            round_number=form.cleaned_data["round_number"], player_ids=form.player_ids())
     except DomainError as error:
-        return _team_page(request, tournament, team, form=form, error=error.message,
-                          status=getattr(error, "status", 400))
+        return _team_page(request, tournament, team, form=form, error=error_text(error),
+                          status=error_status(error))
     messages.success(request, f"Board order for round {form.cleaned_data['round_number']} saved.")
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
 
@@ -167,11 +169,13 @@ def team_member_add_page(request: HttpRequest, tournament_id: int, team_id: int)
         team_member_add(tournament_id=tournament.pk, team_id=team.team_id, user=request.user,
                         **form.service_arguments())
     except DomainError as error:
-        return _team_page(request, tournament, team, member_form=form, error=error.message,
-                          status=getattr(error, "status", 400))
-    player = form.cleaned_data["player"]
-    role = "a reserve" if form.cleaned_data["reserve"] else "a member"
-    messages.success(request, f"{player.display_name} joins {team.name} as {role}.")
+        return _team_page(request, tournament, team, member_form=form, error=error_text(error),
+                          status=error_status(error))
+    player, team_name = form.cleaned_data["player"].display_name, team.name
+    if form.cleaned_data["reserve"]:
+        messages.success(request, _("%(player)s joins %(team)s as a reserve.") % {"player": player, "team": team_name})
+    else:
+        messages.success(request, _("%(player)s joins %(team)s as a member.") % {"player": player, "team": team_name})
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
 
 
@@ -187,9 +191,12 @@ def team_member_remove_page(request: HttpRequest, tournament_id: int, team_id: i
     try:
         team_member_remove(tournament_id=tournament.pk, team_id=team.team_id, user=request.user, player_id=player_id)
     except DomainError as error:
-        return _team_page(request, tournament, team, error=error.message, status=getattr(error, "status", 400))
-    name = next((m.name for m in team.members if m.player_id == player_id), f"player {player_id}")
-    messages.success(request, f"{name} has left {team.name}.")
+        return _team_page(request, tournament, team, error=error_text(error), status=error_status(error))
+    name = next((m.name for m in team.members if m.player_id == player_id), None)
+    if name is None:
+        messages.success(request, _("The player has left %(team)s.") % {"team": team.name})
+    else:
+        messages.success(request, _("%(player)s has left %(team)s.") % {"player": name, "team": team.name})
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
 
 
