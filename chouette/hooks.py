@@ -6,6 +6,7 @@ each player's net result over them."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from clubs import hooks
 from clubs.hooks import ClubLink, NightChouette, NightChouettes
@@ -13,7 +14,7 @@ from clubs.models import ClubNight
 
 from .selectors import chouette_night_sessions, chouette_night_totals
 
-CLUB_LINK = ClubLink(label="Chouettes", url_name="chouette:list", members_only=True)
+CLUB_LINK = ClubLink(label=_("Chouettes"), url_name="chouette:list", members_only=True)
 
 
 def night_chouettes(night: ClubNight) -> NightChouettes:

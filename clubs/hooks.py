@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from core.errors import DomainError
@@ -99,7 +100,7 @@ HOME_CLUB_CONTEXT = hooks.PlayerContext(
     order=20,
     joins=("home_club__club",),
     response_fields=lambda: {"club": ClubBriefSerializer(source="home_club.club", allow_null=True)},
-    label="Club",
+    label=_("Club"),
     describe=_describe_home,
 )
 

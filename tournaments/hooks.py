@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from core.errors import NotAllowed
@@ -71,7 +72,7 @@ EVENT_CONTEXT = hooks.MatchContext(
     },
     apply_filter=lambda matches, values: matches.filter(event_link__tournament_id=values["event"]),
     response_fields=lambda: {"event": EventBriefSerializer(source="event_link.tournament", allow_null=True)},
-    label="Event",
+    label=_("Event"),
     describe=_describe,
     mat_tag="Event",
 )
