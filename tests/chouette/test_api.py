@@ -9,28 +9,11 @@ import pytest
 
 from chouette.models import ChouetteSession, ChouetteStep
 from chouette.services import chouette_game_void
-from tests.chouette.factories import chouette_snapshot, full_record, ids, play, quick, table
+from tests.chouette.factories import chouette_snapshot, full_record, play, quick, table
 from tests.clubs.factories import club_cast
 from tests.matches.factories_api import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cast():
-    return club_cast()
-
-
-@pytest.fixture
-def p(cast):
-    return ids(cast)
-
-
-@pytest.fixture
-def session(cast, p):
-    session = table(cast)
-    play(cast, session, quick("box", cubes={p["otis"]: 2}))   # Ann +4, Otis -2, Mia -1, Max -1
-    return session
 
 
 def url(cast, session=None, tail: str = "") -> str:

@@ -11,20 +11,9 @@ from audit.models import AuditEntry
 from chouette.selectors import chouette_state
 from chouette.services import chouette_game_amend, chouette_game_void
 from core.errors import Conflict, DomainError, NotAllowed
-from tests.chouette.factories import chouette_snapshot, ids, play, quick, table
-from tests.clubs.factories import club_cast
+from tests.chouette.factories import chouette_snapshot, play, quick, table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cast():
-    return club_cast()
-
-
-@pytest.fixture
-def p(cast):
-    return ids(cast)
 
 
 def lineup(session) -> list[str]:

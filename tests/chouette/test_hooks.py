@@ -13,15 +13,10 @@ from django.urls import reverse
 from chouette.hooks import CLUB_LINK, night_chouettes
 from clubs import hooks
 from tests.chouette.factories import ids, play, quick, table
-from tests.clubs.factories import ClubNightFactory, club_cast
+from tests.clubs.factories import ClubNightFactory
 from tests.matches.factories_api import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cast():
-    return club_cast()
 
 
 def test_the_app_registers_its_link_and_its_night_answer():

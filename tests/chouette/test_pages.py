@@ -18,26 +18,9 @@ from django.test.utils import CaptureQueriesContext
 from chouette.models import ChouetteSession, ChouetteStep
 from chouette.selectors import chouette_state
 from tests.chouette.factories import chouette_snapshot, full_record, ids, play, quick, table
-from tests.clubs.factories import ClubNightFactory, club_cast
+from tests.clubs.factories import ClubNightFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cast():
-    return club_cast()
-
-
-@pytest.fixture
-def p(cast):
-    return ids(cast)
-
-
-@pytest.fixture
-def session(cast, p):
-    session = table(cast)
-    play(cast, session, quick("box", cubes={p["otis"]: 2}))   # Ann +4 (10.00), Otis -2, Mia -1, Max -1
-    return session
 
 
 def browser(user=None) -> Client:

@@ -21,20 +21,10 @@ from chouette.services import (
     chouette_start,
 )
 from core.errors import Conflict, DomainError, NotAllowed
-from tests.chouette.factories import box_double, chouette_snapshot, full_record, ids, play, quick, table
+from tests.chouette.factories import box_double, chouette_snapshot, full_record, play, quick, table
 from tests.clubs.factories import ClubNightFactory, club_cast
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cast():
-    return club_cast()
-
-
-@pytest.fixture
-def p(cast):
-    return ids(cast)
 
 
 def lineup(session) -> list[tuple[str, str]]:
