@@ -52,7 +52,7 @@ def unknown_entry(entry_id) -> DomainError:
 
 
 def unknown_club(club_id) -> DomainError:
-    return DomainError(f"there is no club {club_id}", code="unknown_club", club=club_id)
+    return DomainError(f"there is no club {club_id}", code="unknown_club", field="club", club=club_id)
 
 
 def bad_entrant(message: str) -> DomainError:

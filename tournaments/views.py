@@ -137,8 +137,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
     try:
         tournament = _call(services.tournament_create, user=request.user, rules=form.rules())
     except DomainError as error:
-        club_error = error.code in ("not_club_manager", "unknown_club")
-        form_refuse(form, error, field="club" if club_error and not error.details.get("field") else None)
+        # The club's refusal (its manager's role) names no field: it is about the club chosen.
+        form_refuse(form, error, field="club" if error.code == "not_club_manager" else None)
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, f"Event “{tournament.name}” created. Open the entries when you are ready.")
     return redirect(_manage_url(tournament))

@@ -137,6 +137,7 @@ def test_rules_that_do_not_fit_the_format_are_refused_naming_the_field(cast):
     assert response.status_code == 400 and "lengths.mian" in response.data["detail"]
     response = client_for(cast.organiser).post(LIST, {"name": "X", "club": 999999})
     assert response.status_code == 400 and response.data["code"] == "unknown_club"
+    assert response.data["errors"] == {"club": ["there is no club 999999"]}
     assert not Tournament.objects.exists()
 
 
