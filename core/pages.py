@@ -45,9 +45,10 @@ def form_refuse(form, error, *, field: str | None = None, aliases: Mapping[str, 
 
 
 def form_errors_text(form) -> str:
-    """A bound form's errors as one line (``field: message; message``), for a page that shows the
-    refusal of a small form above the page rather than on the form itself."""
-    return "; ".join(f"{name}: {message}" if name != "__all__" else message
+    """A bound form's errors as one line (``Field label: message; message``), for a page that shows
+    the refusal of a small form above the page rather than on the form itself. A field is named by
+    its label, as the person saw it, never by its name in the code."""
+    return "; ".join(f"{form[name].label}: {message}" if name in form.fields else message
                      for name, errors in form.errors.items() for message in errors)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from core.errors import Conflict, DomainError, NotAllowed
-from core.pages import error_status, error_text, form_refuse
+from core.pages import error_status, error_text, form_errors_text, form_refuse
 from engine.errors import GameLogError
 
 
@@ -42,3 +42,15 @@ def test_the_text_says_where_in_a_match_file_and_the_status_follows_the_kind():
     assert error_text(error) == "game 2, move 7: the play 24/18 is not legal"
     assert error_text(DomainError("bad", file="m.mat", line=3)) == "m.mat, line 3: bad"
     assert [error_status(e) for e in (DomainError("a"), Conflict("b"), NotAllowed("c"), error)] == [400, 409, 403, 400]
+
+
+def test_a_small_forms_errors_read_as_one_line_naming_fields_by_their_label():
+    class Pick(forms.Form):
+        player_id = forms.IntegerField(label="Player")
+
+        def clean(self):
+            raise forms.ValidationError("choose someone at the table")
+
+    form = Pick({"player_id": "x"})
+    assert not form.is_valid()
+    assert form_errors_text(form) == "Player: Enter a whole number.; choose someone at the table"
