@@ -83,3 +83,14 @@ class ChouetteError(EngineError):
     """A chouette line-up or game record that breaks RULES.md §7."""
 
     code = "invalid_chouette"
+
+
+class MatLimitError(MatParseError):
+    """A .mat file over a limit its reader was given: reading stopped where the limit was passed.
+
+    ``code`` names the limit (``mat_too_large``: bytes, ``too_many_games``, ``too_many_actions``);
+    ``details`` carry ``limit`` (the limit's value) and where reading stopped: ``size`` (bytes,
+    counted before decoding: no line yet), or ``line`` and ``game``.
+    """
+
+    code = "mat_too_large"

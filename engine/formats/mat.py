@@ -95,7 +95,7 @@ from ..actions import (
     Take,
 )
 from ..board import BAR, OFF
-from ..errors import GameLogError, MatchError, MatParseError, NotationError
+from ..errors import GameLogError, MatchError, MatLimitError, MatParseError, NotationError
 from ..game import Game, GameReplay
 from ..match import MatchRules, MatchState
 from ..moves import Play, parse_play
@@ -122,7 +122,11 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 _TAG = re.compile(r'^[;#]\s*\[\s*([^\]"]*?)\s*"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*([0-9]{1,9})\s+point\s+match\s*$", re.IGNORECASE)
 _GAME = re.compile(r"^\s*game\s+([0-9]{1,9})\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*([0-9]{1,9})\s+(\S.*?)\s*:\s*([0-9]{1,9})\s*$")
+# The score line "name : score   name : score" is read in two steps (:func:`_score_line`), not by
+# one pattern such as ^\s*(\S.*?)\s*:\s*([0-9]{1,9})\s+(\S.*?)\s*:\s*([0-9]{1,9})\s*$: that
+# pattern backtracks over every pair of colons, and a 100 kB line that almost matches took a minute.
+_SCORE_END = re.compile(r":\s*([0-9]{1,9})\s*$")
+_SCORE_MIDDLE = re.compile(r":\s*([0-9]{1,9})\s+(?=\S)")
 _NUMBERED = re.compile(r"^\s*([0-9]{1,9})\)(.*)$")
 _REPEATED_NUMBER = re.compile(r"(?<!\S)([0-9]{1,9})\)(?!\S)")
 _ENTRY_START = re.compile(
@@ -138,6 +142,11 @@ _WINS = re.compile(r"wins\s+([0-9]{1,9})\s+points?(\s+and\s+the\s+match)?", re.I
 _LOSSES = re.compile(r"losses\s+([0-9]{1,9})\s+points?", re.IGNORECASE)
 
 _EXPECTED_ENTRY = 'expected a roll such as "52:" or a cube action'
+# Characters a message shows escaped (\x00, \ud800): control characters are invisible or break a
+# line, and NUL or a lone surrogate cannot even be stored in PostgreSQL's text.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# What a player's name may not hold (C1 characters may: a latin-1 reading of a cp1252 name shows them).
+_NOT_IN_NAME = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 # --- the file as read ---------------------------------------------------------------------
@@ -183,12 +192,36 @@ class MatFile:
 
 
 def _parse_error(line: int, message: str) -> MatParseError:
-    return MatParseError(f"line {line}: {message}", line=line)
+    return MatParseError(f"line {line}: {_escape(message)}", line=line)
+
+
+def _escape(text: str) -> str:
+    return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                            else f"\\u{ord(m.group()):04x}", text)
 
 
 def _show(text: str, limit: int = 60) -> str:
     text = text.strip()
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _score_line(line: str) -> tuple[str, int, str, int] | None:
+    """The two names and scores of a score line, or None. Names may hold spaces and colons: the
+    first name ends at the first ``: <digits> `` with a name after it, the second before the
+    last ``: <digits>``. Linear in the line's length."""
+    end = _SCORE_END.search(line)
+    if end is None:
+        return None
+    head = line[: end.start()]
+    start = len(head) - len(head.lstrip())
+    colon = head.find(":", start + 1)
+    while colon != -1:
+        middle = _SCORE_MIDDLE.match(head, colon)
+        if middle is not None:
+            first, second = head[start:colon].rstrip(), head[middle.end():].rstrip()
+            return first, int(middle.group(1)), second, int(end.group(1))
+        colon = head.find(":", colon + 1)
+    return None
 
 
 def _decode(data: str | bytes | bytearray) -> str:
@@ -313,14 +346,37 @@ def _turn_line(game: _GameBuilder, line: str, lineno: int) -> None:
         game.add(side, text, lineno)
 
 
-def read_mat(text: str | bytes) -> MatFile:
+def _check_size(data: str | bytes | bytearray, max_bytes: int) -> None:
+    if isinstance(data, str):
+        size = len(data.encode("utf-8", "surrogatepass")) if len(data) * 4 > max_bytes else len(data)
+    elif isinstance(data, (bytes, bytearray)):
+        size = len(data)
+    else:
+        return  # _decode names what it is
+    if size > max_bytes:
+        raise MatLimitError(f"the file is {size} bytes; the limit is {max_bytes} bytes", code="mat_too_large",
+                            size=size, limit=max_bytes)
+
+
+def read_mat(text: str | bytes, *, max_bytes: int | None = None, max_games: int | None = None,
+             max_actions: int | None = None) -> MatFile:
     """Read a .mat match file (see the module docstring for what is accepted).
 
     Returns a :class:`MatFile` whose actions carry their line numbers. Raises
     :class:`~engine.errors.MatParseError` with ``details["line"]`` (1-based) and a message
     saying what was expected at that line. Nothing is replayed here: see :func:`check_mat`.
+
+    The limits (None: none) bound the work an untrusted file can cause, checked as it is read so
+    that a huge file stops early: ``max_bytes`` before decoding (a text counts as UTF-8),
+    ``max_games`` at the first game line past it, ``max_actions`` (rolls, plays and cube actions
+    as written, over all games) at the line that passes it. Raises
+    :class:`~engine.errors.MatLimitError` (``mat_too_large`` with ``size``; ``too_many_games`` or
+    ``too_many_actions`` with ``line`` and ``game``; each with ``limit``) naming the limit.
     """
+    if max_bytes is not None:
+        _check_size(text, max_bytes)
     lines = _LINE_END.split(_decode(text))
+    actions_before = 0  # the actions of the games before the current one
     tags: dict[str, str] = {}
     length: int | None = None
     length_line = 0
@@ -352,18 +408,25 @@ def read_mat(text: str | bytes) -> MatFile:
                                            f'"{_show(stripped)}"')
             if current is not None:
                 games.append(current.build())
+                actions_before += len(current.actions)
             expected = len(games) + 1
             if int(found.group(1)) != expected:
                 raise _parse_error(lineno, f'expected " Game {expected}", found "{_show(stripped)}"')
+            if max_games is not None and expected > max_games:
+                raise MatLimitError(f"line {lineno}: game {expected} is past the limit of {max_games} games",
+                                    code="too_many_games", line=lineno, game=expected, limit=max_games)
             current, wants_score = _GameBuilder(expected, lineno), True
             continue
         if wants_score:
-            found = _SCORE.match(line)
+            found = _score_line(line)
             if not found:
                 raise _parse_error(lineno, f'expected the score line of game {current.number} such as '
                                            f'" Alice : 0    Bob : 0", found "{_show(stripped)}"')
-            current.players = (found.group(1), found.group(3))
-            current.score = (int(found.group(2)), int(found.group(4)))
+            for name in (found[0], found[2]):
+                if _NOT_IN_NAME.search(name):
+                    raise _parse_error(lineno, f'the player name "{_show(name)}" holds a control character')
+            current.players = (found[0], found[2])
+            current.score = (found[1], found[3])
             current.score_line, wants_score = lineno, False
             continue
         if _LENGTH.match(line):
@@ -373,6 +436,9 @@ def read_mat(text: str | bytes) -> MatFile:
                 raise _parse_error(lineno, f'a numbered turn line before the first " Game 1" line: "{_show(stripped)}"')
             raise _parse_error(lineno, f'expected " Game 1", found "{_show(stripped)}"')
         _turn_line(current, line, lineno)
+        if max_actions is not None and actions_before + len(current.actions) > max_actions:
+            raise MatLimitError(f"line {lineno}: game {current.number} passes the limit of {max_actions} actions",
+                                code="too_many_actions", line=lineno, game=current.number, limit=max_actions)
     last = max(len(lines) - 1 if len(lines) > 1 and not lines[-1] else len(lines), 1)  # a final line end ends a line
     if length is None:
         raise _parse_error(last, 'no match length line such as " 7 point match" (is this a .mat file?)')
@@ -734,8 +800,8 @@ def _check_writable(match: MatCheck, tags: Mapping[str, str]) -> None:
     for name in match.players:
         if not name.strip() or re.search(r"[\r\n]", name):
             raise _not_writable(f"the player name {name!r} cannot be written")
-    probe = _SCORE.match(f" {match.players[0]} : 0   {match.players[1]} : 0")
-    if not probe or (probe.group(1), probe.group(3)) != tuple(match.players):
+    probe = _score_line(f" {match.players[0]} : 0   {match.players[1]} : 0")
+    if not probe or (probe[0], probe[2]) != tuple(match.players):
         raise _not_writable(f"the player names {match.players!r} would not read back from a score line")
 
 
