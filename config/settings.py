@@ -195,6 +195,11 @@ AXES_DISABLE_ACCESS_LOG = True
 # any real match, small enough that a request cannot tie up a worker.
 MAX_UPLOAD_BYTES = env_int("CRAWFORD_MAX_UPLOAD_BYTES", 2 * 1024 * 1024)
 MAX_LOG_ACTIONS = env_int("CRAWFORD_MAX_LOG_ACTIONS", 10_000)
+# The most games one match file may hold: an N-point match has at most 2N - 1 games (49 in a
+# 25-point match) and a long money session a few hundred. Games without actions (a resignation at
+# the start) are three short lines each, so without this bound a 2 MB file holds 40,000 of them and
+# the action limit never stops it.
+MAX_LOG_GAMES = env_int("CRAWFORD_MAX_LOG_GAMES", 500)
 # How long a ruling on a match outside an event may be appealed (an event sets its own).
 APPEAL_MINUTES = env_int("CRAWFORD_APPEAL_MINUTES", 60)
 # The whole body of one request: an import of several files at most (config/middleware.py).

@@ -1,5 +1,7 @@
 """The matches app's error catalogue: every message a service raises, in one place."""
 
+from django.utils.translation import gettext as _
+
 from core.errors import Conflict, DomainError, NotAllowed
 
 
@@ -29,6 +31,18 @@ def log_disagrees(message: str, **where) -> DomainError:
 
 def log_too_large(actions: int, limit: int) -> DomainError:
     return DomainError(f"the game logs hold {actions} actions; the limit is {limit}", code="log_too_large")
+
+
+def log_too_many_games(name: str, limit: int, *, line: int, game: int) -> DomainError:
+    message = _("game %(game)s at line %(line)s is past the limit of %(limit)s games")
+    return DomainError(message % {"game": game, "line": line, "limit": limit}, code="log_too_large", file=name,
+                       line=line, game=game)
+
+
+def log_too_many_actions(name: str, limit: int, *, line: int, game: int) -> DomainError:
+    message = _("game %(game)s passes the limit of %(limit)s actions at line %(line)s")
+    return DomainError(message % {"game": game, "line": line, "limit": limit}, code="log_too_large", file=name,
+                       line=line, game=game)
 
 
 def upload_too_large(name: str, size: int, limit: int) -> DomainError:

@@ -41,7 +41,10 @@ What it rejects, with :class:`~engine.errors.MatParseError` and ``details["line"
     game; an entry that is neither a roll nor a cube action nor a claim (dice outside 1..6,
     ``5x:``, junk); a play that cannot be read; two turn entries in one column of a line; an
     action after the game's ``Wins``/``Losses`` line or after a resign marker; two ``Wins`` (or
-    ``Losses``) lines in one game; a repeated ``N)`` with another number.
+    ``Losses``) lines in one game; a repeated ``N)`` with another number; a player name holding a
+    control character. Messages quote the file with its control characters written out (``\x00``).
+    Past a limit the caller gives (bytes, games, actions), :class:`~engine.errors.MatLimitError`
+    as soon as reading passes it.
 
 What :func:`check_mat` checks (RULES.md §5-§6; the engine's computation is the truth)
     Every game is replayed under the match's rules with its Crawford flag taken from the scores

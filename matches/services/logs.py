@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from engine.actions import action_to_dict, actions_from_json
-from engine.errors import EngineError, GameLogError
-from engine.formats.mat import check_mat, read_mat
+from engine.errors import EngineError, GameLogError, MatLimitError
+from engine.formats.mat import MatFile, check_mat, read_mat
 from engine.match import MatchReplay, MatchRules, replay_match
 
 from .. import errors
@@ -55,17 +55,37 @@ def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = 
     return CheckedLog([[action_to_dict(a) for a in game] for game in parsed], replay)
 
 
-def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int, int] = (0, 0)) -> CheckedLog:
-    """Read and check a .mat file for a match with ``rules``; its length must be the match's.
-    Its games are replayed from the score ``start``, as :func:`log_from_json` does.
+def mat_read(name: str, data: bytes) -> MatFile:
+    """Read the .mat file ``name`` within the limits of the settings (MAX_UPLOAD_BYTES,
+    MAX_LOG_GAMES, MAX_LOG_ACTIONS), stopping as soon as one is passed: nothing is replayed
+    before the file is known to be within them.
 
-    Raises DomainError for an oversized file or a length mismatch, and the engine's errors
+    Raises DomainError ``upload_too_large`` (before decoding) or ``log_too_large`` (naming the
+    line and game where the limit was passed), and the engine's MatParseError for a file that
+    does not read.
+    """
+    try:
+        return read_mat(data, max_bytes=settings.MAX_UPLOAD_BYTES, max_games=settings.MAX_LOG_GAMES,
+                        max_actions=settings.MAX_LOG_ACTIONS)
+    except MatLimitError as error:
+        where, limit = error.details, error.details["limit"]
+        if error.code == "mat_too_large":
+            raise errors.upload_too_large(name, where["size"], limit) from None
+        if error.code == "too_many_games":
+            raise errors.log_too_many_games(name, limit, line=where["line"], game=where["game"]) from None
+        raise errors.log_too_many_actions(name, limit, line=where["line"], game=where["game"]) from None
+
+
+def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int, int] = (0, 0)) -> CheckedLog:
+    """Read (:func:`mat_read`, within the limits) and check a .mat file for a match with
+    ``rules``; its length must be the match's. Its games are replayed from the score ``start``,
+    as :func:`log_from_json` does.
+
+    Raises DomainError for a file over a limit or a length mismatch, and the engine's errors
     (with the file's line number) for anything the engine rejects.
     """
-    if len(data) > settings.MAX_UPLOAD_BYTES:
-        raise errors.upload_too_large(name, len(data), settings.MAX_UPLOAD_BYTES)
     try:
-        check = check_mat(read_mat(data))
+        check = check_mat(mat_read(name, data))
     except EngineError as error:
         error.details.setdefault("file", name)
         raise
