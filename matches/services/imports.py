@@ -29,7 +29,7 @@ from pathlib import PurePosixPath
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import DataError, IntegrityError, OperationalError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch
 from django.http import Http404
 from django.utils import timezone
@@ -37,12 +37,14 @@ from django.utils import timezone
 from audit.services import audit_record
 from core.errors import DomainError
 from core.locking import locked
+from core.text import db_safe
 from engine.actions import action_to_dict
 from engine.errors import EngineError
-from engine.formats.mat import MatCheck, check_mat, read_mat, write_mat
+from engine.formats.mat import MatCheck, check_mat, write_mat
 
 from .. import errors
 from ..models import Game, ImportFile, ImportJob, Match, Player, Report
+from .logs import mat_read
 from .matches import match_create, match_summary, player_create, side_name
 
 logger = logging.getLogger(__name__)
@@ -76,7 +78,9 @@ def _clean_name(name: str, index: int) -> str:
 
 
 def _fit(name: str) -> str:
-    # Keep the end of a long name: it holds the file's own name and extension.
+    # Keep the end of a long name: it holds the file's own name and extension. The name is stored
+    # and quoted in the match's report and audit note: db_safe, as PostgreSQL refuses NUL.
+    name = db_safe(name)
     return name if len(name) <= 255 else "..." + name[-252:]
 
 
@@ -117,7 +121,9 @@ def _unzip(name: str, data: bytes) -> list[tuple[str, bytes]]:
     found: list[tuple[str, bytes]] = []
     total = 0
     for info in infos:
-        path = info.filename.replace("\\", "/")
+        # The name as the archive holds it: zipfile cuts ``filename`` at a NUL, which would turn
+        # "x.mat\0.exe" into "x.mat" and drop "mid\0dle.mat" unseen. _fit stores the NUL visibly.
+        path = info.orig_filename.replace("\\", "/")
         parts = PurePosixPath(path).parts
         # Nothing is extracted to disk, but a member that tries to climb out of the archive says
         # the archive was crafted: refuse it rather than guess what was meant.
@@ -211,8 +217,9 @@ def _failure(error: Exception) -> dict:
         # The line has its own key: do not repeat it at the start of the message.
         message = _LINE_PREFIX.sub("", message, count=1)
     game = details.get("game")
+    # The message may quote the file's own bytes: a NUL in it would make the row fail to save.
     return {"line": line if isinstance(line, int) else None, "game": game if isinstance(game, int) else None,
-            "message": message}
+            "message": db_safe(str(message))}
 
 
 def canonical_hash(check: MatCheck) -> str:
@@ -288,7 +295,7 @@ def _import(file: ImportFile, owner) -> _Outcome:
 
     Raises the engine's errors and DomainError for a file that cannot be imported.
     """
-    check = check_mat(read_mat(bytes(file.content)))
+    check = check_mat(mat_read(file.name, bytes(file.content)))
     problem = _unfinished(check)
     if problem is not None:
         raise problem
@@ -340,6 +347,32 @@ def _match_write(file: ImportFile, owner, check: MatCheck, games: list[list[dict
     return match
 
 
+def _outcome(file: ImportFile) -> _Outcome:
+    """Import the file in a savepoint of its own, so a refusal leaves nothing of it behind; a
+    refusal becomes a failed outcome. Raises OperationalError (transient: retry)."""
+    try:
+        with transaction.atomic():
+            return _import(file, file.job.owner)
+    except OperationalError:
+        raise
+    except (EngineError, DomainError, ValidationError) as error:
+        return _Outcome(ImportFile.Status.FAILED, error=_failure(error))
+    except Exception:
+        logger.exception("import file %s failed unexpectedly", file.pk)
+        return _Outcome(ImportFile.Status.FAILED, error={
+            "line": None, "game": None, "message": "an internal error stopped this file's import",
+        })
+
+
+def _store(file_id: int, outcome: _Outcome) -> None:
+    changed = ImportFile.objects.filter(pk=file_id, status=ImportFile.Status.PENDING).update(
+        status=outcome.status, match_id=outcome.match_id, error=outcome.error, content=b"",
+    )
+    if changed != 1:
+        # Unreachable while the caller's row lock holds; kept so the counter can never drift.
+        raise RuntimeError(f"import file {file_id} changed under its lock")
+
+
 def import_file_process(*, file_id: int) -> ImportFile:
     """Import one pending file of a job, in one transaction; safe to call twice.
 
@@ -348,8 +381,10 @@ def import_file_process(*, file_id: int) -> ImportFile:
     its games, and stores the match's canonical hash. Duplicate: links the existing match.
     Failed: stores ``{line, game, message}``. In each case the file's bytes are dropped, its
     status leaves "pending" by a conditional update and the job's ``done`` goes up by one; a file
-    no longer pending is returned unchanged. Raises only database errors that are worth a retry
-    (OperationalError); anything else marks the file failed.
+    no longer pending is returned unchanged. A file whose outcome cannot be saved (the database
+    refuses it: DataError, IntegrityError) fails with a generic reason and keeps nothing of its
+    match, so that one bad file never stops the others. Raises only database errors that are
+    worth a retry (OperationalError); anything else marks the file failed.
     """
     with transaction.atomic():
         # Lock the row so a second worker waits here and then finds the file done.
@@ -358,23 +393,15 @@ def import_file_process(*, file_id: int) -> ImportFile:
         if file is None:
             return ImportFile.objects.defer("content").get(pk=file_id)
         try:
+            # The match and the outcome share a savepoint: an outcome that cannot be saved takes
+            # the match with it, rather than leave a match no file points to.
             with transaction.atomic():
-                outcome = _import(file, file.job.owner)
-        except OperationalError:
-            raise
-        except (EngineError, DomainError, ValidationError) as error:
-            outcome = _Outcome(ImportFile.Status.FAILED, error=_failure(error))
-        except Exception:
-            logger.exception("import file %s failed unexpectedly", file_id)
-            outcome = _Outcome(ImportFile.Status.FAILED, error={
-                "line": None, "game": None, "message": "an internal error stopped this file's import",
-            })
-        changed = ImportFile.objects.filter(pk=file_id, status=ImportFile.Status.PENDING).update(
-            status=outcome.status, match_id=outcome.match_id, error=outcome.error, content=b"",
-        )
-        if changed != 1:
-            # Unreachable while the row lock above holds; kept so the counter can never drift.
-            raise RuntimeError(f"import file {file_id} changed under its lock")
+                _store(file_id, _outcome(file))
+        except (DataError, IntegrityError):
+            logger.exception("import file %s: its outcome could not be saved", file_id)
+            _store(file_id, _Outcome(ImportFile.Status.FAILED, error={
+                "line": None, "game": None, "message": "this file's result could not be saved",
+            }))
         ImportJob.objects.filter(pk=file.job_id).update(done=F("done") + 1)
     return ImportFile.objects.defer("content").get(pk=file_id)
 
