@@ -112,7 +112,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- cache, Celery ---------------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Fails open (core/cache.py): with Redis down, reads miss and writes are skipped, so pages and
+    # the API answer from the database. No cache call waits longer than the socket timeouts, and
+    # after a failure none tries Redis again for retry_seconds.
+    CACHES = {"default": {"BACKEND": "core.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "retry_seconds": 5}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
