@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "core.middleware.LockedMiddleware",
+    # PostgreSQL unreachable or restarting: 503 with Retry-After, not a server error.
+    "core.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -99,7 +101,10 @@ TEMPLATES = [
 # tasks and management commands get the same guarantees as requests.
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 60))}
+    # A kept connection is checked before each request's first query: after PostgreSQL restarts,
+    # a request gets a new connection instead of an error on the dead one.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 60),
+                                                  conn_health_checks=True)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # No row lock is waited for longer than this (core/locking.py): past it the request is
         # answered 409 with Retry-After and changes nothing, instead of hanging behind another.
