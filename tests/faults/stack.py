@@ -358,8 +358,9 @@ class Stack:
         return result.stdout
 
     def shell(self, code: str, **kwargs) -> str:
-        """Run Python ``code`` in ``manage.py shell`` on the private database (services, models)."""
-        return self.manage("shell", "-c", code, **kwargs)
+        """Run Python ``code`` in ``manage.py shell`` on the private database (the models are imported
+        already); what it prints."""
+        return self.manage("shell", "--verbosity", "0", "-c", code, **kwargs)
 
     # --- building and tearing down ---------------------------------------------------------------
 
