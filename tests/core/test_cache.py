@@ -12,13 +12,17 @@ import uuid
 import pytest
 import redis
 from django.conf import settings
+from django.core import mail
 from django.core.cache.backends.redis import RedisCacheClient
 from django.test import override_settings
 
 from core import cache as core_cache
 from core import outages
 from core.cache import FailOpenRedisCache
+from matches.services.reporting import Claim, match_report
+from matches.tasks import match_notify_task
 from tests.factories import MatchFactory
+from tests.matches.factories_ratings import match_between, player
 
 
 def dead_url() -> str:
@@ -208,3 +212,15 @@ def test_the_throttles_fail_open_and_log_it_even_under_a_cache_that_raises(api_c
         assert api_client.get("/api/v1/matches/").status_code == 200
     assert any(r.getMessage().startswith("The throttles' cache is unavailable (ConnectionError")
                for r in caplog.records)
+
+
+@pytest.mark.django_db
+def test_with_the_cache_down_a_result_email_is_still_sent():
+    """The claim that keeps an email from going out twice cannot be stored: the email goes out
+    (twice if the task is delivered twice in that time), it is never silently dropped."""
+    alice, bob = player("alice"), player("bob")
+    match = match_between(alice, bob, length=5)
+    match_report(match_id=match.pk, user=alice.user, claim=Claim((5, 3)))
+    with override_settings(CACHES=caches_at(dead_url())):
+        assert match_notify_task(match.pk, "reported") == 1
+    assert [message.to for message in mail.outbox] == [[bob.user.email]]
