@@ -168,6 +168,15 @@ class RedisServer:
         """Stop it at once (SIGKILL: no goodbye to its clients, as a crash or a network cut)."""
         self.process.kill()
 
+    def pause(self) -> None:
+        """Freeze it (SIGSTOP): connections are still taken by the kernel but nothing answers, as
+        a Redis that hangs or a network that drops packets."""
+        self.process.signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Let a paused Redis go on (SIGCONT; harmless when it was not paused)."""
+        self.process.signal(signal.SIGCONT)
+
     def keys(self, pattern: str = "*") -> list[str]:
         """The keys stored now that match ``pattern``."""
         return sorted(key.decode() for key in self.client().scan_iter(pattern))
@@ -391,6 +400,7 @@ class Stack:
         for process in self.processes:
             process.terminate(timeout=10)
         self.processes.clear()
+        self.redis.resume()
         self.redis.start()
         self.postgres.start()
 

@@ -1,7 +1,7 @@
 """Degrade, don't fail (issue 11, point 2), measured on the production shape (gunicorn, DEBUG off)
 with Redis and PostgreSQL of the tests' own, stopped and started under it:
 
-- Redis down: the API's reads, its schema and docs, the token endpoint, and the pages (a match, the
+- Redis down (stopped, or hanging): the API's reads, its schema and docs, the token endpoint, and the pages (a match, the
   chouette table, the sign-in page and signing in) answer from the database; the cache and the
   throttles fail open, logged once per process, not once per request. Redis back: the cache is used
   again within the breaker's retry time.
@@ -80,6 +80,25 @@ def test_with_redis_down_reads_answer_from_the_database_and_the_cache_comes_back
     print(f"\nRedis down: {len(answers)} requests, answers {dict(Counter(s for _, s, _ in answers))}, "
           f"median {latencies[len(latencies) // 2] * 1000:.0f} ms, slowest {latencies[-1] * 1000:.0f} ms; "
           f"Redis restarted: the cache used again after {back_after:.1f} s")
+
+
+def test_with_redis_hanging_requests_wait_once_on_its_timeout_then_not_at_all(stack):
+    """A Redis that takes connections and never answers: the first cache call of each gunicorn
+    worker waits for the socket timeout (0.5 s), then the breaker answers for Redis for 5 s."""
+    demo = stack.demo
+    stack.redis.pause()
+    answers = []
+    for _ in range(40):
+        started = time.monotonic()
+        response = stack.get(f"/api/v1/matches/{demo.match_id}/")
+        answers.append((response.status_code, time.monotonic() - started))
+    stack.redis.resume()
+    assert [status for status, _ in answers] == [200] * 40
+    assert "The cache (Redis) is unavailable (TimeoutError" in stack.service.process.log()
+    slow = sum(1 for _, seconds in answers if seconds >= 0.4)
+    took = sum(seconds for _, seconds in answers)
+    print(f"\nRedis hanging: {len(answers)} requests in {took:.1f} s, {slow} of them waited for the timeout, "
+          f"median {sorted(s for _, s in answers)[len(answers) // 2] * 1000:.0f} ms")
 
 
 class Load:
