@@ -6,6 +6,8 @@ and the view did not already say otherwise; every one has the API's error body (
 
 - 401 on every operation: a bad or stale token is refused even where no sign-in is needed;
 - 429 on every operation: the throttles (core/throttles.py), with Retry-After;
+- 503 on every operation: the database cannot be reached just now (core/middleware.py), with
+  Retry-After;
 - 403 on every write: a session-signed write without its CSRF token;
 - 400, 413 and 415 on every operation with a request body: a body that does not parse, is over
   the upload limit, or comes in a media type the operation does not take;
@@ -27,6 +29,8 @@ EVERY_OPERATION = {
     "401": "Not signed in where that is needed, or the token is not valid (code not_authenticated or "
            "authentication_failed).",
     "429": "Too many requests (code throttled; Retry-After says in how many seconds to try again).",
+    "503": "The database cannot be reached just now (code service_unavailable; Retry-After says in how many "
+           "seconds to try again).",
 }
 WRITE = {"403": "Not allowed; or, signed in by the session cookie, the CSRF token is missing (code permission_denied)."}
 WITH_BODY = {

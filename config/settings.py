@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "core.middleware.LockedMiddleware",
+    # PostgreSQL unreachable or restarting: 503 with Retry-After, not a server error.
+    "core.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -99,7 +101,10 @@ TEMPLATES = [
 # tasks and management commands get the same guarantees as requests.
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 60))}
+    # A kept connection is checked before each request's first query: after PostgreSQL restarts,
+    # a request gets a new connection instead of an error on the dead one.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 60),
+                                                  conn_health_checks=True)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # No row lock is waited for longer than this (core/locking.py): past it the request is
         # answered 409 with Retry-After and changes nothing, instead of hanging behind another.
@@ -112,7 +117,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- cache, Celery ---------------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Fails open (core/cache.py): with Redis down, reads miss and writes are skipped, so pages and
+    # the API answer from the database. No cache call waits longer than the socket timeouts, and
+    # after a failure none tries Redis again for retry_seconds.
+    CACHES = {"default": {"BACKEND": "core.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "retry_seconds": 5}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
@@ -213,13 +222,15 @@ EMAIL_BACKEND = env_str(
     "DJANGO_EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
+# Where django.core.mail.backends.filebased.EmailBackend writes (the fault tests count emails there).
+EMAIL_FILE_PATH = env_str("DJANGO_EMAIL_FILE_PATH")
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "Crawford <noreply@crawford.invalid>")
 
 # --- static files, i18n ----------------------------------------------------------------------
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -1,14 +1,38 @@
-"""A page whose request could not have a row lock in time answers 409 with ``Retry-After``, as the
-API does (core/api.py), instead of a server error: nothing was changed, the same request may
-simply be sent again."""
+"""Answers for a request the database could not serve, instead of a server error.
+
+- A request that could not have a row lock in time answers 409 with ``Retry-After``, as the API does
+  (core/api.py): nothing was changed, the same request may simply be sent again
+  (:class:`LockedMiddleware`).
+- A request that met PostgreSQL unreachable, restarting or gone away in the middle (an
+  ``OperationalError`` or ``InterfaceError`` that is not a lock timeout) answers 503 with
+  ``Retry-After`` (:class:`DatabaseUnavailableMiddleware`): the API's error body
+  ``{"detail", "code": "service_unavailable"}`` under /api/, a short page otherwise, never a
+  traceback. Whatever the request was writing rolled back with its transaction. The outage is
+  logged at most once a minute per process, its end once (core/outages.py).
+
+The middleware catches what a view raises; what the middleware around the views raises (a session
+saved as the response goes out) reaches the project's 500 handler, which answers the same way
+through :func:`database_unavailable_response` (config/views.py).
+"""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+import logging
+
+from django.db import InterfaceError, OperationalError, connection
+from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from .errors import Locked
 from .locking import lock_failed
+from .outages import OutageLog
+
+logger = logging.getLogger(__name__)
+_database_outage = OutageLog(logger, "The database (PostgreSQL)")
+
+#: What a client is asked to wait before sending the request again: PostgreSQL restarts in seconds.
+DATABASE_RETRY_AFTER = 5
 
 
 class LockedMiddleware:
@@ -27,3 +51,46 @@ class LockedMiddleware:
         )
         response["Retry-After"] = str(Locked.retry_after)
         return response
+
+
+def database_unavailable(error: BaseException | None) -> bool:
+    """Whether ``error`` says the database cannot serve just now: cannot be reached, is starting
+    up or shutting down, or dropped the connection. A row lock not had in time is not that (409)."""
+    return isinstance(error, (OperationalError, InterfaceError)) and not lock_failed(error)
+
+
+def database_unavailable_response(request, error: BaseException) -> HttpResponse:
+    """The 503 with ``Retry-After`` for a request that met ``error`` (see the module); logs it."""
+    _database_outage.failed(error, consequence="requests that need it answer 503 with Retry-After")
+    if request.path.startswith("/api/"):
+        response = JsonResponse(
+            {"detail": _("the service is briefly unavailable; please try again in a few seconds"),
+             "code": "service_unavailable"},
+            status=503,
+        )
+    else:
+        # Rendered without the request: its context processors would read the session and the
+        # user, from the database that just failed.
+        response = HttpResponse(render_to_string("unavailable.html"), status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    response.database_unavailable = True
+    # django.request would log every one of them as an error; the outage log above speaks for them.
+    response._has_been_logged = True
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (_database_outage.down and not getattr(response, "database_unavailable", False)
+                and connection.connection is not None and connection.is_usable()):
+            _database_outage.recovered()
+        return response
+
+    def process_exception(self, request, exception):
+        if not database_unavailable(exception):
+            return None
+        return database_unavailable_response(request, exception)

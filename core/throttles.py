@@ -18,12 +18,24 @@ DRF's own throttles copy that dict once, when their class is defined, so a chang
 reaches them; these read it on every request, which lets tests lower a rate with
 ``override_settings`` (tests/conftest.py, ``throttle_rates``). A throttled request gets a 429 with
 ``Retry-After`` and the error body ``{"detail", "code": "throttled"}`` (core/api.py).
+
+The counters live in the cache. When it cannot be reached the throttles fail open: the request is
+let through and the failure logged (at most once a minute, core/outages.py). The project's cache
+fails open itself (core/cache.py); this holds even under a cache backend that raises.
 """
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from .cache import CACHE_ERRORS
+from .outages import OutageLog
+
+logger = logging.getLogger(__name__)
+_outage = OutageLog(logger, "The throttles' cache")
 
 
 def client_ip(request) -> str:
@@ -42,6 +54,17 @@ class _LiveRateThrottle(SimpleRateThrottle):
             # DRF's own message for a missing rate: a misconfiguration, never a client error.
             return super().get_rate()
         return rates[self.scope]
+
+    def allow_request(self, request, view) -> bool:
+        try:
+            allowed = super().allow_request(request, view)
+        except CACHE_ERRORS as error:
+            # A brake is not worth a failed request: without its counters nobody is throttled.
+            _outage.failed(error, consequence="requests are let through unthrottled until it answers")
+            return True
+        if getattr(self, "key", None) is not None:  # the cache was read: it answers
+            _outage.recovered()
+        return allowed
 
     def get_ident(self, request) -> str:
         return client_ip(request)

@@ -182,14 +182,15 @@ def test_every_operation_answers_as_the_schema_says(case, headers, world):
 
 
 def test_the_schema_documents_the_errors_of_the_plumbing_on_every_operation():
-    """config/schema.py: what authentication, throttles, CSRF, body parsing and pagination can
-    answer is documented wherever it can happen (schemathesis then holds every answer to it)."""
+    """config/schema.py: what authentication, throttles, CSRF, body parsing, pagination and an
+    unreachable database can answer is documented wherever it can happen (schemathesis then holds
+    every answer to it)."""
     operations = [(method, operation) for item in schema.raw_schema["paths"].values()
                   for method, operation in item.items()]
     assert operations
     for method, operation in operations:
         codes = set(operation["responses"])
-        assert {"401", "429"} <= codes, operation["operationId"]
+        assert {"401", "429", "503"} <= codes, operation["operationId"]
         if method in {"post", "put", "patch", "delete"}:
             assert "403" in codes, operation["operationId"]
         if "requestBody" in operation:

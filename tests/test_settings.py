@@ -96,7 +96,7 @@ def test_database_url_selects_postgresql():
 
 def test_redis_url_selects_the_redis_cache_broker_and_result_backend():
     shown = show(REDIS_URL="redis://cache.example:6379/2")
-    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["cache"] == "core.cache.FailOpenRedisCache"
     assert shown["cache_location"] == "redis://cache.example:6379/2"
     assert shown["broker"] == shown["result_backend"] == "redis://cache.example:6379/2"
     assert shown["eager"] is False

@@ -1,0 +1,157 @@
+"""The cache fails open: with Redis down, every read is a miss and every write is skipped, and the
+request goes on from the database.
+
+Everything we keep in the cache can be recomputed or is only a brake: the API's cached match
+detail and event standings, the chouette table's state, the throttles' counters, the claims that
+keep a result email from going out twice. None of it is worth a failed request, so
+:class:`FailOpenRedisCache` (``settings.CACHES`` whenever ``REDIS_URL`` is set) answers every call
+even when Redis cannot:
+
+- ``get``/``get_many``/``has_key``/``touch``/``delete`` answer as for a missing key (``default``,
+  ``{}``, ``False``); ``incr``/``decr`` raise ``ValueError`` as for a missing key;
+- ``set``/``delete_many``/``clear`` do nothing (``set_many`` returns every key: none was stored);
+- ``add`` answers **True**, as if the key had been added. ``add`` is how a caller claims
+  something once (matches/services/notifications.py and rulings/services/notifications.py claim
+  each email before sending it): False would tell it "someone else has it" and the email would
+  never be sent. While Redis is down a claim therefore claims nothing, and a task delivered twice
+  in that time may send its email twice: a duplicate rather than a loss.
+
+Each socket operation gives up after a short timeout (``socket_connect_timeout``,
+``socket_timeout``), and a circuit breaker spares the requests even that: after a failure, every
+call in the next ``retry_seconds`` answers at once without trying Redis; the first call after that
+tries again. The breaker and the log are per process and per Redis location, shared by every
+thread's cache object; the failure is logged at most once a minute (core/outages.py), its end
+once. A pooled connection left from before a restart of Redis is no new failure: redis-py finds it
+closed when it takes it from the pool, and opens another.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from functools import partial
+from time import monotonic
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+from .outages import OutageLog
+
+logger = logging.getLogger(__name__)
+
+#: What a failing cache raises: redis-py's errors (refused, timed out, closed, out of memory…) and
+#: the socket errors it lets through.
+CACHE_ERRORS = (RedisError, OSError)
+
+CONSEQUENCE = "the cache fails open: reads miss and writes are skipped until it answers"
+
+
+@dataclass
+class Circuit:
+    """One Redis location's breaker in this process: open (skip Redis) until ``open_until``."""
+
+    log: OutageLog
+    retry_seconds: float
+    open_until: float = 0.0
+    failures: int = 0
+    skipped: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def is_open(self) -> bool:
+        return self.open_until > 0.0 and monotonic() < self.open_until
+
+    def trip(self, error: BaseException) -> None:
+        with self.lock:
+            self.open_until = monotonic() + self.retry_seconds
+            self.failures += 1
+        self.log.failed(error, consequence=CONSEQUENCE)
+
+    def close(self) -> None:
+        if self.open_until:
+            self.open_until = 0.0
+        self.log.recovered()
+
+
+_circuits: dict[str, Circuit] = {}
+_circuits_lock = threading.Lock()
+
+
+def circuit_for(location: str, *, retry_seconds: float = 5.0, log_seconds: float = 60.0) -> Circuit:
+    """The process's breaker for the Redis at ``location`` (made on first use)."""
+    with _circuits_lock:
+        circuit = _circuits.get(location)
+        if circuit is None:
+            # The location may carry a password: the log names the cache, never its URL.
+            circuit = Circuit(OutageLog(logger, "The cache (Redis)", interval=log_seconds), retry_seconds)
+            _circuits[location] = circuit
+        return circuit
+
+
+class FailOpenRedisCache(RedisCache):
+    """Django's Redis cache that never raises for Redis being unreachable (see the module).
+
+    ``OPTIONS`` takes, besides redis-py's connection options, ``retry_seconds`` (how long the
+    breaker stays open after a failure, 5 by default) and ``log_seconds`` (at most one log line per
+    that many seconds, 60). ``socket_connect_timeout`` and ``socket_timeout`` default to 0.5 s.
+    """
+
+    def __init__(self, server, params):
+        options = dict(params.get("OPTIONS") or {})
+        retry_seconds = float(options.pop("retry_seconds", 5.0))
+        log_seconds = float(options.pop("log_seconds", 60.0))
+        options.setdefault("socket_connect_timeout", 0.5)
+        options.setdefault("socket_timeout", 0.5)
+        super().__init__(server, {**params, "OPTIONS": options})
+        location = server if isinstance(server, str) else ",".join(server)
+        self.circuit = circuit_for(location, retry_seconds=retry_seconds, log_seconds=log_seconds)
+
+    def _guarded(self, call, fallback):
+        circuit = self.circuit
+        if circuit.is_open():
+            circuit.skipped += 1
+            return fallback()
+        try:
+            result = call()
+        except CACHE_ERRORS as error:
+            circuit.trip(error)
+            return fallback()
+        circuit.close()
+        return result
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded(partial(super().add, key, value, timeout, version), lambda: True)
+
+    def get(self, key, default=None, version=None):
+        return self._guarded(partial(super().get, key, default, version), lambda: default)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded(partial(super().set, key, value, timeout, version), lambda: None)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded(partial(super().touch, key, timeout, version), lambda: False)
+
+    def delete(self, key, version=None):
+        return self._guarded(partial(super().delete, key, version), lambda: False)
+
+    def get_many(self, keys, version=None):
+        return self._guarded(partial(super().get_many, keys, version), dict)
+
+    def has_key(self, key, version=None):
+        return self._guarded(partial(super().has_key, key, version), lambda: False)
+
+    def incr(self, key, delta=1, version=None):
+        def missing():
+            raise ValueError(f"Key '{key}' not found.")
+
+        return self._guarded(partial(super().incr, key, delta, version), missing)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded(partial(super().set_many, data, timeout, version), lambda: list(data))
+
+    def delete_many(self, keys, version=None):
+        return self._guarded(partial(super().delete_many, keys, version), lambda: None)
+
+    def clear(self):
+        return self._guarded(partial(super().clear), lambda: False)
