@@ -12,7 +12,10 @@ Guarantees:
 - one match per match file: the canonical hash (sha256 of the engine's own .mat rendering, without
   tags) is unique in the database, so the same match with CRLF line ends, a byte-order mark or
   other tags is a duplicate, even when two imports race;
-- a file that fails stores ``{line, game, message}`` and the other files go on.
+- a file that fails stores ``{line, game, message}`` and the other files go on;
+- an imported match is on a named player's record only once he (or a director of his, or
+  staff) confirms it; only the importer's own side is consented at once (when a name is his
+  own player's): see ``matches.services.consent``.
 """
 
 from __future__ import annotations
