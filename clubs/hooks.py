@@ -7,6 +7,9 @@ How clubs hangs on matches and players (see ``matches.hooks``), registered by
   ``match_create(context={"club": ..., "club_night": ...})`` links a new match to them, for the
   club's active members only; the matches API takes ``club`` and ``club_night`` as before; the
   ``match.created`` audit entry carries the club's id (the club's own log).
+- Consent for the record (``matches.services.consent``): a club vouches for its members' sides
+  of a club match (their consent is given at creation), and a club's owners and organisers may
+  confirm for one of its members a match outside any event or club (``_directs_player``).
 - The home club: a player's home club (``HomeClub``) is his ``club`` in the players API and on
   his page, and what "same club" means to an event's draw.
 - Events on the club's calendar (``ClubEvent``): the club is the events' host
@@ -31,6 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -41,8 +45,8 @@ from tournaments import errors as tournament_errors
 from tournaments import hosts
 
 from . import selectors
-from .models import Club, ClubEvent, ClubMatch, ClubNight, HomeClub
-from .permissions import require_club_manager, require_club_member
+from .models import Club, ClubEvent, ClubMatch, ClubNight, HomeClub, Membership
+from .permissions import MANAGERS, require_club_manager, require_club_member
 
 # --- the club context -------------------------------------------------------------------------------
 
@@ -59,7 +63,27 @@ def _prepare(*, created_by, club: Club | None, club_night: ClubNight | None) -> 
     def attach(match) -> None:
         ClubMatch.objects.create(match=match, club=club, night=club_night)
 
-    return hooks.Attachment(attach=attach, audit={"club_id": club.pk})
+    def vouches(players) -> bool:
+        # The club vouches for its own members' sides only: being a member lets one create a club
+        # match, not put a result on an outsider's record.
+        return all(_plays_in(club.pk, player) for player in players)
+
+    return hooks.Attachment(attach=attach, audit={"club_id": club.pk}, vouches=vouches)
+
+
+def _plays_in(club_id: int, player) -> bool:
+    """The player is an active member of the club (by his user) or has it as his home club."""
+    member = player.user_id is not None and Membership.objects.filter(
+        club_id=club_id, user_id=player.user_id, status=Membership.Status.ACTIVE).exists()
+    return member or HomeClub.objects.filter(club_id=club_id, player_id=player.pk).exists()
+
+
+def _directs_player(user, player_id: int) -> bool:
+    """``user`` owns or organises a club the player is an active member of or has as home club."""
+    clubs = Membership.objects.filter(user__player__pk=player_id, status=Membership.Status.ACTIVE).values("club_id")
+    home = HomeClub.objects.filter(player_id=player_id).values("club_id")
+    return Membership.objects.filter(user_id=user.pk, status=Membership.Status.ACTIVE, role__in=MANAGERS).filter(
+        Q(club_id__in=clubs) | Q(club_id__in=home)).exists()
 
 
 CLUB_CONTEXT = hooks.MatchContext(
@@ -147,6 +171,7 @@ EVENT_HOST = hosts.EventHost(
 def register() -> None:
     hooks.match_context_register(CLUB_CONTEXT)
     hooks.player_context_register(HOME_CLUB_CONTEXT)
+    hooks.player_director_register(hooks.PlayerDirector(name="clubs.club", directs=_directs_player))
     hosts.event_host_register(EVENT_HOST)
 
 

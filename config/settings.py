@@ -180,6 +180,9 @@ SPECTACULAR_SETTINGS = {
     # The error answers that come from the plumbing (authentication, throttles, CSRF, body parsing,
     # pagination) are documented on every operation they can reach.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.document_common_errors"],
+    # Two fields named "decision" (an appeal's, a match consent's) take different choices.
+    "ENUM_NAME_OVERRIDES": {"DecisionEnum": "rulings.models.Appeal.Decision",
+                            "ConsentDecisionEnum": "matches.services.consent.DECISIONS"},
 }
 
 # --- sign-in lockout (django-axes) ------------------------------------------------------------

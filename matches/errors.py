@@ -51,3 +51,31 @@ def upload_too_large(name: str, size: int, limit: int) -> DomainError:
 
 def bad_sides(message: str) -> DomainError:
     return DomainError(message, code="bad_sides")
+
+
+def not_your_side() -> NotAllowed:
+    return NotAllowed(_("a player answers only for his own side of a match"), code="not_your_side")
+
+
+def may_not_consent() -> NotAllowed:
+    return NotAllowed(_("only the match's players, a director of an event or club they play in, or staff may "
+                        "confirm a match for a side"), code="not_a_party")
+
+
+def only_the_player_declines() -> NotAllowed:
+    return NotAllowed(_("only the player himself may decline a match"), code="not_your_side")
+
+
+def consent_side_required() -> DomainError:
+    return DomainError(_("side: say which side (0 or 1) you confirm the match for"), code="side_required",
+                       field="side")
+
+
+def consent_already_given() -> Conflict:
+    return Conflict(_("this side has already confirmed the match; a director or staff can correct it"),
+                    code="consent_given")
+
+
+def bad_consent_decision(decision) -> DomainError:
+    return DomainError(_("decision: %(decision)s is not confirm or decline") % {"decision": decision},
+                       code="bad_decision", field="decision")

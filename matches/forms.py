@@ -4,6 +4,7 @@ match file is legal or the user may act at all is decided by the services."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .models import Match
 
@@ -42,3 +43,12 @@ class ContestForm(forms.Form):
 
     statement = forms.CharField(required=False, max_length=MAX_STATEMENT, widget=forms.Textarea(attrs={"rows": 2}),
                                 label="Why (optional, for the organiser)")
+
+
+class ConsentForm(forms.Form):
+    """A player's answer to a match naming him (confirm it for his record, or decline it), or a
+    director's confirmation for a side (``side``)."""
+
+    decision = forms.ChoiceField(choices=[("confirm", _("Confirm")), ("decline", _("Decline"))], label=_("Decision"))
+    side = forms.TypedChoiceField(choices=[("", ""), ("0", "0"), ("1", "1")], coerce=int, empty_value=None,
+                                  required=False, label=_("Side"))

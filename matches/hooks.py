@@ -120,12 +120,15 @@ class Attachment:
 
     ``attach`` links the saved match (in the same transaction); ``organiser``, when set, is the
     match's organiser unless the caller names one (an event's organiser); ``audit`` adds ids
-    (``club_id``...) to the ``match.created`` entry only.
+    (``club_id``...) to the ``match.created`` entry only; ``vouches(players)`` says whether the
+    context vouches for a side of these players (``Player`` rows), whose consent to the match is
+    then given at creation (an event for every side, a club for its members'; None: for none).
     """
 
     attach: Callable[[Any], None]
     organiser: Any = None
     audit: dict[str, int] = field(default_factory=dict)
+    vouches: Callable[[list], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -332,6 +335,43 @@ def describe_player(player) -> list[tuple[str, str]]:
         if text:
             lines.append((context.label, text))
     return lines
+
+
+def vouched(prepared: list[tuple[MatchContext, Attachment]], players: list) -> bool:
+    """Whether one of the contexts a new match is prepared for vouches for a side of ``players``."""
+    return any(attachment.vouches is not None and attachment.vouches(players) for _, attachment in prepared)
+
+
+# --- who answers for a player ------------------------------------------------------------------------
+#
+# A match outside any event or club, or imported with a player's name, is on his record only once
+# he, or a director of an event or club he plays in, consents (matches.services.consent). Who
+# directs an event or a club is known above matches: each app registers a :class:`PlayerDirector`.
+
+
+@dataclass(frozen=True)
+class PlayerDirector:
+    """``directs(user, player_id)``: whether ``user`` directs an event or a club the player plays
+    in (an event's organiser for its entrants; a club's owners and organisers for its members)."""
+
+    name: str
+    directs: Callable[[Any, Any], bool]
+
+
+_player_directors: dict[str, PlayerDirector] = {}
+
+
+def player_director_register(director: PlayerDirector) -> None:
+    """Register (or, under the same name, replace) a :class:`PlayerDirector`."""
+    _player_directors[director.name] = director
+
+
+def directs_player(user, player_id: int) -> bool:
+    """Whether ``user`` directs an event or a club the player ``player_id`` plays in, by any
+    registered app."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return any(_player_directors[name].directs(user, player_id) for name in sorted(_player_directors))
 
 
 # --- records kept about a match ----------------------------------------------------------------------

@@ -7,6 +7,9 @@ Invariants the database guards (not only Python):
 - one report per side per match, and at most ONE confirmed report per match: two reports racing
   can never leave two confirmed results;
 - a rating change is applied once per player per match;
+- each side's consent to the match being on its record is pending, given or declined; a match
+  counts for ratings and shows on its players' pages only once both sides have given it (see
+  ``matches.services.consent``);
 - an imported match file (by its canonical hash) is stored once.
 
 A match's context (its event, its club and club night) and a player's home club are held by the
@@ -20,6 +23,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from engine.match import MatchRules
 
@@ -113,6 +117,26 @@ class MatchQuerySet(models.QuerySet):
             "side0__player_b", "side1__player_a", "side1__player_b", *fields,
         )
 
+    def consented(self) -> MatchQuerySet:
+        """Matches both sides consented to: those on their players' records."""
+        return self.filter(consent0=Match.Consent.GIVEN, consent1=Match.Consent.GIVEN)
+
+    def visible_to(self, viewer) -> MatchQuerySet:
+        """The matches ``viewer`` (a user, anonymous or None) may see in lists: those both sides
+        consented to, and, until then, the match's creator (the importer), the players of a side
+        that has not declined it (who see it awaiting their answer) and staff. No extra query:
+        the viewer's player is a subquery."""
+        if getattr(viewer, "is_staff", False) and getattr(viewer, "is_active", True):
+            return self
+        shown = Q(consent0=Match.Consent.GIVEN, consent1=Match.Consent.GIVEN)
+        if getattr(viewer, "is_authenticated", False):
+            mine = Player.objects.filter(user_id=viewer.pk).values("pk")
+            shown |= Q(created_by_id=viewer.pk)
+            for index in (0, 1):
+                plays = Q(**{f"side{index}__player_a__in": mine}) | Q(**{f"side{index}__player_b__in": mine})
+                shown |= plays & ~Q(**{f"consent{index}": Match.Consent.DECLINED})
+        return self.filter(shown)
+
     def of_player(self, player: Player) -> MatchQuerySet:
         return self.filter(
             Q(side0__player_a=player) | Q(side0__player_b=player) | Q(side1__player_a=player) | Q(side1__player_b=player)
@@ -126,6 +150,11 @@ class Match(models.Model):
         REPORTED = "reported", "Reported, awaiting confirmation"
         CONFIRMED = "confirmed", "Confirmed"
         DISPUTED = "disputed", "Disputed"
+
+    class Consent(models.TextChoices):
+        PENDING = "pending", _("Awaiting the player's confirmation")
+        GIVEN = "given", _("Confirmed by the player")
+        DECLINED = "declined", _("Declined by the player")
 
     class MovePolicy(models.TextChoices):
         LEGAL = "legal", "Legal moves"
@@ -161,6 +190,14 @@ class Match(models.Model):
     # match starts from them, and game logs reported for it are replayed from that score.
     penalty0 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 0 by rulings")
     penalty1 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 1 by rulings")
+    # Each side's consent to the match being on its players' records (an import names players
+    # by display name; an organiser may create a match between any two players): the match
+    # counts for ratings and shows on their pages only once both are given. Given at creation
+    # for the creator's own side and for sides its context vouches for (an event's, a club's
+    # members'); by a side's report; by match_consent (the player, a director of an event or club
+    # he plays in, staff).
+    consent0 = models.CharField(max_length=8, choices=Consent.choices, default=Consent.PENDING)
+    consent1 = models.CharField(max_length=8, choices=Consent.choices, default=Consent.PENDING)
     source_hash = models.CharField(max_length=64, null=True, blank=True, unique=True,
                                    help_text="canonical hash of an imported match file")
 
@@ -184,6 +221,8 @@ class Match(models.Model):
                 condition=~Q(status="confirmed") | (Q(score0__isnull=False) & Q(score1__isnull=False)),
                 name="match_confirmed_has_score",
             ),
+            models.CheckConstraint(condition=Q(consent0__in=("pending", "given", "declined"))
+                                   & Q(consent1__in=("pending", "given", "declined")), name="match_consent_is_known"),
         ]
 
     def __str__(self) -> str:
@@ -193,6 +232,15 @@ class Match(models.Model):
     @property
     def is_money(self) -> bool:
         return self.length == 0
+
+    @property
+    def consents(self) -> tuple[str, str]:
+        return (self.consent0, self.consent1)
+
+    @property
+    def consented(self) -> bool:
+        """Both sides consented: the match is on its players' records (ratings, pages)."""
+        return self.consent0 == self.Consent.GIVEN and self.consent1 == self.Consent.GIVEN
 
     @property
     def sides(self) -> tuple[Side, Side]:

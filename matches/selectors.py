@@ -26,6 +26,7 @@ def match_snapshot(match: Match) -> dict:
 
 def match_list(
     *,
+    viewer,
     player: Player | int | None = None,
     status: str | None = None,
     date_from: date | None = None,
@@ -34,8 +35,12 @@ def match_list(
 ) -> QuerySet[Match]:
     """Matches, newest first, filtered by player, status and creation date, and by what they
     belong to (``contexts``: the filters the contexts take, as ``{"event": tournament_id}``; see
-    ``hooks.MatchContext.filter_fields``)."""
-    matches = Match.objects.with_sides()
+    ``hooks.MatchContext.filter_fields``).
+
+    Only what ``viewer`` (the user asking; None or anonymous: the public) may see: the matches
+    both players consented to, and, until then, the match's creator, its players (but not one
+    who declined it) and staff (``MatchQuerySet.visible_to``)."""
+    matches = Match.objects.with_sides().visible_to(viewer)
     if player is not None:
         player_id = player.pk if isinstance(player, Player) else player
         matches = matches.filter(
@@ -66,7 +71,7 @@ def matches_directed_by(user) -> QuerySet[Match]:
     """The unfinished matches ``user`` directs (he organises them, or a context says he directs
     them: the organiser of their event), newest first, with their pending reports
     (``pending_reports``)."""
-    directed = match_list().filter(Q(organiser=user) | hooks.directed_by(user))
+    directed = Match.objects.with_sides().filter(Q(organiser=user) | hooks.directed_by(user))
     return with_pending_reports(directed.exclude(status=Match.Status.CONFIRMED))
 
 

@@ -14,17 +14,18 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from audit.selectors import audit_of_match
 from core.errors import DomainError
-from core.pages import error_status, error_text, form_refuse
+from core.pages import error_status, error_text, form_errors_text, form_refuse
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 
-from . import hooks
+from . import errors, hooks
 from .board import board_svg, sparkline_svg
-from .forms import ContestForm, ResultForm
+from .forms import ConsentForm, ContestForm, ResultForm
 from .models import Game, Match, Player, Report
 from .selectors import (
     game_moments,
@@ -35,6 +36,7 @@ from .selectors import (
     player_rating_history,
     with_pending_reports,
 )
+from .services.consent import DECLINE, consent_sides, match_consent
 from .services.logs import log_from_mat
 from .services.matches import player_for_user
 from .services.reporting import (
@@ -91,6 +93,8 @@ class MatchRow:
     waiting_for_me: bool
     needs_ruling: bool
     contexts: tuple[str, ...] = ()
+    # The viewer's side has not confirmed the match yet: it is not on his record until he does.
+    consent_needed: bool = False
 
 
 def _rows(matches, player: Player | None) -> list[MatchRow]:
@@ -108,6 +112,7 @@ def _rows(matches, player: Player | None) -> list[MatchRow]:
             waiting_for_me=my_side is not None and any(r.side == 1 - my_side for r in pending),
             needs_ruling=match.status == Match.Status.DISPUTED,
             contexts=tuple(text for _, text in hooks.describe(match)),
+            consent_needed=my_side is not None and match.consents[my_side] != Match.Consent.GIVEN,
         ))
     return rows
 
@@ -119,7 +124,8 @@ def mine(request: HttpRequest) -> HttpResponse:
     player = player_for_user(request.user)
     page = None
     if player is not None:
-        page = Paginator(with_pending_reports(match_list(player=player)), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+        page = Paginator(with_pending_reports(match_list(viewer=request.user, player=player)),
+                         MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     running = matches_directed_by(request.user)[:MATCHES_PER_PAGE]
     playing = _rows(page.object_list, player) if page is not None else []
     return render(request, "matches/mine.html", {
@@ -127,6 +133,7 @@ def mine(request: HttpRequest) -> HttpResponse:
         "page": page,
         "rows": playing,
         "waiting": sum(1 for row in playing if row.waiting_for_me),
+        "consent_waiting": sum(1 for row in playing if row.consent_needed),
         "running": _rows(running, None),
     })
 
@@ -211,6 +218,7 @@ def _render_detail(
         theirs = next((r for r in reports if r.side == 1 - my_side and r.status == Report.Status.PENDING), None)
         mine = next((r for r in reports if r.side == my_side), None)
     can_report = my_side is not None and match.status != Match.Status.CONFIRMED
+    answerable = consent_sides(match, user)
     context = {
         "match": match,
         "contexts": hooks.describe(match),
@@ -230,6 +238,13 @@ def _render_detail(
         "contest_form": contest_form or (ContestForm(prefix="contest") if theirs else None),
         "override_form": override_form or (ResultForm(match=match, prefix="override") if runs else None),
         "action_error": action_error,
+        # Each side's consent to the match being on its record, and the buttons of whoever may
+        # answer for a side that has not confirmed it (the player; a director of his; staff).
+        "consents": [(index, side, Match.Consent(match.consents[index]).label) for index, side in enumerate(match.sides)],
+        "consent_pending": not match.consented,
+        "consent_answers": [(index, match.sides[index].name, index == my_side,
+                             match.consents[index] == Match.Consent.DECLINED)
+                            for index in answerable if match.consents[index] != Match.Consent.GIVEN],
         "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0)) for g in games],
         "step": _step(request, match, games, my_side or 0),
         # The match's own audit log, for whoever directs it (the event's log is on the event's audit page).
@@ -331,6 +346,32 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect(_detail_url(match))
 
 
+@login_required
+@require_POST
+def consent(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A player confirms or declines the match for his record, or a director of his (or staff)
+    confirms it for a side; see match_consent."""
+    match = _match_or_404(match_id)
+    if not consent_sides(match, request.user):
+        error = errors.may_not_consent()
+        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+    form = ConsentForm(request.POST)
+    if not form.is_valid():
+        return _render_detail(request, match, action_error=form_errors_text(form), status=400)
+    try:
+        saved = match_consent(match_id=match.pk, user=request.user, decision=form.cleaned_data["decision"],
+                              side=form.cleaned_data["side"])
+    except DomainError as error:
+        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+    if form.cleaned_data["decision"] == DECLINE:
+        messages.success(request, gettext("You declined this match: it is not on your record."))
+    elif saved.consented:
+        messages.success(request, gettext("Match confirmed: it is on both players' records."))
+    else:
+        messages.success(request, gettext("Match confirmed; it is on the records once the other side confirms it too."))
+    return redirect(_detail_url(match))
+
+
 # --- a player ------------------------------------------------------------------------------------
 
 
@@ -347,7 +388,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         match = change.match
         opponent = next((s.name for s in match.sides if profile.pk not in (s.player_a_id, s.player_b_id)), "")
         changes.append((change, opponent))
-    recent = _rows(with_pending_reports(match_list(player=profile))[:RECENT_MATCHES], profile)
+    recent = _rows(with_pending_reports(match_list(viewer=request.user, player=profile))[:RECENT_MATCHES], profile)
     return render(request, "matches/player.html", {
         "profile": profile,
         "contexts": hooks.describe_player(profile),
@@ -365,5 +406,6 @@ urlpatterns = [
     path("matches/<int:match_id>/confirm/", confirm, name="confirm"),
     path("matches/<int:match_id>/contest/", contest, name="contest"),
     path("matches/<int:match_id>/override/", override, name="override"),
+    path("matches/<int:match_id>/consent/", consent, name="consent"),
     path("players/<int:player_id>/", player, name="player"),
 ]

@@ -71,10 +71,14 @@ class MatchFactory(factory.django.DjangoModelFactory):
     side1 = factory.SubFactory(SideFactory)
     length = 5
     organiser = factory.SubFactory(UserFactory, organiser=True)
+    # A match on both players' records (the services give consent; see matches.services.consent).
+    consent0 = Match.Consent.GIVEN
+    consent1 = Match.Consent.GIVEN
     event = None  # the match's event: held by tournaments (EventMatch), not a Match field
 
     class Params:
         money = factory.Trait(length=0, rated=False)
+        unconsented = factory.Trait(consent0=Match.Consent.PENDING, consent1=Match.Consent.PENDING)
 
     @classmethod
     def _create(cls, model_class, *args, event=None, **kwargs):

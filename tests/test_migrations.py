@@ -137,3 +137,55 @@ def test_the_event_club_migrations_carry_every_calendar_entry_and_back():
             events["Spring"].pk: riverside.pk, events["Summer"].pk: harbour.pk, events["Open"].pk: None}
     finally:
         MigrationExecutor(connection).migrate(latest)
+
+
+# Consent for the record (matches.services.consent): existing matches keep counting where nobody
+# could have put them on another's record; an import counts only for the importer's own side.
+CONSENT_BEFORE = [("matches", "0004_context_held_above"), ("tournaments", "0006_remove_tournament_club"),
+                  ("clubs", "0005_clubevent")]
+CONSENT_AFTER = [("matches", "0005_match_consent"), ("tournaments", "0007_event_matches_consented"),
+                 ("clubs", "0006_club_matches_consented")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_consent_migrations_consent_what_already_counted():
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        apps = _migrate(CONSENT_BEFORE)
+        User = apps.get_model("accounts", "User")
+        Player, Side, Match = (apps.get_model("matches", name) for name in ("Player", "Side", "Match"))
+        Report = apps.get_model("matches", "Report")
+        Tournament, EventMatch = apps.get_model("tournaments", "Tournament"), apps.get_model("tournaments", "EventMatch")
+        Club, ClubMatch = apps.get_model("clubs", "Club"), apps.get_model("clubs", "ClubMatch")
+        olga = User.objects.create(username="olga", role="organiser")
+        users = [User.objects.create(username=f"p{i}") for i in range(2)]
+        sides = [Side.objects.create(player_a=Player.objects.create(display_name=f"P{i}", user=users[i]))
+                 for i in range(2)]
+
+        def match(**fields):
+            return Match.objects.create(side0=sides[0], side1=sides[1], length=5, **fields)
+
+        in_event = match(rated=False, organiser=olga, created_by=olga)
+        EventMatch.objects.create(match=in_event, tournament=Tournament.objects.create(name="Open", organiser=olga))
+        in_club = match(rated=False, created_by=olga)
+        ClubMatch.objects.create(match=in_club, club=Club.objects.create(name="Riverside", slug="riverside"))
+        rated = match(rated=True, organiser=olga, created_by=olga)
+        imported = match(rated=False, organiser=users[1], created_by=users[1], source_hash="a" * 64,
+                         status="confirmed", score0=5, score1=1, winner=0)
+        imported_by_outsider = match(rated=False, organiser=olga, created_by=olga, source_hash="b" * 64)
+        friendly = match(rated=False, organiser=olga, created_by=olga)
+        reported = match(rated=False, organiser=olga, created_by=olga)
+        Report.objects.create(match=reported, side=1, reporter=users[1], score0=1, score1=5)
+        own = match(rated=False, created_by=users[0])
+
+        apps = _migrate(CONSENT_AFTER)
+        Match = apps.get_model("matches", "Match")
+        consents = dict((pk, (c0, c1)) for pk, c0, c1 in Match.objects.values_list("pk", "consent0", "consent1"))
+        given, pending = "given", "pending"
+        assert consents == {
+            in_event.pk: (given, given), in_club.pk: (given, given), rated.pk: (given, given),
+            imported.pk: (pending, given), imported_by_outsider.pk: (pending, pending),
+            friendly.pk: (pending, pending), reported.pk: (pending, given), own.pk: (given, pending),
+        }
+    finally:
+        MigrationExecutor(connection).migrate(latest)

@@ -104,6 +104,7 @@ MATRIX = {
     ("api-match-confirm", "post"):                       (401, 409, 409, 403, 403, 403, 403),
     ("api-match-contest", "post"):                       (401, 409, 409, 403, 403, 403, 403),
     ("api-match-override", "post"):                      (401, 403, 403, 403, 400, 403, 400),
+    ("api-match-consent", "post"):                       (401, 400, 400, 403, 400, 403, 400),  # otto: their events
     ("api-match-games", "get"):                          (200, 200, 200, 200, 200, 200, 200),
     ("api-match-game", "get"):                           (404, 404, 404, 404, 404, 404, 404),  # the match has no games yet
     ("api-match-mat", "get"):                            (409, 409, 409, 409, 409, 409, 409),  # nothing played to export yet
@@ -236,6 +237,8 @@ MATRIX = {
     ("matches:contest", "post"):                         (302, 409, 409, 403, 403, 403, 403),
     ("matches:override", "get"):                         (302, 405, 405, 405, 405, 405, 405),
     ("matches:override", "post"):                        (302, 403, 403, 403, 302, 403, 302),
+    ("matches:consent", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
     ("matches:player", "get"):                           (200, 200, 200, 200, 200, 200, 200),
     ("matches:player", "post"):                          (200, 200, 200, 200, 200, 200, 200),
     ("matches:import", "get"):                           (302, 200, 200, 200, 200, 200, 200),

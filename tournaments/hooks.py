@@ -7,6 +7,9 @@
   API takes, filters on and answers ``event`` as before; every audit entry about an event's match
   carries the event's id (the event's audit log shows it); a match's page and its .mat file name
   the event.
+- Consent for the record (``matches.services.consent``): an event vouches for its matches'
+  sides (their consent is given at creation), and an event's organiser may confirm for one of
+  its entrants a match outside any event (``_directs_player``).
 - The result hooks: a confirmed, overridden or reopened result of an event's match syncs the
   event's draw in the same transaction (``tournament_result_confirmed``), after the match's own
   records (``ORDER_BUILT_ON``): a change the draw refuses rolls the whole change back.
@@ -22,7 +25,7 @@ from core.errors import NotAllowed
 from matches import hooks
 
 from .api.serializers import EventBriefSerializer
-from .models import EVENT_JOIN, EventMatch, Tournament, event_id_of, event_of
+from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
 from .services import tournament_result_confirmed
 
 # --- the event context ----------------------------------------------------------------------------
@@ -32,7 +35,15 @@ def _prepare(*, created_by, event: Tournament) -> hooks.Attachment:
     def attach(match) -> None:
         EventMatch.objects.create(match=match, tournament=event)
 
-    return hooks.Attachment(attach=attach, organiser=event.organiser)
+    # The event vouches for every side: its director's results count at once.
+    return hooks.Attachment(attach=attach, organiser=event.organiser, vouches=lambda players: True)
+
+
+def _directs_player(user, player_id: int) -> bool:
+    """``user`` organises an event the player has entered (alone, in a pair or in a team)."""
+    entered = Entry.objects.filter(tournament__organiser_id=user.pk).filter(
+        Q(side__player_a_id=player_id) | Q(side__player_b_id=player_id))
+    return entered.exists() or TeamMember.objects.filter(tournament__organiser_id=user.pk, player_id=player_id).exists()
 
 
 def _may_create(user, values: dict) -> None:
@@ -87,6 +98,7 @@ def _result_changed(*, match, **_payload) -> None:
 
 def register() -> None:
     hooks.match_context_register(EVENT_CONTEXT)
+    hooks.player_director_register(hooks.PlayerDirector(name="tournaments.event", directs=_directs_player))
     hooks.result_confirmed.connect(_result_changed, name="tournaments.tournament_result_confirmed",
                                    order=hooks.ORDER_BUILT_ON)
     hooks.result_reopened.connect(_result_changed, name="tournaments.tournament_result_confirmed",

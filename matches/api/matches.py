@@ -32,6 +32,7 @@ from engine.formats.mat import match_from_actions, write_mat
 from .. import errors, hooks
 from ..models import Match
 from ..selectors import game_moments, match_get, match_list, player_list
+from ..services.consent import DECISIONS, match_consent
 from ..services.logs import log_from_json, log_from_mat
 from ..services.matches import match_create
 from ..services.reporting import (
@@ -124,13 +125,15 @@ class MatchListApi(BaseApi):
 
     @extend_schema(operation_id="matches_list", tags=["matches"], summary="Matches, newest first",
                    description="Paginated; filter by player, status, event and creation date. A bad filter value "
-                               "is a 400 naming the filter.",
+                               "is a 400 naming the filter. A match a player has not confirmed yet (an import "
+                               "naming him, an organiser's match outside any event) is listed only for its "
+                               "creator, its players and staff until both sides have confirmed it.",
                    parameters=[FilterSerializer], responses={200: MatchSummarySerializer(many=True), 400: ApiErrorSerializer})
     def get(self, request):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         data, contexts = _split_contexts(dict(filters.validated_data), match_context_fields("filter_fields"))
-        return paginated_response(request=request, view=self, queryset=match_list(**data, contexts=contexts),
+        return paginated_response(request=request, view=self, queryset=match_list(viewer=request.user, **data, contexts=contexts),
                                   serializer_class=MatchSummarySerializer)
 
 
@@ -140,7 +143,7 @@ class MatchCreateApi(BaseApi):
 
     class InputSerializer(StrictInputSerializer):
         read_only_names = ("id", "status", "score", "score0", "score1", "winner", "rated", "organiser",
-                           "created_by", "confirmed_at", "games", "reports", "created_at")
+                           "created_by", "confirmed_at", "games", "reports", "created_at", "consent")
 
         side0 = SidePlayersField()
         side1 = SidePlayersField()
@@ -335,6 +338,43 @@ class MatchOverrideApi(BaseApi):
         return _detail(match.pk)
 
 
+class MatchConsentApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = throttles.REPORTS
+    parser_classes = [JSONParser]
+
+    class InputSerializer(StrictInputSerializer):
+        read_only_names = ("consent", "status", "score", "winner")
+
+        decision = serializers.ChoiceField(choices=DECISIONS,
+                                           help_text="confirm: the match is on the side's record; decline: it is not "
+                                                     "(the player himself only)")
+        side = serializers.ChoiceField(choices=(0, 1), required=False,
+                                       help_text="the side answered for: a director of an event or club its player "
+                                                 "plays in, or staff; a player answers for his own side")
+
+        class Meta:
+            ref_name = "MatchConsent"
+
+    @extend_schema(
+        operation_id="matches_consent", tags=["results"], summary="Confirm or decline a match for a side's record",
+        description="A match outside any event or club, or imported with a player's name, counts for his rating and "
+                    "shows on his page only once his side has confirmed it. The player answers for his own side; a "
+                    "director of an event or club the player plays in, or staff, may confirm for a side (give "
+                    "side). When both sides have confirmed a confirmed rated match, its rating is applied. A repeat "
+                    "changes nothing; declining a side that has confirmed is a 409.",
+        request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, match_id: int):
+        match = _match_or_404(match_id)
+        permissions.check_may_consent(match, request.user)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        match_consent(match_id=match.pk, user=request.user, decision=data["decision"], side=data.get("side"))
+        return _detail(match.pk)
+
+
 # --- games and moments --------------------------------------------------------------------------
 
 
@@ -407,6 +447,7 @@ urlpatterns = [
     path("matches/<int:match_id>/confirm/", MatchConfirmApi.as_view(), name="api-match-confirm"),
     path("matches/<int:match_id>/contest/", MatchContestApi.as_view(), name="api-match-contest"),
     path("matches/<int:match_id>/override/", MatchOverrideApi.as_view(), name="api-match-override"),
+    path("matches/<int:match_id>/consent/", MatchConsentApi.as_view(), name="api-match-consent"),
     path("matches/<int:match_id>/games/", MatchGameListApi.as_view(), name="api-match-games"),
     path("matches/<int:match_id>/games/<int:number>/", MatchGameDetailApi.as_view(), name="api-match-game"),
     path("matches/<int:match_id>/mat/", MatchMatFileApi.as_view(), name="api-match-mat"),

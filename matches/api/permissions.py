@@ -12,6 +12,7 @@ from core.errors import NotAllowed
 
 from .. import errors, hooks
 from ..models import Match, Player
+from ..services.consent import consent_sides
 from ..services.matches import player_for_user
 from ..services.reporting import side_of_user, user_runs_match
 
@@ -49,3 +50,10 @@ def check_may_override(match: Match, user) -> None:
     (unless staff): see :func:`matches.services.reporting.user_runs_match`."""
     if not user_runs_match(match, user):
         raise errors.not_organiser()
+
+
+def check_may_consent(match: Match, user) -> None:
+    """The match's players, a director of an event or club one of them plays in, and staff answer
+    for a side's consent (see :func:`matches.services.consent.consent_sides`)."""
+    if not consent_sides(match, user):
+        raise errors.may_not_consent()

@@ -17,6 +17,7 @@ from rest_framework import serializers
 from core.api import StrictInputSerializer
 
 from .. import hooks
+from ..models import Match
 
 
 def fields_with(fields: dict, extra: dict, *, after: str) -> dict:
@@ -168,6 +169,9 @@ class MatchSummarySerializer(serializers.Serializer):
     status = serializers.CharField()
     score = serializers.SerializerMethodField(help_text="the confirmed final score, side 0's first")
     winner = serializers.IntegerField(allow_null=True, help_text="0 or 1 once confirmed")
+    consent = serializers.SerializerMethodField(
+        help_text="each side's consent to the match being on its record (pending, given or declined), side 0's "
+                  "first: it counts for ratings and shows on the players' pages once both are given")
     # Here: what the match belongs to (``event``: a brief or null), from the registered contexts.
     scheduled_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -181,6 +185,11 @@ class MatchSummarySerializer(serializers.Serializer):
     @extend_schema_field({**SCORE_SCHEMA, "nullable": True})
     def get_score(self, match) -> list[int] | None:
         return score_or_none(match.score0, match.score1)
+
+    @extend_schema_field({"type": "array", "minItems": 2, "maxItems": 2,
+                          "items": {"type": "string", "enum": list(Match.Consent.values)}})
+    def get_consent(self, match) -> list[str]:
+        return [match.consent0, match.consent1]
 
 
 class RulesSerializer(serializers.Serializer):

@@ -12,7 +12,10 @@ Guarantees:
 - one match per match file: the canonical hash (sha256 of the engine's own .mat rendering, without
   tags) is unique in the database, so the same match with CRLF line ends, a byte-order mark or
   other tags is a duplicate, even when two imports race;
-- a file that fails stores ``{line, game, message}`` and the other files go on.
+- a file that fails stores ``{line, game, message}`` and the other files go on;
+- an imported match is on a named player's record only once he (or a director of his, or
+  staff) confirms it; only the importer's own side is consented at once (when a name is his
+  own player's): see ``matches.services.consent``.
 """
 
 from __future__ import annotations
@@ -247,9 +250,12 @@ def _lock_names(names: list[str]) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
-def _player_named(name: str) -> Player:
-    """The player with exactly this display name (the oldest if several), created when unknown."""
-    player = Player.objects.filter(display_name=name).order_by("pk").first()
+def _player_named(name: str, owner) -> Player:
+    """The player with exactly this display name: the importer's own if it is his name, else the
+    oldest of that name; created when unknown. (Finding another's player puts the match on his
+    record only once he confirms it: see matches.services.consent.)"""
+    own = Player.objects.filter(display_name=name, user_id=owner.pk).first() if owner is not None else None
+    player = own or Player.objects.filter(display_name=name).order_by("pk").first()
     return player if player is not None else player_create(display_name=name)
 
 
@@ -322,7 +328,7 @@ def _import(file: ImportFile, owner) -> _Outcome:
 def _match_write(file: ImportFile, owner, check: MatCheck, games: list[list[dict]], digest: str) -> Match:
     names = [name.strip()[:120] for name in check.players]
     _lock_names(names)
-    first, second = (_player_named(name) for name in names)
+    first, second = (_player_named(name, owner) for name in names)
     rules = check.rules
     match = match_create(
         created_by=owner, organiser=owner, side0=[first], side1=[second], length=check.length, crawford=check.crawford,

@@ -21,6 +21,17 @@ def player_for_user(user) -> Player | None:
         return None
 
 
+def side_of_user(match: Match, user) -> int | None:
+    """The side (0 or 1) the user plays on in ``match``, or None."""
+    player = player_for_user(user)
+    if player is None:
+        return None
+    for index, side in enumerate(match.sides):
+        if player.pk in (side.player_a_id, side.player_b_id):
+            return index
+    return None
+
+
 @transaction.atomic
 def player_create(*, display_name: str, user=None, country: str = "") -> Player:
     """Create a player (with its solo side). Raises DomainError for an empty name. (His home
@@ -68,6 +79,7 @@ def match_summary(match: Match, names: tuple[str, str] | None = None) -> dict:
     return {
         "sides": list(names), "length": match.length, "status": match.status, "score": [match.score0, match.score1],
         "winner": match.winner, **hooks.summary(match), "organiser": match.organiser_id, "rated": match.rated,
+        "consent": [match.consent0, match.consent1],
     }
 
 
@@ -110,6 +122,11 @@ def match_create(
     of another club). Each context checks its part before anything is written and links the match
     in this transaction.
 
+    Each side's consent (``Match.consent0``/``consent1``, see ``matches.services.consent``) is
+    given at once when ``created_by`` plays on that side, or when a context vouches for it (an
+    event for every side, a club for its members'); otherwise it is pending: the match is then not
+    on that side's record (ratings, pages) until he or a director of his confirms it.
+
     Matches of pairs and money sessions are never rated. Audited as ``match.created`` (the actor:
     ``created_by``; with the ids the contexts give). Raises DomainError for sides that share a
     player and for rules the engine refuses (money options in a match, a bad cube cap).
@@ -122,7 +139,13 @@ def match_create(
         # An event's match: the event's organiser; else see _default_organiser.
         named = [attachment.organiser for _, attachment in prepared if attachment.organiser is not None]
         organiser = named[0] if named else _default_organiser(created_by, first, second)
+    consent = [
+        Match.Consent.GIVEN if (created_by is not None and created_by.pk in {p.user_id for p in players})
+        or hooks.vouched(prepared, players) else Match.Consent.PENDING
+        for players in (side0, side1)
+    ]
     match = Match(
+        consent0=consent[0], consent1=consent[1],
         side0=first, side1=second, length=length, crawford=crawford, move_policy=move_policy, jacoby=jacoby,
         beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles, cube_cap=cube_cap,
         organiser=organiser, created_by=created_by, scheduled_at=scheduled_at, played_on=played_on,

@@ -25,10 +25,11 @@ logger = logging.getLogger(__name__)
 
 def _ratable(match: Match) -> bool:
     """A confirmed, rated match between two single players with a winner (money sessions and
-    consultation pairs are never rated)."""
+    consultation pairs are never rated), which both players consented to: a match they have not
+    (an organiser's friendly match, an import with their names) is not on their records."""
     return (
         match.status == Match.Status.CONFIRMED and match.rated and not match.is_money and match.winner is not None
-        and not match.side0.is_pair and not match.side1.is_pair
+        and not match.side0.is_pair and not match.side1.is_pair and match.consented
     )
 
 
@@ -44,7 +45,8 @@ def match_rating_apply(*, match_id: int) -> list[RatingChange]:
     Changes both players' ``rating`` and ``experience`` (by the match length) and writes one
     RatingChange per player. Returns those rows; if they already exist, returns them and changes
     nothing. Does nothing (returns []) for a match that is not confirmed, not rated, a money
-    session or a consultation pair. Raises Match.DoesNotExist for an unknown match.
+    session, a consultation pair, or not consented to by both players (it is rated when the last
+    consent is given: ``matches.services.consent.match_consent``). Raises Match.DoesNotExist for an unknown match.
 
     The match row is locked before the existing changes are looked for, so two runs for the same
     match cannot both find none.
@@ -105,9 +107,10 @@ def match_rating_revert(*, match: Match) -> None:
 
 def ratings_pending() -> QuerySet:
     """Ids of confirmed rated matches whose rating change is missing (a lost task); matches that
-    are never rated (money sessions, pairs) are left out even if flagged rated."""
+    are never rated (money sessions, pairs) are left out even if flagged rated, and so are those
+    a player has not consented to (yet)."""
     return (
-        Match.objects.filter(
+        Match.objects.consented().filter(
             status=Match.Status.CONFIRMED, rated=True, length__gt=0, winner__isnull=False,
             side0__player_b__isnull=True, side1__player_b__isnull=True, rating_changes__isnull=True,
         )

@@ -19,9 +19,10 @@ from matches.selectors import match_snapshot
 
 from .. import errors, hooks
 from ..models import Game, Match, Report
-from ..tasks import match_notify_task, match_rating_apply_task
+from ..tasks import match_notify_task
+from .consent import consent_by_side, rating_dispatch
 from .logs import CheckedLog, log_agrees_with_score, log_from_json
-from .matches import player_for_user
+from .matches import side_of_user
 from .ratings import match_rating_revert
 
 
@@ -35,17 +36,6 @@ class Claim:
     @property
     def games(self) -> list | None:
         return self.log.games if self.log else None
-
-
-def side_of_user(match: Match, user) -> int | None:
-    """The side (0 or 1) the user plays on in ``match``, or None."""
-    player = player_for_user(user)
-    if player is None:
-        return None
-    for index, side in enumerate(match.sides):
-        if player.pk in (side.player_a_id, side.player_b_id):
-            return index
-    return None
 
 
 def user_runs_match(match: Match, user) -> bool:
@@ -155,8 +145,10 @@ def _condoned(condoned) -> dict:
 def _after_commit(match: Match, event: str) -> None:
     match_id = match.pk
     transaction.on_commit(lambda: match_notify_task.delay(match_id, event))
+    # Dispatched even before both players consented: the task then changes nothing, and the last
+    # consent dispatches it again (matches.services.consent).
     if event == "confirmed" and match.rated:
-        transaction.on_commit(lambda: match_rating_apply_task.delay(match_id))
+        rating_dispatch(match_id)
 
 
 def report_repeat_find(*, match_id: int, user, score: tuple[int, int], games: list | None = None) -> Report | None:
@@ -202,6 +194,10 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         if user_runs_match(match, user):
             return _override(match, user, claim, statement)
         raise errors.not_a_party()
+    # A side that reports a result agrees the match is on its record (a refusal below rolls this
+    # back with the rest).
+    if consent_by_side(match, side, user, how="reported") and match.status == Match.Status.CONFIRMED and match.rated:
+        rating_dispatch(match.pk)
     reports = {r.side: r for r in match.reports.exclude(status=Report.Status.SUPERSEDED).exclude(side=None)}
     mine, theirs = reports.get(side), reports.get(1 - side)
     if match.status == Match.Status.CONFIRMED:

@@ -304,7 +304,8 @@ def test_a_match_created_outside_an_event_is_logged_without_a_tournament():
     created = one("match.created", match_id=match.pk)
     assert (created.actor_name, created.tournament_id, created.object_id) == ("otto", None, match.pk)
     assert created.after == {"sides": ["Alice", "Bob"], "length": 7, "status": "scheduled", "score": [None, None],
-                             "winner": None, "event": None, "organiser": creator.pk, "rated": True}
+                             "winner": None, "event": None, "organiser": creator.pk, "rated": True,
+                             "consent": ["pending", "pending"]}
 
 
 def test_an_imported_match_is_logged_with_its_file_and_result():
