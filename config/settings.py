@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "axes",
     "drf_spectacular",
+    # The house's bottom layer: the task outbox and the workers' heartbeats live here.
+    "core",
     "audit",
     "accounts",
     "matches",
@@ -135,11 +137,72 @@ CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
+# Nobody reads a task's result (tasks change rows, the rows are the result); storing none also
+# spares every dispatch the result backend's subscription, which retries for ~19 s when Redis is down.
+CELERY_TASK_IGNORE_RESULT = True
+# The quick tasks' limits (emails, ratings, rulings notices, the relay, the sweeper, heartbeats).
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 300)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 360)
+# Imports have limits of their own, longer: a job of a thousand files takes minutes
+# (matches/tasks_imports.py). Their soft limit ends the job cleanly (its remaining files failed
+# with a reason); the hard limit kills the worker's child.
+IMPORT_SOFT_TIME_LIMIT = env_int("CRAWFORD_IMPORT_SOFT_TIME_LIMIT", 1740)
+IMPORT_TIME_LIMIT = env_int("CRAWFORD_IMPORT_TIME_LIMIT", 1800)
+# A task is acknowledged when it has run, not when it is received, and a task whose worker died
+# (kill -9, out of memory) goes back to the queue: with the outbox and idempotent tasks, running a
+# task twice is harmless, losing it is not.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Redis gives an unacknowledged message to another worker after the visibility timeout: it must be
+# longer than the longest task may run (the imports' hard limit), or a running import would be
+# handed to a second worker while the first still works on it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(IMPORT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT) + 60}
+# One message at a time per worker process: a long import never holds quick tasks behind it.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- queues and the task outbox (core/outbox.py) ------------------------------------------------
+# Two queues: "imports" for the long jobs (and later analysis), "quick" for everything else, so an
+# import never delays another user's email or rating. Each queue's real name is the prefix plus
+# its name: the tests give their workers a prefix of their own so that no two runs share a queue.
+QUEUE_PREFIX = env_str("CRAWFORD_QUEUE_PREFIX", "")
+QUEUES = ("quick", "imports")
+# The queue of each task that does not go to "quick".
+TASK_QUEUES = {"matches.tasks_imports.import_job_run_task": "imports"}
+CELERY_TASK_DEFAULT_QUEUE = f"{QUEUE_PREFIX}quick"
+CELERY_TASK_ROUTES = {name: {"queue": f"{QUEUE_PREFIX}{queue}"} for name, queue in TASK_QUEUES.items()}
+# A dispatch after commit gives the broker this long to answer, and tries once: when Redis is
+# down the request is answered at once and the task waits in the outbox for the relay. After a
+# failure the broker is taken to be down for OUTBOX_BROKER_DOWN_SECONDS (no dispatch is tried).
+BROKER_TIMEOUT_SECONDS = env_int("CRAWFORD_BROKER_TIMEOUT_MS", 1000) / 1000
+OUTBOX_BROKER_DOWN_SECONDS = env_int("CRAWFORD_OUTBOX_BROKER_DOWN_SECONDS", 5)
+# The relay (beat, every OUTBOX_RELAY_SECONDS) sends the rows not sent OUTBOX_GRACE_SECONDS after
+# they were written (younger ones are still being dispatched after their commit) and sends again
+# the rows sent but not done after OUTBOX_RESEND_SECONDS of their queue: longer than a task of
+# that queue may run, so a task still running is not sent twice; a message lost with Redis (it
+# keeps nothing on disk here) is sent again then. At most OUTBOX_BATCH rows a run, and a row is
+# sent at most OUTBOX_MAX_ATTEMPTS times (then a person looks: /health/ counts them).
+OUTBOX_RELAY_SECONDS = env_int("CRAWFORD_OUTBOX_RELAY_SECONDS", 30)
+OUTBOX_GRACE_SECONDS = env_int("CRAWFORD_OUTBOX_GRACE_SECONDS", 10)
+_RESEND = env_int("CRAWFORD_OUTBOX_RESEND_SECONDS", 0)
+OUTBOX_RESEND_SECONDS = {"quick": _RESEND or CELERY_TASK_TIME_LIMIT + 60,
+                         "imports": _RESEND or CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] + 60}
+OUTBOX_BATCH = env_int("CRAWFORD_OUTBOX_BATCH", 500)
+OUTBOX_MAX_ATTEMPTS = env_int("CRAWFORD_OUTBOX_MAX_ATTEMPTS", 10)
+# Rows done are kept this many days (to see what was sent), then pruned (hourly).
+OUTBOX_KEEP_DAYS = env_int("CRAWFORD_OUTBOX_KEEP_DAYS", 7)
+# Each queue's workers record a heartbeat every HEARTBEAT_SECONDS; /health/ calls a queue stale
+# when its last one is older than HEARTBEAT_STALE_SECONDS (a busy imports worker is stale too:
+# it takes no new job until its import ends).
+HEARTBEAT_SECONDS = env_int("CRAWFORD_HEARTBEAT_SECONDS", 30)
+HEARTBEAT_STALE_SECONDS = env_int("CRAWFORD_HEARTBEAT_STALE_SECONDS", 4 * HEARTBEAT_SECONDS)
+# The sweeper (every IMPORT_SWEEP_SECONDS) sends again an import queued or running without
+# progress for IMPORT_STALL_SECONDS (its worker died: it resumes at its first pending file), at
+# most IMPORT_MAX_REDISPATCH times; then its remaining files fail with a reason and it is done.
+IMPORT_SWEEP_SECONDS = env_int("CRAWFORD_IMPORT_SWEEP_SECONDS", 60)
+IMPORT_STALL_SECONDS = env_int("CRAWFORD_IMPORT_STALL_SECONDS", 600)
+IMPORT_MAX_REDISPATCH = env_int("CRAWFORD_IMPORT_MAX_REDISPATCH", 3)
+
 
 def _env_rate(name: str, default: str) -> str:
     """A DRF throttle rate such as ``30/minute`` (per second, minute, hour or day) from the environment."""
@@ -229,6 +292,8 @@ EMAIL_BACKEND = env_str(
 EMAIL_FILE_PATH = env_str("DJANGO_EMAIL_FILE_PATH")
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
+# Where the file-based email backend (DJANGO_EMAIL_BACKEND=...filebased.EmailBackend) writes.
+EMAIL_FILE_PATH = env_str("DJANGO_EMAIL_FILE_PATH", str(BASE_DIR / "sent-emails"))
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "Crawford <noreply@crawford.invalid>")
 
 # --- static files, i18n ----------------------------------------------------------------------

@@ -60,3 +60,10 @@ def lock_failed(error: BaseException) -> bool:
 def as_locked(error: BaseException) -> BaseException:
     """``error`` as :class:`Locked` when it is a lock not had; any other error unchanged."""
     return Locked() if lock_failed(error) else error
+
+
+def claimed(queryset: models.QuerySet) -> models.QuerySet:
+    """``queryset`` less the rows someone else holds, the rest locked until the transaction ends
+    (``SKIP LOCKED``), in the order of their keys: how two background jobs (two relays, say) share
+    a batch of rows without both taking one and without either waiting."""
+    return queryset.select_for_update(of=("self",), skip_locked=True).order_by("pk")

@@ -23,6 +23,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.match import MatchRules
@@ -357,10 +358,15 @@ class ImportJob(models.Model):
     done = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The sweeper's clock (matches/services/imports.py): set when the job is created, starts, moves
+    # a file on, or is sent again; a job not done whose clock stopped has lost its worker.
+    progressed_at = models.DateTimeField(default=timezone.now)
+    redispatched = models.PositiveSmallIntegerField(default=0, help_text="times the sweeper sent it again")
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [models.CheckConstraint(condition=Q(done__lte=F("total")), name="import_done_within_total")]
+        indexes = [models.Index(fields=["progressed_at"], condition=~Q(status="done"), name="import_job_not_done")]
 
 
 class ImportFile(models.Model):

@@ -1,10 +1,16 @@
 """Celery tasks of matches: load by id, call one service. Arguments are ids and primitives only;
-the retry policy is core.tasks'."""
+the retry policy is core.tasks'.
+
+The services write these tasks in the outbox (core/outbox.py): each arrives with ``outbox_id``,
+and its work is done once for that row (a second delivery of the row does nothing). Called
+without a row (tests, the catch-up job) the services' own guards make a second run harmless.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from core.outbox import outbox_once
 from core.tasks import retry_or_raise
 
 from .services.notifications import match_notify
@@ -13,11 +19,15 @@ from .services.ratings import ratings_catch_up as ratings_catch_up_service
 
 
 @shared_task(bind=True)
-def match_rating_apply_task(self, match_id: int) -> int:
+def match_rating_apply_task(self, match_id: int, outbox_id: int | None = None) -> int | None:
     """Apply a confirmed match's rating change; returns the number of RatingChange rows (the
-    same on a second run, which changes nothing)."""
+    same on a second run, which changes nothing), None when the outbox row was done already.
+    The ratings and the row's done mark are written in one transaction."""
     try:
-        return len(match_rating_apply(match_id=match_id))
+        with outbox_once(outbox_id) as todo:
+            if not todo:
+                return None
+            return len(match_rating_apply(match_id=match_id))
     except Exception as error:
         retry_or_raise(self, error)
 
@@ -30,10 +40,16 @@ def ratings_catch_up() -> int:
 
 
 @shared_task(bind=True)
-def match_notify_task(self, match_id: int, event: str) -> int:
-    """Email the sides about a result; returns how many recipients (a second run sends nothing)."""
+def match_notify_task(self, match_id: int, event: str, outbox_id: int | None = None) -> int | None:
+    """Email the sides about a result; returns how many recipients (a second run sends nothing),
+    None when the outbox row was done already. The row stays locked while the emails are sent
+    and is marked done right after (core.outbox.outbox_once says which window remains; the
+    service's own claim closes it while the cache is up)."""
     try:
-        return match_notify(match_id=match_id, event=event)
+        with outbox_once(outbox_id) as todo:
+            if not todo:
+                return None
+            return match_notify(match_id=match_id, event=event)
     except Exception as error:
         retry_or_raise(self, error)
 

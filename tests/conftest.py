@@ -3,9 +3,10 @@ Redis answer; engine tests never touch either."""
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -37,6 +38,30 @@ def django_db_setup(django_db_setup, django_db_blocker):  # extends pytest-djang
     yield
 
 
+#: The queues' prefix of this test run (config/settings.py QUEUE_PREFIX).
+SESSION_QUEUE_PREFIX = f"crawford-test-{os.getpid()}-{uuid.uuid4().hex[:8]}-"
+
+
+def pytest_unconfigure(config):
+    from django.conf import settings
+
+    with contextlib.suppress(Exception):  # no Redis configured, or gone: nothing to clean
+        forget_queue(settings.REDIS_URL, SESSION_QUEUE_PREFIX)
+
+
+@pytest.fixture(autouse=True)
+def _broker_not_known_down():
+    """No test inherits another's memory that the broker was down (core.outbox keeps it in the
+    process for a few seconds)."""
+    outbox = sys.modules.get("core.outbox")
+    if outbox is not None:
+        outbox.broker_forget()
+    yield
+    outbox = sys.modules.get("core.outbox")
+    if outbox is not None:
+        outbox.broker_forget()
+
+
 #: Throttle rates in tests: high enough that no test is throttled by accident (the schemathesis run
 #: sends hundreds of requests as one user); a test lowers one with the ``throttle_rates`` fixture.
 TEST_THROTTLE_RATE = "100000/minute"
@@ -54,6 +79,9 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    # Whatever a test sends to the broker goes to queues of this run alone (no worker of another
+    # run takes it); they are removed at the end (pytest_unconfigure).
+    settings.QUEUE_PREFIX = SESSION_QUEUE_PREFIX
     settings.AUTHENTICATION_BACKENDS = ["tests.axes_backend.TestClientLockoutBackend",
                                         *settings.AUTHENTICATION_BACKENDS[1:]]
     settings.REST_FRAMEWORK = {
@@ -97,21 +125,37 @@ def tests_database_url() -> str:
 
 
 @dataclass
-class CeleryWorker:
-    """A test's running worker: the queue it consumes, its process and the file it logs to."""
+class CeleryProcess:
+    """A test's running worker or beat: its process and the file it logs to."""
 
-    queue: str
+    name: str
     process: subprocess.Popen
     log_path: Path
 
     def log(self) -> str:
-        """The worker's output so far."""
+        """The process's output so far."""
         return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """``kill -9`` the process and its children (a worker dying mid-task)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stop it (warm shutdown), killed if it does not stop within 20 s."""
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill()
 
 
 def forget_queue(url: str, queue: str) -> None:
-    """Leave nothing of a test worker in Redis: its queue, the queue's bindings, the worker's
-    control queue."""
+    """Leave nothing of a test's queues in Redis: every key naming ``queue`` (a queue or a prefix
+    of queues), their bindings, the workers' control queues."""
     import redis
 
     client = redis.Redis.from_url(url)
@@ -131,51 +175,79 @@ def forget_queue(url: str, queue: str) -> None:
             remove(key, *stale)
 
 
+class CeleryCluster:
+    """Real Celery workers and beat for one test, on the test database and ``settings.REDIS_URL``,
+    with queues of their own: every queue's name starts with :attr:`prefix`, which the test process
+    uses too (``settings.QUEUE_PREFIX``), so what the test's outbox sends goes to these workers and
+    to no other run's. Each process gets the environment given to it on top of the common one:
+    short intervals for beat, say (``CRAWFORD_OUTBOX_RELAY_SECONDS="1"``)."""
+
+    def __init__(self, prefix: str, directory: Path, env: dict[str, str]):
+        self.prefix, self.directory, self.env = prefix, directory, env
+        self.processes: list[CeleryProcess] = []
+
+    def _start(self, name: str, args: list[str], env: dict[str, str], ready: str | None) -> CeleryProcess:
+        from django.conf import settings
+
+        log_path = self.directory / f"celery-{name}-{len(self.processes)}.log"
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel=INFO"],
+                cwd=Path(settings.BASE_DIR), env={**self.env, **env}, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        started = CeleryProcess(name, process, log_path)
+        self.processes.append(started)
+        deadline = time.monotonic() + 60
+        while ready is not None and not re.search(ready, started.log()):
+            if process.poll() is not None:
+                pytest.fail(f"the Celery {name} stopped before it was ready:\n{started.log()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"the Celery {name} was not ready after 60 s:\n{started.log()}")
+            time.sleep(0.1)
+        return started
+
+    def worker(self, queues: tuple[str, ...] = ("quick", "imports"), **env: str) -> CeleryProcess:
+        """Start a worker (one process, solo pool) of ``queues`` (names without the prefix) and wait
+        until it is ready."""
+        name = f"{self.prefix}{'-'.join(queues)}-{len(self.processes)}"
+        return self._start("worker", [
+            "worker", "--pool=solo", "--concurrency=1", "-Q", ",".join(self.prefix + q for q in queues),
+            "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ], env, rf"{re.escape(name)}@\S+ ready\.")
+
+    def beat(self, **env: str) -> CeleryProcess:
+        """Start beat (its schedule file in the test's directory): it sends the periodic tasks of
+        config/celery.py at the intervals ``env`` gives (e.g. ``CRAWFORD_OUTBOX_RELAY_SECONDS="1"``)."""
+        schedule = self.directory / f"celerybeat-schedule-{len(self.processes)}"
+        return self._start("beat", ["beat", "-s", str(schedule)], env, r"beat: Starting")
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            process.stop()
+
+
 @pytest.fixture
-def celery_worker_process(transactional_db, monkeypatch, tmp_path):
-    """A real ``celery -A config worker`` on the test database and ``settings.REDIS_URL``, ready
-    before the test starts; stopped (killed if need be) afterwards, its queue removed from Redis.
-
-    The worker consumes only a queue of its own, and every task of the project sent during the test
-    (``delay`` or ``apply_async`` without a queue) goes to that queue: no worker of another test run
-    sharing the Redis database takes them, and this one takes nobody else's. The test's database is
-    transactional, so the worker sees what the test commits. Yields a :class:`CeleryWorker`."""
-    from django.conf import settings
-
-    from config.celery import app
-
-    queue = f"crawford-test-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-    for name, task in app.tasks.items():
-        if not name.startswith("celery."):
-            monkeypatch.setattr(task, "apply_async", functools.partial(task.apply_async, queue=queue))
-
-    base = Path(settings.BASE_DIR)
+def celery_cluster(transactional_db, settings, tmp_path):
+    """A :class:`CeleryCluster` for the test (start its workers and beat with ``.worker()`` and
+    ``.beat()``); everything it started is stopped afterwards and its queues removed from Redis.
+    The test's database is transactional, so the workers see what the test commits."""
+    prefix = f"crawford-test-{os.getpid()}-{uuid.uuid4().hex[:12]}-"
+    settings.QUEUE_PREFIX = prefix
     env = {**os.environ, "DATABASE_URL": tests_database_url(), "REDIS_URL": settings.REDIS_URL,
            "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "true", "CONN_MAX_AGE": "0",
-           "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
-    log_path = tmp_path / "celery-worker.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-             "-Q", queue, "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "--loglevel=INFO"],
-            cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-    worker = CeleryWorker(queue, process, log_path)
+           "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+           "CRAWFORD_QUEUE_PREFIX": prefix}
+    cluster = CeleryCluster(prefix, tmp_path, env)
     try:
-        deadline = time.monotonic() + 60
-        while not re.search(rf"{re.escape(queue)}@\S+ ready\.", worker.log()):
-            if process.poll() is not None:
-                pytest.fail(f"the Celery worker stopped before it was ready:\n{worker.log()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"the Celery worker was not ready after 60 s:\n{worker.log()}")
-            time.sleep(0.1)
-        yield worker
+        yield cluster
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        forget_queue(settings.REDIS_URL, queue)
+        cluster.stop()
+        forget_queue(settings.REDIS_URL, prefix)
+
+
+@pytest.fixture
+def celery_worker_process(celery_cluster):
+    """One real ``celery -A config worker`` of both queues (quick and imports), ready before the
+    test starts; see :class:`CeleryCluster`. Yields its :class:`CeleryProcess`."""
+    yield celery_cluster.worker()

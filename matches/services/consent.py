@@ -28,6 +28,7 @@ from django.db import transaction
 
 from audit.services import audit_record
 from core.locking import locked_one
+from core.outbox import outbox_enqueue
 
 from .. import errors, hooks
 from ..models import Match
@@ -40,9 +41,10 @@ DECISIONS = (CONFIRM, DECLINE)
 
 
 def rating_dispatch(match_id: int) -> None:
-    """Rate ``match_id`` after the transaction commits (the one place ratings are dispatched
-    from: the task is idempotent and does nothing for a match that is not ratable)."""
-    transaction.on_commit(lambda: match_rating_apply_task.delay(match_id))
+    """Write the rating of ``match_id`` in the task outbox, sent after the transaction commits (the
+    one place ratings are dispatched from: the task is idempotent and does nothing for a match
+    that is not ratable, such as one whose players have not both consented)."""
+    outbox_enqueue(match_rating_apply_task, match_id)
 
 
 def _consent_set(match: Match, side: int, value: str, actor, how: str) -> None:

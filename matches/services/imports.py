@@ -1,7 +1,7 @@
 """Importing .mat match files in batches: a job of files, each file becoming one confirmed match.
 
 Flow: :func:`import_job_create` checks the upload (zip archives expanded safely), stores the job
-and its files and dispatches ``import_job_run_task`` after commit; the task calls
+and its files and writes ``import_job_run_task`` in the task outbox (core/outbox.py); the task calls
 :func:`import_job_run`, which processes the pending files one by one with
 :func:`import_file_process`, each in its own transaction.
 
@@ -16,6 +16,8 @@ Guarantees:
 - an imported match is on a named player's record only once he (or a director of his, or
   staff) confirms it; only the importer's own side is consented at once (when a name is his
   own player's): see ``matches.services.consent``.
+- a job whose worker died is found by :func:`import_jobs_sweep` (its ``progressed_at`` stopped) and
+  sent again, resuming at its first pending file; after IMPORT_MAX_REDISPATCH tries it is failed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import re
 import zipfile
 import zlib
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import PurePosixPath
 
 from django.conf import settings
@@ -36,10 +38,12 @@ from django.db import DataError, IntegrityError, OperationalError, connection, t
 from django.db.models import Exists, F, OuterRef, Prefetch
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from audit.services import audit_record
 from core.errors import DomainError
 from core.locking import locked
+from core.outbox import outbox_enqueue
 from core.text import db_safe
 from engine.actions import action_to_dict
 from engine.errors import EngineError
@@ -181,9 +185,9 @@ def import_job_create(*, owner, files: list[tuple[str, bytes]], dispatch: bool =
     """Create an import job of ``files`` (``(name, bytes)`` pairs: .mat/.txt files or .zip archives).
 
     Archives are expanded in memory (only their .mat and .txt members; see :func:`_unzip` for the
-    limits). Creates the job (queued) and one pending ImportFile per match file, and after commit
-    dispatches ``import_job_run_task`` (unless ``dispatch`` is False: the caller runs the job
-    itself, as the ``import_mat`` command does). Raises DomainError (with ``file``) for no files,
+    limits). Creates the job (queued), one pending ImportFile per match file and the outbox row of
+    ``import_job_run_task`` (unless ``dispatch`` is False: the caller runs the job itself, as the
+    ``import_mat`` command does), sent to the "imports" queue after commit. Raises DomainError (with ``file``) for no files,
     a file over MAX_UPLOAD_BYTES, another file type, or an archive that is damaged, unsafe or over
     the limits; then nothing is saved.
     """
@@ -194,8 +198,7 @@ def import_job_create(*, owner, files: list[tuple[str, bytes]], dispatch: bool =
         job = ImportJob.objects.create(owner=owner, total=len(expanded))
         ImportFile.objects.bulk_create(ImportFile(job=job, name=name, content=data) for name, data in expanded)
         if dispatch:
-            job_id = job.pk
-            transaction.on_commit(lambda: tasks_imports.import_job_run_task.delay(job_id))
+            outbox_enqueue(tasks_imports.import_job_run_task, job.pk)
     return job
 
 
@@ -408,7 +411,7 @@ def import_file_process(*, file_id: int) -> ImportFile:
             _store(file_id, _Outcome(ImportFile.Status.FAILED, error={
                 "line": None, "game": None, "message": "this file's result could not be saved",
             }))
-        ImportJob.objects.filter(pk=file.job_id).update(done=F("done") + 1)
+        ImportJob.objects.filter(pk=file.job_id).update(done=F("done") + 1, progressed_at=timezone.now())
     return ImportFile.objects.defer("content").get(pk=file_id)
 
 
@@ -428,7 +431,8 @@ def import_job_run(*, job_id: int) -> ImportJob:
     that is done is returned unchanged. Raises ImportJob.DoesNotExist for an unknown job and
     OperationalError (transient: retry) from the database.
     """
-    ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(status=ImportJob.Status.RUNNING)
+    ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(
+        status=ImportJob.Status.RUNNING, progressed_at=timezone.now())
     job = ImportJob.objects.get(pk=job_id)
     if job.status == ImportJob.Status.DONE:
         return job
@@ -450,6 +454,41 @@ def import_job_abandon(*, job_id: int, message: str) -> ImportJob:
     ImportJob.objects.filter(pk=job_id).update(done=F("done") + failed)
     _finish(job_id)
     return ImportJob.objects.get(pk=job_id)
+
+
+def import_jobs_sweep(*, now=None) -> tuple[int, int]:
+    """Find the jobs queued or running without progress for IMPORT_STALL_SECONDS (their worker
+    died, or their message was lost with Redis) and send each again through the outbox; it resumes
+    at its first pending file. A job already sent again IMPORT_MAX_REDISPATCH times is abandoned
+    instead: its pending files fail with a reason and it is done. Returns (sent again, abandoned).
+
+    Each job is claimed by a conditional update of its ``progressed_at`` (two sweepers at once
+    never both send it), in the same transaction as its outbox row. A job only slow, not dead, may
+    be sent twice: harmless, a file is processed once whoever runs it.
+    """
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.IMPORT_STALL_SECONDS)
+    stalled = (ImportJob.objects.exclude(status=ImportJob.Status.DONE).filter(progressed_at__lt=limit)
+               .order_by("progressed_at").values_list("pk", "progressed_at", "redispatched")[:100])
+    sent = abandoned = 0
+    for job_id, progressed_at, redispatched in stalled:
+        with transaction.atomic():
+            claimed = (ImportJob.objects.filter(pk=job_id, progressed_at=progressed_at)
+                       .exclude(status=ImportJob.Status.DONE)
+                       .update(progressed_at=now, redispatched=F("redispatched") + 1))
+            if not claimed:
+                continue
+            if redispatched >= settings.IMPORT_MAX_REDISPATCH:
+                logger.warning("import job %s made no progress after %s tries: abandoned", job_id, redispatched)
+                import_job_abandon(job_id=job_id, message=gettext(
+                    "the import stopped and was tried again %(tries)s times without getting further; "
+                    "please upload this file again") % {"tries": redispatched})
+                abandoned += 1
+            else:
+                logger.warning("import job %s made no progress since %s: sent again", job_id, progressed_at)
+                outbox_enqueue(tasks_imports.import_job_run_task, job_id)
+                sent += 1
+    return sent, abandoned
 
 
 # --- reading a job (shared by the API, the page and the command) ---------------------------------

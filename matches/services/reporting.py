@@ -3,7 +3,8 @@
 Every function here locks the match row (``select_for_update``) before it reads the reports, so
 two reports racing are serialised; the database's ``report_one_confirmed_per_match`` constraint
 guarantees there is never a second confirmed result even if a code path forgot the lock.
-Side effects (emails, the rating update) are dispatched only after the transaction commits.
+Side effects (emails, the rating update) are written in the task outbox with the change and sent
+only after the transaction commits.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.utils import timezone
 
 from audit.services import audit_record
 from core.locking import locked_one
+from core.outbox import outbox_enqueue
 from matches.selectors import match_snapshot
 
 from .. import errors, hooks
@@ -143,12 +145,12 @@ def _condoned(condoned) -> dict:
 
 
 def _after_commit(match: Match, event: str) -> None:
-    match_id = match.pk
-    transaction.on_commit(lambda: match_notify_task.delay(match_id, event))
-    # Dispatched even before both players consented: the task then changes nothing, and the last
-    # consent dispatches it again (matches.services.consent).
+    # Written in the outbox in the change's own transaction, sent after it commits (core/outbox.py).
+    outbox_enqueue(match_notify_task, match.pk, event)
+    # Sent even before both players consented: the task then changes nothing, and the last
+    # consent sends it again (matches.services.consent).
     if event == "confirmed" and match.rated:
-        rating_dispatch(match_id)
+        rating_dispatch(match.pk)
 
 
 def report_repeat_find(*, match_id: int, user, score: tuple[int, int], games: list | None = None) -> Report | None:

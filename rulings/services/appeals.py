@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from audit.services import audit_record
 from core.locking import locked_one
+from core.outbox import outbox_enqueue
 from matches.models import Match
 from matches.services.reporting import match_locked, side_of_user, user_runs_match
 from rulings import errors
@@ -51,7 +52,7 @@ def _locked_appeal(appeal_id: int) -> tuple[Appeal, Match]:
 
 
 def _notify(kind: str, object_id: int) -> None:
-    transaction.on_commit(lambda: rulings_notify_task.delay(kind, object_id))
+    outbox_enqueue(rulings_notify_task, kind, object_id)
 
 
 @transaction.atomic

@@ -29,6 +29,7 @@ from django.db.models import Q
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.locking import locked_one, locked_rows
+from core.outbox import outbox_enqueue
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
@@ -86,7 +87,7 @@ def ruling_make(*, dispute_id: int, user, outcome: str, params: dict, rule: str,
     ruling = ruling_apply(dispute=dispute, director=user, outcome=outcome, params=params, rule=rule, reasoning=reasoning)
     # The parties hear of the ruling once it is committed (a committee's ruling is announced with
     # the appeal's decision instead).
-    transaction.on_commit(lambda: rulings_notify_task.delay("ruling", ruling.pk))
+    outbox_enqueue(rulings_notify_task, "ruling", ruling.pk)
     return ruling
 
 

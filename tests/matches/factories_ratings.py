@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import uuid
 
-from matches import tasks
+from celery import current_app
+
+from core import outbox
 from matches.models import Match, Player
 from matches.services.matches import match_create
 from matches.services.reporting import Claim, match_confirm, match_report
@@ -41,16 +43,16 @@ def confirm(match: Match, score: tuple[int, int]) -> Match:
 
 
 def run_tasks_inline(monkeypatch, *, run: bool = True) -> list[tuple[str, tuple]]:
-    """Make ``.delay`` of the result tasks run the task at once, in this process (no global eager
-    mode), or only record it (``run=False``: nothing reaches the broker, where another test's
-    worker could pick it up); returns the list of (task name, args) dispatched, in order."""
+    """Make the outbox's publish after commit run the task at once, in this process, as a worker
+    would (with its ``outbox_id``; no global eager mode), or only record it (``run=False``: nothing
+    reaches the broker, where another test's worker could pick it up); returns the list of (task
+    name, args) published, in order."""
     dispatched: list[tuple[str, tuple]] = []
-    for task in (tasks.match_rating_apply_task, tasks.match_notify_task):
-        real = task._get_current_object() if hasattr(task, "_get_current_object") else task
 
-        def delay(*args, _task=real):
-            dispatched.append((_task.name, args))
-            return _task(*args) if run else None
+    def publish(row, broker):
+        dispatched.append((row.task, tuple(row.args)))
+        if run:
+            current_app.tasks[row.task](*row.args, outbox_id=row.pk)
 
-        monkeypatch.setattr(real, "delay", delay)
+    monkeypatch.setattr(outbox, "outbox_publish", publish)
     return dispatched

@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 
 from audit.models import AuditEntry
+from core.models import OutboxTask
 from matches import hooks
 from matches.models import Match, Report
 from matches.services.reporting import claim_make, match_confirm, match_override, match_reopen, match_report
@@ -118,6 +119,7 @@ def test_a_refusing_callback_rolls_the_confirmation_back(match, alice, bob, refu
     assert match.status == Match.Status.REPORTED and match.score0 is None and not match.games.exists()
     assert list(match.reports.values_list("status", flat=True)) == [Report.Status.PENDING]
     assert AuditEntry.objects.count() == audited and callbacks == []
+    assert list(OutboxTask.objects.values_list("args", flat=True)) == [[match.pk, "reported"]]  # none of the confirmation
 
 
 def test_a_refusing_callback_rolls_the_override_back(match, refusing):

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import OperationalError, connection
 
 from core.errors import DomainError
+from core.models import OutboxTask
 from core.tasks import MAX_RETRIES
 from engine.formats.mat import match_from_actions, write_mat
 from engine.match import MatchRules
@@ -426,10 +427,13 @@ def test_the_task_for_a_deleted_job_does_nothing(owner):
 # --- creating a job: bad input saves nothing ---------------------------------------------------------
 
 
-def test_it_dispatches_the_job_after_commit(owner, django_capture_on_commit_callbacks):
+def test_it_writes_the_job_in_the_outbox_and_dispatches_it_after_commit(owner, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks:
         job = import_job_create(owner=owner, files=[("a.mat", mat("galaxy_1pt_match1501137.mat"))])
     assert len(callbacks) == 1
+    row = OutboxTask.objects.get()
+    assert (row.task, row.args, row.queue, row.sent_at) == ("matches.tasks_imports.import_job_run_task", [job.pk],
+                                                             "imports", None)
     assert (job.status, job.total, job.files.get().status) == ("queued", 1, "pending")
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.db import connection
 
 from core.errors import Conflict, DomainError, NotAllowed
+from core.models import OutboxTask
 from engine.actions import action_to_dict
 from engine.errors import GameLogError
 from engine.randomgame import random_match_games
@@ -44,6 +45,8 @@ def test_it_waits_for_the_other_side_after_one_report(match, alice, django_captu
     assert match.status == Match.Status.REPORTED and match.score0 is None
     assert report.side == 0 and report.status == Report.Status.PENDING and report.winner == 0
     assert len(callbacks) == 1  # the email to the other side, after commit
+    assert list(OutboxTask.objects.values_list("task", "args")) == [("matches.tasks.match_notify_task",
+                                                                     [match.pk, "reported"])]
 
 
 def test_it_confirms_when_the_other_side_confirms(match, alice, bob, django_capture_on_commit_callbacks):
@@ -55,6 +58,8 @@ def test_it_confirms_when_the_other_side_confirms(match, alice, bob, django_capt
     statuses = sorted(match.reports.values_list("status", flat=True))
     assert statuses == [Report.Status.AGREED, Report.Status.CONFIRMED]
     assert len(callbacks) == 2  # the emails and the rating update
+    assert list(OutboxTask.objects.values_list("task", "args"))[-2:] == [
+        ("matches.tasks.match_notify_task", [match.pk, "confirmed"]), ("matches.tasks.match_rating_apply_task", [match.pk])]
 
 
 def test_two_matching_reports_confirm(match, alice, bob):

@@ -4,6 +4,7 @@ only transient failures are retried, and a real worker applies a rating dispatch
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -11,7 +12,9 @@ from django.core import mail
 from django.db import OperationalError
 
 from config.celery import app as celery_app
+from core import outbox
 from core.errors import Conflict
+from core.models import OutboxTask
 from core.tasks import MAX_RETRIES
 from matches import tasks
 from matches.models import Match, Player, RatingChange
@@ -162,3 +165,57 @@ def test_a_real_worker_applies_the_rating_of_a_match_confirmed_through_the_servi
     assert (round(alice.rating - 1600, 2), round(bob.rating - 1500, 2)) == (4.49, -4.49)
     assert (alice.experience, bob.experience) == (507, 507)
     assert "matches.tasks.match_rating_apply_task" in celery_worker_process.log()
+
+
+def sent_emails(directory) -> list[str]:
+    """The subject and addressee of each email the file-based backend wrote in ``directory``."""
+    found = []
+    for path in sorted(directory.glob("*.log")) if directory.exists() else []:
+        for message in path.read_text().split("-" * 79):
+            subject = re.search(r"^Subject: (.*)$", message, re.M)
+            if subject:
+                found.append(f"{subject.group(1)} -> {re.search(r'^To: (.*)$', message, re.M).group(1)}")
+    return sorted(found)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_delivers_a_results_emails_and_rating_through_the_outbox(celery_cluster, tmp_path):
+    mailbox = tmp_path / "mail"
+    worker = celery_cluster.worker(DJANGO_EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+                                   DJANGO_EMAIL_FILE_PATH=str(mailbox))
+    alice = player("alice", rating=1600, experience=500)
+    bob = player("bob", rating=1500, experience=500)
+    match = match_between(alice, bob, length=7)
+    match_report(match_id=match.pk, user=alice.user, claim=Claim((7, 3)))
+    rows = OutboxTask.objects.filter(args__0=match.pk)
+    # The request for confirmation is sent only while the match waits for it: let it go first.
+    deadline = time.monotonic() + 60
+    while rows.filter(done_at=None).exists():
+        assert time.monotonic() < deadline, f"the report's task not done after 60 s:\n{worker.log()}"
+        time.sleep(0.25)
+    match_confirm(match_id=match.pk, user=bob.user)
+    assert sorted(rows.values_list("task", flat=True)) == [
+        "matches.tasks.match_notify_task", "matches.tasks.match_notify_task", "matches.tasks.match_rating_apply_task"]
+
+    deadline = time.monotonic() + 60
+    while rows.filter(done_at=None).exists():
+        assert worker.process.poll() is None, f"the worker stopped:\n{worker.log()}"
+        assert time.monotonic() < deadline, f"tasks not done after 60 s:\n{list(rows.values())}\n{worker.log()}"
+        time.sleep(0.25)
+
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert sent_emails(mailbox) == [
+        "Match result confirmed -> alice@example.com", "Match result confirmed -> bob@example.com",
+        "Please confirm the result of your match -> bob@example.com",
+    ]
+    assert all(row.sent_at is not None and row.attempts == 1 and row.last_error == "" for row in rows)
+    # Each row delivered again (as the relay or a redelivery would): nothing more happens.
+    with outbox.broker_connection() as broker:
+        for row in rows:
+            outbox.outbox_publish(row, broker)
+    deadline = time.monotonic() + 60
+    while len(re.findall(r"succeeded in [0-9.e-]+s: None$", worker.log(), re.M)) < 3:
+        assert time.monotonic() < deadline, f"the second deliveries did not run:\n{worker.log()}"
+        time.sleep(0.25)
+    assert RatingChange.objects.filter(match=match).count() == 2 and len(sent_emails(mailbox)) == 3

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from audit.models import AuditEntry
 from core.errors import Conflict, DomainError, NotAllowed
+from core.models import OutboxTask
 from rulings.models import Appeal, CommitteeMember, Dispute, Ruling, Vote
 from rulings.services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
 from rulings.services.disputes import dispute_open
@@ -22,6 +23,7 @@ from rulings.services.rulings import ruling_make
 from rulings.tasks import rulings_notify_task
 from tests.concurrency import at_once
 from tests.factories import UserFactory
+from tests.matches.factories_ratings import run_tasks_inline
 from tests.rulings.factories import confirm_score, make_cast, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -294,9 +296,9 @@ def test_a_replacement_the_match_refuses_rolls_back_the_deciding_vote(cast, judg
 
 @pytest.fixture
 def inline_notifications(monkeypatch):
-    """``rulings_notify_task.delay`` runs the task here, at once (nothing reaches the broker)."""
-    real = getattr(rulings_notify_task, "_get_current_object", lambda: rulings_notify_task)()
-    monkeypatch.setattr(real, "delay", lambda *args: real(*args))
+    """The outbox's publish after commit runs the task here, at once, with its outbox row (nothing
+    reaches the broker); returns the (task, args) published."""
+    return run_tasks_inline(monkeypatch)
 
 
 def test_the_parties_hear_of_the_appeal_and_of_the_decision_once(cast, judges, inline_notifications,
@@ -321,7 +323,9 @@ def test_the_parties_hear_of_the_appeal_and_of_the_decision_once(cast, judges, i
         vote_cast(appeal_id=appeal.pk, user=judges[1], decision="uphold")
     decided = [m for m in mail.outbox if m.subject.startswith("Appeal decided")]
     assert sorted(m.to[0] for m in decided) == ["alice@example.com", "bob@example.com", "otto@example.com"]
-    assert rulings_notify_task("appeal_decided", appeal.pk) == 3  # a second delivery sends nothing
+    row = OutboxTask.objects.get(task="rulings.tasks.rulings_notify_task", args=["appeal_decided", appeal.pk])
+    assert row.done_at is not None
+    assert rulings_notify_task("appeal_decided", appeal.pk, outbox_id=row.pk) is None  # a second delivery
     assert len([m for m in mail.outbox if m.subject.startswith("Appeal decided")]) == 3
 
 
@@ -360,6 +364,9 @@ def test_the_parties_hear_of_a_ruling_after_it_commits_and_not_of_a_refused_one(
     with django_capture_on_commit_callbacks(execute=True):
         ruling = ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome=Ruling.Outcome.SCORE_CORRECTED,
                              params={"score": [3, 5]}, rule=RULE, reasoning=WHY)
-    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.com", "bob@example.com"]
-    assert all(m.subject == "Ruling: Score corrected" and RULE in m.body and "otto" not in m.body for m in mail.outbox)
-    assert rulings_notify_task("ruling", ruling.pk) == 2 and len(mail.outbox) == 2
+    # The corrected result is announced too (matches' own email): only the ruling's are looked at.
+    rulings = [m for m in mail.outbox if m.subject.startswith("Ruling")]
+    assert sorted(m.to[0] for m in rulings) == ["alice@example.com", "bob@example.com"]
+    assert all(m.subject == "Ruling: Score corrected" and RULE in m.body and "otto" not in m.body for m in rulings)
+    assert rulings_notify_task("ruling", ruling.pk) == 2
+    assert len([m for m in mail.outbox if m.subject.startswith("Ruling")]) == 2

@@ -1,0 +1,270 @@
+"""The transactional outbox: every task a change needs is a row written in the change's own
+transaction, so the task exists exactly when the change does, whatever happens to the broker.
+
+The flow:
+
+1. A service calls :func:`outbox_enqueue` inside its atomic block: an :class:`OutboxTask` row is
+   written and, once the transaction commits, the task is published to its queue with the row's
+   id (``outbox_id``). The publish tries once, with a short timeout
+   (``CRAWFORD_BROKER_TIMEOUT_MS``), and never raises: with Redis down the request is answered at
+   once, the row stays unsent and the broker is taken to be down for a few seconds
+   (``CRAWFORD_OUTBOX_BROKER_DOWN_SECONDS``), so the requests after it do not wait on the timeout
+   too. With no broker configured (``CELERY_TASK_ALWAYS_EAGER``: the laptop run) the task runs in
+   this process after the commit instead.
+2. The relay (:func:`outbox_relay`, run by beat every ``CRAWFORD_OUTBOX_RELAY_SECONDS``) sends the
+   rows not sent, and sends again the rows sent long ago and still not done (a message lost with
+   a Redis restart, a worker that died): see the OUTBOX_* settings.
+3. The task receives ``outbox_id`` and asks the row whether its work is still to do
+   (:func:`outbox_once`, or :func:`outbox_is_done` and :func:`outbox_done` for long jobs): a row
+   done is never run again, whichever delivery comes second.
+
+The one place a row is read for update by two parties at once is guarded by row locks: a relay
+claims its batch with ``SKIP LOCKED`` (core.locking.claimed), and a task holds its row's lock
+while it works, so a second delivery waits for it and then finds the row done.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from .locking import claimed, locked
+from .models import OutboxTask
+
+logger = logging.getLogger(__name__)
+
+#: When the broker may be tried again after a failed publish (time.monotonic()); 0: not known down.
+_broker_down_until = 0.0
+_PRIMITIVES = (int, float, str, bool, type(None))
+
+
+def queue_of(task_name: str) -> str:
+    """The queue (without the prefix) a task goes to: ``settings.TASK_QUEUES``, else "quick"."""
+    return settings.TASK_QUEUES.get(task_name, "quick")
+
+
+def queue_name(queue: str) -> str:
+    """The broker's name of ``queue``: the prefix (``CRAWFORD_QUEUE_PREFIX``) and the name."""
+    return f"{settings.QUEUE_PREFIX}{queue}"
+
+
+def outbox_enqueue(task, *args) -> OutboxTask:
+    """Write the row of ``task`` (a Celery task or its name) with ``args`` (ids and primitives
+    only) in the current transaction, and have it published after the commit (see the module's
+    docstring: the publish never fails the caller). The task is later called as
+    ``task(*args, outbox_id=row.pk)``. Nothing is written, nor sent, if the transaction rolls back.
+
+    Raises RuntimeError outside an atomic block (in autocommit the row would be written at once
+    and the task sent before the change it belongs to exists) and TypeError for an argument that
+    is not a primitive.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("outbox_enqueue must be called inside transaction.atomic(): the task belongs to a change")
+    bad = [arg for arg in args if not isinstance(arg, _PRIMITIVES)]
+    if bad:
+        raise TypeError(f"task arguments must be ids and primitives, not {bad!r}")
+    name = task if isinstance(task, str) else task.name
+    row = OutboxTask.objects.create(task=name, args=list(args), queue=queue_of(name))
+    transaction.on_commit(functools.partial(_dispatch, row))
+    return row
+
+
+# --- sending ---------------------------------------------------------------------------------------
+
+
+def broker_connection():
+    """A connection to the broker that tries once and waits at most ``BROKER_TIMEOUT_SECONDS``
+    (kombu's defaults would retry for about 19 s). Use as a context manager."""
+    timeout = settings.BROKER_TIMEOUT_SECONDS
+    return current_app.connection_for_write(
+        url=settings.CELERY_BROKER_URL, connect_timeout=timeout,
+        transport_options={"max_retries": 0, "socket_connect_timeout": timeout, "socket_timeout": timeout},
+    )
+
+
+def outbox_publish(row: OutboxTask, broker) -> None:
+    """Publish ``row``'s task to its queue on the connection ``broker``, once (no retry).
+
+    Raises whatever the broker raises (kombu's OperationalError, OSError, ...)."""
+    current_app.send_task(
+        row.task, args=list(row.args), kwargs={"outbox_id": row.pk}, queue=queue_name(row.queue),
+        connection=broker, retry=False, ignore_result=True,
+    )
+
+
+def _run_here(row: OutboxTask) -> None:
+    # Eager mode (no broker configured): run the task in this process, as a worker would.
+    current_app.tasks[row.task].apply(args=list(row.args), kwargs={"outbox_id": row.pk})
+
+
+def broker_known_down() -> bool:
+    """Whether a publish failed less than ``OUTBOX_BROKER_DOWN_SECONDS`` ago."""
+    return time.monotonic() < _broker_down_until
+
+
+def broker_forget() -> None:
+    """Forget that the broker was down: the next dispatch tries it (tests; a relay run that
+    succeeds does it too)."""
+    global _broker_down_until
+    _broker_down_until = 0.0
+
+
+def _broker_failed(row_ids: list[int], error: BaseException) -> None:
+    global _broker_down_until
+    _broker_down_until = time.monotonic() + settings.OUTBOX_BROKER_DOWN_SECONDS
+    logger.warning("broker unavailable, outbox rows %s left for the relay: %s", row_ids, error)
+    try:
+        OutboxTask.objects.filter(pk__in=row_ids).update(last_error=f"broker: {error!r}"[:2000])
+    except Exception:  # the database may be failing too: the row stays unsent all the same
+        logger.exception("could not record the broker error on outbox rows %s", row_ids)
+
+
+def _dispatch(row: OutboxTask) -> None:
+    """After the commit: send ``row`` (or run it here in eager mode). Never raises: whatever goes
+    wrong, the row stays unsent and the relay sends it later."""
+    try:
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            OutboxTask.objects.filter(pk=row.pk).update(sent_at=timezone.now(), attempts=F("attempts") + 1)
+            _run_here(row)
+            return
+        if broker_known_down():
+            return
+        with broker_connection() as broker:
+            outbox_publish(row, broker)
+    except Exception as error:
+        _broker_failed([row.pk], error)
+        return
+    try:
+        OutboxTask.objects.filter(pk=row.pk, sent_at=None).update(sent_at=timezone.now(), attempts=F("attempts") + 1)
+    except Exception:
+        # Sent but not marked: the relay sends it again after the grace time, and the task finds
+        # the row done the second time.
+        logger.exception("outbox row %s sent but not marked sent", row.pk)
+
+
+def _due(now) -> Q:
+    due = Q(sent_at=None, created_at__lte=now - timedelta(seconds=settings.OUTBOX_GRACE_SECONDS))
+    for queue, seconds in settings.OUTBOX_RESEND_SECONDS.items():
+        due |= Q(queue=queue, sent_at__lte=now - timedelta(seconds=seconds))
+    return due
+
+
+def outbox_relay(*, now=None) -> int:
+    """Send the rows due (not sent ``OUTBOX_GRACE_SECONDS`` after they were written, or sent and not
+    done after their queue's ``OUTBOX_RESEND_SECONDS``; at most ``OUTBOX_BATCH``, fewer than
+    ``OUTBOX_MAX_ATTEMPTS`` sends each), oldest first; returns how many were sent.
+
+    Rows are claimed with ``SKIP LOCKED``: two relays at once send different rows, and a row whose
+    task is running (it holds the row's lock) is left alone. Stops at the first broker error (it
+    is logged and kept on the row, and the rest wait for the next run); never raises for it.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        rows = list(claimed(OutboxTask.objects.filter(_due(now), done_at=None,
+                                                      attempts__lt=settings.OUTBOX_MAX_ATTEMPTS))[:settings.OUTBOX_BATCH])
+        if not rows:
+            return 0
+        sent: list[int] = []
+        try:
+            if settings.CELERY_TASK_ALWAYS_EAGER:
+                sent = [row.pk for row in rows]
+            else:
+                with broker_connection() as broker:
+                    for row in rows:
+                        outbox_publish(row, broker)
+                        sent.append(row.pk)
+        except Exception as error:
+            failed = [row.pk for row in rows if row.pk not in sent]
+            _broker_failed(failed[:1], error)
+        else:
+            broker_forget()
+        OutboxTask.objects.filter(pk__in=sent).update(sent_at=now, attempts=F("attempts") + 1, last_error="")
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        for row in rows:
+            _run_here(row)
+    if sent:
+        logger.info("outbox relay sent %s rows", len(sent))
+    return len(sent)
+
+
+# --- the task's side ----------------------------------------------------------------------------
+
+
+@contextmanager
+def outbox_once(outbox_id: int | None) -> Iterator[bool]:
+    """One transaction around a task's work, done at most once for its outbox row.
+
+    Yields whether the work is still to do: False when the row is done (or gone: done rows are
+    pruned), True otherwise; then the row is locked until the transaction ends, so a second
+    delivery of the same row waits for the first and then finds the row done. When the block ends
+    without an exception the row is marked done in the same transaction as the work's own writes;
+    an exception rolls both back and the row stays to do. Without a row (``outbox_id`` None: a
+    direct call, the catch-up jobs) the block simply runs in one transaction.
+
+    For work whose effect is in the database this is exactly once. For an email the window that
+    remains is the commit after the send: if it fails (the database or the worker dies just then)
+    the row is not done and the next delivery sends the email again.
+    """
+    with transaction.atomic():
+        if outbox_id is not None:
+            row = locked(OutboxTask.objects.filter(pk=outbox_id)).only("done_at").first()
+            if row is None or row.done_at is not None:
+                yield False
+                return
+        yield True
+        if outbox_id is not None:
+            OutboxTask.objects.filter(pk=outbox_id).update(done_at=timezone.now(), last_error="")
+
+
+def outbox_is_done(outbox_id: int | None) -> bool:
+    """Whether the row ``outbox_id`` is done (or gone); False without a row."""
+    if outbox_id is None:
+        return False
+    return not OutboxTask.objects.filter(pk=outbox_id, done_at=None).exists()
+
+
+def outbox_done(outbox_id: int | None) -> None:
+    """Mark the row done: for a long job that is idempotent by its own rows (an import), marked
+    when the job has finished rather than held locked while it runs."""
+    if outbox_id is not None:
+        OutboxTask.objects.filter(pk=outbox_id, done_at=None).update(done_at=timezone.now(), last_error="")
+
+
+def outbox_give_up(outbox_id: int | None, error: BaseException) -> None:
+    """The row's task failed for good (an error that another try would not mend): mark it done
+    with the error, so that the relay does not send it again."""
+    if outbox_id is not None:
+        OutboxTask.objects.filter(pk=outbox_id, done_at=None).update(
+            done_at=timezone.now(), last_error=f"failed: {error!r}"[:2000])
+
+
+def outbox_prune(*, now=None) -> int:
+    """Delete the rows done more than ``OUTBOX_KEEP_DAYS`` days ago; returns how many."""
+    now = now or timezone.now()
+    deleted, _ = OutboxTask.objects.filter(done_at__lt=now - timedelta(days=settings.OUTBOX_KEEP_DAYS)).delete()
+    return deleted
+
+
+def outbox_backlog(*, now=None) -> dict:
+    """What waits in the outbox: rows not sent (and the age in seconds of the oldest), rows sent
+    and not done, rows the relay gave up on (sent ``OUTBOX_MAX_ATTEMPTS`` times, never done)."""
+    now = now or timezone.now()
+    waiting = OutboxTask.objects.filter(done_at=None)
+    unsent = waiting.filter(sent_at=None)
+    oldest = unsent.order_by("created_at").values_list("created_at", flat=True).first()
+    return {
+        "unsent": unsent.count(),
+        "oldest_unsent_seconds": None if oldest is None else round((now - oldest).total_seconds(), 1),
+        "sent_not_done": waiting.filter(sent_at__isnull=False).count(),
+        "given_up": waiting.filter(attempts__gte=settings.OUTBOX_MAX_ATTEMPTS).count(),
+    }
