@@ -199,8 +199,10 @@ HEARTBEAT_STALE_SECONDS = env_int("CRAWFORD_HEARTBEAT_STALE_SECONDS", 4 * HEARTB
 # The sweeper (every IMPORT_SWEEP_SECONDS) sends again an import queued or running without
 # progress for IMPORT_STALL_SECONDS (its worker died: it resumes at its first pending file), at
 # most IMPORT_MAX_REDISPATCH times; then its remaining files fail with a reason and it is done.
-IMPORT_SWEEP_SECONDS = env_int("CRAWFORD_IMPORT_SWEEP_SECONDS", 60)
-IMPORT_STALL_SECONDS = env_int("CRAWFORD_IMPORT_STALL_SECONDS", 600)
+# A file takes at most a few seconds within the parse limits (MAX_LOG_GAMES, MAX_LOG_ACTIONS), so
+# two minutes without one done means the job's worker is gone.
+IMPORT_SWEEP_SECONDS = env_int("CRAWFORD_IMPORT_SWEEP_SECONDS", 30)
+IMPORT_STALL_SECONDS = env_int("CRAWFORD_IMPORT_STALL_SECONDS", 120)
 IMPORT_MAX_REDISPATCH = env_int("CRAWFORD_IMPORT_MAX_REDISPATCH", 3)
 
 

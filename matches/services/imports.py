@@ -459,8 +459,9 @@ def import_job_abandon(*, job_id: int, message: str) -> ImportJob:
 def import_jobs_sweep(*, now=None) -> tuple[int, int]:
     """Find the jobs queued or running without progress for IMPORT_STALL_SECONDS (their worker
     died, or their message was lost with Redis) and send each again through the outbox; it resumes
-    at its first pending file. A job already sent again IMPORT_MAX_REDISPATCH times is abandoned
-    instead: its pending files fail with a reason and it is done. Returns (sent again, abandoned).
+    at its first pending file. A running job already sent again IMPORT_MAX_REDISPATCH times is
+    abandoned instead: its pending files fail with a reason and it is done (a queued job is never
+    abandoned for waiting). Returns (sent again, abandoned).
 
     Each job is claimed by a conditional update of its ``progressed_at`` (two sweepers at once
     never both send it), in the same transaction as its outbox row. A job only slow, not dead, may
@@ -469,16 +470,19 @@ def import_jobs_sweep(*, now=None) -> tuple[int, int]:
     now = now or timezone.now()
     limit = now - timedelta(seconds=settings.IMPORT_STALL_SECONDS)
     stalled = (ImportJob.objects.exclude(status=ImportJob.Status.DONE).filter(progressed_at__lt=limit)
-               .order_by("progressed_at").values_list("pk", "progressed_at", "redispatched")[:100])
+               .order_by("progressed_at").values_list("pk", "progressed_at", "redispatched", "status")[:100])
     sent = abandoned = 0
-    for job_id, progressed_at, redispatched in stalled:
+    for job_id, progressed_at, redispatched, status in stalled:
+        # Only a job that started and stopped counts towards the bound: a queued job may just be
+        # waiting behind another import on a busy worker, and sending it again is harmless.
+        tries = redispatched + 1 if status == ImportJob.Status.RUNNING else redispatched
         with transaction.atomic():
             claimed = (ImportJob.objects.filter(pk=job_id, progressed_at=progressed_at)
                        .exclude(status=ImportJob.Status.DONE)
-                       .update(progressed_at=now, redispatched=F("redispatched") + 1))
+                       .update(progressed_at=now, redispatched=tries))
             if not claimed:
                 continue
-            if redispatched >= settings.IMPORT_MAX_REDISPATCH:
+            if status == ImportJob.Status.RUNNING and redispatched >= settings.IMPORT_MAX_REDISPATCH:
                 logger.warning("import job %s made no progress after %s tries: abandoned", job_id, redispatched)
                 import_job_abandon(job_id=job_id, message=gettext(
                     "the import stopped and was tried again %(tries)s times without getting further; "

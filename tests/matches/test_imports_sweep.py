@@ -52,9 +52,9 @@ def test_a_job_without_progress_is_sent_again_and_the_others_are_left_alone(stal
     assert import_jobs_sweep() == (2, 0)
     rows = OutboxTask.objects.filter(task=RUN).order_by("args")
     assert [row.args for row in rows] == [[stalled.pk], [queued.pk]]
-    for job in (stalled, queued):
+    for job, tries in ((stalled, 1), (queued, 0)):
         job.refresh_from_db()
-        assert job.redispatched == 1 and timezone.now() - job.progressed_at < timedelta(minutes=1)
+        assert job.redispatched == tries and timezone.now() - job.progressed_at < timedelta(minutes=1)
     for job in (busy, done):
         assert ImportJob.objects.get(pk=job.pk).redispatched == 0
     assert import_jobs_sweep() == (0, 0)  # just sent again: its clock restarted
@@ -91,6 +91,17 @@ def test_after_the_bound_the_remaining_files_fail_with_a_reason_and_the_job_is_d
     assert failed.status == ImportFile.Status.FAILED
     assert "tried again 2 times without getting further" in failed.error["message"]
     assert OutboxTask.objects.count() == before  # nothing sent
+
+
+@pytest.mark.django_db
+def test_a_queued_job_waiting_behind_others_is_sent_again_but_never_abandoned(stall):
+    job = job_of(NAMES[:1], progressed_at=ago(700), redispatched=2)
+    for _ in range(3):
+        assert import_jobs_sweep() == (1, 0)
+        ImportJob.objects.filter(pk=job.pk).update(progressed_at=ago(700))
+    job.refresh_from_db()
+    assert (job.status, job.redispatched) == (ImportJob.Status.QUEUED, 2)
+    assert job.files.get().status == ImportFile.Status.PENDING
 
 
 @pytest.mark.django_db
