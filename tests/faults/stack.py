@@ -50,6 +50,20 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 SECRET_KEY = "faults-only-" + "k7Qzp2vL9wX4rT8mN1bY6cU3eH5jF0gD7sA2oI9" * 2
 
 
+#: Given to every process of the stack (gunicorn, workers, beat alike, so that they agree): the
+#: periodic jobs every second and a stalled import found after 3 s, so that a scenario recovers in
+#: seconds rather than minutes; gunicorn skips the broker for 1 s after a failed publish. The
+#: throttles are raised: the scenarios send hundreds of requests from one address and a few users,
+#: and the throttles have tests of their own (tests/test_throttling.py).
+FAULT_TIMINGS = {
+    "CRAWFORD_OUTBOX_RELAY_SECONDS": "1", "CRAWFORD_OUTBOX_GRACE_SECONDS": "1",
+    "CRAWFORD_OUTBOX_BROKER_DOWN_SECONDS": "1", "CRAWFORD_IMPORT_SWEEP_SECONDS": "1",
+    "CRAWFORD_IMPORT_STALL_SECONDS": "3", "CRAWFORD_HEARTBEAT_SECONDS": "1",
+    "CRAWFORD_THROTTLE_ANON": "100000/minute", "CRAWFORD_THROTTLE_USER": "100000/minute",
+    "CRAWFORD_THROTTLE_REPORTS": "100000/minute", "CRAWFORD_THROTTLE_UPLOADS": "100000/hour",
+}
+
+
 def free_port() -> int:
     """A TCP port of 127.0.0.1 nobody listens on just now."""
     with socket.socket() as probe:
@@ -355,6 +369,7 @@ class Stack:
             "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
             "DJANGO_EMAIL_FILE_PATH": str(self.folder / "emails"),
             "DJANGO_STATIC_ROOT": str(self.folder / "static"), "CRAWFORD_MEDIA_ROOT": str(self.folder / "media"),
+            **FAULT_TIMINGS,
             **extra,
         }
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.faults.scenario import invariants_broken
+
 pytestmark = pytest.mark.slow
 
 
@@ -35,3 +37,18 @@ def test_emails_sent_by_any_process_of_the_stack_are_counted(stack):
 def test_sql_reads_the_private_database(stack):
     assert stack.sql("SELECT current_setting('port')::int") == [(stack.postgres.port,)]
     assert stack.sql("SELECT count(*) FROM matches_match")[0][0] > 0
+
+
+def test_the_invariants_of_the_scenarios_find_a_half_written_change(stack):
+    assert not invariants_broken(stack)
+    [(match_id, reporter)] = stack.sql("SELECT m.id, u.id FROM matches_match m, accounts_user u WHERE m.status = "
+                                       "'scheduled' AND m.consent1 = 'pending' AND u.username = 'organiser' LIMIT 1")
+    # A report written without its audit entry, its side's consent nor its match's new status.
+    [(report,)] = stack.sql("INSERT INTO matches_report (match_id, side, reporter_id, score0, score1, status, statement, "
+                            "created_at) VALUES (%s, 1, %s, 0, 0, 'pending', '', now()) RETURNING id", match_id, reporter)
+    try:
+        broken = invariants_broken(stack)
+    finally:
+        stack.sql("DELETE FROM matches_report WHERE id = %s", report)
+    assert broken == {"a side that reported has consented": [(report,)], "every report is audited": [(report,)]}
+    assert not invariants_broken(stack)
