@@ -34,11 +34,11 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
+from core.parsers import JSONParser
 from matches.services.matches import player_for_user
 from tournaments import errors, selectors
 from tournaments.models import Pairing, Team, Tournament
