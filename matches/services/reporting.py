@@ -221,10 +221,14 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
                  match_id=match.pk, **hooks.audit_ids(match),
                  before={"score": list(mine.score)} if mine is not None else None,
                  after={"side": side, "score": list(claim.score), "games": len(claim.games or ())})
+    # One email per change of the match's state: a side changing its report of a match that stays
+    # reported, or stays disputed, tells no one again (the match page shows the reports as they are).
+    was = match.status
     if theirs is None:
         match.status = Match.Status.REPORTED
         match.save(update_fields=["status", "updated_at"])
-        _after_commit(match, "reported")
+        if was != Match.Status.REPORTED:
+            _after_commit(match, "reported")
     elif _same(theirs, claim):
         confirmed, agreed = (theirs, report) if theirs.games is not None or report.games is None else (report, theirs)
         confirmed.status, agreed.status = Report.Status.CONFIRMED, Report.Status.AGREED
@@ -241,7 +245,7 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         match.status = Match.Status.DISPUTED
         match.save(update_fields=["status", "updated_at"])
         _disputed(match, user, f"the reports disagree: {theirs.score0}-{theirs.score1} and "
-                               f"{report.score0}-{report.score1}", statement)
+                               f"{report.score0}-{report.score1}", statement, news=was != Match.Status.DISPUTED)
     return report
 
 
@@ -290,11 +294,12 @@ def match_contest(*, match_id: int, user, statement: str = "") -> Match:
     return match
 
 
-def _disputed(match: Match, user, why: str, statement: str) -> None:
+def _disputed(match: Match, user, why: str, statement: str, *, news: bool = True) -> None:
     """The match went to the director: its automatic dispute is opened (once, by rulings through
-    ``hooks.result_disputed``) and the parties are told."""
+    ``hooks.result_disputed``) and, when it was not disputed before (``news``), the parties are told."""
     hooks.result_disputed.send(match=match, user=user, statement=f"{why}. {statement}".strip())
-    _after_commit(match, "disputed")
+    if news:
+        _after_commit(match, "disputed")
 
 
 @transaction.atomic
