@@ -10,6 +10,7 @@ import re
 from django import forms
 from django.utils.translation import gettext as _
 
+from core.bounds import SMALLINT_MAX
 from core.parsers import json_loads
 
 from .selectors import ChouetteState, Seat
@@ -33,7 +34,8 @@ class ChouetteStartForm(forms.Form):
     raccoons = forms.BooleanField(required=False, label="Raccoons allowed (needs beavers)")
     automatic_doubles = forms.IntegerField(min_value=0, max_value=30, initial=0,
                                            label="Automatic doubles (limit; 0: none)")
-    box_partner_from = forms.IntegerField(required=False, label="Box partner from this many players",
+    box_partner_from = forms.IntegerField(required=False, min_value=3, max_value=SMALLINT_MAX,
+                                          label="Box partner from this many players",
                                           help_text="blank: never")
     box_must_take_half = forms.BooleanField(required=False,
                                             label="House rule: when all cubes are turned at once the Box takes half")

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from django import forms
 
-from .models import Match
+from .models import MAX_SCORE, Match
 
-MAX_SCORE = 9999
 MAX_STATEMENT = 2000
 
 

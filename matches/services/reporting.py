@@ -18,7 +18,7 @@ from core.locking import locked_one
 from matches.selectors import match_snapshot
 
 from .. import errors, hooks
-from ..models import Game, Match, Report
+from ..models import MAX_SCORE, Game, Match, Report
 from ..tasks import match_notify_task, match_rating_apply_task
 from .logs import CheckedLog, log_agrees_with_score, log_from_json
 from .matches import player_for_user
@@ -68,10 +68,10 @@ def score_winner(match: Match, score: tuple[int, int]) -> int | None:
     """Check a claimed final score against the match length; return the winning side.
 
     A match's final score has exactly one side at or past the length; a money session's any
-    scores (and no winner). Raises DomainError (``bad_score``) otherwise.
+    scores up to MAX_SCORE (and no winner). Raises DomainError (``bad_score``) otherwise.
     """
-    if len(score) != 2 or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in score):
-        raise errors.bad_score("a score is two whole numbers, 0 or more")
+    if len(score) != 2 or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= MAX_SCORE for s in score):
+        raise errors.bad_score(f"a score is two whole numbers from 0 to {MAX_SCORE}")
     if match.is_money:
         return None
     finished = [side for side in (0, 1) if score[side] >= match.length]
