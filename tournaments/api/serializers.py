@@ -167,7 +167,7 @@ class EventBriefSerializer(serializers.Serializer):
 
 class OrganiserSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="the organiser's user id (the list's organiser filter)")
-    username = serializers.CharField()
+    display_name = serializers.CharField(help_text="his player's name, else his full name (never his username)")
 
     class Meta:
         ref_name = "TournamentOrganiser"
