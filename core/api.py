@@ -185,7 +185,7 @@ def _tighten(field) -> None:
                 INT_MIN, message=field.error_messages["min_value"].format(min_value=INT_MIN)))
         _typed(field, lambda value: isinstance(value, int) and not isinstance(value, bool))
     elif isinstance(field, serializers.PrimaryKeyRelatedField) and field.pk_field is None:
-        _typed(field, lambda value: isinstance(value, int) and not isinstance(value, bool))
+        _typed(field, lambda value: isinstance(value, int) and not isinstance(value, bool), error="incorrect_type")
     elif isinstance(field, serializers.CharField):
         _typed(field, lambda value: isinstance(value, str))
     elif isinstance(field, serializers.BooleanField):
@@ -203,7 +203,7 @@ def _typed(field, is_json_type, *, error: str = "invalid") -> None:
     def to_internal_value(data):
         from_text = html.is_html_input(getattr(field.root, "initial_data", None))
         if not (isinstance(data, str) if from_text else is_json_type(data)):
-            field.fail(error, input=data)
+            field.fail(error, input=data, data_type=type(data).__name__)
         return lenient(data)
 
     field.to_internal_value = to_internal_value

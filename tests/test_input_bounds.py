@@ -120,7 +120,8 @@ def test_a_text_field_given_anything_but_a_string_is_a_400(statement):
 
 
 @pytest.mark.parametrize(("field", "value"), [("length", "5"), ("length", 5.0), ("length", True),
-                                              ("crawford", "yes"), ("crawford", 1), ("move_policy", 1)])
+                                              ("crawford", "yes"), ("crawford", 1), ("move_policy", 1),
+                                              ("event", "1"), ("event", True)])
 def test_a_number_or_a_flag_given_as_another_type_is_a_400(field, value):
     cast = make_cast()
     body = {"side0": [cast.match.side0.player_a.pk], "side1": [cast.match.side1.player_a.pk], "length": 5, field: value}
