@@ -12,13 +12,14 @@ from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ApiErrorSerializer
+from core.api import ApiErrorSerializer, StrictInputSerializer
 from core.errors import DomainError
+from core.parsers import JSONParser
 
 from .lockout import LockedOut, seconds_left
 
@@ -27,7 +28,7 @@ class TokenObtainApi(APIView):
     permission_classes = [AllowAny]
     parser_classes = [JSONParser, FormParser, MultiPartParser]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictInputSerializer):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
 

@@ -2,7 +2,9 @@
 match files exist without a user)."""
 
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
+from django.utils.translation import gettext as _
 
 
 class User(AbstractUser):
@@ -16,3 +18,15 @@ class User(AbstractUser):
     @property
     def is_organiser(self) -> bool:
         return self.role == self.Role.ORGANISER or self.is_staff
+
+    @property
+    def display_name(self) -> str:
+        """The name others see: his player's display name, else his full name, else "user N".
+        Never his username: it is half of what signs him in."""
+        try:
+            player = self.player  # matches.Player, the app above: a reverse relation, no import
+        except ObjectDoesNotExist:
+            player = None
+        if player is not None:
+            return player.display_name
+        return self.get_full_name() or _("user %(id)s") % {"id": self.pk}

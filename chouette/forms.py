@@ -8,6 +8,10 @@ import json
 import re
 
 from django import forms
+from django.utils.translation import gettext as _
+
+from core.bounds import SMALLINT_MAX
+from core.parsers import json_loads
 
 from .selectors import ChouetteState, Seat
 
@@ -30,7 +34,8 @@ class ChouetteStartForm(forms.Form):
     raccoons = forms.BooleanField(required=False, label="Raccoons allowed (needs beavers)")
     automatic_doubles = forms.IntegerField(min_value=0, max_value=30, initial=0,
                                            label="Automatic doubles (limit; 0: none)")
-    box_partner_from = forms.IntegerField(required=False, label="Box partner from this many players",
+    box_partner_from = forms.IntegerField(required=False, min_value=3, max_value=SMALLINT_MAX,
+                                          label="Box partner from this many players",
                                           help_text="blank: never")
     box_must_take_half = forms.BooleanField(required=False,
                                             label="House rule: when all cubes are turned at once the Box takes half")
@@ -54,7 +59,7 @@ class ChouetteStartForm(forms.Form):
     def clean(self):
         data = super().clean()
         rolls: dict[int, list[int]] = {}
-        for player_id, _ in self.players:
+        for player_id, _name in self.players:
             text = (data.get(f"dice-{player_id}") or "").strip()
             if not text:
                 continue
@@ -196,9 +201,11 @@ class FullRecordForm(forms.Form):
 
     def clean_record(self):
         try:
-            data = json.loads(self.cleaned_data["record"])
+            data = json_loads(self.cleaned_data["record"])
         except json.JSONDecodeError as error:
             raise forms.ValidationError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+        except ValueError as error:  # nested too deep for any record, NaN
+            raise forms.ValidationError(_("not JSON: %(error)s") % {"error": error}) from None
         if not isinstance(data, dict):
             raise forms.ValidationError("a full record is a JSON object with board_log and crew_moments")
         return data

@@ -45,6 +45,7 @@ from audit.services import audit_record
 from clubs import errors as club_errors
 from clubs.models import Club, ClubNight, Membership
 from clubs.permissions import require_club_manager
+from core.bounds import SMALLINT_MAX
 from core.errors import Conflict, DomainError
 from core.locking import locked_one
 from engine.chouette import (
@@ -86,6 +87,7 @@ CODE_FIELDS = {
 CURRENCY = re.compile(r"[A-Z]{3}")
 MAX_STAKE = Decimal("9999999.99")
 MAX_AUTOMATIC = 30  # the engine counts automatic doubles up to 30 (a cube of 2**30)
+MAX_BOX_PARTNER_FROM = SMALLINT_MAX  # no table seats that many: the column's bound
 #: The audit log's name for each kind of row. The tables were the clubs app's when the log began and an
 #: entry is never rewritten, so new entries keep the names the old ones have: a table's history
 #: (``object_type`` and ``object_id``) reads as one across the move to this app.
@@ -323,6 +325,8 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     currency = currency.strip().upper()
     if isinstance(automatic_doubles, int) and not isinstance(automatic_doubles, bool) and automatic_doubles > MAX_AUTOMATIC:
         raise errors.bad_chouette("automatic_doubles", f"at most {MAX_AUTOMATIC}")
+    if isinstance(box_partner_from, int) and box_partner_from > MAX_BOX_PARTNER_FROM:
+        raise errors.bad_chouette("box_partner_from", f"at most {MAX_BOX_PARTNER_FROM}")
     try:
         settings = ChouetteSettings(
             single_cube=single_cube, jacoby=jacoby, box_must_take_half=box_must_take_half,

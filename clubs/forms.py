@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django import forms
 
+from core.bounds import INT_MAX
+
 from .models import Membership
 
 
@@ -51,7 +53,7 @@ class NightForm(forms.Form):
 
 
 class CheckInForm(forms.Form):
-    player = forms.IntegerField(min_value=1, required=False, help_text="empty: yourself")
+    player = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, help_text="empty: yourself")
 
 
 class NightMatchForm(forms.Form):

@@ -11,10 +11,17 @@ and the view did not already say otherwise; every one has the API's error body (
 - 403 on every write: a session-signed write without its CSRF token;
 - 400, 413 and 415 on every operation with a request body: a body that does not parse, is over
   the upload limit, or comes in a media type the operation does not take;
-- 404 on every paginated list: a page past the last (or not a page number).
+- 400 and 404 on every paginated list: a ``page`` or ``page_size`` that is not a whole number in
+  its range (core.api.Pagination), a page past the last.
+
+And :class:`StrictInputSchema` says of every strict serializer's request body
+(core.api.StrictInputSerializer) what it does: no property but its own
+(``additionalProperties: false``). It is registered when this module is imported (config/urls.py).
 """
 
 from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiSerializerExtension
 
 ERROR_REF = {"$ref": "#/components/schemas/ApiError"}
 ERROR_COMPONENT = {
@@ -38,7 +45,21 @@ WITH_BODY = {
     "413": "The request body is over the upload limit (code body_too_large).",
     "415": "The request body's media type is not one this operation takes (code unsupported_media_type).",
 }
-PAGINATED = {"404": "There is no such page (code not_found)."}
+PAGINATED = {"400": "A page or page_size that is not a whole number in its range, or a bad filter (code invalid).",
+             "404": "There is no such page (code not_found)."}
+
+
+class StrictInputSchema(OpenApiSerializerExtension):
+    """A strict serializer's request body takes no property it does not declare."""
+
+    target_class = "core.api.StrictInputSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        if direction == "request":
+            schema["additionalProperties"] = False
+        return schema
 
 
 def document_common_errors(result, generator, request, public):

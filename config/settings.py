@@ -221,6 +221,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # DRF's parsers, with a JSON parser that bounds a body's size and nesting (core/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     "PAGE_SIZE": 25,
     "EXCEPTION_HANDLER": "core.api.exception_handler",

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config import schema  # noqa: F401 - registers the schema's extension before the schema is made
 from core.health import health
 
 urlpatterns = [

@@ -17,16 +17,21 @@ from collections.abc import Mapping
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import Http404, HttpResponse, JsonResponse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
+from rest_framework.utils import html
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.errors import EngineError
 from tournaments.draw.errors import DrawError
 
+from .bounds import INT_MAX, INT_MIN
 from .errors import DomainError, Locked
 from .locking import lock_failed
 
@@ -37,8 +42,38 @@ LOCATION_KEYS = ("file", "line", "game", "move", "side", "action", "rule", "acti
 
 
 class Pagination(PageNumberPagination):
+    """25 a page; ``page`` from 1 and ``page_size`` from 1 to 100, whole numbers, else a 400 naming
+    the parameter (DRF would take a bad ``page_size`` silently as the default and a bad ``page``
+    as "no such page"). A page past the last is a 404."""
+
     page_size_query_param = "page_size"
     max_page_size = 100
+    last_page_strings = ()
+
+    def get_page_number(self, request, paginator):
+        return _whole_parameter(request, self.page_query_param, INT_MAX) or 1
+
+    def get_page_size(self, request):
+        return _whole_parameter(request, self.page_size_query_param, self.max_page_size) or self.page_size
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        ceilings = {self.page_query_param: INT_MAX, self.page_size_query_param: self.max_page_size}
+        for parameter in parameters:
+            if parameter["name"] in ceilings:
+                parameter["schema"].update(minimum=1, maximum=ceilings[parameter["name"]])
+        return parameters
+
+
+def _whole_parameter(request, name: str, ceiling: int) -> int | None:
+    """The query parameter ``name`` as a whole number from 1 to ``ceiling``; None when absent."""
+    if name not in request.query_params:
+        return None
+    text = request.query_params[name]
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(ceiling)) and 1 <= int(text) <= ceiling):
+        raise exceptions.ValidationError(
+            {name: [_("%(name)s is a whole number from 1 to %(ceiling)d") % {"name": name, "ceiling": ceiling}]})
+    return int(text)
 
 
 def paginated_response(*, request, view, queryset, serializer_class):
@@ -80,17 +115,34 @@ class BaseApi(APIView):
 
 
 class StrictInputSerializer(serializers.Serializer):
-    """A serializer that refuses any field it does not declare as writable.
+    """A serializer that takes nothing but what its schema says.
 
-    A client can never slip ``status``, ``winner``, ``score`` or ``rating`` into a request (no mass
-    assignment), and a typo is an error instead of being silently ignored. ``read_only_names`` lists
-    fields clients see in responses but may never set: they are refused as "read-only" rather than
-    "unknown", which tells a client what went wrong. ``allowed_extra`` names keys that are accepted
-    and ignored (``page`` in a query string).
+    - It refuses any field it does not declare as writable: a client can never slip ``status``,
+      ``winner``, ``score`` or ``rating`` into a request (no mass assignment), and a typo is an
+      error instead of being silently ignored. ``read_only_names`` lists fields clients see in
+      responses but may never set: they are refused as "read-only" rather than "unknown", which
+      tells a client what went wrong. ``allowed_extra`` names keys that are accepted and ignored
+      (``page`` in a query string). The schema says so: ``additionalProperties: false``
+      (config/schema.py).
+    - Every whole number is bounded: a field that names no maximum (or minimum) gets the
+      database's, :data:`INT_MAX` (:data:`INT_MIN`), so a number no column holds is a 400 naming
+      its field, never a database error (core/bounds.py). The domain's own bounds are on the fields.
+    - In a JSON body each value has its schema's type: a text field takes a string only, a whole
+      number an integer only (not ``"5"`` nor ``5.0``), a flag ``true`` or ``false`` only (DRF
+      would turn ``0`` into ``"0"`` and ``"yes"`` into true). A query string or a form carries
+      text only, which the fields read as DRF does; but an empty value (``?status=``) is refused
+      unless the field takes an empty text, where DRF would take it as no value at all.
     """
 
     read_only_names: tuple[str, ...] = ()
     allowed_extra: tuple[str, ...] = ()
+
+    @cached_property
+    def fields(self):
+        fields = super().fields
+        for field in fields.values():
+            _tighten(field)
+        return fields
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
@@ -101,7 +153,60 @@ class StrictInputSerializer(serializers.Serializer):
                     key: ["this field is read-only" if key in self.read_only_names else "unknown field"]
                     for key in extra
                 })
+            if html.is_html_input(data):
+                empty = [name for name in sorted(writable) if name in data and data.get(name) == ""
+                         and not getattr(self.fields[name], "allow_blank", False)]
+                if empty:
+                    raise serializers.ValidationError({name: [_("this may not be empty; leave it out instead")]
+                                                       for name in empty})
         return super().to_internal_value(data)
+
+
+def _tighten(field) -> None:
+    """Bound ``field``'s whole numbers and type its JSON values (:class:`StrictInputSerializer`),
+    inside lists, dicts and nested serializers too."""
+    if isinstance(field, StrictInputSerializer):
+        return  # it tightens its own fields
+    if isinstance(field, serializers.ListSerializer):
+        _tighten(field.child)
+    elif isinstance(field, serializers.Serializer):
+        for inner in field.fields.values():
+            _tighten(inner)
+    elif isinstance(field, (serializers.ListField, serializers.DictField)):
+        _tighten(field.child)
+    elif isinstance(field, serializers.IntegerField):
+        if field.max_value is None:
+            field.max_value = INT_MAX
+            field.validators.append(MaxValueValidator(
+                INT_MAX, message=field.error_messages["max_value"].format(max_value=INT_MAX)))
+        if field.min_value is None:
+            field.min_value = INT_MIN
+            field.validators.append(MinValueValidator(
+                INT_MIN, message=field.error_messages["min_value"].format(min_value=INT_MIN)))
+        _typed(field, lambda value: isinstance(value, int) and not isinstance(value, bool))
+    elif isinstance(field, serializers.PrimaryKeyRelatedField) and field.pk_field is None:
+        _typed(field, lambda value: isinstance(value, int) and not isinstance(value, bool), error="incorrect_type")
+    elif isinstance(field, serializers.CharField):
+        _typed(field, lambda value: isinstance(value, str))
+    elif isinstance(field, serializers.BooleanField):
+        _typed(field, lambda value: isinstance(value, bool))
+    elif (isinstance(field, serializers.ChoiceField) and not isinstance(field, serializers.MultipleChoiceField)
+          and all(isinstance(key, str) for key in field.choices)):
+        _typed(field, lambda value: isinstance(value, str), error="invalid_choice")
+
+
+def _typed(field, is_json_type, *, error: str = "invalid") -> None:
+    """Make ``field`` refuse (its ``error``) a JSON value that ``is_json_type`` refuses; text from a
+    query string or a form goes to the field as before."""
+    lenient = field.to_internal_value
+
+    def to_internal_value(data):
+        from_text = html.is_html_input(getattr(field.root, "initial_data", None))
+        if not (isinstance(data, str) if from_text else is_json_type(data)):
+            field.fail(error, input=data, data_type=type(data).__name__)
+        return lenient(data)
+
+    field.to_internal_value = to_internal_value
 
 
 # --- the error body -------------------------------------------------------------------------------

@@ -6,9 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Match
+from .models import MAX_SCORE, Match
 
-MAX_SCORE = 9999
 MAX_STATEMENT = 2000
 
 

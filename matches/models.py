@@ -30,6 +30,11 @@ from engine.match import MatchRules
 
 from . import hooks
 
+#: The highest score a report, a result or a ruling may give a side: far above any match's final
+#: score and any money session's total (a larger number is a typo), and well within the score
+#: columns (PositiveIntegerField).
+MAX_SCORE = 9999
+
 
 class Player(models.Model):
     """A backgammon player. ``user`` is empty for players known only from imported match files.

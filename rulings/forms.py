@@ -9,8 +9,13 @@ import re
 from django import forms
 from django.contrib.auth import get_user_model
 
+from core.bounds import INT_MAX, SMALLINT_MAX
+from matches.models import MAX_SCORE
+
 from .models import Appeal, Dispute, Ruling
 from .selectors import DisputeFilters
+from .services.disputes import MAX_GAME_NUMBER
+from .services.rulings import MAX_MINUTES_LATE
 
 STATEMENT_MAX = 5000
 RULE_MAX = 200
@@ -27,7 +32,7 @@ class DisputeFilterForm(forms.Form):
 
     status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Dispute.Status.choices])
     category = forms.ChoiceField(required=False, choices=[("", "Any category"), *Dispute.Category.choices])
-    event = forms.IntegerField(required=False, min_value=1, label="Event id")
+    event = forms.IntegerField(required=False, min_value=1, max_value=INT_MAX, label="Event id")
 
     def filters(self) -> DisputeFilters:
         """The cleaned filters (an unbound form: none)."""
@@ -39,9 +44,9 @@ class DisputeFilterForm(forms.Form):
 
 class DisputeOpenForm(forms.Form):
     category = forms.ChoiceField(choices=Dispute.Category.choices)
-    game_number = forms.IntegerField(required=False, min_value=1, label="Game (optional)",
+    game_number = forms.IntegerField(required=False, min_value=1, max_value=MAX_GAME_NUMBER, label="Game (optional)",
                                      help_text="Empty: the dispute is about the whole match.")
-    move_number = forms.IntegerField(required=False, min_value=1, label="Action of that game (optional)",
+    move_number = forms.IntegerField(required=False, min_value=1, max_value=INT_MAX, label="Action of that game (optional)",
                                      help_text="1 for the game's first action (the roll-off), and so on; the board "
                                                "recorded is the one before it (the match page's moment one less).")
     statement = _text("What happened", rows=5)
@@ -67,10 +72,10 @@ class OutcomeFields(forms.Form):
     """
 
     outcome = forms.ChoiceField(choices=Ruling.Outcome.choices)
-    score0 = forms.IntegerField(required=False, min_value=0, label="Corrected score, side 0")
-    score1 = forms.IntegerField(required=False, min_value=0, label="Corrected score, side 1")
-    game = forms.IntegerField(required=False, min_value=1, label="Game")
-    move = forms.IntegerField(required=False, min_value=1, label="Action of the game",
+    score0 = forms.IntegerField(required=False, min_value=0, max_value=MAX_SCORE, label="Corrected score, side 0")
+    score1 = forms.IntegerField(required=False, min_value=0, max_value=MAX_SCORE, label="Corrected score, side 1")
+    game = forms.IntegerField(required=False, min_value=1, max_value=MAX_GAME_NUMBER, label="Game")
+    move = forms.IntegerField(required=False, min_value=1, max_value=INT_MAX, label="Action of the game",
                               help_text="Empty: the dispute's own game and action.")
     play = forms.CharField(required=False, max_length=100, label="Corrected play", help_text="e.g. 13/7 8/7")
     noticed_before_next_roll = forms.TypedChoiceField(
@@ -81,8 +86,8 @@ class OutcomeFields(forms.Form):
         label="The opponent demands the roll be replayed (responsible moves)")
     side = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Side",
                                   choices=[("", "—"), (0, "Side 0"), (1, "Side 1")])
-    points = forms.IntegerField(required=False, min_value=1, label="Penalty points")
-    minutes_late = forms.IntegerField(required=False, min_value=1, label="Minutes late")
+    points = forms.IntegerField(required=False, min_value=1, max_value=SMALLINT_MAX, label="Penalty points")
+    minutes_late = forms.IntegerField(required=False, min_value=1, max_value=MAX_MINUTES_LATE, label="Minutes late")
     rule = forms.CharField(max_length=RULE_MAX, label="Rule applied", help_text="e.g. RULES 9: a double in the Crawford "
                                                                               "game is void")
     reasoning = _text("Reasoning")

@@ -2,7 +2,9 @@
 /api/schema/ (so a route added later is covered without a line here), as a player and as an
 organiser signed in by token, with a few generated requests each, valid and invalid. Every answer
 must be no server error, a documented status code with the documented content type, and a body
-that matches the documented schema.
+that matches the documented schema; and a request outside the schema (a string for a number, a
+number past its maximum, an unknown property, an empty enum) must be refused with a 4xx
+(``negative_data_rejection``): the API accepts nothing its schema does not describe.
 
 Generated ids rarely name a row, so each request whose path names objects is sent twice: as
 generated, and with the ids of real objects of a small world (a scheduled match, a confirmed one
@@ -28,6 +30,7 @@ from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
@@ -53,7 +56,7 @@ from tournaments.services.teams import team_create
 pytestmark = pytest.mark.django_db
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
-          response_headers_conformance]
+          response_headers_conformance, negative_data_rejection]
 
 #: Few examples per operation keep the run under two minutes on two cores; derandomized, the same
 #: requests every run (a failure is reproducible, and the suite is never flaky).

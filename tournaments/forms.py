@@ -10,14 +10,15 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.bounds import INT_MAX, SMALLINT_MAX
 from matches.models import Player
 from tournaments.models import Tournament
-from tournaments.services.events import EventRules
+from tournaments.services.draw import MAX_SEED
+from tournaments.services.events import EventRules, rule_bounds
 
 if TYPE_CHECKING:
     from tournaments.selectors import TeamView
 
-MAX_SEED = 2**63 - 1
 
 
 def parse_lengths(text: str) -> dict:
@@ -50,19 +51,20 @@ class TournamentForm(forms.Form):
                   "robin: “rounds: 5”. Empty: the default length.",
     )
     consolation_rounds = forms.IntegerField(
-        min_value=0, initial=0, label="Consolation flight",
+        **rule_bounds("consolation_rounds"), initial=0, label="Consolation flight",
         help_text="0: none; 1: first-round losers; k: losers of the first k rounds (single elimination).")
     last_chance = forms.BooleanField(required=False, label="Last-chance flight for consolation losers")
-    swiss_rounds = forms.IntegerField(min_value=1, required=False, label="Swiss rounds")
-    max_losses = forms.IntegerField(min_value=1, required=False, label="Elimination Swiss: out at this many losses")
-    groups = forms.IntegerField(min_value=1, initial=1, label="Round-robin groups")
+    swiss_rounds = forms.IntegerField(**rule_bounds("swiss_rounds"), required=False, label="Swiss rounds")
+    max_losses = forms.IntegerField(**rule_bounds("max_losses"), required=False,
+                                    label="Elimination Swiss: out at this many losses")
+    groups = forms.IntegerField(**rule_bounds("groups"), initial=1, label="Round-robin groups")
     forbid_same_club = forms.BooleanField(required=False, label="Never pair two players of one club (Swiss)")
     crawford = forms.BooleanField(required=False, initial=True, label="Crawford rule")
     move_policy = forms.ChoiceField(choices=[("legal", "Legal moves"), ("responsible", "Responsible moves")])
     premature_roll = forms.ChoiceField(choices=Tournament.PrematureRoll.choices, label="Premature roll")
-    clock_seconds_per_point = forms.IntegerField(min_value=1, required=False,
+    clock_seconds_per_point = forms.IntegerField(**rule_bounds("clock_seconds_per_point"), required=False,
                                                  label="Clock: seconds per match point (empty: no clock)")
-    penalty_minutes_per_point = forms.IntegerField(min_value=1, initial=5,
+    penalty_minutes_per_point = forms.IntegerField(**rule_bounds("penalty_minutes_per_point"), initial=5,
                                                    label="Late arrival: one penalty point per N minutes")
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING)
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Club",
@@ -98,7 +100,7 @@ class EntrantForm(forms.Form):
         queryset=Player.objects.none(), required=False, empty_label="No partner", label="Partner (pairs events)",
         error_messages={"invalid_choice": "there is no such partner to add: choose one from the list"},
     )
-    seed = forms.IntegerField(min_value=1, required=False, label="Seed (optional)")
+    seed = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, label="Seed (optional)")
 
     def __init__(self, *args, players=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -133,13 +135,14 @@ class DrawForm(forms.Form):
 class EntryActionForm(forms.Form):
     """Check in or withdraw one entry."""
 
-    entry = forms.IntegerField(min_value=1, error_messages={"required": "name the entry", "invalid": "an entry is a number"})
+    entry = forms.IntegerField(min_value=1, max_value=INT_MAX,
+                               error_messages={"required": "name the entry", "invalid": "an entry is a number"})
 
 
 class BoardOrderForm(forms.Form):
     """A round number and one member per board (shape only: the service checks membership)."""
 
-    round_number = forms.IntegerField(min_value=1)
+    round_number = forms.IntegerField(min_value=1, max_value=SMALLINT_MAX)
 
     def __init__(self, *args, team: TeamView, boards: int, **kwargs):
         super().__init__(*args, **kwargs)

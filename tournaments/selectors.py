@@ -29,7 +29,7 @@ from .services import state
 def tournament_list(*, status: str | None = None, organiser_id: int | None = None, club_id: int | None = None
                     ) -> QuerySet[Tournament]:
     """Tournaments, newest start first, with organiser and club joined."""
-    tournaments = Tournament.objects.select_related("organiser", *hosts.host_joins())
+    tournaments = Tournament.objects.select_related("organiser__player", *hosts.host_joins())
     if status:
         tournaments = tournaments.filter(status=status)
     if organiser_id is not None:
@@ -41,7 +41,7 @@ def tournament_list(*, status: str | None = None, organiser_id: int | None = Non
 
 def tournament_get(tournament_id: int) -> Tournament:
     """One tournament with organiser and club; raises Tournament.DoesNotExist."""
-    return Tournament.objects.select_related("organiser", *hosts.host_joins()).get(pk=tournament_id)
+    return Tournament.objects.select_related("organiser__player", *hosts.host_joins()).get(pk=tournament_id)
 
 
 def tournament_named(*, organiser, name: str) -> Tournament | None:

@@ -10,7 +10,9 @@ import re
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from chouette.services import MAX_AUTOMATIC, MAX_BOX_PARTNER_FROM
 from core.api import StrictInputSerializer
+from core.bounds import INT_MAX
 
 # --- input ------------------------------------------------------------------------------------------
 
@@ -19,7 +21,8 @@ ROLLOFF_SCHEMA = {
     "description": "the opening roll-off: rounds of [player id, die]; the first round has every player, each later "
                    "round the rerolls of exactly the players still tied. The highest is the Box, the next the "
                    "Captain, then the crew.",
-    "items": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
+    "items": {"type": "array", "items": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": INT_MAX},
+                                         "minItems": 2, "maxItems": 2}},
     "example": [[[12, 6], [13, 6], [14, 2]], [[12, 3], [13, 5]]],
 }
 RECORD_SCHEMA = {
@@ -60,8 +63,10 @@ class ChouetteStartSerializer(StrictInputSerializer):
     jacoby = serializers.BooleanField(required=False, default=True)
     beavers = serializers.BooleanField(required=False, default=False)
     raccoons = serializers.BooleanField(required=False, default=False, help_text="needs beavers")
-    automatic_doubles = serializers.IntegerField(required=False, default=0, help_text="the limit; 0: none")
-    box_partner_from = serializers.IntegerField(required=False, allow_null=True, default=None,
+    automatic_doubles = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_AUTOMATIC,
+                                                 help_text="the limit; 0: none")
+    box_partner_from = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=3,
+                                                max_value=MAX_BOX_PARTNER_FROM,
                                                 help_text="the Box may take a partner from this many players (3 or more)")
     box_must_take_half = serializers.BooleanField(required=False, default=False)
     lone_taker_must_beaver = serializers.BooleanField(required=False, default=False)
@@ -74,8 +79,9 @@ class ChouetteStartSerializer(StrictInputSerializer):
 
 
 class ChouettePlayerSerializer(StrictInputSerializer):
-    player = serializers.IntegerField(help_text="a player id (joining: an active member's)")
-    version = serializers.IntegerField(required=False, allow_null=True, default=None, help_text=VERSION_HELP)
+    player = serializers.IntegerField(min_value=1, help_text="a player id (joining: an active member's)")
+    version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
+                                       help_text=VERSION_HELP)
 
     class Meta:
         ref_name = "ChouettePlayer"
@@ -86,14 +92,16 @@ class ChouetteGameInputSerializer(StrictInputSerializer):
 
     kind = serializers.ChoiceField(choices=["quick", "full"], help_text="a quick result or the full record")
     record = RecordField()
-    version = serializers.IntegerField(required=False, allow_null=True, default=None, help_text=VERSION_HELP)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
+                                       help_text=VERSION_HELP)
 
     class Meta:
         ref_name = "ChouetteGameInput"
 
 
 class ChouetteVoidQuerySerializer(StrictInputSerializer):
-    version = serializers.IntegerField(required=False, allow_null=True, default=None, help_text=VERSION_HELP)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
+                                       help_text=VERSION_HELP)
 
     class Meta:
         ref_name = "ChouetteVoidQuery"

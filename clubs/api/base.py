@@ -4,10 +4,10 @@ club's endpoints, reading a strict body, and the check of a member-only read."""
 from __future__ import annotations
 
 from rest_framework.exceptions import NotAuthenticated, NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
 from core.api import BaseApi
+from core.parsers import JSONParser
 
 from ..models import Club, ClubNight, Membership, Season
 from ..permissions import require_club_member

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import throttles
-from core.api import ApiErrorSerializer
+from core.api import ApiErrorSerializer, StrictInputSerializer
 
 from .. import errors
 from ..services.imports import import_job_create, import_job_get, import_job_percent
@@ -47,7 +47,7 @@ class ImportJobOutput(serializers.Serializer):
         return self.context["request"].build_absolute_uri(reverse("matches:import_progress", args=[job.pk]))
 
 
-class ImportCreateInput(serializers.Serializer):
+class ImportCreateInput(StrictInputSerializer):
     files = serializers.ListField(
         child=serializers.FileField(allow_empty_file=True), allow_empty=False,
         help_text=".mat or .txt match files, or .zip archives of them; repeat the field for each file",

@@ -18,13 +18,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
 from core.errors import Conflict
+from core.parsers import JSONParser
 from engine.actions import actions_from_json
 from engine.errors import MatchError
 from engine.formats.mat import match_from_actions, write_mat

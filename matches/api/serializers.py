@@ -15,9 +15,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api import StrictInputSerializer
+from core.bounds import INT_MAX
 
 from .. import hooks
-from ..models import Match
+from ..models import MAX_SCORE, Match
 
 
 def fields_with(fields: dict, extra: dict, *, after: str) -> dict:
@@ -50,18 +51,21 @@ def _whole_number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-SCORE_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
-                "example": [5, 3]}
+SCORE_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": MAX_SCORE}, "minItems": 2,
+                "maxItems": 2, "example": [5, 3]}
 
 
 @extend_schema_field(SCORE_SCHEMA)
 class ScoreField(serializers.Field):
     """A final score: two whole numbers, side 0's first. One clear message for any bad shape."""
 
-    default_error_messages = {"invalid": "a score is two whole numbers, 0 or more, side 0's first, such as [5, 3]"}
+    default_error_messages = {
+        "invalid": f"a score is two whole numbers from 0 to {MAX_SCORE}, side 0's first, such as [5, 3]",
+    }
 
     def to_internal_value(self, data):
-        if not isinstance(data, (list, tuple)) or len(data) != 2 or not all(_whole_number(s) and s >= 0 for s in data):
+        if (not isinstance(data, (list, tuple)) or len(data) != 2
+                or not all(_whole_number(s) and 0 <= s <= MAX_SCORE for s in data)):
             self.fail("invalid")
         return (data[0], data[1])
 
@@ -69,7 +73,8 @@ class ScoreField(serializers.Field):
         return list(value)
 
 
-@extend_schema_field({"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2,
+@extend_schema_field({"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": INT_MAX}, "minItems": 1,
+                      "maxItems": 2,
                       "description": "one player id, or two for a consultation pair", "example": [12]})
 class SidePlayersField(serializers.Field):
     """A side given as player ids: ``[id]`` or ``[id, id]`` (a consultation pair)."""
@@ -81,7 +86,7 @@ class SidePlayersField(serializers.Field):
     def to_internal_value(self, data):
         if (
             not isinstance(data, list) or len(data) not in (1, 2)
-            or not all(_whole_number(pk) and pk > 0 for pk in data) or len(set(data)) != len(data)
+            or not all(_whole_number(pk) and 0 < pk <= INT_MAX for pk in data) or len(set(data)) != len(data)
         ):
             self.fail("invalid")
         return list(data)
@@ -115,8 +120,8 @@ class ClaimMatInputSerializer(StrictInputSerializer):
 
     read_only_names = ClaimJsonInputSerializer.read_only_names
 
-    score0 = serializers.IntegerField(min_value=0)
-    score1 = serializers.IntegerField(min_value=0)
+    score0 = serializers.IntegerField(min_value=0, max_value=MAX_SCORE)
+    score1 = serializers.IntegerField(min_value=0, max_value=MAX_SCORE)
     file = serializers.FileField(allow_empty_file=False, help_text="the match as a .mat (Jellyfish) file")
     statement = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 

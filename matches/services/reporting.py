@@ -20,7 +20,7 @@ from core.outbox import outbox_enqueue
 from matches.selectors import match_snapshot
 
 from .. import errors, hooks
-from ..models import Game, Match, Report
+from ..models import MAX_SCORE, Game, Match, Report
 from ..tasks import match_notify_task
 from .consent import consent_by_side, rating_dispatch
 from .logs import CheckedLog, log_agrees_with_score, log_from_json
@@ -60,10 +60,10 @@ def score_winner(match: Match, score: tuple[int, int]) -> int | None:
     """Check a claimed final score against the match length; return the winning side.
 
     A match's final score has exactly one side at or past the length; a money session's any
-    scores (and no winner). Raises DomainError (``bad_score``) otherwise.
+    scores up to MAX_SCORE (and no winner). Raises DomainError (``bad_score``) otherwise.
     """
-    if len(score) != 2 or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in score):
-        raise errors.bad_score("a score is two whole numbers, 0 or more")
+    if len(score) != 2 or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= MAX_SCORE for s in score):
+        raise errors.bad_score(f"a score is two whole numbers from 0 to {MAX_SCORE}")
     if match.is_money:
         return None
     finished = [side for side in (0, 1) if score[side] >= match.length]
@@ -219,10 +219,14 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
                  match_id=match.pk, **hooks.audit_ids(match),
                  before={"score": list(mine.score)} if mine is not None else None,
                  after={"side": side, "score": list(claim.score), "games": len(claim.games or ())})
+    # One email per change of the match's state: a side changing its report of a match that stays
+    # reported, or stays disputed, tells no one again (the match page shows the reports as they are).
+    was = match.status
     if theirs is None:
         match.status = Match.Status.REPORTED
         match.save(update_fields=["status", "updated_at"])
-        _after_commit(match, "reported")
+        if was != Match.Status.REPORTED:
+            _after_commit(match, "reported")
     elif _same(theirs, claim):
         confirmed, agreed = (theirs, report) if theirs.games is not None or report.games is None else (report, theirs)
         confirmed.status, agreed.status = Report.Status.CONFIRMED, Report.Status.AGREED
@@ -239,7 +243,7 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         match.status = Match.Status.DISPUTED
         match.save(update_fields=["status", "updated_at"])
         _disputed(match, user, f"the reports disagree: {theirs.score0}-{theirs.score1} and "
-                               f"{report.score0}-{report.score1}", statement)
+                               f"{report.score0}-{report.score1}", statement, news=was != Match.Status.DISPUTED)
     return report
 
 
@@ -288,11 +292,12 @@ def match_contest(*, match_id: int, user, statement: str = "") -> Match:
     return match
 
 
-def _disputed(match: Match, user, why: str, statement: str) -> None:
+def _disputed(match: Match, user, why: str, statement: str, *, news: bool = True) -> None:
     """The match went to the director: its automatic dispute is opened (once, by rulings through
-    ``hooks.result_disputed``) and the parties are told."""
+    ``hooks.result_disputed``) and, when it was not disputed before (``news``), the parties are told."""
     hooks.result_disputed.send(match=match, user=user, statement=f"{why}. {statement}".strip())
-    _after_commit(match, "disputed")
+    if news:
+        _after_commit(match, "disputed")
 
 
 @transaction.atomic

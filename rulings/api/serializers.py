@@ -20,6 +20,7 @@ from matches.models import Match
 from rulings.models import Appeal, Dispute, Ruling
 from rulings.selectors import DisputeFilters
 from rulings.services.appeals import appeal_window_closes
+from rulings.services.disputes import MAX_GAME_NUMBER
 from tournaments.models import event_of
 
 # --- input --------------------------------------------------------------------------------------
@@ -92,7 +93,7 @@ class DisputeOpenSerializer(StrictInputSerializer):
     match = serializers.IntegerField(min_value=1, help_text="the match's id")
     category = serializers.ChoiceField(choices=Dispute.Category.choices)
     statement = serializers.CharField(max_length=STATEMENT_MAX, help_text="what happened, for the director")
-    game_number = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+    game_number = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_GAME_NUMBER,
                                            help_text="the game; empty: the whole match")
     move_number = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                            help_text="the disputed action of that game's log, 1 for the first "

@@ -23,12 +23,12 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
+from core.parsers import JSONParser
 from matches.models import Match
 from rulings import access, selectors
 from rulings.models import Appeal, Dispute, Ruling

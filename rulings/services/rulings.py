@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from audit.services import audit_record
+from core.bounds import INT_MAX
 from core.errors import Conflict, DomainError
 from core.locking import locked_one, locked_rows
 from core.outbox import outbox_enqueue
@@ -49,6 +50,8 @@ from tournaments.services.common import before_draw, runs, tournament_lock
 from .disputes import STATEMENT_MAX
 
 RULE_MAX = Ruling._meta.get_field("rule").max_length
+#: A day: a player later than that did not come (a no-show, ruled by awarding the match).
+MAX_MINUTES_LATE = 24 * 60
 
 #: Which ruling parameter an engine refusal is about: those are bad input (400); any other engine
 #: refusal means the match's games no longer hold with the ruling (409).
@@ -221,12 +224,12 @@ def _text(field: str, value, limit: int) -> str:
     return text
 
 
-def _whole(params: dict, field: str, minimum: int, default=None) -> int:
+def _whole(params: dict, field: str, minimum: int, default=None, *, maximum: int = INT_MAX) -> int:
     value = params.get(field, default)
     if value is None:
         raise errors.bad_ruling(field, f"{field} is required")
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise errors.bad_ruling(field, f"{field} is a whole number, {minimum} or more")
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+        raise errors.bad_ruling(field, f"{field} is a whole number from {minimum} to {maximum}")
     return value
 
 
@@ -503,9 +506,10 @@ def _penalty_points(context: _Context):
                                     "correct the score or award the match")
     normalised = {"side": side}
     if "points" in params:
-        points = _whole(params, "points", 1)
+        # More than half the length already loses the match: a larger penalty changes nothing.
+        points = _whole(params, "points", 1, maximum=match.length)
     else:
-        minutes = _whole(params, "minutes_late", 0)
+        minutes = _whole(params, "minutes_late", 0, maximum=MAX_MINUTES_LATE)
         event = event_of(match)
         per_point = event.penalty_minutes_per_point if event is not None else engine_rulings.MINUTES_PER_POINT
         points = engine_rulings.late_arrival_points(minutes, per_point)

@@ -99,9 +99,12 @@ def test_anonymous_may_not_import(api_client):
 
 def test_no_files_is_a_400_naming_the_field(api_client, owner):
     api_client.force_authenticate(owner)
-    response = api_client.post(URL, {"note": "nothing"}, format="multipart")
+    response = api_client.post(URL, {}, format="multipart")
     assert response.status_code == 400
     assert "files" in response.data["errors"] and "choose at least one" in response.data["detail"]
+    # Strict like every input: a field it does not take is named too.
+    response = api_client.post(URL, {"note": "nothing"}, format="multipart")
+    assert response.status_code == 400 and response.data["errors"] == {"note": ["unknown field"]}
     assert not ImportJob.objects.exists()
 
 

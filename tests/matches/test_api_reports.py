@@ -197,9 +197,12 @@ def test_a_side_reports_with_a_mat_file(cast, match):
     ({"score": [5, 3], "status": "confirmed"}, "status", "this field is read-only"),
     ({"score": [5, 3], "winner": 0}, "winner", "this field is read-only"),
     ({}, "score", "This field is required."),
-    ({"score": [5]}, "score", "a score is two whole numbers, 0 or more, side 0's first, such as [5, 3]"),
-    ({"score": ["5", 3]}, "score", "a score is two whole numbers, 0 or more, side 0's first, such as [5, 3]"),
-    ({"score": [-1, 5]}, "score", "a score is two whole numbers, 0 or more, side 0's first, such as [5, 3]"),
+    ({"score": [5]}, "score", "a score is two whole numbers from 0 to 9999, side 0's first, such as [5, 3]"),
+    ({"score": ["5", 3]}, "score", "a score is two whole numbers from 0 to 9999, side 0's first, such as [5, 3]"),
+    ({"score": [-1, 5]}, "score", "a score is two whole numbers from 0 to 9999, side 0's first, such as [5, 3]"),
+    # Past the score columns (2**31) and past any score (MAX_SCORE): a 400, not a database error.
+    ({"score": [2**31, 0]}, "score", "a score is two whole numbers from 0 to 9999, side 0's first, such as [5, 3]"),
+    ({"score": [5, 10_000]}, "score", "a score is two whole numbers from 0 to 9999, side 0's first, such as [5, 3]"),
     ({"score": [5, 3], "statement": 5 * "x" * 1000}, "statement", "Ensure this field has no more than 2000 characters."),
 ])
 def test_a_malformed_report_is_a_400_naming_the_field(cast, match, body, field, message):
@@ -269,6 +272,17 @@ def test_a_double_in_the_crawford_game_is_a_400():
     assert (response.data["game"], response.data["side"], response.data["rule"]) == (2, side, "crawford")
     assert "no doubling in the Crawford game" in response.data["detail"]
     assert_nothing_saved(cast.match)
+
+
+@pytest.mark.parametrize(("score0", "message"), [(2**31, "Ensure this value is less than or equal to 9999."),
+                                                 (-1, "Ensure this value is greater than or equal to 0.")])
+def test_a_score_out_of_bounds_with_a_mat_file_is_a_400_naming_the_field(cast, match, score0, message):
+    text, _, _ = mat_text(5, seed=3)
+    response = client_for(cast.alice).post(
+        url(match, "report"), {"score0": score0, "score1": 0, "file": upload(text)}, format="multipart")
+    assert response.status_code == 400
+    assert response.data["errors"] == {"score0": [message]}
+    assert_nothing_saved(match)
 
 
 def test_a_malformed_mat_file_is_a_400_naming_the_line_and_file(cast, match):

@@ -101,6 +101,38 @@ def test_both_sides_hear_of_two_reports_that_disagree(match, alice, bob, dispatc
     assert "5-3 / 3-5" in mail.outbox[0].body
 
 
+def test_a_disputed_match_reported_again_and_again_tells_no_one_again(match, alice, bob, dispatched,
+                                                                     django_capture_on_commit_callbacks):
+    # One email per change of state: the burst of changed reports of a disputed match sent
+    # both players one email each per report.
+    with django_capture_on_commit_callbacks(execute=True):
+        match_report(match_id=match.pk, user=alice.user, claim=Claim((5, 3)))
+        match_report(match_id=match.pk, user=bob.user, claim=Claim((3, 5)))
+    mail.outbox.clear()
+    for score in [(5, 0), (5, 1), (5, 2), (5, 4), (6, 3), (7, 3), (8, 3), (9, 3), (5, 3), (10, 3)]:
+        with django_capture_on_commit_callbacks(execute=True):
+            match_report(match_id=match.pk, user=alice.user, claim=Claim(score))
+    with django_capture_on_commit_callbacks(execute=True):
+        match_report(match_id=match.pk, user=bob.user, claim=Claim((3, 5)))
+    match.refresh_from_db()
+    assert match.status == Match.Status.DISPUTED
+    assert sent() == []
+    # Agreement is news again: the match is confirmed, and both hear of it once.
+    with django_capture_on_commit_callbacks(execute=True):
+        match_report(match_id=match.pk, user=bob.user, claim=Claim((10, 3)))
+    assert sorted(sent()) == [("Match result confirmed", ("alice@example.com",)),
+                              ("Match result confirmed", ("bob@example.com",))]
+
+
+def test_a_report_changed_before_it_is_confirmed_asks_the_other_side_once(match, alice, dispatched,
+                                                                         django_capture_on_commit_callbacks):
+    for score in [(5, 3), (5, 2), (5, 4)]:
+        with django_capture_on_commit_callbacks(execute=True):
+            match_report(match_id=match.pk, user=alice.user, claim=Claim(score))
+    assert sent() == [("Please confirm the result of your match", ("bob@example.com",))]
+    assert dispatched == [("matches.tasks.match_notify_task", (match.pk, "reported"))]
+
+
 def test_both_sides_hear_of_the_organisers_result(match, dispatched, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         match_override(match_id=match.pk, user=match.organiser, claim=Claim((2, 5)))

@@ -350,6 +350,12 @@ def test_only_the_director_rules(cast, role, status_code, code):
     ({**WARNING, "params": {"side": 2}}, "side"),
     ({**WARNING, "params": {"side": 1, "points": 2}}, "points"),
     ({**WARNING, "outcome": "penalty_points", "params": {"side": 1, "points": 0}}, "points"),
+    # within what the columns hold and the domain allows: no penalty past the match's length, no
+    # lateness past a day, no score past MAX_SCORE
+    ({**WARNING, "outcome": "penalty_points", "params": {"side": 1, "points": 2**31}}, "points"),
+    ({**WARNING, "outcome": "penalty_points", "params": {"side": 1, "points": 40_000}}, "points"),
+    ({**WARNING, "outcome": "penalty_points", "params": {"side": 1, "minutes_late": 2**31}}, "minutes_late"),
+    ({**WARNING, "outcome": "score_corrected", "params": {"score": [2**31, 0]}}, "score"),
 ])
 def test_a_bad_ruling_is_a_400_naming_the_field_and_changes_nothing(cast, body, field):
     dispute = opened(cast)

@@ -4,10 +4,11 @@ close, draw, pair the next round, finish) with their object permissions and refu
 from types import SimpleNamespace
 
 import pytest
+from django.test import Client
 
 from clubs.models import Club
 from matches.models import Match
-from tests.factories import TournamentFactory
+from tests.factories import PlayerFactory, TournamentFactory
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import (
     cast as make_players,
@@ -46,6 +47,8 @@ def cast():
 
 
 def test_it_lists_tournaments_to_anyone_with_filters(cast):
+    cast.organiser.first_name, cast.organiser.last_name = "Olga", "Novak"
+    cast.organiser.save()
     club = Club.objects.create(name="Riverside")
     mine = TournamentFactory(organiser=cast.organiser, status=Tournament.Status.OPEN, club=club)
     other = TournamentFactory(organiser=cast.other_organiser)
@@ -55,8 +58,24 @@ def test_it_lists_tournaments_to_anyone_with_filters(cast):
     assert {t["id"] for t in client.get(LIST, {"status": "open"}).data["results"]} == {mine.pk}
     assert {t["id"] for t in client.get(LIST, {"organiser": cast.other_organiser.pk}).data["results"]} == {other.pk}
     [item] = client.get(LIST, {"club": club.pk}).data["results"]
-    assert item["club"] == {"id": club.pk, "name": "Riverside"} and item["organiser"]["username"] == "olga"
+    assert item["club"] == {"id": club.pk, "name": "Riverside"}
+    assert item["organiser"] == {"id": cast.organiser.pk, "display_name": "Olga Novak"}
     assert cast.organiser.email not in response.content.decode()
+
+
+def test_an_organiser_is_named_by_his_display_name_never_by_his_username(cast, django_assert_max_num_queries):
+    """The username is half of what signs a user in: anonymous visitors see the organiser's
+    player name, else his full name, else "user N"."""
+    PlayerFactory(user=cast.other_organiser, display_name="Oscar Wilde")
+    TournamentFactory(organiser=cast.other_organiser)
+    TournamentFactory(organiser=cast.organiser)
+    with django_assert_max_num_queries(3):  # the count and the page: no query per organiser
+        response = client_for().get(LIST)
+    names = {t["organiser"]["id"]: t["organiser"]["display_name"] for t in response.data["results"]}
+    assert names == {cast.other_organiser.pk: "Oscar Wilde", cast.organiser.pk: f"user {cast.organiser.pk}"}
+    assert "olga" not in response.content.decode() and "oscar" not in response.content.decode()
+    page = Client().get(f"/events/{Tournament.objects.get(organiser=cast.other_organiser).pk}/")
+    assert "Oscar Wilde" in page.content.decode() and "oscar<" not in page.content.decode()
 
 
 def test_a_bad_filter_is_a_400_naming_it(cast):

@@ -18,11 +18,11 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
+from core.parsers import JSONParser
 from matches.services.matches import player_for_user
 from tournaments import errors, selectors, services
 from tournaments.models import Tournament

@@ -19,7 +19,8 @@ from rest_framework import serializers
 from core.api import StrictInputSerializer
 from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer
 from tournaments.models import Tournament
-from tournaments.services.events import EventRules
+from tournaments.services.draw import MAX_SEED
+from tournaments.services.events import MAX_LENGTH, EventRules, rule_bounds
 
 # --- input --------------------------------------------------------------------------------------
 
@@ -37,8 +38,11 @@ class TournamentFilterSerializer(StrictInputSerializer):
         ref_name = "TournamentFilter"
 
 
+LENGTH = {"type": "integer", "minimum": 1, "maximum": MAX_LENGTH}
+
+
 @extend_schema_field({
-    "type": "object", "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]},
+    "type": "object", "additionalProperties": {"oneOf": [LENGTH, {"type": "array", "items": LENGTH, "minItems": 1}]},
     "example": {"main": [5, 5, 7, 9], "consolation": 3},
     "description": "match length per flight and round; Swiss and round robin use \"rounds\"",
 })
@@ -58,20 +62,20 @@ class TournamentCreateSerializer(StrictInputSerializer):
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)
     lengths = LengthsField(required=False)
-    consolation_rounds = serializers.IntegerField(required=False, min_value=0, max_value=20)
+    consolation_rounds = serializers.IntegerField(required=False, **rule_bounds("consolation_rounds"))
     last_chance = serializers.BooleanField(required=False)
-    swiss_rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
-    max_losses = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=100)
-    groups = serializers.IntegerField(required=False, min_value=1, max_value=1000)
+    swiss_rounds = serializers.IntegerField(required=False, allow_null=True, **rule_bounds("swiss_rounds"))
+    max_losses = serializers.IntegerField(required=False, allow_null=True, **rule_bounds("max_losses"))
+    groups = serializers.IntegerField(required=False, **rule_bounds("groups"))
     forbid_same_club = serializers.BooleanField(required=False)
     crawford = serializers.BooleanField(required=False)
     move_policy = serializers.ChoiceField(choices=[("legal", "Legal moves"), ("responsible", "Responsible moves")],
                                           required=False)
     premature_roll = serializers.ChoiceField(choices=Tournament.PrematureRoll.choices, required=False)
-    clock_seconds_per_point = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=86400)
-    penalty_minutes_per_point = serializers.IntegerField(required=False, min_value=1, max_value=1440)
+    clock_seconds_per_point = serializers.IntegerField(required=False, allow_null=True, **rule_bounds("clock_seconds_per_point"))
+    penalty_minutes_per_point = serializers.IntegerField(required=False, **rule_bounds("penalty_minutes_per_point"))
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
-    board_count = serializers.IntegerField(required=False, min_value=1, max_value=50)
+    board_count = serializers.IntegerField(required=False, **rule_bounds("board_count"))
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -97,7 +101,7 @@ class NoBodySerializer(StrictInputSerializer):
 class DrawInputSerializer(StrictInputSerializer):
     read_only_names = TOURNAMENT_READ_ONLY
 
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_SEED,
                                     help_text="the random seed of a random draw (default: a fresh one, published)")
 
     class Meta:
@@ -163,7 +167,7 @@ class EventBriefSerializer(serializers.Serializer):
 
 class OrganiserSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="the organiser's user id (the list's organiser filter)")
-    username = serializers.CharField()
+    display_name = serializers.CharField(help_text="his player's name, else his full name (never his username)")
 
     class Meta:
         ref_name = "TournamentOrganiser"

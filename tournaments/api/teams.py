@@ -34,11 +34,12 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
+from core.bounds import SMALLINT_MAX
+from core.parsers import JSONParser
 from matches.services.matches import player_for_user
 from tournaments import errors, selectors
 from tournaments.models import Pairing, Team, Tournament
@@ -54,30 +55,20 @@ READ_ERRORS = {404: ApiErrorSerializer}
 # --- bodies --------------------------------------------------------------------------------------
 
 
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know (a typo must not be silently ignored)."""
-
-    def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
-        if unknown:
-            raise serializers.ValidationError({unknown[0]: ["unknown field"]})
-        return attrs
-
-
-class TeamCreateSerializer(StrictSerializer):
+class TeamCreateSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=120)
-    captain_id = serializers.IntegerField()
-    member_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
-    reserve_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    captain_id = serializers.IntegerField(min_value=1)
+    member_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, default=list)
+    reserve_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, default=list)
 
 
 class LateTeamSerializer(StrictInputSerializer):
     """A team entered after the draw: its name, captain, other members and reserves."""
 
     name = serializers.CharField(max_length=120)
-    captain_id = serializers.IntegerField()
-    member_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
-    reserve_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    captain_id = serializers.IntegerField(min_value=1)
+    member_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, default=list)
+    reserve_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, default=list)
 
 
 class TeamMemberSerializer(StrictInputSerializer):
@@ -92,9 +83,9 @@ class TeamMemberSerializer(StrictInputSerializer):
         ref_name = "TeamMemberAdd"
 
 
-class BoardOrderSerializer(StrictSerializer):
-    round_number = serializers.IntegerField(min_value=1)
-    player_ids = serializers.ListField(child=serializers.IntegerField(), help_text="board 1 first")
+class BoardOrderSerializer(StrictInputSerializer):
+    round_number = serializers.IntegerField(min_value=1, max_value=SMALLINT_MAX)
+    player_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), help_text="board 1 first")
 
 
 # --- answers (for the schema; the data is the selectors' dataclasses) ----------------------------

@@ -27,11 +27,31 @@ def _choice(field: str, value, choices) -> str:
     return value
 
 
-def _count(field: str, value, *, minimum: int, optional: bool = False) -> int | None:
+#: The range of each counted rule (the API's serializer and the event form take the same): far
+#: beyond any real event, and within the columns (smallint; the clock's integer).
+RULE_BOUNDS = {
+    "consolation_rounds": (0, 20),
+    "swiss_rounds": (1, 100),
+    "max_losses": (1, 100),
+    "groups": (1, 1000),
+    "board_count": (1, 50),
+    "penalty_minutes_per_point": (1, 1440),
+    "clock_seconds_per_point": (1, 86400),
+}
+
+
+def rule_bounds(field: str) -> dict:
+    """``min_value`` and ``max_value`` of a counted rule, for a serializer's or a form's field."""
+    minimum, maximum = RULE_BOUNDS[field]
+    return {"min_value": minimum, "max_value": maximum}
+
+
+def _count(field: str, value, *, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise errors.bad_rules(field, f"must be a whole number, {minimum} or more")
+    minimum, maximum = RULE_BOUNDS[field]
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+        raise errors.bad_rules(field, f"must be a whole number from {minimum} to {maximum}")
     return value
 
 
@@ -108,13 +128,13 @@ class EventRules:
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise errors.bad_rules("ends_on", "the event cannot end before it starts")
         lengths = _lengths(format, self.lengths)
-        consolation_rounds = _count("consolation_rounds", self.consolation_rounds, minimum=0)
-        groups = _count("groups", self.groups, minimum=1)
-        swiss_rounds = _count("swiss_rounds", self.swiss_rounds, minimum=1, optional=True)
-        max_losses = _count("max_losses", self.max_losses, minimum=1, optional=True)
-        _count("board_count", self.board_count, minimum=1)
-        _count("penalty_minutes_per_point", self.penalty_minutes_per_point, minimum=1)
-        _count("clock_seconds_per_point", self.clock_seconds_per_point, minimum=1, optional=True)
+        consolation_rounds = _count("consolation_rounds", self.consolation_rounds)
+        groups = _count("groups", self.groups)
+        swiss_rounds = _count("swiss_rounds", self.swiss_rounds, optional=True)
+        max_losses = _count("max_losses", self.max_losses, optional=True)
+        _count("board_count", self.board_count)
+        _count("penalty_minutes_per_point", self.penalty_minutes_per_point)
+        _count("clock_seconds_per_point", self.clock_seconds_per_point, optional=True)
         if format != Tournament.Format.SINGLE_ELIMINATION and consolation_rounds:
             raise errors.bad_rules("consolation_rounds", "consolation flights are for single elimination")
         if self.last_chance and not consolation_rounds:
