@@ -23,7 +23,7 @@ from pathlib import Path
 import requests
 
 from engine.formats.mat import read_mat
-from tests.faults.stack import BASE_DIR, Browser, Stack
+from tests.faults.stack import BASE_DIR, Browser, Stack, wait_for
 
 MAT_DIR = BASE_DIR.parent / "shared" / "data" / "mat"
 PASSWORD = "crawford-demo"
@@ -193,14 +193,10 @@ def figures_record(scenario: str, figures: dict) -> None:
 def poll(what: str, ready, *, timeout: float, interval: float = 0.2, explain=None):
     """``ready()`` until it is true (returned); a failure after ``timeout`` s says ``what`` and what
     ``explain()`` returns. The timeout is a liveness bound, not a measure of speed."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = ready()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout:.0f} s" + (f"\n{explain()}" if explain else ""))
-        time.sleep(interval)
+    try:
+        return wait_for(what, ready, timeout=timeout, interval=interval, log=explain)
+    except TimeoutError as error:
+        raise AssertionError(str(error)) from None
 
 
 # --- invariants -------------------------------------------------------------------------------------

@@ -463,9 +463,12 @@ class Stack:
         return self.postgres.sql(query, *params)
 
     def emails(self) -> list[Message]:
-        """Every email the stack's processes have sent so far (the file-based backend's files)."""
+        """Every email the stack's processes have sent so far (the file-based backend's files), in
+        the order they were written: by the files' modification times, since their names (a time to
+        the second and a number) do not sort in that order within one second."""
         messages = []
-        for path in sorted((self.folder / "emails").glob("*.log")):
+        files = (self.folder / "emails").glob("*.log")
+        for path in sorted(files, key=lambda path: (path.stat().st_mtime_ns, path.name)):
             for chunk in path.read_bytes().split(b"\n" + b"-" * 79 + b"\n"):
                 if chunk.strip():
                     messages.append(email.message_from_bytes(chunk))
