@@ -189,3 +189,20 @@ def test_the_consent_migrations_consent_what_already_counted():
         }
     finally:
         MigrationExecutor(connection).migrate(latest)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_test_database_recording_a_migration_the_code_lacks_is_found_so_it_is_made_anew():
+    from django.db import connection
+
+    from tests.conftest import kept_database_unknown_migrations
+
+    kept = connection.settings_dict["NAME"]  # this run's test database, kept by --reuse-db
+    assert kept_database_unknown_migrations(kept) == []
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO django_migrations (app, name, applied) VALUES ('matches', '9999_gone', now())")
+    try:
+        assert kept_database_unknown_migrations(kept) == [("matches", "9999_gone")]
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM django_migrations WHERE name = '9999_gone'")
