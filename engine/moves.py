@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -212,6 +213,221 @@ def _check_dice(dice) -> tuple[int, int]:
 _DIE = frozenset(range(1, 7))
 
 
+_new_position = object.__new__
+_set_boards = Position.boards.__set__  # type: ignore[attr-defined]
+_set_turn = Position.turn.__set__  # type: ignore[attr-defined]
+_new_play = tuple.__new__
+
+
+def _hits(opp, landings) -> tuple:
+    """The opponent's board after checkers land on ``landings`` in turn: a lone checker is hit
+    by the first one to land on its point."""
+    theirs = list(opp)
+    for t in landings:
+        if t and theirs[25 - t] == 1:
+            theirs[25 - t] = 0
+            theirs[BAR] += 1
+    return tuple(theirs)
+
+
+def _plain_mixed(position: Position, me, opp, hi: int, lo: int) -> list[Play] | None:
+    """The plays of a non-double roll (hi > lo) with no checker on the bar and at least two
+    checkers outside the home board, in the order and with the steps the general search
+    (:func:`_generate_mixed`) gives them; None when no play uses both dice (the general search
+    then finds the one-die plays).
+
+    Why one order of the dice is enough here: without a checker on the bar and with no bear-off
+    possible (each step brings at most one checker home), a step's legality depends only on its
+    source holding a checker and its landing point being open, and no step closes a point (a hit
+    only empties one). So two checkers moved by the two dice give the same position in either
+    order; the low-die-first order adds only a checker moving with both dice through its other
+    intermediate point, and those come after the high-die-first plays, as in the general search.
+    Two plays can reach the same position only when they move one checker with both dice (net:
+    one checker from X to Y), so only those are keyed, by (X, Y, the blot hit on the way).
+    """
+    first: list = []
+    second: list = []
+    for s in range(24, lo, -1):
+        if me[s]:
+            t = s - lo
+            if opp[25 - t] < 2:
+                second.append((s, t))
+            if s > hi and opp[25 - s + hi] < 2:
+                first.append((s, s - hi))
+    # ``second`` runs from the highest source down; ``order`` finds a point's place in it.
+    order = [-s for s, _ in second]
+    turn = position.turn
+    after = 1 - turn
+    plays: list[Play] = []
+    append = plays.append
+    chains: set = set()
+    for step in first:
+        s, t = step
+        hit_t = t if opp[25 - t] == 1 else 0
+        seconds = second
+        # The moved checker may have left its point empty, or stand where no checker stood:
+        # then it alone moves on from there.
+        if me[s] == 1:
+            at = bisect_left(order, -s)
+            if at < len(order) and order[at] == -s:
+                seconds = second[:at] + second[at + 1:]
+        if not me[t] and t > lo and opp[25 - t + lo] < 2:
+            at = bisect_right(order, -t)
+            if seconds is not second and at > bisect_left(order, -s):
+                at -= 1
+            seconds = [*seconds[:at], (t, t - lo), *seconds[at:]]
+        base = list(me)
+        base[s] -= 1
+        base[t] += 1
+        for step2 in seconds:
+            s2, t2 = step2
+            if s2 == t:
+                key = (s, t2, hit_t)
+                if key in chains:
+                    continue
+                chains.add(key)
+            elif t2 == s:
+                key = (s2, t, 0)
+                if key in chains:
+                    continue
+                chains.add(key)
+            mine = base.copy()
+            mine[s2] -= 1
+            mine[t2] += 1
+            theirs = _hits(opp, (t, t2)) if hit_t or opp[25 - t2] == 1 else opp
+            result = _new_position(Position)
+            _set_boards(result, (tuple(mine), theirs) if turn == 0 else (theirs, tuple(mine)))
+            _set_turn(result, after)
+            append(_new_play(Play, (position, (step, step2), result, 2)))
+    for step in second:
+        s, t = step
+        t2 = t - hi
+        if t2 > 0 and opp[25 - t2] < 2:
+            key = (s, t2, t if opp[25 - t] == 1 else 0)
+            if key in chains:
+                continue
+            chains.add(key)
+            mine = list(me)
+            mine[s] -= 1
+            mine[t2] += 1
+            theirs = _hits(opp, (t, t2)) if opp[25 - t] == 1 or opp[25 - t2] == 1 else opp
+            result = _new_position(Position)
+            _set_boards(result, (tuple(mine), theirs) if turn == 0 else (theirs, tuple(mine)))
+            _set_turn(result, after)
+            append(_new_play(Play, (position, (step, (t, t2)), result, 2)))
+    return plays or None
+
+
+def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
+    """The plays of a double when no checker can bear off during the play, in the order and
+    with the steps of :func:`_generate_double`; None when a bear-off might happen (the general
+    walk decides then).
+
+    Entering checkers come first; the other steps are taken from non-increasing source points,
+    as in the general walk. Without bear-offs a play of one die's steps is fixed by its
+    resulting position (how many checkers pass each point follows from the counts), so every
+    leaf of the walk is a distinct position and none needs a key.
+    """
+    entries = min(me[BAR], 4)
+    if entries and opp[d] > 1:
+        return []
+    free = 4 - entries
+    if sum(me[7:26]) < free:
+        return None
+    turn = position.turn
+    after = 1 - turn
+    landing = BAR - d
+    prefix = ((BAR, landing),) * entries
+    count = list(me)
+    count[BAR] -= entries
+    count[landing] += entries
+    entered_hit = entries and opp[d] == 1
+    if not free:
+        leaves = [(prefix, tuple(count), entered_hit)]
+    else:
+        sources = [s for s in range(24, d, -1) if opp[25 - s + d] < 2]
+        step = [(s, s - d) for s in range(26)]
+        blot = [s > d and opp[25 - s + d] == 1 for s in range(26)]
+        n = len(sources)
+        leaves = []
+        deepest = 0
+        for i in range(n):
+            a = sources[i]
+            if not count[a]:
+                continue
+            count[a] -= 1
+            count[a - d] += 1
+            moved = False
+            if free > 1:
+                for j in range(i, n):
+                    b = sources[j]
+                    if not count[b]:
+                        continue
+                    moved = True
+                    count[b] -= 1
+                    count[b - d] += 1
+                    moved2 = False
+                    if free > 2:
+                        for k in range(j, n):
+                            c = sources[k]
+                            if not count[c]:
+                                continue
+                            moved2 = True
+                            count[c] -= 1
+                            count[c - d] += 1
+                            moved3 = False
+                            if free > 3:
+                                for m in range(k, n):
+                                    e = sources[m]
+                                    if count[e]:
+                                        moved3 = True
+                                        if deepest < 4:
+                                            deepest, leaves = 4, []
+                                        count[e] -= 1
+                                        count[e - d] += 1
+                                        leaves.append(
+                                            ((step[a], step[b], step[c], step[e]), tuple(count),
+                                             blot[a] or blot[b] or blot[c] or blot[e])
+                                        )
+                                        count[e - d] -= 1
+                                        count[e] += 1
+                            if not moved3 and deepest <= 3:
+                                if deepest < 3:
+                                    deepest, leaves = 3, []
+                                leaves.append(
+                                    ((*prefix, step[a], step[b], step[c]), tuple(count),
+                                     entered_hit or blot[a] or blot[b] or blot[c])
+                                )
+                            count[c - d] -= 1
+                            count[c] += 1
+                    if not moved2 and deepest <= 2:
+                        if deepest < 2:
+                            deepest, leaves = 2, []
+                        leaves.append(((*prefix, step[a], step[b]), tuple(count), entered_hit or blot[a] or blot[b]))
+                    count[b - d] -= 1
+                    count[b] += 1
+            if not moved and deepest <= 1:
+                if deepest < 1:
+                    deepest, leaves = 1, []
+                leaves.append(((*prefix, step[a]), tuple(count), entered_hit or blot[a]))
+            count[a - d] -= 1
+            count[a] += 1
+        if not leaves:
+            if not entries:
+                return []
+            leaves = [(prefix, tuple(count), entered_hit)]
+    plays: list[Play] = []
+    append = plays.append
+    used = len(leaves[0][0])
+    for steps, mine, hit in leaves:
+        theirs = _hits(opp, [t for _, t in steps]) if hit else opp
+        result = _new_position(Position)
+        _set_boards(result, (mine, theirs) if turn == 0 else (theirs, mine))
+        _set_turn(result, after)
+        append(_new_play(Play, (position, steps, result, used)))
+    return plays
+
+
 def legal_plays(position: Position, dice) -> list[Play]:
     """Every legal play of ``dice`` for the side on roll, one per distinct resulting position.
 
@@ -220,9 +436,18 @@ def legal_plays(position: Position, dice) -> list[Play]:
     """
     d1, d2 = _check_dice(dice)
     turn = position.turn
-    me, opp = list(position.mover), list(position.opponent)
+    me, opp = position.boards[turn], position.boards[1 - turn]
+    if d1 == d2:
+        plays = _plain_double(position, me, opp, d1)
+        if plays is not None:
+            return plays
+    elif not me[BAR] and sum(me[7:25]) > 1:
+        plays = _plain_mixed(position, me, opp, max(d1, d2), min(d1, d2))
+        if plays is not None:
+            return plays
     hi, lo = max(d1, d2), min(d1, d2)
-    results = _generate_double(me, opp, hi) if hi == lo else _generate_mixed(me, opp, hi, lo)
+    mine, theirs = list(me), list(opp)
+    results = _generate_double(mine, theirs, hi) if hi == lo else _generate_mixed(mine, theirs, hi, lo)
     plays = []
     for (mine, theirs), steps, used, _ in _best(results, hi):
         boards = (mine, theirs) if turn == 0 else (theirs, mine)
@@ -497,6 +722,66 @@ def _as_written(me: list, opp: list, hops: tuple[Hop, ...], dice: list[int]) -> 
     return (len(dice), tuple(steps), tuple(me), tuple(opp))
 
 
+def _first_route(me: list, opp: list, hops: tuple[Hop, ...], dice: list[int]) -> tuple | None:
+    """A checker moving with several dice (``13/10`` with 2-1, ``13/5 6/2(2)`` with 4-4),
+    cheaply: the route :class:`_Search` tries first, taken step by step, when it uses every die
+    and no hop bears off. Returns the realisation like :class:`_Search`, or None to let the
+    full search decide (a route that fails, a bear-off, a die left over). Changes ``me`` and
+    ``opp``.
+
+    The search takes the written hops in turn, finishing each before the next; of the dice that
+    can start a hop it prefers the one whose intermediate point does not hit, the higher die
+    first otherwise. Any step that fails here would send the search down other routes, so this
+    gives up instead.
+    """
+    left = list(dice)
+    steps = []
+    queue = [(hop.start, hop.end) for hop in hops]
+    if any(end == OFF for _, end in queue):
+        return None
+    at = 0
+    while at < len(queue):
+        if not left:
+            return None
+        s, e = queue[at]
+        distance = s - e
+        high, low = left[0], left[-1]
+        if high == low:
+            if distance % high or distance > high * len(left):
+                return None
+            d = high
+        elif distance in (high, low):
+            d = distance
+        elif distance == high + low:
+            # Both dice on one checker: through the intermediate point that does not hit.
+            d = low if opp[25 - s + high] == 1 and opp[25 - s + low] != 1 else high
+        else:
+            return None
+        t = s - d
+        if (s != BAR and me[BAR]) or not me[s] or opp[25 - t] > 1:
+            if distance != high + low or high == low:
+                return None
+            # The other intermediate point, as the search tries next.
+            d = high + low - d
+            t = s - d
+            if (s != BAR and me[BAR]) or not me[s] or opp[25 - t] > 1:
+                return None
+        me[s] -= 1
+        me[t] += 1
+        if opp[25 - t] == 1:
+            opp[25 - t] = 0
+            opp[BAR] += 1
+        left.remove(d)
+        steps.append((s, t))
+        if t == e:
+            at += 1
+        else:
+            queue[at] = (t, e)
+    if left:
+        return None
+    return (len(dice), tuple(steps), tuple(me), tuple(opp))
+
+
 def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play:
     """Check a recorded play of ``dice`` by the side on roll and return it as a :class:`Play`.
 
@@ -506,33 +791,43 @@ def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play
     """
     d1, d2 = _check_dice(dice)
     hops = parse_play(play) if isinstance(play, str) else play
-    text = play if isinstance(play, str) else " ".join(f"{_name(h.start)}/{_name(h.end)}" for h in hops)
     dice_list = [d1] * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]
-    me, opp = list(position.mover), list(position.opponent)
+    turn = position.turn
+    mover, opponent = position.boards[turn], position.boards[1 - turn]
     if len(hops) > len(dice_list):
-        raise _illegal("wrong_steps", text, dice, "more sub-moves than the roll allows")
-    best = _as_written(me, opp, hops, dice_list)
+        raise _illegal("wrong_steps", _written(play), dice, "more sub-moves than the roll allows")
+    best = _as_written(list(mover), list(opponent), hops, dice_list)
+    if best is None and len(hops) < len(dice_list):
+        best = _first_route(list(mover), list(opponent), hops, dice_list)
     if best is None:
-        me, opp = list(position.mover), list(position.opponent)
-        search = _Search(me, opp, dice_list)
+        search = _Search(list(mover), list(opponent), dice_list)
         search.run(hops, dice_list, [], 0)
         if search.best is None:
             _, code, detail = search.error
-            raise _illegal(code, text, dice, detail)
+            raise _illegal(code, _written(play), dice, detail)
         best = search.best
     used, steps, mine, theirs = best
-    turn = position.turn
-    boards = (mine, theirs) if turn == 0 else (theirs, mine)
-    result = Play(position, steps, Position(boards, 1 - turn), used)
+    after = _new_position(Position)
+    _set_boards(after, (mine, theirs) if turn == 0 else (theirs, mine))
+    _set_turn(after, 1 - turn)
+    result = _new_play(Play, (position, steps, after, used))
     if used == len(dice_list):
         return result
     most, plays = max_dice_playable(position, dice)
     if not plays or any(p.position == result.position for p in plays):
         return result
+    text = _written(play)
     if most > used:
         example = plays[0].notation
         raise _illegal("dice_not_all_used", text, dice, f"a play using {most} dice exists, e.g. {example}")
     raise _illegal("higher_die_not_played", text, dice, f"play the {max(d1, d2)}, e.g. {plays[0].notation}")
+
+
+def _written(play: str | tuple[Hop, ...]) -> str:
+    """The play as the messages of :class:`IllegalPlay` quote it."""
+    if isinstance(play, str):
+        return play
+    return " ".join(f"{_name(h.start)}/{_name(h.end)}" for h in play)
 
 
 def _illegal(code: str, text: str, dice, detail: str) -> IllegalPlay:
