@@ -73,13 +73,13 @@ def _record(results: dict, me: list, opp: list, steps: list, used: int, die: int
         results[key] = (tuple(steps), used, die)
 
 
-def _generate_mixed(me: list, opp: list, hi: int, lo: int) -> dict:
+def _generate_mixed(me: list, opp: list, hi: int, lo: int, results: dict | None = None) -> dict:
     """Plays of a non-double roll (hi > lo): both orders of the two dice, then the filters.
 
     The step (legality, move, hit, undo) is written out in place rather than called: this loop
     is the engine's hot path, and a call per step costs about a third of its time.
     """
-    results: dict = {}
+    results = {} if results is None else results
     far = sum(me[7:26])
     for first, second in ((hi, lo), (lo, hi)):
         sources = (BAR,) if me[BAR] else range(24, 0, -1)
@@ -142,14 +142,14 @@ def _generate_mixed(me: list, opp: list, hi: int, lo: int) -> dict:
     return results
 
 
-def _generate_double(me: list, opp: list, d: int) -> dict:
+def _generate_double(me: list, opp: list, d: int, results: dict | None = None) -> dict:
     """Plays of a double: up to four steps of ``d``.
 
     Steps are taken from non-increasing source points: any legal sequence can be reordered that
     way (moving a higher checker first never closes a point nor spoils a bear-off), so this visits
     every resulting position while skipping most permutations of the same steps.
     """
-    results: dict = {}
+    results = {} if results is None else results
     steps: list = []
 
     def walk(start: int, depth: int, far: int) -> None:
@@ -230,7 +230,7 @@ def _hits(opp, landings) -> tuple:
     return tuple(theirs)
 
 
-def _plain_mixed(position: Position, me, opp, hi: int, lo: int) -> list[Play] | None:
+def _plain_mixed(position: Position, me, opp, hi: int, lo: int, tally: list | None = None) -> list[Play] | None:
     """The plays of a non-double roll (hi > lo) with no checker on the bar and at least two
     checkers outside the home board, in the order and with the steps the general search
     (:func:`_generate_mixed`) gives them; None when no play uses both dice (the general search
@@ -244,6 +244,7 @@ def _plain_mixed(position: Position, me, opp, hi: int, lo: int) -> list[Play] | 
     intermediate point, and those come after the high-die-first plays, as in the general search.
     Two plays can reach the same position only when they move one checker with both dice (net:
     one checker from X to Y), so only those are keyed, by (X, Y, the blot hit on the way).
+    ``tally[0]``, when given, grows by the number of two-step sequences looked at.
     """
     first: list = []
     second: list = []
@@ -261,6 +262,7 @@ def _plain_mixed(position: Position, me, opp, hi: int, lo: int) -> list[Play] | 
     plays: list[Play] = []
     append = plays.append
     chains: set = set()
+    explored = 0
     for step in first:
         s, t = step
         hit_t = t if opp[25 - t] == 1 else 0
@@ -276,6 +278,7 @@ def _plain_mixed(position: Position, me, opp, hi: int, lo: int) -> list[Play] | 
             if seconds is not second and at > bisect_left(order, -s):
                 at -= 1
             seconds = [*seconds[:at], (t, t - lo), *seconds[at:]]
+        explored += len(seconds)
         base = list(me)
         base[s] -= 1
         base[t] += 1
@@ -303,6 +306,7 @@ def _plain_mixed(position: Position, me, opp, hi: int, lo: int) -> list[Play] | 
         s, t = step
         t2 = t - hi
         if t2 > 0 and opp[25 - t2] < 2:
+            explored += 1
             key = (s, t2, t if opp[25 - t] == 1 else 0)
             if key in chains:
                 continue
@@ -315,10 +319,12 @@ def _plain_mixed(position: Position, me, opp, hi: int, lo: int) -> list[Play] | 
             _set_boards(result, (tuple(mine), theirs) if turn == 0 else (theirs, tuple(mine)))
             _set_turn(result, after)
             append(_new_play(Play, (position, (step, (t, t2)), result, 2)))
+    if tally is not None:
+        tally[0] += explored
     return plays or None
 
 
-def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
+def _plain_double(position: Position, me, opp, d: int, tally: list | None = None) -> list[Play] | None:
     """The plays of a double when no checker can bear off during the play, in the order and
     with the steps of :func:`_generate_double`; None when a bear-off might happen (the general
     walk decides then).
@@ -326,7 +332,8 @@ def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
     Entering checkers come first; the other steps are taken from non-increasing source points,
     as in the general walk. Without bear-offs a play of one die's steps is fixed by its
     resulting position (how many checkers pass each point follows from the counts), so every
-    leaf of the walk is a distinct position and none needs a key.
+    leaf of the walk is a distinct position and none needs a key. ``tally[0]``, when given,
+    grows by the number of leaves of the walk.
     """
     entries = min(me[BAR], 4)
     if entries and opp[d] > 1:
@@ -350,7 +357,7 @@ def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
         blot = [s > d and opp[25 - s + d] == 1 for s in range(26)]
         n = len(sources)
         leaves = []
-        deepest = 0
+        deepest = discarded = 0
         for i in range(n):
             a = sources[i]
             if not count[a]:
@@ -382,7 +389,7 @@ def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
                                     if count[e]:
                                         moved3 = True
                                         if deepest < 4:
-                                            deepest, leaves = 4, []
+                                            deepest, discarded, leaves = 4, discarded + len(leaves), []
                                         count[e] -= 1
                                         count[e - d] += 1
                                         leaves.append(
@@ -393,7 +400,7 @@ def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
                                         count[e] += 1
                             if not moved3 and deepest <= 3:
                                 if deepest < 3:
-                                    deepest, leaves = 3, []
+                                    deepest, discarded, leaves = 3, discarded + len(leaves), []
                                 leaves.append(
                                     ((*prefix, step[a], step[b], step[c]), tuple(count),
                                      entered_hit or blot[a] or blot[b] or blot[c])
@@ -402,13 +409,13 @@ def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
                             count[c] += 1
                     if not moved2 and deepest <= 2:
                         if deepest < 2:
-                            deepest, leaves = 2, []
+                            deepest, discarded, leaves = 2, discarded + len(leaves), []
                         leaves.append(((*prefix, step[a], step[b]), tuple(count), entered_hit or blot[a] or blot[b]))
                     count[b - d] -= 1
                     count[b] += 1
             if not moved and deepest <= 1:
                 if deepest < 1:
-                    deepest, leaves = 1, []
+                    deepest, discarded, leaves = 1, discarded + len(leaves), []
                 leaves.append(((*prefix, step[a]), tuple(count), entered_hit or blot[a]))
             count[a - d] -= 1
             count[a] += 1
@@ -416,6 +423,8 @@ def _plain_double(position: Position, me, opp, d: int) -> list[Play] | None:
             if not entries:
                 return []
             leaves = [(prefix, tuple(count), entered_hit)]
+    if tally is not None:
+        tally[0] += len(leaves) + (discarded if free else 0)
     plays: list[Play] = []
     append = plays.append
     used = len(leaves[0][0])
@@ -453,6 +462,41 @@ def legal_plays(position: Position, dice) -> list[Play]:
         boards = (mine, theirs) if turn == 0 else (theirs, mine)
         plays.append(Play(position, steps, Position(boards, 1 - turn), used))
     return plays
+
+
+class _CountingResults(dict):
+    """The general search's results, counting the sequences it records (one per leaf)."""
+
+    leaves = 0
+
+    def get(self, key, default=None):
+        self.leaves += 1
+        return super().get(key, default)
+
+
+def generation_count(position: Position, dice) -> tuple[int, int]:
+    """How much work :func:`legal_plays` does for ``dice``: the complete sequences of steps it
+    looks at (leaves of its search) and the distinct plays it returns. Changes nothing;
+    raises like :func:`legal_plays`.
+    """
+    d1, d2 = _check_dice(dice)
+    turn = position.turn
+    me, opp = position.boards[turn], position.boards[1 - turn]
+    tally = [0]
+    plays = None
+    if d1 == d2:
+        plays = _plain_double(position, me, opp, d1, tally)
+    elif not me[BAR] and sum(me[7:25]) > 1:
+        plays = _plain_mixed(position, me, opp, max(d1, d2), min(d1, d2), tally)
+    if plays is not None:
+        return tally[0], len(plays)
+    hi, lo = max(d1, d2), min(d1, d2)
+    results = _CountingResults()
+    if hi == lo:
+        _generate_double(list(me), list(opp), hi, results)
+    else:
+        _generate_mixed(list(me), list(opp), hi, lo, results)
+    return tally[0] + results.leaves, len(_best(results, hi))
 
 
 def max_dice_playable(position: Position, dice) -> tuple[int, list[Play]]:
