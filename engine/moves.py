@@ -324,6 +324,78 @@ def _plain_mixed(position: Position, me, opp, hi: int, lo: int, tally: list | No
     return plays or None
 
 
+def _entering_mixed(position: Position, me, opp, hi: int, lo: int, tally: list | None = None) -> list[Play] | None:
+    """The plays of a non-double roll (hi > lo) with checkers on the bar, in the order and with
+    the steps of :func:`_generate_mixed`; None when no play uses both dice.
+
+    With one checker on the bar the two orders differ (which die enters), so both are played
+    out, but no bear-off can happen (the entered checker is still outside the home board), and
+    the two orders meet only when the entered checker moves on with the other die: those
+    plays are keyed by the blot hit on the way. With two or more on the bar both dice enter.
+    ``tally[0]``, when given, grows by the number of two-step sequences looked at.
+    """
+    if me[BAR] > 1:
+        if opp[hi] > 1 or opp[lo] > 1:
+            return None
+        if tally is not None:
+            tally[0] += 1
+        steps = ((BAR, BAR - hi), (BAR, BAR - lo))
+        return _plays_of(position, me, opp, [steps], 2)
+    plays: list[Play] = []
+    append = plays.append
+    turn = position.turn
+    after = 1 - turn
+    chains: set = set()
+    explored = 0
+    for die, other in ((hi, lo), (lo, hi)):
+        if opp[die] > 1:
+            continue
+        entry = BAR - die
+        step = (BAR, entry)
+        hit = opp[die] == 1
+        base = list(me)
+        base[BAR] = 0
+        base[entry] += 1
+        for s in range(24, other, -1):
+            if not base[s]:
+                continue
+            t = s - other
+            if opp[25 - t] > 1:
+                continue
+            explored += 1
+            if s == entry:
+                key = (t, entry if hit else 0)
+                if key in chains:
+                    continue
+                chains.add(key)
+            mine = base.copy()
+            mine[s] -= 1
+            mine[t] += 1
+            theirs = _hits(opp, (entry, t)) if hit or opp[25 - t] == 1 else opp
+            result = _new_position(Position)
+            _set_boards(result, (tuple(mine), theirs) if turn == 0 else (theirs, tuple(mine)))
+            _set_turn(result, after)
+            append(_new_play(Play, (position, (step, (s, t)), result, 2)))
+    if tally is not None:
+        tally[0] += explored
+    return plays or None
+
+
+def _plays_of(position: Position, me, opp, all_steps: list, used: int) -> list[Play]:
+    """Play objects for distinct ``all_steps`` (none bearing off) played from ``position``."""
+    turn = position.turn
+    plays = []
+    for steps in all_steps:
+        mine = list(me)
+        for s, t in steps:
+            mine[s] -= 1
+            mine[t] += 1
+        theirs = _hits(opp, [t for _, t in steps])
+        boards = (tuple(mine), theirs) if turn == 0 else (theirs, tuple(mine))
+        plays.append(Play(position, steps, Position(boards, 1 - turn), used))
+    return plays
+
+
 def _plain_double(position: Position, me, opp, d: int, tally: list | None = None) -> list[Play] | None:
     """The plays of a double when no checker can bear off during the play, in the order and
     with the steps of :func:`_generate_double`; None when a bear-off might happen (the general
@@ -450,7 +522,11 @@ def legal_plays(position: Position, dice) -> list[Play]:
         plays = _plain_double(position, me, opp, d1)
         if plays is not None:
             return plays
-    elif not me[BAR] and sum(me[7:25]) > 1:
+    elif me[BAR]:
+        plays = _entering_mixed(position, me, opp, max(d1, d2), min(d1, d2))
+        if plays is not None:
+            return plays
+    elif sum(me[7:25]) > 1:
         plays = _plain_mixed(position, me, opp, max(d1, d2), min(d1, d2))
         if plays is not None:
             return plays
@@ -486,7 +562,9 @@ def generation_count(position: Position, dice) -> tuple[int, int]:
     plays = None
     if d1 == d2:
         plays = _plain_double(position, me, opp, d1, tally)
-    elif not me[BAR] and sum(me[7:25]) > 1:
+    elif me[BAR]:
+        plays = _entering_mixed(position, me, opp, max(d1, d2), min(d1, d2), tally)
+    elif sum(me[7:25]) > 1:
         plays = _plain_mixed(position, me, opp, max(d1, d2), min(d1, d2), tally)
     if plays is not None:
         return tally[0], len(plays)
