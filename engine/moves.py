@@ -424,11 +424,20 @@ def _plain_double(position: Position, me, opp, d: int, tally: list | None = None
     if not free:
         leaves = [(prefix, tuple(count), entered_hit)]
     else:
-        sources = [s for s in range(24, d, -1) if opp[25 - s + d] < 2]
+        # A source is a point whose landing point is open and that holds a checker or can
+        # receive one from a source above: the only points the walk can move from.
+        sources = []
+        movable = [False] * 31
+        for s in range(24, d, -1):
+            if opp[25 - s + d] < 2 and (count[s] or movable[s + d]):
+                movable[s] = True
+                sources.append(s)
         step = [(s, s - d) for s in range(26)]
         blot = [s > d and opp[25 - s + d] == 1 for s in range(26)]
         n = len(sources)
         leaves = []
+        plays: list[Play] = []
+        built = plays.append
         deepest = discarded = 0
         for i in range(n):
             a = sources[i]
@@ -456,20 +465,25 @@ def _plain_double(position: Position, me, opp, d: int, tally: list | None = None
                             count[c - d] += 1
                             moved3 = False
                             if free > 3:
+                                hit = blot[a] or blot[b] or blot[c]
                                 for m in range(k, n):
                                     e = sources[m]
                                     if count[e]:
+                                        # Four steps: the most a double plays, so the play is
+                                        # kept and built at once (most plays of a double).
                                         moved3 = True
                                         if deepest < 4:
                                             deepest, discarded, leaves = 4, discarded + len(leaves), []
                                         count[e] -= 1
                                         count[e - d] += 1
-                                        leaves.append(
-                                            ((step[a], step[b], step[c], step[e]), tuple(count),
-                                             blot[a] or blot[b] or blot[c] or blot[e])
-                                        )
+                                        mine = tuple(count)
                                         count[e - d] -= 1
                                         count[e] += 1
+                                        theirs = _hits(opp, (a - d, b - d, c - d, e - d)) if hit or blot[e] else opp
+                                        result = _new_position(Position)
+                                        _set_boards(result, (mine, theirs) if turn == 0 else (theirs, mine))
+                                        _set_turn(result, after)
+                                        built(_new_play(Play, (position, (step[a], step[b], step[c], step[e]), result, 4)))
                             if not moved3 and deepest <= 3:
                                 if deepest < 3:
                                     deepest, discarded, leaves = 3, discarded + len(leaves), []
@@ -491,13 +505,17 @@ def _plain_double(position: Position, me, opp, d: int, tally: list | None = None
                 leaves.append(((*prefix, step[a]), tuple(count), entered_hit or blot[a]))
             count[a - d] -= 1
             count[a] += 1
+        if deepest == 4:
+            if tally is not None:
+                tally[0] += discarded + len(plays)
+            return plays
         if not leaves:
             if not entries:
                 return []
             leaves = [(prefix, tuple(count), entered_hit)]
     if tally is not None:
         tally[0] += len(leaves) + (discarded if free else 0)
-    plays: list[Play] = []
+    plays = []
     append = plays.append
     used = len(leaves[0][0])
     for steps, mine, hit in leaves:
