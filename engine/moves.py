@@ -12,6 +12,15 @@ home, a higher die bearing off from the highest occupied point only.
 
 :func:`legal_plays` lists the distinct resulting positions, each with one way of writing it.
 :func:`validate_play` checks a written play and says which rule it breaks when it is illegal.
+
+Generation has a general search (:func:`_generate_mixed`, :func:`_generate_double`: every order
+of the dice, a position key per sequence) and faster paths for the positions where less is
+enough, each giving the same plays in the same order with the same steps: a non-double with no
+checker on the bar and no bear-off possible needs one order of the dice (:func:`_plain_mixed`),
+one entering from the bar keys only the plays where the entered checker moves on
+(:func:`_entering_mixed`), and a double with no bear-off possible needs no key at all
+(:func:`_plain_double`). Positions where a checker may bear off during the play, and rolls of
+which only one die can be played, go to the general search.
 """
 
 from __future__ import annotations
@@ -76,8 +85,9 @@ def _record(results: dict, me: list, opp: list, steps: list, used: int, die: int
 def _generate_mixed(me: list, opp: list, hi: int, lo: int, results: dict | None = None) -> dict:
     """Plays of a non-double roll (hi > lo): both orders of the two dice, then the filters.
 
-    The step (legality, move, hit, undo) is written out in place rather than called: this loop
-    is the engine's hot path, and a call per step costs about a third of its time.
+    The general search, for what the faster paths leave (bear-offs, one die playable). The step
+    (legality, move, hit, undo) is written out in place rather than called: a call per step
+    costs about a third of this loop's time. ``results``, when given, receives the sequences.
     """
     results = {} if results is None else results
     far = sum(me[7:26])
@@ -147,7 +157,8 @@ def _generate_double(me: list, opp: list, d: int, results: dict | None = None) -
 
     Steps are taken from non-increasing source points: any legal sequence can be reordered that
     way (moving a higher checker first never closes a point nor spoils a bear-off), so this visits
-    every resulting position while skipping most permutations of the same steps.
+    every resulting position while skipping most permutations of the same steps. ``results``,
+    when given, receives the sequences.
     """
     results = {} if results is None else results
     steps: list = []
@@ -527,6 +538,18 @@ def _plain_double(position: Position, me, opp, d: int, tally: list | None = None
     return plays
 
 
+def _fast_plays(position: Position, me, opp, d1: int, d2: int, tally: list | None = None) -> list[Play] | None:
+    """The plays from the faster path that fits the roll, or None for the general search."""
+    if d1 == d2:
+        return _plain_double(position, me, opp, d1, tally)
+    hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+    if me[BAR]:
+        return _entering_mixed(position, me, opp, hi, lo, tally)
+    if sum(me[7:25]) > 1:
+        return _plain_mixed(position, me, opp, hi, lo, tally)
+    return None
+
+
 def legal_plays(position: Position, dice) -> list[Play]:
     """Every legal play of ``dice`` for the side on roll, one per distinct resulting position.
 
@@ -536,18 +559,9 @@ def legal_plays(position: Position, dice) -> list[Play]:
     d1, d2 = _check_dice(dice)
     turn = position.turn
     me, opp = position.boards[turn], position.boards[1 - turn]
-    if d1 == d2:
-        plays = _plain_double(position, me, opp, d1)
-        if plays is not None:
-            return plays
-    elif me[BAR]:
-        plays = _entering_mixed(position, me, opp, max(d1, d2), min(d1, d2))
-        if plays is not None:
-            return plays
-    elif sum(me[7:25]) > 1:
-        plays = _plain_mixed(position, me, opp, max(d1, d2), min(d1, d2))
-        if plays is not None:
-            return plays
+    plays = _fast_plays(position, me, opp, d1, d2)
+    if plays is not None:
+        return plays
     hi, lo = max(d1, d2), min(d1, d2)
     mine, theirs = list(me), list(opp)
     results = _generate_double(mine, theirs, hi) if hi == lo else _generate_mixed(mine, theirs, hi, lo)
@@ -577,13 +591,7 @@ def generation_count(position: Position, dice) -> tuple[int, int]:
     turn = position.turn
     me, opp = position.boards[turn], position.boards[1 - turn]
     tally = [0]
-    plays = None
-    if d1 == d2:
-        plays = _plain_double(position, me, opp, d1, tally)
-    elif me[BAR]:
-        plays = _entering_mixed(position, me, opp, max(d1, d2), min(d1, d2), tally)
-    elif sum(me[7:25]) > 1:
-        plays = _plain_mixed(position, me, opp, max(d1, d2), min(d1, d2), tally)
+    plays = _fast_plays(position, me, opp, d1, d2, tally)
     if plays is not None:
         return tally[0], len(plays)
     hi, lo = max(d1, d2), min(d1, d2)
