@@ -237,7 +237,7 @@ def as_tuples(plays: list[Play]) -> list[tuple]:
 # --- generation -----------------------------------------------------------------------------
 
 
-@hypothesis.settings(deadline=None, max_examples=1500)
+@hypothesis.settings(deadline=None, max_examples=800)
 @hypothesis.given(position=positions(), dice=rolls)
 def test_it_generates_the_plays_of_the_frozen_generator_in_its_order(position, dice):
     assert as_tuples(legal_plays(position, dice)) == as_tuples(frozen_legal_plays(position, dice))
@@ -343,7 +343,7 @@ def one_die_at_a_time(play: Play) -> str:
     return write(play.steps)
 
 
-@hypothesis.settings(deadline=None, max_examples=800)
+@hypothesis.settings(deadline=None, max_examples=500)
 @hypothesis.given(position=positions(), dice=rolls, data=st.data())
 def test_it_validates_every_legal_play_as_the_general_search_does(position, dice, data):
     plays = legal_plays(position, dice)
@@ -375,7 +375,7 @@ def plausible_hops(data, position: Position, dice) -> list[tuple[int, int]]:
     return written
 
 
-@hypothesis.settings(deadline=None, max_examples=1500)
+@hypothesis.settings(deadline=None, max_examples=800)
 @hypothesis.given(position=positions(), dice=rolls, data=st.data())
 def test_it_judges_any_written_play_as_the_general_search_does(position, dice, data):
     if data.draw(st.booleans()):
@@ -402,7 +402,7 @@ def joined_hops(data, position: Position, dice) -> list[tuple[int, int]]:
     return written
 
 
-@hypothesis.settings(deadline=None, max_examples=2000)
+@hypothesis.settings(deadline=None, max_examples=800)
 @hypothesis.given(position=positions(), dice=rolls, data=st.data())
 def test_its_route_for_a_checker_using_several_dice_is_the_one_the_search_finds_first(position, dice, data):
     d1, d2 = dice
