@@ -16,7 +16,8 @@ Tie-breaks are named and applied in order; entrants still equal after the last o
 ``head_to_head``
     the score in the games played *among the entrants still tied at that point*: two tied
     players are split by their game; three or more by their mini-table, applied again to any
-    smaller group it leaves level. No games between them: still tied.
+    smaller group it leaves level. No games between them: still tied. (Each entrant's games are
+    indexed once per table, so a tied group reads only its members' games.)
 ``points_difference``
     match points won minus match points lost (a 5-point match won 5-3 is +2).
 ``points_for``
