@@ -289,13 +289,11 @@ def _amounts(replayed: Session | Sequence[SessionGame], index: int) -> dict[int,
 @dataclass(frozen=True)
 class _Standing:
     """Where a session stands: the engine's state after its steps, its last step's number and how many
-    of its steps are games (voided ones too); ``rows`` are its steps' rows when they were read (a
-    full replay), else None."""
+    of its steps are games (voided ones too)."""
 
     state: SessionState
     last: int
     games: int
-    rows: list[ChouetteStep] | None = None
 
 
 def _settings_key(session: ChouetteSession) -> dict:
@@ -327,7 +325,7 @@ def _standing(session: ChouetteSession) -> _Standing:
             return _Standing(state, last, counts["games"])
     rows = _rows(session)
     state, _ = _fold(session, SessionState(), engine_steps(rows), rows)
-    return _Standing(state, last, counts["games"], rows)
+    return _Standing(state, last, counts["games"])
 
 
 def _moved_on(session: ChouetteSession, state: SessionState, *, last: int, games: int, fields: Sequence[str] = ()) -> None:
