@@ -1,7 +1,8 @@
 """Clubs benchmark: prints how long a chouette table takes to replay, record and serve, each against
 an anchor measured in the same run.
 
-    .venv/bin/python bench/clubs.py [--seed S] [--rounds N] [--no-server] [--seconds 5] [--connections 8]
+    .venv/bin/python bench/clubs.py [--seed S] [--rounds N] [--no-server] [--no-http] [--db-name NAME]
+                                    [--seconds 5] [--connections 8]
 
 1. The pure engine: ``engine.chouette.replay_session`` on sessions of 4, 6 and 8 players with 50, 200
    and 1,000 quick games, and on one of 6 players with 200 full records. The quick records are drawn
@@ -18,11 +19,16 @@ an anchor measured in the same run.
 2. The service path, in the PostgreSQL database ``crawford_bench_clubs`` (dropped, created and
    migrated as bench/draw.py does): a club (``club_create``, members invited and accepted) with a
    6-player chouette table; 200 quick games recorded one by one through
-   ``chouette.services.chouette_game_record`` (each replays every step of the session), the
-   time and query count of the 1st, 50th, 100th and 200th record, where the time of a record at 200
-   games goes, and ``chouette.selectors.chouette_state`` at 200 games, computed (the cache
-   cleared) and from the cache (it is cached by the table's version). A throwaway table
-   records one game first, so that the 1st record is not the process's first query.
+   ``chouette.services.chouette_game_record`` (each folds the new game into the state the session
+   keeps: one game settled, no step row read), the time and query count of the 1st, 50th, 100th and
+   200th record, what a full replay of the 200 games would cost (reading the rows, parsing the
+   steps, replaying them: what a correction does, or a record whose kept state does not match), and
+   ``chouette.selectors.chouette_state`` at 200 games, computed (the cache cleared) and from the
+   cache (it is cached by the table's version). A throwaway table records one game first, so that
+   the 1st record is not the process's first query. Then two more tables are played to 49 and 999
+   games, and 15 games are recorded at each in turn (both timed under the same load): the cost of
+   recording game 50 and game 1,000 (medians) and their ratio. Goal (issue 12, point 5): O(1)
+   replays per game, so a ratio near 1: at most 1.2x, and the same query count.
 3. HTTP (skip 2 and 3 with ``--no-server``), with ``bench/api.py``'s harness: gunicorn (gthread) on
    loopback serves the product plus ``/bench/noop/``; the chouette table's state endpoint at 200 games,
    its version endpoint (what the tablet polls every 4 s) and a director's dispute queue
@@ -39,6 +45,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -74,6 +81,8 @@ PLAYERS = (4, 6, 8)
 GAMES = (50, 200, 1000)
 FULL_PLAYERS, FULL_GAMES = 6, 200
 TABLE_PLAYERS, TABLE_GAMES = 6, 200
+#: The cost of a record at SHORT games against its cost at LONG_GAMES games, RECORD_WINDOW of each.
+SHORT, LONG_GAMES, RECORD_WINDOW, RECORD_RATIO_GOAL = 50, 1000, 15, 1.2
 SHOWN_RECORDS = (1, 50, 100, 200)
 DISPUTES = 50
 #: The service's defaults for a new table (chouette.services.chouette_start): a cube per member,
@@ -240,17 +249,24 @@ def engine_bench(args) -> list[dict]:
 
 
 def _timed(work, repeat: int = 1):
-    """(best ms, query count of the last run, answer) of ``work()``."""
+    """(best ms, query count of the last run, answer) of ``work()``. Queries are counted by a
+    connection wrapper: Django's query log (CaptureQueriesContext) stops at 9,000 entries."""
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     best, answer, queries = float("inf"), None, None
+    count = [0]
+
+    def counted(execute, sql, params, many, context):
+        count[0] += 1
+        return execute(sql, params, many, context)
+
     for _ in range(repeat):
-        with CaptureQueriesContext(connection) as captured:
+        count[0] = 0
+        with connection.execute_wrapper(counted):
             started = time.perf_counter()
             answer = work()
             best = min(best, time.perf_counter() - started)
-        queries = len(captured)
+        queries = count[0]
     return best * 1000, queries, answer
 
 
@@ -298,8 +314,8 @@ def service_build(seed: int, host: str) -> dict:
         records.append((ms, queries))
         lineup = chouette_next_lineup(lineup, game, SETTINGS)
 
-    # Where a record's time goes at 200 games: the service reads every row, parses every step and
-    # replays the session twice (for the line-up, then with the new game).
+    # What a full replay at 200 games costs (a correction's path, or a record whose kept state does
+    # not match): reading every row, parsing every step, replaying them. A record does none of it.
     session = ChouetteSession.objects.get(pk=table.pk)
     fetch, _, rows = _timed(lambda: list(session.steps.order_by("number")), 5)
     parse, _, steps = _timed(lambda: engine_steps(rows), 5)
@@ -313,6 +329,25 @@ def service_build(seed: int, host: str) -> dict:
 
     state_ms, state_queries, state = _timed(state_cold, 5)
     warm_ms, warm_queries, _ = _timed(lambda: chouette_state(session=ChouetteSession.objects.get(pk=table.pk)), 5)
+
+    # Two more tables, played to SHORT - 1 and LONG_GAMES - 1 games; then a game is recorded at one and
+    # the other in turn, RECORD_WINDOW times, so that both are timed under the same load.
+    long_rng = random.Random(seed + 1)
+    tables = []
+    for games in (SHORT - 1, LONG_GAMES - 1):
+        other = chouette_start(club_id=club.pk, user=owner, name=f"{games + 1} games", rolloff=rolloff)
+        tables.append([other, Lineup(ids[0], ids[1], tuple(ids[2:])), []])
+        started = time.perf_counter()
+        for _ in range(games):
+            game = quick_game(long_rng, tables[-1][1])
+            record(other, game)
+            tables[-1][1] = chouette_next_lineup(tables[-1][1], game, SETTINGS)
+        tables[-1].append((time.perf_counter() - started) / max(games, 1) * 1000)
+    for _ in range(RECORD_WINDOW):
+        for entry in tables:
+            game = quick_game(long_rng, entry[1])
+            entry[2].append(_timed(lambda game=game, other=entry[0]: record(other, game))[:2])
+            entry[1] = chouette_next_lineup(entry[1], game, SETTINGS)
 
     director = User.objects.create_user("bench-director", role=User.Role.ORGANISER)
     players = [player_create(display_name=f"Disputer {number:02}", user=User.objects.create_user(f"bench-p{number:02}"))
@@ -340,10 +375,20 @@ def service_build(seed: int, host: str) -> dict:
         body = response.json()
         api[name] = {"path": path, "token": tokens[name], "ms": ms, "queries": queries, "bytes": len(response.content),
                      "count": body.get("count"), "shown": len(body.get("results", ()))}
-    return {"records": records, "fetch": fetch, "parse": parse, "replay": replay, "rows": len(rows),
+    return {"records": records, "short_records": tables[0][2], "long_records": tables[1][2],
+            "long_build_ms": tables[1][3], "fetch": fetch, "parse": parse, "replay": replay, "rows": len(rows),
             "row_kib": sum(len(json.dumps(row.record)) for row in rows) / 1024, "state_ms": state_ms,
             "state_queries": state_queries, "state_warm_ms": warm_ms, "state_warm_queries": warm_queries,
             "state_games": state.game_count, "api": api}
+
+
+def record_ratio(built: dict) -> tuple[float, float, float, int, int]:
+    """A record at SHORT and at LONG_GAMES games (medians of the RECORD_WINDOW records made in turn at
+    the two tables), their ratio, and the most queries a record took at each."""
+    short_records, long_records = built["short_records"], built["long_records"]
+    short = window_median(short_records, len(short_records), len(short_records))
+    long = window_median(long_records, len(long_records), len(long_records))
+    return (short, long, long / short, max(q for _, q in short_records), max(q for _, q in long_records))
 
 
 def window_median(records: list, number: int, width: int = 5) -> float:
@@ -354,15 +399,15 @@ def window_median(records: list, number: int, width: int = 5) -> float:
 
 def service_bench(args, harness, env) -> dict:
     admin = ["-h", harness.HOST, "-U", "postgres"]
-    harness.run(["dropdb", *admin, "--if-exists", DB_NAME], env)
-    harness.run(["createdb", *admin, DB_NAME], env)
+    harness.run(["dropdb", *admin, "--if-exists", args.db_name], env)
+    harness.run(["createdb", *admin, args.db_name], env)
     manage = [sys.executable, "manage.py"]
     harness.run([*manage, "migrate", "--noinput", "-v", "0"], env)
     script = (f"import json\nfrom bench.clubs import service_build\n"
               f"print(json.dumps(service_build({args.seed!r}, {harness.HOST!r})))")
     started = time.perf_counter()
     built = json.loads(harness.run([*manage, "shell", "-v", "0", "-c", script], env).strip().splitlines()[-1])
-    print(f"\nService path (database {DB_NAME}, built in {time.perf_counter() - started:.1f} s): a {TABLE_PLAYERS}-player "
+    print(f"\nService path (database {args.db_name}, built in {time.perf_counter() - started:.1f} s): a {TABLE_PLAYERS}-player "
           f"table, {TABLE_GAMES} quick games recorded one by one through chouette_game_record")
     records = built["records"]
     for number in SHOWN_RECORDS:
@@ -372,9 +417,17 @@ def service_bench(args, harness, env) -> dict:
     total = sum(ms for ms, _ in records) / 1000
     print(f"  all {TABLE_GAMES} records: {total:.1f} s; query counts from {min(q for _, q in records)} to "
           f"{max(q for _, q in records)}")
-    print(f"  at {TABLE_GAMES} games ({built['rows']} rows, {built['row_kib']:.0f} KiB of step JSON): reading the rows "
-          f"{built['fetch']:.1f} ms, step_from_json of every row {built['parse']:.1f} ms, one replay_session "
-          f"{built['replay']:.1f} ms; a record does the read and the parse once and the replay twice")
+    print(f"  a full replay at {TABLE_GAMES} games ({built['rows']} rows, {built['row_kib']:.0f} KiB of step JSON): "
+          f"reading the rows {built['fetch']:.1f} ms, step_from_json of every row {built['parse']:.1f} ms, "
+          f"replay_session {built['replay']:.1f} ms; a record does none of it (it folds one game into the kept state)")
+    short, long, ratio, short_queries, long_queries = record_ratio(built)
+    met = ratio <= RECORD_RATIO_GOAL and short_queries == long_queries
+    print(f"  two more tables played to {SHORT - 1} and {LONG_GAMES - 1:,} games ({built['long_build_ms']:.1f} ms a "
+          f"record on average to build the long one), then {RECORD_WINDOW} games recorded at each in turn:")
+    print(f"  recording game {SHORT} (to {SHORT + RECORD_WINDOW - 1}) {short:.1f} ms ({short_queries} queries), game "
+          f"{LONG_GAMES:,} (to {LONG_GAMES + RECORD_WINDOW - 1:,}) {long:.1f} ms ({long_queries} queries), medians: "
+          f"{ratio:.2f}x  (goal: at most {RECORD_RATIO_GOAL}x and the same queries: O(1) replays) "
+          f"{'ok' if met else 'MISSED'}")
     print(f"  chouette_state at {built['state_games']} games: {built['state_ms']:.1f} ms, {built['state_queries']} queries "
           f"computed; {built['state_warm_ms']:.1f} ms, {built['state_warm_queries']} queries from the cache")
     for figures in built["api"].values():
@@ -400,7 +453,7 @@ def http_bench(args, harness, env, built: dict) -> list:
         endpoint("chouette version (tablet's poll)", "version"),
         endpoint(f"disputes, queue of {api['disputes']['count']}", "disputes"),
     ]
-    results = harness.serve_and_load(env, endpoints, args, DB_NAME)
+    results = harness.serve_and_load(env, endpoints, args, args.db_name)
     harness.report(results, args)
     return results
 
@@ -422,6 +475,10 @@ def summary(engine: list[dict], built: dict | None, results: list | None) -> Non
         print(f"  {'chouette_state at ' + str(built['state_games']) + ' games':34} {built['state_ms']:9.1f} "
               f"{built['state_queries']:10}")
         print(f"  {'  the same, from the cache':34} {built['state_warm_ms']:9.1f} {built['state_warm_queries']:10}")
+        short, long, ratio, short_queries, long_queries = record_ratio(built)
+        print(f"  {'chouette_game_record, game ' + str(SHORT):34} {short:9.1f} {short_queries:10}")
+        print(f"  {'chouette_game_record, game ' + format(LONG_GAMES, ','):34} {long:9.1f} {long_queries:10}   "
+              f"{ratio:.2f}x (goal: at most {RECORD_RATIO_GOAL}x)")
     if results:
         noop = results[0].rate
         api = {figures["path"]: figures for figures in built["api"].values()} if built else {}
@@ -442,7 +499,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8, help="concurrent keep-alive connections (at most 64)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--db-name", default=DB_NAME,
+                        help=f"the bench's PostgreSQL database, dropped and made anew (default {DB_NAME})")
+    parser.add_argument("--no-http", action="store_true", help="the engine and the service path, not the HTTP load")
     args = parser.parse_args()
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", args.db_name):
+        parser.error("--db-name: lower-case letters, digits and underscores")
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64
             and 0 < args.rounds <= 50):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64, "
@@ -453,9 +515,9 @@ def main() -> None:
         import bench.api as harness
 
         env = harness.bench_env()
-        env["DATABASE_URL"] = f"postgres://postgres@{harness.HOST}:5432/{DB_NAME}"
+        env["DATABASE_URL"] = f"postgres://postgres@{harness.HOST}:5432/{args.db_name}"
         built = service_bench(args, harness, env)
-        results = http_bench(args, harness, env, built)
+        results = None if args.no_http else http_bench(args, harness, env, built)
     summary(engine, built, results)
 
 

@@ -6,7 +6,9 @@ Invariants the database guards:
 - a session's settings are sane (raccoons need beavers, a Box partner needs at least three players,
   the stake is not negative);
 - a join or a leave names its player;
-- nothing of the ledger is stored to be edited: amounts are derived from the steps by the engine.
+- nothing of the ledger is stored to be edited: amounts are derived from the steps by the engine
+  (the session keeps the state its steps lead to, ``kept``, only as a checked shortcut of the
+  replay; a trigger empties it when a step row is changed or removed).
 
 The tables were the clubs app's before this app was split from it: they keep their names
 (``clubs_chouettesession``, ``clubs_chouettestep``) and every row (migrations/0001_initial.py).
@@ -49,6 +51,12 @@ class ChouetteSession(models.Model):
     currency = models.CharField(max_length=3, default="EUR")
     # Moves on with every step written: the table page polls it to know when to refresh.
     version = models.PositiveIntegerField(default=0)
+    # Where the steps lead (engine.chouette.SessionState) and what it was computed from, written by
+    # the services with every step, so that the next step is folded into it instead of replaying
+    # them all; trusted only while it matches (chouette.services._standing). A database trigger
+    # empties it when a step row is updated or deleted (migrations/0002_kept_state.py).
+    kept = models.JSONField(null=True, blank=True, editable=False,
+                            help_text="the state after the last step, and what it was computed from")
 
     class Meta:
         db_table = "clubs_chouettesession"

@@ -1,7 +1,8 @@
 """Reads of the chouette tables: a session's state (line-up with roles, games with their amounts, the
 ledger, the settlement), a club's sessions, and a night's net results. Everything is recomputed from
-the session's recorded steps by the engine (``engine.chouette.replay_session``) on every read:
-nothing of the line-up, the amounts or the ledger is stored.
+the session's recorded steps by the engine (``engine.chouette.replay_session``) on every read: the
+state a session keeps after its last step (``ChouetteSession.kept``) is the services' shortcut for
+writing the next step, never what a page or the API shows.
 
 How a step is stored (``ChouetteStep.record``): the engine's JSON form of the step
 (``engine.chouette.step_to_json``). A game step also keeps what the table entered, so that a

@@ -3,10 +3,17 @@ the bottom and leaving, games recorded (a quick result or the full record of the
 (amended or voided) and the session ended with its settlement.
 
 Every rule is the engine's (``engine.chouette``, full records included): the services only turn
-rows into engine values and back. A session is a list of steps; every change replays ALL of them,
-plus or with the change, through ``engine.chouette.replay_session`` before anything is saved, so a
-step is written only if the whole session still replays. The line-up, each game's amounts and the
-ledger are never stored: :mod:`chouette.selectors` recomputes them from the steps.
+rows into engine values and back. A session is a list of steps, and a step is written only if the
+whole session still replays with it. The line-up, each game's amounts and the ledger are never
+stored to be edited: :mod:`chouette.selectors` recomputes them from the steps.
+
+The session keeps the state its steps lead to (``ChouetteSession.kept``: the engine's
+``SessionState`` with the version, settings, step count, last step number and game count it was
+computed from), written with every change. A new step at the end (a game, a join, a leave) is
+folded into that state by ``engine.chouette.session_advance``: recording game N+1 settles one game,
+not N+1, and reads no step row. The state is used only if it still matches the session (see
+:func:`_standing`); otherwise every step is replayed, as a correction (amend, void) always does,
+and the state is written afresh.
 
 Each service runs in one transaction under the session's row lock (``select_for_update``: the
 table's lock), so two games recorded at one table at the same moment are written one after the
@@ -35,10 +42,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from audit.services import audit_record
@@ -56,12 +64,16 @@ from engine.chouette import (
     LeaveStep,
     Lineup,
     Session,
+    SessionGame,
+    SessionState,
     Step,
     chouette_quick_game,
     game_from_json,
     lineup_to_json,
-    replay_session,
+    session_advance,
     settle_up,
+    state_from_json,
+    state_to_json,
     step_from_json,
     step_to_json,
 )
@@ -172,8 +184,18 @@ def _replay(session: ChouetteSession, steps: Sequence[Step], rows: Sequence[Chou
     """Replay the session's steps with the engine. A refusal at step ``changed`` (the one being
     written) is the input's fault (400, located in the record); at a later step it is a correction
     that this step no longer survives (409, with its step and game numbers)."""
+    state, games = _fold(session, SessionState(), steps, rows, changed=changed, entered=entered, entry=entry,
+                         field=field)
+    return Session(state.lineup, games, state.ledger)
+
+
+def _fold(session: ChouetteSession, state: SessionState, steps: Sequence[Step], rows: Sequence[ChouetteStep | None],
+          *, changed: int | None = None, entered: Mapping | None = None, entry: str | None = None,
+          field: str | None = None) -> tuple[SessionState, tuple[SessionGame, ...]]:
+    """Fold ``steps`` into ``state`` with the engine (``rows[i]`` is step ``i``'s row, None for the
+    one being written); refusals as :func:`_replay`."""
     try:
-        return replay_session(steps, session_settings(session))
+        return session_advance(state, steps, session_settings(session))
     except ChouetteError as error:
         index = error.details.get("step")
         row = rows[index] if index is not None and index < len(rows) else None
@@ -258,23 +280,71 @@ def _game_record(entry: str, entered: dict, game: ChouetteGame, lineup: Lineup) 
     return {**step_to_json(GameStep(game, lineup)), "entry": entry, "entered": entered}
 
 
-def _amounts(replayed: Session, index: int) -> dict[int, int] | None:
-    game = next((game for game in replayed.games if game.step == index), None)
+def _amounts(replayed: Session | Sequence[SessionGame], index: int) -> dict[int, int] | None:
+    games = replayed.games if isinstance(replayed, Session) else replayed
+    game = next((game for game in games if game.step == index), None)
     return None if game is None else {str(player): points for player, points in game.settlement.amounts.items()}
 
 
-def _next_number(session: ChouetteSession) -> int:
-    return (session.steps.aggregate(last=Max("number"))["last"] or 0) + 1
+@dataclass(frozen=True)
+class _Standing:
+    """Where a session stands: the engine's state after its steps, its last step's number and how many
+    of its steps are games (voided ones too)."""
+
+    state: SessionState
+    last: int
+    games: int
 
 
-def _moved_on(session: ChouetteSession, *fields: str) -> None:
+def _settings_key(session: ChouetteSession) -> dict:
+    return asdict(session_settings(session))
+
+
+def _standing(session: ChouetteSession) -> _Standing:
+    """The state the session's steps lead to: the kept one (``session.kept``, no step row read, no
+    game settled) while it matches the session, else every step replayed.
+
+    The kept state matches when it was written at the session's current ``version`` (every service
+    change moves it on), with its current settings, and the rows still number as many steps, with the
+    same last number and as many games (one aggregate query, also the next step's number). A step row
+    updated or deleted below the services has emptied it (the trigger of migration 0002). Raises as
+    :func:`_replay` when a full replay is refused (409 at the step that no longer replays).
+    """
+    counts = session.steps.aggregate(count=Count("id"), last=Max("number"),
+                                     games=Count("id", filter=Q(kind=ChouetteStep.Kind.GAME)))
+    last = counts["last"] or 0
+    kept = session.kept
+    if (isinstance(kept, dict) and kept.get("version") == session.version
+            and kept.get("settings") == _settings_key(session)
+            and (kept.get("count"), kept.get("last"), kept.get("games")) == (counts["count"], last, counts["games"])):
+        try:
+            state = state_from_json(kept.get("state"))
+        except ChouetteError:
+            state = None
+        if state is not None and state.steps == counts["count"]:
+            return _Standing(state, last, counts["games"])
+    rows = _rows(session)
+    state, _ = _fold(session, SessionState(), engine_steps(rows), rows)
+    return _Standing(state, last, counts["games"])
+
+
+def _moved_on(session: ChouetteSession, state: SessionState, *, last: int, games: int, fields: Sequence[str] = ()) -> None:
+    """Move the session's version on and keep ``state``, where its steps now lead (``last`` the
+    number of its last step, ``games`` how many steps are games)."""
     session.version += 1
-    session.save(update_fields=["version", *fields])
+    _keep(session, state, last=last, games=games)
+    session.save(update_fields=["version", "kept", *fields])
 
 
-def _step_create(session: ChouetteSession, user, kind: str, data: dict, player: int | None = None) -> ChouetteStep:
-    return ChouetteStep.objects.create(session=session, number=_next_number(session), kind=kind, player_id=player,
-                                       record=data, recorded_by=user)
+def _keep(session: ChouetteSession, state: SessionState, *, last: int, games: int) -> None:
+    session.kept = {"version": session.version, "settings": _settings_key(session), "count": state.steps,
+                    "last": last, "games": games, "state": state_to_json(state)}
+
+
+def _step_create(session: ChouetteSession, user, kind: str, data: dict, number: int,
+                 player: int | None = None) -> ChouetteStep:
+    return ChouetteStep.objects.create(session=session, number=number, kind=kind, player_id=player, record=data,
+                                       recorded_by=user)
 
 
 def _settings_summary(session: ChouetteSession) -> dict:
@@ -349,10 +419,11 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     for index, (player_id, _die) in enumerate(start.rolloff[0] if start.rolloff else ()):
         _club_player(club, player_id, f"rolloff[0][{index}][0]")
     try:
-        lineup = replay_session([start], settings).lineup
+        state, _ = session_advance(SessionState(), [start], settings)
     except ChouetteError as error:
         where = error.details.get("round")
         raise _refusal(error, field="rolloff" if where is None else f"rolloff[{where}]") from None
+    lineup = state.lineup
 
     session = ChouetteSession.objects.create(
         club=club, night=night, name=name, created_by=user, single_cube=settings.single_cube, jacoby=settings.jacoby,
@@ -360,7 +431,9 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
         box_partner_from=settings.box_partner_from, box_must_take_half=settings.box_must_take_half,
         lone_taker_must_beaver=settings.lone_taker_must_beaver, stake=stake, currency=currency, version=1,
     )
-    step = _step_create(session, user, ChouetteStep.Kind.START, step_to_json(start))
+    step = _step_create(session, user, ChouetteStep.Kind.START, step_to_json(start), 1)
+    _keep(session, state, last=step.number, games=0)
+    session.save(update_fields=["kept"])
     _audit("chouette.started", actor=user, club=club, obj=session, after={
         "name": session.name, "night": night_id, "settings": _settings_summary(session),
         "rolloff": step.record["rolloff"], "lineup": lineup_to_json(lineup)})
@@ -380,14 +453,14 @@ def chouette_join(*, club_id: int, chouette_id: int, user, player_id: int,
     club, session = _locked(club_id, chouette_id, user)
     _check_open(session, expected_version)
     player = _club_player(club, player_id, "player")
-    rows = _rows(session)
+    standing = _standing(session)
     step = JoinStep(player.pk)
-    replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
-    row = _step_create(session, user, ChouetteStep.Kind.JOIN, step_to_json(step), player.pk)
-    _moved_on(session)
+    state, _ = _fold_one(session, standing, step, field="player")
+    row = _step_create(session, user, ChouetteStep.Kind.JOIN, step_to_json(step), standing.last + 1, player.pk)
+    _moved_on(session, state, last=row.number, games=standing.games)
     _audit("chouette.joined", actor=user, club=club, obj=row, after={
         "session": session.pk, "player": player.pk, "name": player.display_name,
-        "lineup": lineup_to_json(replayed.lineup)})
+        "lineup": lineup_to_json(state.lineup)})
     return row
 
 
@@ -405,13 +478,13 @@ def chouette_leave(*, club_id: int, chouette_id: int, user, player_id: int,
     _check_open(session, expected_version)
     if not isinstance(player_id, int) or isinstance(player_id, bool):
         raise DomainError(f"player {player_id!r} is not at the table", code="unknown_player", field="player")
-    rows = _rows(session)
+    standing = _standing(session)
     step = LeaveStep(player_id)
-    replayed = _replay(session, [*engine_steps(rows), step], [*rows, None], changed=len(rows), field="player")
-    row = _step_create(session, user, ChouetteStep.Kind.LEAVE, step_to_json(step), player_id)
-    _moved_on(session)
+    state, _ = _fold_one(session, standing, step, field="player")
+    row = _step_create(session, user, ChouetteStep.Kind.LEAVE, step_to_json(step), standing.last + 1, player_id)
+    _moved_on(session, state, last=row.number, games=standing.games)
     _audit("chouette.left", actor=user, club=club, obj=row, after={
-        "session": session.pk, "player": player_id, "lineup": lineup_to_json(replayed.lineup)})
+        "session": session.pk, "player": player_id, "lineup": lineup_to_json(state.lineup)})
     return row
 
 
@@ -421,9 +494,10 @@ def chouette_game_record(*, club_id: int, chouette_id: int, user, kind: str, rec
     """Record the next game at the table, played by the current line-up: ``kind`` ``"quick"`` (who
     won, the level, each member's cube and how it ended, the Box partner, optionally the cube log
     and the amounts the table announced) or ``"full"`` (the board's log and the crew's cube
-    moments). The record is checked by replaying every step of the session plus this one; it is
-    then written as a game step with the line-up it was played with. Audited as
-    ``chouette.game_recorded`` with every player's amount.
+    moments). The record is checked against the state the session's steps lead to (the kept one,
+    see :func:`_standing`: one game settled whatever the session's length) plus this game; it is then
+    written as a game step with the line-up it was played with. Audited as ``chouette.game_recorded``
+    with every player's amount.
 
     Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``;
     DomainError with the engine's code and the field (see the module docstring) — e.g.
@@ -433,20 +507,28 @@ def chouette_game_record(*, club_id: int, chouette_id: int, user, kind: str, rec
     """
     club, session = _locked(club_id, chouette_id, user)
     _check_open(session, expected_version)
-    rows = _rows(session)
-    steps = engine_steps(rows)
-    lineup = _replay(session, steps, rows).lineup
+    standing = _standing(session)
+    lineup = standing.state.lineup
     game = _parse_entry(kind, record, lineup, session_settings(session))
-    replayed = _replay(session, [*steps, GameStep(game, lineup)], [*rows, None], changed=len(rows), entered=record,
-                       entry=kind)
+    state, played = _fold_one(session, standing, GameStep(game, lineup), entered=record, entry=kind)
     _check_announced(kind, record, game, lineup, session_settings(session))
-    row = _step_create(session, user, ChouetteStep.Kind.GAME, _game_record(kind, record, game, lineup))
-    _moved_on(session)
-    number = len(_game_rows(rows)) + 1
+    row = _step_create(session, user, ChouetteStep.Kind.GAME, _game_record(kind, record, game, lineup),
+                       standing.last + 1)
+    number = standing.games + 1
+    _moved_on(session, state, last=row.number, games=number)
     audit_record_of_game("chouette.game_recorded", user, club, session, row, number, after={
-        "entry": kind, "record": record, "amounts": _amounts(replayed, len(rows)),
+        "entry": kind, "record": record, "amounts": _amounts(played, standing.state.steps),
         "lineup": lineup_to_json(lineup)})
     return row
+
+
+def _fold_one(session: ChouetteSession, standing: _Standing, step: Step, *, entered: Mapping | None = None,
+              entry: str | None = None, field: str | None = None) -> tuple[SessionState, tuple[SessionGame, ...]]:
+    """``step`` folded into where the session stands: refused as the input's fault (400), since the
+    steps before it are known to replay."""
+    # No row is named: a refusal can only be this step's, the input's fault.
+    return _fold(session, standing.state, [step], (), changed=standing.state.steps, entered=entered, entry=entry,
+                 field=field)
 
 
 def audit_record_of_game(action: str, user, club: Club, session: ChouetteSession, row: ChouetteStep, number: int, *,
@@ -494,7 +576,8 @@ def chouette_game_amend(*, club_id: int, chouette_id: int, number: int, user, ki
     row.record = _game_record(kind, record, game, lineup)
     row.amended += 1
     row.save(update_fields=["record", "amended"])
-    _moved_on(session)
+    _moved_on(session, SessionState(len(steps), after.lineup, after.ledger), last=rows[-1].number,
+              games=len(_game_rows(rows)))
     audit_record_of_game(
         "chouette.game_amended", user, club, session, row, number,
         before={"entry": old.get("entry"), "record": old.get("entered"), "amounts": _amounts(before, index)},
@@ -523,10 +606,11 @@ def chouette_game_void(*, club_id: int, chouette_id: int, number: int, user,
     steps = engine_steps(rows)
     before = _replay(session, steps, rows)
     steps[index] = engine_step(row, void=True)
-    _replay(session, steps, rows, changed=index)
+    after = _replay(session, steps, rows, changed=index)
     row.voided = True
     row.save(update_fields=["voided"])
-    _moved_on(session)
+    _moved_on(session, SessionState(len(steps), after.lineup, after.ledger), last=rows[-1].number,
+              games=len(_game_rows(rows)))
     audit_record_of_game("chouette.game_voided", user, club, session, row, number,
                          before={"voided": False, "amounts": _amounts(before, index)}, after={"voided": True})
     return row
@@ -544,11 +628,11 @@ def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
     club, session = _locked(club_id, chouette_id, user)
     if session.status == ChouetteSession.Status.ENDED:
         return session
-    rows = _rows(session)
-    replayed = _replay(session, engine_steps(rows), rows)
+    standing = _standing(session)
+    replayed = standing.state
     session.status = ChouetteSession.Status.ENDED
     session.ended_at = timezone.now()
-    _moved_on(session, "status", "ended_at")
+    _moved_on(session, standing.state, last=standing.last, games=standing.games, fields=("status", "ended_at"))
     transfers = [{"payer": payer, "payee": payee, "points": points, "money": str(Decimal(points) * session.stake)}
                  for payer, payee, points in settle_up(replayed.ledger)]
     _audit("chouette.ended", actor=user, club=club, obj=session, before={"status": "open"}, after={

@@ -36,7 +36,8 @@ cycle). Callers import from ``engine.chouette`` itself, which re-exports the who
   moments (:class:`FullGame`, :func:`chouette_full_game`);
 - :mod:`~engine.chouette.session`: a session's steps, their JSON form (:func:`step_to_json`,
   :func:`step_from_json`) and :func:`replay_session`, which folds them into the current line-up,
-  every game's settlement and the ledger.
+  every game's settlement and the ledger; :func:`session_advance` folds more steps into a kept
+  :class:`SessionState` (with its JSON form, :func:`state_to_json`, :func:`state_from_json`).
 
 A game can be recorded three ways: a :class:`ChouetteGame` built directly, a checked quick result
 (:func:`chouette_quick_game`: winner, level and each member's cube), or a full game from the board's
@@ -95,11 +96,15 @@ from .session import (
     RecordedGame,
     Session,
     SessionGame,
+    SessionState,
     StartStep,
     Step,
     record_from_json,
     record_to_json,
     replay_session,
+    session_advance,
+    state_from_json,
+    state_to_json,
     step_from_json,
     step_to_json,
 )
@@ -132,6 +137,7 @@ __all__ = [
     "Rolls",
     "Session",
     "SessionGame",
+    "SessionState",
     "Settlement",
     "Side",
     "StartStep",
@@ -156,7 +162,10 @@ __all__ = [
     "record_from_json",
     "record_to_json",
     "replay_session",
+    "session_advance",
     "settle_up",
+    "state_from_json",
+    "state_to_json",
     "step_from_json",
     "step_to_json",
 ]

@@ -23,14 +23,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def slow_replay(monkeypatch):
     """Widen the window between reading the steps and writing the new one, so that two writers that
     were not serialised would both read the same last step (and collide or replay a stale line-up)."""
-    replay = services.replay_session
+    fold = services.session_advance  # the services' one engine call: it folds the new step into the state
     pause = threading.Event()
 
-    def slow(steps, settings):
+    def slow(state, steps, settings):
         pause.wait(0.05)
-        return replay(steps, settings)
+        return fold(state, steps, settings)
 
-    monkeypatch.setattr(services, "replay_session", slow)
+    monkeypatch.setattr(services, "session_advance", slow)
 
 
 def sequential_lineups(session: ChouetteSession):

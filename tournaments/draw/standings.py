@@ -16,7 +16,8 @@ Tie-breaks are named and applied in order; entrants still equal after the last o
 ``head_to_head``
     the score in the games played *among the entrants still tied at that point*: two tied
     players are split by their game; three or more by their mini-table, applied again to any
-    smaller group it leaves level. No games between them: still tied.
+    smaller group it leaves level. No games between them: still tied. (Each entrant's games are
+    indexed once per table, so a tied group reads only its members' games.)
 ``points_difference``
     match points won minus match points lost (a 5-point match won 5-3 is +2).
 ``points_for``
@@ -144,16 +145,26 @@ def standings(
         buchholz[entrant] = sum(scores)
         median[entrant] = sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
 
+    # Each entrant's games as (opponent, points won: 1, 0.5 or 0), indexed once: a tied group's
+    # mini-table reads only its members' games instead of every result.
+    games: dict[Entrant, list[tuple[Entrant, float]]] = {}
+    if "head_to_head" in tiebreaks:
+        games = {e: [] for e in order}
+        for r in results:
+            if r.winner is DRAW:
+                top = bottom = 0.5
+            else:
+                top, bottom = (1, 0) if r.winner == r.top else (0, 1)
+            games[r.top].append((r.bottom, top))
+            games[r.bottom].append((r.top, bottom))
+
     def head_to_head(block: list[Entrant]) -> dict[Entrant, float]:
         members = set(block)
         score = dict.fromkeys(block, 0.0)
-        for r in results:
-            if r.top in members and r.bottom in members:
-                if r.winner is DRAW:
-                    score[r.top] += 0.5
-                    score[r.bottom] += 0.5
-                else:
-                    score[r.winner] += 1
+        for entrant in block:
+            for opponent, won in games[entrant]:
+                if won and opponent in members:
+                    score[entrant] += won
         return score
 
     def key_of(name: str, block: list[Entrant]):
