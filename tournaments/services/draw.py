@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from tournaments import errors
 from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rating, seed_randomly
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import Entry, Pairing, Round, TeamMember, Tournament
 
 from . import state
-from .advance import bracket_sync, pairing_match_create, swiss_pair, swiss_round_write
+from .advance import bracket_sync, pairing_matches_create, swiss_pair, swiss_round_write
 from .audit import entrant_names, event_audit_record, pairing_summary, tournament_summary
 from .common import require_organiser, tournament_lock
 
@@ -25,10 +25,19 @@ MINIMUM_ENTRIES = {
 }
 
 
-def _rating(entry: Entry) -> float:
-    """An entrant's rating for seeding: a player's, a pair's average."""
-    players = state.entrant_players(entry)
-    return sum(p.rating for p in players) / len(players)
+def _ratings(entries: list[Entry]) -> dict[int, float]:
+    """Each entrant's rating for seeding, by entry id: a player's, a pair's average, a team's
+    players' average (the members of every team read in one query)."""
+    members: dict[int, list] = {e.team_id: [] for e in entries if e.team_id is not None}
+    if members:
+        for member in (TeamMember.objects.filter(team_id__in=list(members)).select_related("player")
+                       .order_by("reserve", "id")):
+            members[member.team_id].append(member.player)
+    out = {}
+    for entry in entries:
+        players = members[entry.team_id] if entry.team_id is not None else entry.side.players
+        out[entry.pk] = sum(p.rating for p in players) / len(players)
+    return out
 
 
 def _random_key(entry: Entry):
@@ -40,7 +49,7 @@ def _random_key(entry: Entry):
 def _order(tournament: Tournament, entries: list[Entry], seed: int | None) -> tuple[int, ...]:
     """The checked-in entries (in entry order) as the draw's seeding: entry ids, seed 1 first."""
     if tournament.seeding == Tournament.Seeding.RATING:
-        return seed_by_rating([(e.pk, _rating(e)) for e in entries]).order
+        return seed_by_rating(list(_ratings(entries).items())).order
     if tournament.seeding == Tournament.Seeding.ORGANISER:
         # The organiser's seeds first, in order (equal seeds by entry order), then the unseeded.
         listed = sorted(entries, key=lambda e: (e.seed is None, e.seed or 0))
@@ -150,8 +159,7 @@ def _draw_round_robin(tournament: Tournament, order, user) -> None:
     if tournament.kind == Tournament.Kind.TEAMS:
         rows = [row for row in rows if row.round_number == 1]
     # --- end team events ---
-    for row in rows:
-        row.match = pairing_match_create(tournament, row, loaded, user)
+    pairing_matches_create(tournament, rows, loaded, user)
     Pairing.objects.bulk_update(rows, ["match"])
 
 
