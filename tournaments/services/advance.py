@@ -20,6 +20,7 @@ from collections.abc import Callable
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
+from core.bulk import rows_update
 from core.errors import DomainError
 from core.locking import locked
 from matches import hooks
@@ -190,12 +191,11 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
         if match_state.status == READY and not state.has_matches(pairing):
             ready.append(pairing)
     if changed:
-        Pairing.objects.bulk_update([pairing for pairing, _ in changed], ["entry0", "entry1"])
+        rows_update(Pairing, [pairing for pairing, _ in changed], ["entry0", "entry1"])
     pairing_matches_create(tournament, ready, loaded, created_by)
     for pairing in ready:
         pairing.has_reports = False
-    if ready:
-        Pairing.objects.bulk_update(ready, ["match"])
+    rows_update(Pairing, ready, ["match"])
     if changed and audit:  # after the matches are made: an entry names the match its pairing got
         names = entrant_names(loaded)
         for pairing, before in changed:
@@ -228,8 +228,10 @@ def swiss_pair(tournament: Tournament, loaded: state.Loaded, *, history=None, wi
 
 def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: SwissPairing, created_by) -> Round:
     """Store round ``answer.round``: its Round row, a pairing per board (and one for the bye) and
-    the boards' matches. Raises Conflict ``round_paired`` if the round exists (the unique
-    constraint answers two concurrent pairings that slipped past the lock)."""
+    the boards' matches (:func:`pairing_matches_create`); the new pairings are added to
+    ``loaded``, which so stays what :func:`state.load` would read. Raises Conflict
+    ``round_paired`` if the round exists (the unique constraint answers two concurrent pairings
+    that slipped past the lock)."""
     number = answer.round
     try:
         with transaction.atomic():
@@ -248,7 +250,15 @@ def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: Swis
     Pairing.objects.bulk_create(rows)
     boards = [row for row in rows if row.entry1_id is not None]
     pairing_matches_create(tournament, boards, loaded, created_by)
-    Pairing.objects.bulk_update(boards, ["match"])
+    rows_update(Pairing, boards, ["match"])
+    for row in rows:
+        row.has_reports = False
+        # --- team events ---
+        if tournament.kind == Tournament.Kind.TEAMS and not hasattr(row, "board_rows"):
+            row.board_rows = []  # the bye
+        # --- end team events ---
+    loaded.pairings.extend(rows)
+    loaded.by_key.update((row.key, row) for row in rows)
     names = entrant_names(loaded)
     event_audit_record("round.paired", actor=created_by, tournament=tournament, obj=round_row,
                        after={"round": number, "pairings": [pairing_summary(row, names) for row in rows],

@@ -7,6 +7,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from core.bulk import rows_update
 from tournaments import errors
 from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rating, seed_randomly
 from tournaments.models import Entry, Pairing, Round, TeamMember, Tournament
@@ -111,21 +112,20 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     number = {entry_id: i for i, entry_id in enumerate(order, start=1)}
     for entry in entries:
         entry.seed = number.get(entry.pk)
-    Entry.objects.bulk_update(entries, ["seed"])
+    rows_update(Entry, entries, ["seed"])
     tournament.draw_seed = seed if random else None
     tournament.drawn_at = timezone.now()
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["draw_seed", "drawn_at", "status"])
     try:
         if tournament.format in state.BRACKET_FORMATS:
-            _draw_bracket(tournament, order, user)
+            loaded = _draw_bracket(tournament, order, user, entries)
         elif tournament.format == Tournament.Format.ROUND_ROBIN:
-            _draw_round_robin(tournament, order, user)
+            loaded = _draw_round_robin(tournament, order, user, entries)
         else:
-            _draw_swiss(tournament, user)
+            loaded = _draw_swiss(tournament, user, entries)
     except DrawError as error:
         raise errors.from_draw(error) from None
-    loaded = state.load(tournament)
     names = entrant_names(loaded)
     event_audit_record("tournament.drawn", actor=user, tournament=tournament, obj=tournament, before=before,
                        after={**tournament_summary(tournament), "draw_seed": tournament.draw_seed,
@@ -134,18 +134,35 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     return tournament
 
 
-def _draw_bracket(tournament: Tournament, order, user) -> None:
+def _loaded(tournament: Tournament, entries: list[Entry], pairings: list[Pairing]) -> state.Loaded:
+    """What :func:`state.load` would read right after the draw wrote ``entries`` (their seeds)
+    and ``pairings`` (none has a match or a board yet), built from those rows without reading
+    them again: entries in seed order (the others last), pairings by round then id."""
+    for pairing in pairings:
+        pairing.has_reports = False
+        # --- team events ---
+        if tournament.kind == Tournament.Kind.TEAMS:
+            pairing.board_rows = []
+        # --- end team events ---
+    return state.Loaded(
+        tournament, sorted(entries, key=lambda e: (e.seed is None, e.seed or 0, e.created_at, e.pk)),
+        sorted(pairings, key=lambda p: (p.round_number, p.pk)),
+    )
+
+
+def _draw_bracket(tournament: Tournament, order, user, entries: list[Entry]) -> state.Loaded:
     bracket = state.build_bracket(tournament, order)
-    Pairing.objects.bulk_create(
+    rows = Pairing.objects.bulk_create(
         Pairing(tournament=tournament, key=m.id, flight=m.flight, round_number=m.round, length=m.length)
         for m in bracket.matches
     )
+    loaded = _loaded(tournament, entries, rows)
     # Filling the entries and creating the first matches is what advancement does with no results.
-    bracket_sync(tournament, state.load(tournament), created_by=user,
-                 refuse=lambda dependent, why: errors.already_drawn(), audit=False)
+    bracket_sync(tournament, loaded, created_by=user, refuse=lambda dependent, why: errors.already_drawn(), audit=False)
+    return loaded
 
 
-def _draw_round_robin(tournament: Tournament, order, user) -> None:
+def _draw_round_robin(tournament: Tournament, order, user, entries: list[Entry]) -> state.Loaded:
     draw = state.build_round_robin(tournament, order)
     rounds = max(len(group.rounds) for group in draw.groups)
     Round.objects.bulk_create(Round(tournament=tournament, number=n) for n in range(1, rounds + 1))
@@ -154,21 +171,23 @@ def _draw_round_robin(tournament: Tournament, order, user) -> None:
                 entry1_id=p.bottom, length=p.length)
         for p in draw.pairings
     )
-    loaded = state.load(tournament)
+    loaded = _loaded(tournament, entries, rows)
     # --- team events: only round 1 starts now, so captains can set later rounds' orders ---
     if tournament.kind == Tournament.Kind.TEAMS:
         rows = [row for row in rows if row.round_number == 1]
     # --- end team events ---
     pairing_matches_create(tournament, rows, loaded, user)
-    Pairing.objects.bulk_update(rows, ["match"])
+    rows_update(Pairing, rows, ["match"])
+    return loaded
 
 
-def _draw_swiss(tournament: Tournament, user) -> None:
-    loaded = state.load(tournament)
+def _draw_swiss(tournament: Tournament, user, entries: list[Entry]) -> state.Loaded:
+    loaded = _loaded(tournament, entries, [])
     answer = swiss_pair(tournament, loaded)
     if not isinstance(answer, SwissPairing):
         raise errors.no_pairing(answer.round, answer.code, answer.message)
     swiss_round_write(tournament, loaded, answer, user)
+    return loaded
 
 
 @transaction.atomic
