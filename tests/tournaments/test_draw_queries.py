@@ -25,15 +25,16 @@ from tournaments.services import tournament_draw, tournament_pair_next_round
 pytestmark = pytest.mark.django_db
 
 # The draw's queries whatever the number of entrants: the event locked (and its version moved on),
-# its entries read, their seeds and the event's status written, the pairings inserted (and a
-# bracket's entrants written), in a savepoint the matches, their event links and ``match.created``
-# entries inserted, the pairings' matches written, the ``tournament.drawn`` entry. A Swiss adds its
-# Round row (in a savepoint); a Swiss round reads the event's entries and pairings, and writes the
+# its entries read, their seeds and the event's status written; in a savepoint the matches, their
+# event links and ``match.created`` entries inserted; the pairings inserted (a round robin's and a
+# Swiss's with their matches; a bracket's first, then its entrants and matches written); the
+# ``tournament.drawn`` entry. A round robin adds its Round rows, a Swiss its Round row (in a
+# savepoint); a Swiss round reads the event's entries and pairings, and writes the
 # ``round.paired`` entry instead of ``tournament.drawn``.
 BRACKET_DRAW_QUERIES = 16
-ROUND_ROBIN_DRAW_QUERIES = 16
-SWISS_DRAW_QUERIES = 19
-SWISS_ROUND_QUERIES = 17
+ROUND_ROBIN_DRAW_QUERIES = 15
+SWISS_DRAW_QUERIES = 18
+SWISS_ROUND_QUERIES = 16
 
 
 class Counter:

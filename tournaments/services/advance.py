@@ -247,10 +247,16 @@ def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: Swis
         length = round_length(state.schedule(tournament, "rounds"), number)
         rows.append(Pairing(tournament=tournament, key=state.bye_key(number), flight="swiss", round_number=number,
                             entry0_id=answer.bye, length=length))
-    Pairing.objects.bulk_create(rows)
     boards = [row for row in rows if row.entry1_id is not None]
-    pairing_matches_create(tournament, boards, loaded, created_by)
-    rows_update(Pairing, boards, ["match"])
+    # --- team events: a team match's boards name its pairing, which is written first ---
+    if tournament.kind == Tournament.Kind.TEAMS:
+        Pairing.objects.bulk_create(rows)
+        pairing_matches_create(tournament, boards, loaded, created_by)
+    # --- end team events ---
+    else:
+        # The matches first: each pairing is then inserted with its match.
+        pairing_matches_create(tournament, boards, loaded, created_by)
+        Pairing.objects.bulk_create(rows)
     for row in rows:
         row.has_reports = False
         # --- team events ---

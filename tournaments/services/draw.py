@@ -166,19 +166,23 @@ def _draw_round_robin(tournament: Tournament, order, user, entries: list[Entry])
     draw = state.build_round_robin(tournament, order)
     rounds = max(len(group.rounds) for group in draw.groups)
     Round.objects.bulk_create(Round(tournament=tournament, number=n) for n in range(1, rounds + 1))
-    rows = Pairing.objects.bulk_create(
+    rows = [
         Pairing(tournament=tournament, key=p.id, flight=p.flight, round_number=p.round, entry0_id=p.top,
                 entry1_id=p.bottom, length=p.length)
         for p in draw.pairings
-    )
-    loaded = _loaded(tournament, entries, rows)
-    # --- team events: only round 1 starts now, so captains can set later rounds' orders ---
+    ]
+    # --- team events: only round 1 starts now, so captains can set later rounds' orders; its
+    # boards name their pairings, which are written first ---
     if tournament.kind == Tournament.Kind.TEAMS:
-        rows = [row for row in rows if row.round_number == 1]
+        Pairing.objects.bulk_create(rows)
+        loaded = _loaded(tournament, entries, rows)
+        pairing_matches_create(tournament, [row for row in rows if row.round_number == 1], loaded, user)
+        return loaded
     # --- end team events ---
-    pairing_matches_create(tournament, rows, loaded, user)
-    rows_update(Pairing, rows, ["match"])
-    return loaded
+    # The matches first: each pairing is then inserted with its match.
+    pairing_matches_create(tournament, rows, _loaded(tournament, entries, []), user)
+    Pairing.objects.bulk_create(rows)
+    return _loaded(tournament, entries, rows)
 
 
 def _draw_swiss(tournament: Tournament, user, entries: list[Entry]) -> state.Loaded:
