@@ -223,10 +223,9 @@ def match_create_many(*, created_by, specs: list[MatchSpec], context: dict | Non
     """Create a scheduled match for each of ``specs``, all in the same ``context``: what
     :func:`match_create` does for one match (the same organiser, consents, rating, context links
     and ``match.created`` audit entries), with the matches, their links and their audit entries
-    each inserted at once, so a constant number of queries whatever their number when the
-    contexts answer from what they hold (an event: its organiser, and it vouches for every side;
-    ``created_by`` is given cached as the event's organiser). For the services that create many
-    matches from rows they hold (an event's draw and rounds).
+    each inserted at once: a constant number of queries whatever their number, when the contexts
+    answer from what they hold (an event whose organiser is loaded vouches for every side). For
+    the services that create many matches from rows they hold (an event's draw and rounds).
 
     The rules of each distinct (length, Crawford, move policy) are checked once, by the engine
     and the fields' validation; the rest is guarded by the database's constraints (two different
