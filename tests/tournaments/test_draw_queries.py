@@ -86,7 +86,6 @@ def assert_matches_made(tournament: Tournament, matches: int) -> None:
     assert not made.exclude(organiser=tournament.organiser).exists()
 
 
-@pytest.mark.slow
 def test_a_1024_entrant_draw_with_consolation_takes_the_same_queries_as_a_64_entrant_one():
     organiser = make_organiser()
     rules = {"consolation_rounds": 3, "last_chance": True, "seeding": Tournament.Seeding.RANDOM,
@@ -98,7 +97,6 @@ def test_a_1024_entrant_draw_with_consolation_takes_the_same_queries_as_a_64_ent
     assert (big_count, small_count) == (BRACKET_DRAW_QUERIES, BRACKET_DRAW_QUERIES)
 
 
-@pytest.mark.slow
 def test_a_1024_entrant_double_elimination_draw_takes_the_same_queries_as_a_32_entrant_one():
     organiser = make_organiser()
     big, big_count = drawn_count(1024, organiser, format=Tournament.Format.DOUBLE_ELIMINATION)
@@ -108,7 +106,6 @@ def test_a_1024_entrant_double_elimination_draw_takes_the_same_queries_as_a_32_e
     assert (big_count, small_count) == (BRACKET_DRAW_QUERIES, BRACKET_DRAW_QUERIES)
 
 
-@pytest.mark.slow
 def test_a_64_player_round_robin_draw_takes_the_same_queries_as_an_8_player_one():
     organiser = make_organiser()
     big, big_count = drawn_count(64, organiser, format=Tournament.Format.ROUND_ROBIN)
@@ -136,7 +133,6 @@ def swiss_round_count(size: int, organiser: User) -> tuple[Tournament, int, int]
     return tournament, draw_count, count
 
 
-@pytest.mark.slow
 def test_a_1000_player_swiss_round_takes_the_same_queries_as_a_10_player_one():
     organiser = make_organiser()
     big, big_draw, big_round = swiss_round_count(1000, organiser)
@@ -150,7 +146,8 @@ def test_a_1000_player_swiss_round_takes_the_same_queries_as_a_10_player_one():
 
 
 def test_a_small_draw_and_round_take_the_constant_number_of_queries():
-    """The fast guard run without ``slow``: the same constants at a size CI always runs."""
+    """A third size for each: a 16-entrant bracket with two consolation rounds and a last chance,
+    a 6-player round robin, a 12-player Swiss and its round 2 take the same constants."""
     organiser = make_organiser()
     _, bracket = drawn_count(16, organiser, consolation_rounds=2, last_chance=True)
     _, round_robin = drawn_count(6, organiser, format=Tournament.Format.ROUND_ROBIN)
