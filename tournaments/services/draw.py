@@ -136,8 +136,9 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
 
 def _loaded(tournament: Tournament, entries: list[Entry], pairings: list[Pairing]) -> state.Loaded:
     """What :func:`state.load` would read right after the draw wrote ``entries`` (their seeds)
-    and ``pairings`` (none has a match or a board yet), built from those rows without reading
-    them again: entries in seed order (the others last), pairings by round then id."""
+    and ``pairings`` (none has a report or a board yet; a round robin's have their matches),
+    built from those rows without reading them again: entries in seed order (the others last),
+    pairings by round then id."""
     for pairing in pairings:
         pairing.has_reports = False
         # --- team events ---
