@@ -15,9 +15,20 @@ It measures, against the targets of issue 4 (point 10):
   same results). Goal: under 1 s each.
 Also printed, without targets: the state of the full 1,024 bracket once every result is in.
 
-Then the API side (skip it with ``--no-server``), with ``bench/api.py``'s harness:
-- the PostgreSQL database ``crawford_bench_draw`` is dropped, created and migrated (it holds only
-  what this bench builds);
+Then the database side (skip it with ``--no-server``), with ``bench/api.py``'s harness:
+- the PostgreSQL database ``--db`` (default ``crawford_bench_draw``) is dropped, created and
+  migrated (it holds only what this bench builds);
+- the draw and a round through the services (issue 12, point 1), each timed around the service
+  call (its transaction and commit included) with its queries counted by a connection wrapper,
+  best of ``--service-runs`` fresh events, printed with the goal and with the ratio to the pure
+  draw of the same entrants computed in the same process (the anchor), and with the CPU time the
+  service used here and in its PostgreSQL backend (what a shared machine's contention does not
+  change, unlike the time): a 1,024-entrant draw with
+  a progressive consolation (main rounds 1-3) and a last chance (goal: under 0.5 s); a 1,024
+  double elimination draw (under 0.5 s); a 64-player round robin draw, its whole schedule (under
+  1 s); round ``--rounds`` + 1 of a 1,000-player Swiss, paired by ``tournament_pair_next_round``
+  after ``--rounds`` rounds paired through the service and their results confirmed in bulk
+  (under 0.5 s). Skip it with ``--no-service``, and what follows with ``--no-standings``;
 - a 256-player Swiss is built through the services and played for 8 rounds: each round paired by
   ``tournament_pair_next_round``, every result confirmed by the organiser's override with a winner
   drawn from the seeded ``random.Random`` (the confirmation hook runs as in production); the time
@@ -121,6 +132,133 @@ print(json.dumps(out))
 """
 
 
+# Run by ``manage.py shell`` in the bench database: times the draw and a Swiss round through the
+# services on fresh events (users, players, sides and entries made in bulk) and prints one JSON
+# line. PARAMS is replaced by the bench's parameters (JSON).
+SERVICE_SCRIPT = """
+import json, os, random, time
+from django.db import connection
+from accounts.models import User
+from matches.models import Match, Player, Side
+from tournaments.draw import advance
+from tournaments.models import Entry, Tournament
+from tournaments.services import state, tournament_draw, tournament_pair_next_round
+from tournaments.services.advance import swiss_pair
+
+P = json.loads(PARAMS)
+rng = random.Random(P["seed"])
+organiser = User.objects.create_user("bench-draw-organiser", role=User.Role.ORGANISER)
+
+
+class Counter:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def backend_cpu():
+    # The CPU seconds the database's backend process of this connection has used, when PostgreSQL
+    # runs on this machine (as here, on loopback); else None.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(work):
+    counter = Counter()
+    backend = backend_cpu()
+    with connection.execute_wrapper(counter):
+        started, cpu = time.perf_counter(), time.process_time()
+        work()
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    after = backend_cpu()
+    return elapsed, cpu, None if backend is None or after is None else after - backend, counter.count
+
+
+def event(name, size, rules):
+    tournament = Tournament.objects.create(name=name, organiser=organiser, status=Tournament.Status.CLOSED, **rules)
+    users = User.objects.bulk_create([User(username=f"bench-{tournament.pk}-{i:04}") for i in range(size)])
+    players = Player.objects.bulk_create([
+        Player(user=u, display_name=f"Player {tournament.pk}-{i:04}", rating=1500 + rng.uniform(-300, 300))
+        for i, u in enumerate(users)])
+    sides = Side.objects.bulk_create([Side(player_a=p) for p in players])
+    Entry.objects.bulk_create([Entry(tournament=tournament, side=s, status=Entry.Status.CHECKED_IN) for s in sides])
+    return tournament
+
+
+def confirm_open(tournament):
+    # The results of the round, confirmed in bulk: the confirmation path is not what is timed.
+    open_matches = list(Match.objects.filter(event_link__tournament=tournament).exclude(status="confirmed"))
+    for match in open_matches:
+        match.winner = rng.randrange(2)
+        loser = rng.randrange(match.length)
+        match.score0, match.score1 = (match.length, loser) if match.winner == 0 else (loser, match.length)
+        match.status = Match.Status.CONFIRMED
+    Match.objects.bulk_update(open_matches, ["winner", "score0", "score1", "status"])
+
+
+def pure(tournament):
+    # The anchor: the pure draw of the same entrants (their ids as the seeding).
+    loaded = state.load(tournament)
+    order = tuple(e.pk for e in loaded.entries if e.status == Entry.Status.CHECKED_IN)
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        work = lambda: state.build_round_robin(tournament, order)
+    elif tournament.format == Tournament.Format.SWISS:
+        work = lambda: swiss_pair(tournament, loaded)
+    else:
+        work = lambda: advance(state.build_bracket(tournament, order), {}).ready()
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+out = []
+for label, size, rules, swiss_rounds, goal in P["cases"]:
+    best = None
+    for run in range(P["runs"]):
+        tournament = event(f"{label} {run}", size, rules)
+        call = lambda: tournament_draw(tournament_id=tournament.pk, user=organiser)
+        if swiss_rounds:
+            tournament_draw(tournament_id=tournament.pk, user=organiser)
+            for number in range(1, swiss_rounds + 1):
+                if number > 1:
+                    tournament_pair_next_round(tournament_id=tournament.pk, user=organiser)
+                confirm_open(tournament)
+            call = lambda: tournament_pair_next_round(tournament_id=tournament.pk, user=organiser)
+        anchor = pure(tournament)
+        before = Match.objects.filter(event_link__tournament=tournament).count()
+        seconds, cpu, database, queries = timed(call)
+        made = Match.objects.filter(event_link__tournament=tournament).count() - before
+        anchor = min(anchor, best["anchor"]) if best else anchor
+        if best is None or seconds < best["seconds"]:
+            best = {"label": label, "seconds": seconds, "cpu": cpu, "database": database, "queries": queries,
+                    "matches": made, "goal": goal}
+        best["anchor"] = anchor
+    out.append(best)
+print(json.dumps(out))
+"""
+
+#: (what, entrants, the event's rules, Swiss rounds played before the timed one (0: the draw is
+#: timed), goal in seconds): issue 12, point 1.
+SERVICE_CASES = [
+    ("draw of 1,024 entrants with a consolation (main rounds 1-3) and a last chance", 1024,
+     {"consolation_rounds": 3, "last_chance": True, "seeding": "random",
+      "lengths": {"main": [5, 5, 7, 9], "consolation": [3, 5], "last_chance": 3}}, 0, 0.5),
+    ("double elimination draw of 1,024 entrants", 1024, {"format": "double_elimination"}, 0, 0.5),
+    ("round robin draw of 64 players (its whole schedule)", 64, {"format": "round_robin"}, 0, 1.0),
+    ("Swiss round of 1,000 players", 1000, {"format": "swiss", "swiss_rounds": 20}, None, 0.5),
+]
+
+
 def best_of(rounds: int, work):
     """The fastest of ``rounds`` runs of ``work()`` in seconds, and its last answer."""
     best, answer = float("inf"), None
@@ -202,9 +340,15 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8, help="concurrent keep-alive connections (at most 64)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--db", default=DB_NAME, help="the bench database (dropped and made anew)")
+    parser.add_argument("--no-service", action="store_true", help="skip the draw and round through the services")
+    parser.add_argument("--no-standings", action="store_true", help="skip the standings' build and load")
+    parser.add_argument("--service-runs", type=int, default=5, help="fresh events per service figure (best of)")
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64")
+    if not (1 <= args.service_runs <= 10 and args.db.replace("_", "").isalnum()):
+        parser.error("keep --service-runs in 1..10 and --db a plain name (letters, digits, _)")
 
     entrants = [f"player {i:04}" for i in range(1, 1025)]
     elapsed, (bracket, first) = best_of(ROUNDS, lambda: draw_bracket(entrants, args.seed))
@@ -227,26 +371,61 @@ def main() -> None:
               f"{elapsed * 1000:.1f} ms to pair {len(answer.pairings)} matches  (target: under 2,000 ms)")
     swiss_big_bench(args)
     if not args.no_server:
-        standings_bench(args)
+        env = bench_database(args)
+        if not args.no_service:
+            service_bench(args, env)
+        if not args.no_standings:
+            standings_bench(args, env)
 
 
-def standings_bench(args) -> None:
+def bench_database(args) -> dict[str, str]:
+    """Drop, create and migrate the bench database ``args.db``; the environment that uses it."""
+    import bench.api as harness
+
+    env = harness.bench_env()
+    env["DATABASE_URL"] = f"postgres://postgres@{harness.HOST}:5432/{args.db}"
+    admin = ["-h", harness.HOST, "-U", "postgres"]
+    harness.run(["dropdb", *admin, "--if-exists", args.db], env)
+    harness.run(["createdb", *admin, args.db], env)
+    harness.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env)
+    return env
+
+
+def service_bench(args, env: dict[str, str]) -> None:
+    """Time the draw and a Swiss round through the services in the bench database; print each
+    with its query count, the goal and the ratio to the pure draw (issue 12, point 1)."""
+    import bench.api as harness
+
+    cases = [(label, size, rules, args.rounds if swiss is None else swiss, goal)
+             for label, size, rules, swiss, goal in SERVICE_CASES]
+    params = json.dumps({"seed": args.seed, "runs": args.service_runs, "cases": cases})
+    script = SERVICE_SCRIPT.replace("json.loads(PARAMS)", f"json.loads({params!r})")
+    started = time.perf_counter()
+    figures = json.loads(harness.run([sys.executable, "manage.py", "shell", "-v", "0", "-c", script], env)
+                         .strip().splitlines()[-1])
+    print(f"\nThe draw and a round through the services on PostgreSQL (database {args.db}; best of "
+          f"{args.service_runs} fresh events; built and timed in {time.perf_counter() - started:.1f} s):")
+    for figure, (_, _, _, swiss, _) in zip(figures, cases, strict=True):
+        what = figure["label"] + (f" (round {swiss + 1}, after {swiss} rounds)" if swiss else "")
+        verdict = "ok" if figure["seconds"] < figure["goal"] else "MISSED"
+        database = "" if figure["database"] is None else f" + {figure['database'] * 1000:.0f} ms in PostgreSQL"
+        print(f"  {what}: {figure['seconds'] * 1000:.0f} ms (CPU: {figure['cpu'] * 1000:.0f} ms here{database}), "
+              f"{figure['queries']} queries, {figure['matches']} matches created; "
+              f"{figure['seconds'] / figure['anchor']:.1f}x the pure draw's {figure['anchor'] * 1000:.1f} ms  "
+              f"(goal: under {figure['goal'] * 1000:.0f} ms) {verdict}")
+
+
+def standings_bench(args, env: dict[str, str]) -> None:
     """Build the Swiss events in the bench database, print the standings' query counts, then its
     throughput against the no-op on one gunicorn (bench/api.py's harness)."""
     import bench.api as harness
 
-    env = harness.bench_env()
-    env["DATABASE_URL"] = f"postgres://postgres@{harness.HOST}:5432/{DB_NAME}"
-    admin = ["-h", harness.HOST, "-U", "postgres"]
-    harness.run(["dropdb", *admin, "--if-exists", DB_NAME], env)
-    harness.run(["createdb", *admin, DB_NAME], env)
     manage = [sys.executable, "manage.py"]
-    harness.run([*manage, "migrate", "--noinput", "-v", "0"], env)
     script = BUILD_SCRIPT.format(seed=args.seed, host=harness.HOST, rounds=STANDINGS_ROUNDS)
     started = time.perf_counter()
     built = json.loads(harness.run([*manage, "shell", "-v", "0", "-c", script], env).strip().splitlines()[-1])
     print(f"\nSwiss events built through the services in {time.perf_counter() - started:.1f} s "
-          f"(database {DB_NAME}):")
+          f"(database {args.db}):")
     for size, event in sorted(built.items(), key=lambda item: int(item[0])):
         print(f"  {size} players, {event['rounds']} rounds, {event['matches']} results confirmed by the organiser: "
               f"{event['seconds']:.1f} s; leader {event['leader'][0]} ({event['leader'][1]} wins, "
@@ -267,7 +446,7 @@ def standings_bench(args) -> None:
         harness.Endpoint(f"standings, {big['rows']} players ({big['bytes'] // 1024} KiB)", "GET", big["path"],
                          frozenset({200})),
     ]
-    results = harness.serve_and_load(env, endpoints, args, DB_NAME)
+    results = harness.serve_and_load(env, endpoints, args, args.db)
     harness.report(results, args)
     ratio = results[2].rate / results[0].rate if results[0].rate else float("nan")
     print(f"standings endpoint throughput (256-player Swiss after 8 rounds): {results[2].rate:.0f} req/s = "

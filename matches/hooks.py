@@ -123,12 +123,16 @@ class Attachment:
     (``club_id``...) to the ``match.created`` entry only; ``vouches(players)`` says whether the
     context vouches for a side of these players (``Player`` rows), whose consent to the match is
     then given at creation (an event for every side, a club for its members'; None: for none).
+    ``attach_many(matches)``, when set, links many saved matches at once (``match_create_many``:
+    one INSERT, and each match's link cached on it as ``attach`` leaves it); without it each is
+    linked by ``attach``.
     """
 
     attach: Callable[[Any], None]
     organiser: Any = None
     audit: dict[str, int] = field(default_factory=dict)
     vouches: Callable[[list], bool] | None = None
+    attach_many: Callable[[list], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -265,6 +269,23 @@ def contexts_attach(match, prepared: list[tuple[MatchContext, Attachment]]) -> N
     for context in match_contexts():
         if context.name not in attached:
             type(match)._meta.get_field(context.link).set_cached_value(match, None)
+
+
+def contexts_attach_many(matches: list, prepared: list[tuple[MatchContext, Attachment]]) -> None:
+    """:func:`contexts_attach` for many saved matches of the same contexts: each context links
+    them all at once when it can (``Attachment.attach_many``), else one by one."""
+    attached = set()
+    for context, attachment in prepared:
+        if attachment.attach_many is not None:
+            attachment.attach_many(matches)
+        else:
+            for match in matches:
+                attachment.attach(match)
+        attached.add(context.name)
+    for context in match_contexts():
+        if context.name not in attached:
+            for match in matches:
+                type(match)._meta.get_field(context.link).set_cached_value(match, None)
 
 
 def audit_ids(match) -> dict[str, int | None]:

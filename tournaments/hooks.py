@@ -35,8 +35,13 @@ def _prepare(*, created_by, event: Tournament) -> hooks.Attachment:
     def attach(match) -> None:
         EventMatch.objects.create(match=match, tournament=event)
 
+    def attach_many(matches) -> None:
+        # Building each link caches it on its match (a one-to-one), as create() does.
+        EventMatch.objects.bulk_create([EventMatch(match=match, tournament=event) for match in matches])
+
     # The event vouches for every side: its director's results count at once.
-    return hooks.Attachment(attach=attach, organiser=event.organiser, vouches=lambda players: True)
+    return hooks.Attachment(attach=attach, organiser=event.organiser, vouches=lambda players: True,
+                            attach_many=attach_many)
 
 
 def _directs_player(user, player_id: int) -> bool:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import IntegrityError, transaction
 
-from audit.services import audit_record
+from audit.services import audit_record, audit_record_many
 from engine.errors import EngineError
 
 from .. import errors, hooks
@@ -62,6 +64,43 @@ def side_for(players: list[Player], roller: str = Side.Roller.A) -> Side:
         # Two requests created the same pair at once: the unique constraint let one win.
         side = Side.objects.get(player_a=a, player_b=b)
     return side
+
+
+def sides_for_many(groups: list[list[Player]]) -> list[Side]:
+    """The side of each group of one player or a pair, in order (created on first use), in at
+    most three queries whatever their number: the sides that exist are read, the missing ones
+    inserted (a side another transaction inserts meanwhile is kept: the unique constraints turn
+    ours into nothing), then read. Each side has its players cached (no query to read them).
+
+    Raises DomainError for a group that is not one player or two different players."""
+    keys = []
+    for players in groups:
+        if len(players) == 1:
+            keys.append((players[0], None))
+        elif len(players) == 2 and players[0].pk != players[1].pk:
+            keys.append(tuple(sorted(players, key=lambda p: p.pk)))
+        else:
+            raise errors.bad_sides("a side is one player or a pair of two different players")
+    wanted = {(a.pk, b.pk if b is not None else None) for a, b in keys}
+
+    def read() -> dict[tuple[int, int | None], Side]:
+        firsts = {a for a, _ in wanted}
+        rows = Side.objects.filter(player_a_id__in=firsts)
+        return {key: side for side in rows if (key := (side.player_a_id, side.player_b_id)) in wanted}
+
+    found = read()
+    missing = {key for key in wanted if key not in found}
+    if missing:
+        Side.objects.bulk_create([Side(player_a_id=a, player_b_id=b) for a, b in sorted(missing, key=str)],
+                                 ignore_conflicts=True)
+        found = read()
+    out = []
+    for a, b in keys:
+        side = found[(a.pk, b.pk if b is not None else None)]
+        side.player_a = a
+        side.player_b = b
+        out.append(side)
+    return out
 
 
 def side_name(players: list[Player]) -> str:
@@ -165,3 +204,77 @@ def match_create(
     audit_record(actor=created_by, action="match.created", object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, **ids, after=match_summary(match, (side_name(side0), side_name(side1))))
     return match
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match for :func:`match_create_many`: its two sides (``Side`` rows with their players
+    loaded, e.g. an entry's side or :func:`sides_for_many`'s) and its rules."""
+
+    side0: Side
+    side1: Side
+    length: int
+    crawford: bool = True
+    move_policy: str = Match.MovePolicy.LEGAL
+
+
+@transaction.atomic
+def match_create_many(*, created_by, specs: list[MatchSpec], context: dict | None = None) -> list[Match]:
+    """Create a scheduled match for each of ``specs``, all in the same ``context``: what
+    :func:`match_create` does for one match (the same organiser, consents, rating, context links
+    and ``match.created`` audit entries), with the matches, their links and their audit entries
+    each inserted at once: a constant number of queries whatever their number, when the contexts
+    answer from what they hold (an event whose organiser is loaded vouches for every side). For
+    the services that create many matches from rows they hold (an event's draw and rounds).
+
+    The rules of each distinct (length, Crawford, move policy) are checked once, by the engine
+    and the fields' validation; the rest is guarded by the database's constraints (two different
+    sides, money options, the foreign keys), not by ``full_clean``'s queries. Returns the matches
+    in the order of ``specs``. Raises DomainError for sides that share a player and for rules the
+    engine refuses; nothing is written then.
+    """
+    if not specs:
+        return []
+    prepared = hooks.contexts_prepare(created_by=created_by, values=context or {})
+    named = [attachment.organiser for _, attachment in prepared if attachment.organiser is not None]
+    creator = created_by.pk if created_by is not None else None
+    checked: set[tuple] = set()
+    matches, names = [], []
+    for spec in specs:
+        first, second = spec.side0, spec.side1
+        players0, players1 = first.players, second.players
+        if {p.pk for p in players0} & {p.pk for p in players1}:
+            raise errors.bad_sides("a player cannot be on both sides")
+        consent = [
+            Match.Consent.GIVEN if (creator is not None and creator in {p.user_id for p in players})
+            or hooks.vouched(prepared, players) else Match.Consent.PENDING
+            for players in (players0, players1)
+        ]
+        match = Match(
+            consent0=consent[0], consent1=consent[1], side0=first, side1=second, length=spec.length,
+            crawford=spec.crawford, move_policy=spec.move_policy,
+            organiser=named[0] if named else _default_organiser(created_by, first, second), created_by=created_by,
+        )
+        rules = (spec.length, spec.crawford, spec.move_policy)
+        if rules not in checked:
+            try:
+                match.rules()
+            except EngineError as error:
+                raise errors.bad_sides(error.message) from None
+            # The fields' own validation (choices, ranges), without the foreign keys' look-ups.
+            match.clean_fields(exclude=["side0", "side1", "organiser", "created_by"])
+            checked.add(rules)
+        match.rated = spec.length > 0 and not first.is_pair and not second.is_pair
+        matches.append(match)
+        names.append((side_name(players0), side_name(players1)))
+    Match.objects.bulk_create(matches)
+    hooks.contexts_attach_many(matches, prepared)
+    extra = {}
+    for _, attachment in prepared:
+        extra.update(attachment.audit)
+    audit_record_many(actor=created_by, entries=[
+        {"action": "match.created", "object_type": "matches.Match", "object_id": match.pk, "match_id": match.pk,
+         **hooks.audit_ids(match), **extra, "after": match_summary(match, pair)}
+        for match, pair in zip(matches, names, strict=True)
+    ])
+    return matches

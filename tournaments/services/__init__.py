@@ -4,7 +4,7 @@ Each public service is ``<entity>_<action>(*, ...)``, runs in one transaction un
 tournament's row lock (``common.tournament_lock``), and says in its docstring what it changes and
 what it raises (the messages live in :mod:`tournaments.errors`). The steps they share are named
 the same way and run inside the caller's transaction, under its lock: ``advance.bracket_sync``,
-``advance.swiss_round_write``, ``advance.pairing_match_create``, ``teams.team_match_create``,
+``advance.swiss_round_write``, ``advance.pairing_matches_create``, ``teams.team_matches_create``,
 ``audit.event_audit_record``. Modules: :mod:`.events` (the published rules, create, open and close
 entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.teams`
 (teams, their rosters and board orders, team matches), :mod:`.draw` (the draw, Swiss rounds),

@@ -20,11 +20,12 @@ from collections.abc import Callable
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 
+from core.bulk import rows_update
 from core.errors import DomainError
 from core.locking import locked
 from matches import hooks
 from matches.models import Match, Report
-from matches.services.matches import match_create, match_summary
+from matches.services.matches import MatchSpec, match_create_many, match_summary
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
@@ -39,21 +40,36 @@ from .common import tournament_lock
 Refuse = Callable[[str, str], DomainError]
 
 
-def pairing_match_create(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> Match | None:
-    """Create and return the scheduled match of a pairing whose two entrants are known, with the
-    pairing's length and the event's rules; for two teams create their board matches instead and
-    return None (see :func:`teams.team_match_create`). The caller stores it on the pairing."""
-    entry0, entry1 = loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id]
-    # --- team events ---
-    if entry0.team_id is not None:
-        teams.team_match_create(tournament, pairing, loaded, created_by)
-        return None
-    # --- end team events ---
-    return match_create(
-        created_by=created_by, side0=state.entrant_players(entry0), side1=state.entrant_players(entry1),
-        length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy,
-        context={"event": tournament},
-    )
+def pairing_matches_create(tournament: Tournament, pairings: list[Pairing], loaded: state.Loaded, created_by) -> None:
+    """Create the scheduled matches of ``pairings`` (each with its two entrants known), with each
+    pairing's length and the event's rules, under ``created_by``, in a constant number of queries
+    whatever their number (``match_create_many``: the entries' sides as loaded, the matches, their
+    event links and ``match.created`` entries each inserted at once). Sets ``pairing.match`` on
+    each; for two teams their board matches are created instead (``pairing.match`` None,
+    ``pairing.board_rows`` set: see :func:`teams.team_matches_create`). The caller stores
+    ``match`` on the pairings. Raises DomainError ``team_too_small``."""
+    if created_by is not None and created_by.pk == tournament.organiser_id:
+        tournament.organiser = created_by  # the event's organiser is its matches' organiser: no look-up
+    solo, team = [], []
+    for pairing in pairings:
+        # --- team events ---
+        if loaded.by_id[pairing.entry0_id].team_id is not None:
+            team.append(pairing)
+            continue
+        # --- end team events ---
+        solo.append(pairing)
+    if team:
+        teams.team_matches_create(tournament, team, loaded, created_by)
+        for pairing in team:
+            pairing.match = None
+    if solo:
+        matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
+            MatchSpec(side0=loaded.by_id[pairing.entry0_id].side, side1=loaded.by_id[pairing.entry1_id].side,
+                      length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy)
+            for pairing in solo
+        ])
+        for pairing, match in zip(solo, matches, strict=True):
+            pairing.match = match
 
 
 def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
@@ -175,12 +191,11 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
         if match_state.status == READY and not state.has_matches(pairing):
             ready.append(pairing)
     if changed:
-        Pairing.objects.bulk_update([pairing for pairing, _ in changed], ["entry0", "entry1"])
+        rows_update(Pairing, [pairing for pairing, _ in changed], ["entry0", "entry1"])
+    pairing_matches_create(tournament, ready, loaded, created_by)
     for pairing in ready:
-        pairing.match = pairing_match_create(tournament, pairing, loaded, created_by)
         pairing.has_reports = False
-    if ready:
-        Pairing.objects.bulk_update(ready, ["match"])
+    rows_update(Pairing, ready, ["match"])
     if changed and audit:  # after the matches are made: an entry names the match its pairing got
         names = entrant_names(loaded)
         for pairing, before in changed:
@@ -213,8 +228,10 @@ def swiss_pair(tournament: Tournament, loaded: state.Loaded, *, history=None, wi
 
 def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: SwissPairing, created_by) -> Round:
     """Store round ``answer.round``: its Round row, a pairing per board (and one for the bye) and
-    the boards' matches. Raises Conflict ``round_paired`` if the round exists (the unique
-    constraint answers two concurrent pairings that slipped past the lock)."""
+    the boards' matches (:func:`pairing_matches_create`); the new pairings are added to
+    ``loaded``, which so stays what :func:`state.load` would read. Raises Conflict
+    ``round_paired`` if the round exists (the unique constraint answers two concurrent pairings
+    that slipped past the lock)."""
     number = answer.round
     try:
         with transaction.atomic():
@@ -230,11 +247,24 @@ def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: Swis
         length = round_length(state.schedule(tournament, "rounds"), number)
         rows.append(Pairing(tournament=tournament, key=state.bye_key(number), flight="swiss", round_number=number,
                             entry0_id=answer.bye, length=length))
-    Pairing.objects.bulk_create(rows)
     boards = [row for row in rows if row.entry1_id is not None]
-    for row in boards:
-        row.match = pairing_match_create(tournament, row, loaded, created_by)
-    Pairing.objects.bulk_update(boards, ["match"])
+    # --- team events: a team match's boards name its pairing, which is written first ---
+    if tournament.kind == Tournament.Kind.TEAMS:
+        Pairing.objects.bulk_create(rows)
+        pairing_matches_create(tournament, boards, loaded, created_by)
+    # --- end team events ---
+    else:
+        # The matches first: each pairing is then inserted with its match.
+        pairing_matches_create(tournament, boards, loaded, created_by)
+        Pairing.objects.bulk_create(rows)
+    for row in rows:
+        row.has_reports = False
+        # --- team events ---
+        if tournament.kind == Tournament.Kind.TEAMS and not hasattr(row, "board_rows"):
+            row.board_rows = []  # the bye
+        # --- end team events ---
+    loaded.pairings.extend(rows)
+    loaded.by_key.update((row.key, row) for row in rows)
     names = entrant_names(loaded)
     event_audit_record("round.paired", actor=created_by, tournament=tournament, obj=round_row,
                        after={"round": number, "pairings": [pairing_summary(row, names) for row in rows],

@@ -7,12 +7,13 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from core.bulk import rows_update
 from tournaments import errors
 from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rating, seed_randomly
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import Entry, Pairing, Round, TeamMember, Tournament
 
 from . import state
-from .advance import bracket_sync, pairing_match_create, swiss_pair, swiss_round_write
+from .advance import bracket_sync, pairing_matches_create, swiss_pair, swiss_round_write
 from .audit import entrant_names, event_audit_record, pairing_summary, tournament_summary
 from .common import require_organiser, tournament_lock
 
@@ -25,10 +26,19 @@ MINIMUM_ENTRIES = {
 }
 
 
-def _rating(entry: Entry) -> float:
-    """An entrant's rating for seeding: a player's, a pair's average."""
-    players = state.entrant_players(entry)
-    return sum(p.rating for p in players) / len(players)
+def _ratings(entries: list[Entry]) -> dict[int, float]:
+    """Each entrant's rating for seeding, by entry id: a player's, a pair's average, a team's
+    players' average (the members of every team read in one query)."""
+    members: dict[int, list] = {e.team_id: [] for e in entries if e.team_id is not None}
+    if members:
+        for member in (TeamMember.objects.filter(team_id__in=list(members)).select_related("player")
+                       .order_by("reserve", "id")):
+            members[member.team_id].append(member.player)
+    out = {}
+    for entry in entries:
+        players = members[entry.team_id] if entry.team_id is not None else entry.side.players
+        out[entry.pk] = sum(p.rating for p in players) / len(players)
+    return out
 
 
 def _random_key(entry: Entry):
@@ -40,7 +50,7 @@ def _random_key(entry: Entry):
 def _order(tournament: Tournament, entries: list[Entry], seed: int | None) -> tuple[int, ...]:
     """The checked-in entries (in entry order) as the draw's seeding: entry ids, seed 1 first."""
     if tournament.seeding == Tournament.Seeding.RATING:
-        return seed_by_rating([(e.pk, _rating(e)) for e in entries]).order
+        return seed_by_rating(list(_ratings(entries).items())).order
     if tournament.seeding == Tournament.Seeding.ORGANISER:
         # The organiser's seeds first, in order (equal seeds by entry order), then the unseeded.
         listed = sorted(entries, key=lambda e: (e.seed is None, e.seed or 0))
@@ -102,21 +112,20 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     number = {entry_id: i for i, entry_id in enumerate(order, start=1)}
     for entry in entries:
         entry.seed = number.get(entry.pk)
-    Entry.objects.bulk_update(entries, ["seed"])
+    rows_update(Entry, entries, ["seed"])
     tournament.draw_seed = seed if random else None
     tournament.drawn_at = timezone.now()
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["draw_seed", "drawn_at", "status"])
     try:
         if tournament.format in state.BRACKET_FORMATS:
-            _draw_bracket(tournament, order, user)
+            loaded = _draw_bracket(tournament, order, user, entries)
         elif tournament.format == Tournament.Format.ROUND_ROBIN:
-            _draw_round_robin(tournament, order, user)
+            loaded = _draw_round_robin(tournament, order, user, entries)
         else:
-            _draw_swiss(tournament, user)
+            loaded = _draw_swiss(tournament, user, entries)
     except DrawError as error:
         raise errors.from_draw(error) from None
-    loaded = state.load(tournament)
     names = entrant_names(loaded)
     event_audit_record("tournament.drawn", actor=user, tournament=tournament, obj=tournament, before=before,
                        after={**tournament_summary(tournament), "draw_seed": tournament.draw_seed,
@@ -125,42 +134,65 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     return tournament
 
 
-def _draw_bracket(tournament: Tournament, order, user) -> None:
+def _loaded(tournament: Tournament, entries: list[Entry], pairings: list[Pairing]) -> state.Loaded:
+    """What :func:`state.load` would read right after the draw wrote ``entries`` (their seeds)
+    and ``pairings`` (none has a report or a board yet; a round robin's have their matches),
+    built from those rows without reading them again: entries in seed order (the others last),
+    pairings by round then id."""
+    for pairing in pairings:
+        pairing.has_reports = False
+        # --- team events ---
+        if tournament.kind == Tournament.Kind.TEAMS:
+            pairing.board_rows = []
+        # --- end team events ---
+    return state.Loaded(
+        tournament, sorted(entries, key=lambda e: (e.seed is None, e.seed or 0, e.created_at, e.pk)),
+        sorted(pairings, key=lambda p: (p.round_number, p.pk)),
+    )
+
+
+def _draw_bracket(tournament: Tournament, order, user, entries: list[Entry]) -> state.Loaded:
     bracket = state.build_bracket(tournament, order)
-    Pairing.objects.bulk_create(
+    rows = Pairing.objects.bulk_create(
         Pairing(tournament=tournament, key=m.id, flight=m.flight, round_number=m.round, length=m.length)
         for m in bracket.matches
     )
+    loaded = _loaded(tournament, entries, rows)
     # Filling the entries and creating the first matches is what advancement does with no results.
-    bracket_sync(tournament, state.load(tournament), created_by=user,
-                 refuse=lambda dependent, why: errors.already_drawn(), audit=False)
+    bracket_sync(tournament, loaded, created_by=user, refuse=lambda dependent, why: errors.already_drawn(), audit=False)
+    return loaded
 
 
-def _draw_round_robin(tournament: Tournament, order, user) -> None:
+def _draw_round_robin(tournament: Tournament, order, user, entries: list[Entry]) -> state.Loaded:
     draw = state.build_round_robin(tournament, order)
     rounds = max(len(group.rounds) for group in draw.groups)
     Round.objects.bulk_create(Round(tournament=tournament, number=n) for n in range(1, rounds + 1))
-    rows = Pairing.objects.bulk_create(
+    rows = [
         Pairing(tournament=tournament, key=p.id, flight=p.flight, round_number=p.round, entry0_id=p.top,
                 entry1_id=p.bottom, length=p.length)
         for p in draw.pairings
-    )
-    loaded = state.load(tournament)
-    # --- team events: only round 1 starts now, so captains can set later rounds' orders ---
+    ]
+    # --- team events: only round 1 starts now, so captains can set later rounds' orders; its
+    # boards name their pairings, which are written first ---
     if tournament.kind == Tournament.Kind.TEAMS:
-        rows = [row for row in rows if row.round_number == 1]
+        Pairing.objects.bulk_create(rows)
+        loaded = _loaded(tournament, entries, rows)
+        pairing_matches_create(tournament, [row for row in rows if row.round_number == 1], loaded, user)
+        return loaded
     # --- end team events ---
-    for row in rows:
-        row.match = pairing_match_create(tournament, row, loaded, user)
-    Pairing.objects.bulk_update(rows, ["match"])
+    # The matches first: each pairing is then inserted with its match.
+    pairing_matches_create(tournament, rows, _loaded(tournament, entries, []), user)
+    Pairing.objects.bulk_create(rows)
+    return _loaded(tournament, entries, rows)
 
 
-def _draw_swiss(tournament: Tournament, user) -> None:
-    loaded = state.load(tournament)
+def _draw_swiss(tournament: Tournament, user, entries: list[Entry]) -> state.Loaded:
+    loaded = _loaded(tournament, entries, [])
     answer = swiss_pair(tournament, loaded)
     if not isinstance(answer, SwissPairing):
         raise errors.no_pairing(answer.round, answer.code, answer.message)
     swiss_round_write(tournament, loaded, answer, user)
+    return loaded
 
 
 @transaction.atomic

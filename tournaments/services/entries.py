@@ -333,7 +333,7 @@ def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> 
 
 def _create_remaining_team_matches(tournament: Tournament, entry: Entry) -> list[BoardMatch]:
     """The boards of the withdrawn team's round-robin team matches that have none yet, created
-    now so they can be forfeited at once. Unlike a round starting (``teams.team_match_create``)
+    now so they can be forfeited at once. Unlike a round starting (``teams.team_matches_create``)
     this neither locks a board order nor marks the round started: the round has not started
     for the other teams, and the opponent plays no board of it."""
     pending = (

@@ -43,9 +43,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from matches.models import Player
-from matches.services.matches import match_create, player_for_user
+from matches.services.matches import MatchSpec, match_create_many, player_for_user, sides_for_many
 from tournaments import errors
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
 
@@ -335,7 +336,14 @@ def order_for(tournament: Tournament, team_id: int, number: int) -> list[int]:
     latest earlier one, else its members in entry order (players before reserves); an order
     naming someone no longer in the team is passed over. Raises DomainError ``team_too_small``."""
     members = [p.pk for p in state.team_players(team_id)]
-    for order in BoardOrder.objects.filter(team_id=team_id, round_number__lte=number).order_by("-round_number"):
+    orders = BoardOrder.objects.filter(team_id=team_id, round_number__lte=number).order_by("-round_number")
+    return _order_from(tournament, members, orders)
+
+
+def _order_from(tournament: Tournament, members: list[int], orders) -> list[int]:
+    """:func:`order_for` from the team's members (player ids, in entry order) and its orders of
+    the round and before (latest first)."""
+    for order in orders:
         if len(order.players) == tournament.board_count and set(order.players) <= set(members):
             return list(order.players)
     if len(members) < tournament.board_count:
@@ -346,34 +354,66 @@ def order_for(tournament: Tournament, team_id: int, number: int) -> list[int]:
 # --- team matches (called by advance and draw, under the tournament's lock) ----------------------
 
 
-def team_match_create(tournament: Tournament, pairing: Pairing, loaded: state.Loaded, created_by) -> list[BoardMatch]:
-    """Start the team match of ``pairing`` (two team entries): lock both teams' board orders for
-    its round (storing the order used), and create one board match per board, board k between
-    the players at board k of each order (entry0's player on side 0), with the event's length
-    and rules. In a Swiss or round robin the round is marked started. Sets
-    ``pairing.board_rows``. Raises DomainError ``team_too_small``."""
-    number = pairing.round_number
-    orders = []
-    for entry_id in (pairing.entry0_id, pairing.entry1_id):
-        team_id = loaded.by_id[entry_id].team_id
-        players = order_for(tournament, team_id, number)
-        BoardOrder.objects.update_or_create(team_id=team_id, round_number=number,
-                                            defaults={"players": players, "locked": True})
-        orders.append(players)
-    found = Player.objects.in_bulk(orders[0] + orders[1])
-    boards = []
-    for board, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
-        match = match_create(
-            created_by=created_by, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
-            crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
-        )
-        boards.append(BoardMatch(pairing=pairing, board=board, match=match))
+def team_matches_create(tournament: Tournament, pairings: list[Pairing], loaded: state.Loaded, created_by
+                        ) -> None:
+    """Start the team matches of ``pairings`` (each of two team entries), in a constant number
+    of queries whatever their number: lock both teams' board orders for the pairing's round
+    (storing the order used: :func:`order_for`), and create one board match per board, board k
+    between the players at board k of each order (entry0's player on side 0), with the event's
+    length and rules (``match_create_many``). In a Swiss or round robin the rounds are marked
+    started. Sets ``pairing.board_rows`` on each. Raises DomainError ``team_too_small``."""
+    if not pairings:
+        return
+    wanted = {(loaded.by_id[entry_id].team_id, pairing.round_number)
+              for pairing in pairings for entry_id in (pairing.entry0_id, pairing.entry1_id)}
+    team_ids = {team_id for team_id, _ in wanted}
+    members: dict[int, list[Player]] = {team_id: [] for team_id in team_ids}
+    for member in (TeamMember.objects.filter(team_id__in=team_ids).select_related("player")
+                   .order_by("reserve", "id")):
+        members[member.team_id].append(member.player)
+    stored: dict[int, list[BoardOrder]] = {team_id: [] for team_id in team_ids}
+    for order in BoardOrder.objects.filter(team_id__in=team_ids, round_number__lte=max(n for _, n in wanted)
+                                           ).order_by("-round_number"):
+        stored[order.team_id].append(order)
+    used: dict[tuple[int, int], list[int]] = {}
+    for team_id, number in sorted(wanted):
+        used[(team_id, number)] = _order_from(tournament, [p.pk for p in members[team_id]],
+                                              [o for o in stored[team_id] if o.round_number <= number])
+    # Store each order used, locked (as update_or_create would: the row of the round, else a new one).
+    now = timezone.now()
+    existing = {(o.team_id, o.round_number): o for orders in stored.values() for o in orders}
+    changed, new = [], []
+    for key, players in used.items():
+        row = existing.get(key)
+        if row is None:
+            new.append(BoardOrder(team_id=key[0], round_number=key[1], players=players, locked=True))
+        else:
+            row.players, row.locked, row.submitted_at = players, True, now
+            changed.append(row)
+    if changed:
+        BoardOrder.objects.bulk_update(changed, ["players", "locked", "submitted_at"])
+    if new:
+        BoardOrder.objects.bulk_create(new)
+    found = {p.pk: p for players in members.values() for p in players}
+    seats = []
+    for pairing in pairings:
+        top, bottom = (used[(loaded.by_id[e].team_id, pairing.round_number)] for e in (pairing.entry0_id, pairing.entry1_id))
+        seats.extend((pairing, board, a, b) for board, (a, b) in enumerate(zip(top, bottom, strict=True), start=1))
+    sides = sides_for_many([[found[player_id]] for _, _, a, b in seats for player_id in (a, b)])
+    matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
+        MatchSpec(side0=sides[2 * i], side1=sides[2 * i + 1], length=pairing.length, crawford=tournament.crawford,
+                  move_policy=tournament.move_policy)
+        for i, (pairing, _, _, _) in enumerate(seats)
+    ])
+    boards = [BoardMatch(pairing=pairing, board=board, match=match)
+              for (pairing, board, _, _), match in zip(seats, matches, strict=True)]
     BoardMatch.objects.bulk_create(boards)
+    for pairing in pairings:
+        pairing.board_rows = []
     for board in boards:
         board.has_reports = False
-    pairing.board_rows = boards
-    Round.objects.filter(tournament=tournament, number=number, started=False).update(started=True)
-    return boards
+        board.pairing.board_rows.append(board)
+    Round.objects.filter(tournament=tournament, number__in={n for _, n in wanted}, started=False).update(started=True)
 
 
 def round_robin_start_next(tournament: Tournament, loaded: state.Loaded, *, created_by) -> None:
@@ -386,7 +426,5 @@ def round_robin_start_next(tournament: Tournament, loaded: state.Loaded, *, crea
             if all(state.is_confirmed(p) for p in these):
                 continue
             return  # this round is being played
-        for pairing in these:
-            if not state.has_matches(pairing):
-                team_match_create(tournament, pairing, loaded, created_by)
+        team_matches_create(tournament, [p for p in these if not state.has_matches(p)], loaded, created_by)
         return
