@@ -232,8 +232,10 @@ def bracket_state(loaded: Loaded) -> BracketView:
     bracket = build_bracket(loaded.tournament, loaded.order)
     results = confirmed_results(loaded)
     withdrawn = loaded.withdrawn
-    walkovers: set[str] = set()
-    state = advance(bracket, results)
+    walkovers: dict[str, int] = {}
+    # A confirmed result after a walkover (its winner's next match) fits only once the walkover
+    # is known: find the walkovers from what the fitting results decide, then ask strictly.
+    state = advance(bracket, results, lenient=bool(withdrawn))
     while withdrawn:
         found = {}
         for pairing in state.ready():
@@ -246,9 +248,10 @@ def bracket_state(loaded: Loaded) -> BracketView:
                 found[pairing.id] = pairing.top
         if not found:
             break
-        results.update(found)
         walkovers.update(found)
-        state = advance(bracket, results)
+        state = advance(bracket, {**results, **walkovers}, lenient=True)
+    if withdrawn:
+        state = advance(bracket, {**results, **walkovers})
     return BracketView(bracket, state, frozenset(walkovers))
 
 
