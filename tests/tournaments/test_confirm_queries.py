@@ -259,12 +259,16 @@ def _refuse_to_plan(*args, **kwargs):
     raise state.Unplannable("the full rebuild, for comparison")
 
 
+@pytest.mark.slow  # about 30 s for the six events: each result confirmed twice, both ways
 @pytest.mark.parametrize("count, rules, withdraw", [
     (11, {"consolation_rounds": 2, "last_chance": True}, ()),
     (13, {"consolation_rounds": 3}, (4, 9)),
     (11, {"format": Tournament.Format.DOUBLE_ELIMINATION}, ()),
     (7, {"format": Tournament.Format.DOUBLE_ELIMINATION}, (2,)),
-], ids=["single-byes-last-chance", "single-withdrawals", "double-byes", "double-withdrawal"])
+    (10, {"consolation_rounds": 1, "last_chance": True}, (0, 7)),
+    (9, {"format": Tournament.Format.DOUBLE_ELIMINATION}, (8, 3)),
+], ids=["single-byes-last-chance", "single-withdrawals", "double-byes", "double-withdrawal",
+        "last-chance-withdrawals", "double-withdrawals"])
 def test_the_narrow_path_writes_what_the_full_rebuild_writes(organiser, monkeypatch, count, rules, withdraw):
     tournament = closed(organiser=organiser, **rules)
     players = cast(count)

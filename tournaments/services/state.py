@@ -375,7 +375,7 @@ def confirmed_row(tournament: Tournament, match_id: int) -> tuple[BracketRow, in
     entrants in the draw, in one query."""
     drawn = (Entry.objects.filter(tournament=tournament, seed__isnull=False).order_by()
              .values("tournament").annotate(n=Count("pk")).values("n"))
-    values = (Pairing.objects.filter(tournament=tournament, match_id=match_id)
+    values = (Pairing.objects.filter(tournament=tournament, match_id=match_id).order_by()
               .annotate(drawn=Subquery(drawn, output_field=IntegerField())).values(*ROW_FIELDS, "drawn").first())
     if values is None:
         return None
@@ -384,7 +384,7 @@ def confirmed_row(tournament: Tournament, match_id: int) -> tuple[BracketRow, in
 
 def bracket_rows(tournament: Tournament, keys) -> dict[str, BracketRow]:
     """The event's pairings under ``keys`` as :class:`BracketRow` values, in one query."""
-    rows = Pairing.objects.filter(tournament=tournament, key__in=sorted(keys)).values(*ROW_FIELDS)
+    rows = Pairing.objects.filter(tournament=tournament, key__in=sorted(keys)).order_by().values(*ROW_FIELDS)
     return {values["key"]: BracketRow.of(values) for values in rows}
 
 
