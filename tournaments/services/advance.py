@@ -440,8 +440,10 @@ def _bracket_plan_write(tournament: Tournament, plan: state.BracketPlan, rows: d
 def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
     """A Swiss result changes nothing while no later round is paired (the next round is paired by
     the organiser): one query says so. Otherwise see :func:`_swiss_corrected`."""
-    later = Pairing.objects.filter(tournament=tournament, round_number__gt=OuterRef("round_number"))
-    found = (Pairing.objects.filter(tournament=tournament, match_id=match.pk).annotate(later=Exists(later))
+    # The Round rows go with the pairings (paired and reset together) and their unique index on
+    # (tournament, number) answers without reading the event's pairings.
+    later = Round.objects.filter(tournament=tournament, number__gt=OuterRef("round_number"))
+    found = (Pairing.objects.filter(tournament=tournament, match_id=match.pk).order_by().annotate(later=Exists(later))
              .values("key", "later").first())
     if found is None or not found["later"]:
         return
