@@ -182,6 +182,25 @@ def test_a_bracket_confirmation_costs_the_same_queries_at_16_and_1000_players(or
     assert ready[16]["total"] - ready[16]["creating"] < QUERY_GOAL
 
 
+def test_a_loser_going_through_a_bye_in_the_consolation_costs_the_same_at_24_and_1000(organiser, monkeypatch):
+    """main-1-1 is seed 1's bye at both sizes: the loser of main-1-2 goes through consolation-1-1
+    without playing (what that pass feeds is read with the rest, in the same query) and its
+    winner meets seed 1."""
+    loads = no_full_load(monkeypatch)
+    counts = {}
+    for count in (24, 1000):
+        tournament = bulk_bracket(organiser, count, consolation_rounds=1)
+        counts[count] = confirm(tournament, "main-1-2", monkeypatch)
+        loser = Pairing.objects.get(tournament=tournament, key="main-1-2").entry1_id
+        assert Pairing.objects.filter(tournament=tournament, key="consolation-1-1").values_list(
+            "entry0", "entry1").get() == (None, loser)
+        # Its winner meets seed 1, who had the bye: that match is made.
+        assert counts[count]["created"] == 1
+        assert Pairing.objects.get(tournament=tournament, key="main-2-1").match_id is not None
+    assert loads == []
+    assert counts[24] == counts[1000] and counts[24]["total"] - counts[24]["creating"] < QUERY_GOAL
+
+
 def test_a_swiss_confirmation_costs_the_same_queries_at_16_and_1000_players(organiser, monkeypatch):
     loads = no_full_load(monkeypatch)
     counts = {}

@@ -379,7 +379,7 @@ def _bracket_confirmed(tournament: Tournament, match: Match) -> None:
     plan = None
     try:
         routes = state.bracket_routes(tournament, entrants)
-        rows = {source.key: source, **state.bracket_rows(tournament, state.bracket_plan_keys(routes, source.key))}
+        rows = {source.key: source, **state.bracket_rows(tournament, state.bracket_plan_keys(routes, entrants, source.key))}
         for _ in range(MAX_ROW_READS):
             try:
                 plan = state.bracket_plan(routes, entrants, rows, source.key)
@@ -426,7 +426,6 @@ def _bracket_plan_write(tournament: Tournament, plan: state.BracketPlan, rows: d
     ready = [pairings[key] for key in plan.ready]
     for pairing in ready:
         pairing.match = pairing_match_create(tournament, pairing, loaded, created_by)
-        pairing.has_reports = False
     if ready:
         Pairing.objects.bulk_update(ready, ["match"])
     if changed:

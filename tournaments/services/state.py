@@ -552,13 +552,24 @@ def bracket_plan(routes: Routes, entrants: int, rows: dict[str, BracketRow], sou
     return BracketPlan(entries, tuple(ready))
 
 
-def bracket_plan_keys(routes: Routes, source: str) -> set[str]:
-    """The pairings :func:`bracket_plan` reads when ``source``'s result goes no further than the
-    pairings it feeds: those, and the other pairings that fill them."""
-    keys = set()
-    for feed in routes.feeds[source]:
-        keys.add(feed.target)
-        keys.update(routes.sources(feed.target))
+def bracket_plan_keys(routes: Routes, entrants: int, source: str) -> set[str]:
+    """The pairings :func:`bracket_plan` reads unless a walkover takes the change further: those
+    ``source`` feeds and the other pairings that fill them, and on through each fed pairing with a
+    side that is a bye (its player goes through without playing)."""
+    keys: set[str] = set()
+    frontier = [source]
+    while frontier:
+        onward = []
+        for key in frontier:
+            for feed in routes.feeds[key]:
+                if feed.target in keys:
+                    continue
+                keys.add(feed.target)
+                keys.update(routes.sources(feed.target))
+                m = routes.match(feed.target)
+                if not (routes.is_real(m.top, entrants) and routes.is_real(m.bottom, entrants)):
+                    onward.append(feed.target)
+        frontier = onward
     keys.discard(source)
     return keys
 
