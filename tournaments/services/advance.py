@@ -421,13 +421,10 @@ def _bracket_plan_write(tournament: Tournament, plan: state.BracketPlan, rows: d
         before = pairing_summary(pairing)
         pairing.entry0_id, pairing.entry1_id = expected
         changed.append((pairing, before))
-    if changed:
-        Pairing.objects.bulk_update([pairing for pairing, _ in changed], ["entry0", "entry1"])
-    ready = [pairings[key] for key in plan.ready]
-    for pairing in ready:
-        pairing.match = pairing_match_create(tournament, pairing, loaded, created_by)
-    if ready:
-        Pairing.objects.bulk_update(ready, ["match"])
+    for key in plan.ready:
+        pairings[key].match = pairing_match_create(tournament, pairings[key], loaded, created_by)
+    # The matches first, so that each pairing's entries and match are written in one UPDATE.
+    Pairing.objects.bulk_update(list(pairings.values()), ["entry0", "entry1", "match"])
     if changed:
         names = entrant_names(loaded)
         for pairing, before in changed:
