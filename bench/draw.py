@@ -39,6 +39,14 @@ Then the database side (skip it with ``--no-server``), with ``bench/api.py``'s h
   standings endpoint get ``--seconds`` of bounded load each, and the standings' rate is printed as a
   ratio to the no-op's. gunicorn is always stopped, also on failure or Ctrl-C.
 
+Then one confirmation through the service (``confirm_bench``; ``--confirm-only`` runs only this):
+the database ``crawford_bench_confirm`` is dropped, created and migrated; brackets of 16 and 1,000
+players (single elimination with consolation and last chance; double elimination) and Swisses of
+16 and 1,000 are built in bulk as the draw leaves them, and the tournament's confirmation hook is
+timed (ms and queries) on a first-round result whose next match waits, and on the one that makes
+the next matches, next to the hook as it was before issue 12 in the same run. Goal (issue 12,
+point 2): under 15 queries and the same time at 16 and 1,000 players.
+
 Timings take the best of a few rounds, to keep the noise of a shared machine out.
 """
 
@@ -68,6 +76,9 @@ from tournaments.draw import (  # noqa: E402
 
 ROUNDS = 3
 DB_NAME = "crawford_bench_draw"
+CONFIRM_DB_NAME = "crawford_bench_confirm"
+CONFIRM_SIZES = (16, 1000)
+CONFIRM_GOAL_QUERIES = 15
 STANDINGS_ROUNDS = {16: 4, 256: 8}
 
 # Run by ``manage.py shell`` in the bench database: builds each Swiss through the services, plays
@@ -258,6 +269,161 @@ SERVICE_CASES = [
     ("Swiss round of 1,000 players", 1000, {"format": "swiss", "swiss_rounds": 20}, None, 0.5),
 ]
 
+# Run by ``manage.py shell`` in the confirmation bench's database: builds each event in bulk as the
+# draw leaves it (entries seeded, every pairing's entries as the bracket gives them, a scheduled
+# match for every ready pairing), then times the tournament's confirmation hook on the bottom pair
+# of first-round pairings (byes are at the top): the first result (its winner and loser wait) and
+# the second (the next match and the fed flight's match are made). Each timing is repeated in a
+# savepoint rolled back; "full" runs the hook as it was before issue 12 (the whole event loaded by
+# state.load, the bracket rebuilt by bracket_sync), in the same run. Prints one JSON line.
+CONFIRM_SCRIPT = """
+import json, time
+from django.db import connection, transaction
+from django.utils import timezone
+from accounts.models import User
+from matches.models import Match, Player, Side
+from matches.services.reporting import claim_make, match_override
+from tournaments.draw import advance
+from tournaments.models import Entry, EventMatch, Pairing, Round, Tournament, event_id_of
+from tournaments.services import advance as advance_service, state, tournament_result_confirmed
+from tournaments.services.common import tournament_lock
+
+SIZES, REPEAT = {sizes!r}, {repeat!r}
+organiser = User.objects.create_user("bench-confirm-organiser", role=User.Role.ORGANISER)
+# Issue 12's point 1 makes the matches of several pairings in one call: time whichever exists.
+creator = next(n for n in ("pairing_matches_create", "pairing_match_create") if hasattr(advance_service, n))
+create = getattr(advance_service, creator)
+
+def entries(tournament, count):
+    users = User.objects.bulk_create([User(username=f"bc{{tournament.pk}}-{{i}}") for i in range(count)])
+    players = Player.objects.bulk_create([Player(user=u, display_name=f"P{{tournament.pk}}-{{i}}") for i, u in enumerate(users)])
+    sides = Side.objects.bulk_create([Side(player_a=p) for p in players])
+    return Entry.objects.bulk_create([Entry(tournament=tournament, side=s, seed=i, status="checked_in")
+                                      for i, s in enumerate(sides, start=1)])
+
+def matches(tournament, pairings, by_id):
+    ready = [p for p in pairings if p.entry0_id and p.entry1_id]
+    made = Match.objects.bulk_create([Match(side0_id=by_id[p.entry0_id].side_id, side1_id=by_id[p.entry1_id].side_id,
+        length=p.length, organiser=organiser, created_by=organiser, consent0="given", consent1="given") for p in ready])
+    EventMatch.objects.bulk_create([EventMatch(match=m, tournament=tournament) for m in made])
+    for p, m in zip(ready, made):
+        p.match = m
+    Pairing.objects.bulk_update(ready, ["match"])
+
+def bracket(count, **rules):
+    t = Tournament.objects.create(name=f"bracket {{count}}", organiser=organiser, status="running",
+                                  drawn_at=timezone.now(), **rules)
+    es = entries(t, count)
+    b = state.build_bracket(t, [e.pk for e in es])
+    rows = Pairing.objects.bulk_create([Pairing(tournament=t, key=s.match.id, flight=s.match.flight,
+        round_number=s.match.round, length=s.match.length, entry0_id=state.expected_entries(s)[0],
+        entry1_id=state.expected_entries(s)[1]) for s in advance(b, {{}}).matches])
+    matches(t, rows, {{e.pk: e for e in es}})
+    return t
+
+def swiss(count):
+    t = Tournament.objects.create(name=f"swiss {{count}}", organiser=organiser, status="running", format="swiss",
+                                  swiss_rounds=9, drawn_at=timezone.now())
+    es = entries(t, count)
+    Round.objects.create(tournament=t, number=1)
+    half = count // 2
+    rows = Pairing.objects.bulk_create([Pairing(tournament=t, key=f"swiss-1-{{i + 1}}", flight="swiss", round_number=1,
+        length=5, entry0_id=es[i].pk, entry1_id=es[i + half].pk) for i in range(half)])
+    matches(t, rows, {{e.pk: e for e in es}})
+    return t
+
+def confirmed(t, key, top_wins=True):
+    m = Match.objects.select_related("event_link").get(pairing__tournament=t, pairing__key=key)
+    m.score0, m.score1 = (m.length, 0) if top_wins else (0, m.length)
+    m.winner, m.status = (0 if top_wins else 1), "confirmed"
+    m.save(update_fields=["score0", "score1", "winner", "status"])
+    return m
+
+def before_issue_12(match):
+    # The hook as it was: the whole event loaded, the whole bracket rebuilt (or the Swiss read).
+    t = tournament_lock(event_id_of(match))
+    key = Pairing.objects.filter(tournament=t, match_id=match.pk).only("key").first().key
+    loaded = state.load(t)
+    if t.format == "swiss":
+        advance_service._swiss_corrected(t, loaded, loaded.by_key[key])
+    else:
+        advance_service.bracket_sync(t, loaded, created_by=t.organiser,
+                                     refuse=advance_service._refuse_for(loaded.by_key[key]))
+
+def timed(work):
+    counts = {{"queries": 0, "creating": 0}}
+    inside = []
+    def creating(*args, **kwargs):
+        inside.append(1)
+        try:
+            return create(*args, **kwargs)
+        finally:
+            inside.pop()
+    def wrapper(execute, sql, params, many, context):
+        counts["queries"] += 1
+        counts["creating"] += bool(inside)
+        return execute(sql, params, many, context)
+    setattr(advance_service, creator, creating)
+    try:
+        with connection.execute_wrapper(wrapper):
+            started = time.perf_counter()
+            work()
+            counts["ms"] = (time.perf_counter() - started) * 1000
+    finally:
+        setattr(advance_service, creator, create)
+    return counts
+
+def once(t, key, top_wins, full=False):
+    with transaction.atomic():
+        point = transaction.savepoint()
+        m = confirmed(t, key, top_wins)
+        got = timed(lambda: (before_issue_12 if full else tournament_result_confirmed)(match=m))
+        transaction.savepoint_rollback(point)
+    return got
+
+def measure(cases):
+    # The cases taken in turn, REPEAT times, each keeping its best: the sizes see the same load
+    # of a shared machine.
+    best = {{}}
+    for _ in range(REPEAT):
+        for name, args in cases.items():
+            got = once(*args)
+            best[name] = got if name not in best or got["ms"] < best[name]["ms"] else best[name]
+    return best
+
+def bottom_pair(t, flight):
+    keys = set(Pairing.objects.filter(tournament=t, flight=flight, round_number=1, match__isnull=False)
+               .values_list("key", flat=True))
+    last = max(int(k.rsplit("-", 1)[1]) for k in keys)
+    return f"{{flight}}-1-{{last - 1}}", f"{{flight}}-1-{{last}}"
+
+out = {{}}
+for label, rules, flight in (("single elimination, consolation (2 rounds) and last chance",
+                              dict(consolation_rounds=2, last_chance=True), "main"),
+                             ("double elimination", dict(format="double_elimination"), "winners")):
+    events = {{count: bracket(count, **rules) for count in SIZES}}
+    pairs = {{count: bottom_pair(t, flight) for count, t in events.items()}}
+    rows = out.setdefault(label, {{count: {{}} for count in SIZES}})
+    for count, t in events.items():
+        state._routes.cache_clear()
+        rows[count]["cold"] = once(t, pairs[count][0], True)
+    for case, which, top_wins in (("waits", 0, True), ("made", 1, False)):
+        best = measure({{(count, full): (t, pairs[count][which], top_wins, full)
+                        for count, t in events.items() for full in (False, True)}})
+        for (count, full), got in best.items():
+            rows[count][case + ("_full" if full else "")] = got
+        if case == "waits":
+            for count, t in events.items():
+                with transaction.atomic():
+                    tournament_result_confirmed(match=confirmed(t, pairs[count][0]))
+events = {{count: swiss(count) for count in SIZES}}
+rows = out.setdefault("Swiss round 1", {{count: {{}} for count in SIZES}})
+best = measure({{(count, full): (t, "swiss-1-3", True, full) for count, t in events.items() for full in (False, True)}})
+for (count, full), got in best.items():
+    rows[count]["waits" + ("_full" if full else "")] = got
+print(json.dumps(out))
+"""
+
 
 def best_of(rounds: int, work):
     """The fastest of ``rounds`` runs of ``work()`` in seconds, and its last answer."""
@@ -344,12 +510,17 @@ def main() -> None:
     parser.add_argument("--no-service", action="store_true", help="skip the draw and round through the services")
     parser.add_argument("--no-standings", action="store_true", help="skip the standings' build and load")
     parser.add_argument("--service-runs", type=int, default=5, help="fresh events per service figure (best of)")
+    parser.add_argument("--confirm-only", action="store_true", help="only the confirmation figures (service)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per confirmation timing (the best is printed)")
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64")
     if not (1 <= args.service_runs <= 10 and args.db.replace("_", "").isalnum()):
         parser.error("keep --service-runs in 1..10 and --db a plain name (letters, digits, _)")
 
+    if args.confirm_only:
+        confirm_bench(args)
+        return
     entrants = [f"player {i:04}" for i in range(1, 1025)]
     elapsed, (bracket, first) = best_of(ROUNDS, lambda: draw_bracket(entrants, args.seed))
     flights = ", ".join(f"{f.name} {f.rounds} rounds" for f in bracket.flights)
@@ -376,6 +547,7 @@ def main() -> None:
             service_bench(args, env)
         if not args.no_standings:
             standings_bench(args, env)
+        confirm_bench(args)
 
 
 def bench_database(args) -> dict[str, str]:
@@ -451,6 +623,48 @@ def standings_bench(args, env: dict[str, str]) -> None:
     ratio = results[2].rate / results[0].rate if results[0].rate else float("nan")
     print(f"standings endpoint throughput (256-player Swiss after 8 rounds): {results[2].rate:.0f} req/s = "
           f"{ratio:.3f}x the no-op's {results[0].rate:.0f} req/s")
+
+
+def confirm_bench(args) -> None:
+    """Issue 12, point 2: one confirmation at 16 and at 1,000 players through the service on
+    PostgreSQL (its own database, ``crawford_bench_confirm``): the tournament's hook, in ms and
+    queries, against the full rebuild it replaced, measured in the same run."""
+    import bench.api as harness
+
+    env = harness.bench_env()
+    env["DATABASE_URL"] = f"postgres://postgres@{harness.HOST}:5432/{CONFIRM_DB_NAME}"
+    admin = ["-h", harness.HOST, "-U", "postgres"]
+    harness.run(["dropdb", *admin, "--if-exists", CONFIRM_DB_NAME], env)
+    harness.run(["createdb", *admin, CONFIRM_DB_NAME], env)
+    manage = [sys.executable, "manage.py"]
+    harness.run([*manage, "migrate", "--noinput", "-v", "0"], env)
+    script = CONFIRM_SCRIPT.format(sizes=CONFIRM_SIZES, repeat=max(1, args.repeat))
+    built = json.loads(harness.run([*manage, "shell", "-v", "0", "-c", script], env).strip().splitlines()[-1])
+    small, big = (str(n) for n in CONFIRM_SIZES)
+    print(f"\nOne confirmation through the service (the tournament's hook; best of {args.repeat}; database "
+          f"{CONFIRM_DB_NAME}). Goal: under {CONFIRM_GOAL_QUERIES} queries and the same time at {small} and {big} "
+          "players (queries of the at most two matches it makes counted apart: point 1 batches them)")
+    for label, sizes in built.items():
+        print(f"  {label}:")
+        cases = [("waits", "its winner and loser wait")]
+        if "made" in sizes[small]:
+            cases.append(("made", "the next match and the fed flight's are made"))
+        for case, what in cases:
+            for size in (small, big):
+                now, before = sizes[size][case], sizes[size][f"{case}_full"]
+                own = now["queries"] - now["creating"]
+                made = f" + {now['creating']} making matches" if now["creating"] else ""
+                print(f"    {size:>5} players, {what}: {now['ms']:.2f} ms, {own} queries{made}"
+                      f"  (before: {before['ms']:.1f} ms, {before['queries'] - before['creating']} queries)")
+            a, b = sizes[small][case], sizes[big][case]
+            same = a["queries"] == b["queries"] and a["queries"] - a["creating"] < CONFIRM_GOAL_QUERIES
+            ratio = b["ms"] / a["ms"] if a["ms"] else float("nan")
+            print(f"    -> {big}/{small} players: {ratio:.2f}x the time, queries "
+                  f"{'the same and under the goal: ok' if same else 'NOT MET'}"
+                  f"{'' if ratio <= 1.5 else ' (time: NOT MET)'}")
+        if "cold" in sizes[small]:
+            print("    first confirmation in a process (builds the bracket's routes once): "
+                  + ", ".join(f"{size} players {sizes[size]['cold']['ms']:.1f} ms" for size in (small, big)))
 
 
 if __name__ == "__main__":

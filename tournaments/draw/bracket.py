@@ -335,7 +335,8 @@ class _Structure:
         return first, first + rounds.get(round_number, 1) - 1
 
 
-def advance(bracket: Bracket, results: Mapping[str, Entrant] | Iterable[tuple[str, Entrant]]) -> BracketState:
+def advance(bracket: Bracket, results: Mapping[str, Entrant] | Iterable[tuple[str, Entrant]], *,
+            lenient: bool = False) -> BracketState:
     """Where ``bracket`` stands given the confirmed ``results`` (match id -> winner).
 
     Pure and total: the state is recomputed from the draw and the results every time, so a
@@ -343,7 +344,10 @@ def advance(bracket: Bracket, results: Mapping[str, Entrant] | Iterable[tuple[st
     ``bracket.dependents(match_id)``). Raises ``DrawError``: ``unknown_match``; ``not_in_match``
     (the winner did not play that match); ``match_not_ready`` (a result for a match whose players
     are not both known yet, a bye, or a decider that is not needed; this is also what a result
-    left over from before a correction gets).
+    left over from before a correction gets). With ``lenient=True`` a result that does not fit
+    its match is left out instead (``unknown_match`` is still raised): the state of what the
+    fitting results decide, for a caller that adds results found from it (walkovers) and then
+    asks again strictly.
     """
     given = dict(results.items() if isinstance(results, Mapping) else results)
     for match_id in given:
@@ -371,7 +375,7 @@ def advance(bracket: Bracket, results: Mapping[str, Entrant] | Iterable[tuple[st
             else:
                 state = None
             if state is not None:
-                if winner is not None:
+                if winner is not None and not lenient:
                     raise DrawError(f"{m.id} is not to be played", code="match_not_ready", match=m.id)
                 states[m.id] = state
                 continue
@@ -384,9 +388,11 @@ def advance(bracket: Bracket, results: Mapping[str, Entrant] | Iterable[tuple[st
             state = MatchState(m, top, bottom, READY)
         elif winner in (top, bottom):
             state = MatchState(m, top, bottom, PLAYED, winner, bottom if winner == top else top)
+        elif lenient:
+            state = MatchState(m, top, bottom, READY)
         else:
             raise DrawError(f"{winner!r} is not playing {m.id}", code="not_in_match", match=m.id, winner=winner)
-        if winner is not None and state.status != PLAYED:
+        if winner is not None and state.status != PLAYED and not lenient:
             raise DrawError(f"{m.id} cannot have a result now ({state.status})", code="match_not_ready", match=m.id)
         states[m.id] = state
     return BracketState(bracket, tuple(states[m.id] for m in bracket.matches))

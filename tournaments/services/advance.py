@@ -11,6 +11,13 @@ removal of matches whose players changed. Running it twice changes nothing the s
 confirmation delivered twice, or two confirmations serialised by the lock, can never create a
 match twice (and ``pairing_key_once_per_event`` plus the one-to-one ``Pairing.match`` would refuse
 it if a code path ever forgot the lock).
+
+A confirmation does not rebuild the whole bracket: it reads the confirmed pairing and the pairings
+its result feeds as plain values and writes what the full rebuild would write there
+(``state.bracket_plan``), in a constant number of queries whatever the event's size. Only when the
+change reaches a pairing whose match exists (a correction: that match must be reset, or the
+change refused) does it fall back to :func:`bracket_sync` on the whole event. A Swiss confirmation
+asks in one query whether a later round is paired (only then can it change anything).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from matches.services.matches import MatchSpec, match_create_many, match_summary
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
-from tournaments.models import BoardMatch, BoardOrder, Pairing, Round, Tournament, event_id_of
+from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Tournament, event_id_of
 
 from . import state, teams
 from .audit import entrant_names, event_audit_record, pairing_summary
@@ -353,6 +360,8 @@ def tournament_result_confirmed(*, match: Match) -> None:
     match, resets that match (deleted if it has not started) and advances again; in a Swiss, a
     correction of a round already paired on re-pairs the next round the same way. Round robin
     matches all exist from the draw: nothing to do. Idempotent: a second call changes nothing.
+    A first confirmation reads only what its result feeds (see the module docstring); team
+    events and corrections read the whole event.
     Raises Conflict ``result_built_on`` when the change would reset a match that has started (or
     that already has a confirmed result): the caller's transaction, the override, rolls back.
     """
@@ -376,14 +385,92 @@ def tournament_result_confirmed(*, match: Match) -> None:
             _swiss_corrected(tournament, loaded, pairing)
         return
     # --- end team events ---
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
-        return
-    pairing = Pairing.objects.filter(tournament=tournament, match_id=match.pk).only("key").first()
-    if pairing is None:
-        return  # a match of the event outside its draw
-    loaded = state.load(tournament)
-    pairing = loaded.by_key[pairing.key]
     if tournament.format in state.BRACKET_FORMATS:
-        bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+        _bracket_confirmed(tournament, match)
     elif tournament.format == Tournament.Format.SWISS:
-        _swiss_corrected(tournament, loaded, pairing)
+        _swiss_confirmed(tournament, match)
+    # Round robin: its matches all exist from the draw, nothing to do.
+
+
+#: How many times a confirmation reads more pairings as its change walks down the bracket (each
+#: bye or walkover it goes through may need one more read) before leaving it to the full sync.
+MAX_ROW_READS = 16
+
+
+def _bracket_confirmed(tournament: Tournament, match: Match) -> None:
+    """Advance a bracket after ``match``'s result changed, reading only the pairings the result
+    feeds (see ``state.bracket_plan``): a constant number of queries whatever the event's size.
+    A change that reaches a pairing with a match (a correction) goes to :func:`bracket_sync` on
+    the whole event, which resets what depends on it or refuses."""
+    found = state.confirmed_row(tournament, match.pk)
+    if found is None:
+        return  # a match of the event outside its draw
+    source, entrants = found
+    plan = None
+    try:
+        routes = state.bracket_routes(tournament, entrants)
+        rows = {source.key: source, **state.bracket_rows(tournament, state.bracket_plan_keys(routes, entrants, source.key))}
+        for _ in range(MAX_ROW_READS):
+            try:
+                plan = state.bracket_plan(routes, entrants, rows, source.key)
+                break
+            except state.NeedRows as need:
+                missing = need.keys - rows.keys()
+                rows.update(state.bracket_rows(tournament, missing))
+                if missing.isdisjoint(rows):
+                    break  # no such row: only the full sync can say what is wrong
+    except (state.Unplannable, DrawError):
+        plan = None
+    if plan is None:
+        loaded = state.load(tournament)
+        bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(loaded.by_key[source.key]))
+        return
+    _bracket_plan_write(tournament, plan, rows)
+
+
+def _bracket_plan_write(tournament: Tournament, plan: state.BracketPlan, rows: dict[str, state.BracketRow]) -> None:
+    """Write ``plan`` as :func:`bracket_sync` writes its difference: the entries, a match for each
+    pairing that became ready, and ``pairing.entrants_set`` (or ``_cleared``) under the event's
+    organiser once the matches exist."""
+    keys = [*plan.entries, *(key for key in plan.ready if key not in plan.entries)]
+    if not keys:
+        return
+    pairings = {}
+    for key in keys:
+        row = rows[key]
+        pairings[key] = Pairing(pk=row.pk, tournament=tournament, key=key, flight=row.flight,
+                                round_number=row.round_number, length=row.length, entry0_id=row.entry0,
+                                entry1_id=row.entry1, match_id=row.match_id)
+    wanted = {e for key in keys for e in (*plan.entries.get(key, ()), rows[key].entry0, rows[key].entry1) if e}
+    entries = list(Entry.objects.filter(pk__in=wanted).select_related("side__player_a", "side__player_b", "team"))
+    loaded = state.Loaded(tournament, entries, list(pairings.values()))
+    created_by = tournament.organiser
+    changed = []
+    for key, expected in plan.entries.items():
+        pairing = pairings[key]
+        before = pairing_summary(pairing)
+        pairing.entry0_id, pairing.entry1_id = expected
+        changed.append((pairing, before))
+    pairing_matches_create(tournament, [pairings[key] for key in plan.ready], loaded, created_by)
+    # The matches first, so that each pairing's entries and match are written in one UPDATE.
+    Pairing.objects.bulk_update(list(pairings.values()), ["entry0", "entry1", "match"])
+    if changed:
+        names = entrant_names(loaded)
+        for pairing, before in changed:
+            action = "pairing.entrants_set" if pairing.entry0_id or pairing.entry1_id else "pairing.entrants_cleared"
+            event_audit_record(action, actor=created_by, tournament=tournament, obj=pairing, match_id=pairing.match_id,
+                               before=before, after=pairing_summary(pairing, names))
+
+
+def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
+    """A Swiss result changes nothing while no later round is paired (the next round is paired by
+    the organiser): one query says so. Otherwise see :func:`_swiss_corrected`."""
+    # The Round rows go with the pairings (paired and reset together) and their unique index on
+    # (tournament, number) answers without reading the event's pairings.
+    later = Round.objects.filter(tournament=tournament, number__gt=OuterRef("round_number"))
+    found = (Pairing.objects.filter(tournament=tournament, match_id=match.pk).order_by().annotate(later=Exists(later))
+             .values("key", "later").first())
+    if found is None or not found["later"]:
+        return
+    loaded = state.load(tournament)
+    _swiss_corrected(tournament, loaded, loaded.by_key[found["key"]])
