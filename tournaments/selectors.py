@@ -10,11 +10,13 @@ or an API body shows (names, seeds, scores, winners), never model instances to w
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.core.cache import cache
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from matches.models import Match, Player
+from matches.models import Match, Player, Report
 from tournaments import hosts
 from tournaments.draw import BYE, DRAW, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
@@ -103,6 +105,18 @@ def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
     order. One query."""
     entries = (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
                .order_by("seed", "created_at", "id"))
+    return tuple(_entrant(e) for e in entries)
+
+
+def entry_queryset(*, tournament: Tournament) -> QuerySet[Entry]:
+    """The event's entries in :func:`entry_list`'s order, sides, players and team joined: slice
+    it to read one page, and show it with :func:`entrants_of`."""
+    return (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
+            .order_by("seed", "created_at", "id"))
+
+
+def entrants_of(entries) -> tuple[Entrant, ...]:
+    """``entries`` (from :func:`entry_queryset`) as shown."""
     return tuple(_entrant(e) for e in entries)
 
 
@@ -264,6 +278,109 @@ def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entran
     )
 
 
+class _LazyEntrants(dict):
+    """Entry id -> :class:`Entrant`, each built on first use from ``by_id`` (the entries)."""
+
+    def __init__(self, by_id: dict[int, Entry]):
+        super().__init__()
+        self.by_id = by_id
+
+    def __missing__(self, entry_id: int) -> Entrant:
+        shown = self[entry_id] = _entrant(self.by_id[entry_id])
+        return shown
+
+    def get(self, entry_id, default=None):
+        return self[entry_id] if entry_id in self.by_id else default
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A round of a flight without its matches: its number, match length and number of matches."""
+
+    number: int
+    length: int
+    match_count: int
+
+
+@dataclass(frozen=True)
+class FlightSummary:
+    """A flight without its matches (:class:`FlightView`): its rounds' summaries."""
+
+    name: str
+    rounds: tuple[RoundSummary, ...]
+    source: str | None
+    fed_rounds: tuple[int, ...]
+    champion: Entrant | None
+
+
+@dataclass(frozen=True)
+class FlightWindow:
+    """The rounds of one flight shown, each with the matches shown (``RoundView.matches``);
+    ``first_index`` is the place of each round's first match shown in its round, from 0."""
+
+    name: str
+    rounds: tuple[RoundView, ...]
+    first_index: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BracketPart:
+    """Part of a bracket: every flight summarised, and the windows shown (:class:`FlightWindow`)."""
+
+    tournament_id: int
+    draw_seed: int | None
+    finished: bool
+    flights: tuple[FlightSummary, ...]
+    windows: tuple[FlightWindow, ...]
+
+
+def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None, every_flight: bool = False,
+                            rounds: range | None = None,
+                            pick: Callable[[str, int, int], Sequence[int]] | None = None) -> BracketPart | None:
+    """Part of an elimination event's bracket: a window on the flight ``flight`` (the first flight
+    when None; on every flight with ``every_flight``), its rounds in ``rounds`` (every round when
+    None; numbers past the flight's last are left out) and of each round the matches ``pick(flight,
+    round number, its number of matches)`` names (places from 0; every match when None; called
+    round after round), as :func:`tournament_bracket` shows them; every flight summarised.
+    Entrants and matches are built for the matches shown only. None before the draw or for a Swiss
+    or round robin; raises KeyError for a flight the bracket does not have; what ``pick`` raises
+    goes through. Two queries."""
+    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+        return None
+    loaded = state.load(tournament)
+    view = state.bracket_state(loaded)
+    by_round: dict[tuple[str, int], list] = {}
+    for match_state in view.state.matches:
+        by_round.setdefault((match_state.match.flight, match_state.match.round), []).append(match_state)
+    entrants = _LazyEntrants(loaded.by_id)
+    summaries = []
+    for f in view.bracket.flights:
+        champion = view.state.champion(f.name)
+        summaries.append(FlightSummary(
+            f.name, tuple(RoundSummary(n, f.lengths[n - 1], len(by_round.get((f.name, n), ())))
+                          for n in range(1, f.rounds + 1)),
+            f.source, tuple(f.fed_rounds), entrants.get(champion) if champion is not None else None))
+    if every_flight:
+        chosen = list(view.bracket.flights)
+    else:
+        chosen = [f for f in view.bracket.flights if flight is None or f.name == flight][:1]
+        if not chosen:
+            raise KeyError(f"the bracket has no flight {flight}")
+    windows = []
+    for f in chosen:
+        shown_rounds, first_index = [], []
+        for number in (rounds if rounds is not None else range(1, f.rounds + 1)):
+            if not 1 <= number <= f.rounds:
+                continue
+            states = by_round.get((f.name, number), [])
+            places = pick(f.name, number, len(states)) if pick is not None else range(len(states))
+            matches = tuple(_bracket_match(states[i], loaded, entrants, view.walkovers) for i in places)
+            shown_rounds.append(RoundView(number, f.lengths[number - 1], matches))
+            first_index.append(places[0] if len(places) else 0)
+        windows.append(FlightWindow(f.name, tuple(shown_rounds), tuple(first_index)))
+    return BracketPart(tournament.pk, tournament.draw_seed, view.state.finished, tuple(summaries), tuple(windows))
+
+
 # --- Swiss and round-robin rounds ----------------------------------------------------------------------
 
 
@@ -291,19 +408,88 @@ def tournament_rounds(*, tournament: Tournament) -> tuple[RoundPairings, ...]:
         if pairing.match_id is None and pairing.entry1_id is None:
             byes[pairing.round_number] = entrants[pairing.entry0_id]
             continue
-        rounds[pairing.round_number].append(PairingView(
-            key=pairing.key, flight=pairing.flight, round=pairing.round_number, length=pairing.length,
-            top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
-            match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id),
-            winner=state.winner_entry(pairing, loaded.by_id), pairing_id=pairing.pk,
-        ))
+        rounds[pairing.round_number].append(_round_pairing(pairing, entrants, loaded.by_id))
     return tuple(RoundPairings(n, tuple(rounds[n]), byes.get(n)) for n in sorted(rounds))
 
 
 def _board_order(pairing: Pairing):
+    return _board_key(pairing.round_number, pairing.key)
+
+
+def _board_key(round_number: int, key: str):
     # swiss-3-10 after swiss-3-9; A-2-1 before B-2-1
-    head, _, tail = pairing.key.rpartition("-")
-    return pairing.round_number, head, int(tail) if tail.isdigit() else 10**6
+    head, _, tail = key.rpartition("-")
+    return round_number, head, int(tail) if tail.isdigit() else 10**6
+
+
+def pairing_count(*, tournament: Tournament) -> int:
+    """How many pairings the event has (byes and matches still waiting for a player included). One
+    query."""
+    return Pairing.objects.filter(tournament=tournament).count()
+
+
+@dataclass(frozen=True)
+class RoundPage:
+    """Part of one round of a Swiss or round robin: ``pairings`` are the round's ``start``-th to
+    ``stop``-th pairings in board order; ``count`` the round's pairings (its bye not counted);
+    ``numbers`` every paired round. ``number`` is None before the first round is paired."""
+
+    number: int | None
+    numbers: tuple[int, ...]
+    count: int
+    pairings: tuple[PairingView, ...]
+    bye: Entrant | None
+
+
+def tournament_round_page(*, tournament: Tournament, number: int | None = None,
+                          pick: Callable[[int], Sequence[int]] | None = None) -> RoundPage:
+    """Of round ``number`` (the last paired round when None) of a Swiss or round robin, the
+    pairings ``pick(the round's number of pairings)`` names (places in board order, as
+    :func:`tournament_rounds` orders them, from 0; every pairing when None), with the round's
+    bye; only those pairings are read with their entrants and matches. A round not paired gives
+    no pairings (``pick`` is not called); nothing for a bracket. What ``pick`` raises goes
+    through. Four queries (a team event: those of :func:`tournament_rounds`)."""
+    if tournament.format in state.BRACKET_FORMATS:
+        return RoundPage(None, (), 0, (), None)
+    if tournament.kind == Tournament.Kind.TEAMS:
+        # A team match's status and score come from its boards: read the event as a whole.
+        every = tournament_rounds(tournament=tournament)
+        numbers = tuple(r.number for r in every)
+        number = number if number is not None else (numbers[-1] if numbers else None)
+        chosen = next((r for r in every if r.number == number), None)
+        if chosen is None:
+            return RoundPage(number, numbers, 0, (), None)
+        places = pick(len(chosen.pairings)) if pick is not None else range(len(chosen.pairings))
+        return RoundPage(number, numbers, len(chosen.pairings), tuple(chosen.pairings[i] for i in places), chosen.bye)
+    pairings = Pairing.objects.filter(tournament=tournament)
+    numbers = tuple(pairings.order_by("round_number").values_list("round_number", flat=True).distinct())
+    number = number if number is not None else (numbers[-1] if numbers else None)
+    if number not in numbers:
+        return RoundPage(number, numbers, 0, (), None)
+    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "round_number", "entry1_id",
+                                                                  "match_id"),
+                  key=lambda row: _board_key(row[2], row[1]))
+    byes = [pk for pk, _key, _n, entry1, match in rows if entry1 is None and match is None]
+    boards = [pk for pk, _key, _n, entry1, match in rows if not (entry1 is None and match is None)]
+    wanted = [boards[i] for i in (pick(len(boards)) if pick is not None else range(len(boards)))]
+    entry_joins = [f"{slot}__{part}" for slot in ("entry0", "entry1")
+                   for part in ("side__player_a", "side__player_b", "team")]
+    loaded = {p.pk: p for p in Pairing.objects.filter(pk__in=wanted + byes[-1:]).select_related("match", *entry_joins)
+              .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("match_id"))))}
+    by_id = {entry.pk: entry for p in loaded.values() for entry in (p.entry0, p.entry1) if entry is not None}
+    entrants = {entry_id: _entrant(entry) for entry_id, entry in by_id.items()}
+    shown = tuple(_round_pairing(loaded[pk], entrants, by_id) for pk in wanted)
+    bye = entrants[loaded[byes[-1]].entry0_id] if byes else None
+    return RoundPage(number, numbers, len(boards), shown, bye)
+
+
+def _round_pairing(pairing: Pairing, entrants: dict[int, Entrant], by_id: dict[int, Entry]) -> PairingView:
+    return PairingView(
+        key=pairing.key, flight=pairing.flight, round=pairing.round_number, length=pairing.length,
+        top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
+        match_id=pairing.match_id, score=_oriented_score(pairing, by_id),
+        winner=state.winner_entry(pairing, by_id), pairing_id=pairing.pk,
+    )
 
 
 # --- standings and placings ----------------------------------------------------------------------
@@ -362,6 +548,31 @@ def event_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     if tournament.kind == Tournament.Kind.TEAMS:
         return team_standings(tournament=tournament)
     return tournament_standings(tournament=tournament)
+
+
+# Bounds how long a renamed player or team shows under its old name in the cached standings (a
+# rename does not move the event's version).
+STANDINGS_CACHE_SECONDS = 300
+
+
+def standings_cache_key(tournament: Tournament) -> str:
+    """What every cached read computed from the whole event is kept under: it changes with every
+    committed change of the event (its ``version``: entries, draw, rounds, confirmed results). The
+    event's creation time keeps a restored or recreated database from meeting an old entry."""
+    return f"tournaments:event:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
+
+
+def event_standings_cached(*, tournament: Tournament) -> tuple[StandingRow, ...]:
+    """:func:`event_standings`, kept in the cache under the event's version (see
+    :func:`standings_cache_key`) for :data:`STANDINGS_CACHE_SECONDS`: no query when the cache has
+    this version, those of :func:`event_standings` otherwise. ``tournament`` must be freshly read
+    (its version is the key)."""
+    key = f"{standings_cache_key(tournament)}:standings"
+    rows = cache.get(key)
+    if not isinstance(rows, tuple):
+        rows = event_standings(tournament=tournament)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
 
 
 def _rows(table, entrants: dict[int, Entrant], group: str | None) -> list[StandingRow]:
