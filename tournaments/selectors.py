@@ -562,6 +562,13 @@ def standings_cache_key(tournament: Tournament) -> str:
     return f"tournaments:event:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
 
 
+def event_cache_key(*, tournament_id: int) -> str:
+    """:func:`standings_cache_key` of the event ``tournament_id`` read as two values, not a whole
+    event: one small query. Raises Tournament.DoesNotExist."""
+    created_at, version = Tournament.objects.values_list("created_at", "version").get(pk=tournament_id)
+    return standings_cache_key(Tournament(pk=tournament_id, created_at=created_at, version=version))
+
+
 def event_standings_cached(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     """:func:`event_standings`, kept in the cache under the event's version (see
     :func:`standings_cache_key`) for :data:`STANDINGS_CACHE_SECONDS`: no query when the cache has

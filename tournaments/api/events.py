@@ -440,22 +440,30 @@ class StandingsApi(TournamentBaseApi):
                    responses={200: StandingSerializer(many=True), **NOT_MODIFIED, 400: ApiErrorSerializer,
                               **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
-        serializer = TeamStandingSerializer if tournament.kind == Tournament.Kind.TEAMS else StandingSerializer
-
-        def page_data():
-            paginator = Pagination()
-            rows = paginator.paginate_queryset(selectors.event_standings_cached(tournament=tournament), request,
-                                               view=self)
-            return paginator.get_paginated_response(serializer(rows, many=True).data).data
-
         if not isinstance(request.accepted_renderer, JSONRenderer):
-            return Response(page_data())
+            return Response(self.page_data(request, _tournament_or_404(tournament_id)))
+        # A hit reads the event's version and the cached bytes, nothing else.
+        try:
+            event_key = selectors.event_cache_key(tournament_id=tournament_id)
+        except Tournament.DoesNotExist:
+            raise NotFound(f"there is no tournament {tournament_id}") from None
         # The page's links name the host and the query: the whole address is part of the key.
         address = hashlib.blake2b(request.build_absolute_uri().encode(), digest_size=16).hexdigest()
-        key = f"api:{selectors.standings_cache_key(tournament)}:standings:{address}"
-        return cached_answer(request, key=key, render=lambda: (JSONRenderer().render(page_data()), "application/json"),
+
+        def render():
+            # Should a change commit after the version was read, the rows answered (and kept under
+            # the older key, which no later request asks for) are the newer ones: never stale.
+            tournament = _tournament_or_404(tournament_id)
+            return JSONRenderer().render(self.page_data(request, tournament)), "application/json"
+
+        return cached_answer(request, key=f"api:{event_key}:standings:{address}", render=render,
                              timeout=selectors.STANDINGS_CACHE_SECONDS)
+
+    def page_data(self, request, tournament: Tournament) -> dict:
+        serializer = TeamStandingSerializer if tournament.kind == Tournament.Kind.TEAMS else StandingSerializer
+        paginator = Pagination()
+        rows = paginator.paginate_queryset(selectors.event_standings_cached(tournament=tournament), request, view=self)
+        return paginator.get_paginated_response(serializer(rows, many=True).data).data
 
 
 class PlacingsApi(TournamentBaseApi):
