@@ -11,12 +11,12 @@ or an API body shows (names, seeds, scores, winners), never model instances to w
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 
-from matches.models import Match, Player, Report
+from matches.models import Match, Player
 from tournaments import hosts
 from tournaments.draw import BYE, DRAW, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
@@ -334,19 +334,16 @@ class BracketPart:
     windows: tuple[FlightWindow, ...]
 
 
-def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None, every_flight: bool = False,
-                            rounds: range | None = None,
-                            pick: Callable[[str, int, int], Sequence[int]] | None = None) -> BracketPart | None:
-    """Part of an elimination event's bracket: a window on the flight ``flight`` (the first flight
-    when None; on every flight with ``every_flight``), its rounds in ``rounds`` (every round when
-    None; numbers past the flight's last are left out) and of each round the matches ``pick(flight,
-    round number, its number of matches)`` names (places from 0; every match when None; called
-    round after round), as :func:`tournament_bracket` shows them; every flight summarised.
-    Entrants and matches are built for the matches shown only. None before the draw or for a Swiss
-    or round robin; raises KeyError for a flight the bracket does not have; what ``pick`` raises
-    goes through. Two queries."""
-    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
-        return None
+#: A bracket is kept in the cache, under the event's version, in chunks of this many matches of a
+#: round: a page reads the chunks it shows.
+BRACKET_CHUNK = 32
+
+
+def _bracket_pieces(tournament: Tournament) -> tuple[tuple, dict[tuple[str, int, int], tuple]]:
+    """The whole bracket as kept: ``(draw seed, finished, flight summaries)`` and, by ``(flight,
+    round, chunk)``, :data:`BRACKET_CHUNK` matches at a time as ``(PairingView, live)``: ``live``
+    when the match is to be played and exists, its status then read afresh whenever shown (a report
+    or a dispute does not move the event's version). Two queries."""
     loaded = state.load(tournament)
     view = state.bracket_state(loaded)
     by_round: dict[tuple[str, int], list] = {}
@@ -360,25 +357,84 @@ def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None
             f.name, tuple(RoundSummary(n, f.lengths[n - 1], len(by_round.get((f.name, n), ())))
                           for n in range(1, f.rounds + 1)),
             f.source, tuple(f.fed_rounds), entrants.get(champion) if champion is not None else None))
+    chunks = {}
+    for (name, number), states in by_round.items():
+        shown = [(_bracket_match(s, loaded, entrants, view.walkovers),
+                  s.status == READY and loaded.by_key[s.match.id].match is not None) for s in states]
+        for start in range(0, len(shown), BRACKET_CHUNK):
+            chunks[(name, number, start // BRACKET_CHUNK)] = tuple(shown[start:start + BRACKET_CHUNK])
+    return (tournament.draw_seed, view.state.finished, tuple(summaries)), chunks
+
+
+def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None, every_flight: bool = False,
+                            rounds: range | None = None,
+                            pick: Callable[[str, int, int], Sequence[int]] | None = None) -> BracketPart | None:
+    """Part of an elimination event's bracket: a window on the flight ``flight`` (the first flight
+    when None; on every flight with ``every_flight``), its rounds in ``rounds`` (every round when
+    None; numbers past the flight's last are left out) and of each round the matches ``pick(flight,
+    round number, its number of matches)`` names (places from 0; every match when None; called
+    round after round), as :func:`tournament_bracket` shows them; every flight summarised.
+
+    The bracket is computed from the whole event once per version of the event and kept in the
+    cache (:data:`STANDINGS_CACHE_SECONDS`, which bounds how long a renamed player shows under his
+    old name) in chunks; a read takes the chunks it shows, and the status of the matches to be
+    played afresh (one query). A team event's bracket is computed on every read (a team match's
+    status comes from its boards). None before the draw or for a Swiss or round robin; raises
+    KeyError for a flight the bracket does not have; what ``pick`` raises goes through. At most
+    three queries."""
+    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+        return None
+    kept = tournament.kind != Tournament.Kind.TEAMS
+    prefix = f"{standings_cache_key(tournament)}:bracket"
+
+    def compute():
+        summary, chunks = _bracket_pieces(tournament)
+        if kept:
+            cache.set_many({f"{prefix}:summary": summary,
+                            **{f"{prefix}:{name}:{number}:{chunk}": value
+                               for (name, number, chunk), value in chunks.items()}}, STANDINGS_CACHE_SECONDS)
+        return summary, chunks
+
+    summary = cache.get(f"{prefix}:summary") if kept else None
+    chunks = None
+    if summary is None:
+        summary, chunks = compute()
+    draw_seed, finished, summaries = summary
     if every_flight:
-        chosen = list(view.bracket.flights)
+        chosen = list(summaries)
     else:
-        chosen = [f for f in view.bracket.flights if flight is None or f.name == flight][:1]
+        chosen = [f for f in summaries if flight is None or f.name == flight][:1]
         if not chosen:
             raise KeyError(f"the bracket has no flight {flight}")
+    wanted = []
+    for f in chosen:
+        for number in (rounds if rounds is not None else range(1, len(f.rounds) + 1)):
+            if 1 <= number <= len(f.rounds):
+                count = f.rounds[number - 1].match_count
+                wanted.append((f, number, pick(f.name, number, count) if pick is not None else range(count)))
+    needed = {(f.name, number, i // BRACKET_CHUNK) for f, number, places in wanted for i in places}
+    if chunks is None:
+        found = cache.get_many([f"{prefix}:{name}:{number}:{chunk}" for name, number, chunk in needed])
+        chunks = {(name, number, chunk): found.get(f"{prefix}:{name}:{number}:{chunk}")
+                  for name, number, chunk in needed}
+        if None in chunks.values():  # evicted since the summary was kept
+            chunks = compute()[1]
+    picked = {(f.name, number): [chunks[(f.name, number, i // BRACKET_CHUNK)][i % BRACKET_CHUNK] for i in places]
+              for f, number, places in wanted}
+    live = [shown.match_id for shown_round in picked.values() for shown, is_live in shown_round if is_live]
+    statuses = dict(Match.objects.filter(pk__in=live).values_list("pk", "status")) if live else {}
     windows = []
     for f in chosen:
         shown_rounds, first_index = [], []
-        for number in (rounds if rounds is not None else range(1, f.rounds + 1)):
-            if not 1 <= number <= f.rounds:
+        for g, number, places in wanted:
+            if g is not f:
                 continue
-            states = by_round.get((f.name, number), [])
-            places = pick(f.name, number, len(states)) if pick is not None else range(len(states))
-            matches = tuple(_bracket_match(states[i], loaded, entrants, view.walkovers) for i in places)
-            shown_rounds.append(RoundView(number, f.lengths[number - 1], matches))
+            matches = tuple(replace(shown, status=statuses.get(shown.match_id, shown.status)) if is_live else shown
+                            for shown, is_live in picked[(f.name, number)])
+            shown_rounds.append(RoundView(number, f.rounds[number - 1].length, matches))
             first_index.append(places[0] if len(places) else 0)
         windows.append(FlightWindow(f.name, tuple(shown_rounds), tuple(first_index)))
-    return BracketPart(tournament.pk, tournament.draw_seed, view.state.finished, tuple(summaries), tuple(windows))
+    return BracketPart(tournament.pk, draw_seed, finished, tuple(summaries), tuple(windows))
 
 
 # --- Swiss and round-robin rounds ----------------------------------------------------------------------
@@ -448,7 +504,8 @@ def tournament_round_page(*, tournament: Tournament, number: int | None = None,
     :func:`tournament_rounds` orders them, from 0; every pairing when None), with the round's
     bye; only those pairings are read with their entrants and matches. A round not paired gives
     no pairings (``pick`` is not called); nothing for a bracket. What ``pick`` raises goes
-    through. Four queries (a team event: those of :func:`tournament_rounds`)."""
+    through. Four queries (a team event: those of :func:`tournament_rounds`, read as a whole: a
+    team match's status comes from its boards)."""
     if tournament.format in state.BRACKET_FORMATS:
         return RoundPage(None, (), 0, (), None)
     if tournament.kind == Tournament.Kind.TEAMS:
@@ -461,22 +518,22 @@ def tournament_round_page(*, tournament: Tournament, number: int | None = None,
             return RoundPage(number, numbers, 0, (), None)
         places = pick(len(chosen.pairings)) if pick is not None else range(len(chosen.pairings))
         return RoundPage(number, numbers, len(chosen.pairings), tuple(chosen.pairings[i] for i in places), chosen.bye)
-    pairings = Pairing.objects.filter(tournament=tournament)
+    pairings = Pairing.objects.filter(tournament=tournament).order_by()
     numbers = tuple(pairings.order_by("round_number").values_list("round_number", flat=True).distinct())
     number = number if number is not None else (numbers[-1] if numbers else None)
     if number not in numbers:
         return RoundPage(number, numbers, 0, (), None)
-    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "round_number", "entry1_id",
-                                                                  "match_id"),
-                  key=lambda row: _board_key(row[2], row[1]))
-    byes = [pk for pk, _key, _n, entry1, match in rows if entry1 is None and match is None]
-    boards = [pk for pk, _key, _n, entry1, match in rows if not (entry1 is None and match is None)]
+    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "entry1_id", "match_id"),
+                  key=lambda row: _board_key(number, row[1]))
+    byes = [pk for pk, _key, entry1, match in rows if entry1 is None and match is None]
+    boards = [pk for pk, _key, entry1, match in rows if not (entry1 is None and match is None)]
     wanted = [boards[i] for i in (pick(len(boards)) if pick is not None else range(len(boards)))]
-    entry_joins = [f"{slot}__{part}" for slot in ("entry0", "entry1")
-                   for part in ("side__player_a", "side__player_b", "team")]
-    loaded = {p.pk: p for p in Pairing.objects.filter(pk__in=wanted + byes[-1:]).select_related("match", *entry_joins)
-              .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("match_id"))))}
-    by_id = {entry.pk: entry for p in loaded.values() for entry in (p.entry0, p.entry1) if entry is not None}
+    # Two small queries rather than one of a dozen joins: the pairings with their matches, then
+    # their entrants with their sides and players.
+    loaded = {p.pk: p for p in pairings.filter(pk__in=wanted + byes[-1:]).select_related("match")}
+    entry_ids = {e for p in loaded.values() for e in (p.entry0_id, p.entry1_id) if e is not None}
+    by_id = {e.pk: e for e in Entry.objects.filter(pk__in=entry_ids).select_related("side__player_a", "side__player_b",
+                                                                                      "team").order_by()}
     entrants = {entry_id: _entrant(entry) for entry_id, entry in by_id.items()}
     shown = tuple(_round_pairing(loaded[pk], entrants, by_id) for pk in wanted)
     bye = entrants[loaded[byes[-1]].entry0_id] if byes else None

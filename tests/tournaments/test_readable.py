@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from matches.models import Match
 from tests.factories import PlayerFactory
 from tests.matches.factories_api import client_for
-from tests.tournaments.factories import closed, enter, override, play
+from tests.tournaments.factories import closed, enter, override, play, report_only
 from tournaments.models import Pairing, Tournament
 from tournaments.selectors import tournament_bracket
 from tournaments.services import tournament_draw, tournament_pair_next_round
@@ -174,6 +174,27 @@ def test_the_rounds_and_the_bracket_answer_304_to_their_etag_until_a_match_chang
     override(bracket, "main-1-1", Match.objects.get(pairing__tournament=bracket, pairing__key="main-1-1")
              .side0.player_a)
     assert client_for().get(url(bracket, "bracket"), HTTP_IF_NONE_MATCH=shown["ETag"]).status_code == 200
+
+
+def test_the_kept_bracket_shows_a_report_and_a_confirmation_at_once(organiser, django_assert_max_num_queries):
+    """The bracket is kept by the event's version; a report moves no version, so the status of the
+    matches to be played is read afresh."""
+    tournament = event(organiser, 8)
+
+    def first_match():
+        return {m["key"]: m for m in get(url(tournament, "bracket")).json()["results"]}["main-1-1"]
+
+    assert first_match()["status"] == "scheduled"
+    with django_assert_max_num_queries(2):  # the event, the statuses of the matches to be played
+        assert first_match()["status"] == "scheduled"
+    match = Match.objects.get(pairing__tournament=tournament, pairing__key="main-1-1")
+    report_only(tournament, "main-1-1", match.side0.player_a)
+    assert first_match()["status"] == "reported"
+    play(tournament, "main-1-1", match.side0.player_a)
+    shown = first_match()
+    assert shown["status"] == "confirmed" and shown["winner"] == shown["top"]["id"] and shown["score"] is not None
+    semi = get(url(tournament, "bracket"), round=2).json()["results"][0]
+    assert semi["top"]["id"] == shown["top"]["id"]
 
 
 # --- query counts that do not grow with the event -------------------------------------------------
