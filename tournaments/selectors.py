@@ -502,10 +502,11 @@ def tournament_round_page(*, tournament: Tournament, number: int | None = None,
     """Of round ``number`` (the last paired round when None) of a Swiss or round robin, the
     pairings ``pick(the round's number of pairings)`` names (places in board order, as
     :func:`tournament_rounds` orders them, from 0; every pairing when None), with the round's
-    bye; only those pairings are read with their entrants and matches. A round not paired gives
-    no pairings (``pick`` is not called); nothing for a bracket. What ``pick`` raises goes
-    through. Four queries (a team event: those of :func:`tournament_rounds`, read as a whole: a
-    team match's status comes from its boards)."""
+    bye; only those pairings are read with their entrants and matches, afresh. Which pairings the
+    round has is kept in the cache under the event's version. A round not paired gives no pairings
+    (``pick`` is not called); nothing for a bracket. What ``pick`` raises goes through. Two
+    queries, four when the cache lacks this version (a team event: those of
+    :func:`tournament_rounds`, read as a whole: a team match's status comes from its boards)."""
     if tournament.format in state.BRACKET_FORMATS:
         return RoundPage(None, (), 0, (), None)
     if tournament.kind == Tournament.Kind.TEAMS:
@@ -519,18 +520,20 @@ def tournament_round_page(*, tournament: Tournament, number: int | None = None,
         places = pick(len(chosen.pairings)) if pick is not None else range(len(chosen.pairings))
         return RoundPage(number, numbers, len(chosen.pairings), tuple(chosen.pairings[i] for i in places), chosen.bye)
     pairings = Pairing.objects.filter(tournament=tournament).order_by()
-    numbers = tuple(pairings.order_by("round_number").values_list("round_number", flat=True).distinct())
-    number = number if number is not None else (numbers[-1] if numbers else None)
+    # Which pairings a round has, in board order, moves only with the event's version (a round
+    # paired, an entrant withdrawn): kept in the cache; the pairings shown are read afresh.
+    index_key = f"{standings_cache_key(tournament)}:round:{number or 'last'}"
+    index = cache.get(index_key)
+    if not isinstance(index, tuple):
+        index = _round_index(pairings, number)
+        cache.set(index_key, index, STANDINGS_CACHE_SECONDS)
+    number, numbers, boards, byes = index
     if number not in numbers:
         return RoundPage(number, numbers, 0, (), None)
-    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "entry1_id", "match_id"),
-                  key=lambda row: _board_key(number, row[1]))
-    byes = [pk for pk, _key, entry1, match in rows if entry1 is None and match is None]
-    boards = [pk for pk, _key, entry1, match in rows if not (entry1 is None and match is None)]
     wanted = [boards[i] for i in (pick(len(boards)) if pick is not None else range(len(boards)))]
     # Two small queries rather than one of a dozen joins: the pairings with their matches, then
     # their entrants with their sides and players.
-    loaded = {p.pk: p for p in pairings.filter(pk__in=wanted + byes[-1:]).select_related("match")}
+    loaded = {p.pk: p for p in pairings.filter(pk__in=[*wanted, *byes[-1:]]).select_related("match")}
     entry_ids = {e for p in loaded.values() for e in (p.entry0_id, p.entry1_id) if e is not None}
     by_id = {e.pk: e for e in Entry.objects.filter(pk__in=entry_ids).select_related("side__player_a", "side__player_b",
                                                                                       "team").order_by()}
@@ -538,6 +541,20 @@ def tournament_round_page(*, tournament: Tournament, number: int | None = None,
     shown = tuple(_round_pairing(loaded[pk], entrants, by_id) for pk in wanted)
     bye = entrants[loaded[byes[-1]].entry0_id] if byes else None
     return RoundPage(number, numbers, len(boards), shown, bye)
+
+
+def _round_index(pairings: QuerySet[Pairing], number: int | None) -> tuple:
+    """``(number, every paired round's number, the round's pairings but its byes in board order,
+    its byes)`` as ids, ``number`` the last paired round when None. Two queries."""
+    numbers = tuple(pairings.order_by("round_number").values_list("round_number", flat=True).distinct())
+    number = number if number is not None else (numbers[-1] if numbers else None)
+    if number not in numbers:
+        return number, numbers, (), ()
+    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "entry1_id", "match_id"),
+                  key=lambda row: _board_key(number, row[1]))
+    byes = tuple(pk for pk, _key, entry1, match in rows if entry1 is None and match is None)
+    boards = tuple(pk for pk, _key, entry1, match in rows if not (entry1 is None and match is None))
+    return number, numbers, boards, byes
 
 
 def _round_pairing(pairing: Pairing, entrants: dict[int, Entrant], by_id: dict[int, Entry]) -> PairingView:

@@ -197,6 +197,16 @@ def test_the_kept_bracket_shows_a_report_and_a_confirmation_at_once(organiser, d
     assert semi["top"]["id"] == shown["top"]["id"]
 
 
+def test_a_round_shows_a_report_at_once_and_reads_two_queries_once_kept(organiser, django_assert_num_queries):
+    tournament = swiss(organiser, 8)
+    assert get(url(tournament, "rounds")).json()["results"][0]["status"] == "scheduled"
+    with django_assert_num_queries(3):  # the event; the page's pairings with their matches, their entrants
+        get(url(tournament, "rounds"))
+    match = Match.objects.get(pairing__tournament=tournament, pairing__key="swiss-1-1")
+    report_only(tournament, "swiss-1-1", match.side0.player_a)
+    assert get(url(tournament, "rounds")).json()["results"][0]["status"] == "reported"
+
+
 # --- query counts that do not grow with the event -------------------------------------------------
 
 
