@@ -122,6 +122,8 @@ if REDIS_URL:
     # Fails open (core/cache.py): with Redis down, reads miss and writes are skipped, so pages and
     # the API answer from the database. No cache call waits longer than the socket timeouts, and
     # after a failure none tries Redis again for retry_seconds.
+    # One Redis client (and pool of connections) per process, shared by every thread's cache
+    # object: no client is built per operation (core/cache.py, PooledRedisCacheClient).
     CACHES = {"default": {"BACKEND": "core.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "retry_seconds": 5}}}
     CELERY_BROKER_URL = REDIS_URL

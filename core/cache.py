@@ -23,18 +23,34 @@ tries again. The breaker and the log are per process and per Redis location, sha
 thread's cache object; the failure is logged at most once a minute (core/outages.py), its end
 once. A pooled connection left from before a restart of Redis is no new failure: redis-py finds it
 closed when it takes it from the pool, and opens another.
+
+One Redis client per process: Django keeps a cache object per thread, and its Redis backend builds
+a connection pool per cache object and a client per operation, so a gunicorn worker of 4 threads
+held 4 pools and built a client on every ``get``. :class:`PooledRedisCacheClient` shares one
+client (and its pool of connections, thread-safe in redis-py) by every thread of the process for
+each location and set of options; a connection is opened only when more threads than ever before
+talk to Redis at once. redis-py's pool notices a fork and opens fresh connections in the child.
+
+:func:`cached_answer` keeps an API answer as the bytes sent, with their ETag, and answers
+``If-None-Match`` with a 304.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from time import monotonic
 
+from django.core.cache import cache as default_cache
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.http import HttpResponse
+from django.utils.cache import get_conditional_response
 from redis.exceptions import RedisError
 
 from .outages import OutageLog
@@ -89,6 +105,29 @@ def circuit_for(location: str, *, retry_seconds: float = 5.0, log_seconds: float
         return circuit
 
 
+_clients: dict[tuple, object] = {}
+_clients_lock = threading.Lock()
+
+
+class PooledRedisCacheClient(RedisCacheClient):
+    """Django's Redis cache client that hands every operation the process's one ``redis.Redis``
+    for its location and options (see the module), instead of a new client per operation and a
+    pool per thread."""
+
+    def get_client(self, key=None, *, write=False):
+        index = self._get_connection_pool_index(write)
+        # The options may hold classes (the parser's): their repr is stable within the process.
+        identity = (self._servers[index], self._pool_class, repr(sorted(self._pool_options.items())))
+        client = _clients.get(identity)
+        if client is None:
+            with _clients_lock:
+                client = _clients.get(identity)
+                if client is None:
+                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
+                    client = _clients[identity] = self._client(connection_pool=pool)
+        return client
+
+
 class FailOpenRedisCache(RedisCache):
     """Django's Redis cache that never raises for Redis being unreachable (see the module).
 
@@ -104,6 +143,7 @@ class FailOpenRedisCache(RedisCache):
         options.setdefault("socket_connect_timeout", 0.5)
         options.setdefault("socket_timeout", 0.5)
         super().__init__(server, {**params, "OPTIONS": options})
+        self._class = PooledRedisCacheClient
         location = server if isinstance(server, str) else ",".join(server)
         self.circuit = circuit_for(location, retry_seconds=retry_seconds, log_seconds=log_seconds)
 
@@ -155,3 +195,73 @@ class FailOpenRedisCache(RedisCache):
 
     def clear(self):
         return self._guarded(partial(super().clear), lambda: False)
+
+
+# --- answers kept as the bytes sent ---------------------------------------------------------------
+
+
+def answer_etag(body: bytes) -> str:
+    """The strong ETag of an answer's body (a digest of its bytes, quoted)."""
+    return f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"'
+
+
+def conditional_answer(request, *, body: bytes, content_type: str, etag: str | None = None,
+                       response: HttpResponse | None = None) -> HttpResponse:
+    """``body`` as an answer (``response`` when given, whose content it is) with its ETag
+    (``etag``, else its digest) and ``Cache-Control: no-cache`` (a client keeps it but asks again,
+    naming the ETag); a 304 without the body when the request's ``If-None-Match`` names it.
+    Raises nothing."""
+    if response is None:
+        response = HttpResponse(body, content_type=content_type)
+    response["ETag"] = etag or answer_etag(body)
+    response["Cache-Control"] = "no-cache"
+    return get_conditional_response(request, etag=response["ETag"], response=response) or response
+
+
+#: The answers this process served last, kept in its memory in front of the shared cache: a hit
+#: then costs no round trip to Redis. The key names the version of what the answer is computed
+#: from, so a copy here is as current as the shared one; it lives no longer than the timeout given.
+LOCAL_ANSWERS = 256
+_local: OrderedDict[str, tuple[float, tuple[str, str, bytes]]] = OrderedDict()
+_local_lock = threading.Lock()
+
+
+def _local_get(key: str) -> tuple[str, str, bytes] | None:
+    with _local_lock:
+        kept = _local.get(key)
+        if kept is None:
+            return None
+        if kept[0] <= monotonic():
+            del _local[key]
+            return None
+        _local.move_to_end(key)
+        return kept[1]
+
+
+def _local_set(key: str, answer: tuple[str, str, bytes], timeout: int) -> None:
+    with _local_lock:
+        _local[key] = (monotonic() + timeout, answer)
+        _local.move_to_end(key)
+        while len(_local) > LOCAL_ANSWERS:
+            _local.popitem(last=False)
+
+
+def cached_answer(request, *, key: str, render: Callable[[], tuple[bytes, str]], timeout: int) -> HttpResponse:
+    """The answer kept under ``key`` as the bytes sent (with their content type and ETag), through
+    :func:`conditional_answer`: from this process's memory (the :data:`LOCAL_ANSWERS` last ones),
+    else from the default cache, else ``render()`` gives ``(body, content_type)``, kept in both for
+    ``timeout`` seconds. A hit renders nothing. ``key`` must change whenever the answer would (a
+    version of what it is computed from). What ``render`` raises goes through, and nothing is
+    kept."""
+    answer = _local_get(key)
+    if answer is None:
+        stored = default_cache.get(key)
+        if isinstance(stored, tuple) and len(stored) == 3:
+            answer = stored
+        else:
+            body, content_type = render()
+            answer = (answer_etag(body), content_type, body)
+            default_cache.set(key, answer, timeout)
+        _local_set(key, answer, timeout)
+    etag, content_type, body = answer
+    return conditional_answer(request, body=body, content_type=content_type, etag=etag)

@@ -10,8 +10,10 @@ or an API body shows (names, seeds, scores, winners), never model instances to w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
 from matches.models import Match, Player
@@ -103,6 +105,18 @@ def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
     order. One query."""
     entries = (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
                .order_by("seed", "created_at", "id"))
+    return tuple(_entrant(e) for e in entries)
+
+
+def entry_queryset(*, tournament: Tournament) -> QuerySet[Entry]:
+    """The event's entries in :func:`entry_list`'s order, sides, players and team joined: slice
+    it to read one page, and show it with :func:`entrants_of`."""
+    return (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
+            .order_by("seed", "created_at", "id"))
+
+
+def entrants_of(entries) -> tuple[Entrant, ...]:
+    """``entries`` (from :func:`entry_queryset`) as shown."""
     return tuple(_entrant(e) for e in entries)
 
 
@@ -264,6 +278,165 @@ def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entran
     )
 
 
+class _LazyEntrants(dict):
+    """Entry id -> :class:`Entrant`, each built on first use from ``by_id`` (the entries)."""
+
+    def __init__(self, by_id: dict[int, Entry]):
+        super().__init__()
+        self.by_id = by_id
+
+    def __missing__(self, entry_id: int) -> Entrant:
+        shown = self[entry_id] = _entrant(self.by_id[entry_id])
+        return shown
+
+    def get(self, entry_id, default=None):
+        return self[entry_id] if entry_id in self.by_id else default
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A round of a flight without its matches: its number, match length and number of matches."""
+
+    number: int
+    length: int
+    match_count: int
+
+
+@dataclass(frozen=True)
+class FlightSummary:
+    """A flight without its matches (:class:`FlightView`): its rounds' summaries."""
+
+    name: str
+    rounds: tuple[RoundSummary, ...]
+    source: str | None
+    fed_rounds: tuple[int, ...]
+    champion: Entrant | None
+
+
+@dataclass(frozen=True)
+class FlightWindow:
+    """The rounds of one flight shown, each with the matches shown (``RoundView.matches``);
+    ``first_index`` is the place of each round's first match shown in its round, from 0."""
+
+    name: str
+    rounds: tuple[RoundView, ...]
+    first_index: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BracketPart:
+    """Part of a bracket: every flight summarised, and the windows shown (:class:`FlightWindow`)."""
+
+    tournament_id: int
+    draw_seed: int | None
+    finished: bool
+    flights: tuple[FlightSummary, ...]
+    windows: tuple[FlightWindow, ...]
+
+
+#: A bracket is kept in the cache, under the event's version, in chunks of this many matches of a
+#: round: a page reads the chunks it shows.
+BRACKET_CHUNK = 32
+
+
+def _bracket_pieces(tournament: Tournament) -> tuple[tuple, dict[tuple[str, int, int], tuple]]:
+    """The whole bracket as kept: ``(draw seed, finished, flight summaries)`` and, by ``(flight,
+    round, chunk)``, :data:`BRACKET_CHUNK` matches at a time as ``(PairingView, live)``: ``live``
+    when the match is to be played and exists, its status then read afresh whenever shown (a report
+    or a dispute does not move the event's version). Two queries."""
+    loaded = state.load(tournament)
+    view = state.bracket_state(loaded)
+    by_round: dict[tuple[str, int], list] = {}
+    for match_state in view.state.matches:
+        by_round.setdefault((match_state.match.flight, match_state.match.round), []).append(match_state)
+    entrants = _LazyEntrants(loaded.by_id)
+    summaries = []
+    for f in view.bracket.flights:
+        champion = view.state.champion(f.name)
+        summaries.append(FlightSummary(
+            f.name, tuple(RoundSummary(n, f.lengths[n - 1], len(by_round.get((f.name, n), ())))
+                          for n in range(1, f.rounds + 1)),
+            f.source, tuple(f.fed_rounds), entrants.get(champion) if champion is not None else None))
+    chunks = {}
+    for (name, number), states in by_round.items():
+        shown = [(_bracket_match(s, loaded, entrants, view.walkovers),
+                  s.status == READY and loaded.by_key[s.match.id].match is not None) for s in states]
+        for start in range(0, len(shown), BRACKET_CHUNK):
+            chunks[(name, number, start // BRACKET_CHUNK)] = tuple(shown[start:start + BRACKET_CHUNK])
+    return (tournament.draw_seed, view.state.finished, tuple(summaries)), chunks
+
+
+def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None, every_flight: bool = False,
+                            rounds: range | None = None,
+                            pick: Callable[[str, int, int], Sequence[int]] | None = None) -> BracketPart | None:
+    """Part of an elimination event's bracket: a window on the flight ``flight`` (the first flight
+    when None; on every flight with ``every_flight``), its rounds in ``rounds`` (every round when
+    None; numbers past the flight's last are left out) and of each round the matches ``pick(flight,
+    round number, its number of matches)`` names (places from 0; every match when None; called
+    round after round), as :func:`tournament_bracket` shows them; every flight summarised.
+
+    The bracket is computed from the whole event once per version of the event and kept in the
+    cache (:data:`STANDINGS_CACHE_SECONDS`, which bounds how long a renamed player shows under his
+    old name) in chunks; a read takes the chunks it shows, and the status of the matches to be
+    played afresh (one query). A team event's bracket is computed on every read (a team match's
+    status comes from its boards). None before the draw or for a Swiss or round robin; raises
+    KeyError for a flight the bracket does not have; what ``pick`` raises goes through. At most
+    three queries."""
+    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+        return None
+    kept = tournament.kind != Tournament.Kind.TEAMS
+    prefix = f"{standings_cache_key(tournament)}:bracket"
+
+    def compute():
+        summary, chunks = _bracket_pieces(tournament)
+        if kept:
+            cache.set_many({f"{prefix}:summary": summary,
+                            **{f"{prefix}:{name}:{number}:{chunk}": value
+                               for (name, number, chunk), value in chunks.items()}}, STANDINGS_CACHE_SECONDS)
+        return summary, chunks
+
+    summary = cache.get(f"{prefix}:summary") if kept else None
+    chunks = None
+    if summary is None:
+        summary, chunks = compute()
+    draw_seed, finished, summaries = summary
+    if every_flight:
+        chosen = list(summaries)
+    else:
+        chosen = [f for f in summaries if flight is None or f.name == flight][:1]
+        if not chosen:
+            raise KeyError(f"the bracket has no flight {flight}")
+    wanted = []
+    for f in chosen:
+        for number in (rounds if rounds is not None else range(1, len(f.rounds) + 1)):
+            if 1 <= number <= len(f.rounds):
+                count = f.rounds[number - 1].match_count
+                wanted.append((f, number, pick(f.name, number, count) if pick is not None else range(count)))
+    needed = {(f.name, number, i // BRACKET_CHUNK) for f, number, places in wanted for i in places}
+    if chunks is None:
+        found = cache.get_many([f"{prefix}:{name}:{number}:{chunk}" for name, number, chunk in needed])
+        chunks = {(name, number, chunk): found.get(f"{prefix}:{name}:{number}:{chunk}")
+                  for name, number, chunk in needed}
+        if None in chunks.values():  # evicted since the summary was kept
+            chunks = compute()[1]
+    picked = {(f.name, number): [chunks[(f.name, number, i // BRACKET_CHUNK)][i % BRACKET_CHUNK] for i in places]
+              for f, number, places in wanted}
+    live = [shown.match_id for shown_round in picked.values() for shown, is_live in shown_round if is_live]
+    statuses = dict(Match.objects.filter(pk__in=live).values_list("pk", "status")) if live else {}
+    windows = []
+    for f in chosen:
+        shown_rounds, first_index = [], []
+        for g, number, places in wanted:
+            if g is not f:
+                continue
+            matches = tuple(replace(shown, status=statuses.get(shown.match_id, shown.status)) if is_live else shown
+                            for shown, is_live in picked[(f.name, number)])
+            shown_rounds.append(RoundView(number, f.rounds[number - 1].length, matches))
+            first_index.append(places[0] if len(places) else 0)
+        windows.append(FlightWindow(f.name, tuple(shown_rounds), tuple(first_index)))
+    return BracketPart(tournament.pk, draw_seed, finished, tuple(summaries), tuple(windows))
+
+
 # --- Swiss and round-robin rounds ----------------------------------------------------------------------
 
 
@@ -291,19 +464,106 @@ def tournament_rounds(*, tournament: Tournament) -> tuple[RoundPairings, ...]:
         if pairing.match_id is None and pairing.entry1_id is None:
             byes[pairing.round_number] = entrants[pairing.entry0_id]
             continue
-        rounds[pairing.round_number].append(PairingView(
-            key=pairing.key, flight=pairing.flight, round=pairing.round_number, length=pairing.length,
-            top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
-            match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id),
-            winner=state.winner_entry(pairing, loaded.by_id), pairing_id=pairing.pk,
-        ))
+        rounds[pairing.round_number].append(_round_pairing(pairing, entrants, loaded.by_id))
     return tuple(RoundPairings(n, tuple(rounds[n]), byes.get(n)) for n in sorted(rounds))
 
 
 def _board_order(pairing: Pairing):
+    return _board_key(pairing.round_number, pairing.key)
+
+
+def _board_key(round_number: int, key: str):
     # swiss-3-10 after swiss-3-9; A-2-1 before B-2-1
-    head, _, tail = pairing.key.rpartition("-")
-    return pairing.round_number, head, int(tail) if tail.isdigit() else 10**6
+    head, _, tail = key.rpartition("-")
+    return round_number, head, int(tail) if tail.isdigit() else 10**6
+
+
+def pairing_count(*, tournament: Tournament) -> int:
+    """How many pairings the event has (byes and matches still waiting for a player included). One
+    query."""
+    return Pairing.objects.filter(tournament=tournament).count()
+
+
+@dataclass(frozen=True)
+class RoundPage:
+    """Part of one round of a Swiss or round robin: ``pairings`` are the round's ``start``-th to
+    ``stop``-th pairings in board order; ``count`` the round's pairings (its bye not counted);
+    ``numbers`` every paired round. ``number`` is None before the first round is paired."""
+
+    number: int | None
+    numbers: tuple[int, ...]
+    count: int
+    pairings: tuple[PairingView, ...]
+    bye: Entrant | None
+
+
+def tournament_round_page(*, tournament: Tournament, number: int | None = None,
+                          pick: Callable[[int], Sequence[int]] | None = None) -> RoundPage:
+    """Of round ``number`` (the last paired round when None) of a Swiss or round robin, the
+    pairings ``pick(the round's number of pairings)`` names (places in board order, as
+    :func:`tournament_rounds` orders them, from 0; every pairing when None), with the round's
+    bye; only those pairings are read with their entrants and matches, afresh. Which pairings the
+    round has is kept in the cache under the event's version. A round not paired gives no pairings
+    (``pick`` is not called); nothing for a bracket. What ``pick`` raises goes through. Two
+    queries, four when the cache lacks this version (a team event: those of
+    :func:`tournament_rounds`, read as a whole: a team match's status comes from its boards)."""
+    if tournament.format in state.BRACKET_FORMATS:
+        return RoundPage(None, (), 0, (), None)
+    if tournament.kind == Tournament.Kind.TEAMS:
+        # A team match's status and score come from its boards: read the event as a whole.
+        every = tournament_rounds(tournament=tournament)
+        numbers = tuple(r.number for r in every)
+        number = number if number is not None else (numbers[-1] if numbers else None)
+        chosen = next((r for r in every if r.number == number), None)
+        if chosen is None:
+            return RoundPage(number, numbers, 0, (), None)
+        places = pick(len(chosen.pairings)) if pick is not None else range(len(chosen.pairings))
+        return RoundPage(number, numbers, len(chosen.pairings), tuple(chosen.pairings[i] for i in places), chosen.bye)
+    pairings = Pairing.objects.filter(tournament=tournament).order_by()
+    # Which pairings a round has, in board order, moves only with the event's version (a round
+    # paired, an entrant withdrawn): kept in the cache; the pairings shown are read afresh.
+    index_key = f"{standings_cache_key(tournament)}:round:{number or 'last'}"
+    index = cache.get(index_key)
+    if not isinstance(index, tuple):
+        index = _round_index(pairings, number)
+        cache.set(index_key, index, STANDINGS_CACHE_SECONDS)
+    number, numbers, boards, byes = index
+    if number not in numbers:
+        return RoundPage(number, numbers, 0, (), None)
+    wanted = [boards[i] for i in (pick(len(boards)) if pick is not None else range(len(boards)))]
+    # Two small queries rather than one of a dozen joins: the pairings with their matches, then
+    # their entrants with their sides and players.
+    loaded = {p.pk: p for p in pairings.filter(pk__in=[*wanted, *byes[-1:]]).select_related("match")}
+    entry_ids = {e for p in loaded.values() for e in (p.entry0_id, p.entry1_id) if e is not None}
+    by_id = {e.pk: e for e in Entry.objects.filter(pk__in=entry_ids).select_related("side__player_a", "side__player_b",
+                                                                                      "team").order_by()}
+    entrants = {entry_id: _entrant(entry) for entry_id, entry in by_id.items()}
+    shown = tuple(_round_pairing(loaded[pk], entrants, by_id) for pk in wanted)
+    bye = entrants[loaded[byes[-1]].entry0_id] if byes else None
+    return RoundPage(number, numbers, len(boards), shown, bye)
+
+
+def _round_index(pairings: QuerySet[Pairing], number: int | None) -> tuple:
+    """``(number, every paired round's number, the round's pairings but its byes in board order,
+    its byes)`` as ids, ``number`` the last paired round when None. Two queries."""
+    numbers = tuple(pairings.order_by("round_number").values_list("round_number", flat=True).distinct())
+    number = number if number is not None else (numbers[-1] if numbers else None)
+    if number not in numbers:
+        return number, numbers, (), ()
+    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "entry1_id", "match_id"),
+                  key=lambda row: _board_key(number, row[1]))
+    byes = tuple(pk for pk, _key, entry1, match in rows if entry1 is None and match is None)
+    boards = tuple(pk for pk, _key, entry1, match in rows if not (entry1 is None and match is None))
+    return number, numbers, boards, byes
+
+
+def _round_pairing(pairing: Pairing, entrants: dict[int, Entrant], by_id: dict[int, Entry]) -> PairingView:
+    return PairingView(
+        key=pairing.key, flight=pairing.flight, round=pairing.round_number, length=pairing.length,
+        top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
+        match_id=pairing.match_id, score=_oriented_score(pairing, by_id),
+        winner=state.winner_entry(pairing, by_id), pairing_id=pairing.pk,
+    )
 
 
 # --- standings and placings ----------------------------------------------------------------------
@@ -362,6 +622,38 @@ def event_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     if tournament.kind == Tournament.Kind.TEAMS:
         return team_standings(tournament=tournament)
     return tournament_standings(tournament=tournament)
+
+
+# Bounds how long a renamed player or team shows under its old name in the cached standings (a
+# rename does not move the event's version).
+STANDINGS_CACHE_SECONDS = 300
+
+
+def standings_cache_key(tournament: Tournament) -> str:
+    """What every cached read computed from the whole event is kept under: it changes with every
+    committed change of the event (its ``version``: entries, draw, rounds, confirmed results). The
+    event's creation time keeps a restored or recreated database from meeting an old entry."""
+    return f"tournaments:event:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
+
+
+def event_cache_key(*, tournament_id: int) -> str:
+    """:func:`standings_cache_key` of the event ``tournament_id`` read as two values, not a whole
+    event: one small query. Raises Tournament.DoesNotExist."""
+    created_at, version = Tournament.objects.values_list("created_at", "version").get(pk=tournament_id)
+    return standings_cache_key(Tournament(pk=tournament_id, created_at=created_at, version=version))
+
+
+def event_standings_cached(*, tournament: Tournament) -> tuple[StandingRow, ...]:
+    """:func:`event_standings`, kept in the cache under the event's version (see
+    :func:`standings_cache_key`) for :data:`STANDINGS_CACHE_SECONDS`: no query when the cache has
+    this version, those of :func:`event_standings` otherwise. ``tournament`` must be freshly read
+    (its version is the key)."""
+    key = f"{standings_cache_key(tournament)}:standings"
+    rows = cache.get(key)
+    if not isinstance(rows, tuple):
+        rows = event_standings(tournament=tournament)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
 
 
 def _rows(table, entrants: dict[int, Entrant], group: str | None) -> list[StandingRow]:

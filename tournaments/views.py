@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import InvalidPage, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -285,56 +288,171 @@ def _cell(tournament: Tournament, match: selectors.PairingView) -> BracketCell:
     )
 
 
+#: The bracket page draws a window on each flight: this many rounds, and of the first of them at
+#: most this many matches (a section of the flight: the matches of the rounds after it that they
+#: feed, 16, 8...), with links to the other windows.
+BRACKET_ROUNDS_SHOWN = 4
+BRACKET_SECTION = 32
+#: The rounds page shows this many pairings of one round, the standings page this many rows.
+ROUND_PAGE_SIZE = 100
+STANDINGS_PAGE_SIZE = 100
+
+
+@dataclass(frozen=True)
+class PageLink:
+    label: str
+    href: str
+    current: bool
+
+
 @dataclass(frozen=True)
 class FlightDrawing:
     name: str
     title: str
     svg: str
     champion: selectors.Entrant | None
+    windows: tuple[PageLink, ...] = ()
+    sections: tuple[PageLink, ...] = ()
 
 
-def _flight_drawing(tournament: Tournament, flight: selectors.FlightView) -> FlightDrawing:
-    names = round_names(len(flight.rounds))
-    rounds = [BracketRound(name, rnd.length, tuple(_cell(tournament, m) for m in rnd.matches))
-              for name, rnd in zip(names, flight.rounds, strict=True)]
-    title = flight_title(flight.name)
-    return FlightDrawing(flight.name, title, bracket_svg(rounds, title=f"{tournament.name}: {title}"), flight.champion)
+def _whole(request: HttpRequest, name: str, default: int = 1) -> int:
+    """The query parameter ``name`` as a whole number from 1 (``default`` when absent); a bad one
+    is a 404: there is no such page."""
+    text = request.GET.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= 6 and int(text) >= 1):
+        raise Http404("no such page")
+    return int(text)
+
+
+def _href(tournament: Tournament, name: str, **query) -> str:
+    return f"{reverse(f'tournaments:{name}', args=[tournament.pk])}?{urlencode(query)}"
+
+
+def _sections(count: int) -> int:
+    return max(1, -(-count // BRACKET_SECTION))
+
+
+def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, window: selectors.FlightWindow,
+                    *, first_round: int, section: int) -> FlightDrawing:
+    names = round_names(len(summary.rounds))
+    rounds = [BracketRound(names[rnd.number - 1], rnd.length, tuple(_cell(tournament, m) for m in rnd.matches))
+              for rnd in window.rounds]
+    title = flight_title(summary.name)
+    windows = tuple(
+        PageLink(_("Rounds %(first)d-%(last)d") % {"first": first, "last": min(first + BRACKET_ROUNDS_SHOWN - 1,
+                                                                                 len(summary.rounds))}
+                 if first < len(summary.rounds) else _("Round %(first)d") % {"first": first},
+                 _href(tournament, "bracket", flight=summary.name, round=first), first == first_round)
+        for first in range(1, len(summary.rounds) + 1, BRACKET_ROUNDS_SHOWN)
+    ) if len(summary.rounds) > BRACKET_ROUNDS_SHOWN else ()
+    count = summary.rounds[first_round - 1].match_count if first_round <= len(summary.rounds) else 0
+    sections = tuple(
+        PageLink(_("Section %(number)d") % {"number": number},
+                 _href(tournament, "bracket", flight=summary.name, round=first_round, section=number),
+                 number == section)
+        for number in range(1, _sections(count) + 1)
+    ) if _sections(count) > 1 else ()
+    return FlightDrawing(summary.name, title, bracket_svg(rounds, title=f"{tournament.name}: {title}"),
+                         summary.champion, windows, sections)
 
 
 def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The bracket of an elimination event, one drawing per flight, each match linking to its
-    page; the final placings once every match is decided. Public; a fixed number of queries."""
+    """The bracket of an elimination event: a drawing per flight (with ``flight``, that flight
+    only) of a window of :data:`BRACKET_ROUNDS_SHOWN` rounds from ``round`` (1), and of a big
+    first round its ``section`` (1) of :data:`BRACKET_SECTION` matches with the matches they feed,
+    with links to the other windows; each match links to its page. The final placings once every
+    match is decided. Public; a fixed number of queries; 404 for a flight the bracket lacks."""
     tournament = _tournament_or_404(tournament_id)
-    view = selectors.tournament_bracket(tournament=tournament)
-    flights = [_flight_drawing(tournament, f) for f in view.flights] if view is not None else []
+    first_round, section = _whole(request, "round"), _whole(request, "section")
+    wanted = request.GET.get("flight")
+
+    def pick(flight: str, number: int, count: int):
+        if number == first_round:
+            sections[flight] = _sections(count)
+        parts = sections.get(flight, 1)
+        part = min(section, parts) - 1
+        return range(count * part // parts, count * (part + 1) // parts)
+
+    sections: dict[str, int] = {}
+    try:
+        view = selectors.tournament_bracket_part(
+            tournament=tournament, flight=wanted, every_flight=wanted is None,
+            rounds=range(first_round, first_round + BRACKET_ROUNDS_SHOWN), pick=pick)
+    except KeyError:
+        raise Http404("no such flight") from None
+    summaries = {f.name: f for f in view.flights} if view is not None else {}
+    flights = [_flight_drawing(tournament, summaries[w.name], w, first_round=first_round, section=section)
+               for w in view.windows] if view is not None else []
     placings = selectors.tournament_placings(tournament=tournament) if view is not None and view.finished else ()
     return render(request, "tournaments/bracket.html", {
         "tournament": tournament, "bracket": view, "flights": flights, "placings": placings,
-        "flight_title": {f.name: f.title for f in flights}, "runs": runs(tournament, request.user),
+        "flight_title": {f.name: flight_title(f.name) for f in view.flights} if view is not None else {},
+        "other_flights": [PageLink(flight_title(f.name), _href(tournament, "bracket", flight=f.name), f.name == wanted)
+                          for f in view.flights] if view is not None and len(view.flights) > 1 else [],
+        "all_flights_href": reverse("tournaments:bracket", args=[tournament.pk]) if wanted else None,
+        "runs": runs(tournament, request.user),
     })
 
 
 def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The pairings of a Swiss or round robin, round by round, with their results. Public."""
+    """The rounds of a Swiss or round robin with their results: every round while the event has
+    at most :data:`ROUND_PAGE_SIZE` pairings, else one round (``round``: the last paired round when
+    absent), its pairings :data:`ROUND_PAGE_SIZE` at a time (``page``), with links to the other
+    rounds and pages. Public; a fixed number of queries, reading the pairings shown only."""
     tournament = _tournament_or_404(tournament_id)
-    rounds_ = selectors.tournament_rounds(tournament=tournament)
+    number = _whole(request, "round") if "round" in request.GET else None
+    if number is None and "page" not in request.GET and selectors.pairing_count(tournament=tournament) <= ROUND_PAGE_SIZE:
+        every = selectors.tournament_rounds(tournament=tournament)
+        return render(request, "tournaments/rounds.html", {
+            "tournament": tournament,
+            "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings]) for rnd in every],
+            "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
+        })
+    page_number = _whole(request, "page")
+    counted: list[int] = []
+
+    def pick(count: int):
+        counted.append(count)
+        return range((page_number - 1) * ROUND_PAGE_SIZE, min(page_number * ROUND_PAGE_SIZE, count))
+
+    page = selectors.tournament_round_page(tournament=tournament, number=number, pick=pick)
+    if (number is not None and number not in page.numbers) or (counted and page_number > 1 and not page.pairings):
+        raise Http404("no such round or page")
+    pages = -(-counted[0] // ROUND_PAGE_SIZE) if counted else 0
     return render(request, "tournaments/rounds.html", {
         "tournament": tournament,
-        "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings]) for rnd in rounds_],
+        "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings])] if page.number is not None else [],
+        "round_links": [PageLink(_("Round %(number)d") % {"number": n}, _href(tournament, "rounds", round=n),
+                                 n == page.number) for n in page.numbers] if len(page.numbers) > 1 else [],
+        "page_links": [PageLink(str(n), _href(tournament, "rounds", round=page.number, page=n), n == page_number)
+                       for n in range(1, pages + 1)] if pages > 1 else [],
         "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
     })
 
 
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The table of a Swiss or round robin with its tie-break columns (a team event: the team
-    table, team-match wins then board points then head-to-head). Public; a fixed number of
-    queries."""
+    table, team-match wins then board points then head-to-head), :data:`STANDINGS_PAGE_SIZE` rows
+    a page (``page``) with links to the others. Public; a fixed number of queries (none for the
+    rows while the cache has this version of the event)."""
     tournament = _tournament_or_404(tournament_id)
     teams = tournament.kind == Tournament.Kind.TEAMS
-    rows = (selectors.team_standings if teams else selectors.tournament_standings)(tournament=tournament)
+    rows = selectors.event_standings_cached(tournament=tournament)
+    paginator = Paginator(rows, STANDINGS_PAGE_SIZE)
+    try:
+        page = paginator.page(_whole(request, "page"))
+    except InvalidPage:
+        raise Http404("no such page") from None
     return render(request, "tournaments/standings.html", {
-        "tournament": tournament, "rows": rows, "swiss": tournament.format == Tournament.Format.SWISS, "teams": teams,
-        "grouped": tournament.format == Tournament.Format.ROUND_ROBIN, "runs": runs(tournament, request.user),
+        "tournament": tournament, "rows": page.object_list, "swiss": tournament.format == Tournament.Format.SWISS,
+        "teams": teams, "grouped": tournament.format == Tournament.Format.ROUND_ROBIN,
+        "runs": runs(tournament, request.user),
+        "page_links": [PageLink(_("Places %(first)d-%(last)d") % {
+            "first": paginator.page(n).start_index(), "last": paginator.page(n).end_index()},
+            _href(tournament, "standings", page=n), n == page.number) for n in paginator.page_range]
+        if paginator.num_pages > 1 else [],
     })
 
 

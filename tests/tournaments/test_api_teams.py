@@ -249,7 +249,7 @@ def test_the_team_match_card_shows_each_board_and_the_team_result(organiser):
 
 def test_the_standings_endpoint_of_a_team_event_ranks_by_team_wins_then_board_points(organiser):
     tournament = played_round_robin(organiser)
-    body = client_for().get(api(tournament, "standings")).json()
+    body = client_for().get(api(tournament, "standings")).json()["results"]
     # By head-to-head (the individual round-robin order) the Bears would be first.
     assert [(r["place"], r["entrant"]["name"], r["wins"], r["board_points"], r["board_points_against"])
             for r in body] == [(1, "Aces", 2, 6, 3), (2, "Bears", 2, 5, 4), (3, "Cats", 1, 5, 4), (4, "Dogs", 1, 2, 7)]

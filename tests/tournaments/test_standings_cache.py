@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def standings(tournament):
     response = APIClient().get(f"/api/v1/tournaments/{tournament.pk}/standings/")
     assert response.status_code == 200
-    return response.json()
+    return response.json()["results"]
 
 
 def test_a_confirmed_result_shows_in_the_cached_standings(django_assert_max_num_queries):

@@ -13,15 +13,19 @@ tournament, 409 when the event's state forbids it (``already_drawn``, ``round_in
 
 from __future__ import annotations
 
-from django.core.cache import cache
+import hashlib
+
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
+from core.cache import cached_answer, conditional_answer
 from core.parsers import JSONParser
 from matches.services.matches import player_for_user
 from tournaments import errors, selectors, services
@@ -30,7 +34,8 @@ from tournaments.services import state
 
 from . import permissions
 from .serializers import (
-    BracketSerializer,
+    BracketPageSerializer,
+    BracketQuerySerializer,
     DrawInputSerializer,
     EntrantSerializer,
     EntryAddSerializer,
@@ -38,7 +43,9 @@ from .serializers import (
     MyNextMatchSerializer,
     NoBodySerializer,
     PlacingSerializer,
+    RoundPageSerializer,
     RoundPairingsSerializer,
+    RoundQuerySerializer,
     SignUpSerializer,
     StandingSerializer,
     TeamStandingSerializer,
@@ -210,12 +217,17 @@ class TournamentFinishApi(OrganiserActionApi):
 class EntryListApi(TournamentBaseApi):
     permission_classes = [AllowAny]
 
+    pagination_class = Pagination  # the schema shows the page, as the answer is
+
     @extend_schema(operation_id="tournaments_entries_list", tags=TAGS, summary="The entrants",
-                   description="By seed once drawn (those not in the draw last), else in entry order.",
-                   responses={200: EntrantSerializer(many=True), **READ_ERRORS})
+                   description="Paginated (25 a page, page_size up to 100); by seed once drawn (those not in the "
+                               "draw last), else in entry order. Only the page's entries are read.",
+                   responses={200: EntrantSerializer(many=True), 400: ApiErrorSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
         tournament = _tournament_or_404(tournament_id)
-        return Response(EntrantSerializer(selectors.entry_list(tournament=tournament), many=True).data)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(selectors.entry_queryset(tournament=tournament), request, view=self)
+        return paginator.get_paginated_response(EntrantSerializer(selectors.entrants_of(page), many=True).data)
 
 
 class EntryAddApi(TournamentBaseApi):
@@ -300,60 +312,159 @@ class LateEntryApi(TournamentBaseApi):
 # --- reads --------------------------------------------------------------------------------------------
 
 
-class BracketApi(TournamentBaseApi):
+class DrawPagination(Pagination):
+    """A bracket's or a round's matches: 32 a page (a section of a bracket: 32, 16, 8... matches
+    in the rounds after it), ``page_size`` up to 128."""
+
+    page_size = 32
+    max_page_size = 128
+
+
+def _query(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class ETagApi(TournamentBaseApi):
+    """A read answered with an ETag of its bytes, and 304 without them for a client that has them
+    (``If-None-Match``)."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.method != "GET" or response.status_code != 200 or not isinstance(response, Response):
+            return response
+        response.render()
+        return conditional_answer(request, body=response.content, content_type=response["Content-Type"],
+                                  response=response)
+
+
+ETAG_NOTE = (" The answer carries an ETag: a request with If-None-Match naming it is answered 304 without a body "
+             "while nothing shown has changed.")
+NOT_MODIFIED = {304: OpenApiResponse(description="not modified: the client's copy (If-None-Match) is current")}
+
+
+class BracketApi(ETagApi):
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="tournaments_bracket", tags=TAGS, summary="The bracket, flight by flight",
-                   description="Every match with its entrants, seeds, status, score, winner and match id. 409 "
-                               "not_drawn before the draw, not_a_bracket for a Swiss or round robin (see rounds).",
-                   responses={200: BracketSerializer, 404: ApiErrorSerializer, 409: ApiErrorSerializer})
+    @extend_schema(operation_id="tournaments_bracket", tags=TAGS, summary="The bracket, by flight and round",
+                   description="One page of the matches of one round of one flight (``flight``: the first flight "
+                               "when left out; ``round``: 1 when left out; 32 matches a page, page_size up to 128), "
+                               "each with its entrants, seeds, status, score, winner and match id, in bracket order "
+                               "(where the rounds halve, page k of round r feeds page k of round r+1 at half the "
+                               "page size). ``flights`` "
+                               "summarises every flight: its rounds, their lengths and numbers of matches, its "
+                               "source and champion. 400 for a flight or round the bracket does not have; 404 for a "
+                               "page past the last; 409 not_drawn before the draw, not_a_bracket for a Swiss or round "
+                               "robin (see rounds)." + ETAG_NOTE,
+                   parameters=[BracketQuerySerializer],
+                   responses={200: BracketPageSerializer, **NOT_MODIFIED, 400: ApiErrorSerializer,
+                              404: ApiErrorSerializer, 409: ApiErrorSerializer})
     def get(self, request, tournament_id: int):
+        query = _query(BracketQuerySerializer, request)
         tournament = _tournament_or_404(tournament_id)
         if tournament.format not in state.BRACKET_FORMATS:
             raise errors.not_a_bracket()
-        bracket = selectors.tournament_bracket(tournament=tournament)
-        if bracket is None:
+        number = query.get("round", 1)
+        paginator = DrawPagination()
+
+        def pick(flight: str, round_number: int, count: int):
+            return paginator.paginate_queryset(range(count), request, view=self)
+
+        try:
+            part = selectors.tournament_bracket_part(tournament=tournament, flight=query.get("flight"),
+                                                     rounds=range(number, number + 1), pick=pick)
+        except KeyError:
+            raise ValidationError({"flight": [_("the bracket has no flight %(flight)s") % {
+                "flight": query["flight"]}]}) from None
+        if part is None:
             raise errors.not_drawn()
-        return Response(BracketSerializer(bracket).data)
+        [window] = part.windows
+        if not window.rounds:
+            last = len(next(f for f in part.flights if f.name == window.name).rounds)
+            raise ValidationError({"round": [_("the flight %(flight)s has rounds 1 to %(last)d") % {
+                "flight": window.name, "last": last}]})
+        shown = window.rounds[0]
+        data = BracketPageSerializer({
+            "count": paginator.page.paginator.count, "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(), "tournament_id": part.tournament_id,
+            "draw_seed": part.draw_seed, "finished": part.finished, "flights": part.flights, "flight": window.name,
+            "round": shown.number, "length": shown.length, "results": shown.matches,
+        }).data
+        return Response(data)
 
 
-class RoundsApi(TournamentBaseApi):
+class RoundsApi(ETagApi):
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="tournaments_rounds", tags=TAGS, summary="Swiss and round-robin rounds",
-                   description="Each paired round's pairings and its bye; empty for a bracket or before the draw.",
-                   responses={200: RoundPairingsSerializer(many=True), **READ_ERRORS})
+    @extend_schema(operation_id="tournaments_rounds", tags=TAGS, summary="A Swiss or round-robin round",
+                   description="One page of the pairings of one round (``round``: the last paired round when left "
+                               "out; 32 pairings a page, page_size up to 128), in board order, with the round's bye "
+                               "and the list of paired rounds. Only the page's pairings are read. Nothing (round null) "
+                               "for a bracket or before the draw; 404 for a round not paired or a page past the "
+                               "last." + ETAG_NOTE,
+                   parameters=[RoundQuerySerializer],
+                   responses={200: RoundPageSerializer, **NOT_MODIFIED, 400: ApiErrorSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
+        query = _query(RoundQuerySerializer, request)
         tournament = _tournament_or_404(tournament_id)
-        return Response(RoundPairingsSerializer(selectors.tournament_rounds(tournament=tournament), many=True).data)
+        paginator = DrawPagination()
+        picked = []
 
+        def pick(count: int):
+            picked.append(count)
+            return paginator.paginate_queryset(range(count), request, view=self)
 
-# Bounds how long a renamed player or team can show under its old name in cached standings.
-STANDINGS_CACHE_SECONDS = 300
+        page = selectors.tournament_round_page(tournament=tournament, number=query.get("round"), pick=pick)
+        if "round" in query and query["round"] not in page.numbers:
+            raise NotFound(_("round %(round)d is not paired") % {"round": query["round"]})
+        links = {"count": 0, "next": None, "previous": None}
+        if picked:
+            links = {"count": page.count, "next": paginator.get_next_link(),
+                     "previous": paginator.get_previous_link()}
+        return Response(RoundPageSerializer({**links, "number": page.number, "numbers": page.numbers,
+                                                     "bye": page.bye, "pairings": page.pairings}).data)
 
 
 class StandingsApi(TournamentBaseApi):
     permission_classes = [AllowAny]
+    pagination_class = Pagination  # the schema shows the page, as the answer is
 
     @extend_schema(operation_id="tournaments_standings", tags=TAGS, summary="Standings with tie-breaks",
-                   description="Swiss: wins, Buchholz, median-Buchholz, head-to-head; round robin per group: wins, "
+                   description="Paginated (25 a page, page_size up to 100), best first. Swiss: wins, Buchholz, "
+                               "median-Buchholz, head-to-head; round robin per group: wins, "
                                "head-to-head, points difference. A team event: team-match wins (a level match "
                                "half), then board points (boards won), then head-to-head; each row then carries "
-                               "board_points and board_points_against. Empty for a bracket or before the draw.",
-                   responses={200: StandingSerializer(many=True), **READ_ERRORS})
+                               "board_points and board_points_against. Empty for a bracket or before the draw. Each "
+                               "page is kept as sent until the event changes (a confirmed result shows at once)."
+                               + ETAG_NOTE,
+                   responses={200: StandingSerializer(many=True), **NOT_MODIFIED, 400: ApiErrorSerializer,
+                              **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
-        # Standings are computed from the whole event; they only change with a new event version.
-        # created_at keeps a restored or recreated database from meeting an old entry.
-        key = f"api:standings:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
-        data = cache.get(key)
-        if data is None:
-            if tournament.kind == Tournament.Kind.TEAMS:
-                data = TeamStandingSerializer(selectors.team_standings(tournament=tournament), many=True).data
-            else:
-                data = StandingSerializer(selectors.tournament_standings(tournament=tournament), many=True).data
-            cache.set(key, data, STANDINGS_CACHE_SECONDS)
-        return Response(data)
+        if not isinstance(request.accepted_renderer, JSONRenderer):
+            return Response(self.page_data(request, _tournament_or_404(tournament_id)))
+        # A hit reads the event's version and the cached bytes, nothing else.
+        try:
+            event_key = selectors.event_cache_key(tournament_id=tournament_id)
+        except Tournament.DoesNotExist:
+            raise NotFound(f"there is no tournament {tournament_id}") from None
+        # The page's links name the host and the query: the whole address is part of the key.
+        address = hashlib.blake2b(request.build_absolute_uri().encode(), digest_size=16).hexdigest()
+
+        def render():
+            # Should a change commit after the version was read, the rows answered (and kept under
+            # the older key, which no later request asks for) are the newer ones: never stale.
+            tournament = _tournament_or_404(tournament_id)
+            return JSONRenderer().render(self.page_data(request, tournament)), "application/json"
+
+        return cached_answer(request, key=f"api:{event_key}:standings:{address}", render=render,
+                             timeout=selectors.STANDINGS_CACHE_SECONDS)
+
+    def page_data(self, request, tournament: Tournament) -> dict:
+        serializer = TeamStandingSerializer if tournament.kind == Tournament.Kind.TEAMS else StandingSerializer
+        paginator = Pagination()
+        rows = paginator.paginate_queryset(selectors.event_standings_cached(tournament=tournament), request, view=self)
+        return paginator.get_paginated_response(serializer(rows, many=True).data).data
 
 
 class PlacingsApi(TournamentBaseApi):

@@ -270,34 +270,89 @@ class PairingSerializer(serializers.Serializer):
         return list(pairing.score) if pairing.score is not None else None
 
 
-class BracketRoundSerializer(serializers.Serializer):
+class PageLinksSerializer(serializers.Serializer):
+    """The page's place among the others, as DRF's paginated lists give it."""
+
+    count = serializers.IntegerField(help_text="how many items there are in all (matches of the round, entrants...)")
+    next = serializers.URLField(allow_null=True, help_text="the next page, null on the last")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page, null on the first")
+
+
+class BracketRoundSummarySerializer(serializers.Serializer):
     number = serializers.IntegerField()
     length = serializers.IntegerField()
-    matches = PairingSerializer(many=True)
+    match_count = serializers.IntegerField(help_text="how many matches the round has")
 
     class Meta:
-        ref_name = "TournamentBracketRound"
+        ref_name = "TournamentBracketRoundSummary"
 
 
-class FlightSerializer(serializers.Serializer):
+class FlightSummarySerializer(serializers.Serializer):
     name = serializers.CharField()
-    rounds = BracketRoundSerializer(many=True)
+    rounds = BracketRoundSummarySerializer(many=True)
     source = serializers.CharField(allow_null=True, help_text="the flight whose losers feed this one")
     fed_rounds = serializers.ListField(child=serializers.IntegerField())
     champion = EntrantSerializer(allow_null=True)
 
     class Meta:
-        ref_name = "TournamentFlight"
+        ref_name = "TournamentFlightSummary"
 
 
-class BracketSerializer(serializers.Serializer):
+class BracketPageSerializer(PageLinksSerializer):
+    """One page of the matches of one round of one flight (``tournaments.selectors.BracketPart``),
+    with every flight summarised."""
+
     tournament_id = serializers.IntegerField()
     draw_seed = serializers.IntegerField(allow_null=True)
     finished = serializers.BooleanField()
-    flights = FlightSerializer(many=True)
+    flights = FlightSummarySerializer(many=True, help_text="every flight, its rounds without their matches")
+    flight = serializers.CharField(help_text="the flight shown")
+    round = serializers.IntegerField(help_text="the round shown")
+    length = serializers.IntegerField(help_text="the round's match length")
+    results = PairingSerializer(many=True, help_text="the page's matches, in bracket order")
 
     class Meta:
-        ref_name = "TournamentBracket"
+        ref_name = "TournamentBracketPage"
+
+
+class BracketQuerySerializer(StrictInputSerializer):
+    allowed_extra = ("format",)
+
+    flight = serializers.CharField(required=False, max_length=24, help_text="a flight of the bracket; the first one "
+                                                                            "(main or winners) when left out")
+    round = serializers.IntegerField(required=False, min_value=1, max_value=64, help_text="a round of the flight; 1 "
+                                                                                          "when left out")
+    page = serializers.IntegerField(required=False, min_value=1, help_text="from 1")
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=128, help_text="32 when left out")
+
+    class Meta:
+        ref_name = "TournamentBracketQuery"
+
+
+class RoundPageSerializer(PageLinksSerializer):
+    """One page of one Swiss or round-robin round (``tournaments.selectors.RoundPage``)."""
+
+    round = serializers.IntegerField(allow_null=True, source="number",
+                                     help_text="the round shown; null before the first round is paired")
+    rounds = serializers.ListField(child=serializers.IntegerField(), source="numbers",
+                                   help_text="every paired round")
+    bye = EntrantSerializer(allow_null=True, help_text="the round's bye (a Swiss)")
+    results = PairingSerializer(many=True, source="pairings", help_text="the page's pairings, in board order")
+
+    class Meta:
+        ref_name = "TournamentRoundPage"
+
+
+class RoundQuerySerializer(StrictInputSerializer):
+    allowed_extra = ("format",)
+
+    round = serializers.IntegerField(required=False, min_value=1, max_value=1000,
+                                     help_text="a paired round; the last paired round when left out")
+    page = serializers.IntegerField(required=False, min_value=1, help_text="from 1")
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=128, help_text="32 when left out")
+
+    class Meta:
+        ref_name = "TournamentRoundQuery"
 
 
 class RoundPairingsSerializer(serializers.Serializer):
