@@ -1,7 +1,7 @@
 """API benchmark: requests per second of the match API in the README's production shape, each
 against a no-op endpoint of the same server measured in the same run.
 
-    .venv/bin/python bench/api.py [--seconds 5] [--connections 8] [--workers 4] [--threads 4]
+    .venv/bin/python bench/api.py [--seconds 5] [--connections 16] [--workers 4] [--threads 4]
                                   [--db crawford_bench] [--redis-db 0] [--subjects 4000]
 
 Everything runs on loopback (127.0.0.1) and is bounded in time:
@@ -17,7 +17,9 @@ Everything runs on loopback (127.0.0.1) and is bounded in time:
    (``CRAWFORD_NUM_PROXIES=1``), plus ``/bench/noop/`` (``bench/noop.py``), which the product
    never has;
 3. each endpoint gets one warm-up second, then ``--seconds`` of load from ``--connections``
-   keep-alive connections (threads + http.client); only responses with the expected status count;
+   keep-alive connections (threads + http.client; by default one per server thread, so that a
+   request waiting on PostgreSQL or Redis leaves no thread idle: the server's capacity is
+   measured, not one client's latency); only responses with the expected status count;
 4. it prints, per endpoint, requests/second, latency, the ratio to the no-op next to its goal, and
    stops gunicorn, also when something fails or on Ctrl-C. Then it checks in the database that
    every report and confirmation answered 200 changed its match as it should.
@@ -450,7 +452,8 @@ def serve_and_load(env: dict[str, str], endpoints: list, args, db_name: str) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per endpoint (at most 60)")
-    parser.add_argument("--connections", type=int, default=8, help="concurrent keep-alive connections (at most 64)")
+    parser.add_argument("--connections", type=int, default=0,
+                        help="concurrent keep-alive connections (at most 64; by default workers x threads)")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--db", default=DB_NAME, help="the bench's PostgreSQL database (made if missing)")
@@ -458,6 +461,7 @@ def main() -> int:
     parser.add_argument("--subjects", type=int, default=4000,
                         help="matches made for each write endpoint: one per request (at most 50,000)")
     args = parser.parse_args()
+    args.connections = args.connections or args.workers * args.threads
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64
             and 0 <= args.redis_db <= 15 and 0 < args.subjects <= 50_000):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64, "
