@@ -4,6 +4,7 @@ whatever its length (sides and players joined, games and reports prefetched)."""
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -15,7 +16,7 @@ from engine.game import Frame, replay_game
 from engine.ids import position_id
 
 from . import hooks
-from .models import Game, Match, Player, RatingChange, Report
+from .models import Game, Match, Player, RatingChange, Report, Side
 
 
 def match_snapshot(match: Match, *, games: list[Game] | None = None) -> dict:
@@ -131,11 +132,17 @@ class ReportsSeen:
     version: datetime
     has_games: bool
     reports: list[Report]
+    #: The sides' players (their ``created_at`` not read), by id.
+    players: dict[int, Player]
 
 
 def _columns(model, names=None) -> tuple[list, str]:
     fields = [f for f in model._meta.concrete_fields if names is None or f.attname in names]
     return fields, ", ".join(f"t.{connection.ops.quote_name(f.column)}" for f in fields)
+
+
+#: The players' fields the pre-read reads: what answers show of a player (PlayerBriefSerializer).
+_SEEN_PLAYER_FIELDS = ("id", "user_id", "display_name", "country", "rating", "experience")
 
 
 @functools.cache
@@ -144,10 +151,15 @@ def _seen_sql(logs: bool) -> tuple[list, str]:
     # more CPU than PostgreSQL spends answering it, on the path of every report.
     qn = connection.ops.quote_name
     fields, columns = _columns(Report, {f.attname for f in Report._meta.concrete_fields if f.attname != "games" or logs})
-    match, report, game = Match._meta, Report._meta, Game._meta
+    match, report, game, side, player = Match._meta, Report._meta, Game._meta, Side._meta, Player._meta
+    player_columns = ", ".join(f"p.{qn(player.get_field(name).column)}" for name in _SEEN_PLAYER_FIELDS)
     sql = (
         f"SELECT m.{qn(match.get_field('updated_at').column)}, "
         f"EXISTS (SELECT 1 FROM {qn(game.db_table)} g WHERE g.{qn(game.get_field('match').column)} = m.{qn(match.pk.column)}), "
+        f"(SELECT json_agg(json_build_array({player_columns})) FROM {qn(player.db_table)} p "
+        f"JOIN {qn(side.db_table)} s ON p.{qn(player.pk.column)} IN (s.{qn(side.get_field('player_a').column)}, "
+        f"s.{qn(side.get_field('player_b').column)}) "
+        f"WHERE s.{qn(side.pk.column)} IN (m.{qn(match.get_field('side0').column)}, m.{qn(match.get_field('side1').column)})), "
         f"t.{qn(report.get_field('games').column)} IS NOT NULL, {columns} "
         f"FROM {qn(match.db_table)} m LEFT OUTER JOIN {qn(report.db_table)} t "
         f"ON t.{qn(report.get_field('match').column)} = m.{qn(match.pk.column)} "
@@ -160,8 +172,8 @@ def _seen_sql(logs: bool) -> tuple[list, str]:
 
 def match_reports_seen(match_id: int, *, logs: bool = False) -> ReportsSeen | None:
     """The live reports of the match ``match_id`` (oldest first; their logs only with ``logs``,
-    else ``with_games`` says whether there are any), whether it has stored games, and its version,
-    in one query without a lock; None when there is no such match."""
+    else ``with_games`` says whether there are any), whether it has stored games, its sides'
+    players and its version, in one query without a lock; None when there is no such match."""
     fields, sql = _seen_sql(logs)
     names = [f.attname for f in fields]
     games = Report._meta.get_field("games")
@@ -171,7 +183,7 @@ def match_reports_seen(match_id: int, *, logs: bool = False) -> ReportsSeen | No
     if not rows:
         return None
     reports = []
-    for _version, _has_games, with_games, *values in rows:
+    for _version, _has_games, _players, with_games, *values in rows:
         if values[0] is None:
             continue  # the match has no live report
         if logs:
@@ -180,7 +192,10 @@ def match_reports_seen(match_id: int, *, logs: bool = False) -> ReportsSeen | No
         report = Report.from_db(connection.alias, names, values)
         report.with_games = with_games
         reports.append(report)
-    return ReportsSeen(rows[0][0], rows[0][1], reports)
+    found = rows[0][2]
+    found = json.loads(found) if isinstance(found, str) else found or []
+    players = {values[0]: Player.from_db(connection.alias, _SEEN_PLAYER_FIELDS, values) for values in found}
+    return ReportsSeen(rows[0][0], rows[0][1], reports, players)
 
 
 def match_stored_games(match: Match) -> list[Game]:
@@ -219,15 +234,18 @@ def _players_sql() -> tuple[list, str]:
     return fields, f"SELECT {columns} FROM {qn(Player._meta.db_table)} t WHERE t.{qn(Player._meta.pk.column)} = ANY(%s)"
 
 
-def sides_players_load(matches: list[Match]) -> None:
+def sides_players_load(matches: list[Match], *, players: dict[int, Player] | None = None) -> None:
     """Read the players of the sides of ``matches`` (read with their sides joined) in one query
-    and set them on the sides, so ``side.player_a`` / ``player_b`` cost nothing after it."""
+    and set them on the sides, so ``side.player_a`` / ``player_b`` cost nothing after it. With
+    ``players`` (by id, already read: ``ReportsSeen.players``) when it has them all, no query."""
     sides = [side for match in matches for side in match.sides]
-    fields, sql = _players_sql()
-    names = [f.attname for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [sorted({pk for side in sides for pk in (side.player_a_id, side.player_b_id) if pk})])
-        players = {row[0]: Player.from_db(connection.alias, names, row) for row in cursor.fetchall()}
+    wanted = {pk for side in sides for pk in (side.player_a_id, side.player_b_id) if pk}
+    if players is None or not wanted <= set(players):
+        fields, sql = _players_sql()
+        names = [f.attname for f in fields]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [sorted(wanted)])
+            players = {row[0]: Player.from_db(connection.alias, names, row) for row in cursor.fetchall()}
     for side in sides:
         side.player_a = players[side.player_a_id]
         if side.player_b_id is not None:
@@ -237,9 +255,10 @@ def sides_players_load(matches: list[Match]) -> None:
 def match_answer(match: Match) -> Match:
     """``match`` as a reporting service left it (its row read under the lock, its live reports and
     stored games as they are after the change) made ready for the detail's serializer: the sides'
-    players read in one query, the games and live reports given as prefetched. Two queries at
-    most (the players; the games, when they were not loaded and the match has some)."""
-    sides_players_load([match])
+    players (read before the lock with the reports, ``seen_players``, or else now in one query),
+    the games and live reports given as prefetched. Two queries at most (the players; the games,
+    when they were not loaded and the match has some)."""
+    sides_players_load([match], players=getattr(match, "seen_players", None))
     games = match_stored_games(match)
     reports = match_live_reports(match)
     match._prefetched_objects_cache = {**getattr(match, "_prefetched_objects_cache", {}),

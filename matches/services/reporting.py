@@ -122,16 +122,17 @@ def match_locked(match_id: int) -> Match:
 def _match_loaded(match_id: int, *, seen: ReportsSeen | None = None) -> Match:
     """:func:`match_locked`, with its live reports (``match.live``, kept as the change goes on) and
     whether it has stored games (``has_games``): all that a report, a confirmation or a contest
-    decides on, and what its answer shows, without reading the match or its reports again. Both
-    come from ``seen`` (read before the lock: :func:`matches.selectors.match_reports_seen`) when
-    the match has not changed since, else they are read now. Raises Match.DoesNotExist."""
+    decides on, and what its answer shows, without reading the match or its reports again. They
+    come from ``seen`` (read before the lock: :func:`matches.selectors.match_reports_seen`, with
+    the sides' players for the answer, ``seen_players``) when the match has not changed since,
+    else they are read now. Raises Match.DoesNotExist."""
     if seen is None:
         seen = match_reports_seen(match_id)
     match = match_locked(match_id)
     if seen is not None and seen.version == match.updated_at:
         for report in seen.reports:
             report.match = match
-        match.live, match.has_games = list(seen.reports), seen.has_games
+        match.live, match.has_games, match.seen_players = list(seen.reports), seen.has_games, seen.players
     match_live_reports(match)
     return match
 

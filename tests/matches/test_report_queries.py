@@ -3,7 +3,8 @@ contest through the API, and a match's detail, each counted exactly so a regress
 
 Each count is the request's whole: the token's user (one query), what the service reads (the
 match's live reports read once, the match locked and read once), what it writes, and the answer
-built from what it loaded (the sides' players in one query), not read again after the write. The
+built from what it loaded (the sides' players read with the reports), not read again after the
+write. The
 test's own transaction turns the service's BEGIN and COMMIT into a SAVEPOINT and its RELEASE,
 which are counted too. The same counts hold for a match of an event (its context is joined, not
 read) and do not grow with the match's games.
@@ -16,7 +17,7 @@ from django.core.cache import cache
 
 from matches.models import Match, Report
 from matches.services.logs import log_from_json
-from tests.factories import MatchFactory, TournamentFactory
+from tests.factories import MatchFactory, PlayerFactory, SideFactory, TournamentFactory
 from tests.matches.factories_api import client_for, json_games, make_cast
 from tournaments.models import EventMatch
 
@@ -24,15 +25,16 @@ pytestmark = pytest.mark.django_db
 
 SAVEPOINT = 2  # the service's transaction, inside the test's: SAVEPOINT and RELEASE SAVEPOINT
 
-# auth, the reports seen, the lock, INSERT report, INSERT audit, UPDATE match, INSERT outbox, players
-FIRST_REPORT = 8 + SAVEPOINT
-# auth, the reports seen, the lock, INSERT report (agreed), UPDATE theirs (confirmed), UPDATE match,
-# INSERT audit (result), the dispute the reports may have opened (rulings), 2 INSERT outbox (email,
-# rating), INSERT audit (reported), players
-CONFIRMATION = 12 + SAVEPOINT
-# auth, the reports seen, the lock, UPDATE theirs (contested, statement), UPDATE match, the automatic
-# dispute looked for, INSERT dispute, INSERT audit (dispute opened), INSERT outbox, players
-CONTEST = 10 + SAVEPOINT
+# auth, the reports seen (with the sides' players), the lock, INSERT report, INSERT audit, UPDATE
+# match, INSERT outbox
+FIRST_REPORT = 7 + SAVEPOINT
+# auth, the reports seen (with the players), the lock, INSERT report (agreed), INSERT audit
+# (reported), UPDATE theirs (confirmed), UPDATE match, INSERT audit (result), the dispute the
+# reports may have opened (rulings), 2 INSERT outbox (email, rating)
+CONFIRMATION = 11 + SAVEPOINT
+# auth, the reports seen (with the players), the lock, UPDATE theirs (contested, statement), UPDATE
+# match, the automatic dispute looked for, INSERT dispute, INSERT audit (dispute opened), INSERT outbox
+CONTEST = 9 + SAVEPOINT
 # a cached detail: the match's version; not cached: the match with its sides and contexts, the
 # players (one query), games, reports
 DETAIL_CACHED = 1
@@ -73,6 +75,18 @@ def test_a_first_report_with_game_logs_costs_the_same(django_assert_num_queries)
         response = alice.post(url(match, "report"), {"score": score, "games": games}, format="json")
     assert response.status_code == 200, response.content
     assert response.data["reports"][0]["with_games"] is True
+
+
+def test_a_consultation_pairs_first_report_costs_the_same_and_names_both_players(django_assert_num_queries):
+    pair = SideFactory(player_b=PlayerFactory())
+    match = MatchFactory(side1=pair)
+    bob = client_for(pair.player_b.user)  # the pair's second player reports for it
+    with django_assert_num_queries(FIRST_REPORT):
+        response = bob.post(url(match, "report"), {"score": [3, 5]}, format="json")
+    assert response.status_code == 200, response.content
+    assert [p["id"] for p in response.data["side1"]["players"]] == [pair.player_a_id, pair.player_b_id]
+    assert response.data["side1"]["name"] == f"{pair.player_a.display_name} & {pair.player_b.display_name}"
+    assert response.data["reports"][0]["side"] == 1
 
 
 def test_a_first_report_on_an_events_match_costs_the_same(django_assert_num_queries):
