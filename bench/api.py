@@ -2,7 +2,7 @@
 against a no-op endpoint of the same server measured in the same run.
 
     .venv/bin/python bench/api.py [--seconds 5] [--connections 16] [--workers 4] [--threads 4]
-                                  [--db crawford_bench] [--redis-db 0] [--subjects 4000]
+                                  [--db crawford_bench] [--fresh] [--redis-db 0] [--subjects 4000]
 
 Everything runs on loopback (127.0.0.1) and is bounded in time:
 1. the PostgreSQL database ``--db`` is created if missing (``createdb``), migrated and given the
@@ -224,8 +224,10 @@ def run(args: list[str], env: dict[str, str]) -> str:
     return done.stdout
 
 
-def prepare(env: dict[str, str], db_name: str, count: int) -> dict:
-    """Create, migrate and fill the bench database; return the benchmark's subjects."""
+def prepare(env: dict[str, str], db_name: str, count: int, fresh: bool) -> dict:
+    """Create (anew with ``fresh``), migrate and fill the bench database; return the subjects."""
+    if fresh:
+        run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", db_name], env)
     exists = run(["psql", "-h", HOST, "-U", "postgres", "-d", "postgres", "-tAc",
                   f"SELECT 1 FROM pg_database WHERE datname = '{db_name}'"], env)
     if exists.strip() != "1":
@@ -458,6 +460,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--db", default=DB_NAME, help="the bench's PostgreSQL database (made if missing)")
     parser.add_argument("--redis-db", type=int, default=0, help="the Redis database of the cache and the broker")
+    parser.add_argument("--fresh", action="store_true",
+                        help="drop the bench database and make it anew (each run adds its subjects to it)")
     parser.add_argument("--subjects", type=int, default=4000,
                         help="matches made for each write endpoint: one per request (at most 50,000)")
     args = parser.parse_args()
@@ -471,7 +475,7 @@ def main() -> int:
     prefix = f"crawford-bench-{os.getpid()}-{secrets.token_hex(4)}-"
     env = bench_env(args.db, args.redis_db, prefix)
     try:
-        subjects = prepare(env, args.db, args.subjects)
+        subjects = prepare(env, args.db, args.subjects, args.fresh)
         kinds = endpoints(subjects)
         results = serve_and_load(env, kinds, args, args.db)
     finally:
