@@ -75,7 +75,11 @@ class _Counters:
     def get(self, key, default=None):
         if self.values is None and self.error is None:
             try:
-                self.values = default_cache.get_many(self.keys) if self.keys else {}
+                if len(self.keys) == 1:  # a plain GET: the cheapest call for one counter
+                    found = default_cache.get(self.keys[0])
+                    self.values = {} if found is None else {self.keys[0]: found}
+                else:
+                    self.values = default_cache.get_many(self.keys) if self.keys else {}
             except CACHE_ERRORS as error:
                 self.error = error
         if self.error is not None:
@@ -91,7 +95,11 @@ class _Counters:
         if self.remaining == 0:
             pending, self.pending = self.pending, {}
             for timeout, values in pending.items():
-                default_cache.set_many(values, timeout)
+                if len(values) == 1:  # a plain SET, not a pipeline of one
+                    [(key, value)] = values.items()
+                    default_cache.set(key, value, timeout)
+                else:
+                    default_cache.set_many(values, timeout)
 
 
 class _LiveRateThrottle(SimpleRateThrottle):
