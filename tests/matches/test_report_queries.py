@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.urls import reverse
 
 from matches.models import Match, Report
 from matches.services.logs import log_from_json
@@ -107,6 +108,18 @@ def test_a_confirmation_costs_a_constant_number_of_queries(cast, django_assert_n
     assert response.status_code == 200, response.content
     assert (response.data["status"], response.data["score"]) == ("confirmed", [5, 3])
     assert sorted(r["status"] for r in response.data["reports"]) == ["agreed", "confirmed"]
+
+
+def test_a_confirmation_through_the_page_reads_the_match_only_through_the_service(cast, client,
+                                                                                   django_assert_num_queries):
+    reported(cast)
+    client.force_login(cast.bob)
+    # the session and its user, the user's player (a session's user comes without it), then the
+    # confirmation's own queries less the token's; the page is redirected to, not rendered
+    with django_assert_num_queries(2 + 1 + CONFIRMATION - 1):
+        response = client.post(reverse("matches:confirm", args=[cast.match.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("matches:detail", args=[cast.match.pk])
+    assert Match.objects.get(pk=cast.match.pk).status == Match.Status.CONFIRMED
 
 
 def test_a_contest_costs_a_constant_number_of_queries(cast, django_assert_num_queries):
