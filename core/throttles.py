@@ -117,10 +117,15 @@ class _LiveRateThrottle(SimpleRateThrottle):
         counters = self.cache = _Counters.of(request, view)
         try:
             allowed = super().allow_request(request, view)
-            counters.counted()
         except CACHE_ERRORS as error:
             # A brake is not worth a failed request: without its counters nobody is throttled.
             _outage.failed(error, consequence="requests are let through unthrottled until it answers")
+            allowed = None
+        try:
+            counters.counted()
+        except CACHE_ERRORS as error:  # the counters not written: this request goes uncounted
+            _outage.failed(error, consequence="requests are let through unthrottled until it answers")
+        if allowed is None:
             return True
         if getattr(self, "key", None) is not None:  # the cache was read: it answers
             _outage.recovered()
