@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
 from django.urls import reverse
 
+from core.locking import locked_one
 from matches.models import Match, Report
 from matches.services.logs import log_from_json
+from matches.services.reporting import match_locked
 from tests.factories import MatchFactory, PlayerFactory, SideFactory, TournamentFactory
 from tests.matches.factories_api import client_for, json_games, make_cast
 from tournaments.models import EventMatch
@@ -176,3 +180,29 @@ def test_a_repeat_is_answered_without_the_lock_from_the_cached_detail(cast, djan
         again = alice.post(url(cast.match, "report"), {"score": [5, 3]}, format="json")
     assert again.status_code == 200 and again.json() == first.json()
     assert Report.objects.filter(match=cast.match).count() == 1
+
+
+def test_the_lock_built_once_reads_the_match_as_the_orm_does():
+    tournament = TournamentFactory()
+    cast = make_cast(length=7, penalty1=2)
+    EventMatch.objects.create(match=cast.match, tournament=tournament)
+    with transaction.atomic():
+        for _ in range(2):  # built on the first call, run again on the second
+            prepared = match_locked(cast.match.pk)
+            orm = locked_one(Match.objects.with_side_ids(), pk=cast.match.pk)
+            assert {f.attname: getattr(prepared, f.attname) for f in Match._meta.concrete_fields} == {
+                f.attname: getattr(orm, f.attname) for f in Match._meta.concrete_fields}
+            assert [(s.pk, s.player_a_id, s.player_b_id) for s in prepared.sides] == [
+                (s.pk, s.player_a_id, s.player_b_id) for s in orm.sides]
+            assert prepared.event_link.tournament.organiser_id == tournament.organiser_id
+        with pytest.raises(Match.DoesNotExist):
+            match_locked(cast.match.pk + 1000)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_built_once_is_refused_outside_a_transaction_as_the_orm_refuses_it():
+    match = MatchFactory()
+    with transaction.atomic():
+        match_locked(match.pk)  # built
+    with pytest.raises(TransactionManagementError):
+        match_locked(match.pk)
