@@ -1,7 +1,7 @@
 """API benchmark: requests per second of the match API in the README's production shape, each
 against a no-op endpoint of the same server measured in the same run.
 
-    .venv/bin/python bench/api.py [--seconds 5] [--connections 16] [--workers 4] [--threads 4]
+    .venv/bin/python bench/api.py [--seconds 6] [--rounds 3] [--connections 16] [--workers 4] [--threads 4]
                                   [--db crawford_bench] [--fresh] [--redis-db 0] [--subjects 4000]
 
 Everything runs on loopback (127.0.0.1) and is bounded in time:
@@ -16,8 +16,9 @@ Everything runs on loopback (127.0.0.1) and is bounded in time:
    outbox publishing to queues of this run only (removed at the end), one trusted proxy
    (``CRAWFORD_NUM_PROXIES=1``), plus ``/bench/noop/`` (``bench/noop.py``), which the product
    never has;
-3. each endpoint gets one warm-up second, then ``--seconds`` of load from ``--connections``
-   keep-alive connections (threads + http.client; by default one per server thread, so that a
+3. in ``--rounds`` rounds over the endpoints (so that a change in what else the machine runs weighs
+   on every endpoint alike), each endpoint gets one warm-up second, then its share of ``--seconds``
+   of load from ``--connections`` keep-alive connections (threads + http.client; by default one per server thread, so that a
    request waiting on PostgreSQL or Redis leaves no thread idle: the server's capacity is
    measured, not one client's latency); only responses with the expected status count;
 4. it prints, per endpoint, requests/second, latency, the ratio to the no-op next to its goal, and
@@ -405,7 +406,8 @@ def endpoints(subjects: dict) -> list[Endpoint]:
 def report(results: list[Result], args) -> bool:
     """Print the table; return True when every endpoint answered as expected and met its target."""
     noop = results[0].rate
-    print(f"\n{args.connections} connections, {args.seconds:.0f} s each after {WARMUP_SECONDS:.0f} s warm-up; "
+    print(f"\n{args.connections} connections, {args.seconds:.0f} s each in {args.rounds} rounds (each slice after "
+          f"{WARMUP_SECONDS:.0f} s warm-up); "
           f"gunicorn gthread {args.workers} workers x {args.threads} threads; {os.cpu_count()} CPUs shared "
           f"with the load generator")
     print(f"{'endpoint':36} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'x no-op':>8} {'goal':>8} "
@@ -431,6 +433,20 @@ def report(results: list[Result], args) -> bool:
     return ok
 
 
+def merged(slices: list[Result]) -> Result:
+    """One endpoint's result over all its slices (their CPU shares averaged by time)."""
+    total = Result(slices[0].endpoint, sum(r.seconds for r in slices))
+    for part in slices:
+        total.latencies.extend(part.latencies)
+        total.unexpected.update(part.unexpected)
+        total.answered += part.answered
+        total.sample = total.sample or part.sample
+        total.client_cpu += part.client_cpu * part.seconds / total.seconds
+    cpus = [r.server_cpu for r in slices]
+    total.server_cpu = None if None in cpus else sum(c * r.seconds for c, r in zip(cpus, slices, strict=True)) / total.seconds
+    return total
+
+
 def serve_and_load(env: dict[str, str], endpoints: list, args, db_name: str) -> list[Result]:
     """Start gunicorn on a free port with ``env``, put each endpoint under ``args``' load in turn,
     and stop it again (also on failure or Ctrl-C: SIGTERM unwinds through ``finally``). gunicorn's
@@ -442,7 +458,11 @@ def serve_and_load(env: dict[str, str], endpoints: list, args, db_name: str) -> 
         try:
             wait_ready(server, port)
             print(f"gunicorn on http://{HOST}:{port}/ (pid {server.pid}), database {db_name}")
-            return [load(e, port, args.connections, args.seconds, server) for e in endpoints]
+            # In rounds, each endpoint a slice of each: a change in what else this machine runs
+            # then weighs on every endpoint alike, instead of on whichever was measured then.
+            rounds = [[load(e, port, args.connections, args.seconds / args.rounds, server) for e in endpoints]
+                      for _ in range(args.rounds)]
+            return [merged(slices) for slices in zip(*rounds, strict=True)]
         except BaseException:
             log.seek(0)
             sys.stderr.write("gunicorn's log:\n" + log.read()[-4000:])
@@ -453,7 +473,9 @@ def serve_and_load(env: dict[str, str], endpoints: list, args, db_name: str) -> 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per endpoint (at most 60)")
+    parser.add_argument("--seconds", type=float, default=6.0, help="measured seconds per endpoint (at most 60)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds over the endpoints, each measuring every endpoint for seconds/rounds (1 to 10)")
     parser.add_argument("--connections", type=int, default=0,
                         help="concurrent keep-alive connections (at most 64; by default workers x threads)")
     parser.add_argument("--workers", type=int, default=4)
@@ -467,9 +489,9 @@ def main() -> int:
     args = parser.parse_args()
     args.connections = args.connections or args.workers * args.threads
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64
-            and 0 <= args.redis_db <= 15 and 0 < args.subjects <= 50_000):
+            and 0 <= args.redis_db <= 15 and 0 < args.subjects <= 50_000 and 1 <= args.rounds <= 10):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64, "
-                     "--redis-db in 0..15, --subjects in 1..50000")
+                     "--redis-db in 0..15, --subjects in 1..50000, --rounds in 1..10")
     if not args.db.replace("_", "").isalnum():
         parser.error("--db is a plain database name (letters, digits and _)")
     prefix = f"crawford-bench-{os.getpid()}-{secrets.token_hex(4)}-"
