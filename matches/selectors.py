@@ -3,9 +3,12 @@ whatever its length (sides and players joined, games and reports prefetched)."""
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
+from django.db import connection
 from django.db.models import BooleanField, ExpressionWrapper, Prefetch, Q, QuerySet
 
 from engine.actions import actions_from_json
@@ -13,15 +16,17 @@ from engine.game import Frame, replay_game
 from engine.ids import position_id
 
 from . import hooks
-from .models import Game, Match, Player, RatingChange, Report
+from .models import Game, Match, Player, RatingChange, Report, Side
 
 
-def match_snapshot(match: Match) -> dict:
-    """What the audit log keeps of a match's result: status, score, winner, and the games."""
-    return {
-        "status": match.status, "score": [match.score0, match.score1], "winner": match.winner,
-        "games": list(match.games.order_by("number").values_list("number", "winner", "points")),
-    }
+def match_snapshot(match: Match, *, games: list[Game] | None = None) -> dict:
+    """What the audit log keeps of a match's result: status, score, winner, and the games (read,
+    unless the caller has them loaded: ``games``, in order of their numbers)."""
+    if games is None:
+        numbered = list(match.games.order_by("number").values_list("number", "winner", "points"))
+    else:
+        numbered = [(game.number, game.winner, game.points) for game in games]
+    return {"status": match.status, "score": [match.score0, match.score1], "winner": match.winner, "games": numbered}
 
 
 def match_list(
@@ -83,7 +88,8 @@ def with_pending_reports(matches: QuerySet[Match]) -> QuerySet[Match]:
 
 
 def match_get(match_id: int, *, logs: bool = False) -> Match:
-    """One match with its sides, games and live reports; raises Match.DoesNotExist.
+    """One match with its sides (their players read in one query), games and live reports;
+    raises Match.DoesNotExist.
 
     The games' logs (and the reports' copies of them) are large JSON documents that only the
     board, the moments and the .mat export read: they are loaded only with ``logs``.
@@ -91,8 +97,8 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
     games = Game.objects.order_by("number")
     if not logs:
         games = games.defer("log", "condoned")
-    return (
-        Match.objects.with_sides()
+    match = (
+        Match.objects.with_side_ids()
         .prefetch_related(
             Prefetch("games", queryset=games),
             Prefetch("reports", queryset=Report.objects.exclude(status=Report.Status.SUPERSEDED)
@@ -101,6 +107,163 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
         )
         .get(pk=match_id)
     )
+    sides_players_load([match])
+    return match
+
+
+def match_live_reports(match: Match) -> list[Report]:
+    """The match's live (not superseded) reports, oldest first, read once and kept on the match
+    (``match.live``: the reporting services keep that list as they change it). Their logs are not
+    read (``with_games`` says whether there are any): only a claim with logs compares them, and a
+    confirmation copies them (reading them then)."""
+    if not hasattr(match, "live"):
+        match.live = list(
+            match.reports.exclude(status=Report.Status.SUPERSEDED).defer("games")
+            .annotate(with_games=ExpressionWrapper(Q(games__isnull=False), output_field=BooleanField()))
+        )
+    return match.live
+
+
+@dataclass(frozen=True)
+class ReportsSeen:
+    """A match's live reports as read at one moment, whether it had stored games then, and its
+    version then (its ``updated_at``: every change of its reports or games saves the match)."""
+
+    version: datetime
+    has_games: bool
+    reports: list[Report]
+    #: The sides' players (their ``created_at`` not read), by id.
+    players: dict[int, Player]
+
+
+def _columns(model, names=None) -> tuple[list, str]:
+    fields = [f for f in model._meta.concrete_fields if names is None or f.attname in names]
+    return fields, ", ".join(f"t.{connection.ops.quote_name(f.column)}" for f in fields)
+
+
+#: The players' fields the pre-read reads: what answers show of a player (PlayerBriefSerializer).
+_SEEN_PLAYER_FIELDS = ("id", "user_id", "display_name", "country", "rating", "experience")
+
+
+@functools.cache
+def _seen_sql(logs: bool) -> tuple[list, str]:
+    # Written once per process from the models' metadata: building this query with the ORM costs
+    # more CPU than PostgreSQL spends answering it, on the path of every report.
+    qn = connection.ops.quote_name
+    fields, columns = _columns(Report, {f.attname for f in Report._meta.concrete_fields if f.attname != "games" or logs})
+    match, report, game, side, player = Match._meta, Report._meta, Game._meta, Side._meta, Player._meta
+    player_columns = ", ".join(f"p.{qn(player.get_field(name).column)}" for name in _SEEN_PLAYER_FIELDS)
+    sql = (
+        f"SELECT m.{qn(match.get_field('updated_at').column)}, "
+        f"EXISTS (SELECT 1 FROM {qn(game.db_table)} g WHERE g.{qn(game.get_field('match').column)} = m.{qn(match.pk.column)}), "
+        f"(SELECT json_agg(json_build_array({player_columns})) FROM {qn(player.db_table)} p "
+        f"JOIN {qn(side.db_table)} s ON p.{qn(player.pk.column)} IN (s.{qn(side.get_field('player_a').column)}, "
+        f"s.{qn(side.get_field('player_b').column)}) "
+        f"WHERE s.{qn(side.pk.column)} IN (m.{qn(match.get_field('side0').column)}, m.{qn(match.get_field('side1').column)})), "
+        f"t.{qn(report.get_field('games').column)} IS NOT NULL, {columns} "
+        f"FROM {qn(match.db_table)} m LEFT OUTER JOIN {qn(report.db_table)} t "
+        f"ON t.{qn(report.get_field('match').column)} = m.{qn(match.pk.column)} "
+        f"AND t.{qn(report.get_field('status').column)} <> %s "
+        f"WHERE m.{qn(match.pk.column)} = %s "
+        f"ORDER BY t.{qn(report.get_field('created_at').column)}, t.{qn(report.pk.column)}"
+    )
+    return fields, sql
+
+
+def match_reports_seen(match_id: int, *, logs: bool = False) -> ReportsSeen | None:
+    """The live reports of the match ``match_id`` (oldest first; their logs only with ``logs``,
+    else ``with_games`` says whether there are any), whether it has stored games, its sides'
+    players and its version, in one query without a lock; None when there is no such match."""
+    fields, sql = _seen_sql(logs)
+    names = [f.attname for f in fields]
+    games = Report._meta.get_field("games")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Report.Status.SUPERSEDED, match_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    reports = []
+    for _version, _has_games, _players, with_games, *values in rows:
+        if values[0] is None:
+            continue  # the match has no live report
+        if logs:
+            index = names.index("games")
+            values[index] = games.from_db_value(values[index], None, connection)
+        report = Report.from_db(connection.alias, names, values)
+        report.with_games = with_games
+        reports.append(report)
+    found = rows[0][2]
+    found = json.loads(found) if isinstance(found, str) else found or []
+    players = {values[0]: Player.from_db(connection.alias, _SEEN_PLAYER_FIELDS, values) for values in found}
+    return ReportsSeen(rows[0][0], rows[0][1], reports, players)
+
+
+def match_stored_games(match: Match) -> list[Game]:
+    """The match's stored games in order, their logs not read, read once and kept on the match
+    (``match.stored_games``: the reporting services replace it when they write games). No query
+    when the match is known to have none (``has_games`` false: see ``match_reports_seen``)."""
+    if not hasattr(match, "stored_games"):
+        if getattr(match, "has_games", True):
+            match.stored_games = list(Game.objects.filter(match=match).order_by("number").defer("log", "condoned"))
+        else:
+            match.stored_games = []
+    return match.stored_games
+
+
+@functools.cache
+def _version_sql() -> str:
+    qn = connection.ops.quote_name
+    return (f"SELECT {qn(Match._meta.get_field('updated_at').column)} FROM {qn(Match._meta.db_table)} "
+            f"WHERE {qn(Match._meta.pk.column)} = %s")
+
+
+def match_version(match_id: int) -> datetime | None:
+    """The match's version (its ``updated_at``: every change of what its detail shows saves it), or
+    None when there is no such match. One small query (read by every request for a match's
+    cached detail: written without the ORM, whose building of it costs more than the query)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_version_sql(), [match_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+@functools.cache
+def _players_sql() -> tuple[list, str]:
+    fields, columns = _columns(Player)
+    qn = connection.ops.quote_name
+    return fields, f"SELECT {columns} FROM {qn(Player._meta.db_table)} t WHERE t.{qn(Player._meta.pk.column)} = ANY(%s)"
+
+
+def sides_players_load(matches: list[Match], *, players: dict[int, Player] | None = None) -> None:
+    """Read the players of the sides of ``matches`` (read with their sides joined) in one query
+    and set them on the sides, so ``side.player_a`` / ``player_b`` cost nothing after it. With
+    ``players`` (by id, already read: ``ReportsSeen.players``) when it has them all, no query."""
+    sides = [side for match in matches for side in match.sides]
+    wanted = {pk for side in sides for pk in (side.player_a_id, side.player_b_id) if pk}
+    if players is None or not wanted <= set(players):
+        fields, sql = _players_sql()
+        names = [f.attname for f in fields]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [sorted(wanted)])
+            players = {row[0]: Player.from_db(connection.alias, names, row) for row in cursor.fetchall()}
+    for side in sides:
+        side.player_a = players[side.player_a_id]
+        if side.player_b_id is not None:
+            side.player_b = players[side.player_b_id]
+
+
+def match_answer(match: Match) -> Match:
+    """``match`` as a reporting service left it (its row read under the lock, its live reports and
+    stored games as they are after the change) made ready for the detail's serializer: the sides'
+    players (read before the lock with the reports, ``seen_players``, or else now in one query),
+    the games and live reports given as prefetched. Two queries at most (the players; the games,
+    when they were not loaded and the match has some)."""
+    sides_players_load([match], players=getattr(match, "seen_players", None))
+    games = match_stored_games(match)
+    reports = match_live_reports(match)
+    match._prefetched_objects_cache = {**getattr(match, "_prefetched_objects_cache", {}),
+                                       "games": games, "reports": reports}
+    return match
 
 
 def friendly_match_of(*, organiser, player0: Player, player1: Player) -> Match | None:

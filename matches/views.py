@@ -301,31 +301,36 @@ def report(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
-    """A player confirms the other side's pending report; see match_confirm."""
-    match = _match_or_404(match_id)
+    """A player confirms the other side's pending report; see match_confirm. The match is read
+    for the page only when it is shown again (a refusal): the service reads what it decides on."""
     try:
-        saved = match_confirm(match_id=match.pk, user=request.user)
+        saved = match_confirm(match_id=match_id, user=request.user)
+    except Match.DoesNotExist:
+        raise Http404("no such match") from None
     except (DomainError, EngineError) as error:
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return _render_detail(request, _match_or_404(match_id), action_error=error_text(error),
+                              status=error_status(error))
     messages.success(request, f"Result confirmed: {_score_text(saved.score0, saved.score1)}.")
-    return redirect(_detail_url(match))
+    return redirect(reverse("matches:detail", args=[match_id]))
 
 
 @login_required
 @require_POST
 def contest(request: HttpRequest, match_id: int) -> HttpResponse:
-    """A player contests the other side's pending report; see match_contest."""
-    match = _match_or_404(match_id)
+    """A player contests the other side's pending report; see match_contest. The match is read
+    for the page only when it is shown again (a bad form, a refusal)."""
     form = ContestForm(request.POST, prefix="contest")
     if not form.is_valid():
-        return _render_detail(request, match, contest_form=form, status=400)
+        return _render_detail(request, _match_or_404(match_id), contest_form=form, status=400)
     try:
-        match_contest(match_id=match.pk, user=request.user, statement=form.cleaned_data["statement"])
+        match_contest(match_id=match_id, user=request.user, statement=form.cleaned_data["statement"])
+    except Match.DoesNotExist:
+        raise Http404("no such match") from None
     except (DomainError, EngineError) as error:
-        return _render_detail(request, match, contest_form=form, action_error=error_text(error),
+        return _render_detail(request, _match_or_404(match_id), contest_form=form, action_error=error_text(error),
                               status=error_status(error))
     messages.success(request, "You contested the report: the match is disputed, the organiser will decide.")
-    return redirect(_detail_url(match))
+    return redirect(reverse("matches:detail", args=[match_id]))
 
 
 @login_required

@@ -10,6 +10,8 @@ match's state forbids it (already confirmed with another result, nothing to conf
 
 from __future__ import annotations
 
+import threading
+
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -24,26 +26,26 @@ from rest_framework.response import Response
 
 from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
-from core.errors import Conflict
+from core.errors import Conflict, NotAllowed
 from core.parsers import JSONParser
 from engine.actions import actions_from_json
 from engine.errors import MatchError
 from engine.formats.mat import match_from_actions, write_mat
 
 from .. import errors, hooks
-from ..models import Match
-from ..selectors import game_moments, match_get, match_list, player_list
+from ..models import Match, Report
+from ..selectors import game_moments, match_answer, match_get, match_list, match_version, player_list
 from ..services.consent import DECISIONS, match_consent
 from ..services.logs import log_from_json, log_from_mat
 from ..services.matches import match_create
 from ..services.reporting import (
     Claim,
+    Draft,
     claim_make,
     match_confirm,
     match_contest,
     match_override,
     match_report,
-    report_repeat_find,
 )
 from . import permissions
 from .serializers import (
@@ -86,16 +88,54 @@ def _match_or_404(match_id: int, *, detail: bool = False, logs: bool = False) ->
 DETAIL_CACHE_SECONDS = 300
 
 
+_serializers = threading.local()
+
+
+def _detail_data(match: Match) -> dict:
+    """``match`` (as ``match_get`` or ``match_answer`` loads it) as the detail's serializer shows
+    it. The serializer is made once per thread and only its output method used again: making one
+    (a deep copy of every nested field) costs five times what serializing a match does."""
+    serializer = getattr(_serializers, "detail", None)
+    if serializer is None:
+        serializer = _serializers.detail = MatchDetailSerializer()
+    return serializer.to_representation(match)
+
+
+def _detail_key(match_id: int, version) -> str:
+    return f"api:match-detail:{match_id}:{version.timestamp()}"
+
+
 def _detail(match_id: int) -> Response:
-    version = Match.objects.filter(pk=match_id).values_list("updated_at", flat=True).first()
+    version = match_version(match_id)
     if version is None:
         raise NotFound(f"there is no match {match_id}")
-    key = f"api:match-detail:{match_id}:{version.timestamp()}"
+    key = _detail_key(match_id, version)
     data = cache.get(key)
     if data is None:
-        data = MatchDetailSerializer(_match_or_404(match_id, detail=True)).data
+        data = _detail_data(_match_or_404(match_id, detail=True))
         cache.set(key, data, DETAIL_CACHE_SECONDS)
     return Response(data)
+
+
+def _answer(match: Match) -> Response:
+    """The detail of ``match`` as a result service left it (see ``selectors.match_answer``): built
+    from what the service loaded and changed, not read again, and cached under the version the
+    change gave it, so the reads that follow find it."""
+    data = _detail_data(match_answer(match))
+    cache.set(_detail_key(match.pk, match.updated_at), data, DETAIL_CACHE_SECONDS)
+    return Response(data)
+
+
+def _report_answer(report: Report, match_id: int) -> Response:
+    """The answer to a report: built from the match the service changed, or, for a repeat (which
+    read no match and changed nothing), the cached detail."""
+    if Report.match.is_cached(report):
+        return _answer(report.match)
+    return _detail(match_id)
+
+
+def _no_such_match(match_id: int) -> NotFound:
+    return NotFound(f"there is no match {match_id}")
 
 
 # --- list and create ----------------------------------------------------------------------------
@@ -188,7 +228,7 @@ class MatchCreateApi(BaseApi):
         data, contexts = _split_contexts(dict(serializer.validated_data), hooks.match_context_inputs())
         permissions.check_may_create(request.user, data["side0"] + data["side1"], contexts)
         match = match_create(created_by=request.user, **data, context=contexts)
-        return Response(MatchDetailSerializer(_match_or_404(match.pk, detail=True)).data, status=status.HTTP_201_CREATED)
+        return Response(_detail_data(_match_or_404(match.pk, detail=True)), status=status.HTTP_201_CREATED)
 
 
 class MatchCollectionApi(MatchListApi, MatchCreateApi):
@@ -263,18 +303,37 @@ class MatchReportApi(BaseApi):
         request=CLAIM_REQUEST, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
-        data = None
-        if not request.content_type.startswith("multipart/"):
+        if request.content_type.startswith("multipart/"):
+            match = _match_or_404(match_id)
+            permissions.check_may_report(match, request.user)
+            claim, statement = _claim_from_request(request, match)
+        else:
+            # A JSON result is checked by the service under the match's lock, once the user is
+            # known to be a party and the report not a repeat (a repeat replays no log): the match
+            # and its reports are read once, and the answer is built from them.
             data = _json_claim(request)
-            # A repeat is answered before the match is read or any log replayed: it changes nothing.
-            if report_repeat_find(match_id=match_id, user=request.user, score=tuple(data["score"]),
-                                  games=data.get("games")):
-                return _detail(match_id)
-        match = _match_or_404(match_id)
-        permissions.check_may_report(match, request.user)
-        claim, statement = _claim_from_request(request, match, data)
-        match_report(match_id=match.pk, user=request.user, claim=claim, statement=statement)
-        return _detail(match.pk)
+            claim = Draft(tuple(data["score"]), data.get("games"))
+            statement = data.get("statement", "")
+        try:
+            report = match_report(match_id=match_id, user=request.user, claim=claim, statement=statement)
+        except Match.DoesNotExist:
+            raise _no_such_match(match_id) from None
+        return _report_answer(report, match_id)
+
+
+def _answer_body_valid(serializer, match_id: int, user) -> None:
+    """Validate the body of a confirmation or a contest. A bad body is refused as it always was:
+    an unknown match (404) or an outsider (403) first, then the body (400)."""
+    if not serializer.is_valid():
+        permissions.check_may_answer(_match_or_404(match_id), user)
+        serializer.is_valid(raise_exception=True)
+
+
+def _refusal_as_before(match_id: int, user) -> None:
+    """The service refused an unknown match or a user who plays in no side: answer it as the API
+    always has (404; 403 saying only players confirm or contest). The refusal's path only: the
+    service has already decided nothing changes."""
+    permissions.check_may_answer(_match_or_404(match_id), user)
 
 
 class MatchConfirmApi(BaseApi):
@@ -291,11 +350,13 @@ class MatchConfirmApi(BaseApi):
     @extend_schema(operation_id="matches_confirm", tags=["results"], summary="Confirm the other side's report",
                    request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS})
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id)
-        permissions.check_may_answer(match, request.user)
-        self.InputSerializer(data=request.data).is_valid(raise_exception=True)
-        match_confirm(match_id=match.pk, user=request.user)
-        return _detail(match.pk)
+        _answer_body_valid(self.InputSerializer(data=request.data), match_id, request.user)
+        try:
+            report = match_confirm(match_id=match_id, user=request.user)
+        except (Match.DoesNotExist, NotAllowed):
+            _refusal_as_before(match_id, request.user)
+            raise
+        return _report_answer(report, match_id)
 
 
 class MatchContestApi(BaseApi):
@@ -315,12 +376,15 @@ class MatchContestApi(BaseApi):
     @extend_schema(operation_id="matches_contest", tags=["results"], summary="Contest the other side's report",
                    request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS})
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id)
-        permissions.check_may_answer(match, request.user)
         serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        match_contest(match_id=match.pk, user=request.user, statement=serializer.validated_data.get("statement", ""))
-        return _detail(match.pk)
+        _answer_body_valid(serializer, match_id, request.user)
+        try:
+            match = match_contest(match_id=match_id, user=request.user,
+                                  statement=serializer.validated_data.get("statement", ""))
+        except (Match.DoesNotExist, NotAllowed):
+            _refusal_as_before(match_id, request.user)
+            raise
+        return _answer(match)
 
 
 class MatchOverrideApi(BaseApi):
@@ -335,8 +399,8 @@ class MatchOverrideApi(BaseApi):
         match = _match_or_404(match_id)
         permissions.check_may_override(match, request.user)
         claim, statement = _claim_from_request(request, match)
-        match_override(match_id=match.pk, user=request.user, claim=claim, statement=statement)
-        return _detail(match.pk)
+        report = match_override(match_id=match.pk, user=request.user, claim=claim, statement=statement)
+        return _report_answer(report, match.pk)
 
 
 class MatchConsentApi(BaseApi):

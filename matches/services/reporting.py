@@ -9,15 +9,24 @@ only after the transaction commits.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connections, transaction
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from audit.services import audit_record
-from core.locking import locked_one
+from core.locking import locked
 from core.outbox import outbox_enqueue
-from matches.selectors import match_snapshot
+from matches.selectors import (
+    ReportsSeen,
+    match_live_reports,
+    match_reports_seen,
+    match_snapshot,
+    match_stored_games,
+)
 
 from .. import errors, hooks
 from ..models import MAX_SCORE, Game, Match, Report
@@ -38,6 +47,23 @@ class Claim:
     @property
     def games(self) -> list | None:
         return self.log.games if self.log else None
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A result as a client sent it, not yet checked: the final score and, optionally, the game
+    logs in the engine's JSON form. The service checks it (:meth:`claim`) only once the match is
+    locked, the sender known to be a party and the report known not to be a repeat, so a repeat
+    or an outsider never costs a replay of the logs."""
+
+    score: tuple[int, int]
+    games: list | None = None
+
+    def claim(self, match: Match) -> Claim:
+        """The checked claim (see :func:`claim_make`); raises DomainError and the engine's errors
+        for logs that do not hold or do not agree with the score."""
+        log = log_from_json(self.games, match.rules(), start=match.start) if self.games is not None else None
+        return claim_make(match, self.score, log)
 
 
 def user_runs_match(match: Match, user) -> bool:
@@ -92,43 +118,119 @@ def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> 
 def match_locked(match_id: int) -> Match:
     """The match row (its sides' player ids and its contexts joined: ``hooks.match_joins``), locked
     until the transaction ends: the lock every change of a match's result, disputes and rulings
-    takes first. Raises Match.DoesNotExist."""
-    return locked_one(Match.objects.with_side_ids(), pk=match_id)
+    takes first. Raises Match.DoesNotExist, and TransactionManagementError outside a transaction.
+
+    The query is built once per thread (and set of contexts): building it with the ORM costs
+    more CPU than PostgreSQL spends answering it, on the path of every report."""
+    prepared = getattr(_prepared, "lock", None)
+    key = (connections[Match.objects.db], hooks.match_joins())
+    if prepared is None or prepared.key != key:
+        prepared = _prepared.lock = _PreparedLock(locked(Match.objects.with_side_ids()), key)
+    return prepared.one(match_id)
+
+
+_prepared = threading.local()
+
+
+class _PreparedLock:
+    """A locking queryset (``core.locking.locked``) filtered on the primary key, compiled once and
+    run again for any key: its row is turned into an instance as the ORM does (``ModelIterable``:
+    the model's columns, then the ``select_related`` rows, then the annotations)."""
+
+    #: A key no row has, standing for the one each run asks for.
+    PLACEHOLDER = -7_130_001
+
+    def __init__(self, queryset, key):
+        self.key, self.model, self.db = key, queryset.model, queryset.db
+        self.compiler = queryset.filter(pk=self.PLACEHOLDER).query.get_compiler(using=self.db)
+        sql, params = self.compiler.as_sql()
+        self.sql, self.params = sql, list(params)
+        self.at = self.params.index(self.PLACEHOLDER)
+        select, klass_info = self.compiler.select, self.compiler.klass_info
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
+        self.populators = get_related_populators(klass_info, select, self.db)
+        self.annotations = self.compiler.annotation_col_map
+
+    def one(self, pk):
+        connection = self.compiler.connection
+        if connection.get_autocommit():  # as the ORM refuses a lock that would end at once
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        params = list(self.params)
+        params[self.at] = pk
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows = cursor.fetchall()
+        if not rows:
+            raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
+        [row] = list(self.compiler.results_iter([rows]))
+        obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
+        for populator in self.populators:
+            populator.populate(row, obj)
+        for name, position in (self.annotations or {}).items():
+            setattr(obj, name, row[position])
+        return obj
+
+
+def _match_loaded(match_id: int, *, seen: ReportsSeen | None = None) -> Match:
+    """:func:`match_locked`, with its live reports (``match.live``, kept as the change goes on) and
+    whether it has stored games (``has_games``): all that a report, a confirmation or a contest
+    decides on, and what its answer shows, without reading the match or its reports again. They
+    come from ``seen`` (read before the lock: :func:`matches.selectors.match_reports_seen`, with
+    the sides' players for the answer, ``seen_players``) when the match has not changed since,
+    else they are read now. Raises Match.DoesNotExist."""
+    if seen is None:
+        seen = match_reports_seen(match_id)
+    match = match_locked(match_id)
+    if seen is not None and seen.version == match.updated_at:
+        for report in seen.reports:
+            report.match = match
+        match.live, match.has_games, match.seen_players = list(seen.reports), seen.has_games, seen.players
+    match_live_reports(match)
+    return match
+
+
+def _has_logs(report: Report) -> bool:
+    return report.with_games if hasattr(report, "with_games") else report.games is not None
 
 
 def _same(report: Report, claim: Claim) -> bool:
-    same_games = claim.games is None or report.games is None or report.games == claim.games
-    return report.score == claim.score and same_games
+    if report.score != claim.score:
+        return False
+    return claim.games is None or not _has_logs(report) or report.games == claim.games
 
 
 def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, action: str = "match.result_confirmed",
                   note: str = "", ruled_dispute: int | None = None) -> None:
     """Make ``confirmed`` the match's result: score, winner, status and games; audited. The match's
     open automatic dispute is settled, unless it is ``ruled_dispute`` (a ruling records itself)."""
-    before = match_snapshot(match)
+    before = match_snapshot(match, games=match_stored_games(match))
     match.score0, match.score1 = claim.score
     match.winner = score_winner(match, claim.score)
     match.status = Match.Status.CONFIRMED
     match.confirmed_at = timezone.now()
     match.save(update_fields=["score0", "score1", "winner", "status", "confirmed_at", "updated_at"])
-    games = confirmed.games
+    games = confirmed.games if _has_logs(confirmed) else None
     if games is not None:
         replay = claim.log.replay if claim.log and claim.log.games == games else None
         if replay is None:
             replay = log_from_json(games, match.rules(), start=match.start).replay
         _write_games(match, games, replay)
-    audit_record(actor=actor or confirmed.reporter, action=action, object_type="matches.Match", object_id=match.pk,
-                 match_id=match.pk, **hooks.audit_ids(match), before=before, after=match_snapshot(match), note=note)
+    actor = actor or confirmed.reporter
+    audit_record(actor=actor, action=action, object_type="matches.Match", object_id=match.pk,
+                 match_id=match.pk, **hooks.audit_ids(match), before=before,
+                 after=match_snapshot(match, games=match_stored_games(match)), note=note)
     # In this same transaction: the match's automatic score dispute is settled (rulings), then an
     # event's draw advances (tournaments); a correction the event refuses (a later match built on
     # it has started) rolls the whole change back. See matches.hooks.
-    hooks.result_confirmed.send(match=match, actor=actor or confirmed.reporter, ruled_dispute=ruled_dispute)
+    hooks.result_confirmed.send(match=match, actor=actor, ruled_dispute=ruled_dispute)
 
 
 def _write_games(match: Match, games: list, replay) -> None:
     """Replace the match's stored games with ``games`` (JSON logs) as ``replay`` checked them."""
     match.games.all().delete()
-    Game.objects.bulk_create(
+    match.stored_games = Game.objects.bulk_create(
         Game(
             match=match, number=checked.number, score0=checked.score[0], score1=checked.score[1],
             crawford=checked.crawford, winner=checked.result.winner, points=checked.result.points,
@@ -153,68 +255,95 @@ def _after_commit(match: Match, event: str) -> None:
         rating_dispatch(match.pk)
 
 
-def report_repeat_find(*, match_id: int, user, score: tuple[int, int], games: list | None = None) -> Report | None:
-    """The user's own live report of this match if it says exactly this (the score, and the
-    games when both carry them), else None.
-
-    A client retrying the same report is common (timeouts, double clicks), and the answer to a
-    repeat is the report already there. No lock is needed: a repeat changes nothing whatever else
-    happens to the match meanwhile. Callers may ask before reading or replaying a large log.
-    """
-    if not getattr(user, "is_authenticated", False):
-        return None
-    own = (Report.objects.filter(match_id=match_id, reporter=user).exclude(status=Report.Status.SUPERSEDED)
-           .exclude(side=None).first())
+def _repeat(own: Report | None, score: tuple[int, int], games: list | None) -> bool:
+    """Whether ``own`` (the user's live report) says exactly this: the score, and the games when
+    both carry them."""
     if own is None or own.score != tuple(score):
-        return None
-    if games is not None and own.games is not None and own.games != games:
-        return None
-    return own
+        return False
+    return games is None or not _has_logs(own) or own.games == games
 
 
-def match_report(*, match_id: int, user, claim: Claim, statement: str = "") -> Report:
+def match_report(*, match_id: int, user, claim: Claim | Draft, statement: str = "") -> Report:
     """A side reports the final result of a match (the organiser's report is an override).
 
     - same as the other side's live report: the match is confirmed;
     - different: the match is disputed (it lands in the organiser's queue);
     - no other report: the match waits for the other side's confirmation.
     A repeated identical report changes nothing; a side may replace its report until the match
-    is confirmed. Raises NotAllowed for anyone but the players and the organiser, Conflict when
-    the match is already confirmed with another result.
+    is confirmed. ``claim`` is a checked :class:`Claim`, or a :class:`Draft`, checked here once the
+    user is known to be a party and the report not a repeat (raising what checking it raises).
+
+    The match's live reports are read once, without a lock: a client retrying the same report is
+    common (timeouts, double clicks), and a repeat is answered with the report already there, at
+    the cost of that one read. Otherwise the match is locked and read once, and the reports
+    already read are decided on if the match has not changed since (every change of its reports
+    saves the match); the returned report's ``match`` is then the match as the change left it
+    (``live``: its live reports). Raises Match.DoesNotExist, NotAllowed for anyone but the players
+    and the organiser, Conflict when the match is already confirmed with another result.
     """
-    own = report_repeat_find(match_id=match_id, user=user, score=claim.score, games=claim.games)
-    if own is not None:
+    seen = match_reports_seen(match_id, logs=claim.games is not None)
+    if seen is None:
+        raise Match.DoesNotExist(f"there is no match {match_id}")
+    own = next((r for r in seen.reports if r.reporter_id == getattr(user, "pk", None) and r.side is not None), None)
+    if _repeat(own, claim.score, claim.games):
         return own
-    return _match_report_locked(match_id=match_id, user=user, claim=claim, statement=statement)
+    return _match_report_locked(match_id=match_id, user=user, claim=claim, statement=statement, seen=seen)
 
 
 @transaction.atomic
-def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -> Report:
-    match = match_locked(match_id)
+def _match_report_locked(*, match_id: int, user, claim: Claim | Draft, statement: str, seen) -> Report:
+    match = _match_loaded(match_id, seen=seen)
     side = side_of_user(match, user)
     if side is None:
         if user_runs_match(match, user):
-            return _override(match, user, claim, statement)
+            return _override(match, user, _checked(match, claim), statement)
         raise errors.not_a_party()
+    return _report(match, side, user, _checked(match, claim), statement)
+
+
+def _checked(match: Match, claim: Claim | Draft) -> Claim:
+    return claim.claim(match) if isinstance(claim, Draft) else claim
+
+
+def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Report:
+    """Side ``side`` of the loaded, locked ``match`` (``_match_loaded``) reports ``claim``: see
+    :func:`match_report`."""
     # A side that reports a result agrees the match is on its record (a refusal below rolls this
     # back with the rest).
     if consent_by_side(match, side, user, how="reported") and match.status == Match.Status.CONFIRMED and match.rated:
         rating_dispatch(match.pk)
-    reports = {r.side: r for r in match.reports.exclude(status=Report.Status.SUPERSEDED).exclude(side=None)}
-    mine, theirs = reports.get(side), reports.get(1 - side)
+    live = match_live_reports(match)
+    mine = next((r for r in live if r.side == side), None)
+    theirs = next((r for r in live if r.side == 1 - side), None)
     if match.status == Match.Status.CONFIRMED:
         if match.score0 == claim.score[0] and match.score1 == claim.score[1]:
-            return mine or match.reports.get(status=Report.Status.CONFIRMED)
+            return mine or next(r for r in live if r.status == Report.Status.CONFIRMED)
         raise errors.already_confirmed()
     if mine is not None and _same(mine, claim):
         return mine
     if mine is not None:
         mine.status = Report.Status.SUPERSEDED
         mine.save(update_fields=["status"])
+        live.remove(mine)
+    # The new report is written with the status it ends with: only the other side's changes after.
+    agrees = theirs is not None and _same(theirs, claim)
+    if theirs is None:
+        status = Report.Status.PENDING
+    elif not agrees:
+        status = Report.Status.CONTESTED
+    elif _has_logs(theirs) or claim.games is None:
+        status = Report.Status.AGREED  # theirs is confirmed: it carries the logs, or neither does
+    else:
+        status = Report.Status.CONFIRMED
+    if status == Report.Status.CONFIRMED:
+        # Demote before promoting: the partial unique index allows one confirmed row at a time.
+        theirs.status = Report.Status.AGREED
+        theirs.save(update_fields=["status"])
     report = Report.objects.create(
         match=match, side=side, reporter=user, score0=claim.score[0], score1=claim.score[1],
-        winner=score_winner(match, claim.score), games=claim.games, statement=statement,
+        winner=score_winner(match, claim.score), games=claim.games, statement=statement, status=status,
     )
+    live.append(report)
     audit_record(actor=user, action="match.reported", object_type="matches.Report", object_id=report.pk,
                  match_id=match.pk, **hooks.audit_ids(match),
                  before={"score": list(mine.score)} if mine is not None else None,
@@ -227,19 +356,16 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
         match.save(update_fields=["status", "updated_at"])
         if was != Match.Status.REPORTED:
             _after_commit(match, "reported")
-    elif _same(theirs, claim):
-        confirmed, agreed = (theirs, report) if theirs.games is not None or report.games is None else (report, theirs)
-        confirmed.status, agreed.status = Report.Status.CONFIRMED, Report.Status.AGREED
-        # Demote before promoting: the partial unique index allows one confirmed row at a time.
-        agreed.save(update_fields=["status"])
-        confirmed.save(update_fields=["status"])
+    elif agrees:
+        confirmed = report if status == Report.Status.CONFIRMED else theirs
+        if confirmed is theirs:
+            theirs.status = Report.Status.CONFIRMED
+            theirs.save(update_fields=["status"])
         _apply_result(match, Claim(claim.score, claim.log if confirmed is report else None), confirmed, actor=user)
         _after_commit(match, "confirmed")
     else:
         theirs.status = Report.Status.CONTESTED
         theirs.save(update_fields=["status"])
-        report.status = Report.Status.CONTESTED
-        report.save(update_fields=["status"])
         match.status = Match.Status.DISPUTED
         match.save(update_fields=["status", "updated_at"])
         _disputed(match, user, f"the reports disagree: {theirs.score0}-{theirs.score1} and "
@@ -249,43 +375,51 @@ def _match_report_locked(*, match_id: int, user, claim: Claim, statement: str) -
 
 @transaction.atomic
 def match_confirm(*, match_id: int, user) -> Report:
-    """The other side confirms the pending report: the match is confirmed with that result.
+    """The other side confirms the pending report: the match is confirmed with that result (the
+    confirming side's report agrees with it; see :func:`match_report`, whose answer this shares).
 
-    Raises NotAllowed for a non-player, Conflict when there is nothing to confirm.
+    Raises Match.DoesNotExist, NotAllowed for a non-player, Conflict when there is nothing to
+    confirm.
     """
-    match = match_locked(match_id)
+    match = _match_loaded(match_id)
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_a_party()
-    theirs = match.reports.filter(side=1 - side, status=Report.Status.PENDING).first()
+    theirs = next((r for r in match.live if r.side == 1 - side and r.status == Report.Status.PENDING), None)
     if theirs is None:
         if match.status == Match.Status.CONFIRMED:
-            return match.reports.get(status=Report.Status.CONFIRMED)
+            return next(r for r in match.live if r.status == Report.Status.CONFIRMED)
         raise errors.nothing_to_confirm()
-    return match_report(match_id=match_id, user=user, claim=Claim((theirs.score0, theirs.score1)))
+    claim = Claim((theirs.score0, theirs.score1))
+    own = next((r for r in match.live if r.side == side), None)
+    if _repeat(own, claim.score, None):
+        return own
+    return _report(match, side, user, claim, "")
 
 
 @transaction.atomic
 def match_contest(*, match_id: int, user, statement: str = "") -> Match:
-    """The other side contests the pending report: the match is disputed.
+    """The other side contests the pending report: the match is disputed. Returns the match as
+    the change left it (``live``: its live reports).
 
-    Raises NotAllowed for a non-player, Conflict when there is nothing pending to contest.
+    Raises Match.DoesNotExist, NotAllowed for a non-player, Conflict when there is nothing
+    pending to contest.
     """
-    match = match_locked(match_id)
+    match = _match_loaded(match_id)
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_a_party()
     if match.status == Match.Status.CONFIRMED:
         raise errors.already_confirmed()
-    theirs = match.reports.filter(side=1 - side, status=Report.Status.PENDING).first()
+    theirs = next((r for r in match.live if r.side == 1 - side and r.status == Report.Status.PENDING), None)
     if theirs is None:
         if match.status == Match.Status.DISPUTED:
             return match
         raise errors.nothing_to_confirm()
     theirs.status = Report.Status.CONTESTED
-    theirs.save(update_fields=["status"])
     if statement:
-        Report.objects.filter(pk=theirs.pk).update(statement=(theirs.statement + "\n\nContested: " + statement).strip())
+        theirs.statement = (theirs.statement + "\n\nContested: " + statement).strip()
+    theirs.save(update_fields=["status", "statement"])
     match.status = Match.Status.DISPUTED
     match.save(update_fields=["status", "updated_at"])
     _disputed(match, user, f"the report of {theirs.score0}-{theirs.score1} is contested", statement)
@@ -302,30 +436,36 @@ def _disputed(match: Match, user, why: str, statement: str, *, news: bool = True
 
 @transaction.atomic
 def match_override(*, match_id: int, user, claim: Claim, statement: str = "") -> Report:
-    """The organiser enters or overrides the result; the match is confirmed with it.
+    """The organiser enters or overrides the result; the match is confirmed with it. The returned
+    report's ``match`` is the match as the change left it (see :func:`match_report`).
 
-    Raises NotAllowed for anyone but the match's organiser, its event's organiser or staff.
+    Raises Match.DoesNotExist, NotAllowed for anyone but the match's organiser, its event's
+    organiser or staff.
     """
-    match = match_locked(match_id)
+    match = _match_loaded(match_id)
     if not user_runs_match(match, user):
         raise errors.not_organiser()
     return _override(match, user, claim, statement)
 
 
 def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute: int | None = None) -> Report:
-    current = match.reports.filter(status=Report.Status.CONFIRMED).first()
+    live = match_live_reports(match)
+    current = next((r for r in live if r.status == Report.Status.CONFIRMED), None)
     if current is not None and current.side is None and _same(current, claim):
         return current
     if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
         match_rating_revert(match=match)
-    match.reports.exclude(status=Report.Status.SUPERSEDED).update(status=Report.Status.SUPERSEDED)
+    if live:
+        Report.objects.filter(pk__in=[r.pk for r in live]).update(status=Report.Status.SUPERSEDED)
     report = Report.objects.create(
         match=match, side=None, reporter=user, score0=claim.score[0], score1=claim.score[1],
         winner=score_winner(match, claim.score), games=claim.games, statement=statement,
         status=Report.Status.CONFIRMED,
     )
-    if claim.games is None:
+    live[:] = [report]
+    if claim.games is None and match_stored_games(match):
         match.games.all().delete()
+        match.stored_games = []
     _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement,
                   ruled_dispute=ruled_dispute)
     _after_commit(match, "confirmed")
