@@ -67,6 +67,13 @@ def audit_record_many(*, actor, entries: list[dict[str, Any]]) -> int:
          "note": entry.get("note", "")}
         for entry in entries
     ]
+    if connection.vendor != "postgresql":
+        # SQLite (the embedded default of a laptop: README): Django's bulk INSERT, in the order given.
+        at = timezone.now()
+        AuditEntry.objects.bulk_create([
+            AuditEntry(at=at, **{**row, "before": _plain(row["before"]), "after": _plain(row["after"])}) for row in rows
+        ])
+        return len(rows)
     meta = AuditEntry._meta
     quote = connection.ops.quote_name
     names = ", ".join(quote(meta.get_field(name).column) for name, _ in _MANY_COLUMNS)

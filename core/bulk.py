@@ -16,11 +16,15 @@ from django.db.models import Model
 
 def rows_update(model: type[Model], rows: Sequence[Model], fields: Sequence[str]) -> int:
     """Write ``fields`` of ``rows`` (saved instances of ``model``) as they are on the instances,
-    in one ``UPDATE ... FROM unnest(...)`` joined on the primary key; returns the number of rows
-    updated. Like ``bulk_update``: no ``save()``, no signals, ``auto_now`` fields untouched unless
-    named; the database's constraints check every value. Raises what the database raises."""
+    in one ``UPDATE ... FROM unnest(...)`` joined on the primary key (``bulk_update`` on a
+    database other than PostgreSQL); returns the number of rows updated. Like ``bulk_update``: no
+    ``save()``, no signals, ``auto_now`` fields untouched unless named; the database's constraints
+    check every value. Raises what the database raises."""
     if not rows:
         return 0
+    if connection.vendor != "postgresql":
+        # SQLite (the embedded default of a laptop: README) has no arrays; its events are small.
+        return model._default_manager.bulk_update(rows, fields)
     meta = model._meta
     quote = connection.ops.quote_name
     columns = [meta.pk, *(meta.get_field(name) for name in fields)]

@@ -153,10 +153,13 @@ def _seen_sql(logs: bool) -> tuple[list, str]:
     fields, columns = _columns(Report, {f.attname for f in Report._meta.concrete_fields if f.attname != "games" or logs})
     match, report, game, side, player = Match._meta, Report._meta, Game._meta, Side._meta, Player._meta
     player_columns = ", ".join(f"p.{qn(player.get_field(name).column)}" for name in _SEEN_PLAYER_FIELDS)
+    # PostgreSQL's JSON functions, or SQLite's (the embedded default of a laptop: README).
+    postgresql = connection.vendor == "postgresql"
+    aggregate, array = ("json_agg", "json_build_array") if postgresql else ("json_group_array", "json_array")
     sql = (
         f"SELECT m.{qn(match.get_field('updated_at').column)}, "
         f"EXISTS (SELECT 1 FROM {qn(game.db_table)} g WHERE g.{qn(game.get_field('match').column)} = m.{qn(match.pk.column)}), "
-        f"(SELECT json_agg(json_build_array({player_columns})) FROM {qn(player.db_table)} p "
+        f"(SELECT {aggregate}({array}({player_columns})) FROM {qn(player.db_table)} p "
         f"JOIN {qn(side.db_table)} s ON p.{qn(player.pk.column)} IN (s.{qn(side.get_field('player_a').column)}, "
         f"s.{qn(side.get_field('player_b').column)}) "
         f"WHERE s.{qn(side.pk.column)} IN (m.{qn(match.get_field('side0').column)}, m.{qn(match.get_field('side1').column)})), "
@@ -189,13 +192,36 @@ def match_reports_seen(match_id: int, *, logs: bool = False) -> ReportsSeen | No
         if logs:
             index = names.index("games")
             values[index] = games.from_db_value(values[index], None, connection)
+        if connection.vendor != "postgresql":
+            values = _converted(fields, values)
         report = Report.from_db(connection.alias, names, values)
-        report.with_games = with_games
+        report.with_games = bool(with_games)
         reports.append(report)
     found = rows[0][2]
     found = json.loads(found) if isinstance(found, str) else found or []
     players = {values[0]: Player.from_db(connection.alias, _SEEN_PLAYER_FIELDS, values) for values in found}
-    return ReportsSeen(rows[0][0], rows[0][1], reports, players)
+    return ReportsSeen(_datetime(rows[0][0]), bool(rows[0][1]), reports, players)
+
+
+def _converted(fields, values) -> list:
+    # What the ORM's compiler does with a row on a database other than PostgreSQL (SQLite: times
+    # read as text or naive, booleans as integers); PostgreSQL's driver gives the values as they are.
+    out = []
+    for field, value in zip(fields, values, strict=True):
+        if field.attname != "games":  # the logs are decoded above, when they were read
+            expression = field.get_col(field.model._meta.db_table)
+            for converter in connection.ops.get_db_converters(expression) + field.get_db_converters(connection):
+                value = converter(value, expression, connection)
+        out.append(value)
+    return out
+
+
+def _datetime(value):
+    # PostgreSQL gives an aware datetime; SQLite a naive one or a string, which its backend's own
+    # converter makes what the ORM would give (the version is compared with the ORM's value).
+    if connection.vendor == "sqlite":
+        return connection.ops.convert_datetimefield_value(value, None, connection)
+    return value
 
 
 def match_stored_games(match: Match) -> list[Game]:
@@ -224,14 +250,15 @@ def match_version(match_id: int) -> datetime | None:
     with connection.cursor() as cursor:
         cursor.execute(_version_sql(), [match_id])
         row = cursor.fetchone()
-    return row[0] if row else None
+    return _datetime(row[0]) if row else None
 
 
 @functools.cache
 def _players_sql() -> tuple[list, str]:
     fields, columns = _columns(Player)
     qn = connection.ops.quote_name
-    return fields, f"SELECT {columns} FROM {qn(Player._meta.db_table)} t WHERE t.{qn(Player._meta.pk.column)} = ANY(%s)"
+    # "IN (...)" with one placeholder per id is added per call: "= ANY(%s)" is PostgreSQL's alone.
+    return fields, f"SELECT {columns} FROM {qn(Player._meta.db_table)} t WHERE t.{qn(Player._meta.pk.column)} IN "
 
 
 def sides_players_load(matches: list[Match], *, players: dict[int, Player] | None = None) -> None:
@@ -240,12 +267,13 @@ def sides_players_load(matches: list[Match], *, players: dict[int, Player] | Non
     ``players`` (by id, already read: ``ReportsSeen.players``) when it has them all, no query."""
     sides = [side for match in matches for side in match.sides]
     wanted = {pk for side in sides for pk in (side.player_a_id, side.player_b_id) if pk}
-    if players is None or not wanted <= set(players):
+    if wanted and (players is None or not wanted <= set(players)):
         fields, sql = _players_sql()
         names = [f.attname for f in fields]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [sorted(wanted)])
+            cursor.execute(f"{sql}({', '.join(['%s'] * len(wanted))})", sorted(wanted))
             players = {row[0]: Player.from_db(connection.alias, names, row) for row in cursor.fetchall()}
+    players = players or {}
     for side in sides:
         side.player_a = players[side.player_a_id]
         if side.player_b_id is not None:
