@@ -2,18 +2,19 @@
 against a no-op endpoint of the same server measured in the same run, in the production shape.
 
     .venv/bin/python bench/events.py [--seconds 5] [--connections 32] [--workers 4] [--threads 4] [--rebuild]
+                                     [--db NAME] [--redis-db N]
 
 It reuses ``bench/api.py``'s harness (gunicorn gthread on loopback with ``bench/wsgi_bench.py``, the
 no-op endpoint, the load generator) and:
-1. builds, in its own PostgreSQL database ``crawford_bench_events`` (created if missing, migrated),
-   a 1,000-player Swiss with three rounds played and the fourth paired, and a 1,024-entrant single
+1. builds, in its own PostgreSQL database (``--db``, by default ``crawford_bench_events``; made
+   if missing, migrated), a 1,000-player Swiss with three rounds played and the fourth paired, and a 1,024-entrant single
    elimination with a consolation flight, drawn. Players, sides and entries are bulk inserts, the
    draws and the Swiss rounds are made by the services, and the results are confirmed by bulk
    updates (the database's constraints check them). A database that holds both events is reused;
    ``--rebuild`` drops it first;
 2. serves it with gunicorn (gthread, 4 workers x 4 threads by default), DEBUG off, the static files
-   collected into a temporary directory, the Redis cache at ``REDIS_URL`` (required: the production
-   shape) and PostgreSQL;
+   collected into a temporary directory, the Redis cache and broker (Redis database ``--redis-db``
+   on 127.0.0.1) and PostgreSQL;
 3. loads each endpoint from ``--connections`` keep-alive connections (32 by default) and prints
    its rate, p50 and p99 latency, the size of its answer, its ratio to the no-op and its goal.
 
@@ -30,6 +31,7 @@ import argparse
 import http.client
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -47,6 +49,7 @@ from bench.api import (
     Result,
     bench_env,
     call,
+    forget_queues,
     free_port,
     load,
     run,
@@ -56,7 +59,6 @@ from bench.api import (
 )
 
 DB_NAME = "crawford_bench_events"
-DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
 BUILD_TIMEOUT = 1200
 SWISS_PLAYERS = 1000
 SWISS_ROUNDS_PLAYED = 3
@@ -131,13 +133,10 @@ class Goal:
     size: int | None = None
 
 
-def events_env() -> dict[str, str]:
-    """``bench/api.py``'s environment with this bench's database and the Redis cache."""
-    redis_url = os.environ.get("REDIS_URL")
-    if not redis_url:
-        raise SystemExit("REDIS_URL is required: the bench measures the production shape (the Redis cache)")
-    env = bench_env()
-    env.update({"DATABASE_URL": DATABASE_URL, "REDIS_URL": redis_url})
+def events_env(args, prefix: str) -> dict[str, str]:
+    """``bench/api.py``'s environment (the production shape: the Redis cache and broker) with
+    this bench's database."""
+    env = bench_env(args.db, args.redis_db, prefix)
     # The throttles stay on, as in production, lifted by a per-second rate: a minute's history
     # of one client's requests (thousands of entries, read and written on every request) would
     # weigh on every figure.
@@ -146,14 +145,14 @@ def events_env() -> dict[str, str]:
     return env
 
 
-def prepare(env: dict[str, str], rebuild: bool) -> dict:
+def prepare(env: dict[str, str], rebuild: bool, db: str) -> dict:
     """Create (or with ``rebuild`` recreate), migrate and fill the bench database; return the events' ids."""
     if rebuild:
-        run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", DB_NAME], env)
+        run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", db], env)
     exists = run(["psql", "-h", HOST, "-U", "postgres", "-d", "postgres", "-tAc",
-                  f"SELECT 1 FROM pg_database WHERE datname = '{DB_NAME}'"], env)
+                  f"SELECT 1 FROM pg_database WHERE datname = '{db}'"], env)
     if exists.strip() != "1":
-        run(["createdb", "-h", HOST, "-U", "postgres", DB_NAME], env)
+        run(["createdb", "-h", HOST, "-U", "postgres", db], env)
     manage = [sys.executable, "manage.py"]
     run([*manage, "migrate", "--noinput", "-v", "0"], env)
     done = subprocess.run([*manage, "shell", "-v", "0", "-c", BUILD_SCRIPT], cwd=Path(__file__).resolve().parents[1],
@@ -184,7 +183,7 @@ def answer_size(port: int, endpoint: Endpoint) -> int:
     """The size in bytes of one answer of ``endpoint`` (its body)."""
     conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
     try:
-        status, body = call(conn, endpoint)
+        status, body = call(conn, endpoint, endpoint.path, endpoint.headers)
     finally:
         conn.close()
     if status not in endpoint.expected:
@@ -201,7 +200,7 @@ def serve(env: dict[str, str], subjects: list[Endpoint], args) -> tuple[list[Res
         server = start_server(env, port, args.workers, args.threads, log)
         try:
             wait_ready(server, port)
-            print(f"gunicorn on http://{HOST}:{port}/ (pid {server.pid}), database {DB_NAME}, cache {env['REDIS_URL']}")
+            print(f"gunicorn on http://{HOST}:{port}/ (pid {server.pid}), database {args.db}, cache {env['REDIS_URL']}")
             sizes = {e.name: answer_size(port, e) for e in subjects}
             return [load(e, port, args.connections, args.seconds, server) for e in subjects], sizes
         except BaseException:
@@ -251,11 +250,16 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--rebuild", action="store_true", help="drop the bench database and build the events anew")
+    parser.add_argument("--db", default=DB_NAME, help="the bench's PostgreSQL database (made if missing)")
+    parser.add_argument("--redis-db", type=int, default=0, help="the Redis database of the cache and the broker")
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64")
-    env = events_env()
-    ids = prepare(env, args.rebuild)
+    if not args.db.replace("_", "").isalnum():
+        parser.error("keep --db a plain name (letters, digits, _)")
+    prefix = f"crawford-bench-{os.getpid()}-{secrets.token_hex(4)}-"
+    env = events_env(args, prefix)
+    ids = prepare(env, args.rebuild, args.db)
     print(f"events: Swiss {ids['swiss']} ({ids['swiss_matches']} matches), bracket {ids['bracket']} "
           f"({ids['bracket_pairings']} pairings)")
     pairs = endpoints(ids)
@@ -263,7 +267,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="crawford-bench-static-") as static_root:
         env["DJANGO_STATIC_ROOT"] = static_root
         run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], env)
-        results, sizes = serve(env, [e for e, _ in pairs], args)
+        try:
+            results, sizes = serve(env, [e for e, _ in pairs], args)
+        finally:
+            forget_queues(args.redis_db, prefix)
     return 0 if report(results, [g for _, g in pairs], sizes, args) else 1
 
 

@@ -10,10 +10,12 @@ or an API body shows (names, seeds, scores, winners), never model instances to w
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from matches.models import Match, Player
@@ -633,14 +635,34 @@ def standings_cache_key(tournament: Tournament) -> str:
     """What every cached read computed from the whole event is kept under: it changes with every
     committed change of the event (its ``version``: entries, draw, rounds, confirmed results). The
     event's creation time keeps a restored or recreated database from meeting an old entry."""
-    return f"tournaments:event:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
+    return _event_key(tournament.pk, tournament.created_at, tournament.version)
+
+
+def _event_key(tournament_id: int, created_at, version: int) -> str:
+    return f"tournaments:event:{tournament_id}:{created_at.timestamp()}:{version}"
+
+
+@functools.cache
+def _event_version_sql() -> str:
+    meta, qn = Tournament._meta, connection.ops.quote_name
+    return (f"SELECT {qn(meta.get_field('created_at').column)}, {qn(meta.get_field('version').column)} "
+            f"FROM {qn(meta.db_table)} WHERE {qn(meta.pk.column)} = %s")
 
 
 def event_cache_key(*, tournament_id: int) -> str:
     """:func:`standings_cache_key` of the event ``tournament_id`` read as two values, not a whole
-    event: one small query. Raises Tournament.DoesNotExist."""
-    created_at, version = Tournament.objects.values_list("created_at", "version").get(pk=tournament_id)
-    return standings_cache_key(Tournament(pk=tournament_id, created_at=created_at, version=version))
+    event: one small query (on PostgreSQL written once, without the ORM, whose building of it
+    costs more than the query: every cached read of an event asks it). Raises
+    Tournament.DoesNotExist."""
+    if connection.vendor != "postgresql":  # SQLite's times need the ORM's converters
+        created_at, version = Tournament.objects.values_list("created_at", "version").get(pk=tournament_id)
+        return _event_key(tournament_id, created_at, version)
+    with connection.cursor() as cursor:
+        cursor.execute(_event_version_sql(), [tournament_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Tournament.DoesNotExist(f"no event {tournament_id}")
+    return _event_key(tournament_id, *row)
 
 
 def event_standings_cached(*, tournament: Tournament) -> tuple[StandingRow, ...]:
