@@ -215,6 +215,9 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
+        # Lists show matches newest first, a page at a time: walked in this index, a page reads its
+        # 25 rows instead of sorting every match.
+        indexes = [models.Index(fields=["-created_at", "-id"], name="match_newest_first")]
         constraints = [
             models.CheckConstraint(condition=~Q(side0=F("side1")), name="match_two_different_sides"),
             models.CheckConstraint(condition=Q(winner__isnull=True) | Q(winner__in=(0, 1)), name="match_winner_is_a_side"),
