@@ -42,6 +42,7 @@ no-op's rate more than the others' (making the ratios look better than on separa
 from __future__ import annotations
 
 import argparse
+import atexit
 import http.client
 import itertools
 import json
@@ -57,6 +58,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# Imported here, not when the queues are removed: that may run at exit, when no import can.
+import redis
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -191,8 +195,13 @@ class Result:
         return 1000 * ordered[min(len(ordered) - 1, int(quantile * len(ordered)))]
 
 
-def bench_env(db_name: str, redis_db: int, prefix: str) -> dict[str, str]:
-    """The environment of every child process: the bench database, Redis, production settings."""
+def bench_env(db_name: str = DB_NAME, redis_db: int = 0, prefix: str | None = None) -> dict[str, str]:
+    """The environment of every child process: the bench database, Redis, production settings.
+    Without ``prefix`` the run's queues get a prefix of their own, removed from Redis when this
+    process ends."""
+    if prefix is None:
+        prefix = f"crawford-bench-{os.getpid()}-{secrets.token_hex(4)}-"
+        atexit.register(forget_queues, redis_db, prefix)
     env = dict(os.environ)
     env.update({
         "DATABASE_URL": f"postgres://postgres@{HOST}:5432/{db_name}",
@@ -252,8 +261,6 @@ def writes_seen(env: dict[str, str], subjects: dict, used: dict[str, int]) -> di
 
 def forget_queues(redis_db: int, prefix: str) -> None:
     """Remove this run's queues and their bindings from Redis (what the outbox published)."""
-    import redis
-
     client = redis.Redis(host=HOST, port=REDIS_PORT, db=redis_db)
     keys = list(client.scan_iter(f"*{prefix}*"))
     if keys:
@@ -406,7 +413,8 @@ def endpoints(subjects: dict) -> list[Endpoint]:
 def report(results: list[Result], args) -> bool:
     """Print the table; return True when every endpoint answered as expected and met its target."""
     noop = results[0].rate
-    print(f"\n{args.connections} connections, {args.seconds:.0f} s each in {args.rounds} rounds (each slice after "
+    print(f"\n{args.connections} connections, {args.seconds:.0f} s each in {getattr(args, 'load_rounds', 1)} rounds "
+          f"(each slice after "
           f"{WARMUP_SECONDS:.0f} s warm-up); "
           f"gunicorn gthread {args.workers} workers x {args.threads} threads; {os.cpu_count()} CPUs shared "
           f"with the load generator")
@@ -460,8 +468,10 @@ def serve_and_load(env: dict[str, str], endpoints: list, args, db_name: str) -> 
             print(f"gunicorn on http://{HOST}:{port}/ (pid {server.pid}), database {db_name}")
             # In rounds, each endpoint a slice of each: a change in what else this machine runs
             # then weighs on every endpoint alike, instead of on whichever was measured then.
-            rounds = [[load(e, port, args.connections, args.seconds / args.rounds, server) for e in endpoints]
-                      for _ in range(args.rounds)]
+            # (``load_rounds``: bench/draw.py and bench/clubs.py, whose --rounds is another thing, take one.)
+            slices = getattr(args, "load_rounds", 1)
+            rounds = [[load(e, port, args.connections, args.seconds / slices, server) for e in endpoints]
+                      for _ in range(slices)]
             return [merged(slices) for slices in zip(*rounds, strict=True)]
         except BaseException:
             log.seek(0)
@@ -474,7 +484,7 @@ def serve_and_load(env: dict[str, str], endpoints: list, args, db_name: str) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="measured seconds per endpoint (at most 60)")
-    parser.add_argument("--rounds", type=int, default=3,
+    parser.add_argument("--rounds", dest="load_rounds", type=int, default=3,
                         help="rounds over the endpoints, each measuring every endpoint for seconds/rounds (1 to 10)")
     parser.add_argument("--connections", type=int, default=0,
                         help="concurrent keep-alive connections (at most 64; by default workers x threads)")
@@ -489,7 +499,7 @@ def main() -> int:
     args = parser.parse_args()
     args.connections = args.connections or args.workers * args.threads
     if not (0 < args.seconds <= 60 and 0 < args.connections <= 64 and 0 < args.workers <= 16 and 0 < args.threads <= 64
-            and 0 <= args.redis_db <= 15 and 0 < args.subjects <= 50_000 and 1 <= args.rounds <= 10):
+            and 0 <= args.redis_db <= 15 and 0 < args.subjects <= 50_000 and 1 <= args.load_rounds <= 10):
         parser.error("keep --seconds in (0, 60], --connections in 1..64, --workers in 1..16, --threads in 1..64, "
                      "--redis-db in 0..15, --subjects in 1..50000, --rounds in 1..10")
     if not args.db.replace("_", "").isalnum():
