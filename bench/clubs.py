@@ -409,6 +409,7 @@ def service_bench(args, harness, env) -> dict:
               f"print(json.dumps(service_build({args.seed!r}, {harness.HOST!r})))")
     started = time.perf_counter()
     built = json.loads(harness.run([*manage, "shell", "-v", "0", "-c", script], env).strip().splitlines()[-1])
+    harness.analyze(env, args.db_name)
     print(f"\nService path (database {args.db_name}, built in {time.perf_counter() - started:.1f} s): a {TABLE_PLAYERS}-player "
           f"table, {TABLE_GAMES} quick games recorded one by one through chouette_game_record")
     records = built["records"]

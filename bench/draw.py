@@ -606,6 +606,7 @@ def standings_bench(args, env: dict[str, str]) -> None:
     script = BUILD_SCRIPT.format(seed=args.seed, host=harness.HOST, rounds=STANDINGS_ROUNDS)
     started = time.perf_counter()
     built = json.loads(harness.run([*manage, "shell", "-v", "0", "-c", script], env).strip().splitlines()[-1])
+    harness.analyze(env, args.db)
     print(f"\nSwiss events built through the services in {time.perf_counter() - started:.1f} s "
           f"(database {args.db}):")
     for size, event in sorted(built.items(), key=lambda item: int(item[0])):

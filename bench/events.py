@@ -47,6 +47,7 @@ from bench.api import (
     WARMUP_SECONDS,
     Endpoint,
     Result,
+    analyze,
     bench_env,
     call,
     forget_queues,
@@ -159,6 +160,7 @@ def prepare(env: dict[str, str], rebuild: bool, db: str) -> dict:
                           env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
     if done.returncode != 0:
         raise SystemExit(f"building the events failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+    analyze(env, db)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -9,17 +9,15 @@ only after the transaction commits.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
-from django.db import connections, transaction
-from django.db.models.query import get_related_populators
-from django.db.transaction import TransactionManagementError
+from django.db import transaction
 from django.utils import timezone
 
 from audit.services import audit_record
 from core.locking import locked
 from core.outbox import outbox_enqueue
+from core.prepared import prepared
 from matches.selectors import (
     ReportsSeen,
     match_live_reports,
@@ -120,57 +118,10 @@ def match_locked(match_id: int) -> Match:
     until the transaction ends: the lock every change of a match's result, disputes and rulings
     takes first. Raises Match.DoesNotExist, and TransactionManagementError outside a transaction.
 
-    The query is built once per thread (and set of contexts): building it with the ORM costs
-    more CPU than PostgreSQL spends answering it, on the path of every report."""
-    prepared = getattr(_prepared, "lock", None)
-    key = (connections[Match.objects.db], hooks.match_joins())
-    if prepared is None or prepared.key != key:
-        prepared = _prepared.lock = _PreparedLock(locked(Match.objects.with_side_ids()), key)
-    return prepared.one(match_id)
-
-
-_prepared = threading.local()
-
-
-class _PreparedLock:
-    """A locking queryset (``core.locking.locked``) filtered on the primary key, compiled once and
-    run again for any key: its row is turned into an instance as the ORM does (``ModelIterable``:
-    the model's columns, then the ``select_related`` rows, then the annotations)."""
-
-    #: A key no row has, standing for the one each run asks for.
-    PLACEHOLDER = -7_130_001
-
-    def __init__(self, queryset, key):
-        self.key, self.model, self.db = key, queryset.model, queryset.db
-        self.compiler = queryset.filter(pk=self.PLACEHOLDER).query.get_compiler(using=self.db)
-        sql, params = self.compiler.as_sql()
-        self.sql, self.params = sql, list(params)
-        self.at = self.params.index(self.PLACEHOLDER)
-        select, klass_info = self.compiler.select, self.compiler.klass_info
-        fields = klass_info["select_fields"]
-        self.start, self.end = fields[0], fields[-1] + 1
-        self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
-        self.populators = get_related_populators(klass_info, select, self.db)
-        self.annotations = self.compiler.annotation_col_map
-
-    def one(self, pk):
-        connection = self.compiler.connection
-        if connection.get_autocommit():  # as the ORM refuses a lock that would end at once
-            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-        params = list(self.params)
-        params[self.at] = pk
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, params)
-            rows = cursor.fetchall()
-        if not rows:
-            raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
-        [row] = list(self.compiler.results_iter([rows]))
-        obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
-        for populator in self.populators:
-            populator.populate(row, obj)
-        for name, position in (self.annotations or {}).items():
-            setattr(obj, name, row[position])
-        return obj
+    The query is compiled once per thread and set of contexts (``core.prepared``): building it
+    with the ORM costs more CPU than PostgreSQL spends answering it, on the path of every report."""
+    query = prepared("matches.lock", lambda: locked(Match.objects.with_side_ids()), hooks.match_joins())
+    return query.one(match_id)
 
 
 def _match_loaded(match_id: int, *, seen: ReportsSeen | None = None) -> Match:

@@ -1,0 +1,77 @@
+"""One-row queries compiled once and run again for any key, on the paths every request takes.
+
+Building a queryset and compiling it to SQL costs more CPU than PostgreSQL spends answering a
+lookup by key (the match's lock on every report, the API token on every authenticated request).
+:class:`Prepared` compiles the queryset once per thread, with a placeholder for the key, and then
+only runs the SQL and turns the row into an instance as the ORM does (``ModelIterable``: the
+model's columns, then the ``select_related`` rows, then the annotations).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.db import connections
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
+
+#: Stands for the key each run asks for, while the query is compiled: no row has it.
+_PLACEHOLDERS = {int: -7_130_001, str: "\uffffprepared-key"}
+
+_kept = threading.local()
+
+
+class Prepared:
+    """``queryset`` filtered on ``field`` = a key, compiled once and run for any key of the
+    placeholder's type (``int`` or ``str``). A queryset that locks its row (``core.locking``) is
+    refused outside a transaction, as the ORM refuses it."""
+
+    def __init__(self, queryset, field: str = "pk", kind: type = int):
+        self.model, self.db = queryset.model, queryset.db
+        placeholder = _PLACEHOLDERS[kind]
+        self.compiler = queryset.filter(**{field: placeholder}).query.get_compiler(using=self.db)
+        sql, params = self.compiler.as_sql()
+        self.sql, self.params = sql, list(params)
+        self.at = self.params.index(placeholder)
+        self.locks = queryset.query.select_for_update
+        select, klass_info = self.compiler.select, self.compiler.klass_info
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
+        self.populators = get_related_populators(klass_info, select, self.db)
+        self.annotations = self.compiler.annotation_col_map
+
+    def one(self, key):
+        """The instance whose field is ``key``. Raises the model's DoesNotExist when there is none,
+        and TransactionManagementError for a locking query outside a transaction."""
+        connection = self.compiler.connection
+        if self.locks and connection.get_autocommit():
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        params = list(self.params)
+        params[self.at] = key
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows = cursor.fetchall()
+        if not rows:
+            raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
+        [row] = list(self.compiler.results_iter([rows]))
+        obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
+        for populator in self.populators:
+            populator.populate(row, obj)
+        for name, position in (self.annotations or {}).items():
+            setattr(obj, name, row[position])
+        return obj
+
+
+def prepared(name: str, build, key=(), *, field: str = "pk", kind: type = int) -> Prepared:
+    """This thread's :class:`Prepared` called ``name``, made from ``build()`` (a queryset) the
+    first time and again whenever ``key`` (what the queryset depends on besides the models, e.g.
+    the hooks registered) or the database connection changes."""
+    kept = getattr(_kept, "queries", None)
+    if kept is None:
+        kept = _kept.queries = {}
+    identity = (connections["default"], key)
+    found = kept.get(name)
+    if found is None or found[0] != identity:
+        found = kept[name] = (identity, Prepared(build(), field=field, kind=kind))
+    return found[1]

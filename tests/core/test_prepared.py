@@ -1,0 +1,78 @@
+"""core.prepared: a one-row query compiled once per thread gives what the ORM gives, for any key."""
+
+import threading
+
+import pytest
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.authentication import PlayerTokenAuthentication
+from core import prepared as prepared_module
+from core.locking import locked
+from core.prepared import Prepared
+from matches.models import Match
+from tests.factories import MatchFactory, PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_token_read_by_the_prepared_query_is_the_one_the_orm_reads_with_its_user_and_player():
+    player = PlayerFactory()
+    token = Token.objects.create(user=player.user)
+    query = Prepared(Token.objects.select_related("user__player"), field="key", kind=str)
+    found = query.one(token.key)
+    expected = Token.objects.select_related("user__player").get(key=token.key)
+    assert found == expected and found.user == expected.user and found.user.player == player
+    assert found.created == expected.created and found.user.username == expected.user.username
+    assert found._state.fields_cache.keys() == expected._state.fields_cache.keys()
+
+
+def test_a_user_without_a_player_reads_as_the_orm_reads_him():
+    token = Token.objects.create(user=UserFactory())
+    found = Prepared(Token.objects.select_related("user__player"), field="key", kind=str).one(token.key)
+    assert not hasattr(found.user, "player")  # the reverse one-to-one: no player, as the ORM says
+
+
+def test_an_unknown_key_is_does_not_exist():
+    with pytest.raises(Token.DoesNotExist):
+        Prepared(Token.objects.all(), field="key", kind=str).one("no-such-key")
+
+
+def test_token_authentication_is_one_query_compiled_once_per_thread(django_assert_num_queries, monkeypatch):
+    monkeypatch.setattr(prepared_module, "_kept", threading.local())  # this test's own thread store
+    made = []
+    original = Prepared.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(args)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Prepared, "__init__", counting)
+    players = [PlayerFactory() for _ in range(3)]
+    tokens = [Token.objects.create(user=player.user) for player in players]
+    authentication = PlayerTokenAuthentication()
+    for player, token in zip(players, tokens, strict=True):
+        with django_assert_num_queries(1):  # the token, its user and his player
+            user, found = authentication.authenticate_credentials(token.key)
+        assert user == player.user and user.player == player and found == token
+    assert len(made) == 1, "the token's query is compiled once per thread, not per request"
+
+
+def test_a_bad_token_is_refused_with_401():
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    answer = client.post("/api/v1/matches/1/report/", {"score": [5, 3]}, format="json")
+    assert answer.status_code == 401
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_prepared_query_is_refused_outside_a_transaction_and_locks_inside():
+    match = MatchFactory()
+    with transaction.atomic():  # the ORM compiles a locking query only inside one
+        query = Prepared(locked(Match.objects.all()))
+        assert query.one(match.pk) == match
+        assert "FOR UPDATE" in query.sql
+    with pytest.raises(TransactionManagementError):
+        query.one(match.pk)
