@@ -67,3 +67,8 @@ def claimed(queryset: models.QuerySet) -> models.QuerySet:
     (``SKIP LOCKED``), in the order of their keys: how two background jobs (two relays, say) share
     a batch of rows without both taking one and without either waiting."""
     return queryset.select_for_update(of=("self",), skip_locked=True).order_by("pk")
+
+
+def is_locking(queryset) -> bool:
+    """Whether ``queryset`` locks the rows it reads (made by :func:`locked` or :func:`claimed`)."""
+    return bool(queryset.query.select_for_update)

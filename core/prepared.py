@@ -15,6 +15,8 @@ from django.db import connections
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
+from .locking import is_locking
+
 #: Stands for the key each run asks for, while the query is compiled: no row has it.
 _PLACEHOLDERS = {int: -7_130_001, str: "\uffffprepared-key"}
 
@@ -33,7 +35,7 @@ class Prepared:
         sql, params = self.compiler.as_sql()
         self.sql, self.params = sql, list(params)
         self.at = self.params.index(placeholder)
-        self.locks = queryset.query.select_for_update
+        self.locks = is_locking(queryset)
         select, klass_info = self.compiler.select, self.compiler.klass_info
         fields = klass_info["select_fields"]
         self.start, self.end = fields[0], fields[-1] + 1
