@@ -234,16 +234,22 @@ def run(args: list[str], env: dict[str, str]) -> str:
     return done.stdout
 
 
-def prepare(env: dict[str, str], db_name: str, count: int, fresh: bool) -> dict:
-    """Create (anew with ``fresh``), migrate and fill the bench database; return the subjects."""
+def database_ready(env: dict[str, str], db_name: str, *, fresh: bool) -> None:
+    """Make the bench database ``db_name`` (dropped first with ``fresh``, else kept if it exists)
+    and migrate it. Every bench's database is made here."""
     if fresh:
         run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", db_name], env)
     exists = run(["psql", "-h", HOST, "-U", "postgres", "-d", "postgres", "-tAc",
                   f"SELECT 1 FROM pg_database WHERE datname = '{db_name}'"], env)
     if exists.strip() != "1":
         run(["createdb", "-h", HOST, "-U", "postgres", db_name], env)
+    run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env)
+
+
+def prepare(env: dict[str, str], db_name: str, count: int, fresh: bool) -> dict:
+    """Create (anew with ``fresh``), migrate and fill the bench database; return the subjects."""
+    database_ready(env, db_name, fresh=fresh)
     manage = [sys.executable, "manage.py"]
-    run([*manage, "migrate", "--noinput", "-v", "0"], env)
     # The demo's counts (its first line after any notes), not the logins it prints last.
     print(next(line for line in run([*manage, "demo_data"], env).splitlines() if " matches (" in line))
     script = SETUP_SCRIPT.replace("__COUNT__", str(count)).replace("__TAG__", secrets.token_hex(4))

@@ -400,11 +400,8 @@ def window_median(records: list, number: int, width: int = 5) -> float:
 
 
 def service_bench(args, harness, env) -> dict:
-    admin = ["-h", harness.HOST, "-U", "postgres"]
-    harness.run(["dropdb", *admin, "--if-exists", args.db_name], env)
-    harness.run(["createdb", *admin, args.db_name], env)
+    harness.database_ready(env, args.db_name, fresh=True)
     manage = [sys.executable, "manage.py"]
-    harness.run([*manage, "migrate", "--noinput", "-v", "0"], env)
     script = (f"import json\nfrom bench.clubs import service_build\n"
               f"print(json.dumps(service_build({args.seed!r}, {harness.HOST!r})))")
     started = time.perf_counter()

@@ -566,10 +566,7 @@ def bench_database(args) -> dict[str, str]:
     import bench.api as harness
 
     env = harness.bench_env(args.db)
-    admin = ["-h", harness.HOST, "-U", "postgres"]
-    harness.run(["dropdb", *admin, "--if-exists", args.db], env)
-    harness.run(["createdb", *admin, args.db], env)
-    harness.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env)
+    harness.database_ready(env, args.db, fresh=True)
     return env
 
 
@@ -643,11 +640,8 @@ def confirm_bench(args) -> None:
     import bench.api as harness
 
     env = harness.bench_env(CONFIRM_DB_NAME)
-    admin = ["-h", harness.HOST, "-U", "postgres"]
-    harness.run(["dropdb", *admin, "--if-exists", CONFIRM_DB_NAME], env)
-    harness.run(["createdb", *admin, CONFIRM_DB_NAME], env)
+    harness.database_ready(env, CONFIRM_DB_NAME, fresh=True)
     manage = [sys.executable, "manage.py"]
-    harness.run([*manage, "migrate", "--noinput", "-v", "0"], env)
     script = CONFIRM_SCRIPT.format(sizes=CONFIRM_SIZES, repeat=max(1, args.repeat))
     built = json.loads(harness.run([*manage, "shell", "-v", "0", "-c", script], env).strip().splitlines()[-1])
     small, big = (str(n) for n in CONFIRM_SIZES)

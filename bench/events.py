@@ -50,6 +50,7 @@ from bench.api import (
     analyze,
     bench_env,
     call,
+    database_ready,
     forget_queues,
     free_port,
     load,
@@ -148,14 +149,8 @@ def events_env(args, prefix: str) -> dict[str, str]:
 
 def prepare(env: dict[str, str], rebuild: bool, db: str) -> dict:
     """Create (or with ``rebuild`` recreate), migrate and fill the bench database; return the events' ids."""
-    if rebuild:
-        run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", db], env)
-    exists = run(["psql", "-h", HOST, "-U", "postgres", "-d", "postgres", "-tAc",
-                  f"SELECT 1 FROM pg_database WHERE datname = '{db}'"], env)
-    if exists.strip() != "1":
-        run(["createdb", "-h", HOST, "-U", "postgres", db], env)
+    database_ready(env, db, fresh=rebuild)
     manage = [sys.executable, "manage.py"]
-    run([*manage, "migrate", "--noinput", "-v", "0"], env)
     done = subprocess.run([*manage, "shell", "-v", "0", "-c", BUILD_SCRIPT], cwd=Path(__file__).resolve().parents[1],
                           env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
     if done.returncode != 0:
