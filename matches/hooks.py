@@ -166,7 +166,10 @@ class MatchContext:
     - ``filter_fields()`` and ``apply_filter(queryset, values)``: ``GET /matches/`` query parameters;
     - ``response_fields()``: fields of a match in API answers (a brief, read through ``joins``);
     - ``label`` and ``describe(match)``: the line pages show (None: nothing to show);
-    - ``mat_tag``: the .mat export's tag that carries ``describe(match)``.
+    - ``mat_tag``: the .mat export's tag that carries ``describe(match)``;
+    - ``members(value)``: the players a match of the context given by ``value`` (an event) may be
+      between, as a ``Player`` queryset (an event's entrants); None: anyone. Imports for the
+      context offer and accept only them.
     """
 
     name: str
@@ -188,6 +191,7 @@ class MatchContext:
     label: str = ""
     describe: Callable[[Any], str | None] | None = None
     mat_tag: str | None = None
+    members: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -286,6 +290,18 @@ def contexts_attach_many(matches: list, prepared: list[tuple[MatchContext, Attac
         if context.name not in attached:
             for match in matches:
                 type(match)._meta.get_field(context.link).set_cached_value(match, None)
+
+
+def context_members(values: dict):
+    """The players a match of ``values`` (``match_create``'s context input, e.g. ``{"event":
+    tournament}``) may be between, as a ``Player`` queryset; None when no context limits them."""
+    found = None
+    for context in match_contexts():
+        for name in context.inputs:
+            if values.get(name) is not None and context.members is not None:
+                members = context.members(values[name])
+                found = members if found is None else found & members
+    return found
 
 
 def audit_ids(match) -> dict[str, int | None]:

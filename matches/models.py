@@ -353,16 +353,26 @@ class RatingChange(models.Model):
 
 
 class ImportJob(models.Model):
-    """A batch of uploaded .mat files imported in the background, with its progress."""
+    """A batch of uploaded .mat files imported in two steps, with its progress.
+
+    Checking: the task reads and checks every file (``checked`` counts them) and collects the
+    players' names with their likely players (``names``); nothing is written to matches or
+    players. Mapping: the importer maps each name to an existing player, a new guest player or
+    "skip" (``mapping``); the task then writes one match per file (``done`` counts the files with
+    a final result). ``context`` names what the matches belong to (``{"event": id}``: an
+    organiser's import for his event), as ``matches.hooks`` contexts take it.
+    """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        MAPPING = "mapping", _("Waiting for you to choose the players")
+        DONE = "done", _("Done")
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="import_jobs")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
+    checked = models.PositiveIntegerField(default=0, help_text="files read and checked")
     done = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -370,21 +380,33 @@ class ImportJob(models.Model):
     # a file on, or is sent again; a job not done whose clock stopped has lost its worker.
     progressed_at = models.DateTimeField(default=timezone.now)
     redispatched = models.PositiveSmallIntegerField(default=0, help_text="times the sweeper sent it again")
+    context = models.JSONField(default=dict, blank=True, help_text='what the matches belong to: {"event": id}')
+    names = models.JSONField(default=list, blank=True,
+                             help_text="[{name, matches, candidates: [{player, reason}]}] once the files are checked")
+    mapping = models.JSONField(null=True, blank=True, help_text='{name: player id | "guest" | "skip"}')
+    guests = models.JSONField(default=dict, blank=True, help_text="{name: id} of the guest players created")
+    mapped_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [models.CheckConstraint(condition=Q(done__lte=F("total")), name="import_done_within_total")]
+        constraints = [
+            models.CheckConstraint(condition=Q(done__lte=F("total")), name="import_done_within_total"),
+            models.CheckConstraint(condition=Q(checked__lte=F("total")), name="import_checked_within_total"),
+        ]
         indexes = [models.Index(fields=["progressed_at"], condition=~Q(status="done"), name="import_job_not_done")]
 
 
 class ImportFile(models.Model):
-    """One file of an import job; its bytes are kept until it is processed."""
+    """One file of an import job; its bytes are kept until it is checked, what checking found until
+    its match is written."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        IMPORTED = "imported", "Imported"
-        DUPLICATE = "duplicate", "Already imported"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Pending")
+        CHECKED = "checked", _("Checked, waiting for the players")
+        IMPORTED = "imported", _("Imported")
+        DUPLICATE = "duplicate", _("Already imported")
+        SKIPPED = "skipped", _("Skipped")
+        FAILED = "failed", _("Refused")
 
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
     name = models.CharField(max_length=255)
@@ -392,6 +414,9 @@ class ImportFile(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     error = models.JSONField(null=True, blank=True, help_text="{line, game, message} when the file failed")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # What checking the file found, kept until its match is written: the players' names, the
+    # rules, the final score, the canonical hash and each game with its log (engine actions).
+    parsed = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["job", "id"]

@@ -21,7 +21,9 @@ logger = logging.getLogger(__name__)
 # visibility timeout is set just above the hard one.
 @shared_task(bind=True, soft_time_limit=settings.IMPORT_SOFT_TIME_LIMIT, time_limit=settings.IMPORT_TIME_LIMIT)
 def import_job_run_task(self, job_id: int, outbox_id: int | None = None) -> str | None:
-    """Run an import job: process its pending files, then mark it done (and its outbox row).
+    """Run an import job's step: check its pending files and collect the players' names (the job
+    then waits for its mapping), or, once mapped, write its checked files and mark it done; then
+    mark its outbox row done.
 
     Safe to deliver twice: a done row or a done job is left as it is, and processed files are
     skipped (the job is idempotent by its files' statuses, so its row is marked done only when
@@ -33,7 +35,7 @@ def import_job_run_task(self, job_id: int, outbox_id: int | None = None) -> str 
     if outbox_is_done(outbox_id):
         return None
     job = ImportJob.objects.filter(pk=job_id).only("status").first()
-    if job is None or job.status == ImportJob.Status.DONE:
+    if job is None or job.status in (ImportJob.Status.DONE, ImportJob.Status.MAPPING):
         outbox_done(outbox_id)
         return None if job is None else job.status
     try:

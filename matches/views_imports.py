@@ -1,8 +1,11 @@
-"""Pages: .mat imports with their progress.
+"""Pages: .mat imports in two steps, with their progress.
 
-/imports/ is an upload form (many files at once, .zip archives allowed); after the upload,
-/imports/<id>/ shows the job's progress bar and what became of each file. The progress page polls
-the API every second with a few lines of JavaScript, and refreshes itself without it.
+/imports/ is an upload form (many files at once, .zip archives allowed; ``?event=<id>`` for an
+organiser's import into his event); after the upload, /imports/<id>/ shows the job's progress bar
+and what became of each file. Once the files are checked, /imports/<id>/players/ asks who each
+name is (a player, a new guest player, or skip its matches); the matches are then written and
+the progress page shows each file's result. The progress page polls the API every second with a
+few lines of JavaScript, and refreshes itself without it.
 """
 
 from django import forms
@@ -10,11 +13,23 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
-from core.pages import error_status, form_refuse
+from core.pages import error_status, error_text, form_refuse
 
-from .services.imports import import_job_create, import_job_get, import_job_percent
+from .models import ImportJob
+from .services.imports import (
+    REASONS,
+    TooLarge,
+    import_file_result,
+    import_job_create,
+    import_job_get,
+    import_job_map,
+    import_job_names,
+    import_job_percent,
+    import_job_suggested_mapping,
+)
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -37,25 +52,30 @@ class MultipleFileField(forms.FileField):
 
 class ImportForm(forms.Form):
     files = MultipleFileField(
-        label="Match files", help_text=".mat files, or .zip archives of them",
-        error_messages={"required": "choose at least one .mat or .zip file"},
+        label=_("Match files"), help_text=_(".mat files, or .zip archives of them"),
+        error_messages={"required": _("choose at least one .mat or .zip file")},
     )
+    event = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
-    def clean_files(self):
-        limit = settings.MAX_UPLOAD_BYTES
-        for upload in self.cleaned_data["files"]:
-            if upload.size > limit:
-                raise forms.ValidationError(f"{upload.name} is {upload.size} bytes; the limit is {limit}")
-        return self.cleaned_data["files"]
+
+def _uploads(files) -> list:
+    """``(name, bytes)`` of each upload; one over the limit is not read: it fails alone."""
+    limit = settings.MAX_UPLOAD_BYTES
+    return [(upload.name, TooLarge(upload.size) if upload.size > limit else upload.read()) for upload in files]
 
 
 @login_required
 def import_upload(request):
-    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+    else:
+        event = request.GET.get("event", "")
+        form = ImportForm(initial={"event": int(event)} if event.isdigit() else {})
     if form.is_bound and form.is_valid():
-        uploads = [(upload.name, upload.read()) for upload in form.cleaned_data["files"]]
+        event = form.cleaned_data.get("event")
         try:
-            job = import_job_create(owner=request.user, files=uploads)
+            job = import_job_create(owner=request.user, files=_uploads(form.cleaned_data["files"]),
+                                    context={"event": event} if event else None)
         except DomainError as error:
             form_refuse(form, error)
             return render(request, "matches/import.html", {"form": form}, status=error_status(error))
@@ -67,10 +87,51 @@ def import_upload(request):
 @login_required
 def import_progress(request, job_id: int):
     job = import_job_get(job_id=job_id, user=request.user)
-    return render(request, "matches/import.html", {"job": job, "percent": import_job_percent(job)})
+    files = [(file, import_file_result(file)) for file in job.files.all()]
+    return render(request, "matches/import.html", {"job": job, "files": files, "percent": import_job_percent(job)})
+
+
+def _rows(job: ImportJob, players: dict, chosen: dict) -> list[dict]:
+    """Each name with its choices, the likely players first (what the page lists)."""
+    rows = []
+    for index, entry in enumerate(job.names):
+        name = entry["name"]
+        current = str(chosen.get(name, ""))
+        options = []
+        for candidate in entry["candidates"]:
+            player = players.get(candidate["player"])
+            if player is not None:
+                options.append({"value": str(player.pk), "player": player,
+                                "reason": REASONS.get(candidate["reason"], "")})
+        rows.append({"field": f"choice-{index}", "name": name, "matches": entry["matches"], "options": options,
+                     "current": current})
+    return rows
+
+
+@login_required
+def import_players(request, job_id: int):
+    """Who is each name of the import: GET lists the names with their likely players; POST maps
+    them and sends the import on (to its progress page), or shows the refusal naming the name."""
+    job, players = import_job_names(job_id=job_id, user=request.user)
+    if job.status != ImportJob.Status.MAPPING:
+        return redirect("matches:import_progress", job_id=job.pk)
+    chosen = import_job_suggested_mapping(job)
+    problem, status = None, 200
+    if request.method == "POST":
+        chosen = {entry["name"]: request.POST.get(f"choice-{index}", "")
+                  for index, entry in enumerate(job.names)}
+        try:
+            import_job_map(job_id=job.pk, user=request.user, mapping=chosen)
+        except DomainError as error:
+            problem, status = error_text(error), error_status(error)
+        else:
+            return redirect("matches:import_progress", job_id=job.pk)
+    return render(request, "matches/import_players.html",
+                  {"job": job, "rows": _rows(job, players, chosen), "problem": problem}, status=status)
 
 
 urlpatterns = [
     path("imports/", import_upload, name="import"),
     path("imports/<int:job_id>/", import_progress, name="import_progress"),
+    path("imports/<int:job_id>/players/", import_players, name="import_players"),
 ]

@@ -23,6 +23,7 @@ from rest_framework import serializers
 
 from core.errors import NotAllowed
 from matches import hooks
+from matches.models import Player
 
 from .api.serializers import EventBriefSerializer
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
@@ -49,6 +50,15 @@ def _directs_player(user, player_id: int) -> bool:
     entered = Entry.objects.filter(tournament__organiser_id=user.pk).filter(
         Q(side__player_a_id=player_id) | Q(side__player_b_id=player_id))
     return entered.exists() or TeamMember.objects.filter(tournament__organiser_id=user.pk, player_id=player_id).exists()
+
+
+def _entrants(event: Tournament):
+    """The players who entered ``event``: alone, in a pair or in a team."""
+    return Player.objects.filter(
+        Q(pk__in=Entry.objects.filter(tournament=event, side__isnull=False).values("side__player_a"))
+        | Q(pk__in=Entry.objects.filter(tournament=event, side__player_b__isnull=False).values("side__player_b"))
+        | Q(pk__in=TeamMember.objects.filter(tournament=event).values("player"))
+    )
 
 
 def _may_create(user, values: dict) -> None:
@@ -91,6 +101,7 @@ EVENT_CONTEXT = hooks.MatchContext(
     label=_("Event"),
     describe=_describe,
     mat_tag="Event",
+    members=_entrants,
 )
 
 

@@ -1,31 +1,44 @@
-"""Importing .mat match files in batches: a job of files, each file becoming one confirmed match.
+"""Importing .mat match files in batches, in two steps: check the files, then, once the importer
+has said who each name is, write one match per file.
 
-Flow: :func:`import_job_create` checks the upload (zip archives expanded safely), stores the job
-and its files and writes ``import_job_run_task`` in the task outbox (core/outbox.py); the task calls
-:func:`import_job_run`, which processes the pending files one by one with
-:func:`import_file_process`, each in its own transaction.
+Flow: :func:`import_job_create` checks the upload (zip archives expanded safely; an uploaded file
+refused fails alone, with its reason), stores the job and its files and writes
+``import_job_run_task`` in the task outbox (core/outbox.py). The task calls :func:`import_job_run`:
+it checks the pending files one by one (:func:`import_file_check`, each in its own transaction),
+keeps what each holds in its row (``ImportFile.parsed``) and collects the players' names with
+the players each likely is (:func:`import_candidates`); nothing is written to matches or players.
+The importer maps each name (:func:`import_job_map`) to an existing player, a new guest player or
+"skip"; the task then writes each file's match (:func:`import_file_process`, one transaction per
+file) with that mapping.
 
 Guarantees:
-- a file is processed once: its status moves from "pending" by a conditional update in the same
-  transaction as the match it creates, so a second run (a redelivered task, two workers) finds it
-  done and changes nothing; the job's ``done`` counter moves in that same transaction;
+- a file is processed once per step: its status moves from "pending" (then "checked") by a
+  conditional update in the same transaction as its result, so a second run (a redelivered task,
+  two workers) finds it done and changes nothing; the job's counters move in that same transaction;
 - one match per match file: the canonical hash (sha256 of the engine's own .mat rendering, without
   tags) is unique in the database, so the same match with CRLF line ends, a byte-order mark or
   other tags is a duplicate, even when two imports race;
 - a file that fails stores ``{line, game, message}`` and the other files go on;
+- no player is created nor named before the importer chooses: a name mapped to a player of an
+  event the import is for must be one of its entrants; a guest player is created once per job;
+- the importer directs an imported match only if he plays in it; an import for an event makes
+  the event's director the matches' director (the event context of ``matches.hooks``);
 - an imported match is on a named player's record only once he (or a director of his, or
-  staff) confirms it; only the importer's own side is consented at once (when a name is his
-  own player's): see ``matches.services.consent``.
+  staff) confirms it; only the importer's own side is consented at once: see
+  ``matches.services.consent``.
 - a job whose worker died is found by :func:`import_jobs_sweep` (its ``progressed_at`` stopped) and
-  sent again, resuming at its first pending file; after IMPORT_MAX_REDISPATCH tries it is failed.
+  sent again, resuming at its first file not processed; after IMPORT_MAX_REDISPATCH tries it is
+  failed. A job waiting for its mapping is left alone.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import io
 import logging
 import re
+import unicodedata
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -34,14 +47,16 @@ from pathlib import PurePosixPath
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import DataError, IntegrityError, OperationalError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Prefetch
+from django.db import DataError, IntegrityError, OperationalError, transaction
+from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+from rest_framework.exceptions import ValidationError as DrfValidationError
 
 from audit.services import audit_record
-from core.errors import DomainError
+from core.errors import Conflict, DomainError
 from core.locking import locked
 from core.outbox import outbox_enqueue
 from core.text import db_safe
@@ -49,7 +64,7 @@ from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import MatCheck, check_mat, write_mat
 
-from .. import errors
+from .. import errors, hooks
 from ..models import Game, ImportFile, ImportJob, Match, Player, Report
 from .logs import mat_read
 from .matches import match_create, match_summary, player_create, side_name
@@ -161,42 +176,103 @@ def _unzip(name: str, data: bytes) -> list[tuple[str, bytes]]:
     return found
 
 
-def _expand(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+@dataclass(frozen=True)
+class TooLarge:
+    """An upload refused for its size before it was read (the API and the form measure it)."""
+
+    size: int
+
+
+def _refusal(error: DomainError) -> dict:
+    return {"line": None, "game": None, "message": db_safe(str(error.message)), "code": error.code}
+
+
+def _expand(files: list[tuple[str, bytes | TooLarge]]) -> list[tuple[str, bytes, dict | None]]:
+    """Each match file of the upload, ``(name, bytes, None)``; an uploaded file refused (too
+    large, another type, a damaged or unsafe archive) as ``(name, b"", {line, game, message})``:
+    one bad file does not refuse the others. Raises DomainError for more than JOB_MAX_FILES."""
     limit = settings.MAX_UPLOAD_BYTES
-    expanded: list[tuple[str, bytes]] = []
+    expanded: list[tuple[str, bytes, dict | None]] = []
     for index, (raw_name, data) in enumerate(files, start=1):
         name = _clean_name(raw_name, index)
-        if len(data) > limit:
-            raise errors.upload_too_large(name, len(data), limit)
-        lower = name.lower()
-        if lower.endswith(ZIP_SUFFIX):
-            expanded.extend(_unzip(name, data))
-        elif lower.endswith(MAT_SUFFIXES):
-            expanded.append((name, bytes(data)))
-        else:
-            raise _bad_upload(f"{name}: only .mat, .txt and .zip files can be imported", name, "bad_file_type")
+        try:
+            size = data.size if isinstance(data, TooLarge) else len(data)
+            if size > limit:
+                raise errors.upload_too_large(name, size, limit)
+            lower = name.lower()
+            if lower.endswith(ZIP_SUFFIX):
+                expanded.extend((member, content, None) for member, content in _unzip(name, data))
+            elif lower.endswith(MAT_SUFFIXES):
+                expanded.append((name, bytes(data), None))
+            else:
+                raise _bad_upload(gettext("%(name)s: only .mat, .txt and .zip files can be imported") % {"name": name},
+                                  name, "bad_file_type")
+        except DomainError as error:
+            expanded.append((name, b"", _refusal(error)))
         if len(expanded) > JOB_MAX_FILES:
-            raise _bad_upload(f"more than {JOB_MAX_FILES} match files in one import (at {name})", name,
-                              "too_many_files")
+            raise _bad_upload(gettext("more than %(limit)s match files in one import (at %(name)s)")
+                              % {"limit": JOB_MAX_FILES, "name": name}, name, "too_many_files")
     return expanded
 
 
-def import_job_create(*, owner, files: list[tuple[str, bytes]], dispatch: bool = True) -> ImportJob:
-    """Create an import job of ``files`` (``(name, bytes)`` pairs: .mat/.txt files or .zip archives).
+def _context_values(context: dict, user) -> dict:
+    """``context`` (``{"event": id}``) as ``match_create`` takes it (``{"event": tournament}``),
+    through the contexts ``matches.hooks`` holds: each resolves its own ids and says whether
+    ``user`` may add matches to it. Raises DomainError for an unknown key or id, NotAllowed
+    (from the context) when ``user`` may not."""
+    values: dict = {}
+    known = set()
+    for match_context in hooks.match_contexts():
+        fields = match_context.input_fields() if match_context.input_fields is not None else {}
+        for name in match_context.inputs:
+            known.add(name)
+            if context.get(name) is None or name not in fields:
+                continue
+            try:
+                value = fields[name].to_internal_value(context[name])
+            except DrfValidationError:
+                raise DomainError(gettext("there is no %(what)s %(id)s to import matches into")
+                                  % {"what": name, "id": context[name]}, code="bad_context", field=name) from None
+            if match_context.may_create is not None:
+                match_context.may_create(user, {name: value})
+            values[name] = value
+    unknown = sorted(set(context) - known)
+    if unknown:
+        raise DomainError(gettext("matches cannot be imported into %(what)s") % {"what": ", ".join(unknown)},
+                          code="bad_context", field=unknown[0])
+    return values
+
+
+def import_job_create(*, owner, files: list[tuple[str, bytes | TooLarge]], context: dict | None = None,
+                      dispatch: bool = True) -> ImportJob:
+    """Create an import job of ``files`` (``(name, bytes)`` pairs: .mat/.txt files or .zip archives;
+    ``TooLarge`` for an upload refused unread), for ``context`` (``{"event": id}``: an organiser's
+    import for his event) when given.
 
     Archives are expanded in memory (only their .mat and .txt members; see :func:`_unzip` for the
-    limits). Creates the job (queued), one pending ImportFile per match file and the outbox row of
+    limits). Creates the job (queued), one pending ImportFile per match file, one failed
+    ImportFile (with the reason naming it) per uploaded file refused, and the outbox row of
     ``import_job_run_task`` (unless ``dispatch`` is False: the caller runs the job itself, as the
-    ``import_mat`` command does), sent to the "imports" queue after commit. Raises DomainError (with ``file``) for no files,
-    a file over MAX_UPLOAD_BYTES, another file type, or an archive that is damaged, unsafe or over
-    the limits; then nothing is saved.
+    ``import_mat`` command does), sent to the "imports" queue after commit. The task checks the
+    files and collects the players' names; nothing is written to matches or players before the
+    importer maps them (:func:`import_job_map`). Raises DomainError for no files, more than
+    JOB_MAX_FILES or a bad ``context``, NotAllowed when ``owner`` may not import into it; then
+    nothing is saved.
     """
     if not files:
-        raise DomainError("choose at least one .mat or .zip file to import", code="no_files")
+        raise DomainError(gettext("choose at least one .mat or .zip file to import"), code="no_files")
+    context = {key: value for key, value in (context or {}).items() if value is not None}
+    _context_values(context, owner)
     expanded = _expand(files)
+    refused = sum(1 for _, _, error in expanded if error is not None)
     with transaction.atomic():
-        job = ImportJob.objects.create(owner=owner, total=len(expanded))
-        ImportFile.objects.bulk_create(ImportFile(job=job, name=name, content=data) for name, data in expanded)
+        job = ImportJob.objects.create(owner=owner, total=len(expanded), context=context, checked=refused,
+                                       done=refused)
+        ImportFile.objects.bulk_create(
+            ImportFile(job=job, name=name, content=data, error=error,
+                       status=ImportFile.Status.FAILED if error is not None else ImportFile.Status.PENDING)
+            for name, data, error in expanded
+        )
         if dispatch:
             outbox_enqueue(tasks_imports.import_job_run_task, job.pk)
     return job
@@ -210,6 +286,7 @@ class _Outcome:
     status: str
     match_id: int | None = None
     error: dict | None = None
+    parsed: dict | None = None
 
 
 def _failure(error: Exception) -> dict:
@@ -235,31 +312,6 @@ def canonical_hash(check: MatCheck) -> str:
     marks or sub-move order give the same hash.
     """
     return hashlib.sha256(write_mat(check, tags={}).encode("utf-8")).hexdigest()
-
-
-def _lock_names(names: list[str]) -> None:
-    """Serialise "find or create the player named X" between concurrent imports.
-
-    Display names are not unique in the schema (two people may share one), so no constraint can
-    stop two imports from each creating "lasse"; a transaction-level advisory lock per name does.
-    Names are locked in sorted order so two imports of the same pair cannot deadlock. SQLite
-    (laptop runs) allows one writer at a time, so it needs no lock.
-    """
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        for name in sorted(set(names)):
-            key = int.from_bytes(hashlib.sha256(f"crawford.player:{name}".encode()).digest()[:8], "big", signed=True)
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
-
-
-def _player_named(name: str, owner) -> Player:
-    """The player with exactly this display name: the importer's own if it is his name, else the
-    oldest of that name; created when unknown. (Finding another's player puts the match on his
-    record only once he confirms it: see matches.services.consent.)"""
-    own = Player.objects.filter(display_name=name, user_id=owner.pk).first() if owner is not None else None
-    player = own or Player.objects.filter(display_name=name).order_by("pk").first()
-    return player if player is not None else player_create(display_name=name)
 
 
 def _played_on(tags: dict[str, str]) -> date | None:
@@ -299,8 +351,26 @@ def _unfinished(check: MatCheck) -> DomainError | None:
     return None
 
 
-def _import(file: ImportFile, owner) -> _Outcome:
-    """Check the file and create its match, or find the match it duplicates.
+def _parsed(check: MatCheck, games: list[list[dict]], digest: str) -> dict:
+    """What the job keeps of a checked file until its match is written (JSON)."""
+    rules = check.rules
+    played_on = _played_on(check.tags)
+    return {
+        "players": [name.strip()[:120] for name in check.players], "length": check.length,
+        "crawford": check.crawford, "jacoby": rules.jacoby, "beavers": rules.beavers, "raccoons": rules.raccoons,
+        "played_on": played_on.isoformat() if played_on else None, "score": list(check.final_score),
+        "winner": check.winner, "hash": digest,
+        "games": [{"number": game.number, "score": list(game.score), "crawford": game.crawford,
+                   "winner": game.winner, "points": game.points, "cube": game.cube, "ending": game.ending,
+                   "log": games[index],
+                   "condoned": [{"move": c.move, "side": c.side, "play": c.play, "rule": c.rule, "message": c.message}
+                                for c in game.replay.condoned]}
+                  for index, game in enumerate(check.games)],
+    }
+
+
+def _check(file: ImportFile) -> _Outcome:
+    """Read and check the file: checked (what it holds kept), or the match it duplicates.
 
     Raises the engine's errors and DomainError for a file that cannot be imported.
     """
@@ -316,52 +386,18 @@ def _import(file: ImportFile, owner) -> _Outcome:
     existing = Match.objects.filter(source_hash=digest).values_list("pk", flat=True).first()
     if existing is not None:
         return _Outcome(ImportFile.Status.DUPLICATE, existing)
-    try:
-        with transaction.atomic():
-            match = _match_write(file, owner, check, games, digest)
-    except IntegrityError:
-        # Another import of the same match committed first (the unique source_hash said so).
-        existing = Match.objects.filter(source_hash=digest).values_list("pk", flat=True).first()
-        if existing is None:
-            raise
-        return _Outcome(ImportFile.Status.DUPLICATE, existing)
-    return _Outcome(ImportFile.Status.IMPORTED, match.pk)
+    if len({name.strip()[:120] for name in check.players}) < 2:
+        raise DomainError(gettext("both sides of the match are named %(name)s: a match is between two players")
+                          % {"name": check.players[0].strip()}, code="bad_players")
+    return _Outcome(ImportFile.Status.CHECKED, parsed=_parsed(check, games, digest))
 
 
-def _match_write(file: ImportFile, owner, check: MatCheck, games: list[list[dict]], digest: str) -> Match:
-    names = [name.strip()[:120] for name in check.players]
-    _lock_names(names)
-    first, second = (_player_named(name, owner) for name in names)
-    rules = check.rules
-    match = match_create(
-        created_by=owner, organiser=owner, side0=[first], side1=[second], length=check.length, crawford=check.crawford,
-        jacoby=rules.jacoby, beavers=rules.beavers, raccoons=rules.raccoons, rated=False,
-        played_on=_played_on(check.tags),
-    )
-    match.score0, match.score1 = check.final_score
-    match.winner = check.winner
-    match.status = Match.Status.CONFIRMED
-    match.confirmed_at = timezone.now()
-    # Set first among the writes so that a duplicate racing in fails before anything else is done.
-    match.source_hash = digest
-    match.save(update_fields=["score0", "score1", "winner", "status", "confirmed_at", "source_hash", "updated_at"])
-    Report.objects.create(
-        match=match, side=None, reporter=owner, score0=match.score0, score1=match.score1, winner=match.winner,
-        games=games, status=Report.Status.CONFIRMED, statement=f"Imported from {file.name}",
-    )
-    import_games_write(match, check, games)
-    audit_record(actor=owner, action="match.imported", object_type="matches.Match", object_id=match.pk,
-                 match_id=match.pk, after={**match_summary(match, (side_name([first]), side_name([second]))),
-                                           "games": len(games), "file": file.name}, note=f"imported from {file.name}")
-    return match
-
-
-def _outcome(file: ImportFile) -> _Outcome:
-    """Import the file in a savepoint of its own, so a refusal leaves nothing of it behind; a
+def _guarded(step, file: ImportFile, *args) -> _Outcome:
+    """Run ``step`` in a savepoint of its own, so a refusal leaves nothing of it behind; a
     refusal becomes a failed outcome. Raises OperationalError (transient: retry)."""
     try:
         with transaction.atomic():
-            return _import(file, file.job.owner)
+            return step(file, *args)
     except OperationalError:
         raise
     except (EngineError, DomainError, ValidationError) as error:
@@ -369,88 +405,423 @@ def _outcome(file: ImportFile) -> _Outcome:
     except Exception:
         logger.exception("import file %s failed unexpectedly", file.pk)
         return _Outcome(ImportFile.Status.FAILED, error={
-            "line": None, "game": None, "message": "an internal error stopped this file's import",
+            "line": None, "game": None, "message": gettext("an internal error stopped this file's import"),
         })
 
 
 def _store(file_id: int, outcome: _Outcome) -> None:
-    changed = ImportFile.objects.filter(pk=file_id, status=ImportFile.Status.PENDING).update(
-        status=outcome.status, match_id=outcome.match_id, error=outcome.error, content=b"",
-    )
+    # A written file keeps only a summary of what checking found (its players, its games' count).
+    changed = ImportFile.objects.filter(
+        pk=file_id, status__in=(ImportFile.Status.PENDING, ImportFile.Status.CHECKED),
+    ).update(status=outcome.status, match_id=outcome.match_id, error=outcome.error, content=b"", parsed=outcome.parsed)
     if changed != 1:
         # Unreachable while the caller's row lock holds; kept so the counter can never drift.
         raise RuntimeError(f"import file {file_id} changed under its lock")
 
 
-def import_file_process(*, file_id: int) -> ImportFile:
-    """Import one pending file of a job, in one transaction; safe to call twice.
+def _settle(file_id: int, step, file: ImportFile, *args) -> _Outcome:
+    """The file's outcome stored; one the database refuses (DataError, IntegrityError) becomes a
+    failure with a generic reason, so that one bad file never stops the others. The work and its
+    outcome share a savepoint: an outcome that cannot be saved takes the match with it."""
+    try:
+        with transaction.atomic():
+            outcome = step(file, *args)
+            _store(file_id, outcome)
+            return outcome
+    except (DataError, IntegrityError):
+        logger.exception("import file %s: its outcome could not be saved", file_id)
+        outcome = _Outcome(ImportFile.Status.FAILED, error={
+            "line": None, "game": None, "message": gettext("this file's result could not be saved"),
+        })
+        _store(file_id, outcome)
+        return outcome
 
-    Imported: creates the players it does not know by exact display name, the match (unrated,
-    Crawford and length from the file), its confirmed result (a report by the job's owner) and
-    its games, and stores the match's canonical hash. Duplicate: links the existing match.
-    Failed: stores ``{line, game, message}``. In each case the file's bytes are dropped, its
-    status leaves "pending" by a conditional update and the job's ``done`` goes up by one; a file
-    no longer pending is returned unchanged. A file whose outcome cannot be saved (the database
-    refuses it: DataError, IntegrityError) fails with a generic reason and keeps nothing of its
-    match, so that one bad file never stops the others. Raises only database errors that are
-    worth a retry (OperationalError); anything else marks the file failed.
+
+def import_file_check(*, file_id: int) -> ImportFile:
+    """Read and check one pending file of a job, in one transaction; safe to call twice.
+
+    Checked: keeps what the file holds (players' names, rules, score, games) in ``parsed`` for
+    the mapping step; nothing is written to matches or players. Duplicate: links the match it
+    duplicates. Failed: stores ``{line, game, message}``. The file's bytes are dropped, the job's
+    ``checked`` (and, for a final result, ``done``) goes up by one; a file no longer pending is
+    returned unchanged. Raises only OperationalError (worth a retry).
     """
     with transaction.atomic():
-        # Lock the row so a second worker waits here and then finds the file done.
-        file = locked(ImportFile.objects.select_related("job__owner")
-                       .filter(pk=file_id, status=ImportFile.Status.PENDING)).first()
+        file = locked(ImportFile.objects.filter(pk=file_id, status=ImportFile.Status.PENDING)).first()
         if file is None:
             return ImportFile.objects.defer("content").get(pk=file_id)
-        try:
-            # The match and the outcome share a savepoint: an outcome that cannot be saved takes
-            # the match with it, rather than leave a match no file points to.
-            with transaction.atomic():
-                _store(file_id, _outcome(file))
-        except (DataError, IntegrityError):
-            logger.exception("import file %s: its outcome could not be saved", file_id)
-            _store(file_id, _Outcome(ImportFile.Status.FAILED, error={
-                "line": None, "game": None, "message": "this file's result could not be saved",
-            }))
-        ImportJob.objects.filter(pk=file.job_id).update(done=F("done") + 1, progressed_at=timezone.now())
+        outcome = _settle(file_id, lambda f: _guarded(_check, f), file)
+        final = 0 if outcome.status == ImportFile.Status.CHECKED else 1
+        ImportJob.objects.filter(pk=file.job_id).update(checked=F("checked") + 1, done=F("done") + final,
+                                                         progressed_at=timezone.now())
     return ImportFile.objects.defer("content").get(pk=file_id)
+
+
+def _players_for(file: ImportFile, job: ImportJob) -> list[Player] | None:
+    """The two players of the file under the job's mapping (guests created once per job, their
+    ids kept in ``job.guests``); None when a name is skipped. Raises DomainError for a player
+    that no longer exists."""
+    names = file.parsed["players"]
+    choices = [job.mapping.get(name, "skip") for name in names]
+    if "skip" in choices:
+        return None
+    ids = [choice for choice in choices if isinstance(choice, int)]
+    found = Player.objects.in_bulk(ids)
+    players = []
+    for name, choice in zip(names, choices, strict=True):
+        if choice == "guest":
+            guest = Player.objects.filter(pk=job.guests.get(name)).first() if name in job.guests else None
+            if guest is None:
+                guest = player_create(display_name=name)
+                job.guests = {**job.guests, name: guest.pk}
+                ImportJob.objects.filter(pk=job.pk).update(guests=job.guests)
+            players.append(guest)
+        elif choice in found:
+            players.append(found[choice])
+        else:
+            raise DomainError(gettext("the player chosen for %(name)s no longer exists") % {"name": name},
+                              code="bad_mapping", name=name)
+    return players
+
+
+def _write(file: ImportFile, job: ImportJob) -> _Outcome:
+    """Create the file's match with the job's mapping, or find the match it duplicates, or skip
+    it. Raises DomainError for a file that cannot be imported."""
+    parsed = file.parsed
+    existing = Match.objects.filter(source_hash=parsed["hash"]).values_list("pk", flat=True).first()
+    if existing is not None:
+        return _Outcome(ImportFile.Status.DUPLICATE, existing)
+    guests = dict(job.guests)
+    try:
+        # The guests and the match share a savepoint: a duplicate racing in takes both back.
+        with transaction.atomic():
+            players = _players_for(file, job)
+            if players is None:
+                return _Outcome(ImportFile.Status.SKIPPED, parsed=_summary(parsed))
+            if players[0].pk == players[1].pk:
+                raise DomainError(gettext("%(first)s and %(second)s are mapped to the same player")
+                                  % {"first": parsed["players"][0], "second": parsed["players"][1]},
+                                  code="bad_mapping")
+            match = _match_write(file, job, players)
+    except IntegrityError:
+        # Another import of the same match committed first (the unique source_hash said so).
+        job.guests = guests
+        existing = Match.objects.filter(source_hash=parsed["hash"]).values_list("pk", flat=True).first()
+        if existing is None:
+            raise
+        return _Outcome(ImportFile.Status.DUPLICATE, existing)
+    return _Outcome(ImportFile.Status.IMPORTED, match.pk, parsed=_summary(parsed))
+
+
+def _summary(parsed: dict) -> dict:
+    return {"players": parsed["players"], "games": len(parsed["games"]), "length": parsed["length"]}
+
+
+def _match_write(file: ImportFile, job: ImportJob, players: list[Player]) -> Match:
+    parsed, owner = file.parsed, job.owner
+    first, second = players
+    values = _context_values(job.context, owner) if job.context else {}
+    match = match_create(
+        created_by=owner, side0=[first], side1=[second], length=parsed["length"], crawford=parsed["crawford"],
+        jacoby=parsed["jacoby"], beavers=parsed["beavers"], raccoons=parsed["raccoons"], rated=False,
+        played_on=date.fromisoformat(parsed["played_on"]) if parsed["played_on"] else None, context=values,
+    )
+    if not values:
+        # Outside a context the importer directs only a match he played in: importing others'
+        # matches must not make him their director.
+        plays = owner is not None and owner.pk in {first.user_id, second.user_id}
+        match.organiser = owner if plays else None
+    match.score0, match.score1 = parsed["score"]
+    match.winner = parsed["winner"]
+    match.status = Match.Status.CONFIRMED
+    match.confirmed_at = timezone.now()
+    # Set first among the writes so that a duplicate racing in fails before anything else is done.
+    match.source_hash = parsed["hash"]
+    match.save(update_fields=["organiser", "score0", "score1", "winner", "status", "confirmed_at", "source_hash",
+                              "updated_at"])
+    games = [game["log"] for game in parsed["games"]]
+    Report.objects.create(
+        match=match, side=None, reporter=owner, score0=match.score0, score1=match.score1, winner=match.winner,
+        games=games, status=Report.Status.CONFIRMED, statement=f"Imported from {file.name}",
+    )
+    Game.objects.bulk_create(
+        Game(match=match, number=game["number"], score0=game["score"][0], score1=game["score"][1],
+             crawford=game["crawford"], winner=game["winner"], points=game["points"], cube=game["cube"],
+             ending=game["ending"], log=game["log"], condoned=game["condoned"])
+        for game in parsed["games"]
+    )
+    audit_record(actor=owner, action="match.imported", object_type="matches.Match", object_id=match.pk,
+                 match_id=match.pk, after={**match_summary(match, (side_name([first]), side_name([second]))),
+                                           "games": len(games), "file": file.name}, note=f"imported from {file.name}")
+    return match
+
+
+def import_file_process(*, file_id: int) -> ImportFile:
+    """Write one checked file of a mapped job, in one transaction; safe to call twice.
+
+    Imported: the match between the players the mapping names (a guest player created for a
+    name mapped to "guest", once per job), unrated, Crawford and length from the file, its
+    confirmed result (a report by the job's owner) and its games, with its canonical hash; its
+    organiser is the context's director (an event's organiser) or, outside any context, the
+    importer only if he plays in it. Skipped: a name of the file is mapped to "skip".
+    Duplicate: links the existing match. Failed: stores ``{line, game, message}``. The job's
+    ``done`` goes up by one; a file no longer checked is returned unchanged. A file whose outcome
+    the database refuses (DataError, IntegrityError) fails with a generic reason and keeps
+    nothing of its match. Raises only OperationalError (worth a retry).
+    """
+    job_id = ImportFile.objects.filter(pk=file_id).values_list("job_id", flat=True).get()
+    with transaction.atomic():
+        # The job's row first: its guests are created once, whichever worker writes its files.
+        job = locked(ImportJob.objects.select_related("owner").filter(pk=job_id)).get()
+        file = locked(ImportFile.objects.filter(pk=file_id, status=ImportFile.Status.CHECKED)).first()
+        if file is None or job.mapping is None:
+            return ImportFile.objects.defer("content").get(pk=file_id)
+        _settle(file_id, lambda f, j: _guarded(_write, f, j), file, job)
+        ImportJob.objects.filter(pk=job_id).update(done=F("done") + 1, progressed_at=timezone.now())
+    return ImportFile.objects.defer("content").get(pk=file_id)
+
+
+# --- the players' names ------------------------------------------------------------------------
+
+#: At most this many players are offered for one name.
+MAX_CANDIDATES = 10
+#: How alike two folded names must be (difflib's ratio) to be offered as similar.
+SIMILAR_CUTOFF = 0.6
+#: How many of the importer's matches (played, directed) are read for the players he knows.
+KNOWN_MATCHES = 200
+
+REASONS = {
+    "exact": _("the same name"),
+    "case": _("the same name in other capitals"),
+    "accent": _("the same name without accents"),
+    "similar": _("a similar name"),
+    "you": _("you"),
+    "played": _("a player you have played"),
+    "directs": _("a player of a match you direct"),
+}
+
+
+def _fold(name: str) -> str:
+    """The name without case, accents or repeated spaces."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+
+def _known_players(owner, members) -> list[tuple[int, str]]:
+    """``(player id, reason)`` of the importer himself, the players he has played, and the players
+    of matches he directs (the newest KNOWN_MATCHES of each), each once, in that order."""
+    own = Player.objects.filter(user_id=owner.pk).values_list("pk", flat=True).first()
+    found: dict[int, str] = {}
+    if own is not None:
+        found[own] = "you"
+    columns = ("side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b")
+    queries = []
+    if own is not None:
+        queries.append(("played", Match.objects.filter(
+            Q(side0__player_a=own) | Q(side0__player_b=own) | Q(side1__player_a=own) | Q(side1__player_b=own))))
+    queries.append(("directs", Match.objects.filter(Q(organiser=owner) | hooks.directed_by(owner))))
+    for reason, matches in queries:
+        for row in matches.order_by("-created_at", "-id").values_list(*columns)[:KNOWN_MATCHES]:
+            for pk in row:
+                if pk is not None and pk not in found:
+                    found[pk] = reason
+    if members is not None and found:
+        allowed = set(members.filter(pk__in=list(found)).values_list("pk", flat=True))
+        found = {pk: reason for pk, reason in found.items() if pk in allowed}
+    return list(found.items())
+
+
+def import_candidates(*, owner, names: list[str], members=None) -> dict[str, list[dict]]:
+    """For each name, the players it likely is, most likely first: the same name exactly, in
+    other capitals, without accents; then similar names (difflib); then the importer himself,
+    the players he has played and those of matches he directs. ``members`` (a Player queryset:
+    an event's entrants) limits them; None: any player. At most MAX_CANDIDATES each, as
+    ``{"player": id, "reason": key of REASONS}``. Reads; changes nothing."""
+    pool = list((members if members is not None else Player.objects.all()).values_list("pk", "display_name"))
+    exact: dict[str, list[int]] = {}
+    case: dict[str, list[int]] = {}
+    folded: dict[str, list[int]] = {}
+    names_of: dict[int, str] = {}
+    for pk, display in sorted(pool):
+        names_of[pk] = display
+        exact.setdefault(display, []).append(pk)
+        case.setdefault(display.casefold(), []).append(pk)
+        folded.setdefault(_fold(display), []).append(pk)
+    known = _known_players(owner, members)
+    missing = [pk for pk, _ in known if pk not in names_of]
+    names_of.update(Player.objects.filter(pk__in=missing).values_list("pk", "display_name") if missing else [])
+    result = {}
+    for name in names:
+        chosen: dict[int, str] = {}
+
+        def offer(pks, reason, chosen=chosen):
+            for pk in pks:
+                if pk not in chosen and len(chosen) < MAX_CANDIDATES:
+                    chosen[pk] = reason
+
+        key = _fold(name)
+        offer(exact.get(name, []), "exact")
+        offer(case.get(name.casefold(), []), "case")
+        offer(folded.get(key, []), "accent")
+        for similar in difflib.get_close_matches(key, list(folded), n=MAX_CANDIDATES, cutoff=SIMILAR_CUTOFF):
+            offer(folded[similar], "similar")
+        ranked = sorted(known, key=lambda item: -difflib.SequenceMatcher(None, key, _fold(names_of[item[0]])).ratio())
+        for reason in ("you", "played", "directs"):
+            offer([pk for pk, why in ranked if why == reason], reason)
+        result[name] = [{"player": pk, "reason": reason} for pk, reason in chosen.items()]
+    return result
+
+
+def _members(job: ImportJob):
+    return hooks.context_members(_context_values(job.context, job.owner)) if job.context else None
+
+
+def _collect_names(job_id: int) -> None:
+    """Once every file is checked: the players' names of the checked files with their likely
+    players (the job waits for its mapping), or the job is done when no file is left to write."""
+    with transaction.atomic():
+        job = locked(ImportJob.objects.select_related("owner").filter(pk=job_id)).first()
+        if job is None or job.status not in (ImportJob.Status.QUEUED, ImportJob.Status.RUNNING) or job.mapped_at:
+            return
+        if job.files.filter(status=ImportFile.Status.PENDING).exists():
+            return
+        counts: dict[str, int] = {}
+        for parsed in job.files.filter(status=ImportFile.Status.CHECKED).order_by("pk").values_list("parsed", flat=True):
+            for name in dict.fromkeys(parsed["players"]):
+                counts[name] = counts.get(name, 0) + 1
+        if not counts:
+            job.status, job.finished_at = ImportJob.Status.DONE, timezone.now()
+            job.save(update_fields=["status", "finished_at"])
+            return
+        try:
+            members = _members(job)
+        except DomainError:
+            members = Player.objects.none()  # the event is gone: no player of it may be chosen
+        candidates = import_candidates(owner=job.owner, names=list(counts), members=members)
+        job.names = [{"name": name, "matches": counts[name], "candidates": candidates[name]} for name in counts]
+        job.status, job.progressed_at = ImportJob.Status.MAPPING, timezone.now()
+        job.save(update_fields=["names", "status", "progressed_at"])
+
+
+def _refuse(message: str, name: str) -> DomainError:
+    return DomainError(message, code="bad_mapping", field="mapping", name=name)
+
+
+def import_job_map(*, job_id: int, user, mapping: dict, dispatch: bool = True) -> ImportJob:
+    """Map each name of a job waiting for its players to a player id, "guest" (a new guest player
+    of that name) or "skip" (the files it plays in are not imported), then send the job on to
+    write its matches (the outbox row of ``import_job_run_task``, unless ``dispatch`` is False).
+
+    Raises Http404 for a job ``user`` may not see; Conflict when the job is not waiting for its
+    players; DomainError naming the name (``name``) for a name missing or unknown, a choice that
+    is none of these, an unknown player, a player outside the job's context (not an entrant of
+    its event), or two names of one file mapped to the same player. Nothing is saved then.
+    """
+    with transaction.atomic():
+        job = locked(ImportJob.objects.select_related("owner").filter(pk=job_id)).first()
+        if job is None or not getattr(user, "is_authenticated", False) or not (user.is_staff or job.owner_id == user.pk):
+            raise Http404("no such import")
+        if job.status != ImportJob.Status.MAPPING:
+            raise Conflict(gettext("this import is not waiting for its players"), code="not_mapping")
+        if not isinstance(mapping, dict):
+            raise DomainError(gettext("give each name a player, \"guest\" or \"skip\""), code="bad_mapping",
+                              field="mapping")
+        names = [entry["name"] for entry in job.names]
+        for name in mapping:
+            if name not in names:
+                raise _refuse(gettext("%(name)s is not a name of this import") % {"name": name}, str(name))
+        clean: dict[str, int | str] = {}
+        for name in names:
+            if name not in mapping:
+                raise _refuse(gettext("choose a player for %(name)s, a guest player, or to skip it")
+                              % {"name": name}, name)
+            choice = mapping[name]
+            if isinstance(choice, str) and choice.strip().isdigit():
+                choice = int(choice)
+            if choice in ("guest", "skip") or (isinstance(choice, int) and not isinstance(choice, bool) and choice > 0):
+                clean[name] = choice
+            else:
+                raise _refuse(gettext("%(name)s: choose a player, \"guest\" or \"skip\"") % {"name": name}, name)
+        ids = {choice for choice in clean.values() if isinstance(choice, int)}
+        existing = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True)) if ids else set()
+        members = _members(job)
+        allowed = (set(members.filter(pk__in=ids).values_list("pk", flat=True))
+                   if members is not None and ids else existing)
+        for name, choice in clean.items():
+            if isinstance(choice, int) and choice not in existing:
+                raise _refuse(gettext("%(name)s: there is no such player") % {"name": name}, name)
+            if isinstance(choice, int) and choice not in allowed:
+                raise _refuse(gettext("%(name)s: the player chosen has not entered this event") % {"name": name},
+                              name)
+        for parsed in job.files.filter(status=ImportFile.Status.CHECKED).values_list("parsed", flat=True):
+            first, second = (clean[name] for name in parsed["players"])
+            if isinstance(first, int) and first == second:
+                raise _refuse(gettext("%(first)s and %(second)s play each other: they cannot be the same player")
+                              % {"first": parsed["players"][0], "second": parsed["players"][1]},
+                              parsed["players"][1])
+        job.mapping, job.mapped_at = clean, timezone.now()
+        job.status, job.progressed_at = ImportJob.Status.QUEUED, timezone.now()
+        job.save(update_fields=["mapping", "mapped_at", "status", "progressed_at"])
+        audit_record(actor=user, action="import.mapped", object_type="matches.ImportJob", object_id=job.pk,
+                     tournament_id=job.context.get("event"), after={"mapping": clean})
+        if dispatch:
+            outbox_enqueue(tasks_imports.import_job_run_task, job.pk)
+    return job
+
+
+def import_job_suggested_mapping(job: ImportJob) -> dict:
+    """The mapping the page offers first: each name to its player of exactly that name when
+    there is one, else a new guest player."""
+    return {entry["name"]: next((c["player"] for c in entry["candidates"] if c["reason"] == "exact"), "guest")
+            for entry in job.names}
 
 
 # --- running a job ---------------------------------------------------------------------------
 
 
 def _finish(job_id: int) -> None:
-    pending = ImportFile.objects.filter(job=OuterRef("pk"), status=ImportFile.Status.PENDING)
-    ImportJob.objects.filter(pk=job_id).exclude(status=ImportJob.Status.DONE).exclude(Exists(pending)).update(
+    waiting = ImportFile.objects.filter(job=OuterRef("pk"), status__in=(ImportFile.Status.PENDING,
+                                                                        ImportFile.Status.CHECKED))
+    ImportJob.objects.filter(pk=job_id).exclude(status=ImportJob.Status.DONE).exclude(Exists(waiting)).update(
         status=ImportJob.Status.DONE, finished_at=timezone.now()
     )
 
 
 def import_job_run(*, job_id: int) -> ImportJob:
-    """Process the job's pending files one by one (each in its own transaction), then mark the
-    job done. Safe to run twice or concurrently: files already processed are skipped, and a job
-    that is done is returned unchanged. Raises ImportJob.DoesNotExist for an unknown job and
-    OperationalError (transient: retry) from the database.
+    """Run the job's step. Before its mapping: check its pending files one by one (each in its
+    own transaction), then collect the players' names (the job waits for its mapping, or is done
+    when no file is left to write). Once mapped: write its checked files one by one, then mark
+    it done. Safe to run twice or concurrently: files already processed are skipped, and a job
+    that is done or waiting for its mapping is returned unchanged. Raises
+    ImportJob.DoesNotExist for an unknown job and OperationalError (transient: retry).
     """
     ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(
         status=ImportJob.Status.RUNNING, progressed_at=timezone.now())
     job = ImportJob.objects.get(pk=job_id)
-    if job.status == ImportJob.Status.DONE:
+    if job.status in (ImportJob.Status.DONE, ImportJob.Status.MAPPING):
         return job
-    pending = job.files.filter(status=ImportFile.Status.PENDING).order_by("pk").values_list("pk", flat=True)
-    for file_id in list(pending):
-        import_file_process(file_id=file_id)
-    _finish(job_id)
+    if job.mapped_at is None:
+        pending = job.files.filter(status=ImportFile.Status.PENDING).order_by("pk").values_list("pk", flat=True)
+        for file_id in list(pending):
+            import_file_check(file_id=file_id)
+        _collect_names(job_id)
+    else:
+        checked = job.files.filter(status=ImportFile.Status.CHECKED).order_by("pk").values_list("pk", flat=True)
+        for file_id in list(checked):
+            import_file_process(file_id=file_id)
+        _finish(job_id)
     job.refresh_from_db()
     return job
 
 
 @transaction.atomic
 def import_job_abandon(*, job_id: int, message: str) -> ImportJob:
-    """Give up on a job whose task cannot go on (retries exhausted): its pending files fail with
-    ``message`` and the job is done. Files already processed keep their result."""
-    failed = ImportFile.objects.filter(job_id=job_id, status=ImportFile.Status.PENDING).update(
-        status=ImportFile.Status.FAILED, error={"line": None, "game": None, "message": message}, content=b"",
-    )
+    """Give up on a job whose task cannot go on (retries exhausted): its files not yet written
+    fail with ``message`` and the job is done. Files already processed keep their result."""
+    failed = ImportFile.objects.filter(
+        job_id=job_id, status__in=(ImportFile.Status.PENDING, ImportFile.Status.CHECKED),
+    ).update(status=ImportFile.Status.FAILED, error={"line": None, "game": None, "message": message}, content=b"",
+             parsed=None)
     ImportJob.objects.filter(pk=job_id).update(done=F("done") + failed)
     _finish(job_id)
     return ImportJob.objects.get(pk=job_id)
@@ -459,9 +830,10 @@ def import_job_abandon(*, job_id: int, message: str) -> ImportJob:
 def import_jobs_sweep(*, now=None) -> tuple[int, int]:
     """Find the jobs queued or running without progress for IMPORT_STALL_SECONDS (their worker
     died, or their message was lost with Redis) and send each again through the outbox; it resumes
-    at its first pending file. A running job already sent again IMPORT_MAX_REDISPATCH times is
-    abandoned instead: its pending files fail with a reason and it is done (a queued job is never
-    abandoned for waiting). Returns (sent again, abandoned).
+    at its first file not processed. A running job already sent again IMPORT_MAX_REDISPATCH times
+    is abandoned instead: its remaining files fail with a reason and it is done (a queued job is
+    never abandoned for waiting). A job waiting for its mapping waits for a person: left alone.
+    Returns (sent again, abandoned).
 
     Each job is claimed by a conditional update of its ``progressed_at`` (two sweepers at once
     never both send it), in the same transaction as its outbox row. A job only slow, not dead, may
@@ -470,6 +842,7 @@ def import_jobs_sweep(*, now=None) -> tuple[int, int]:
     now = now or timezone.now()
     limit = now - timedelta(seconds=settings.IMPORT_STALL_SECONDS)
     stalled = (ImportJob.objects.exclude(status=ImportJob.Status.DONE).filter(progressed_at__lt=limit)
+               .exclude(status=ImportJob.Status.MAPPING)
                .order_by("progressed_at").values_list("pk", "progressed_at", "redispatched", "status")[:100])
     sent = abandoned = 0
     for job_id, progressed_at, redispatched, status in stalled:
@@ -478,7 +851,7 @@ def import_jobs_sweep(*, now=None) -> tuple[int, int]:
         tries = redispatched + 1 if status == ImportJob.Status.RUNNING else redispatched
         with transaction.atomic():
             claimed = (ImportJob.objects.filter(pk=job_id, progressed_at=progressed_at)
-                       .exclude(status=ImportJob.Status.DONE)
+                       .exclude(status__in=(ImportJob.Status.DONE, ImportJob.Status.MAPPING))
                        .update(progressed_at=now, redispatched=tries))
             if not claimed:
                 continue
@@ -510,9 +883,60 @@ def import_job_get(*, job_id: int, user) -> ImportJob:
     return job
 
 
+def import_job_names(*, job_id: int, user) -> tuple[ImportJob, dict[int, Player]]:
+    """The job (without its files) and the players its names may be, by id, for its owner or
+    staff: two queries, however many names. Raises Http404 for anyone else."""
+    job = ImportJob.objects.filter(pk=job_id).first()
+    if job is None or not getattr(user, "is_authenticated", False) or not (user.is_staff or job.owner_id == user.pk):
+        raise Http404("no such import")
+    ids = {candidate["player"] for entry in job.names for candidate in entry["candidates"]}
+    return job, Player.objects.in_bulk(ids) if ids else {}
+
+
 def import_job_percent(job: ImportJob) -> int:
-    """How far the job is, 0..100 (a job of no files is complete)."""
-    return 100 if not job.total else min(100, job.done * 100 // job.total)
+    """How far the job's step is, 0..100: its files checked until it is mapped, then its files
+    done (a job of no files is complete)."""
+    if not job.total or job.status == ImportJob.Status.DONE:
+        return 100
+    count = job.done if job.mapped_at else job.checked
+    return min(100, count * 100 // job.total)
+
+
+def import_job_progress_text(job: ImportJob) -> str:
+    """How far the job's step is, as a sentence."""
+    if job.mapped_at:
+        return ngettext("%(done)s of %(total)s file imported", "%(done)s of %(total)s files imported",
+                        job.total) % {"done": job.done, "total": job.total}
+    return ngettext("%(done)s of %(total)s file checked", "%(done)s of %(total)s files checked",
+                    job.total) % {"done": job.checked, "total": job.total}
+
+
+def import_file_result(file: ImportFile) -> str:
+    """What became of the file, as a sentence: accepted with its match, refused with the reason
+    naming the file, game and line, and so on."""
+    parsed = file.parsed or {}
+    if file.status == ImportFile.Status.IMPORTED:
+        return ngettext("Accepted: one match of %(games)s game.", "Accepted: one match of %(games)s games.",
+                        parsed.get("games", 0)) % {"games": parsed.get("games", 0)}
+    if file.status == ImportFile.Status.DUPLICATE:
+        return gettext("This match was imported before.")
+    if file.status == ImportFile.Status.SKIPPED:
+        return gettext("Not imported: you chose to skip a player of this match.")
+    if file.status == ImportFile.Status.CHECKED:
+        players = parsed.get("players", ["", ""])
+        return gettext("%(first)s against %(second)s") % {"first": players[0], "second": players[1]}
+    if file.status == ImportFile.Status.FAILED:
+        error = file.error or {}
+        values = {"name": file.name, "line": error.get("line"), "game": error.get("game"),
+                  "message": error.get("message", "")}
+        if values["line"] and values["game"]:
+            return gettext("Refused: %(name)s, game %(game)s, line %(line)s: %(message)s") % values
+        if values["line"]:
+            return gettext("Refused: %(name)s, line %(line)s: %(message)s") % values
+        if values["game"]:
+            return gettext("Refused: %(name)s, game %(game)s: %(message)s") % values
+        return gettext("Refused: %(name)s: %(message)s") % values
+    return gettext("Waiting to be checked.")
 
 
 # The task module imports this one (the task wraps ``import_job_run``): bound last, once this

@@ -24,8 +24,11 @@ from engine.randomgame import random_match_games
 from matches.models import Game, ImportFile, ImportJob, Match, Player, Report
 from matches.services import imports
 from matches.services.imports import (
+    import_file_check,
     import_file_process,
+    import_file_result,
     import_job_create,
+    import_job_map,
     import_job_percent,
     import_job_run,
 )
@@ -100,9 +103,27 @@ def owner():
     return UserFactory(username="owner")
 
 
-def run(owner, files: list[tuple[str, bytes]]) -> ImportJob:
-    job = import_job_create(owner=owner, files=files, dispatch=False)
-    return import_job_run(job_id=job.pk)
+def run(owner, files: list[tuple[str, bytes]], mapping: dict | None = None) -> ImportJob:
+    """Check the files, map every name (to a new guest player unless ``mapping`` says otherwise),
+    and write the matches: both steps of an import, as the task runs them."""
+    job = import_job_run(job_id=import_job_create(owner=owner, files=files, dispatch=False).pk)
+    if job.status == ImportJob.Status.MAPPING:
+        chosen = {entry["name"]: "guest" for entry in job.names} | (mapping or {})
+        import_job_map(job_id=job.pk, user=owner, mapping=chosen, dispatch=False)
+        job = import_job_run(job_id=job.pk)
+    return job
+
+
+def checked(owner, files: list[tuple[str, bytes]]) -> ImportJob:
+    """The first step: the files checked, the job waiting for its mapping."""
+    return import_job_run(job_id=import_job_create(owner=owner, files=files, dispatch=False).pk)
+
+
+def map_guests(job: ImportJob, **mapping) -> ImportJob:
+    """Map every name of the job to a new guest player, unless ``mapping`` says otherwise."""
+    job.refresh_from_db()
+    return import_job_map(job_id=job.pk, user=job.owner, mapping={entry["name"]: "guest" for entry in job.names}
+                          | mapping, dispatch=False)
 
 
 # --- one match per real file -------------------------------------------------------------------
@@ -127,7 +148,8 @@ def test_it_imports_every_real_file_as_one_match_with_its_final_score_and_games(
         assert match.status == Match.Status.CONFIRMED and match.rated is False and match.crawford is True
         assert match.winner == (0 if score[0] >= length else 1)
         assert match.source_hash and len(match.source_hash) == 64
-        assert match.organiser == owner and match.created_by == owner
+        # The owner played in none of these matches: he is not made their director.
+        assert match.organiser is None and match.created_by == owner
         report = match.reports.get()
         assert (report.status, report.side, report.reporter, report.score) == (Report.Status.CONFIRMED, None, owner,
                                                                                 score)
@@ -148,16 +170,18 @@ def test_game_rows_carry_score_crawford_flag_and_ending(owner):
     assert {e for e in match.games.values_list("ending", flat=True)} <= {e for e, _ in Game.ENDINGS}
 
 
-def test_it_names_players_after_the_file_and_reuses_exact_names_only(owner):
+def test_it_plays_the_mapped_players_and_creates_one_guest_per_name(owner):
     known = PlayerFactory(display_name="lasse")
-    run(owner, [("a.mat", mat("galaxy_3pt_match1161689.mat")), ("b.mat", mat("studio_3pt_solnze_lasse.mat"))])
+    job = run(owner, [("a.mat", mat("galaxy_3pt_match1161689.mat")), ("b.mat", mat("studio_3pt_solnze_lasse.mat"))],
+              mapping={"lasse": known.pk})
     first = Match.objects.with_sides().get(source_hash__isnull=False, side0__player_a=known)
     assert first.side1.player_a.display_name == "winnerdave" and first.side1.player_a.user is None
-    # "Lasse" (Studio) is not "lasse" (Galaxy): a new player, with no user.
+    # "Lasse" (Studio) was mapped to a guest: a new player, with no user.
     second = Match.objects.with_sides().exclude(pk=first.pk).get()
     assert (second.side0.player_a.display_name, second.side1.player_a.display_name) == ("solnze", "Lasse")
     assert second.side1.player_a != known
     assert Player.objects.filter(display_name="lasse").count() == 1
+    assert job.guests == {name: Player.objects.get(display_name=name).pk for name in ("winnerdave", "solnze", "Lasse")}
 
 
 def test_it_keeps_the_files_crawford_rule(owner):
@@ -209,15 +233,15 @@ def test_line_ends_byte_order_mark_and_tags_do_not_make_another_match(owner):
 def test_two_imports_of_the_same_match_racing_make_one_match(monkeypatch):
     owner = UserFactory(username="racer")
     data = mat("galaxy_3pt_match1161689.mat")
-    jobs = [import_job_create(owner=owner, files=[(f"{n}.mat", data)], dispatch=False) for n in range(2)]
+    jobs = [map_guests(checked(owner, [(f"{n}.mat", data)])) for n in range(2)]
     files = [job.files.get().pk for job in jobs]
     barrier = threading.Barrier(2)
-    real_hash = imports.canonical_hash
+    real_players = imports._players_for
 
-    def hash_then_wait(check):
-        digest = real_hash(check)
-        barrier.wait(timeout=20)  # both have computed the hash, neither has written: a true race
-        return digest
+    def players_then_wait(file, job):
+        players = real_players(file, job)
+        barrier.wait(timeout=20)  # both found no match of the hash, neither has written: a true race
+        return players
 
     failures = []
 
@@ -229,7 +253,7 @@ def test_two_imports_of_the_same_match_racing_make_one_match(monkeypatch):
         finally:
             connection.close()
 
-    monkeypatch.setattr(imports, "canonical_hash", hash_then_wait)
+    monkeypatch.setattr(imports, "_players_for", players_then_wait)
     threads = [threading.Thread(target=process, args=(file_id,)) for file_id in files]
     for thread in threads:
         thread.start()
@@ -240,7 +264,7 @@ def test_two_imports_of_the_same_match_racing_make_one_match(monkeypatch):
     assert statuses == ["duplicate", "imported"]
     assert Match.objects.count() == 1
     assert set(ImportFile.objects.filter(pk__in=files).values_list("match_id", flat=True)) == {Match.objects.get().pk}
-    # The per-name lock made the second import find the first one's players: no twin "lasse".
+    # The loser's guest players went back with its match: no twin "lasse".
     assert Player.objects.count() == 2
 
 
@@ -313,14 +337,21 @@ def test_a_database_outage_is_not_a_failed_file_but_an_error_to_retry(owner, mon
     def down(*args):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(imports, "_match_write", down)
+    monkeypatch.setattr(imports, "check_mat", down)
     job = import_job_create(owner=owner, files=[("a.mat", mat("galaxy_1pt_match1501137.mat"))], dispatch=False)
     with pytest.raises(OperationalError):
         import_job_run(job_id=job.pk)
     file = job.files.get()
     assert file.status == "pending" and bytes(file.content) != b""
     job.refresh_from_db()
-    assert (job.status, job.done) == ("running", 0)
+    assert (job.status, job.checked, job.done) == ("running", 0, 0)
+    monkeypatch.undo()
+    assert import_job_run(job_id=job.pk).status == "mapping"
+    map_guests(job)
+    monkeypatch.setattr(imports, "_match_write", down)
+    with pytest.raises(OperationalError):
+        import_job_run(job_id=job.pk)
+    assert job.files.get().status == "checked" and not Player.objects.exists()
     monkeypatch.undo()
     assert import_job_run(job_id=job.pk).status == "done"
     assert job.files.get().status == "imported"
@@ -332,6 +363,11 @@ def test_a_database_outage_is_not_a_failed_file_but_an_error_to_retry(owner, mon
 def test_processing_a_file_twice_changes_nothing(owner):
     job = import_job_create(owner=owner, files=[("a.mat", mat("galaxy_3pt_match1161689.mat"))], dispatch=False)
     file_id = job.files.get().pk
+    assert import_file_check(file_id=file_id).status == import_file_check(file_id=file_id).status == "checked"
+    job.refresh_from_db()
+    assert (job.checked, job.done) == (1, 0)
+    import_job_run(job_id=job.pk)
+    map_guests(job)
     first = import_file_process(file_id=file_id)
     again = import_file_process(file_id=file_id)
     assert first.status == again.status == ImportFile.Status.IMPORTED and again.match_id == first.match_id
@@ -343,9 +379,15 @@ def test_progress_counts_the_processed_files(owner):
     names = ["galaxy_1pt_match1501137.mat", "galaxy_3pt_match1161689.mat", "galaxy_3pt_match3485516.mat"]
     job = import_job_create(owner=owner, files=[(n, mat(n)) for n in names], dispatch=False)
     assert (job.status, job.done, job.total, import_job_percent(job)) == ("queued", 0, 3, 0)
+    import_file_check(file_id=job.files.order_by("pk").first().pk)
+    job.refresh_from_db()
+    assert (job.checked, job.done, job.total, import_job_percent(job)) == (1, 0, 3, 33)
+    job = import_job_run(job_id=job.pk)
+    assert (job.status, job.checked, job.done, import_job_percent(job)) == ("mapping", 3, 0, 100)
+    map_guests(job)
     import_file_process(file_id=job.files.order_by("pk").first().pk)
     job.refresh_from_db()
-    assert (job.done, job.total, import_job_percent(job)) == (1, 3, 33)
+    assert (job.status, job.done, import_job_percent(job)) == ("queued", 1, 33)
     job = import_job_run(job_id=job.pk)
     assert (job.status, job.done, job.total, import_job_percent(job)) == ("done", 3, 3, 100)
     assert Match.objects.count() == 3
@@ -355,6 +397,10 @@ def test_the_task_run_twice_gives_the_same_result(owner):
     names = ["galaxy_1pt_match1501137.mat", "galaxy_3pt_match1161689.mat"]
     job = import_job_create(owner=owner, files=[(n, mat(n)) for n in names] + [("bad.mat", b"junk")],
                             dispatch=False)
+    assert import_job_run_task(job.pk) == import_job_run_task(job.pk) == "mapping"
+    job.refresh_from_db()
+    assert (job.checked, job.done, len(job.names)) == (3, 1, 3) and not Player.objects.exists()
+    map_guests(job)
     assert import_job_run_task(job.pk) == "done"
     job.refresh_from_db()
     snapshot = (job.status, job.done, job.finished_at, list(job.files.order_by("pk").values_list("status", "match_id",
@@ -382,6 +428,9 @@ def test_the_task_retries_a_transient_error_and_then_finishes(owner, monkeypatch
     job = import_job_create(owner=owner, files=[("a.mat", mat("galaxy_1pt_match1501137.mat"))], dispatch=False)
     result = import_job_run_task.apply(args=[job.pk])
     assert result.successful() and len(calls) == 2
+    assert job.files.get().status == "checked"
+    map_guests(job)
+    assert import_job_run_task.apply(args=[job.pk]).successful()
     assert job.files.get().status == "imported"
 
 
@@ -438,17 +487,23 @@ def test_it_writes_the_job_in_the_outbox_and_dispatches_it_after_commit(owner, d
 
 
 def bad_upload(files, code: str, file: str | None):
-    with pytest.raises(DomainError) as caught:
-        import_job_create(owner=UserFactory(), files=files, dispatch=False)
-    assert caught.value.code == code, caught.value.message
-    if file is not None:
-        assert caught.value.details["file"] == file and file in caught.value.message
-    assert not ImportJob.objects.exists() and not ImportFile.objects.exists()
-    return caught.value
+    """The uploaded file ``file`` is refused alone (its reason naming it); the others are kept."""
+    job = import_job_create(owner=UserFactory(), files=files, dispatch=False)
+    refused = job.files.get(status=ImportFile.Status.FAILED)
+    assert refused.error["code"] == code, refused.error
+    assert refused.name == file and file in refused.error["message"]
+    kept = [name for name, _ in files if name != file]
+    assert sorted(job.files.filter(status="pending").values_list("name", flat=True)) == sorted(kept)
+    assert (job.total, job.checked, job.done) == (len(files), 1, 1)
+    assert file in import_file_result(refused)
+    return refused.error
 
 
 def test_it_refuses_no_files():
-    bad_upload([], "no_files", None)
+    with pytest.raises(DomainError) as caught:
+        import_job_create(owner=UserFactory(), files=[], dispatch=False)
+    assert caught.value.code == "no_files"
+    assert not ImportJob.objects.exists() and not ImportFile.objects.exists()
 
 
 def test_it_refuses_a_file_over_the_upload_limit(settings):
@@ -463,7 +518,7 @@ def test_it_refuses_other_file_types():
 def test_it_refuses_a_damaged_zip():
     archive = zipped({"a.mat": mat("galaxy_1pt_match1501137.mat")})
     bad_upload([("a.mat", b"fine"), ("broken.zip", archive[: len(archive) // 2])], "bad_zip", "broken.zip")
-    bad_upload([("text.zip", b"not a zip at all")], "bad_zip", "text.zip")
+    bad_upload([("ok.mat", b"fine"), ("text.zip", b"not a zip at all")], "bad_zip", "text.zip")
 
 
 def test_it_refuses_a_zip_with_a_corrupted_member():
@@ -486,8 +541,8 @@ def test_it_refuses_a_zip_bomb_member(settings):
     settings.MAX_UPLOAD_BYTES = 100_000
     bomb = zipped({"bomb.mat": b"0" * 5_000_000})
     assert len(bomb) < settings.MAX_UPLOAD_BYTES  # small archive, huge member
-    error = bad_upload([("bomb.zip", bomb)], "upload_too_large", None)
-    assert "bomb.zip/bomb.mat" in error.message
+    error = bad_upload([("bomb.zip", bomb)], "upload_too_large", "bomb.zip")
+    assert "bomb.zip/bomb.mat" in error["message"]
 
 
 def test_it_measures_what_a_member_really_expands_to_not_what_its_header_says(settings):
@@ -562,25 +617,40 @@ def test_uploading_files_leads_to_the_progress_page(client, owner, django_captur
     import_job_run(job_id=job.pk)
     html = client.get(f"/imports/{job.pk}/").content.decode()
     assert '<progress id="import-progress" value="2" max="2">' in html
+    assert "Nothing is imported until you say who each player is." in html
+    assert f'href="/imports/{job.pk}/players/"' in html and "setTimeout(tick" not in html
+    assert not Match.objects.exists() and not Player.objects.exists()
+
+    job.refresh_from_db()
+    map_guests(job)
+    import_job_run(job_id=job.pk)
+    html = client.get(f"/imports/{job.pk}/").content.decode()
+    assert '<progress id="import-progress" value="2" max="2">' in html
     assert "Imported" in html and "setTimeout(tick" not in html and 'http-equiv="refresh"' not in html
     assert f'href="/matches/{job.files.first().match_id}/"' in html
+    assert "Accepted: one match of 1 game." in html
 
 
 def test_the_progress_page_shows_the_failed_line(client, owner):
     job = run(owner, [("bad.mat", b" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5      52: junk\n")])
     client.force_login(owner)
     html = client.get(f"/imports/{job.pk}/").content.decode()
-    assert "Failed" in html and "line 5: " in html and "junk" in html
+    assert "Refused: bad.mat, line 5: cannot read the play &quot;junk&quot;" in html
 
 
-def test_uploading_a_bad_zip_shows_the_error_and_saves_nothing(client, owner):
+def test_uploading_a_bad_zip_with_a_good_file_refuses_the_zip_alone(client, owner):
     client.force_login(owner)
     handle = io.BytesIO(b"not a zip")
     handle.name = "broken.zip"
-    response = client.post("/imports/", {"files": [handle]})
-    assert response.status_code == 400
-    assert "broken.zip is not a readable zip archive" in response.content.decode()
-    assert not ImportJob.objects.exists()
+    good = io.BytesIO(mat("galaxy_1pt_match1501137.mat"))
+    good.name = "good.mat"
+    response = client.post("/imports/", {"files": [good, handle]})
+    job = ImportJob.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/imports/{job.pk}/"
+    html = client.get(response["Location"]).content.decode()
+    assert "Refused: broken.zip: broken.zip is not a readable zip archive" in html
+    assert list(job.files.order_by("pk").values_list("name", "status")) == [("good.mat", "pending"),
+                                                                            ("broken.zip", "failed")]
 
 
 def test_uploading_nothing_shows_the_error(client, owner):
@@ -607,6 +677,14 @@ def test_a_real_worker_runs_an_import_job(celery_worker_process):
     owner = UserFactory(username="worker-owner")
     names = ["galaxy_1pt_match1501137.mat", "galaxy_3pt_match1161689.mat"]
     job = import_job_create(owner=owner, files=[(n, mat(n)) for n in names] + [("bad.mat", b"junk")])
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if job.status == ImportJob.Status.MAPPING:
+            break
+        time.sleep(0.5)
+    assert job.status == ImportJob.Status.MAPPING, celery_worker_process.log()
+    map_guests(job)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         job.refresh_from_db()

@@ -16,7 +16,7 @@ from django.db import DataError, IntegrityError
 from audit.models import AuditEntry
 from matches.models import ImportFile, ImportJob, Match, Report
 from matches.services import imports
-from matches.services.imports import import_job_create, import_job_run
+from matches.services.imports import import_job_create, import_job_map, import_job_run
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -57,9 +57,15 @@ def owner():
     return UserFactory(username="owner")
 
 
-def run(owner, files: list[tuple[str, bytes]]) -> ImportJob:
-    job = import_job_create(owner=owner, files=files, dispatch=False)
-    return import_job_run(job_id=job.pk)
+def run(owner, files: list[tuple[str, bytes]], mapping: dict | None = None) -> ImportJob:
+    """Check the files, map every name (to a new guest player unless ``mapping`` says otherwise),
+    and write the matches: both steps of an import, as the task runs them."""
+    job = import_job_run(job_id=import_job_create(owner=owner, files=files, dispatch=False).pk)
+    if job.status == ImportJob.Status.MAPPING:
+        chosen = {entry["name"]: "guest" for entry in job.names} | (mapping or {})
+        import_job_map(job_id=job.pk, user=owner, mapping=chosen, dispatch=False)
+        job = import_job_run(job_id=job.pk)
+    return job
 
 
 @pytest.fixture
@@ -140,6 +146,8 @@ def test_an_error_the_database_refuses_fails_the_file_with_a_generic_reason_and_
                                                 ("third.mat", mat(THIRD))], dispatch=False)
     # A message that still holds a NUL when it reaches PostgreSQL.
     monkeypatch.setattr(imports, "_failure", lambda error: {"line": None, "game": None, "message": "\x00"})
+    job = import_job_run(job_id=job.pk)
+    import_job_map(job_id=job.pk, user=owner, mapping={entry["name"]: "guest" for entry in job.names}, dispatch=False)
     job = import_job_run(job_id=job.pk)
     first, middle, third = job.files.order_by("pk")
     assert first.status == third.status == ImportFile.Status.IMPORTED

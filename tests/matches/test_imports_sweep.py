@@ -1,7 +1,7 @@
 """Stuck imports are found (matches/services/imports.py ``import_jobs_sweep``): a job queued or
 running without progress is sent again through the outbox and resumes at its first pending file,
-a bounded number of times; then its remaining files fail with a reason and the job is done. And
-a worker killed mid-import: the job completes once a new worker runs, without a duplicate."""
+a bounded number of times; then its remaining files fail with a reason and the job is done; a job
+waiting for its players is left alone. And a worker killed mid-import: the job completes once a new worker runs, without a duplicate."""
 
 from __future__ import annotations
 
@@ -15,7 +15,14 @@ from django.utils import timezone
 
 from core.models import OutboxTask
 from matches.models import ImportFile, ImportJob, Match
-from matches.services.imports import import_file_process, import_job_create, import_jobs_sweep
+from matches.services.imports import (
+    import_file_check,
+    import_file_process,
+    import_job_create,
+    import_job_map,
+    import_job_run,
+    import_jobs_sweep,
+)
 from matches.tasks import import_job_run_task
 from tests.factories import UserFactory
 
@@ -26,6 +33,20 @@ RUN = "matches.tasks_imports.import_job_run_task"
 
 def job_of(names: list[str], *, owner=None, **fields) -> ImportJob:
     job = import_job_create(owner=owner or UserFactory(), files=[(n, (MAT_DIR / n).read_bytes()) for n in names])
+    ImportJob.objects.filter(pk=job.pk).update(**fields)
+    job.refresh_from_db()
+    return job
+
+
+def mapped_job_of(names: list[str], **fields) -> ImportJob:
+    """A job whose files are checked and whose names are all mapped to guests: ready to write."""
+    owner = UserFactory()
+    job = import_job_run(job_id=job_of(names, owner=owner).pk)
+    import_job_map(job_id=job.pk, user=owner, mapping={entry["name"]: "guest" for entry in job.names})
+    return job_of_fields(job, **fields)
+
+
+def job_of_fields(job: ImportJob, **fields) -> ImportJob:
     ImportJob.objects.filter(pk=job.pk).update(**fields)
     job.refresh_from_db()
     return job
@@ -62,7 +83,7 @@ def test_a_job_without_progress_is_sent_again_and_the_others_are_left_alone(stal
 
 @pytest.mark.django_db
 def test_the_job_sent_again_resumes_at_its_first_pending_file_without_a_duplicate(stall):
-    job = job_of(NAMES, status=ImportJob.Status.RUNNING)
+    job = mapped_job_of(NAMES, status=ImportJob.Status.RUNNING)
     first = job.files.order_by("pk").first()
     import_file_process(file_id=first.pk)  # the worker died after one file
     assert Match.objects.count() == 1
@@ -79,7 +100,7 @@ def test_the_job_sent_again_resumes_at_its_first_pending_file_without_a_duplicat
 
 @pytest.mark.django_db
 def test_after_the_bound_the_remaining_files_fail_with_a_reason_and_the_job_is_done(stall):
-    job = job_of(NAMES[:2], status=ImportJob.Status.RUNNING, progressed_at=ago(700), redispatched=2)
+    job = mapped_job_of(NAMES[:2], status=ImportJob.Status.RUNNING, progressed_at=ago(700), redispatched=2)
     import_file_process(file_id=job.files.order_by("pk").first().pk)
     ImportJob.objects.filter(pk=job.pk).update(progressed_at=ago(700))
     before = OutboxTask.objects.count()
@@ -107,9 +128,24 @@ def test_a_queued_job_waiting_behind_others_is_sent_again_but_never_abandoned(st
 @pytest.mark.django_db
 def test_processing_a_file_moves_the_jobs_clock():
     job = job_of(NAMES[:1], progressed_at=ago(700))
+    import_file_check(file_id=job.files.get().pk)
+    job.refresh_from_db()
+    assert timezone.now() - job.progressed_at < timedelta(minutes=1)
+    job = mapped_job_of(NAMES[:1], progressed_at=ago(700))
     import_file_process(file_id=job.files.get().pk)
     job.refresh_from_db()
     assert timezone.now() - job.progressed_at < timedelta(minutes=1)
+
+
+@pytest.mark.django_db
+def test_a_job_waiting_for_its_players_is_left_alone(stall):
+    job = import_job_run(job_id=job_of(NAMES[:1]).pk)
+    job = job_of_fields(job, progressed_at=ago(7000), redispatched=5)
+    assert job.status == ImportJob.Status.MAPPING
+    OutboxTask.objects.all().delete()
+    assert import_jobs_sweep() == (0, 0) and not OutboxTask.objects.exists()
+    job.refresh_from_db()
+    assert (job.status, job.redispatched) == (ImportJob.Status.MAPPING, 5)
 
 
 # --- a worker killed mid-import -----------------------------------------------------------------------
@@ -136,10 +172,16 @@ def test_a_worker_killed_mid_import_leaves_a_job_a_new_worker_completes_without_
     beat = celery_cluster.beat()
     first = celery_cluster.worker(queues=("imports",))
     quick = celery_cluster.worker(queues=("quick",))
-    job = import_job_create(owner=UserFactory(), files=[(n, (MAT_DIR / n).read_bytes()) for n in names])
+    owner = UserFactory()
+    job = import_job_create(owner=owner, files=[(n, (MAT_DIR / n).read_bytes()) for n in names])
     processes = [beat, first, quick]
+    wait_for(lambda: ImportJob.objects.get(pk=job.pk).status == ImportJob.Status.MAPPING, "the files checked",
+             processes)
+    job.refresh_from_db()
+    import_job_map(job_id=job.pk, user=owner, mapping={entry["name"]: "guest" for entry in job.names})
+    already = job.done  # files refused or duplicates when checked
 
-    wait_for(lambda: ImportJob.objects.get(pk=job.pk).done >= 2, "two files imported", processes)
+    wait_for(lambda: ImportJob.objects.get(pk=job.pk).done >= already + 2, "two files imported", processes)
     first.kill()  # kill -9: its message stays unacknowledged until the visibility timeout (an hour)
     job.refresh_from_db()
     assert job.status == ImportJob.Status.RUNNING and job.done < job.total, "the import ended before the kill"
