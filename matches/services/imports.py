@@ -704,7 +704,8 @@ def _collect_names(job_id: int) -> None:
 
 
 def _refuse(message: str, name: str) -> DomainError:
-    return DomainError(message, code="bad_mapping", field="mapping", name=name)
+    # The mapping's keys are the names: the name is the field refused (the API's "errors" key).
+    return DomainError(message, code="bad_mapping", field=name, name=name)
 
 
 def import_job_map(*, job_id: int, user, mapping: dict, dispatch: bool = True) -> ImportJob:
