@@ -16,7 +16,7 @@ from audit.selectors import AuditFilters, audit_of_event, audit_of_match, audit_
 from audit.services import audit_record
 from core.errors import Conflict
 from matches.models import Match
-from matches.services.imports import import_job_create, import_job_run
+from matches.services.imports import import_job_create, import_job_map, import_job_run
 from matches.services.matches import match_create
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.matches.factories_api import client_for, mat_text
@@ -312,6 +312,8 @@ def test_an_imported_match_is_logged_with_its_file_and_result():
     owner = UserFactory(username="owner")
     text, score, games = mat_text(3, seed=7)
     job = import_job_run(job_id=import_job_create(owner=owner, files=[("club.mat", text.encode())], dispatch=False).pk)
+    import_job_map(job_id=job.pk, user=owner, mapping={entry["name"]: "guest" for entry in job.names}, dispatch=False)
+    job = import_job_run(job_id=job.pk)
     match_id = job.files.get().match_id
     imported = one("match.imported", match_id=match_id)
     assert (imported.actor_name, imported.note) == ("owner", "imported from club.mat")

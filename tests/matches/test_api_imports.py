@@ -301,7 +301,7 @@ def test_an_import_for_an_event_is_started_by_its_organiser_only(api_client):
 
 
 def test_mapping_to_a_player_of_another_event_is_a_400_naming_the_name_and_nothing_is_written(api_client, event_job):
-    event, job_id = event_job
+    _event, job_id = event_job
     outsider = PlayerFactory(display_name="lasse")
     Entry.objects.create(tournament=TournamentFactory(name="Other"), side=SideFactory(player_a=outsider))
     players = Player.objects.count()

@@ -122,9 +122,24 @@ def test_a_missing_file_is_an_error_and_nothing_is_saved(tmp_path):
     assert not ImportJob.objects.exists()
 
 
-def test_a_bad_archive_is_an_error_naming_it_and_nothing_is_saved(tmp_path):
+def test_a_bad_archive_fails_alone_naming_it(tmp_path):
     archive = tmp_path / "broken.zip"
     shutil.copy(GOOD, archive)  # a .mat file that calls itself a zip
-    with pytest.raises(CommandError, match=r"broken\.zip is not a readable zip archive"):
-        run(GOOD, archive)
-    assert not ImportJob.objects.exists() and not Match.objects.exists()
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 2 files failed"):
+        call_command("import_mat", str(GOOD), str(archive), stdout=out)
+    assert "failed     broken.zip: broken.zip is not a readable zip archive" in out.getvalue()
+    assert Match.objects.count() == 1
+
+
+def test_names_map_to_the_player_of_that_name_else_a_guest_unless_told(tmp_path):
+    from matches.models import Player
+    from tests.factories import PlayerFactory
+
+    lasse = PlayerFactory(display_name="lasse")
+    run(GOOD)  # lasse v winnerdave
+    match = Match.objects.with_sides().get()
+    assert match.side0.player_a == lasse and match.side1.player_a.display_name == "winnerdave"
+    output = run(OTHER, "--map", "charlot1=skip")
+    assert "skipped    gnubg_7pt_charlot1_charlot2.mat" in output and "1 skipped" in output
+    assert not Player.objects.filter(display_name__startswith="charlot").exists()

@@ -14,7 +14,7 @@ from audit.models import AuditEntry
 from clubs.services.clubs import club_create
 from clubs.services.members import membership_accept, membership_invite
 from matches.models import Match, RatingChange
-from matches.services.imports import import_job_create, import_job_run
+from matches.services.imports import import_job_create, import_job_map, import_job_run
 from matches.services.matches import match_create
 from matches.services.ratings import match_rating_apply, ratings_catch_up, ratings_pending
 from matches.services.reporting import Claim, match_override
@@ -92,6 +92,9 @@ def test_an_import_naming_another_user_leaves_his_page_alone_until_he_confirms(b
     mallory = player("mallory")
     text, _score, _games = mat_text(5, seed=11, players=("Mallory", "Bob"))
     job = import_job_create(owner=mallory.user, files=[("m.mat", text.encode())], dispatch=False)
+    import_job_run(job_id=job.pk)
+    # The importer names who the players are (he may name any player: the consent protects him).
+    import_job_map(job_id=job.pk, user=mallory.user, mapping={"Mallory": mallory.pk, "Bob": bob.pk}, dispatch=False)
     import_job_run(job_id=job.pk)
     match = Match.objects.get(source_hash__isnull=False)
     assert (match.side0.player_a, match.side1.player_a) == (mallory, bob)

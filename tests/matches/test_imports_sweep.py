@@ -1,7 +1,8 @@
 """Stuck imports are found (matches/services/imports.py ``import_jobs_sweep``): a job queued or
 running without progress is sent again through the outbox and resumes at its first pending file,
 a bounded number of times; then its remaining files fail with a reason and the job is done; a job
-waiting for its players is left alone. And a worker killed mid-import: the job completes once a new worker runs, without a duplicate."""
+waiting for its players is left alone. And a worker killed mid-import: the job completes once a
+new worker runs, without a duplicate."""
 
 from __future__ import annotations
 
