@@ -137,9 +137,11 @@ def _unzip(name: str, data: bytes) -> list[tuple[str, bytes]]:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
-        raise _bad_upload(f"{name} is not a readable zip archive", name, "bad_zip") from None
+        raise _bad_upload(gettext("%(name)s is not a readable zip archive") % {"name": name}, name,
+                          "bad_zip") from None
     if len(infos) > ZIP_MAX_MEMBERS:
-        raise _bad_upload(f"{name} holds {len(infos)} entries; the limit is {ZIP_MAX_MEMBERS}", name, "zip_too_large")
+        raise _bad_upload(gettext("%(name)s holds %(count)s entries; the limit is %(limit)s")
+                          % {"name": name, "count": len(infos), "limit": ZIP_MAX_MEMBERS}, name, "zip_too_large")
     found: list[tuple[str, bytes]] = []
     total = 0
     for info in infos:
@@ -150,29 +152,32 @@ def _unzip(name: str, data: bytes) -> list[tuple[str, bytes]]:
         # Nothing is extracted to disk, but a member that tries to climb out of the archive says
         # the archive was crafted: refuse it rather than guess what was meant.
         if path.startswith("/") or ".." in parts or (parts and ":" in parts[0]):
-            raise _bad_upload(f"{name}: the entry {info.filename!r} has an unsafe path", name, "zip_unsafe_path")
+            raise _bad_upload(gettext("%(name)s: the entry %(entry)r has an unsafe path")
+                              % {"name": name, "entry": info.filename}, name, "zip_unsafe_path")
         if info.is_dir() or not parts:
             continue
         base = parts[-1]
         if parts[0] == "__MACOSX" or base.startswith(".") or not base.lower().endswith(MAT_SUFFIXES):
             continue
         if info.flag_bits & 0x1:
-            raise _bad_upload(f"{name}: {path} is encrypted", name, "bad_zip")
+            raise _bad_upload(gettext("%(name)s: %(path)s is encrypted") % {"name": name, "path": path}, name, "bad_zip")
         if info.file_size > per_file:
             raise errors.upload_too_large(f"{name}/{path}", info.file_size, per_file)
         try:
             content = _read_member(archive, info, min(per_file, total_limit - total))
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError, OSError):
-            raise _bad_upload(f"{name}: {path} cannot be read from the archive", name, "bad_zip") from None
+            raise _bad_upload(gettext("%(name)s: %(path)s cannot be read from the archive") % {"name": name, "path": path},
+                              name, "bad_zip") from None
         if content is None:
             if total_limit - total < per_file:
-                raise _bad_upload(f"{name} holds more than {total_limit} bytes of match files uncompressed; "
-                                  f"the limit is {total_limit}", name, "zip_too_large")
+                raise _bad_upload(gettext("%(name)s holds more than %(limit)s bytes of match files uncompressed; "
+                                          "the limit is %(limit)s") % {"name": name, "limit": total_limit},
+                                  name, "zip_too_large")
             raise errors.upload_too_large(f"{name}/{path}", per_file + 1, per_file)
         total += len(content)
         found.append((_fit(f"{name}/{path}"), content))
     if not found:
-        raise _bad_upload(f"{name} holds no .mat or .txt file", name, "zip_empty")
+        raise _bad_upload(gettext("%(name)s holds no .mat or .txt file") % {"name": name}, name, "zip_empty")
     return found
 
 
