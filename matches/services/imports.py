@@ -41,6 +41,7 @@ import re
 import unicodedata
 import zipfile
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import PurePosixPath
@@ -592,6 +593,8 @@ def import_file_process(*, file_id: int) -> ImportFile:
 MAX_CANDIDATES = 10
 #: How alike two folded names must be (difflib's ratio) to be offered as similar.
 SIMILAR_CUTOFF = 0.6
+#: How many names sharing the most trigrams with a name difflib then compares with it.
+SHORTLIST = 200
 #: How many of the importer's matches (played, directed) are read for the players he knows.
 KNOWN_MATCHES = 200
 
@@ -610,6 +613,20 @@ def _fold(name: str) -> str:
     """The name without case, accents or repeated spaces."""
     decomposed = unicodedata.normalize("NFKD", name)
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+
+def _trigrams(key: str) -> set[str]:
+    padded = f"  {key} "
+    return {padded[index:index + 3] for index in range(len(padded) - 2)}
+
+
+def _shortlist(key: str, grams: dict[str, list[str]]) -> list[str]:
+    """The folded names sharing the most trigrams with ``key`` (at most SHORTLIST): difflib over
+    every player's name would cost a second a name with 20,000 players."""
+    shared: Counter[str] = Counter()
+    for gram in _trigrams(key):
+        shared.update(grams.get(gram, ()))
+    return [name for name, _ in shared.most_common(SHORTLIST)]
 
 
 def _known_players(owner, members) -> list[tuple[int, str]]:
@@ -652,6 +669,10 @@ def import_candidates(*, owner, names: list[str], members=None) -> dict[str, lis
         exact.setdefault(display, []).append(pk)
         case.setdefault(display.casefold(), []).append(pk)
         folded.setdefault(_fold(display), []).append(pk)
+    grams: dict[str, list[str]] = {}
+    for key in folded:
+        for gram in _trigrams(key):
+            grams.setdefault(gram, []).append(key)
     known = _known_players(owner, members)
     missing = [pk for pk, _ in known if pk not in names_of]
     names_of.update(Player.objects.filter(pk__in=missing).values_list("pk", "display_name") if missing else [])
@@ -668,7 +689,7 @@ def import_candidates(*, owner, names: list[str], members=None) -> dict[str, lis
         offer(exact.get(name, []), "exact")
         offer(case.get(name.casefold(), []), "case")
         offer(folded.get(key, []), "accent")
-        for similar in difflib.get_close_matches(key, list(folded), n=MAX_CANDIDATES, cutoff=SIMILAR_CUTOFF):
+        for similar in difflib.get_close_matches(key, _shortlist(key, grams), n=MAX_CANDIDATES, cutoff=SIMILAR_CUTOFF):
             offer(folded[similar], "similar")
         ranked = sorted(known, key=lambda item: -difflib.SequenceMatcher(None, key, _fold(names_of[item[0]])).ratio())
         for reason in ("you", "played", "directs"):
