@@ -23,6 +23,7 @@ from ..services.imports import (
     REASONS,
     TooLarge,
     import_file_result,
+    import_file_summary,
     import_job_create,
     import_job_get,
     import_job_map,
@@ -46,7 +47,7 @@ class ImportFileOutput(serializers.Serializer):
         return 1 if file.status == "imported" else 0
 
     def get_players(self, file) -> list[str]:
-        return list((file.parsed or {}).get("players", []))
+        return import_file_summary(file)[0]
 
     def get_result(self, file) -> str:
         return import_file_result(file)

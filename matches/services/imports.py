@@ -49,7 +49,8 @@ from pathlib import PurePosixPath
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, OperationalError, transaction
-from django.db.models import Exists, F, OuterRef, Prefetch, Q
+from django.db.models import Case, Exists, F, JSONField, OuterRef, Prefetch, Q, When
+from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -899,11 +900,19 @@ def import_jobs_sweep(*, now=None) -> tuple[int, int]:
 
 
 def import_job_get(*, job_id: int, user) -> ImportJob:
-    """The job with its files (without their bytes), for its owner or staff.
+    """The job with its files (without their bytes nor what checking kept of them: only their
+    players' names and, once imported, their games' count, as ``players`` and ``games``), for
+    its owner or staff.
 
     Raises Http404 for anyone else, so that a job's existence is not revealed.
     """
-    files = Prefetch("files", queryset=ImportFile.objects.defer("content").order_by("pk"))
+    # A checked file keeps its games' logs until its match is written: a page polled every second
+    # reads only the two keys it shows, not thousands of moves a file.
+    files = Prefetch("files", queryset=ImportFile.objects.defer("content", "parsed").annotate(
+        players=KeyTransform("players", "parsed"),
+        games=Case(When(status=ImportFile.Status.IMPORTED, then=KeyTransform("games", "parsed")), default=None,
+                   output_field=JSONField()),
+    ).order_by("pk"))
     job = ImportJob.objects.prefetch_related(files).filter(pk=job_id).first()
     if job is None or not getattr(user, "is_authenticated", False) or not (user.is_staff or job.owner_id == user.pk):
         raise Http404("no such import")
@@ -938,19 +947,28 @@ def import_job_progress_text(job: ImportJob) -> str:
                     job.total) % {"done": job.checked, "total": job.total}
 
 
+def import_file_summary(file: ImportFile) -> tuple[list[str], int | None]:
+    """The file's players' names and, once imported, its games' count: from the annotations of
+    :func:`import_job_get` when there (no query), else from ``parsed``."""
+    if "parsed" not in file.get_deferred_fields():
+        parsed = file.parsed or {}
+        games = parsed.get("games") if file.status == ImportFile.Status.IMPORTED else None
+        return list(parsed.get("players") or []), games
+    return list(getattr(file, "players", None) or []), getattr(file, "games", None)
+
+
 def import_file_result(file: ImportFile) -> str:
     """What became of the file, as a sentence: accepted with its match, refused with the reason
     naming the file, game and line, and so on."""
-    parsed = file.parsed or {}
+    players, games = import_file_summary(file)
     if file.status == ImportFile.Status.IMPORTED:
         return ngettext("Accepted: one match of %(games)s game.", "Accepted: one match of %(games)s games.",
-                        parsed.get("games", 0)) % {"games": parsed.get("games", 0)}
+                        games or 0) % {"games": games or 0}
     if file.status == ImportFile.Status.DUPLICATE:
         return gettext("This match was imported before.")
     if file.status == ImportFile.Status.SKIPPED:
         return gettext("Not imported: you chose to skip a player of this match.")
-    if file.status == ImportFile.Status.CHECKED:
-        players = parsed.get("players", ["", ""])
+    if file.status == ImportFile.Status.CHECKED and len(players) == 2:
         return gettext("%(first)s against %(second)s") % {"first": players[0], "second": players[1]}
     if file.status == ImportFile.Status.FAILED:
         error = file.error or {}
