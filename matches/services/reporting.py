@@ -32,7 +32,7 @@ from ..tasks import match_notify_task
 from .consent import consent_by_side, rating_dispatch
 from .logs import CheckedLog, log_agrees_with_score, log_from_json
 from .matches import side_of_user
-from .ratings import match_rating_revert
+from .ratings import match_rating_correct, match_rating_revert
 
 
 @dataclass(frozen=True)
@@ -404,8 +404,8 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
     current = next((r for r in live if r.status == Report.Status.CONFIRMED), None)
     if current is not None and current.side is None and _same(current, claim):
         return current
-    if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
-        match_rating_revert(match=match)
+    # A rated result corrected: the ratings ledger is replayed from this match, with the new result.
+    rated = match.status == Match.Status.CONFIRMED and match.rating_changes.exists()
     if live:
         Report.objects.filter(pk__in=[r.pk for r in live]).update(status=Report.Status.SUPERSEDED)
     report = Report.objects.create(
@@ -419,6 +419,8 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
         match.stored_games = []
     _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement,
                   ruled_dispute=ruled_dispute)
+    if rated:
+        match_rating_correct(match_id=match.pk)
     _after_commit(match, "confirmed")
     return report
 
@@ -430,8 +432,8 @@ def match_reopen(*, match_id: int, actor, note: str = "", log: CheckedLog | None
     unconfirmed again as it was before (a ruling reverted). Rulings call it with the match
     locked, inside their transaction.
 
-    - the rating change the result made is undone (Conflict ``rating_built_on`` when a player
-      has played rated matches since: the result can no longer be taken back here);
+    - the rating change the result made is taken out of the ratings ledger, and the later
+      changes of the players it touches recomputed without it (``match_rating_revert``);
     - score, winner and confirmation are cleared; the status becomes ``status`` (in play, or
       the unconfirmed status being restored);
     - every live report is superseded (the sides report the finished match again), except the
