@@ -33,6 +33,7 @@ from .selectors import (
     match_list,
     matches_directed_by,
     player_get,
+    player_rating_corrections,
     player_rating_history,
     with_pending_reports,
 )
@@ -398,6 +399,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "profile": profile,
         "contexts": hooks.describe_player(profile),
         "changes": changes,
+        "corrections": player_rating_corrections(profile),
         "sparkline": sparkline_svg(values, title=f"{profile.display_name}'s rating over {len(history)} matches")
         if len(values) > 1 else "",
         "recent": recent,

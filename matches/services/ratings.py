@@ -102,13 +102,14 @@ def match_rating_apply(*, match_id: int) -> list[RatingChange]:
 
 
 @transaction.atomic
-def match_rating_correct(*, match_id: int) -> int:
-    """Bring the ratings ledger in line with a rated match's corrected result (called once the
-    new result is saved, in the correction's transaction).
+def match_rating_correct(*, match_id: int, winner: int | None) -> int:
+    """Bring the ratings ledger in line with a rated match's result being corrected to ``winner``
+    (0 or 1; None: no winner any more). Called in the correction's transaction, with the match
+    locked, before the new result is saved and announced (so before the hooks lock an event).
 
-    If the match has a live rating change and its result now rates differently (another winner),
-    or it is no longer rated (not confirmed, not rated, no winner, a consent withdrawn), every
-    change from the match onward is recomputed (see :func:`_replay`): the changed rows are
+    If the match has a live rating change and the corrected result rates differently (another
+    winner), or is no longer rated (no winner; not confirmed, not rated, a consent withdrawn),
+    every change from the match onward is recomputed (see :func:`_replay`): the changed rows are
     superseded by this correction, new rows take their places, and the players' ``rating`` and
     ``experience`` become the replay's end state. A match never rated is left to
     :func:`match_rating_apply`; the same winner with another score changes nothing (the FIBS
@@ -116,7 +117,7 @@ def match_rating_correct(*, match_id: int) -> int:
     (0: nothing to do). Raises Match.DoesNotExist; Locked when ratings kept being applied to the
     players it recomputes (nothing is changed; try again).
     """
-    return _replay(match_id, removed=False)
+    return _replay(match_id, removed=False, winner=winner)
 
 
 @transaction.atomic
@@ -127,7 +128,7 @@ def match_rating_revert(*, match: Match) -> int:
     played rated matches since. Returns how many matches were recomputed, the match included
     (0 when it had no rating change). Raises Locked as :func:`match_rating_correct` does.
     """
-    return _replay(match.pk, removed=True)
+    return _replay(match.pk, removed=True, winner=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,23 +200,31 @@ def _same_outcome(match: Match, live: list[RatingChange]) -> bool:
     )
 
 
-def _replay(match_id: int, *, removed: bool) -> int:
-    """Recompute the ledger from the match ``match_id`` on, the match with its current result (or
+def _replay(match_id: int, *, removed: bool, winner: int | None) -> int:
+    """Recompute the ledger from the match ``match_id`` on, with ``winner`` as its result (or
     without it: ``removed``, or no longer ratable). See :func:`match_rating_correct`.
 
-    Locks: the match row, then every affected player's row in id order, before their ledger is
-    read for the recomputation. Who is affected is first read without locks; if, once they are
-    locked, a rating applied in between has brought in another player, the locks are given back
-    (to a savepoint) and all are taken again in id order, at most REPLAY_ATTEMPTS times.
+    Locks, so that two corrections, or a correction and a rating being applied, never wait for
+    each other in a circle: the match row; then the other matches recomputed, one at a time in
+    ledger order (their new rows reference them: PostgreSQL's key-share lock on each would wait
+    for another correction of one of them, so it is taken here, before any player; a correction
+    only ever waits for a match later in the ledger than all it holds); then every affected
+    player's row in id order, before their ledger is read for the recomputation. Who is affected
+    is first read without locks; if, once they are locked, a rating applied in between has
+    brought in another player, every lock but the match's is given back (to a savepoint) and all
+    are taken again, at most REPLAY_ATTEMPTS times.
 
-    Queries: 2 (the match, its live changes), then per attempt the waves of :func:`_affected`
-    read twice (without and with the locks) with the savepoint and the lock (4 more), then at
-    most 3 writes (supersede, insert, the players' ratings).
+    Queries, for ``n`` matches recomputed found in ``w`` waves (:func:`_affected`): 2 (the match,
+    its changes) + w (unlocked) + 1 (savepoint) + n - 1 (the other matches) + 1 (the players)
+    + w (locked) + 1 (savepoint released) + at most 3 writes (supersede, insert, the players):
+    at most 7 + n + 2w, with w <= the players affected (and 2 for the savepoint of this
+    function's own transaction when it runs inside the correction's).
     """
     match = locked_one(Match.objects.with_side_ids(), pk=match_id)
     live = list(match.rating_changes.all())
     if not live:
         return 0
+    match.winner = winner
     gone = removed or not _ratable(match)
     if not gone and _same_outcome(match, live):
         return 0
@@ -223,16 +232,23 @@ def _replay(match_id: int, *, removed: bool) -> int:
     # correction of this match, which waits for its lock, takes it out): read once.
     start = live[0].sequence
     players = [match.side0.player_a_id, match.side1.player_a_id]
-    guess = set(_affected(start, players)[0])
+    guess_players, guess_rows = _affected(start, players)
+    guess = set(guess_players)
     for _ in range(REPLAY_ATTEMPTS):
         savepoint = transaction.savepoint()
+        held = {match.pk}
+        for row in sorted(guess_rows.values(), key=lambda r: (r.sequence, r.match_id)):
+            if row.match_id not in held:
+                locked_one(Match.objects.all(), pk=row.match_id)
+                held.add(row.match_id)
         locked_players = _lock_players(guess)
         entry, rows = _affected(start, players)
-        if set(entry) <= guess:
+        if set(entry) <= guess and {row.match_id for row in rows.values()} <= held:
             transaction.savepoint_commit(savepoint)
             break
         transaction.savepoint_rollback(savepoint)
         guess |= set(entry)
+        guess_rows = rows
     else:
         raise Locked("ratings are being applied to these players at this moment; try again")
 

@@ -404,8 +404,8 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
     current = next((r for r in live if r.status == Report.Status.CONFIRMED), None)
     if current is not None and current.side is None and _same(current, claim):
         return current
-    # A rated result corrected: the ratings ledger is replayed from this match, with the new result.
-    rated = match.status == Match.Status.CONFIRMED and match.rating_changes.exists()
+    if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
+        match_rating_correct(match_id=match.pk, winner=score_winner(match, claim.score))
     if live:
         Report.objects.filter(pk__in=[r.pk for r in live]).update(status=Report.Status.SUPERSEDED)
     report = Report.objects.create(
@@ -419,8 +419,6 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
         match.stored_games = []
     _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement,
                   ruled_dispute=ruled_dispute)
-    if rated:
-        match_rating_correct(match_id=match.pk)
     _after_commit(match, "confirmed")
     return report
 
