@@ -91,11 +91,10 @@ def test_a_replay_after_a_correction_equals_the_ratings_computed_from_scratch(si
     places = dict(RatingChange.objects.values_list("match_id", "sequence"))
     match_override(match_id=corrected.pk, user=corrected.organiser, claim=Claim((2, 7)))
 
-    order = [(loser if m == corrected else winner).pk for m, (winner, loser, _) in zip(matches, games, strict=True)]
-    expected = from_scratch(start, [
-        (w, (l.pk if w == wi.pk else wi.pk), n)
-        for w, (wi, l, n) in zip(order, games, strict=True)
-    ])
+    # From scratch, in the order the matches were confirmed, with ben winning the corrected one.
+    results = [(loser, winner, n) if m == corrected else (winner, loser, n)
+               for m, (winner, loser, n) in zip(matches, games, strict=True)]
+    expected = from_scratch(start, [(winner.pk, loser.pk, n) for winner, loser, n in results])
     assert standing(*six) == expected
     for p in six:
         p.refresh_from_db()
@@ -125,7 +124,7 @@ def test_a_result_taken_back_is_replayed_without_it(six):
 def test_a_correction_that_keeps_the_winner_changes_no_rating(six):
     # FIBS ratings depend on the match length and the winner, never on the score.
     ana, ben, cleo, *_ = six
-    first, later = played([(ana, ben, 7), (ana, cleo, 5)])
+    first, _ = played([(ana, ben, 7), (ana, cleo, 5)])
     before = (standing(ana, ben, cleo), list(RatingChange.ledger.order_by("pk").values()))
     match_override(match_id=first.pk, user=first.organiser, claim=Claim((7, 5)))
     first.refresh_from_db()
@@ -243,9 +242,10 @@ def test_two_corrections_racing_are_serialised_and_both_replayed(monkeypatch):
         games = [(ana, ben, 7), (ben, cleo, 5), (cleo, dan, 3), (dan, ana, 5), (ana, cleo, 1)]
         matches = played(games)
         # Two corrections at once of two matches whose replays share every later player.
+        first, second = matches[:2]
         outcomes = at_once([
-            lambda: match_override(match_id=matches[0].pk, user=matches[0].organiser, claim=Claim((0, 7))),
-            lambda: match_override(match_id=matches[1].pk, user=matches[1].organiser, claim=Claim((1, 5))),
+            lambda first=first: match_override(match_id=first.pk, user=first.organiser, claim=Claim((0, 7))),
+            lambda second=second: match_override(match_id=second.pk, user=second.organiser, claim=Claim((1, 5))),
         ])
         assert outcomes == ["done", "done"]
         expected = from_scratch(start, [(ben.pk, ana.pk, 7), (cleo.pk, ben.pk, 5), (cleo.pk, dan.pk, 3),
