@@ -380,7 +380,7 @@ def player_rating_corrections(player: Player) -> list[RatingCorrection]:
         )
     )
     corrections = []
-    for row, after in zip(rows, [*rows[1:], None], strict=True):
+    for row, after in zip(rows, [*rows[1:], None][:len(rows)], strict=True):
         match_id, sequence, _, rating_after, superseded_at, corrected_match_id, first, name0, name1 = row
         if superseded_at is None:
             continue

@@ -199,6 +199,7 @@ def test_the_history_shows_the_correction_on_the_page_and_in_the_api(six, client
 def test_a_match_taken_out_of_the_ledger_says_so(six):
     ana, ben, *_ = six
     [match] = played([(ana, ben, 7)])
+    assert player_rating_corrections(ana) == []
     after = match.rating_changes.get(player=ana).rating_after
     match_rating_revert(match=match)
     [said] = player_rating_corrections(ana)
