@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from html import unescape
 
 import pytest
+from django.test import Client
 
 from audit.models import AuditEntry
 from chouette.models import ChouetteStep
@@ -150,3 +152,100 @@ def test_the_api_names_the_games_to_amend_without_ids_and_takes_them_with_the_co
     twice = organiser.put(f"/api/v1/clubs/{cast.club.pk}/chouettes/{session.pk}/games/1/",
                           {"kind": "quick", "record": quick("box"), "later": [later[0], later[0]]}, format="json")
     assert twice.status_code == 400
+
+
+# --- the game's page ---------------------------------------------------------------------------------------------
+
+
+def page_text(response) -> str:
+    return unescape(response.content.decode())
+
+
+def later_post(p, number: int, lineup: str, winner: str) -> dict:
+    data = {f"later-{number}-lineup": lineup, f"later-{number}-winner": winner, f"later-{number}-level": "1"}
+    for name in ("ann", "otis", "mia", "max"):
+        data[f"later-{number}-cube-{p[name]}"] = ""
+        data[f"later-{number}-end-{p[name]}"] = "played"
+    return data
+
+
+def test_the_page_names_the_games_to_amend_asks_for_them_and_saves_the_whole_correction(cast, p):
+    session = six_games(cast)
+    client = Client()
+    client.force_login(cast.organiser)
+    url = f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/3/"
+    before = chouette_snapshot(session)
+    response = client.post(url, {"action": "void", "version": "7"})
+    body = page_text(response)
+    assert response.status_code == 409 and chouette_snapshot(session) == before
+    message = re.search(r'role="alert">(.*?)<', body, re.S).group(1)
+    assert "game 4 was played by Otis as Captain against Mia in the box; it now falls to Max" in message
+    assert not INTERNAL.search(message), message
+    assert "Amend the later games with this correction" in body
+    for number, legend in ((4, "Game 4: Max as Captain against Mia in the box"),
+                           (5, "Game 5: Otis as Captain against Mia in the box"),
+                           (6, "Game 6: Ann as Captain against Otis in the box")):
+        assert legend in body and f'name="later-{number}-winner"' in body
+    lineups = dict(re.findall(r'name="later-(\d+)-lineup" value="([\d,]+)"', body))
+    data = {"action": "void", "version": "7", "later": "4,5,6"}
+    for number, winner in zip((4, 5, 6), SIX[3:], strict=True):
+        data.update(later_post(p, number, lineups[str(number)], winner))
+    response = client.post(url, data, follow=True)
+    assert "Game 3 is void" in page_text(response)
+    assert recorded_lineups(session) == {game.step: game.lineup for game in from_scratch(session).games}
+    kept_is_the_full_replay(session)
+
+
+def test_a_later_game_the_page_posts_wrong_is_shown_on_its_form_and_nothing_is_saved(cast, p):
+    session = six_games(cast)
+    client = Client()
+    client.force_login(cast.organiser)
+    url = f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/3/"
+    body = page_text(client.post(url, {"action": "void", "version": "7"}))
+    lineups = dict(re.findall(r'name="later-(\d+)-lineup" value="([\d,]+)"', body))
+    before = chouette_snapshot(session)
+    data = {"action": "void", "version": "7", "later": "4,5,6"}
+    for number, winner in zip((4, 5, 6), SIX[3:], strict=True):
+        data.update(later_post(p, number, lineups[str(number)], winner))
+    data[f"later-4-end-{p['max']}"] = "member_dropped"   # a drop with no cube value
+    response = client.post(url, data)
+    assert response.status_code == 400 and chouette_snapshot(session) == before
+    assert "give the cube&#x27;s value when the game ended on a drop" in response.content.decode() or \
+        "give the cube's value when the game ended on a drop" in page_text(response)
+
+
+def test_an_amendment_on_the_page_carries_its_own_result_and_the_later_games_together(cast, p):
+    session = six_games(cast)
+    client = Client()
+    client.force_login(cast.organiser)
+    url = f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/3/"
+    amended = {"winner": "team", "level": "1", "version": "7"}
+    for name in ("ann", "otis", "mia", "max"):
+        amended.update({f"cube-{p[name]}": "", f"end-{p[name]}": "played"})
+    response = client.post(url, amended)
+    body = page_text(response)
+    assert response.status_code == 409 and "Game 3: amended" in body
+    lineups = dict(re.findall(r'name="later-(\d+)-lineup" value="([\d,]+)"', body))
+    assert sorted(lineups) == ["4", "5", "6"]
+    data = {**amended, "later": "4,5,6"}
+    for number, winner in zip((4, 5, 6), ("box", "team", "box"), strict=True):
+        data.update(later_post(p, int(number), lineups[str(number)], winner))
+    response = client.post(url, data, follow=True)
+    assert "Game 3 is amended." in page_text(response)
+    assert recorded_lineups(session) == {game.step: game.lineup for game in from_scratch(session).games}
+    kept_is_the_full_replay(session)
+
+
+def test_a_correction_costs_the_same_queries_plus_one_write_and_one_audit_per_later_game(cast, django_assert_num_queries):
+    session = six_games(cast)
+    later = {game: ("quick", quick(winner)) for game, winner in zip((4, 5, 6), SIX[3:], strict=True)}
+    # Refused: the club, the session locked, the manager check, the steps, the players' names.
+    with django_assert_num_queries(REFUSED), pytest.raises(Conflict):
+        void(cast, session, 3)
+    # Saved: the same four reads (no names), the voided row, each later game's row and its audit entry,
+    # the session (version and kept state) and the void's audit entry.
+    with django_assert_num_queries(2 + 4 + 1 + 2 * 3 + 1 + 1):
+        void(cast, session, 3, later=later)
+
+
+REFUSED = 8  # five reads, and the savepoint of the service's transaction (set, rolled back, released)
