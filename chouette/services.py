@@ -141,7 +141,16 @@ def _field_of(error: ChouetteError, entered: Mapping | None, entry: str | None) 
 def _refusal(error: ChouetteError, *, field: str | None = None, conflict: bool = False, **details) -> DomainError:
     kind = Conflict if conflict or error.code in STATE_CODES else DomainError
     location = {key: error.details[key] for key in ("action_index", "player", "round") if key in error.details}
-    return kind(_engine_message(error), code=error.code, field=field, **location, **details)
+    return kind(_named(_engine_message(error), error.details.get("player")), code=error.code, field=field,
+                **location, **details)
+
+
+def _named(message: str, player) -> str:
+    """The engine's message with the player it names (by id) named as people know him (one query)."""
+    if not isinstance(player, int) or isinstance(player, bool):
+        return message
+    name = Player.objects.filter(pk=player).values_list("display_name", flat=True).first()
+    return re.sub(rf"(?<![\w.]){player}(?![\w.])", name or gettext("a player unknown here"), message)
 
 
 def _audit(action: str, *, actor, club: Club, obj: ChouetteSession | ChouetteStep, before=None, after=None,

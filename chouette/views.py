@@ -55,7 +55,7 @@ def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
     """The refusal's message, led by the player it concerns by name (the engine names ids)."""
     text = error_text(error)
     player = error.details.get("player")
-    if isinstance(player, int) and player in names:
+    if isinstance(player, int) and player in names and names[player] not in text:
         text = f"{names[player]}: {text}"
     step = error.details.get("step")
     if step is not None and error.details.get("game") is not None and error.code != "later_games_to_amend":

