@@ -11,7 +11,14 @@ The session keeps the state its steps lead to (``ChouetteSession.kept``: the eng
 ``SessionState`` with the version, settings, step count, last step number and game count it was
 computed from), written with every change. A new step at the end (a game, a join, a leave) is
 folded into that state by ``engine.chouette.session_advance``: recording game N+1 settles one game,
-not N+1, and reads no step row. The state is used only if it still matches the session (see
+not N+1, and reads no step row.
+
+A correction (amend, void) really corrects: every later game's line-up is recomputed from the
+corrected steps (``engine.chouette.session_correct``). A later game still played by the same Box and
+Captain moves to its new line-up (its stored ``lineup`` rewritten); one that no longer can is named
+to the director, who amends it with the correction (``later``): the correction and those games are
+written together, or nothing is. The kept state is written after the step rows (the trigger of
+migration 0002 empties it when they change), from the corrected fold. The state is used only if it still matches the session (see
 :func:`_standing`); otherwise every step is replayed, as a correction (amend, void) always does,
 and the state is written afresh.
 
@@ -31,9 +38,11 @@ Refusals (nothing is saved): DomainError (400) with the engine's own ``code`` an
 0-based index in its ``board_log``) or the service's argument (``rolloff[0][2][0]``, ``player``,
 ``stake``); Conflict (409) when the table's state forbids it: ``chouette_ended``, ``stale_table``,
 ``chouette_game_voided``, ``duplicate_player`` (already at the table), ``too_few_players`` (the
-last two cannot leave: end the session), and a correction that a LATER step no longer survives (the
-engine's code, e.g. ``lineup_mismatch``, with ``details['step']`` that step's number and
-``details['game']`` its game number when it is a game). Club.DoesNotExist,
+last two cannot leave: end the session), and a correction that later games no longer fit:
+``later_games_to_amend`` (their Box or Captain is no longer who the recomputed line-up puts there,
+or their record no longer fits it; ``details['games']`` names each with its players, the message
+speaks of them by name, ``details['step']``/``details['game']`` the first). A refused message never
+names a player by id (:func:`_named`). Club.DoesNotExist,
 ChouetteSession.DoesNotExist and ChouetteStep.DoesNotExist (an unknown game number) are for the
 views to turn into 404s.
 """

@@ -1,7 +1,9 @@
 """Pages of the chouette tables: a club's tables, starting one (settings and the roll-off), the table
 page an organiser keeps open on a tablet during the night (the line-up with roles, the forms to record
 a quick result, let a player join or leave and end the session, the last games, the ledger and the
-settlement; it reloads itself when the table changes), and one game's page (amend or void it).
+settlement; it reloads itself when the table changes), and one game's page (amend or void it; a
+correction that changes who plays later games names them and asks for each, on the line-up it now
+falls to, in one form saved with the correction).
 
 Every chouette page is for the club's members only (an anonymous visitor is sent to sign in, anyone
 else gets 403): the amounts are the club's business. Only owners and organisers see and use the

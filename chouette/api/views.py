@@ -14,9 +14,10 @@ Status codes: 200 (201 for a started table and a recorded game), 400 for a bad b
 or a record the engine refuses (``code`` the broken rule's, ``field`` where it is, e.g.
 ``cubes[2].value`` inside the record, ``action_index`` for a full record's board), 404 for an unknown club, table or game number,
 409 when the table's state forbids it (``chouette_ended``, ``stale_table`` with the current
-``version``, ``duplicate_player``, ``too_few_players``, ``chouette_game_voided``, or a correction a
-later step no longer fits: the engine's code with that ``step``). Recording and amending a game share
-the ``reports`` throttle.
+``version``, ``duplicate_player``, ``too_few_players``, ``chouette_game_voided``, or
+``later_games_to_amend``: a correction that changes who plays later games, named in the message
+with their players, the first one's ``game`` and ``step``; send them again in ``later``, each on the
+line-up it now falls to). Recording and amending a game share the ``reports`` throttle.
 """
 
 from __future__ import annotations
