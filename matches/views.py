@@ -207,12 +207,12 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
 
 
 def _ending_text(game: Game) -> str:
-    """How a game ended, as a phrase: "a gammon", "the double dropped", "resigned a gammon"."""
+    """How a game ended, as a phrase: "a gammon", "the double dropped", "a gammon, resigned"."""
     level = {1: gettext("a single game"), 2: gettext("a gammon"), 3: gettext("a backgammon")}
     if game.ending == "drop":
         return gettext("the double dropped")
     if game.ending == "resign":
-        return gettext("resigned %(level)s") % {"level": level.get(getattr(game, "level", 1), level[1])}
+        return gettext("%(level)s, resigned") % {"level": level.get(getattr(game, "level", 1), level[1])}
     return level[{"single": 1, "gammon": 2, "backgammon": 3}[game.ending]]
 
 

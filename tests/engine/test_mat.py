@@ -622,3 +622,20 @@ def test_gnubg_imports_every_written_match_with_the_same_games_and_final_score(t
         winner, points, _, score_x, score_o = games[-1]
         final = (score_x + (points if winner == "X" else 0), score_o + (points if winner == "O" else 0))
         assert final == check.final_score, path.stem
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "error", "lead"),
+    [
+        (76, " 11) 62: 25/23 21/15             5x: 25/20", MatParseError, 'game 3, line 76: expected a roll'),
+        (76, " 11) 63: 6/0 6/3                 63: 15/9 9/6", GameLogError, "game 3, line 76: move 11, side 0: "),
+        (97, "      Wins 2 point and the match", MatchError, "game 3, line 97: the file claims 2 points"),
+        (62, " lasse : 2                       09197035670 : 1", MatParseError, "game 2, line 62: expected a numbered"),
+    ],
+    ids=["a bad roll", "an illegal play", "a wrong claim", "a score line where a turn belongs"],
+)
+def test_an_error_inside_a_game_is_led_by_its_game_then_its_line(line, text, error, lead):
+    with pytest.raises(error) as caught:
+        check_mat(read_mat(_edited("galaxy_3pt_match2561306", {line: text})))
+    assert str(caught.value).startswith(lead), str(caught.value)
+    assert (caught.value.details["game"], caught.value.details["line"]) == (int(lead.split()[1][:-1]), line)

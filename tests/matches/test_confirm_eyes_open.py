@@ -67,7 +67,7 @@ def test_the_confirm_form_lists_every_reported_game_as_a_sentence(client):
         assert ("in the Crawford game" in line) == game.crawford
         assert (f"the cube at {result.cube}" in line) == (result.cube > 1)
         how = {"single": "(a single game", "gammon": "(a gammon", "backgammon": "(a backgammon",
-               "drop": "(the double dropped", "resign": "(resigned a"}[result.ending]
+               "drop": "(the double dropped", "resign": ", resigned"}[result.ending]
         assert how in line, line
     assert any(g.crawford for g in replay.games)  # the seed's match has a Crawford game to show
     # The board of the reported game 1 at its start, and the stepper's next link.
