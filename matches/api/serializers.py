@@ -124,8 +124,8 @@ class ClaimMatInputSerializer(StrictInputSerializer):
     score0 = serializers.IntegerField(min_value=0, max_value=MAX_SCORE)
     score1 = serializers.IntegerField(min_value=0, max_value=MAX_SCORE)
     file = serializers.FileField(allow_empty_file=False, help_text="the match as a .mat (Jellyfish) file")
-    file_side = serializers.ChoiceField(
-        choices=(0, 1), required=False,
+    file_side = serializers.IntegerField(
+        min_value=0, max_value=1, required=False,
         help_text="which player of the file is you: 0 its first (left) player, 1 its second (for the organiser: "
                   "which is side 0). Without it the names in the file decide; a file whose names match neither "
                   "side is refused asking for it")
