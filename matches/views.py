@@ -160,12 +160,18 @@ class Step:
 
 def _moment_text(match: Match, game: Game, moment) -> str:
     if moment.action is None:
-        ending = {"drop": "a dropped double", "resign": "a resignation"}.get(game.ending, f"a {game.ending}")
-        points = f"{game.points} point{'s' if game.points != 1 else ''}"
-        return f"end of game {game.number}: {match.sides[game.winner].name} wins {points} ({ending})"
+        ending = {"drop": gettext("a dropped double"), "resign": gettext("a resignation"),
+                  "single": gettext("a single"), "gammon": gettext("a gammon"),
+                  "backgammon": gettext("a backgammon")}[game.ending]
+        return ngettext("end of game %(number)s: %(winner)s wins %(points)s point (%(ending)s)",
+                        "end of game %(number)s: %(winner)s wins %(points)s points (%(ending)s)", game.points) % {
+            "number": game.number, "winner": match.sides[game.winner].name, "points": game.points, "ending": ending}
     action = action_from_dict(moment.action)
-    who = "" if action.side is None else f", side {action.side} ({match.sides[action.side].name})"
-    return f"move {moment.frame.move}{who}: {action.describe()}"
+    if action.side is None:
+        return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action.describe()}
+    return gettext("move %(move)s, side %(side)s (%(name)s): %(action)s") % {
+        "move": moment.frame.move, "side": action.side, "name": match.sides[action.side].name,
+        "action": action.describe()}
 
 
 def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",
