@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db import connection
-from django.db.models import BooleanField, ExpressionWrapper, Prefetch, Q, QuerySet
+from django.db.models import BooleanField, Case, ExpressionWrapper, F, JSONField, Prefetch, Q, QuerySet, When
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
@@ -94,7 +94,9 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
     raises Match.DoesNotExist.
 
     The games' logs (and the reports' copies of them) are large JSON documents that only the
-    board, the moments and the .mat export read: they are loaded only with ``logs``.
+    board, the moments and the .mat export read: they are loaded only with ``logs``; a pending
+    report's logs alone come with it (``pending_games``), in the same query: the other side reads
+    them before confirming.
     """
     games = Game.objects.order_by("number")
     if not logs:
@@ -105,7 +107,9 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
             Prefetch("games", queryset=games),
             Prefetch("reports", queryset=Report.objects.exclude(status=Report.Status.SUPERSEDED)
                      .select_related("reporter").defer("games")
-                     .annotate(with_games=ExpressionWrapper(Q(games__isnull=False), output_field=BooleanField()))),
+                     .annotate(with_games=ExpressionWrapper(Q(games__isnull=False), output_field=BooleanField()),
+                               pending_games=Case(When(status=Report.Status.PENDING, then=F("games")), default=None,
+                                                  output_field=JSONField()))),
         )
         .get(pk=match_id)
     )
