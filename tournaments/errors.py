@@ -166,7 +166,8 @@ def event_unfinished(message: str) -> Conflict:
 
 def result_built_on(changed: str, dependent: str, why: str) -> Conflict:
     return Conflict(
-        f"the result of {changed} cannot change now: {dependent} depends on it and {why}",
+        f"the result of {changed} cannot change now: {dependent} depends on it and {why}; the event's director "
+        "corrects it from the match page's correction, which shows and resets what depends on it",
         code="result_built_on", match=dependent,
     )
 

@@ -191,3 +191,51 @@ def test_a_reset_match_someone_reported_with_the_wrong_player_is_listed_and_rese
     assert not Report.objects.filter(match_id=semi).exists()
     deleted = AuditEntry.objects.get(tournament_id=tournament.pk, action="match.deleted", object_id=semi)
     assert [r["score"] for r in deleted.before["reports"]] == [[7, 0]]
+
+
+def test_rated_results_reset_by_a_correction_give_their_rating_changes_back(
+        organiser, monkeypatch, django_capture_on_commit_callbacks):
+    from matches.models import Player, RatingChange
+    from tests.matches.factories_ratings import run_tasks_inline
+    run_tasks_inline(monkeypatch)
+    tournament, (alice, bob, _carol, dave) = drawn(4, organiser=organiser)
+    start = {p.pk: (p.rating, p.experience) for p in Player.objects.filter(pk__in=[alice.pk, bob.pk, dave.pk])}
+    for key, winner in (("main-1-1", alice), ("main-1-2", bob), ("main-2-1", alice)):
+        with django_capture_on_commit_callbacks(execute=True):
+            play(tournament, key, winner)
+    final = pairing(tournament, "main-2-1").match_id
+    assert RatingChange.objects.filter(match_id=final).count() == 2
+    match, score = score_for(tournament, "main-1-1", "Dave")
+    with django_capture_on_commit_callbacks(execute=True):
+        result_correct(match_id=match.pk, user=organiser, score=score)
+    # The final Alice won is void: Alice's and Bob's changes from it are given back; main-1-1 is
+    # rated again with Dave winning.
+    assert not RatingChange.objects.filter(match_id=final).exists()
+    now = {p.pk: p for p in Player.objects.filter(pk__in=[alice.pk, bob.pk, dave.pk])}
+    bob_after_round_1 = RatingChange.objects.get(player=bob, match=pairing(tournament, "main-1-2").match)
+    assert (now[bob.pk].rating, now[bob.pk].experience) == (bob_after_round_1.rating_after,
+                                                            bob_after_round_1.experience_after)
+    redone = RatingChange.objects.get(player=dave, match_id=match.pk)
+    assert redone.rating_before == start[dave.pk][0] and redone.rating_after > redone.rating_before
+    assert RatingChange.objects.get(player=alice, match_id=match.pk).rating_before == start[alice.pk][0]
+
+
+def test_in_double_elimination_the_losers_bracket_is_reset_too(organiser):
+    from tournaments.services import state
+    tournament, _players = drawn(4, organiser=organiser, format=Tournament.Format.DOUBLE_ELIMINATION)
+    keys = [p.key for p in Pairing.objects.filter(tournament=tournament, match__isnull=False).order_by("key")]
+    for key in keys:  # the first round of the winners' bracket: the top players win
+        play(tournament, key, pairing(tournament, key).entry0.side.player_a)
+    ready = Pairing.objects.filter(tournament=tournament, match__status="scheduled").order_by("key")
+    for row in list(ready):
+        play(tournament, row.key, pairing(tournament, row.key).entry0.side.player_a)
+    first = keys[0]
+    match = pairing(tournament, first).match
+    loser = pairing(tournament, first).entry1.side.name
+    _, score = score_for(tournament, first, loser)
+    preview = result_correction_preview(match_id=match.pk, user=organiser, score=score)
+    assert {line.flight for line in preview.resets} >= {"winners", "losers"}
+    assert all(line.sentence and line.round_name for line in preview.resets)
+    result_correct(match_id=match.pk, user=organiser, score=score, expected=preview.keys)
+    view = state.bracket_state(state.load(tournament))  # every result left fits the corrected bracket
+    assert view.state.get(first).winner == pairing(tournament, first).entry1_id
