@@ -131,3 +131,15 @@ def test_a_finished_event_is_reopened_from_its_control_page_and_the_api(organise
                                         {"note": "again"}, format="json")
     assert answer.status_code == 200 and answer.json()["status"] == "running"
     assert AuditEntry.objects.filter(action="tournament.reopened", tournament_id=tournament.pk).count() == 2
+
+
+def test_the_page_preview_reads_a_constant_number_of_queries(organiser, django_assert_num_queries):
+    tournament, _who = sixteen(organiser)
+    match, score = score_for(tournament, "main-1-1", "Sybil")
+    url = reverse("tournaments:result_correct", args=[tournament.pk, match.pk])
+    client = browser(organiser)
+    # session, user, the event, the match and its sides' players (2) for the page, then the
+    # preview's 3 (the match with its event, the entries, the pairings): the same for any event size
+    with django_assert_num_queries(9):
+        answer = client.post(url, {"score0": score[0], "score1": score[1]})
+    assert answer.status_code == 200 and "This resets 3 later matches" in answer.content.decode()
