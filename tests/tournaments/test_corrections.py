@@ -239,3 +239,17 @@ def test_in_double_elimination_the_losers_bracket_is_reset_too(organiser):
     result_correct(match_id=match.pk, user=organiser, score=score, expected=preview.keys)
     view = state.bracket_state(state.load(tournament))  # every result left fits the corrected bracket
     assert view.state.get(first).winner == pairing(tournament, first).entry1_id
+
+
+def test_a_reset_match_with_a_dispute_kept_for_good_is_refused_by_name_and_nothing_changes(organiser):
+    from rulings.services.disputes import dispute_open
+    tournament, who = sixteen(organiser)
+    semi = pairing(tournament, "main-3-1").match
+    dispute_open(match_id=semi.pk, user=who["Dave"].user, category="slow_play", statement="Alice is slow.")
+    match, score = score_for(tournament, "main-1-1", "Sybil")
+    before = snapshot(tournament)
+    with pytest.raises(Conflict) as caught:
+        result_correct(match_id=match.pk, user=organiser, score=score)
+    assert caught.value.code == "result_built_on"
+    assert caught.value.message.startswith("A semi-final, Alice v Dave, cannot be reset: it has started")
+    assert snapshot(tournament) == before

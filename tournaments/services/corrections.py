@@ -256,6 +256,20 @@ def result_correction_preview(*, match_id: int, user, score, tournament_id: int 
     return correction
 
 
+def _refuse_named(correction: Correction):
+    """A refusal naming the reset match as the preview did (its round and players, not its key)."""
+    lines = {line.key: line for line in correction.resets}
+
+    def refuse(key: str, why: str) -> Conflict:
+        line = lines.get(key)
+        where = (_("%(round)s, %(a)s v %(b)s,") % {"round": line.round_name, "a": line.before[0] or "?",
+                                                   "b": line.before[1] or "?"}) if line else key
+        text = _("%(match)s cannot be reset: it %(why)s. Settle that first, then correct the result again.") % {
+            "match": where, "why": why}
+        return Conflict(text[0].upper() + text[1:], code="result_built_on", match=key)
+    return refuse
+
+
 @transaction.atomic
 def result_correct(*, match_id: int, user, score, statement: str = "", tournament_id: int | None = None,
                    expected: list[str] | None = None) -> Correction:
@@ -281,7 +295,8 @@ def result_correct(*, match_id: int, user, score, statement: str = "", tournamen
                        code="cascade_changed")
     source = loaded.by_key[correction.key]
     if rows:
-        _drop_matches([row for row in rows if state.has_matches(row)], _refuse_for(source), user, void_started=True)
+        _drop_matches([row for row in rows if state.has_matches(row)], _refuse_named(correction), user,
+                      void_started=True)
         Pairing.objects.filter(pk__in=[row.pk for row in rows if not state.has_matches(row)]).update(
             entry0=None, entry1=None)
     match_override(match_id=match.pk, user=user, claim=claim_make(match, tuple(score), None), statement=statement)
