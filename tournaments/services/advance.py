@@ -382,7 +382,10 @@ def tournament_result_confirmed(*, match: Match) -> None:
     A first confirmation reads only what its result feeds (see the module docstring); team
     events and corrections read the whole event.
     Raises Conflict ``result_built_on`` when the change would reset a match that has started (or
-    that already has a confirmed result): the caller's transaction, the override, rolls back.
+    that already has a confirmed result): the caller's transaction, the override, rolls back; a
+    director resets those through ``corrections.result_correct``, which shows them first. Raises
+    Conflict ``tournament_finished`` when the change would move a finished event's bracket (its
+    director reopens it first: ``events.event_reopen``).
     """
     event_id = event_id_of(match)
     if event_id is None:
