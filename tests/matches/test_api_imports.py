@@ -176,8 +176,8 @@ def test_the_owner_sees_the_progress_and_each_files_result(api_client, owner, jo
     assert (good["name"], good["status"], good["error"], good["match"]) == ("good.mat", "imported", None, match.pk)
     assert (good["matches"], good["result"]) == (1, "Accepted: one match of 4 games.")
     assert (bad["name"], bad["status"], bad["match"], bad["matches"]) == ("bad.mat", "failed", None, 0)
-    assert bad["error"]["line"] == 5 and bad["error"]["game"] is None and "junk" in bad["error"]["message"]
-    assert bad["result"].startswith("Refused: bad.mat, line 5: ")
+    assert bad["error"]["line"] == 5 and bad["error"]["game"] == 1 and "junk" in bad["error"]["message"]
+    assert bad["result"].startswith("Refused: bad.mat, game 1, line 5: ")
 
 
 def test_progress_is_reported_while_the_job_runs(api_client, owner):

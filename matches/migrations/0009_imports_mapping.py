@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0007_match_newest_first'),
+        ('matches', '0008_ledger_rating_sequence'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
