@@ -11,6 +11,7 @@ from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError, GameLogError, MatLimitError
 from engine.formats.mat import MatFile, check_mat, read_mat
 from engine.match import MatchReplay, MatchRules, replay_match
+from engine.scores import claim_agrees_with_full
 
 from .. import errors
 
@@ -100,8 +101,9 @@ def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int,
 
 
 def log_agrees_with_score(log: CheckedLog, score: tuple[int, int]) -> None:
-    """Raise DomainError (``log_disagrees``) unless the replayed games produce ``score``."""
-    if tuple(log.final_score) != tuple(score):
+    """Raise DomainError (``log_disagrees``) unless the replayed games produce ``score``, as it
+    is or capped at the match length (``engine.scores.claim_agrees_with_full``)."""
+    if not claim_agrees_with_full(log.replay.rules.length, score, log.final_score):
         found = log.final_score
         raise errors.log_disagrees(
             f"the game logs give {found[0]}-{found[1]}, not the claimed {score[0]}-{score[1]}",
