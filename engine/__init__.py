@@ -27,10 +27,10 @@ single, gammon, backgammon
 
 Where things are: ``board`` (positions), ``ids`` (Position ID, Match ID, XGID), ``moves`` (legal
 plays, play validation), ``game`` (one game's state machine: cube, resignations, endings),
-``match`` (scores, Crawford), ``chouette`` (a package, one module per part), ``ratings`` (FIBS),
-``formats.mat`` (.mat files), ``cli`` (``python -m engine``). Every error is an
-:class:`engine.errors.EngineError` with a stable ``code``; the codes of illegal plays are listed in
-:data:`engine.moves.RULES`.
+``match`` (scores, Crawford), ``scores`` (which final scores can end a match, capped and full),
+``chouette`` (a package, one module per part), ``ratings`` (FIBS), ``formats.mat`` (.mat files),
+``cli`` (``python -m engine``). Every error is an :class:`engine.errors.EngineError` with a stable
+``code``; the codes of illegal plays are listed in :data:`engine.moves.RULES`.
 """
 
 from .actions import Action, action_from_dict, action_to_dict, actions_from_json
@@ -52,6 +52,7 @@ from .game import Game, GameReplay, GameResult, GameRules, check_double, replay_
 from .ids import match_id, match_id_decode, position_from_id, position_id, xgid, xgid_decode
 from .match import MatchReplay, MatchRules, MatchState, replay_match
 from .moves import Play, legal_plays, validate_play
+from .scores import FinalScore, ScoreProblem, capped_score, claim_agrees_with_full, final_score, final_score_problem
 
 __all__ = [
     "BAR",
@@ -61,6 +62,7 @@ __all__ = [
     "ChouetteError",
     "CubeError",
     "EngineError",
+    "FinalScore",
     "Game",
     "GameLogError",
     "GameReplay",
@@ -78,10 +80,15 @@ __all__ = [
     "Play",
     "Position",
     "PositionError",
+    "ScoreProblem",
     "action_from_dict",
     "action_to_dict",
     "actions_from_json",
+    "capped_score",
     "check_double",
+    "claim_agrees_with_full",
+    "final_score",
+    "final_score_problem",
     "legal_plays",
     "match_id",
     "match_id_decode",

@@ -21,8 +21,8 @@ def nothing_to_confirm() -> Conflict:
     return Conflict("there is no report from the other side to confirm or contest", code="nothing_to_confirm")
 
 
-def bad_score(message: str) -> DomainError:
-    return DomainError(message, code="bad_score")
+def bad_score(message: str, **where) -> DomainError:
+    return DomainError(message, code="bad_score", **where)
 
 
 def log_disagrees(message: str, **where) -> DomainError:

@@ -188,8 +188,14 @@ class Match(models.Model):
     scheduled_at = models.DateTimeField(null=True, blank=True)
     played_on = models.DateField(null=True, blank=True)
 
+    # The result as shown everywhere: capped at the length (the winner with exactly the points he
+    # needed, as most clubs and exporters record it; engine.scores).
     score0 = models.PositiveIntegerField(null=True, blank=True)
     score1 = models.PositiveIntegerField(null=True, blank=True)
+    # The full score (the winner's points past the length) when the confirmed claim or its game
+    # logs gave it; empty when only the capped score is known.
+    full_score0 = models.PositiveIntegerField(null=True, blank=True)
+    full_score1 = models.PositiveIntegerField(null=True, blank=True)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     # Penalty points a director's ruling credited to each side (late arrival, RULES.md §9): the
@@ -230,6 +236,9 @@ class Match(models.Model):
                 condition=~Q(status="confirmed") | (Q(score0__isnull=False) & Q(score1__isnull=False)),
                 name="match_confirmed_has_score",
             ),
+            models.CheckConstraint(condition=Q(full_score0__isnull=True, full_score1__isnull=True)
+                                   | Q(full_score0__isnull=False, full_score1__isnull=False),
+                                   name="match_full_score_both_or_neither"),
             models.CheckConstraint(condition=Q(consent0__in=("pending", "given", "declined"))
                                    & Q(consent1__in=("pending", "given", "declined")), name="match_consent_is_known"),
         ]
@@ -254,6 +263,11 @@ class Match(models.Model):
     @property
     def sides(self) -> tuple[Side, Side]:
         return (self.side0, self.side1)
+
+    @property
+    def full_score(self) -> tuple[int, int] | None:
+        """The confirmed result's full score when it is known (see ``full_score0``), else None."""
+        return None if self.full_score0 is None else (self.full_score0, self.full_score1)
 
     @property
     def start(self) -> tuple[int, int]:
@@ -310,8 +324,10 @@ class Report(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
     side = models.PositiveSmallIntegerField(null=True, blank=True, help_text="empty for the organiser's result")
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_reports")
-    score0 = models.PositiveIntegerField()
-    score1 = models.PositiveIntegerField()
+    score0 = models.PositiveIntegerField(help_text="the claimed score, capped at the length")
+    score1 = models.PositiveIntegerField(help_text="the claimed score, capped at the length")
+    full_score0 = models.PositiveIntegerField(null=True, blank=True, help_text="the full score, when known")
+    full_score1 = models.PositiveIntegerField(null=True, blank=True, help_text="the full score, when known")
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     games = models.JSONField(null=True, blank=True, help_text="validated game logs, one list of actions per game")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
@@ -325,11 +341,19 @@ class Report(models.Model):
                                     name="report_one_live_per_side"),
             models.UniqueConstraint(fields=["match"], condition=Q(status="confirmed"), name="report_one_confirmed_per_match"),
             models.CheckConstraint(condition=Q(side__isnull=True) | Q(side__in=(0, 1)), name="report_side_is_a_side"),
+            models.CheckConstraint(condition=Q(full_score0__isnull=True, full_score1__isnull=True)
+                                   | Q(full_score0__isnull=False, full_score1__isnull=False),
+                                   name="report_full_score_both_or_neither"),
         ]
 
     @property
     def score(self) -> tuple[int, int]:
         return (self.score0, self.score1)
+
+    @property
+    def full_score(self) -> tuple[int, int] | None:
+        """The full score the claim or its logs gave (past the length), else None."""
+        return None if self.full_score0 is None else (self.full_score0, self.full_score1)
 
 
 class LiveRatingChanges(models.Manager):

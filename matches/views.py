@@ -311,6 +311,11 @@ def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
     return claim_make(match, form.score, log)
 
 
+def _score_field(error) -> dict[str, str]:
+    # A refused score names the side whose score is wrong: the form shows it on that side's field.
+    return {"score": f"score{error.details.get('side') or 0}"}
+
+
 def _report_message(match: Match, report: Report) -> str:
     score = _score_text(report.score0, report.score1)
     if report.status in (Report.Status.CONFIRMED, Report.Status.AGREED):
@@ -334,7 +339,7 @@ def report(request: HttpRequest, match_id: int) -> HttpResponse:
         saved = match_report(match_id=match.pk, user=request.user, claim=claim,
                              statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
-        form_refuse(form, error)
+        form_refuse(form, error, aliases=_score_field(error))
         return _render_detail(request, match, report_form=form, status=error_status(error))
     messages.success(request, _report_message(match, saved))
     return redirect(_detail_url(match))
@@ -387,7 +392,7 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
         saved = match_override(match_id=match.pk, user=request.user, claim=_claim(match, form, None),
                                statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
-        form_refuse(form, error)
+        form_refuse(form, error, aliases=_score_field(error))
         return _render_detail(request, match, override_form=form, status=error_status(error))
     messages.success(request, f"Result set by the organiser: {_score_text(saved.score0, saved.score1)}.")
     return redirect(_detail_url(match))

@@ -11,6 +11,8 @@ were, so requests, answers and the schema do not depend on where the data lives.
 
 from __future__ import annotations
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -58,10 +60,13 @@ SCORE_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0, "max
 
 @extend_schema_field(SCORE_SCHEMA)
 class ScoreField(serializers.Field):
-    """A final score: two whole numbers, side 0's first. One clear message for any bad shape."""
+    """A final score: two whole numbers, side 0's first. One clear message for any bad shape.
+    Whether the match can end at it is the service's to say (matches.services.reporting), on
+    this same field."""
 
     default_error_messages = {
-        "invalid": f"a score is two whole numbers from 0 to {MAX_SCORE}, side 0's first, such as [5, 3]",
+        "invalid": format_lazy(gettext_lazy("a score is two whole numbers from 0 to {max}, side 0's first, such as "
+                                            "[5, 3]"), max=MAX_SCORE),
     }
 
     def to_internal_value(self, data):

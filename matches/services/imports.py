@@ -65,6 +65,7 @@ from core.text import db_safe
 from engine.actions import action_to_dict
 from engine.errors import EngineError
 from engine.formats.mat import MatCheck, check_mat, write_mat
+from engine.scores import capped_score, final_score_problem
 
 from .. import errors, hooks
 from ..models import Game, ImportFile, ImportJob, Match, Player, Report
@@ -358,6 +359,22 @@ def _unfinished(check: MatCheck) -> DomainError | None:
     return None
 
 
+def _unreachable(check: MatCheck) -> DomainError | None:
+    """A final score no sequence of games can end the match at (engine.scores): the file's games
+    are replayed by the engine, so this guards the record the engine computed, naming the match."""
+    if not check.length:
+        return None
+    problem = final_score_problem(check.rules, check.final_score)
+    if problem is None:
+        return None
+    last = check.games[-1]
+    score = check.final_score
+    message = gettext("the match %(first)s v %(second)s cannot end at %(score)s: %(reason)s") % {
+        "first": check.players[0], "second": check.players[1], "score": f"{score[0]}-{score[1]}",
+        "reason": gettext(problem.template) % problem.values}
+    return DomainError(message, code="bad_score", field="score", reason=problem.code, line=last.line, game=last.number)
+
+
 def _parsed(check: MatCheck, games: list[list[dict]], digest: str) -> dict:
     """What the job keeps of a checked file until its match is written (JSON)."""
     rules = check.rules
@@ -382,7 +399,7 @@ def _check(file: ImportFile) -> _Outcome:
     Raises the engine's errors and DomainError for a file that cannot be imported.
     """
     check = check_mat(mat_read(file.name, bytes(file.content)))
-    problem = _unfinished(check)
+    problem = _unfinished(check) or _unreachable(check)
     if problem is not None:
         raise problem
     games = [[action_to_dict(action) for action in game.replay.actions] for game in check.games]
@@ -538,17 +555,21 @@ def _match_write(file: ImportFile, job: ImportJob, players: list[Player]) -> Mat
         # matches must not make him their director.
         plays = owner is not None and owner.pk in {first.user_id, second.user_id}
         match.organiser = owner if plays else None
-    match.score0, match.score1 = parsed["score"]
+    # Shown capped at the length, as every result is; the file's full score kept beside it.
+    match.score0, match.score1 = capped_score(parsed["length"], tuple(parsed["score"]))
+    if parsed["length"]:
+        match.full_score0, match.full_score1 = parsed["score"]
     match.winner = parsed["winner"]
     match.status = Match.Status.CONFIRMED
     match.confirmed_at = timezone.now()
     # Set first among the writes so that a duplicate racing in fails before anything else is done.
     match.source_hash = parsed["hash"]
-    match.save(update_fields=["organiser", "score0", "score1", "winner", "status", "confirmed_at", "source_hash",
-                              "updated_at"])
+    match.save(update_fields=["organiser", "score0", "score1", "full_score0", "full_score1", "winner", "status",
+                              "confirmed_at", "source_hash", "updated_at"])
     games = [game["log"] for game in parsed["games"]]
     Report.objects.create(
-        match=match, side=None, reporter=owner, score0=match.score0, score1=match.score1, winner=match.winner,
+        match=match, side=None, reporter=owner, score0=match.score0, score1=match.score1,
+        full_score0=match.full_score0, full_score1=match.full_score1, winner=match.winner,
         games=games, status=Report.Status.CONFIRMED, statement=f"Imported from {file.name}",
     )
     Game.objects.bulk_create(

@@ -20,6 +20,7 @@ from engine.actions import Action, action_to_dict, actions_from_json
 from engine.errors import EngineError, GameLogError, MatLimitError
 from engine.formats.mat import MatFile, check_mat, read_mat
 from engine.match import MatchReplay, MatchRules, replay_match
+from engine.scores import claim_agrees_with_full
 
 from .. import errors
 from ..models import Game, Match, Player, Report
@@ -193,19 +194,11 @@ def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int,
     return CheckedLog([[action_to_dict(a) for a in game] for game in games], replay)
 
 
-def capped(score: tuple[int, int], length: int) -> tuple[int, int]:
-    """``score`` as a match's result: each side's points cut at the match length (the winner's
-    points past the length do not count, RULES.md §5); a money session (length 0) is not cut."""
-    if not length:
-        return (score[0], score[1])
-    return (min(score[0], length), min(score[1], length))
-
-
 def log_agrees_with_score(log: CheckedLog, score: tuple[int, int]) -> None:
-    """Raise DomainError (``log_disagrees``) unless the replayed games produce ``score``: exactly,
-    or capped at the match length (a 3-point match won 5-2 is reported 3-2, as players say it)."""
-    found = tuple(log.final_score)
-    if found != tuple(score) and capped(found, log.replay.rules.length) != tuple(score):
+    """Raise DomainError (``log_disagrees``) unless the replayed games produce ``score``, as it
+    is or capped at the match length (``engine.scores.claim_agrees_with_full``)."""
+    if not claim_agrees_with_full(log.replay.rules.length, score, log.final_score):
+        found = log.final_score
         raise errors.log_disagrees(
             f"the game logs give {found[0]}-{found[1]}, not the claimed {score[0]}-{score[1]}",
             game=len(log.replay.games) or None,

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from audit.services import audit_record
 from core.locking import locked
 from core.outbox import outbox_enqueue
 from core.prepared import prepared
+from engine.errors import MatchError
+from engine.scores import FinalScore, final_score
 from matches.selectors import (
     ReportsSeen,
     match_live_reports,
@@ -37,14 +40,26 @@ from .ratings import match_rating_correct, match_rating_revert
 
 @dataclass(frozen=True)
 class Claim:
-    """What a report says: the final score and, optionally, the checked game logs."""
+    """What a report says: the final score (capped at the length: :func:`claim_make`) and,
+    optionally, the checked game logs and the full score (the winner's points past the length)."""
 
     score: tuple[int, int]
     log: CheckedLog | None = None
+    full: tuple[int, int] | None = None
 
     @property
     def games(self) -> list | None:
         return self.log.games if self.log else None
+
+    @property
+    def full_score(self) -> tuple[int, int] | None:
+        """The full score when known: the claim's, else its logs' (a match's, not a money
+        session's: its totals are never capped)."""
+        if self.full is not None:
+            return self.full
+        if self.log is not None and not self.log.replay.rules.is_money:
+            return tuple(self.log.final_score)
+        return None
 
 
 @dataclass(frozen=True)
@@ -81,36 +96,47 @@ def user_runs_match(match: Match, user) -> bool:
 
 
 def score_winner(match: Match, score: tuple[int, int]) -> int | None:
-    """Check a claimed final score against the match length; return the winning side.
+    """Check a claimed final score against the match; return the winning side.
 
-    A match's final score has exactly one side at or past the length; a money session's any
-    scores up to MAX_SCORE (and no winner). Raises DomainError (``bad_score``) otherwise.
+    A money session takes any two whole numbers up to MAX_SCORE (and has no winner). A match's
+    final score must be one its games can end at (``engine.scores``): one side at or past the
+    length after a last game worth 1, 2 or 3 times the cube (no cube in the Crawford game), the
+    other below it and not below the penalty points a ruling gave it (``Match.start``); the capped
+    score (the winner with exactly the length) is such a score. Raises DomainError (``bad_score``,
+    ``field`` "score", ``reason`` the engine's code) otherwise, with the engine's reason.
     """
+    return _final(match, score).winner
+
+
+def _final(match: Match, score: tuple[int, int]) -> FinalScore:
     if len(score) != 2 or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= MAX_SCORE for s in score):
-        raise errors.bad_score(f"a score is two whole numbers from 0 to {MAX_SCORE}")
-    if match.is_money:
-        return None
-    finished = [side for side in (0, 1) if score[side] >= match.length]
-    if len(finished) != 1:
-        raise errors.bad_score(
-            f"a final score of a {match.length}-point match has exactly one side at {match.length} or more, "
-            f"not {score[0]}-{score[1]}"
-        )
-    return finished[0]
+        raise errors.bad_score(_("a score is two whole numbers from 0 to %(max)s") % {"max": MAX_SCORE},
+                               field="score")
+    try:
+        return final_score(match.rules(), score, start=match.start)
+    except MatchError as error:
+        # The engine's reason, translated (its templates are marked for translation); penalty
+        # points that are no start of this match (bad_start) have no template.
+        problem = getattr(error, "problem", None)
+        message = (_(problem.template) % problem.values if problem is not None else
+                   _("the penalty points %(start)s are no start of this match") % {"start": f"{match.start[0]}-{match.start[1]}"})
+        raise errors.bad_score(message, field="score", side=error.details.get("side"),
+                               reason=error.details.get("reason", error.code)) from None
 
 
 def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> Claim:
-    """A checked claim: a valid final score that the logs, when given, really produce, and that
-    no side ends below the penalty points a ruling gave it (``Match.start``)."""
+    """A checked claim: a final score the match can end at (:func:`score_winner`: never below the
+    penalty points a ruling gave a side), that the logs, when given, really produce (as they are,
+    or capped at the length). The claim holds the capped score, and the full score where the claim
+    or the logs give it. Raises DomainError (``bad_score``, ``log_disagrees``)."""
     score = (score[0], score[1])
-    score_winner(match, score)
-    for side in (0, 1):
-        if score[side] < match.start[side]:
-            raise errors.bad_score(f"side {side} starts this match with {match.start[side]} penalty points: "
-                                   f"{score[0]}-{score[1]} cannot be its final score")
+    final = _final(match, score)
     if log is not None:
         log_agrees_with_score(log, score)
-    return Claim(score, log)
+    full = final.full
+    if log is not None and not match.is_money:
+        full = tuple(log.final_score)
+    return Claim(final.score, log, full)
 
 
 def match_locked(match_id: int) -> Match:
@@ -158,10 +184,12 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
     open automatic dispute is settled, unless it is ``ruled_dispute`` (a ruling records itself)."""
     before = match_snapshot(match, games=match_stored_games(match))
     match.score0, match.score1 = claim.score
+    match.full_score0, match.full_score1 = claim.full_score or confirmed.full_score or (None, None)
     match.winner = score_winner(match, claim.score)
     match.status = Match.Status.CONFIRMED
     match.confirmed_at = timezone.now()
-    match.save(update_fields=["score0", "score1", "winner", "status", "confirmed_at", "updated_at"])
+    match.save(update_fields=["score0", "score1", "full_score0", "full_score1", "winner", "status", "confirmed_at",
+                              "updated_at"])
     games = confirmed.games if _has_logs(confirmed) else None
     if games is not None:
         replay = claim.log.replay if claim.log and claim.log.games == games else None
@@ -253,7 +281,16 @@ def _match_report_locked(*, match_id: int, user, claim: Claim | Draft, statement
 
 
 def _checked(match: Match, claim: Claim | Draft) -> Claim:
-    return claim.claim(match) if isinstance(claim, Draft) else claim
+    # A Claim built by hand (not by claim_make) is checked here too: its score must be one the
+    # match can end at, and it is stored capped.
+    if isinstance(claim, Draft):
+        return claim.claim(match)
+    return claim_make(match, claim.full or claim.score, claim.log)
+
+
+def _full_fields(claim: Claim) -> dict:
+    full = claim.full_score or (None, None)
+    return {"full_score0": full[0], "full_score1": full[1]}
 
 
 def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Report:
@@ -292,7 +329,8 @@ def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Repo
         theirs.save(update_fields=["status"])
     report = Report.objects.create(
         match=match, side=side, reporter=user, score0=claim.score[0], score1=claim.score[1],
-        winner=score_winner(match, claim.score), games=claim.games, statement=statement, status=status,
+        **_full_fields(claim), winner=score_winner(match, claim.score), games=claim.games, statement=statement,
+        status=status,
     )
     live.append(report)
     audit_record(actor=user, action="match.reported", object_type="matches.Report", object_id=report.pk,
@@ -396,7 +434,7 @@ def match_override(*, match_id: int, user, claim: Claim, statement: str = "") ->
     match = _match_loaded(match_id)
     if not user_runs_match(match, user):
         raise errors.not_organiser()
-    return _override(match, user, claim, statement)
+    return _override(match, user, _checked(match, claim), statement)
 
 
 def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute: int | None = None) -> Report:
@@ -410,7 +448,7 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
         Report.objects.filter(pk__in=[r.pk for r in live]).update(status=Report.Status.SUPERSEDED)
     report = Report.objects.create(
         match=match, side=None, reporter=user, score0=claim.score[0], score1=claim.score[1],
-        winner=score_winner(match, claim.score), games=claim.games, statement=statement,
+        **_full_fields(claim), winner=score_winner(match, claim.score), games=claim.games, statement=statement,
         status=Report.Status.CONFIRMED,
     )
     live[:] = [report]

@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from engine.formats.mat import check_mat, read_mat
 from engine.ids import position_from_id
+from engine.scores import capped_score
 from matches.models import Match, Side
 from matches.services.logs import log_from_json
 from matches.services.reporting import claim_make, match_confirm, match_report
@@ -136,7 +137,9 @@ def test_it_downloads_the_match_as_a_mat_file(cast):
     assert '; [Player 1 "Alice"]' in text and '; [Player 2 "Bob"]' in text and " 5 point match" in text
     checked = check_mat(read_mat(text))  # the engine reads back what it wrote
     assert checked.players == ("Alice", "Bob") and len(checked.games) == 7
-    assert checked.final_score == (cast.match.score0, cast.match.score1) == (4, 7) and checked.winner == 1
+    # The file holds the full score; the match shows it capped at the length and keeps it in full.
+    assert checked.final_score == cast.match.full_score == (4, 7) and checked.winner == 1
+    assert (cast.match.score0, cast.match.score1) == (4, 5)
 
 
 def test_the_download_answers_text_even_to_a_client_asking_for_text(cast):
@@ -218,7 +221,7 @@ def test_gnubg_imports_the_downloaded_mat_file_with_the_same_games_and_score(tmp
     last = seen["games"][-1]
     final = [last["score-X"], last["score-O"]]
     final[0 if last["winner"] == "X" else 1] += last["points-won"]
-    assert tuple(final) == (match.score0, match.score1)
+    assert tuple(final) == match.full_score and capped_score(length, final) == (match.score0, match.score1)
     stored = list(match.games.order_by("number"))
     assert [(g["score-X"], g["score-O"]) for g in seen["games"]] == [(g.score0, g.score1) for g in stored]
     assert [g["winner"] for g in seen["games"]] == ["X" if g.winner == 0 else "O" for g in stored]

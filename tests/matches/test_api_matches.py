@@ -297,13 +297,15 @@ def test_the_detail_shows_games_and_live_reports_without_emails(cast):
     match_confirm(match_id=match.pk, user=cast.bob)
     response = client_for().get(detail_url(match.pk))
     data = response.data
-    assert data["status"] == "confirmed" and data["score"] == list(log.final_score) and data["winner"] == 0
+    # 8-0 in full (a gammon at cube 4), shown capped at the length.
+    assert data["status"] == "confirmed" and data["score"] == [5, 0] and data["winner"] == 0
+    assert log.final_score == (8, 0) and Match.objects.get(pk=match.pk).full_score == (8, 0)
     assert len(data["games"]) == len(games) == 1
     assert data["games"][0] == {"number": 1, "score_before": [0, 0], "crawford": False, "winner": 0, "points": 8,
                                 "cube": 4, "ending": "gammon"}
     sides = sorted((r["side"], r["status"], r["with_games"]) for r in data["reports"])
     assert sides == [(0, Report.Status.CONFIRMED, True), (1, Report.Status.AGREED, False)]
-    assert {tuple(r["score"]) for r in data["reports"]} == {(8, 0)}
+    assert {tuple(r["score"]) for r in data["reports"]} == {(5, 0)}
     body = response.content.decode()
     assert cast.alice.email not in body and cast.bob.email not in body and "reporter" not in body
 

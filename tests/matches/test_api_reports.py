@@ -184,9 +184,13 @@ def test_a_side_reports_with_a_mat_file(cast, match):
         format="multipart")
     assert response.status_code == 200, response.data
     stored = Report.objects.get(match=match)
-    assert stored.score == (4, 7) and len(stored.games) == count and stored.statement == "from gnubg"
+    # The file's full score (a gammon at cube 2 from 4-3) is kept; the result is shown capped.
+    assert stored.score == (4, 5) and stored.full_score == (4, 7)
+    assert len(stored.games) == count and stored.statement == "from gnubg"
     client_for(cast.bob).post(url(match, "confirm"), format="json")
     assert Game.objects.filter(match=match).count() == count
+    match.refresh_from_db()
+    assert (match.score0, match.score1, match.full_score) == (4, 5, (4, 7))
 
 
 # --- bad reports: 400, nothing saved -------------------------------------------------------------
@@ -212,11 +216,14 @@ def test_a_malformed_report_is_a_400_naming_the_field(cast, match, body, field, 
     assert_nothing_saved(match)
 
 
-@pytest.mark.parametrize("score", [[5, 5], [3, 4], [0, 0]])
-def test_a_score_that_cannot_end_the_match_is_a_400(cast, match, score):
+@pytest.mark.parametrize(("score", "reason"), [
+    ([5, 5], "both sides have 5 points or more"), ([3, 4], "neither side has reached 5 points"),
+    ([0, 0], "neither side has reached 5 points"),
+])
+def test_a_score_that_cannot_end_the_match_is_a_400(cast, match, score, reason):
     response = report(cast.alice, match, {"score": score})
     assert response.status_code == 400 and response.data["code"] == "bad_score"
-    assert "exactly one side at 5 or more" in response.data["detail"]
+    assert reason in response.data["detail"] and response.data["errors"] == {"score": [response.data["detail"]]}
     assert_nothing_saved(match)
 
 
@@ -504,7 +511,7 @@ def test_an_override_with_a_mat_file_stores_the_games(cast, match):
     response = client_for(cast.organiser, auth="session").post(
         url(match, "override"), {"score0": score[0], "score1": score[1], "file": upload(text)}, format="multipart")
     assert response.status_code == 200, response.data
-    assert response.data["score"] == [4, 7] and len(response.data["games"]) == count
+    assert response.data["score"] == [4, 5] and len(response.data["games"]) == count  # capped; 4-7 in full
     assert Game.objects.filter(match=match).count() == count
 
 

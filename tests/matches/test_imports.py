@@ -21,6 +21,7 @@ from core.tasks import MAX_RETRIES
 from engine.formats.mat import match_from_actions, write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
+from engine.scores import capped_score
 from matches.models import Game, ImportFile, ImportJob, Match, Player, Report
 from matches.services import imports
 from matches.services.imports import (
@@ -142,7 +143,9 @@ def test_it_imports_every_real_file_as_one_match_with_its_final_score_and_games(
         file = files[name]
         assert file.status == ImportFile.Status.IMPORTED, (name, file.error)
         match = Match.objects.with_sides().get(pk=file.match_id)
-        assert (match.length, (match.score0, match.score1)) == (length, score), name
+        # Shown capped at the length; the file's full score kept.
+        assert (match.length, (match.score0, match.score1)) == (length, capped_score(length, score)), name
+        assert match.full_score == score, name
         assert match.games.count() == games, name
         assert list(match.games.values_list("number", flat=True)) == list(range(1, games + 1))
         assert match.status == Match.Status.CONFIRMED and match.rated is False and match.crawford is True
@@ -151,8 +154,8 @@ def test_it_imports_every_real_file_as_one_match_with_its_final_score_and_games(
         # The owner played in none of these matches: he is not made their director.
         assert match.organiser is None and match.created_by == owner
         report = match.reports.get()
-        assert (report.status, report.side, report.reporter, report.score) == (Report.Status.CONFIRMED, None, owner,
-                                                                                score)
+        assert (report.status, report.side, report.reporter, report.score, report.full_score) == (
+            Report.Status.CONFIRMED, None, owner, capped_score(length, score), score)
         # The stored logs are the engine's JSON actions: they replay to the same score.
         assert log_from_json(report.games, match.rules()).final_score == score, name
         assert [g.log for g in match.games.all()] == report.games

@@ -14,8 +14,9 @@ from django.urls import reverse
 from engine.formats.mat import match_from_actions, write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
+from engine.scores import capped_score
 from matches.models import Match, Report
-from matches.services.logs import capped, fold
+from matches.services.logs import fold
 from tests.factories import MatchFactory
 from tests.matches.factories_api import client_for
 
@@ -66,10 +67,10 @@ def assert_nothing_saved(match: Match) -> None:
 
 
 def test_capped_is_the_winners_points_cut_at_the_length():
-    assert capped((5, 2), 3) == (3, 2)
-    assert capped((2, 7), 5) == (2, 5)
-    assert capped((3, 2), 3) == (3, 2)
-    assert capped((9, 4), 0) == (9, 4)  # a money session
+    assert capped_score(3, (5, 2)) == (3, 2)
+    assert capped_score(5, (2, 7)) == (2, 5)
+    assert capped_score(3, (3, 2)) == (3, 2)
+    assert capped_score(0, (9, 4)) == (9, 4)  # a money session
 
 
 def test_fold_drops_accents_case_and_extra_spaces():

@@ -410,7 +410,8 @@ def test_a_score_that_cannot_end_the_match_is_refused_with_the_reason(client, ma
     client.force_login(alice)
     response = client.post(reverse("matches:report", args=[match.pk]), {"report-score0": "5", "report-score1": "5"})
     assert response.status_code == 400
-    assert "exactly one side at 5 or more, not 5-5" in text_of(response)
+    assert "both sides have 5 points or more: a 5-point match ends as soon as one side reaches 5, so 5-5 cannot be " \
+           "its final score" in text_of(response)
     assert_nothing_saved(match)
 
 

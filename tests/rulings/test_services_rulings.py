@@ -259,8 +259,9 @@ def test_an_illegal_play_noticed_in_time_is_corrected_and_the_score_follows(cast
                      {"play": "8/5 6/5", "noticed_before_next_roll": True})
     assert ruling.params == {"game": 1, "move": 2, "play": "8/5 6/5", "noticed_before_next_roll": True,
                              "opponent_demands_replay": False}
-    # Game 1 now counts its gammon: 2-0, 2-2, 4-2, and game 4 is the Crawford game.
-    assert result(cast.match) == ("confirmed", 6, 2, 0)
+    # Game 1 now counts its gammon: 2-0, 2-2, 4-2, and game 4 is the Crawford game: 6-2 in full,
+    # shown capped at the length.
+    assert result(cast.match) == ("confirmed", 5, 2, 0) and cast.match.full_score == (6, 2)
     assert stored_games(cast.match) == [(1, 0, 0, 0, 2), (2, 2, 0, 1, 2), (3, 2, 2, 0, 2), (4, 4, 2, 0, 2)]
     assert cast.match.games.get(number=1).log[1] == move(0)
     assert cast.match.games.get(number=4).crawford
@@ -276,7 +277,7 @@ def test_under_responsible_moves_an_illegal_play_the_opponent_accepts_is_condone
                 {"noticed_before_next_roll": True, "opponent_demands_replay": True})
     assert refused.value.details["field"] == "opponent_demands_replay"
     rule_on(dispute, cast.organiser, Ruling.Outcome.PLAY_CONDONED, {"noticed_before_next_roll": True})
-    assert result(cast.match) == ("confirmed", 6, 2, 0)
+    assert result(cast.match) == ("confirmed", 5, 2, 0) and cast.match.full_score == (6, 2)  # capped
     game = cast.match.games.get(number=1)
     assert game.log[1] == move(0, ILLEGAL_PLAY, condoned=True)
     assert [c["play"] for c in game.condoned] == [ILLEGAL_PLAY]
