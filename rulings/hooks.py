@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from matches import hooks
 from tournaments import hooks as event_hooks
 
+from . import wording
 from .models import Dispute
 from .selectors import dispute_round, disputes_unresolved_in_event
 from .services.disputes import dispute_open_automatic, disputes_settle_automatic
@@ -64,6 +65,7 @@ OPEN_DISPUTES_CHECK = event_hooks.FinishCheck(name="rulings.open_disputes", bloc
 
 
 def register() -> None:
+    wording.audit_register()
     event_hooks.finish_check_register(OPEN_DISPUTES_CHECK)
     hooks.match_record_register(DISPUTE_RECORD)
     hooks.result_confirmed.connect(_result_confirmed, name="rulings.disputes_settle_automatic",

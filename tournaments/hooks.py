@@ -19,13 +19,12 @@ And how the apps above tournaments hang on it (tournaments imports none of them)
 - Finish checks (:class:`FinishCheck`): what else keeps an event from being finished. An app
   above registers one in its ``AppConfig.ready()`` (rulings: a dispute still open on one of the
   event's matches); ``tournament_finish`` asks them all, in the order of their names, inside its
-  transaction with the event locked, and refuses to finish while any says why.
+  transaction with the event locked, and refuses to finish while any says why. (The registry
+  itself is :mod:`tournaments.finish_checks`, which the services import without a cycle; it is
+  named here with the other hooks.)
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -35,6 +34,7 @@ from core.errors import NotAllowed
 from matches import hooks
 
 from .api.serializers import EventBriefSerializer
+from .finish_checks import FinishCheck, finish_blockers, finish_check_register, finish_check_unregister, finish_checks
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
 from .services import tournament_result_confirmed
 
@@ -120,35 +120,5 @@ def register() -> None:
                                   order=hooks.ORDER_BUILT_ON)
 
 
-# --- finish checks (registered by the apps above) -------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FinishCheck:
-    """What an app above tournaments says against finishing an event.
-
-    ``blocking(tournament)`` returns one sentence, marked for translation, for each thing that
-    keeps the event from being finished (e.g. "the dispute on Ana v Bob, round 2, opened on
-    1 Dec"), or an empty list. It only reads: it runs inside ``tournament_finish``'s
-    transaction, with the event's row locked."""
-
-    name: str
-    blocking: Callable[[Tournament], list[str]]
-
-
-_finish_checks: dict[str, FinishCheck] = {}
-
-
-def finish_check_register(check: FinishCheck) -> None:
-    """Register (or, under the same name, replace) a finish check: ``ready()`` may run twice."""
-    _finish_checks[check.name] = check
-
-
-def finish_check_unregister(name: str) -> None:
-    _finish_checks.pop(name, None)
-
-
-def finish_blockers(tournament: Tournament) -> list[str]:
-    """Every registered check's sentences against finishing ``tournament``, checks in the order
-    of their names (never the order the apps happen to be loaded)."""
-    return [sentence for name in sorted(_finish_checks) for sentence in _finish_checks[name].blocking(tournament)]
+__all__ = ["EVENT_CONTEXT", "FinishCheck", "finish_blockers", "finish_check_register", "finish_check_unregister",
+           "finish_checks", "register"]

@@ -40,7 +40,7 @@ def expected_sentence(match, dispute) -> str:
 
 
 def test_rulings_registers_its_finish_check():
-    assert "rulings.open_disputes" in event_hooks._finish_checks
+    assert "rulings.open_disputes" in event_hooks.finish_checks()
 
 
 def test_an_open_dispute_keeps_the_event_from_finishing_and_the_refusal_changes_nothing(organiser):

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
 from tournaments.draw.lengths import check_schedule
+from tournaments.finish_checks import finish_blockers
 from tournaments.models import Tournament
 
 from . import state
@@ -238,7 +239,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     was published). Finishing a finished event changes nothing. Audited as
     ``tournament.finished``. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
     ``event_unfinished`` (saying what is missing, also when an app above says why not:
-    ``tournaments.hooks.finish_blockers``, e.g. a dispute still open on one of its matches, each
+    ``tournaments.finish_checks``, e.g. a dispute still open on one of its matches, each
     named in a sentence). Nothing changes when refused.
     """
     tournament = tournament_lock(tournament_id)
@@ -274,9 +275,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
                     f"{len(unstarted)} team match{'' if len(unstarted) == 1 else 'es'} not started yet, "
                     f"first {unstarted[0]}"
                 )
-    # Imported here: tournaments.hooks imports these services at its top (the result hooks).
-    from tournaments.hooks import finish_blockers
-
+    # What the apps above say against it (tournaments.hooks: a dispute still open, for rulings).
     blockers = finish_blockers(tournament)
     if blockers:
         raise errors.event_unfinished(
