@@ -17,7 +17,7 @@ from django.db.models import Prefetch, QuerySet
 from engine.actions import actions_from_json
 from engine.errors import EngineError
 from engine.game import Frame
-from matches.models import Game, Match
+from matches.models import Game, Match, Report
 
 from . import access, errors
 from .models import Appeal, CommitteeMember, Dispute, Ruling, Statement
@@ -250,3 +250,14 @@ def dispute_round(dispute: Dispute) -> int | None:
         board = getattr(match, "board", None)
         pairing = board.pairing if board is not None else None
     return pairing.round_number if pairing is not None else None
+
+
+def reported_scores(match: Match) -> list[tuple[int, int]]:
+    """The distinct scores the match's players report now (their reports not superseded), in
+    the order reported: one when a report is contested, two when the reports disagree."""
+    scores: list[tuple[int, int]] = []
+    for score in (match.reports.exclude(status=Report.Status.SUPERSEDED).exclude(side=None)
+                  .order_by("created_at", "pk").values_list("score0", "score1")):
+        if score not in scores and None not in score:
+            scores.append(score)
+    return scores

@@ -174,7 +174,7 @@ def test_the_director_rules_from_the_dispute_page(cast):
     ruling = Ruling.objects.get()
     assert (ruling.outcome, ruling.params, ruling.director) == ("warning", {"side": 1}, cast.organiser)
     page = browser(cast.bob).get(reverse("rulings:dispute", args=[dispute.pk])).content.decode()
-    assert "Warning" in page and "RULES 9: conduct" in page and "Lodge the appeal" in page
+    assert f"{cast.match.side1.name} is warned" in page and "RULES 9: conduct" in page and "Lodge the appeal" in page
 
 
 @pytest.mark.parametrize(("data", "field"), [
