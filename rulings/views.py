@@ -51,7 +51,7 @@ from .selectors import DisputeDetail, DisputedMoment
 from .services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
 from .services.disputes import dispute_answer, dispute_open
 from .services.rulings import ruling_make
-from .wording import ruling_sentence, stands_label
+from .wording import OUTCOME_CHOICES, ruling_sentence, stands_label
 
 DISPUTES_PER_PAGE = 50
 #: How many actions of the log the dispute page shows before and after the disputed one.
@@ -411,7 +411,10 @@ def event_rulings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament = tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404("no such event") from None
-    return render(request, "rulings/event.html", {"tournament": tournament, "rulings": selectors.rulings_of_event(tournament)})
+    # The outcome as the form names it ("A warning"): a public page names no side's fault.
+    rows = [{"ruling": ruling, "outcome": OUTCOME_CHOICES.get(ruling.outcome, ruling.get_outcome_display())}
+            for ruling in selectors.rulings_of_event(tournament)]
+    return render(request, "rulings/event.html", {"tournament": tournament, "rulings": rows})
 
 
 urlpatterns = [
