@@ -61,7 +61,7 @@ class DisputeOpenForm(forms.Form):
     links here with ``?game_number=&move_number=`` (the action after the moment shown), so the
     form opens with the moment filled in; :meth:`moment` says it in words."""
 
-    category = forms.ChoiceField(choices=Dispute.Category.choices, label=_("What kind of dispute"))
+    category = forms.ChoiceField(choices=Dispute.Category.choices, label=_("Category"))
     game_number = forms.IntegerField(required=False, min_value=1, max_value=MAX_GAME_NUMBER, label=_("Game (optional)"),
                                      help_text=_("Empty: the dispute is about the whole match."))
     move_number = forms.IntegerField(required=False, min_value=1, max_value=INT_MAX,
@@ -149,7 +149,7 @@ class OutcomeFields(forms.Form):
     reported result stands: 5-3 to Ana").
     """
 
-    outcome = forms.ChoiceField(choices=outcome_choices(), label=_("The ruling"))
+    outcome = forms.ChoiceField(choices=outcome_choices(), label=_("Outcome"))
     score0 = forms.IntegerField(required=False, min_value=0, max_value=MAX_SCORE, label=_("Score of the first side"))
     score1 = forms.IntegerField(required=False, min_value=0, max_value=MAX_SCORE, label=_("Score of the second side"))
     game = forms.IntegerField(required=False, min_value=1, max_value=MAX_GAME_NUMBER, label=_("Game"),
@@ -239,13 +239,13 @@ class VoteForm(OutcomeFields):
     """A committee member's vote; the outcome, its details, the rule and the reasoning are the
     replacement ruling and are read only for a vote to replace."""
 
-    decision = forms.ChoiceField(choices=Appeal.Decision.choices, label=_("Your vote"))
+    decision = forms.ChoiceField(choices=Appeal.Decision.choices, label=_("Decision"))
     field_order = ["decision"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["outcome"].required = False
-        self.fields["outcome"].label = _("The new ruling (to replace it)")
+        self.fields["outcome"].label = _("Outcome of the new ruling (to replace it)")
         self.fields["rule"].required = False
         self.fields["reasoning"].required = False
 
