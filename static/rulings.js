@@ -12,7 +12,8 @@
         if (element.tagName !== "FIELDSET") input.disabled = !shown;
       });
     });
-    details.querySelectorAll(".details-for").forEach(function (note) { note.hidden = true; });
+    // The "(for: ...)" notes serve the page without this script; the stylesheet shows <small> as a block, so hide by style.
+    details.querySelectorAll(".details-for").forEach(function (note) { note.style.display = "none"; });
   }
   function start() {
     document.querySelectorAll("[data-outcome-details]").forEach(function (details) {
