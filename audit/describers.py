@@ -174,6 +174,19 @@ def event_sentence(entry, sides: Sides) -> str:
         if action == "pairing.entrants_cleared":
             return gettext("%(place)s: waiting for its players again") % values
         return gettext("%(place)s was reset, by %(who)s: a result it was built on changed") % values
+    if action == "result.corrected":
+        resets = len(after.get("resets") or ())
+        values.update(place=draw_place(need(after, "key")), score=score(after.get("score")),
+                      winner=after.get("winner") or gettext("nobody"), was=before.get("winner"),
+                      resets=ngettext("%(n)s later match reset", "%(n)s later matches reset", resets) % {"n": resets})
+        if values["was"] and values["was"] != values["winner"]:
+            sentence = gettext("%(who)s corrected the result of %(place)s to %(score)s: %(winner)s wins instead of "
+                               "%(was)s; %(resets)s") % values
+        else:
+            sentence = gettext("%(who)s corrected the result of %(place)s to %(score)s; %(resets)s") % values
+        if entry.note:
+            sentence = gettext("%(sentence)s, saying: %(note)s") % {"sentence": sentence, "note": entry.note}
+        return sentence
     if action == "round.paired":
         count = len(after.get("pairings") or ())
         values.update(round=need(after, "round"), matches=ngettext("%(n)s pairing", "%(n)s pairings", count) % {"n": count})
@@ -328,6 +341,7 @@ EVENT_ACTIONS = {
     "pairing.reset": gettext_lazy("Pairing reset"),
     "round.paired": gettext_lazy("Round paired"),
     "round.reset": gettext_lazy("Round unpaired"),
+    "result.corrected": gettext_lazy("Result corrected"),
 }
 CLUB_ACTIONS = {
     "club.created": gettext_lazy("Club founded"),
