@@ -11,7 +11,14 @@ The session keeps the state its steps lead to (``ChouetteSession.kept``: the eng
 ``SessionState`` with the version, settings, step count, last step number and game count it was
 computed from), written with every change. A new step at the end (a game, a join, a leave) is
 folded into that state by ``engine.chouette.session_advance``: recording game N+1 settles one game,
-not N+1, and reads no step row. The state is used only if it still matches the session (see
+not N+1, and reads no step row.
+
+A correction (amend, void) really corrects: every later game's line-up is recomputed from the
+corrected steps (``engine.chouette.session_correct``). A later game still played by the same Box and
+Captain moves to its new line-up (its stored ``lineup`` rewritten); one that no longer can is named
+to the director, who amends it with the correction (``later``): the correction and those games are
+written together, or nothing is. The kept state is written after the step rows (the trigger of
+migration 0002 empties it when they change), from the corrected fold. The state is used only if it still matches the session (see
 :func:`_standing`); otherwise every step is replayed, as a correction (amend, void) always does,
 and the state is written afresh.
 
@@ -31,9 +38,11 @@ Refusals (nothing is saved): DomainError (400) with the engine's own ``code`` an
 0-based index in its ``board_log``) or the service's argument (``rolloff[0][2][0]``, ``player``,
 ``stake``); Conflict (409) when the table's state forbids it: ``chouette_ended``, ``stale_table``,
 ``chouette_game_voided``, ``duplicate_player`` (already at the table), ``too_few_players`` (the
-last two cannot leave: end the session), and a correction that a LATER step no longer survives (the
-engine's code, e.g. ``lineup_mismatch``, with ``details['step']`` that step's number and
-``details['game']`` its game number when it is a game). Club.DoesNotExist,
+last two cannot leave: end the session), and a correction that later games no longer fit:
+``later_games_to_amend`` (their Box or Captain is no longer who the recomputed line-up puts there,
+or their record no longer fits it; ``details['games']`` names each with its players, the message
+speaks of them by name, ``details['step']``/``details['game']`` the first). A refused message never
+names a player by id (:func:`_named`). Club.DoesNotExist,
 ChouetteSession.DoesNotExist and ChouetteStep.DoesNotExist (an unknown game number) are for the
 views to turn into 404s.
 """
@@ -48,6 +57,7 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from audit.services import audit_record
 from clubs import errors as club_errors
@@ -59,7 +69,9 @@ from core.locking import locked_one
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
+    Correction,
     GameStep,
+    GameToAmend,
     JoinStep,
     LeaveStep,
     Lineup,
@@ -71,6 +83,7 @@ from engine.chouette import (
     game_from_json,
     lineup_to_json,
     session_advance,
+    session_correct,
     settle_up,
     state_from_json,
     state_to_json,
@@ -137,7 +150,16 @@ def _field_of(error: ChouetteError, entered: Mapping | None, entry: str | None) 
 def _refusal(error: ChouetteError, *, field: str | None = None, conflict: bool = False, **details) -> DomainError:
     kind = Conflict if conflict or error.code in STATE_CODES else DomainError
     location = {key: error.details[key] for key in ("action_index", "player", "round") if key in error.details}
-    return kind(_engine_message(error), code=error.code, field=field, **location, **details)
+    return kind(_named(_engine_message(error), error.details.get("player")), code=error.code, field=field,
+                **location, **details)
+
+
+def _named(message: str, player) -> str:
+    """The engine's message with the player it names (by id) named as people know him (one query)."""
+    if not isinstance(player, int) or isinstance(player, bool):
+        return message
+    name = Player.objects.filter(pk=player).values_list("display_name", flat=True).first()
+    return re.sub(rf"(?<![\w.]){player}(?![\w.])", name or gettext("a player unknown here"), message)
 
 
 def _audit(action: str, *, actor, club: Club, obj: ChouetteSession | ChouetteStep, before=None, after=None,
@@ -545,19 +567,188 @@ def _game_at(rows: Sequence[ChouetteStep], number: int) -> tuple[int, ChouetteSt
     return games[number - 1]
 
 
+#: A later game's amendment sent with a correction: game number -> (kind, record) as
+#: :func:`chouette_game_record` takes them.
+Later = Mapping[int, tuple[str, dict]]
+
+
+def _later_games(rows: Sequence[ChouetteStep], number: int, later: Later | None) -> dict[int, tuple[int, str, dict]]:
+    """The later games' amendments by game number, each with its step's index, checked to name a
+    later game that counts (DomainError ``bad_later``, field ``later[<game>]``, otherwise)."""
+    games = _game_rows(rows)
+    out = {}
+    for game, entered in sorted((later or {}).items(), key=lambda item: str(item[0])):
+        where = f"later[{game}]"
+        if not isinstance(game, int) or isinstance(game, bool) or not number < game <= len(games):
+            raise DomainError(gettext("%(where)s: only a game after game %(number)d can be amended with it") % {
+                "where": where, "number": number}, code="bad_later", field=where)
+        index, row = games[game - 1]
+        if row.voided:
+            raise DomainError(gettext("%(where)s: game %(game)d is voided: it no longer counts") % {
+                "where": where, "game": game}, code="bad_later", field=where)
+        if not isinstance(entered, tuple | list) or len(entered) != 2:
+            raise DomainError(gettext("%(where)s: expected a kind and a record") % {"where": where}, code="bad_later",
+                              field=where)
+        out[game] = (index, entered[0], entered[1])
+    return out
+
+
+def _names(players) -> dict[int, str]:
+    """Players' names by id (one query), for refusals that speak of them."""
+    wanted = {player for player in players if isinstance(player, int)}
+    return dict(Player.objects.filter(pk__in=wanted).values_list("pk", "display_name")) if wanted else {}
+
+
+def _to_amend(items: Sequence[GameToAmend], numbers: Mapping[int, int], rows: Sequence[ChouetteStep]) -> Conflict:
+    """The refusal of a correction that later games no longer fit: which games and why, in
+    players' names (never ids)."""
+    names = _names(player for item in items for lineup in (item.recorded, item.lineup) for player in lineup.players)
+
+    def name(player) -> str:
+        return names.get(player, gettext("a player who has left"))
+
+    lines = []
+    for item in items:
+        values = {"game": numbers[item.step], "box": name(item.lineup.box), "captain": name(item.lineup.captain),
+                  "was_box": name(item.recorded.box), "was_captain": name(item.recorded.captain),
+                  "crew": ", ".join(name(player) for player in item.lineup.crew) or gettext("nobody")}
+        if item.code in ("box_changed", "captain_changed", "players_changed"):
+            lines.append(gettext("game %(game)d was played by %(was_captain)s as Captain against %(was_box)s in the "
+                                 "box; it now falls to %(captain)s as Captain against %(box)s") % values)
+        else:
+            lines.append(gettext("game %(game)d no longer fits its new crew order (%(crew)s): its cube record must "
+                                 "be entered again") % values)
+    first = items[0]
+    return Conflict(
+        gettext("This correction changes who plays later games. Amend them with it: %(games)s.") % {
+            "games": "; ".join(lines)},
+        code="later_games_to_amend", game=numbers[first.step], step=rows[first.step].number, reason=first.code,
+        games=[{"game": numbers[item.step], "step": rows[item.step].number, "reason": item.code,
+                "box": name(item.lineup.box), "captain": name(item.lineup.captain),
+                "crew": [name(player) for player in item.lineup.crew],
+                "recorded_box": name(item.recorded.box), "recorded_captain": name(item.recorded.captain),
+                "lineup": lineup_to_json(item.lineup)} for item in items],
+    )
+
+
+def _correct(session: ChouetteSession, rows: Sequence[ChouetteStep], steps: list[Step], *, changed: int,
+             number: int, later: dict[int, tuple[int, str, dict]], entered: Mapping | None = None,
+             entry: str | None = None) -> tuple[Correction, dict[int, tuple[str, dict, ChouetteGame, Lineup]]]:
+    """``steps`` (step ``changed``, game ``number``, already corrected) folded with every later
+    game's line-up recomputed (engine.chouette.session_correct), the later games' amendments
+    (``later``) applied in order, each on the line-up the steps before it now lead to. Returns the
+    correction and the amendments applied (game number -> kind, record, game, line-up); ``steps``
+    ends with them in place.
+
+    Raises as :func:`_replay` (400 at step ``changed``); DomainError located at
+    ``later[<game>].<field>`` for an amendment that does not fit; Conflict
+    ``later_games_to_amend`` (the games, in players' names) when a later game is left that the
+    corrected steps no longer let stand."""
+    settings = session_settings(session)
+    numbers = {index: game for game, (index, _row) in enumerate(_game_rows(rows), start=1)}
+    applied: dict[int, tuple[str, dict, ChouetteGame, Lineup]] = {}
+    by_index = {index: game for game, (index, _kind, _record) in later.items()}
+    pending = sorted(later)
+    while True:
+        try:
+            correction = session_correct(steps, settings)
+        except ChouetteError as error:
+            index = error.details.get("step")
+            if index in by_index:
+                game = by_index[index]
+                raise _refusal(error, field=_later_field(game, _field_of(error, later[game][2], later[game][1])),
+                               game=game) from None
+            raise _fold_refusal(error, rows, changed=changed, entered=entered, entry=entry) from None
+        if not pending:
+            break
+        game = pending.pop(0)
+        index, kind, record = later[game]
+        lineup = correction.lineups[index]
+        try:
+            parsed = _parse_entry(kind, record, lineup, settings)
+            _check_announced(kind, record, parsed, lineup, settings)
+        except DomainError as error:
+            raise type(error)(gettext("game %(game)d: %(message)s") % {"game": game, "message": error.message},
+                              code=error.code, **{**error.details, "field": _later_field(game, error.details.get("field")),
+                                                  "game": game}) from None
+        steps[index] = GameStep(parsed, lineup)
+        applied[game] = (kind, record, parsed, lineup)
+    if correction.to_amend:
+        raise _to_amend(correction.to_amend, numbers, rows)
+    return correction, applied
+
+
+def _later_field(game: int, field: str | None) -> str:
+    return f"later[{game}].{field}" if field else f"later[{game}]"
+
+
+def _fold_refusal(error: ChouetteError, rows: Sequence[ChouetteStep | None], *, changed: int | None,
+                  entered: Mapping | None = None, entry: str | None = None) -> DomainError:
+    """A refusal of the engine at some step: the input's fault (400) at step ``changed``, else a
+    later step's (409, with its step and game numbers)."""
+    index = error.details.get("step")
+    row = rows[index] if index is not None and index < len(rows) else None
+    if row is None or index == changed:
+        return _refusal(error, field=_field_of(error, entered, entry))
+    games = [number for number, (_, game) in enumerate(_game_rows(rows), start=1) if game is row]
+    return _refusal(error, conflict=True, step=row.number, game=games[0] if games else None)
+
+
+def _save_correction(session: ChouetteSession, rows: Sequence[ChouetteStep], correction: Correction,
+                     applied: Mapping[int, tuple[str, dict, ChouetteGame, Lineup]], before: Session, user,
+                     club: Club) -> list[int]:
+    """Write the later games a correction moved (their new line-up) or amended (their new record;
+    audited each as ``chouette.game_amended``), then where the session now stands (``kept``, written
+    after the rows: the trigger of migration 0002 empties it when a step row changes). Returns the
+    numbers of the games moved."""
+    moved = []
+    numbers = {index: game for game, (index, _row) in enumerate(_game_rows(rows), start=1)}
+    amended_at = {index: game for index, game in numbers.items() if game in applied}
+    for index in correction.moved:
+        if index in amended_at:
+            continue
+        row = rows[index]
+        row.record = {**row.record, "lineup": lineup_to_json(correction.steps[index].lineup)}
+        row.save(update_fields=["record"])
+        moved.append(numbers[index])
+    for index, game in sorted(amended_at.items()):
+        kind, record, parsed, lineup = applied[game]
+        row = rows[index]
+        old = row.record
+        row.record = _game_record(kind, record, parsed, lineup)
+        row.amended += 1
+        row.save(update_fields=["record", "amended"])
+        audit_record_of_game(
+            "chouette.game_amended", user, club, session, row, game,
+            before={"entry": old.get("entry"), "record": old.get("entered"), "amounts": _amounts(before, index),
+                    "lineup": old.get("lineup")},
+            after={"entry": kind, "record": record, "amounts": _amounts(correction.games, index),
+                   "amended": row.amended, "lineup": lineup_to_json(lineup)},
+        )
+    _moved_on(session, correction.state, last=rows[-1].number, games=len(_game_rows(rows)))
+    return moved
+
+
 @transaction.atomic
 def chouette_game_amend(*, club_id: int, chouette_id: int, number: int, user, kind: str, record: dict,
-                        expected_version: int | None = None) -> ChouetteStep:
+                        expected_version: int | None = None, later: Later | None = None) -> ChouetteStep:
     """Replace the record of game ``number`` (its place among the session's games, from 1), as
     :func:`chouette_game_record` takes it, checked against the line-up that game was played with.
-    Every later step must still replay with the new record (a game that now ends another way moves
-    the line-up, and later games were played by a pinned line-up): otherwise nothing changes. Allowed
-    after the session ended too (the settlement is recomputed). ``amended`` counts up; audited as
-    ``chouette.game_amended`` with the record and the amounts before and after.
+    Allowed after the session ended too (the settlement is recomputed). ``amended`` counts up;
+    audited as ``chouette.game_amended`` with the record and the amounts before and after.
+
+    A game that now ends another way moves the line-up: every later game's line-up is recomputed
+    (engine.chouette.session_correct). A later game still played by the same Box and Captain is
+    moved to its new line-up (the crew's order); one whose Box or Captain is no longer who the new
+    line-up puts there, or whose record no longer fits, must be amended with this correction:
+    ``later`` maps its game number to ``(kind, record)`` for the line-up it now falls to, applied in
+    order. Without them nothing changes and the refusal names those games and players.
 
     Raises Club.DoesNotExist, ChouetteSession.DoesNotExist, ChouetteStep.DoesNotExist (no such
-    game); NotAllowed ``not_club_manager``; DomainError as :func:`chouette_game_record`; Conflict
-    ``chouette_game_voided``, ``stale_table``, or a later step's refusal (``details['step']``).
+    game); NotAllowed ``not_club_manager``; DomainError as :func:`chouette_game_record`, or
+    ``bad_later`` / a later amendment's own refusal (``field`` ``later[<game>]...``); Conflict
+    ``chouette_game_voided``, ``stale_table``, ``later_games_to_amend`` (``details['games']``: each
+    game to amend with its new line-up), or a later join or leave's refusal (``details['step']``).
     """
     club, session = _locked(club_id, chouette_id, user)
     _check_version(session, expected_version)
@@ -565,37 +756,41 @@ def chouette_game_amend(*, club_id: int, chouette_id: int, number: int, user, ki
     index, row = _game_at(rows, number)
     if row.voided:
         raise errors.chouette_game_voided(number)
+    amendments = _later_games(rows, number, later)
     steps = engine_steps(rows)
     lineup = _replay(session, steps[:index], rows[:index]).lineup
     game = _parse_entry(kind, record, lineup, session_settings(session))
     before = _replay(session, steps, rows)
     steps[index] = GameStep(game, lineup)
-    after = _replay(session, steps, rows, changed=index, entered=record, entry=kind)
+    correction, applied = _correct(session, rows, steps, changed=index, number=number, later=amendments,
+                                   entered=record, entry=kind)
     _check_announced(kind, record, game, lineup, session_settings(session))
     old = row.record
     row.record = _game_record(kind, record, game, lineup)
     row.amended += 1
     row.save(update_fields=["record", "amended"])
-    _moved_on(session, SessionState(len(steps), after.lineup, after.ledger), last=rows[-1].number,
-              games=len(_game_rows(rows)))
+    moved = _save_correction(session, rows, correction, applied, before, user, club)
     audit_record_of_game(
         "chouette.game_amended", user, club, session, row, number,
         before={"entry": old.get("entry"), "record": old.get("entered"), "amounts": _amounts(before, index)},
-        after={"entry": kind, "record": record, "amounts": _amounts(after, index), "amended": row.amended},
+        after={"entry": kind, "record": record, "amounts": _amounts(correction.games, index), "amended": row.amended,
+               "moved": moved, "later_amended": sorted(applied)},
     )
     return row
 
 
 @transaction.atomic
 def chouette_game_void(*, club_id: int, chouette_id: int, number: int, user,
-                       expected_version: int | None = None) -> ChouetteStep:
+                       expected_version: int | None = None, later: Later | None = None) -> ChouetteStep:
     """Void game ``number``: it no longer counts (its amounts leave the ledger and its rotation is
-    undone: if it made the Captain the Box, the old Box is the Box again). Every later step must still
-    replay without it, or nothing changes. Voiding it again changes nothing. Allowed after the
-    session ended. Audited as ``chouette.game_voided`` with the amounts it had.
+    undone: if it made the Captain the Box, the old Box is the Box again). Every later game's
+    line-up is recomputed, and the later games that no longer stand are amended with it (``later``)
+    or refused by name, as :func:`chouette_game_amend`. Voiding it again changes nothing. Allowed
+    after the session ended. Audited as ``chouette.game_voided`` with the amounts it had.
 
     Raises Club.DoesNotExist, ChouetteSession.DoesNotExist, ChouetteStep.DoesNotExist; NotAllowed
-    ``not_club_manager``; Conflict ``stale_table`` or a later step's refusal (``details['step']``).
+    ``not_club_manager``; DomainError ``bad_later`` or a later amendment's refusal; Conflict
+    ``stale_table``, ``later_games_to_amend`` or a later join or leave's refusal (``details['step']``).
     """
     club, session = _locked(club_id, chouette_id, user)
     _check_version(session, expected_version)
@@ -603,16 +798,17 @@ def chouette_game_void(*, club_id: int, chouette_id: int, number: int, user,
     index, row = _game_at(rows, number)
     if row.voided:
         return row
+    amendments = _later_games(rows, number, later)
     steps = engine_steps(rows)
     before = _replay(session, steps, rows)
     steps[index] = engine_step(row, void=True)
-    after = _replay(session, steps, rows, changed=index)
+    correction, applied = _correct(session, rows, steps, changed=index, number=number, later=amendments)
     row.voided = True
     row.save(update_fields=["voided"])
-    _moved_on(session, SessionState(len(steps), after.lineup, after.ledger), last=rows[-1].number,
-              games=len(_game_rows(rows)))
+    moved = _save_correction(session, rows, correction, applied, before, user, club)
     audit_record_of_game("chouette.game_voided", user, club, session, row, number,
-                         before={"voided": False, "amounts": _amounts(before, index)}, after={"voided": True})
+                         before={"voided": False, "amounts": _amounts(before, index)},
+                         after={"voided": True, "moved": moved, "later_amended": sorted(applied)})
     return row
 
 

@@ -1,7 +1,9 @@
 """Pages of the chouette tables: a club's tables, starting one (settings and the roll-off), the table
 page an organiser keeps open on a tablet during the night (the line-up with roles, the forms to record
 a quick result, let a player join or leave and end the session, the last games, the ledger and the
-settlement; it reloads itself when the table changes), and one game's page (amend or void it).
+settlement; it reloads itself when the table changes), and one game's page (amend or void it; a
+correction that changes who plays later games names them and asks for each, on the line-up it now
+falls to, in one form saved with the correction).
 
 Every chouette page is for the club's members only (an anonymous visitor is sent to sign in, anyone
 else gets 403): the amounts are the club's business. Only owners and organisers see and use the
@@ -11,12 +13,15 @@ redirect, GET); a refusal re-renders the page with the message and its 4xx statu
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -52,10 +57,10 @@ def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
     """The refusal's message, led by the player it concerns by name (the engine names ids)."""
     text = error_text(error)
     player = error.details.get("player")
-    if isinstance(player, int) and player in names:
+    if isinstance(player, int) and player in names and names[player] not in text:
         text = f"{names[player]}: {text}"
     step = error.details.get("step")
-    if step is not None and error.details.get("game") is not None:
+    if step is not None and error.details.get("game") is not None and error.code != "later_games_to_amend":
         text = f"game {error.details['game']} (step {step}) would no longer fit: {text}"
     return text
 
@@ -273,12 +278,72 @@ def _amend_form(state: selectors.ChouetteState, game: selectors.GameRow, data=No
                            box_partner_allowed=state.settings.box_partner_allowed(len(seats)))
 
 
-def _render_game(request, club, session, number, *, form=None, action_error: str = "", status: int = 200):
+@dataclass(frozen=True)
+class LaterForm:
+    """A later game entered again with a correction: its number, the line-up it now falls to (ids,
+    box first, for the page to post back) and its quick-result form (prefix ``later-<number>``)."""
+
+    number: int
+    lineup: str
+    box_name: str
+    captain_name: str
+    form: QuickResultForm
+
+
+def _posted_later(request: HttpRequest) -> list[dict]:
+    """The later games the page posted with a correction: each number with its line-up."""
+    games = []
+    for text in request.POST.get("later", "").split(","):
+        if text.strip().isdigit():
+            number = int(text)
+            ids = [int(part) for part in request.POST.get(f"later-{number}-lineup", "").split(",") if part.isdigit()]
+            if len(ids) >= 2:
+                games.append({"game": number, "lineup": {"box": ids[0], "captain": ids[1], "crew": ids[2:]}})
+    return games
+
+
+def _later_forms(state: selectors.ChouetteState, games: list[dict], data=None) -> list[LaterForm]:
+    """A quick-result form for each later game to enter again, for the line-up it now falls to,
+    filled with its recorded result (or ``data`` as posted)."""
+    names = _names(state)
+    recorded = {game.number: game for game in state.games}
+    out = []
+    for game in games:
+        lineup = game["lineup"]
+        players = [(lineup["box"], "box"), (lineup["captain"], "captain"), *((pid, "crew") for pid in lineup["crew"])]
+        seats = tuple(selectors.Seat(pid, names.get(pid, ""), role, place, 0, Decimal("0"))
+                      for place, (pid, role) in enumerate(players))
+        row = recorded.get(game["game"])
+        initial = QuickResultForm.initial_from(row.entered, state.version) if row is not None and \
+            row.entry == "quick" else {}
+        form = QuickResultForm(data, prefix=f"later-{game['game']}", initial=initial, seats=seats,
+                               automatic_limit=state.session.automatic_doubles,
+                               box_partner_allowed=state.settings.box_partner_allowed(len(seats)))
+        out.append(LaterForm(game["game"], ",".join(str(pid) for pid, _role in players), seats[0].display_name,
+                             seats[1].display_name, form))
+    return out
+
+
+def _later_refusal(error: DomainError, later_forms: list[LaterForm], state: selectors.ChouetteState) -> bool:
+    """Put a refusal of a later game's amendment (field ``later[<n>]...``) on that game's form."""
+    match = re.fullmatch(r"later\[(\d+)\](?:\.(.*))?", str(error.details.get("field") or ""))
+    target = next((later for later in later_forms if match and later.number == int(match.group(1))), None)
+    if target is None:
+        return False
+    target.form.add_error(target.form.field_for(match.group(2)), _refusal_text(error, _names(state)))
+    return True
+
+
+def _render_game(request, club, session, number, *, form=None, action_error: str = "", status: int = 200,
+                 later_forms: list[LaterForm] | None = None, correction: str = ""):
     state = selectors.chouette_state(session=session)
     game = _game_or_404(state, number)
     extra = {}
     if club_role(club, request.user) in MANAGERS and not game.voided:
         extra["form"] = form or _amend_form(state, game)
+        if later_forms:
+            extra.update(later_forms=later_forms, correction=correction,
+                         later_numbers=",".join(str(later.number) for later in later_forms))
     return render(request, "chouette/game.html", club_page_context(
         request, club, session=session, state=state, game=game, action_error=action_error, **extra), status=status)
 
@@ -295,26 +360,47 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
     require_manager(request, club)
     state = selectors.chouette_state(session=session)
     game = _game_or_404(state, game_number)
-    if request.POST.get("action") == "void":
-        version = request.POST.get("version", "")
-        try:
-            services.chouette_game_void(club_id=club.pk, chouette_id=session.pk, number=game_number, user=request.user,
-                                        expected_version=int(version) if version.isdigit() else None)
-        except DomainError as error:
-            session.refresh_from_db()
-            return _render_game(request, club, session, game_number, status=error_status(error),
-                                action_error=_refusal_text(error, _names(state)))
-        return success_redirect(request, f"Game {game_number} is void: it no longer counts.", _table_url(club, session))
-    form = _amend_form(state, game, request.POST)
-    if not form.is_valid():
-        return _render_game(request, club, session, game_number, form=form, status=400)
+    correction = "void" if request.POST.get("action") == "void" else "amend"
+    later_forms = _later_forms(state, _posted_later(request), request.POST)
+    form = _amend_form(state, game, request.POST) if correction == "amend" else None
+    if (form is not None and not form.is_valid()) | any([not later.form.is_valid() for later in later_forms]):
+        return _render_game(request, club, session, game_number, form=form, status=400, later_forms=later_forms,
+                            correction=correction)
+    later = {later.number: ("quick", later.form.record()) for later in later_forms}
     try:
-        services.chouette_game_amend(club_id=club.pk, chouette_id=session.pk, number=game_number, user=request.user,
-                                     kind="quick", record=form.record(), expected_version=form.cleaned_data["version"])
+        if correction == "void":
+            version = request.POST.get("version", "")
+            services.chouette_game_void(club_id=club.pk, chouette_id=session.pk, number=game_number, user=request.user,
+                                        expected_version=int(version) if version.isdigit() else None, later=later)
+        else:
+            services.chouette_game_amend(club_id=club.pk, chouette_id=session.pk, number=game_number,
+                                         user=request.user, kind="quick", record=form.record(),
+                                         expected_version=form.cleaned_data["version"], later=later)
     except DomainError as error:
-        form_refuse(form, error, field=form.field_for(error.details.get("field")) or "",
-                    text=lambda e: _refusal_text(e, _names(state)))
         session.refresh_from_db()
-        return _render_game(request, club, session, game_number, form=form, status=error_status(error))
-    return success_redirect(request, f"Game {game_number} is amended.",
+        text = _refusal_text(error, _names(state))
+        if error.code == "later_games_to_amend":
+            # Ask for the games the correction leaves to enter again; those already posted for the
+            # same line-up keep what was entered.
+            posted = {(later.number, later.lineup) for later in later_forms}
+            games = error.details["games"]
+            later_forms = [
+                _later_forms(state, [item], request.POST if (item["game"], _ids(item["lineup"])) in posted else None)[0]
+                for item in games]
+        elif _later_refusal(error, later_forms, state):
+            text = ""
+        elif form is not None:
+            form_refuse(form, error, field=form.field_for(error.details.get("field")) or "",
+                        text=lambda e: _refusal_text(e, _names(state)))
+            text = ""
+        return _render_game(request, club, session, game_number, form=form, status=error_status(error),
+                            action_error=text, later_forms=later_forms, correction=correction)
+    if correction == "void":
+        return success_redirect(request, gettext("Game %(number)d is void: it no longer counts.") % {
+            "number": game_number}, _table_url(club, session))
+    return success_redirect(request, gettext("Game %(number)d is amended.") % {"number": game_number},
                             reverse("chouette:game", args=[club.slug, session.pk, game_number]))
+
+
+def _ids(lineup: dict) -> str:
+    return ",".join(str(pid) for pid in (lineup["box"], lineup["captain"], *lineup["crew"]))

@@ -12,25 +12,39 @@ MAX_STATEMENT = 2000
 
 
 class ResultForm(forms.Form):
-    """A final score, optionally with the match's .mat file: a report, or the organiser's result."""
+    """A final score, optionally with the match's .mat file and which of the file's players is the
+    reporter (for the organiser: side 0) when the names in the file do not say: a report, or the
+    organiser's result."""
 
     score0 = forms.IntegerField(min_value=0, max_value=MAX_SCORE)
     score1 = forms.IntegerField(min_value=0, max_value=MAX_SCORE)
     mat_file = forms.FileField(
-        required=False, label="Match file (.mat, optional)",
-        help_text="The games as exported by GNU Backgammon, eXtreme Gammon, Galaxy or Studio; they must "
-                  "give the score above.",
+        required=False, label=_("Match file (.mat, optional)"),
+        help_text=_("The games as exported by GNU Backgammon, eXtreme Gammon, Galaxy or Studio; they must give "
+                    "the score above (a winner's points past the match length may be left out, as in 3-2)."),
+    )
+    file_side = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None,
+        choices=[("", _("Found by the names in the file")), ("0", _("The file's first (left) player")),
+                 ("1", _("The file's second (right) player"))],
+        label=_("Which player of the file is you?"),
+        help_text=_("Only needed when the file names you differently than this site does."),
     )
     statement = forms.CharField(required=False, max_length=MAX_STATEMENT, widget=forms.Textarea(attrs={"rows": 2}),
-                                label="Note (optional)")
+                                label=_("Note (optional)"))
 
-    def __init__(self, *args, match: Match, **kwargs):
+    def __init__(self, *args, match: Match, organiser: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["score0"].label = f"{match.side0.name}'s score"
-        self.fields["score1"].label = f"{match.side1.name}'s score"
+        self.fields["score0"].label = _("%(name)s's score") % {"name": match.side0.name}
+        self.fields["score1"].label = _("%(name)s's score") % {"name": match.side1.name}
         for name in ("score0", "score1"):
             self.fields[name].widget.attrs.update({"inputmode": "numeric"})
         self.fields["mat_file"].widget.attrs.update({"accept": ".mat,.txt,text/plain"})
+        if organiser:
+            # The organiser plays no side: he says where side 0 sits in the file.
+            self.fields["file_side"].label = _("Which player of the file is %(name)s?") % {"name": match.side0.name}
+            self.fields["file_side"].help_text = _("Only needed when the file names the players differently than "
+                                                   "this site does.")
 
     @property
     def score(self) -> tuple[int, int]:

@@ -332,8 +332,26 @@ class Report(models.Model):
         return (self.score0, self.score1)
 
 
+class LiveRatingChanges(models.Manager):
+    """The ledger as it stands: rating changes not superseded by a correction. The default manager
+    (and so every ``player.rating_changes``/``match.rating_changes``), so that whatever counts or
+    sums rating changes counts each match once; ``RatingChange.ledger`` also has the superseded."""
+
+    def get_queryset(self) -> models.QuerySet:
+        return super().get_queryset().filter(superseded_at__isnull=True)
+
+
 class RatingChange(models.Model):
-    """The FIBS rating change one confirmed rated match made to one player: applied exactly once."""
+    """The FIBS rating change one confirmed rated match made to one player: one entry of the
+    ratings ledger (``matches.services.ratings``).
+
+    ``sequence`` is the match's place in the ledger, the same for both its players' rows: each
+    player's live rows are in the order they were applied (a new match goes after both players'
+    latest), and a correction recomputes them in that order, each keeping its place. A row the
+    correction changed is kept, marked superseded (when, and which match's correction), and a new
+    row takes its place: a player's history shows what his rating was and what it is now.
+    Applied exactly once per player and match among the live rows.
+    """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
@@ -341,11 +359,30 @@ class RatingChange(models.Model):
     rating_after = models.FloatField()
     experience_before = models.PositiveIntegerField()
     experience_after = models.PositiveIntegerField()
+    sequence = models.PositiveBigIntegerField(help_text="the match's place in the ratings ledger")
     created_at = models.DateTimeField(auto_now_add=True)
+    superseded_at = models.DateTimeField(null=True, blank=True,
+                                         help_text="when a correction recomputed or removed this change")
+    corrected_match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                        help_text="the match whose correction superseded this change")
+
+    objects = LiveRatingChanges()
+    ledger = models.Manager()
 
     class Meta:
-        ordering = ["created_at", "id"]
-        constraints = [models.UniqueConstraint(fields=["player", "match"], name="rating_once_per_player_per_match")]
+        ordering = ["sequence", "id"]
+        base_manager_name = "ledger"
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], condition=Q(superseded_at__isnull=True),
+                                    name="rating_once_per_player_per_match"),
+            # A player's live changes have one order: no two at the same place of his ledger.
+            models.UniqueConstraint(fields=["player", "sequence"], condition=Q(superseded_at__isnull=True),
+                                    name="rating_one_place_per_player"),
+            models.CheckConstraint(condition=Q(superseded_at__isnull=False) | Q(corrected_match__isnull=True),
+                                   name="rating_corrected_only_when_superseded"),
+        ]
+        indexes = [models.Index(fields=["player", "match"], condition=Q(superseded_at__isnull=False),
+                                name="rating_superseded_by_player")]
 
     @property
     def delta(self) -> float:

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db import connection
-from django.db.models import BooleanField, ExpressionWrapper, Prefetch, Q, QuerySet
+from django.db.models import BooleanField, Case, ExpressionWrapper, F, JSONField, Prefetch, Q, QuerySet, When
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 
 from engine.actions import actions_from_json
 from engine.game import Frame, replay_game
@@ -92,7 +94,9 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
     raises Match.DoesNotExist.
 
     The games' logs (and the reports' copies of them) are large JSON documents that only the
-    board, the moments and the .mat export read: they are loaded only with ``logs``.
+    board, the moments and the .mat export read: they are loaded only with ``logs``; a pending
+    report's logs alone come with it (``pending_games``), in the same query: the other side reads
+    them before confirming.
     """
     games = Game.objects.order_by("number")
     if not logs:
@@ -103,7 +107,9 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
             Prefetch("games", queryset=games),
             Prefetch("reports", queryset=Report.objects.exclude(status=Report.Status.SUPERSEDED)
                      .select_related("reporter").defer("games")
-                     .annotate(with_games=ExpressionWrapper(Q(games__isnull=False), output_field=BooleanField()))),
+                     .annotate(with_games=ExpressionWrapper(Q(games__isnull=False), output_field=BooleanField()),
+                               pending_games=Case(When(status=Report.Status.PENDING, then=F("games")), default=None,
+                                                  output_field=JSONField()))),
         )
         .get(pk=match_id)
     )
@@ -325,10 +331,75 @@ def player_get(player_id: int) -> Player:
 
 
 def player_rating_history(player: Player) -> QuerySet[RatingChange]:
-    """The player's rating changes, oldest first, with the match each came from."""
+    """The player's rating changes as they stand (corrections applied), in the order of his
+    ratings ledger (oldest first), with the match each came from."""
     return player.rating_changes.select_related("match__side0", "match__side1").prefetch_related(
         "match__side0__player_a", "match__side0__player_b", "match__side1__player_a", "match__side1__player_b"
-    ).order_by("created_at", "id")
+    ).order_by("sequence", "id")
+
+
+@dataclass(frozen=True)
+class RatingCorrection:
+    """One change of a player's rating history by a correction (``matches.services.ratings``):
+    ``kind`` is ``result`` (this match's result was corrected; ``won`` is his result now),
+    ``removed`` (the match no longer counts for the rating) or ``recomputed`` (an earlier match's
+    result was corrected, so this one was rated again); ``was`` and ``now`` are his rating after
+    the match before and after the correction (``now`` None when removed)."""
+
+    on: datetime
+    match_id: int
+    opponent: str
+    kind: str
+    won: bool | None
+    was: float
+    now: float | None
+
+    @property
+    def sentence(self) -> str:
+        """The correction as the player's history says it, in the active language."""
+        values = {"day": formats.date_format(timezone.localtime(self.on), "j M"), "opponent": self.opponent,
+                  "was": formats.number_format(self.was, 1),
+                  "now": "" if self.now is None else formats.number_format(self.now, 1)}
+        if self.kind == "removed":
+            return gettext("Corrected on %(day)s: match against %(opponent)s no longer counts for the rating "
+                           "(rating after it was %(was)s)") % values
+        if self.kind == "recomputed":
+            return gettext("Recomputed on %(day)s after an earlier result was corrected: match against "
+                           "%(opponent)s; rating %(was)s → %(now)s") % values
+        if self.won:
+            return gettext("Corrected on %(day)s: match against %(opponent)s now won; rating %(was)s → %(now)s") % values
+        return gettext("Corrected on %(day)s: match against %(opponent)s now lost; rating %(was)s → %(now)s") % values
+
+
+def player_rating_corrections(player: Player) -> list[RatingCorrection]:
+    """What corrections changed in the player's rating history, newest first (one query): each
+    superseded change of his, with what took its place (the change at the same place of his
+    ledger that followed it), or nothing when the match was taken out of the ledger."""
+    corrected = RatingChange.ledger.filter(player=player, superseded_at__isnull=False).values("match_id")
+    rows = list(
+        RatingChange.ledger.filter(player=player, match_id__in=corrected).order_by("sequence", "match_id", "id").values_list(
+            "match_id", "sequence", "rating_before", "rating_after", "superseded_at", "corrected_match_id",
+            "match__side0__player_a_id", "match__side0__player_a__display_name",
+            "match__side1__player_a__display_name",
+        )
+    )
+    corrections = []
+    for row, after in zip(rows, [*rows[1:], None][:len(rows)], strict=True):
+        match_id, sequence, _, rating_after, superseded_at, corrected_match_id, first, name0, name1 = row
+        if superseded_at is None:
+            continue
+        successor = after if after is not None and after[0] == match_id and after[1] == sequence else None
+        if successor is None:
+            kind = "removed"
+        else:
+            kind = "result" if corrected_match_id == match_id else "recomputed"
+        corrections.append(RatingCorrection(
+            on=superseded_at, match_id=match_id, opponent=name1 if first == player.pk else name0, kind=kind,
+            won=None if successor is None else successor[3] > successor[2], was=rating_after,
+            now=None if successor is None else successor[3],
+        ))
+    corrections.sort(key=lambda c: c.on, reverse=True)  # stable: one correction's in ledger order
+    return corrections
 
 
 @dataclass(frozen=True)

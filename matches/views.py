@@ -14,7 +14,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from audit.selectors import audit_of_match, audit_rows
@@ -33,11 +33,12 @@ from .selectors import (
     match_list,
     matches_directed_by,
     player_get,
+    player_rating_corrections,
     player_rating_history,
     with_pending_reports,
 )
 from .services.consent import DECLINE, consent_sides, match_consent
-from .services.logs import log_from_mat
+from .services.logs import file_sides, log_from_mat, report_games
 from .services.matches import player_for_user
 from .services.reporting import (
     Claim,
@@ -73,9 +74,9 @@ def _length_text(match: Match) -> str:
     return f"{match.length}-point match" if match.length else "money session"
 
 
-def _detail_url(match: Match, **query) -> str:
+def _detail_url(match: Match, *, anchor: str = "board", **query) -> str:
     url = reverse("matches:detail", args=[match.pk])
-    return f"{url}?{urlencode(query)}#board" if query else url
+    return f"{url}?{urlencode(query)}#{anchor}" if query else url
 
 
 # --- my matches ----------------------------------------------------------------------------------
@@ -160,21 +161,30 @@ class Step:
 
 def _moment_text(match: Match, game: Game, moment) -> str:
     if moment.action is None:
-        ending = {"drop": "a dropped double", "resign": "a resignation"}.get(game.ending, f"a {game.ending}")
-        points = f"{game.points} point{'s' if game.points != 1 else ''}"
-        return f"end of game {game.number}: {match.sides[game.winner].name} wins {points} ({ending})"
+        ending = {"drop": gettext("a dropped double"), "resign": gettext("a resignation"),
+                  "single": gettext("a single"), "gammon": gettext("a gammon"),
+                  "backgammon": gettext("a backgammon")}[game.ending]
+        return ngettext("end of game %(number)s: %(winner)s wins %(points)s point (%(ending)s)",
+                        "end of game %(number)s: %(winner)s wins %(points)s points (%(ending)s)", game.points) % {
+            "number": game.number, "winner": match.sides[game.winner].name, "points": game.points, "ending": ending}
     action = action_from_dict(moment.action)
-    who = "" if action.side is None else f", side {action.side} ({match.sides[action.side].name})"
-    return f"move {moment.frame.move}{who}: {action.describe()}"
+    if action.side is None:
+        return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action.describe()}
+    return gettext("move %(move)s, side %(side)s (%(name)s): %(action)s") % {
+        "move": moment.frame.move, "side": action.side, "name": match.sides[action.side].name,
+        "action": action.describe()}
 
 
-def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int) -> Step | None:
-    """The moment chosen by ``?game=&moment=`` (default: game 1's start); 404 when it does not exist."""
+def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",
+          anchor: str = "board") -> Step | None:
+    """The moment chosen by ``?game=&moment=`` (default: game 1's start); 404 when it does not exist.
+    ``prefix`` names another board's parameters (``?report_game=&report_moment=``: the games of
+    the report awaiting confirmation), ``anchor`` the element its links lead to."""
     if not games:
         return None
     try:
-        number = int(request.GET.get("game", games[0].number))
-        index = int(request.GET.get("moment", 0))
+        number = int(request.GET.get(f"{prefix}game", games[0].number))
+        index = int(request.GET.get(f"{prefix}moment", 0))
     except ValueError:
         raise Http404("game and moment are whole numbers") from None
     game = next((g for g in games if g.number == number), None)
@@ -191,7 +201,7 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int) ->
     last = len(moments) - 1
 
     def link(i: int) -> str:
-        return _detail_url(match, game=game.number, moment=i)
+        return _detail_url(match, anchor=anchor, **{f"{prefix}game": game.number, f"{prefix}moment": i})
 
     return Step(
         game=game, index=index, count=len(moments),
@@ -201,6 +211,29 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int) ->
         first=link(0) if index > 0 else None, previous=link(index - 1) if index > 0 else None,
         next=link(index + 1) if index < last else None, last=link(last) if index < last else None,
     )
+
+
+def _ending_text(game: Game) -> str:
+    """How a game ended, as a phrase: "a gammon", "the double dropped", "a gammon, resigned"."""
+    level = {1: gettext("a single game"), 2: gettext("a gammon"), 3: gettext("a backgammon")}
+    if game.ending == "drop":
+        return gettext("the double dropped")
+    if game.ending == "resign":
+        return gettext("%(level)s, resigned") % {"level": level.get(getattr(game, "level", 1), level[1])}
+    return level[{"single": 1, "gammon": 2, "backgammon": 3}[game.ending]]
+
+
+def _reported_game_text(match: Match, game: Game) -> str:
+    """A reported game as a sentence: who won what, how, the cube, Crawford, and the score after."""
+    values = {"number": game.number, "winner": match.sides[game.winner].name, "points": game.points,
+              "how": _ending_text(game), "after": _score_text(*game.score_after)}
+    text = ngettext("Game %(number)s: %(winner)s wins %(points)s point (%(how)s)",
+                    "Game %(number)s: %(winner)s wins %(points)s points (%(how)s)", game.points) % values
+    if game.cube > 1:
+        text += gettext(", the cube at %(cube)s") % {"cube": game.cube}
+    if game.crawford:
+        text += gettext(", in the Crawford game")
+    return text + gettext("; the score after it: %(after)s.") % values
 
 
 def _render_detail(
@@ -217,6 +250,8 @@ def _render_detail(
     if my_side is not None:
         theirs = next((r for r in reports if r.side == 1 - my_side and r.status == Report.Status.PENDING), None)
         mine = next((r for r in reports if r.side == my_side), None)
+    # The games of the report awaiting the viewer's confirmation, to read before confirming.
+    reported = (report_games(theirs) or []) if theirs is not None else []
     can_report = my_side is not None and match.status != Match.Status.CONFIRMED
     answerable = consent_sides(match, user)
     context = {
@@ -236,7 +271,7 @@ def _render_detail(
         "other_name": match.sides[1 - my_side].name if my_side is not None else "",
         "report_form": report_form or (ResultForm(match=match, prefix="report") if can_report else None),
         "contest_form": contest_form or (ContestForm(prefix="contest") if theirs else None),
-        "override_form": override_form or (ResultForm(match=match, prefix="override") if runs else None),
+        "override_form": override_form or (ResultForm(match=match, prefix="override", organiser=True) if runs else None),
         "action_error": action_error,
         # Each side's consent to the match being on its record, and the buttons of whoever may
         # answer for a side that has not confirmed it (the player; a director of his; staff).
@@ -247,6 +282,10 @@ def _render_detail(
                             for index in answerable if match.consents[index] != Match.Consent.GIVEN],
         "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0)) for g in games],
         "step": _step(request, match, games, my_side or 0),
+        "reported_games": [(g, _reported_game_text(match, g),
+                            _detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
+                           for g in reported],
+        "report_step": _step(request, match, reported, my_side or 0, prefix="report_", anchor="report-board"),
         # The match's own audit log, for whoever directs it (the event's log is on the event's audit page).
         # Each change as a sentence naming the sides (audit.describe), never its action's name or JSON.
         "history": audit_rows(audit_of_match(match)[:HISTORY_ROWS], {match.pk: (match.side0.name, match.side1.name)})
@@ -261,14 +300,16 @@ def detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return _render_detail(request, _match_or_404(match_id))
 
 
-def _claim(match: Match, form: ResultForm) -> Claim:
-    """The checked claim of a valid result form; raises DomainError or EngineError."""
+def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
+    """The checked claim of a valid result form sent by side ``side`` (None: the organiser);
+    raises DomainError or EngineError."""
     upload = form.cleaned_data.get("mat_file")
     log = None
     if upload:
         # Read one byte past the limit so that log_from_mat can name an oversized file.
         data = upload.read(settings.MAX_UPLOAD_BYTES + 1)
-        log = log_from_mat(upload.name, data, match.rules(), start=match.start)
+        sides = file_sides(match, side=side, file_side=form.cleaned_data.get("file_side"))
+        log = log_from_mat(upload.name, data, match.rules(), start=match.start, sides=sides)
     return claim_make(match, form.score, log)
 
 
@@ -291,7 +332,8 @@ def report(request: HttpRequest, match_id: int) -> HttpResponse:
     if not form.is_valid():
         return _render_detail(request, match, report_form=form, status=400)
     try:
-        saved = match_report(match_id=match.pk, user=request.user, claim=_claim(match, form),
+        claim = _claim(match, form, side_of_user(match, request.user))
+        saved = match_report(match_id=match.pk, user=request.user, claim=claim,
                              statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
         form_refuse(form, error)
@@ -340,11 +382,11 @@ def contest(request: HttpRequest, match_id: int) -> HttpResponse:
 def override(request: HttpRequest, match_id: int) -> HttpResponse:
     """The organiser enters or overrides the result; see match_override."""
     match = _match_or_404(match_id)
-    form = ResultForm(request.POST, request.FILES, match=match, prefix="override")
+    form = ResultForm(request.POST, request.FILES, match=match, prefix="override", organiser=True)
     if not form.is_valid():
         return _render_detail(request, match, override_form=form, status=400)
     try:
-        saved = match_override(match_id=match.pk, user=request.user, claim=_claim(match, form),
+        saved = match_override(match_id=match.pk, user=request.user, claim=_claim(match, form, None),
                                statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
         form_refuse(form, error)
@@ -400,6 +442,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "profile": profile,
         "contexts": hooks.describe_player(profile),
         "changes": changes,
+        "corrections": player_rating_corrections(profile),
         "sparkline": sparkline_svg(values, title=f"{profile.display_name}'s rating over {len(history)} matches")
         if len(values) > 1 else "",
         "recent": recent,

@@ -120,6 +120,8 @@ MATRIX = {
     ("api-tournament-draw", "post"):                     (401, 403, 403, 403, 409, 403, 409),
     ("api-tournament-pair-next-round", "post"):          (401, 403, 403, 403, 409, 403, 409),
     ("api-tournament-finish", "post"):                   (401, 403, 403, 403, 409, 403, 409),
+    ("api-tournament-reopen", "post"):                   (401, 403, 403, 403, 409, 403, 409),  # not finished
+    ("api-tournament-result-correct", "post"):           (401, 403, 403, 403, 400, 403, 400),  # no score sent
     ("api-tournament-entries", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-entries", "post"):                  (401, 403, 403, 403, 400, 403, 400),
     ("api-tournament-sign-up", "post"):                  (401, 409, 409, 409, 403, 403, 403),  # closed; organisers play no one
@@ -178,6 +180,10 @@ MATRIX = {
     ("tournaments:pair", "post"):                        (302, 403, 403, 403, 409, 403, 409),
     ("tournaments:finish", "get"):                       (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:finish", "post"):                      (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:reopen", "get"):                       (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:reopen", "post"):                      (302, 403, 403, 403, 409, 403, 409),  # not finished
+    ("tournaments:result_correct", "get"):               (302, 403, 403, 403, 404, 403, 404),  # not its match
+    ("tournaments:result_correct", "post"):              (302, 403, 403, 403, 404, 403, 404),
     ("tournaments:teams", "get"):                        (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:teams", "post"):                       (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:team_add_late", "get"):                (302, 405, 405, 405, 405, 405, 405),

@@ -6,7 +6,9 @@ below (:class:`BracketRound`, :class:`BracketCell`) from a flight's matches and 
 works without JavaScript and is tested by parsing it as XML.
 
 The drawing has one column per round, left to right, headed by the round's name and match length
-("Semi-finals", "7 pt"). Each match is a two-line box: the top and bottom players, each with his
+("Semi-finals", "Losers' round 2", "7 pt"): the name comes in with the view-model, rendered by the
+pages from ``tournaments.draw.names`` (the one place that names rounds) in the reader's language.
+Each match is a two-line box: the top and bottom players, each with his
 seed (when given) and score, the winner in bold; a bye and a side still to be decided are shown as
 such, and a box with an ``href`` is a link to the match page. Connector lines join each match to
 the match its winner goes to.
@@ -93,16 +95,6 @@ class BracketRound:
     name: str
     length: int
     cells: tuple[BracketCell, ...]
-
-
-def round_names(count: int) -> list[str]:
-    """The names of the ``count`` rounds of a knockout, first round first, named from the final
-    backwards: Final, Semi-finals, Quarter-finals, Round of 16; rounds before those are numbered
-    from the start ("Round 1", "Round 2"...). Raises ValueError for a negative count."""
-    if count < 0:
-        raise ValueError(f"a bracket cannot have {count} rounds")
-    named = ["Round of 16", "Quarter-finals", "Semi-finals", "Final"][-count:] if count else []
-    return [f"Round {n}" for n in range(1, count - len(named) + 1)] + named
 
 
 def shorten(name: str, limit: int = NAME_MAX) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 from core.errors import Conflict, DomainError, NotAllowed
 from tournaments.draw import DrawError
 
@@ -164,9 +166,23 @@ def event_unfinished(message: str) -> Conflict:
 
 def result_built_on(changed: str, dependent: str, why: str) -> Conflict:
     return Conflict(
-        f"the result of {changed} cannot change now: {dependent} depends on it and {why}",
+        f"the result of {changed} cannot change now: {dependent} depends on it and {why}; the event's director "
+        "corrects it from the match page's correction, which shows and resets what depends on it",
         code="result_built_on", match=dependent,
     )
+
+
+def finished_built_on(changed: str, event: str) -> Conflict:
+    return Conflict(
+        _("the result of %(match)s cannot change the bracket of %(event)s: the event is finished; its director "
+          "reopens it first") % {"match": changed, "event": event},
+        code="tournament_finished", match=changed,
+    )
+
+
+def not_finished(event: str) -> Conflict:
+    return Conflict(_("%(event)s is not finished: only a finished event is reopened") % {"event": event},
+                    code="not_finished")
 
 
 def late_entry_closed(reason: str) -> Conflict:

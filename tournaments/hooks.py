@@ -6,7 +6,7 @@
   organiser directs every match of the event, whoever the match's own organiser is; the matches
   API takes, filters on and answers ``event`` as before; every audit entry about an event's match
   carries the event's id (the event's audit log shows it); a match's page and its .mat file name
-  the event.
+  the event, and in an elimination event the round ("Losers' round 2").
 - Consent for the record (``matches.services.consent``): an event vouches for its matches'
   sides (their consent is given at creation), and an event's organiser may confirm for one of
   its entrants a match outside any event (``_directs_player``).
@@ -36,6 +36,7 @@ from matches import hooks
 from .api.serializers import EventBriefSerializer
 from .finish_checks import FinishCheck, finish_blockers, finish_check_register, finish_check_unregister, finish_checks
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
+from .selectors import match_round_name, round_label
 from .services import tournament_result_confirmed
 
 # --- the event context ----------------------------------------------------------------------------
@@ -73,8 +74,14 @@ def _directs(match, user) -> bool:
 
 
 def _describe(match) -> str | None:
+    """The event's name, and in an elimination event the round ("Spring Open, Losers' round 2")."""
     event = event_of(match)
-    return event.name if event is not None else None
+    if event is None:
+        return None
+    name = match_round_name(tournament=event, match_id=match.pk)
+    if name is None:
+        return event.name
+    return _("%(event)s, %(round)s") % {"event": event.name, "round": round_label(name)}
 
 
 EVENT_CONTEXT = hooks.MatchContext(

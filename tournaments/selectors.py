@@ -16,12 +16,15 @@ from dataclasses import dataclass, replace
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
+from django.utils.translation import gettext, pgettext
 
 from matches.models import Match, Player
 from tournaments import hosts
 from tournaments.draw import BYE, DRAW, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
+from tournaments.draw import names as round_names
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
+from tournaments.draw.names import RoundName
 from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
@@ -202,14 +205,109 @@ def _source(slot) -> str | None:
     return None
 
 
+# --- round names -------------------------------------------------------------------------------
+
+
+def round_label(name: RoundName | None, *, number: int = 0, compact: bool = False) -> str:
+    """A round's name (``tournaments.draw.names.round_name``) in the reader's language: "Final",
+    "Semi-finals", "Losers' round 2", "Grand final"...; ``compact`` for tight places (a column of
+    the drawing, a list): "F", "SF", "L2", "GF". None (a name not known, e.g. kept before
+    names were): "Round ``number``"."""
+    kind, count = (name.kind, name.number) if name is not None else (round_names.ROUND, number)
+    if compact:
+        return {
+            round_names.FINAL: pgettext("round, compact", "F"),
+            round_names.SEMI_FINAL: pgettext("round, compact", "SF"),
+            round_names.QUARTER_FINAL: pgettext("round, compact", "QF"),
+            round_names.ROUND_OF: pgettext("round, compact", "R%(count)d"),
+            round_names.ROUND: pgettext("round, compact", "Rd %(count)d"),
+            round_names.WINNERS_ROUND: pgettext("round, compact", "W%(count)d"),
+            round_names.LOSERS_ROUND: pgettext("round, compact", "L%(count)d"),
+            round_names.GRAND_FINAL: pgettext("round, compact", "GF"),
+            round_names.RESET: pgettext("round, compact", "GF reset"),
+        }[kind] % {"count": count}
+    return {
+        round_names.FINAL: gettext("Final"),
+        round_names.SEMI_FINAL: gettext("Semi-finals"),
+        round_names.QUARTER_FINAL: gettext("Quarter-finals"),
+        round_names.ROUND_OF: gettext("Round of %(count)d"),
+        round_names.ROUND: gettext("Round %(count)d"),
+        round_names.WINNERS_ROUND: gettext("Winners' round %(count)d"),
+        round_names.LOSERS_ROUND: gettext("Losers' round %(count)d"),
+        round_names.GRAND_FINAL: gettext("Grand final"),
+        round_names.RESET: gettext("Grand final reset"),
+    }[kind] % {"count": count}
+
+
+def _flight_names(flight: str, size: int, rounds: int) -> tuple[RoundName, ...]:
+    """Every round's name of a flight of a bracket of ``size`` with ``rounds`` rounds."""
+    fed = flight in ("consolation", "last_chance")
+    names = round_names.flight_round_names(flight, size, rounds=rounds if fed else None)
+    return names[:rounds] if len(names) >= rounds else names + tuple(
+        RoundName(round_names.ROUND, number) for number in range(len(names) + 1, rounds + 1))
+
+
+def _event_rounds(tournament: Tournament) -> tuple[dict[int, tuple[str, int]], dict[str, int]]:
+    """An elimination event's matches (match id -> (flight, round)) and each flight's number of
+    rounds, kept in the cache under the event's version (one query on a miss)."""
+    key = f"{standings_cache_key(tournament)}:rounds"
+    kept = cache.get(key)
+    if kept is None:
+        by_match, counts = {}, {}
+        for match_id, flight, number in Pairing.objects.filter(tournament=tournament).values_list(
+                "match_id", "flight", "round_number"):
+            counts[flight] = max(counts.get(flight, 0), number)
+            if match_id is not None:
+                by_match[match_id] = (flight, number)
+        kept = (by_match, counts)
+        cache.set(key, kept, STANDINGS_CACHE_SECONDS)
+    return kept
+
+
+def match_round_name(*, tournament: Tournament, match_id: int) -> RoundName | None:
+    """The name of the round an elimination event plays match ``match_id`` in (a board of a team
+    match, a Swiss or round-robin match, or a match the event's draw does not hold: None). At most
+    one query: the event's rounds are kept in the cache under its version, read afresh when the
+    match is not among them."""
+    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+        return None
+    by_match, counts = _event_rounds(tournament)
+    if match_id not in by_match:
+        found = Pairing.objects.filter(tournament=tournament, match_id=match_id).values_list(
+            "flight", "round_number").first()
+        if found is None:
+            return None
+        by_match, counts = {match_id: found}, dict(
+            Pairing.objects.filter(tournament=tournament).values("flight").annotate(last=Max("round_number"))
+            .values_list("flight", "last"))
+    flight, number = by_match[match_id]
+    top = counts.get("winners") or counts.get("main")
+    if not top or flight not in counts:
+        return None
+    names = _flight_names(flight, 2 ** top, counts[flight])
+    return names[number - 1] if 1 <= number <= len(names) else None
+
+
 # --- brackets ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class RoundView:
+    """A round of a flight with the matches shown: its number, match length and name
+    (``label``, ``short_label``: the reader's language)."""
+
     number: int
     length: int
     matches: tuple[PairingView, ...]
+    name: RoundName | None = None
+
+    @property
+    def label(self) -> str:
+        return round_label(self.name, number=self.number)
+
+    @property
+    def short_label(self) -> str:
+        return round_label(self.name, number=self.number, compact=True)
 
 
 @dataclass(frozen=True)
@@ -244,6 +342,7 @@ def tournament_bracket(*, tournament: Tournament) -> BracketView | None:
     flights = []
     for flight in view.bracket.flights:
         rounds = []
+        names = _flight_names(flight.name, view.bracket.size, flight.rounds)
         for number in range(1, flight.rounds + 1):
             shown = []
             for match_state in view.state.matches:
@@ -251,7 +350,7 @@ def tournament_bracket(*, tournament: Tournament) -> BracketView | None:
                 if m.flight != flight.name or m.round != number:
                     continue
                 shown.append(_bracket_match(match_state, loaded, entrants, view.walkovers))
-            rounds.append(RoundView(number, flight.lengths[number - 1], tuple(shown)))
+            rounds.append(RoundView(number, flight.lengths[number - 1], tuple(shown), names[number - 1]))
         champion = view.state.champion(flight.name)
         flights.append(FlightView(flight.name, tuple(rounds), flight.source, flight.fed_rounds,
                                   entrants.get(champion) if champion is not None else None))
@@ -297,11 +396,22 @@ class _LazyEntrants(dict):
 
 @dataclass(frozen=True)
 class RoundSummary:
-    """A round of a flight without its matches: its number, match length and number of matches."""
+    """A round of a flight without its matches: its number, match length, number of matches and
+    name (``label``, ``short_label``: the reader's language; see :class:`RoundView`)."""
 
     number: int
     length: int
     match_count: int
+    # A default, so that a summary kept in the cache before names were reads as unnamed.
+    name: RoundName | None = None
+
+    @property
+    def label(self) -> str:
+        return round_label(self.name, number=self.number)
+
+    @property
+    def short_label(self) -> str:
+        return round_label(self.name, number=self.number, compact=True)
 
 
 @dataclass(frozen=True)
@@ -355,8 +465,9 @@ def _bracket_pieces(tournament: Tournament) -> tuple[tuple, dict[tuple[str, int,
     summaries = []
     for f in view.bracket.flights:
         champion = view.state.champion(f.name)
+        names = _flight_names(f.name, view.bracket.size, f.rounds)
         summaries.append(FlightSummary(
-            f.name, tuple(RoundSummary(n, f.lengths[n - 1], len(by_round.get((f.name, n), ())))
+            f.name, tuple(RoundSummary(n, f.lengths[n - 1], len(by_round.get((f.name, n), ())), names[n - 1])
                           for n in range(1, f.rounds + 1)),
             f.source, tuple(f.fed_rounds), entrants.get(champion) if champion is not None else None))
     chunks = {}
@@ -433,7 +544,8 @@ def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None
                 continue
             matches = tuple(replace(shown, status=statuses.get(shown.match_id, shown.status)) if is_live else shown
                             for shown, is_live in picked[(f.name, number)])
-            shown_rounds.append(RoundView(number, f.rounds[number - 1].length, matches))
+            summary_round = f.rounds[number - 1]
+            shown_rounds.append(RoundView(number, summary_round.length, matches, getattr(summary_round, "name", None)))
             first_index.append(places[0] if len(places) else 0)
         windows.append(FlightWindow(f.name, tuple(shown_rounds), tuple(first_index)))
     return BracketPart(tournament.pk, draw_seed, finished, tuple(summaries), tuple(windows))

@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("tournaments.views")),
     path("", include("tournaments.views_teams")),
     path("", include("tournaments.views_audit")),
+    path("", include("tournaments.views_corrections")),
 ]

@@ -24,7 +24,7 @@ from matches.models import Match, Player
 from matches.services.matches import player_for_user
 
 from . import selectors, services
-from .bracket_svg import BYE, BracketCell, BracketRound, bracket_svg, round_names
+from .bracket_svg import BYE, BracketCell, BracketRound, bracket_svg
 from .draw import DrawError
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
@@ -336,8 +336,7 @@ def _sections(count: int) -> int:
 
 def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, window: selectors.FlightWindow,
                     *, first_round: int, section: int) -> FlightDrawing:
-    names = round_names(len(summary.rounds))
-    rounds = [BracketRound(names[rnd.number - 1], rnd.length, tuple(_cell(tournament, m) for m in rnd.matches))
+    rounds = [BracketRound(summary.rounds[rnd.number - 1].label, rnd.length, tuple(_cell(tournament, m) for m in rnd.matches))
               for rnd in window.rounds]
     title = flight_title(summary.name)
     windows = tuple(

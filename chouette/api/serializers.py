@@ -87,6 +87,32 @@ class ChouettePlayerSerializer(StrictInputSerializer):
         ref_name = "ChouettePlayer"
 
 
+class LaterGameSerializer(StrictInputSerializer):
+    """A later game amended with a correction, on the line-up the correction gives it (a 409
+    ``later_games_to_amend`` lists each such game and that line-up)."""
+
+    game = serializers.IntegerField(min_value=1, help_text="the later game's number")
+    kind = serializers.ChoiceField(choices=["quick", "full"], help_text="a quick result or the full record")
+    record = RecordField()
+
+    class Meta:
+        ref_name = "ChouetteLaterGame"
+
+
+LATER_HELP = ("later games amended with this correction, each on the line-up the correction gives it: needed for "
+              "every game a 409 later_games_to_amend lists (its Box or Captain changed, or its record no longer fits)")
+
+
+def later_games(items) -> dict[int, tuple[str, dict]]:
+    """``later`` as the services take it: game number -> (kind, record); a game named twice is a 400."""
+    out: dict[int, tuple[str, dict]] = {}
+    for index, item in enumerate(items or ()):
+        if item["game"] in out:
+            raise serializers.ValidationError({"later": [f"later[{index}]: game {item['game']} is given twice"]})
+        out[item["game"]] = (item["kind"], item["record"])
+    return out
+
+
 class ChouetteGameInputSerializer(StrictInputSerializer):
     read_only_names = ("number", "step", "amounts", "voided", "amended")
 
@@ -94,6 +120,7 @@ class ChouetteGameInputSerializer(StrictInputSerializer):
     record = RecordField()
     version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
                                        help_text=VERSION_HELP)
+    later = LaterGameSerializer(many=True, required=False, default=list, help_text=LATER_HELP)
 
     class Meta:
         ref_name = "ChouetteGameInput"
@@ -105,6 +132,15 @@ class ChouetteVoidQuerySerializer(StrictInputSerializer):
 
     class Meta:
         ref_name = "ChouetteVoidQuery"
+
+
+class ChouetteVoidInputSerializer(StrictInputSerializer):
+    """The optional body of a void: the later games amended with it."""
+
+    later = LaterGameSerializer(many=True, required=False, default=list, help_text=LATER_HELP)
+
+    class Meta:
+        ref_name = "ChouetteVoidInput"
 
 
 #: How many of the most recent games a table's state carries unless ``games`` says otherwise.

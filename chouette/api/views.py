@@ -14,9 +14,10 @@ Status codes: 200 (201 for a started table and a recorded game), 400 for a bad b
 or a record the engine refuses (``code`` the broken rule's, ``field`` where it is, e.g.
 ``cubes[2].value`` inside the record, ``action_index`` for a full record's board), 404 for an unknown club, table or game number,
 409 when the table's state forbids it (``chouette_ended``, ``stale_table`` with the current
-``version``, ``duplicate_player``, ``too_few_players``, ``chouette_game_voided``, or a correction a
-later step no longer fits: the engine's code with that ``step``). Recording and amending a game share
-the ``reports`` throttle.
+``version``, ``duplicate_player``, ``too_few_players``, ``chouette_game_voided``, or
+``later_games_to_amend``: a correction that changes who plays later games, named in the message
+with their players, the first one's ``game`` and ``step``; send them again in ``later``, each on the
+line-up it now falls to). Recording and amending a game share the ``reports`` throttle.
 """
 
 from __future__ import annotations
@@ -48,9 +49,11 @@ from .serializers import (
     ChouetteStateQuerySerializer,
     ChouetteStateSerializer,
     ChouetteVersionSerializer,
+    ChouetteVoidInputSerializer,
     ChouetteVoidQuerySerializer,
     GameRowSerializer,
     SettlementSerializer,
+    later_games,
 )
 
 TAGS = ["chouettes"]
@@ -210,29 +213,34 @@ class ChouetteGameDetailApi(ThrottledWritesMixin, ChouetteBaseApi):
         return Response(GameRowSerializer(game).data)
 
     @extend_schema(operation_id="clubs_chouettes_games_amend", tags=TAGS, summary="Amend a game (owners, organisers)",
-                   description="Replaces the game's record (checked against the line-up it was played with); every "
-                               "later step must still replay, or 409 with that step. Audited before and after.",
+                   description="Replaces the game's record (checked against the line-up it was played with). Every "
+                               "later game's line-up is recomputed: a later game whose Box or Captain changed (or "
+                               "whose record no longer fits) is amended with it (later), or 409 "
+                               "later_games_to_amend names those games and their players. Audited before and after.",
                    request=ChouetteGameInputSerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
     def put(self, request, club_id: int, chouette_id: int, game_number: int):
         club = _manager_club(request, club_id)
         body = read_body(ChouetteGameInputSerializer, request)
         services.chouette_game_amend(club_id=club.pk, chouette_id=chouette_id, number=game_number, user=request.user,
-                                     kind=body["kind"], record=body["record"], expected_version=body["version"])
+                                     kind=body["kind"], record=body["record"], expected_version=body["version"],
+                                     later=later_games(body["later"]))
         return _state(club, chouette_id)
 
     @extend_schema(operation_id="clubs_chouettes_games_void", tags=TAGS, summary="Void a game (owners, organisers)",
                    description="The game stays listed but no longer counts: its amounts leave the ledger and its "
-                               "rotation is undone. Every later step must still replay, or 409 with that step. "
-                               "Voiding again changes nothing.",
+                               "rotation is undone. Every later game's line-up is recomputed; the later games that no "
+                               "longer stand are amended with it (an optional body, later), or 409 "
+                               "later_games_to_amend names them. Voiding again changes nothing.",
                    parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=False,
                                                 description="the table's version your page was built from")],
-                   request=None, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
+                   request=ChouetteVoidInputSerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
     def delete(self, request, club_id: int, chouette_id: int, game_number: int):
         club = _manager_club(request, club_id)
         query = ChouetteVoidQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
+        body = read_body(ChouetteVoidInputSerializer, request) if request.data else {"later": []}
         services.chouette_game_void(club_id=club.pk, chouette_id=chouette_id, number=game_number, user=request.user,
-                                    expected_version=query.validated_data["version"])
+                                    expected_version=query.validated_data["version"], later=later_games(body["later"]))
         return _state(club, chouette_id)
 
 

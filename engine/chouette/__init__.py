@@ -37,7 +37,10 @@ cycle). Callers import from ``engine.chouette`` itself, which re-exports the who
 - :mod:`~engine.chouette.session`: a session's steps, their JSON form (:func:`step_to_json`,
   :func:`step_from_json`) and :func:`replay_session`, which folds them into the current line-up,
   every game's settlement and the ledger; :func:`session_advance` folds more steps into a kept
-  :class:`SessionState` (with its JSON form, :func:`state_to_json`, :func:`state_from_json`).
+  :class:`SessionState` (with its JSON form, :func:`state_to_json`, :func:`state_from_json`);
+- :mod:`~engine.chouette.correct`: a correction (a game amended or voided) folded with every later
+  game's line-up recomputed, and the later games the director must amend with it
+  (:func:`session_correct`, :class:`Correction`, :class:`GameToAmend`).
 
 A game can be recorded three ways: a :class:`ChouetteGame` built directly, a checked quick result
 (:func:`chouette_quick_game`: winner, level and each member's cube), or a full game from the board's
@@ -66,6 +69,7 @@ Every error is a :class:`~engine.errors.ChouetteError` whose ``code`` names the 
 from ..actions import BACKGAMMON, GAMMON, SINGLE
 from .base import Player
 from .codec import game_from_json, game_to_json, lineup_from_json, lineup_to_json, moment_from_json, moment_to_json
+from .correct import Correction, GameToAmend, session_correct
 from .full_game import (
     BOX_SIDE,
     TEAM_SIDE,
@@ -122,12 +126,14 @@ __all__ = [
     "BoxDouble",
     "ChouetteGame",
     "ChouetteSettings",
+    "Correction",
     "CrewMoment",
     "CubeEnd",
     "CubeMoment",
     "CubeRecord",
     "FullGame",
     "GameStep",
+    "GameToAmend",
     "JoinStep",
     "LeaveStep",
     "Lineup",
@@ -163,6 +169,7 @@ __all__ = [
     "record_to_json",
     "replay_session",
     "session_advance",
+    "session_correct",
     "settle_up",
     "state_from_json",
     "state_to_json",

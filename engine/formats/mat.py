@@ -198,6 +198,16 @@ def _parse_error(line: int, message: str) -> MatParseError:
     return MatParseError(f"line {line}: {_escape(message)}", line=line)
 
 
+def _in_game(error: MatParseError, game: int) -> MatParseError:
+    """``error`` (raised at a line of game ``game``) led by the game: ``game 3, line 57: ...``,
+    with ``details["game"]``. A person finds a game in an exporter's program first, then the line."""
+    line = error.details.get("line")
+    prefix = f"line {line}: "
+    if "game" in error.details or not error.message.startswith(prefix):
+        return error
+    return MatParseError(f"game {game}, {prefix}{error.message[len(prefix):]}", line=line, game=game)
+
+
 def _escape(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
                             else f"\\u{ord(m.group()):04x}", text)
@@ -423,11 +433,13 @@ def read_mat(text: str | bytes, *, max_bytes: int | None = None, max_games: int 
         if wants_score:
             found = _score_line(line)
             if not found:
-                raise _parse_error(lineno, f'expected the score line of game {current.number} such as '
-                                           f'" Alice : 0    Bob : 0", found "{_show(stripped)}"')
+                raise _in_game(_parse_error(lineno, f'expected the score line of game {current.number} such as '
+                                                    f'" Alice : 0    Bob : 0", found "{_show(stripped)}"'),
+                               current.number)
             for name in (found[0], found[2]):
                 if _NOT_IN_NAME.search(name):
-                    raise _parse_error(lineno, f'the player name "{_show(name)}" holds a control character')
+                    raise _in_game(_parse_error(lineno, f'the player name "{_show(name)}" holds a control character'),
+                                   current.number)
             current.players = (found[0], found[2])
             current.score = (found[1], found[3])
             current.score_line, wants_score = lineno, False
@@ -438,7 +450,10 @@ def read_mat(text: str | bytes, *, max_bytes: int | None = None, max_games: int 
             if _NUMBERED.match(line):
                 raise _parse_error(lineno, f'a numbered turn line before the first " Game 1" line: "{_show(stripped)}"')
             raise _parse_error(lineno, f'expected " Game 1", found "{_show(stripped)}"')
-        _turn_line(current, line, lineno)
+        try:
+            _turn_line(current, line, lineno)
+        except MatParseError as error:
+            raise _in_game(error, current.number) from None
         if max_actions is not None and actions_before + len(current.actions) > max_actions:
             raise MatLimitError(f"line {lineno}: game {current.number} passes the limit of {max_actions} actions",
                                 code="too_many_actions", line=lineno, game=current.number, limit=max_actions)
@@ -525,9 +540,15 @@ def resign_level(points: int, cube: int) -> int:
 
 
 def _match_error(line: int | None, message: str, code: str, **details) -> MatchError:
-    if line is not None:
-        return MatchError(f"line {line}: {message}", code=code, line=line, **details)
-    return MatchError(message, code=code, **details)
+    """A MatchError at ``line`` of the file; a game's error (``details["game"]``, its message led by
+    ``game N: ``) reads ``game N, line L: ...``."""
+    if line is None:
+        return MatchError(message, code=code, **details)
+    game = details.get("game")
+    lead = f"game {game}: "
+    if game is not None and message.startswith(lead):
+        return MatchError(f"game {game}, line {line}: {message[len(lead):]}", code=code, line=line, **details)
+    return MatchError(f"line {line}: {message}", code=code, line=line, **details)
 
 
 def _apply(game: Game, action: Action) -> None:
@@ -540,8 +561,14 @@ def _apply(game: Game, action: Action) -> None:
             rolls = [a for a in game.actions if isinstance(a, Roll) and a.side == details.get("side")]
             if rolls and rolls[-1].line is not None:
                 details["line"] = rolls[-1].line
-        line = details.get("line")
-        message = error.message if line is None else f"line {line}: {error.message}"
+        line, message = details.get("line"), error.message
+        if line is not None:
+            # "game 3, move 11, side 0: ..." becomes "game 3, line 76: move 11, side 0: ...".
+            lead = f"game {details.get('game')}, "
+            if details.get("game") is not None and message.startswith(lead):
+                message = f"{lead}line {line}: {message[len(lead):]}"
+            else:
+                message = f"line {line}: {message}"
         raise GameLogError(message, code=error.code, **details) from None
 
 

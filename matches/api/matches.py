@@ -36,8 +36,8 @@ from .. import errors, hooks
 from ..models import Match, Report
 from ..selectors import game_moments, match_answer, match_get, match_list, match_version, player_list
 from ..services.consent import DECISIONS, match_consent
-from ..services.logs import log_from_json, log_from_mat
-from ..services.matches import match_create
+from ..services.logs import file_sides, log_from_json, log_from_mat
+from ..services.matches import match_create, side_of_user
 from ..services.reporting import (
     Claim,
     Draft,
@@ -278,7 +278,8 @@ def _claim_from_request(request, match: Match, data: dict | None = None) -> tupl
         # Refuse on the declared size, before reading the upload into memory.
         if upload.size > settings.MAX_UPLOAD_BYTES:
             raise errors.upload_too_large(upload.name, upload.size, settings.MAX_UPLOAD_BYTES)
-        log = log_from_mat(upload.name, upload.read(), match.rules(), start=match.start)
+        sides = file_sides(match, side=side_of_user(match, request.user), file_side=data.get("file_side"))
+        log = log_from_mat(upload.name, upload.read(), match.rules(), start=match.start, sides=sides)
         score = (data["score0"], data["score1"])
     else:
         data = data if data is not None else _json_claim(request)

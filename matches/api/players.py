@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 
 from ..models import Player
-from ..selectors import player_get, player_list, player_rating_history
+from ..selectors import player_get, player_list, player_rating_corrections, player_rating_history
 from .serializers import PlayerSerializer
 
 
@@ -49,9 +49,29 @@ class RatingChangeSerializer(serializers.Serializer):
         return (match.side1 if mine else match.side0).name
 
 
+class RatingCorrectionSerializer(serializers.Serializer):
+    """What a correction changed in a player's rating history (``matches.selectors.RatingCorrection``)."""
+
+    match = serializers.IntegerField(source="match_id")
+    date = serializers.DateTimeField(source="on", help_text="when the correction was made")
+    kind = serializers.ChoiceField(
+        choices=["result", "removed", "recomputed"],
+        help_text="result: this match's result was corrected; removed: it no longer counts for the rating; "
+                  "recomputed: rated again after an earlier result was corrected",
+    )
+    won = serializers.BooleanField(allow_null=True, help_text="his result now (null when removed)")
+    was = serializers.FloatField(help_text="his rating after the match before the correction")
+    now = serializers.FloatField(allow_null=True, help_text="his rating after the match now (null when removed)")
+    sentence = serializers.CharField(help_text="the correction in a sentence, in the request's language")
+
+    class Meta:
+        ref_name = "RatingCorrection"
+
+
 class PlayerDetailApi(BaseApi):
     class OutputSerializer(PlayerSerializer):
-        rating_history = serializers.SerializerMethodField(help_text="oldest first")
+        rating_history = serializers.SerializerMethodField(help_text="oldest first, corrections applied")
+        rating_corrections = serializers.SerializerMethodField(help_text="newest first")
 
         class Meta:
             ref_name = "PlayerDetail"
@@ -60,6 +80,10 @@ class PlayerDetailApi(BaseApi):
         def get_rating_history(self, player) -> list:
             return RatingChangeSerializer(self.context["history"], many=True, context={"player_id": player.pk}).data
 
+        @extend_schema_field(RatingCorrectionSerializer(many=True))
+        def get_rating_corrections(self, player) -> list:
+            return RatingCorrectionSerializer(self.context["corrections"], many=True).data
+
     @extend_schema(operation_id="players_retrieve", tags=["players"], summary="A player and his rating history",
                    responses={200: OutputSerializer, 404: ApiErrorSerializer})
     def get(self, request, player_id: int):
@@ -67,8 +91,8 @@ class PlayerDetailApi(BaseApi):
             player = player_get(player_id)
         except Player.DoesNotExist:
             raise NotFound(f"there is no player {player_id}") from None
-        history = player_rating_history(player)
-        return Response(self.OutputSerializer(player, context={"history": history}).data)
+        context = {"history": player_rating_history(player), "corrections": player_rating_corrections(player)}
+        return Response(self.OutputSerializer(player, context=context).data)
 
 
 urlpatterns = [

@@ -19,6 +19,7 @@ from core.bounds import INT_MAX
 
 from .. import hooks
 from ..models import MAX_SCORE, Match
+from ..services.logs import report_games
 
 
 def fields_with(fields: dict, extra: dict, *, after: str) -> dict:
@@ -123,6 +124,11 @@ class ClaimMatInputSerializer(StrictInputSerializer):
     score0 = serializers.IntegerField(min_value=0, max_value=MAX_SCORE)
     score1 = serializers.IntegerField(min_value=0, max_value=MAX_SCORE)
     file = serializers.FileField(allow_empty_file=False, help_text="the match as a .mat (Jellyfish) file")
+    file_side = serializers.IntegerField(
+        min_value=0, max_value=1, required=False,
+        help_text="which player of the file is you: 0 its first (left) player, 1 its second (for the organiser: "
+                  "which is side 0). Without it the names in the file decide; a file whose names match neither "
+                  "side is refused asking for it")
     statement = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
     class Meta:
@@ -229,13 +235,30 @@ class GameSummarySerializer(serializers.Serializer):
         return [game.score0, game.score1]
 
 
+class ReportedGameSerializer(GameSummarySerializer):
+    """A game of a pending report's logs: as a stored game's summary, with the score after it."""
+
+    score_after = serializers.SerializerMethodField(help_text="the score after the game (not cut at the length)")
+
+    class Meta:
+        ref_name = "ReportedGame"
+
+    @extend_schema_field(SCORE_SCHEMA)
+    def get_score_after(self, game) -> list[int]:
+        return list(game.score_after)
+
+
 class ReportSerializer(serializers.Serializer):
-    """A live report: which side made it (null: the organiser), what it says, where it stands."""
+    """A live report: which side made it (null: the organiser), what it says, where it stands,
+    and, while it awaits the other side, the games its logs hold (what the other side confirms)."""
 
     side = serializers.IntegerField(allow_null=True, help_text="0 or 1; null for the organiser's result")
     score = serializers.SerializerMethodField()
     status = serializers.CharField()
     with_games = serializers.SerializerMethodField()
+    games = serializers.SerializerMethodField(
+        help_text="while the report is pending and carries game logs: each game's score before and after, "
+                  "Crawford, winner, points, cube and how it ended; null otherwise")
     statement = serializers.CharField()
     created_at = serializers.DateTimeField()
 
@@ -251,6 +274,11 @@ class ReportSerializer(serializers.Serializer):
         if hasattr(report, "with_games"):
             return report.with_games
         return report.games is not None
+
+    @extend_schema_field(ReportedGameSerializer(many=True, allow_null=True))
+    def get_games(self, report) -> list[dict] | None:
+        games = report_games(report)
+        return None if games is None else ReportedGameSerializer(games, many=True).data
 
 
 class MatchDetailSerializer(MatchSummarySerializer):

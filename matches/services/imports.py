@@ -68,7 +68,7 @@ ZIP_MAX_TOTAL_FACTOR = 10
 # One job holds at most this many files, whatever mix of files and archives made it.
 JOB_MAX_FILES = 1000
 _READ_CHUNK = 64 * 1024
-_LINE_PREFIX = re.compile(r"^line [0-9]+: ")
+_LINE_PREFIX = re.compile(r"^(?:game [0-9]+, )?line [0-9]+: ")
 
 
 # --- creating a job --------------------------------------------------------------------------

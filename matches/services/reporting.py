@@ -32,7 +32,7 @@ from ..tasks import match_notify_task
 from .consent import consent_by_side, rating_dispatch
 from .logs import CheckedLog, log_agrees_with_score, log_from_json
 from .matches import side_of_user
-from .ratings import match_rating_revert
+from .ratings import match_rating_correct, match_rating_revert
 
 
 @dataclass(frozen=True)
@@ -405,7 +405,7 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
     if current is not None and current.side is None and _same(current, claim):
         return current
     if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
-        match_rating_revert(match=match)
+        match_rating_correct(match_id=match.pk, winner=score_winner(match, claim.score))
     if live:
         Report.objects.filter(pk__in=[r.pk for r in live]).update(status=Report.Status.SUPERSEDED)
     report = Report.objects.create(
@@ -430,8 +430,8 @@ def match_reopen(*, match_id: int, actor, note: str = "", log: CheckedLog | None
     unconfirmed again as it was before (a ruling reverted). Rulings call it with the match
     locked, inside their transaction.
 
-    - the rating change the result made is undone (Conflict ``rating_built_on`` when a player
-      has played rated matches since: the result can no longer be taken back here);
+    - the rating change the result made is taken out of the ratings ledger, and the later
+      changes of the players it touches recomputed without it (``match_rating_revert``);
     - score, winner and confirmation are cleared; the status becomes ``status`` (in play, or
       the unconfirmed status being restored);
     - every live report is superseded (the sides report the finished match again), except the

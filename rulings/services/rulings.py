@@ -5,7 +5,7 @@ Lock order, everywhere: the match row, then the dispute row; the services a ruli
 take the event's row after them (the confirmation hook, a withdrawal), as result reporting does.
 
 A ruling never writes a result itself: a result is set through the reporting override path
-(ratings reverted and reapplied, the event's draw synced, audited), taken back through
+(the ratings ledger replayed, the event's draw synced, audited), taken back through
 ``match_reopen``, and an entrant disqualified through the event's withdrawal. The game rules a
 ruling applies (penalty points, illegal plays, voided games and doubles) are the engine's
 (``engine.rulings``). A refusal from any of them (a later match built on the result has started,
@@ -173,7 +173,8 @@ def ruling_revert(*, ruling: Ruling, actor) -> None:
 
     Raises Conflict ``revert_refused`` when the ruling is not in force or the event has moved on:
     the match (or a forfeited one) changed since the ruling, a later match built on the result
-    has started, a player has played rated matches since. Nothing is saved on failure.
+    has started. Rated matches played since never refuse it: the ratings ledger is replayed
+    (``matches.services.ratings``). Nothing is saved on failure.
     """
     if ruling.status != Ruling.Status.IN_FORCE:
         raise errors.revert_refused(f"it is {ruling.get_status_display().lower()}")

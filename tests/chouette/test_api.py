@@ -264,8 +264,9 @@ def test_a_correction_a_later_game_does_not_survive_is_a_409_naming_that_step(ca
     before = chouette_snapshot(session)
     response = organiser.delete(url(cast, session, "games/1/"))
     assert response.status_code == 409
-    assert {key: response.json()[key] for key in ("code", "step", "game")} == {"code": "lineup_mismatch", "step": 3,
-                                                                               "game": 2}
+    assert {key: response.json()[key] for key in ("code", "step", "game", "reason")} == {
+        "code": "later_games_to_amend", "step": 3, "game": 2, "reason": "captain_changed"}
+    assert "game 2 was played by Mia as Captain against Ann" in response.json()["detail"]
     assert chouette_snapshot(session) == before
 
 

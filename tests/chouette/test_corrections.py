@@ -101,12 +101,15 @@ def test_voiding_again_changes_nothing(cast):
 def test_a_correction_a_later_game_does_not_survive_is_refused_with_its_step_and_changes_nothing(cast, p):
     session = table(cast)
     play(cast, session, quick("box"))                                    # step 2, game 1
-    play(cast, session, quick("box"))                                    # step 3, game 2: Ann / Max, Otis, Mia
+    play(cast, session, quick("box"))                                    # step 3, game 2: Ann / Mia, Max, Otis
     before = chouette_snapshot(session)
     error = refused(lambda: void(cast, session, 1), Conflict)
-    assert (error.code, error.details["step"], error.details["game"]) == ("lineup_mismatch", 3, 2)
+    assert (error.code, error.details["step"], error.details["game"]) == ("later_games_to_amend", 3, 2)
+    assert error.message == ("This correction changes who plays later games. Amend them with it: game 2 was played "
+                             "by Mia as Captain against Ann in the box; it now falls to Otis as Captain against Ann.")
     error = refused(lambda: amend(cast, session, 1, quick("team")), Conflict)
-    assert (error.code, error.details["step"], error.details["game"]) == ("lineup_mismatch", 3, 2)
+    assert (error.code, error.details["step"], error.details["game"]) == ("later_games_to_amend", 3, 2)
+    assert error.details["games"][0]["box"] == "Otis" and error.details["games"][0]["recorded_box"] == "Ann"
     assert chouette_snapshot(session) == before
 
 

@@ -258,7 +258,8 @@ def test_a_void_a_later_game_does_not_survive_is_refused_on_the_page(cast, p, se
     play(cast, session, quick("box"))
     before = chouette_snapshot(session)
     response = browser(cast.organiser).post(page(cast, session, "games/1/"), {"action": "void"})
-    assert response.status_code == 409 and "game 2 (step 3) would no longer fit" in text(response)
+    assert response.status_code == 409
+    assert "game 2 was played by Mia as Captain against Ann in the box; it now falls to Otis" in text(response)
     assert chouette_snapshot(session) == before
 
 

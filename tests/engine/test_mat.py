@@ -337,7 +337,7 @@ def test_an_illegal_play_names_line_game_move_and_side():
         check_mat(read_mat(text))
     details = caught.value.details
     assert (details["line"], details["game"], details["move"], details["side"]) == (20, 1, 3, 1)
-    assert str(caught.value).startswith("line 20: game 1, move 3, side 1:")
+    assert str(caught.value).startswith("game 1, line 20: move 3, side 1:")
 
 
 def test_a_double_in_the_crawford_game_is_refused_at_its_line():
@@ -387,7 +387,8 @@ def test_an_unreadable_roll_says_what_was_expected():
     with pytest.raises(MatParseError) as caught:
         read_mat(text)
     assert caught.value.details["line"] == 57
-    assert str(caught.value) == 'line 57: expected a roll such as "52:" or a cube action, found "5x: 13/8"'
+    assert caught.value.details["game"] == 2
+    assert str(caught.value) == 'game 2, line 57: expected a roll such as "52:" or a cube action, found "5x: 13/8"'
 
 
 @pytest.mark.parametrize(
@@ -411,7 +412,12 @@ def test_garbage_is_refused_with_its_line_number(line, text, words):
         read_mat(_edited("galaxy_3pt_match2561306", {line: text}))
     assert caught.value.details["line"] == line
     assert words in str(caught.value)
-    assert str(caught.value).startswith(f"line {line}: ")
+    # A line inside a game is named with its game first (game 1: lines 16-35; the length line
+    # repeated at 35 and the score line of game 2 are read before any turn line of a game).
+    game = caught.value.details.get("game")
+    assert game == (1 if line < 36 and words != "a second match length line" else None) or words.startswith(
+        "expected the score line")
+    assert str(caught.value).startswith(f"game {game}, line {line}: " if game else f"line {line}: ")
 
 
 @pytest.mark.parametrize(
@@ -616,3 +622,20 @@ def test_gnubg_imports_every_written_match_with_the_same_games_and_final_score(t
         winner, points, _, score_x, score_o = games[-1]
         final = (score_x + (points if winner == "X" else 0), score_o + (points if winner == "O" else 0))
         assert final == check.final_score, path.stem
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "error", "lead"),
+    [
+        (76, " 11) 62: 25/23 21/15             5x: 25/20", MatParseError, 'game 3, line 76: expected a roll'),
+        (76, " 11) 63: 6/0 6/3                 63: 15/9 9/6", GameLogError, "game 3, line 76: move 11, side 0: "),
+        (97, "      Wins 2 point and the match", MatchError, "game 3, line 97: the file claims 2 points"),
+        (62, " lasse : 2                       09197035670 : 1", MatParseError, "game 2, line 62: expected a numbered"),
+    ],
+    ids=["a bad roll", "an illegal play", "a wrong claim", "a score line where a turn belongs"],
+)
+def test_an_error_inside_a_game_is_led_by_its_game_then_its_line(line, text, error, lead):
+    with pytest.raises(error) as caught:
+        check_mat(read_mat(_edited("galaxy_3pt_match2561306", {line: text})))
+    assert str(caught.value).startswith(lead), str(caught.value)
+    assert (caught.value.details["game"], caught.value.details["line"]) == (int(lead.split()[1][:-1]), line)

@@ -138,7 +138,7 @@ def test_a_nul_byte_in_a_quoted_line_is_shown_escaped_in_the_message():
     with pytest.raises(MatParseError) as caught:
         read_mat(data)
     assert "\x00" not in caught.value.message
-    assert caught.value.message.startswith("line 6: ") and "51\\x00:" in caught.value.message
+    assert caught.value.message.startswith("game 1, line 6: ") and "51\\x00:" in caught.value.message
 
 
 @pytest.mark.parametrize("char, shown", [("\x00", "\\x00"), ("\x1b", "\\x1b"), ("\x85", "\\x85"),
@@ -156,8 +156,8 @@ def test_a_player_name_with_a_control_character_is_refused_at_its_line(char):
     with pytest.raises(MatParseError) as caught:
         read_mat(data)
     escaped = f"\\x{ord(char):02x}"
-    assert caught.value.message == f'line 4: the player name "char{escaped}lot2" holds a control character'
-    assert caught.value.details == {"line": 4}
+    assert caught.value.message == f'game 1, line 4: the player name "char{escaped}lot2" holds a control character'
+    assert caught.value.details == {"line": 4, "game": 1}
 
 
 # --- the score line ----------------------------------------------------------------------------------
@@ -202,5 +202,5 @@ def test_a_long_score_line_that_almost_matches_costs_one_try_per_colon(monkeypat
         tries.clear()
         with pytest.raises(MatParseError) as caught:
             read_mat(f" 1 point match\n Game 1\n{line}\n")
-        assert caught.value.details == {"line": 3}
+        assert caught.value.details == {"line": 3, "game": 1}
         assert len(tries) == len(set(tries)) == tried

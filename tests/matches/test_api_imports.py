@@ -162,7 +162,7 @@ def test_the_owner_sees_the_progress_and_each_files_result(api_client, owner, jo
     match = Match.objects.get()
     assert (good["name"], good["status"], good["error"], good["match"]) == ("good.mat", "imported", None, match.pk)
     assert (bad["name"], bad["status"], bad["match"]) == ("bad.mat", "failed", None)
-    assert bad["error"]["line"] == 5 and bad["error"]["game"] is None and "junk" in bad["error"]["message"]
+    assert bad["error"]["line"] == 5 and bad["error"]["game"] == 1 and "junk" in bad["error"]["message"]
 
 
 def test_progress_is_reported_while_the_job_runs(api_client, owner):

@@ -79,7 +79,7 @@ def test_it_shows_a_player_with_his_rating_history(cast):
     alice = Player.objects.get(user=cast.alice)
     response = client_for().get(detail_url(alice.pk))
     assert response.status_code == 200
-    assert set(response.data) == PUBLIC_FIELDS | {"rating_history"}
+    assert set(response.data) == PUBLIC_FIELDS | {"rating_history", "rating_corrections"}
     assert response.data["rating"] == pytest.approx(alice.rating) and response.data["experience"] == 5
     [change] = response.data["rating_history"]
     assert change["match"] == match.pk and change["opponent"] == "Bob"
@@ -93,6 +93,7 @@ def test_a_new_player_has_an_empty_rating_history(cast):
     carol = Player.objects.get(user=cast.carol)
     response = client_for(cast.carol, auth="session").get(detail_url(carol.pk))
     assert response.status_code == 200 and response.data["rating_history"] == []
+    assert response.data["rating_corrections"] == []
 
 
 def test_an_unknown_player_is_a_404_in_the_error_shape():

@@ -292,7 +292,7 @@ def test_a_malformed_mat_file_is_a_400_naming_the_line_and_file(cast, match):
     assert response.status_code == 400
     assert response.data["code"] == "mat_parse_error"
     assert response.data["line"] == 5 and response.data["file"] == "broken.mat"
-    assert response.data["detail"].startswith("line 5: ")
+    assert response.data["detail"].startswith("game 1, line 5: ") and response.data["game"] == 1
     assert_nothing_saved(match)
 
 

@@ -64,7 +64,7 @@ def test_a_failed_file_prints_its_line_and_message_and_exits_with_status_1(bad):
     assert caught.value.returncode == 1 and "1 of 2 files failed" in str(caught.value)
     output = out.getvalue()
     assert "imported   galaxy_3pt_match1161689.mat" in output
-    assert 'failed     bad.mat: line 5: cannot read the play "junk"' in output
+    assert 'failed     bad.mat: line 5, game 1: cannot read the play "junk"' in output
     assert "2 files: 1 imported, 0 duplicate, 1 failed" in output
     assert Match.objects.count() == 1  # the good file is imported all the same
 

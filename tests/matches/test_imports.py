@@ -272,7 +272,7 @@ def test_a_zip_with_good_and_bad_files_imports_the_good_ones_and_names_the_bad_l
     ("content", "line", "game", "words"),
     [
         (b"", 1, None, "match length"),
-        (b" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5      52: junk\n", 5, None, "junk"),
+        (b" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5      52: junk\n", 5, 1, "junk"),
         (b" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5      52: 13/8 13/11\n", 3, 1, "never ends"),
         (b" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n      Wins 1 point\n", 3, 1,
          "unfinished at 1-0"),
@@ -570,7 +570,7 @@ def test_the_progress_page_shows_the_failed_line(client, owner):
     job = run(owner, [("bad.mat", b" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5      52: junk\n")])
     client.force_login(owner)
     html = client.get(f"/imports/{job.pk}/").content.decode()
-    assert "Failed" in html and "line 5: " in html and "junk" in html
+    assert "Failed" in html and "line 5, game 1: " in html and "junk" in html
 
 
 def test_uploading_a_bad_zip_shows_the_error_and_saves_nothing(client, owner):

@@ -113,7 +113,7 @@ def test_a_nul_byte_in_a_quoted_line_fails_its_file_alone_with_a_readable_error(
     first, middle, third = job.files.order_by("pk")
     assert first.status == third.status == ImportFile.Status.IMPORTED
     assert middle.status == ImportFile.Status.FAILED and middle.match_id is None
-    assert (middle.error["line"], middle.error["game"]) == (16, None)
+    assert (middle.error["line"], middle.error["game"]) == (16, 1)
     assert "8/3\\x00 6/3" in middle.error["message"] and "\x00" not in middle.error["message"]
     assert (job.status, job.done, job.total) == (ImportJob.Status.DONE, 3, 3)
     assert Match.objects.count() == 2

@@ -1,5 +1,5 @@
 """FIBS ratings (RULES.md §10): applied once per confirmed rated match, by the formula, with a
-history per player, reverted and re-applied on a correction, caught up when a task was lost, and
+history per player, replayed on a correction (tests/matches/test_rating_ledger.py), caught up when a task was lost, and
 safe under concurrency."""
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from core.errors import Conflict
 from engine.ratings import k_factor
 from matches import tasks
-from matches.models import Match, Player, RatingChange, Report
+from matches.models import Match, Player, RatingChange
 from matches.selectors import player_rating_history
 from matches.services import ratings
 from matches.services.matches import player_create
@@ -204,12 +203,13 @@ def test_the_rating_history_lists_each_change_oldest_first(alice, bob, carol):
 # --- corrections ------------------------------------------------------------------------------
 
 
-def test_an_override_of_the_latest_rated_match_reverts_and_reapplies_it(
+def test_an_override_of_the_latest_rated_match_rates_it_again_in_its_place(
     alice, bob, dispatched, django_capture_on_commit_callbacks
 ):
     match = match_between(alice, bob, length=7)
     with django_capture_on_commit_callbacks(execute=True):
         confirm(match, (7, 3))
+    place = match.rating_changes.get(player=alice).sequence
     with django_capture_on_commit_callbacks(execute=True):
         match_override(match_id=match.pk, user=match.organiser, claim=Claim((3, 7)))
     alice.refresh_from_db()
@@ -218,12 +218,18 @@ def test_an_override_of_the_latest_rated_match_reverts_and_reapplies_it(
     assert (round(alice.rating - 1600, 2), round(bob.rating - 1500, 2)) == (-6.09, 6.09)
     assert (alice.experience, bob.experience) == (EXPERIENCED + 7, EXPERIENCED + 7)
     changes = list(RatingChange.objects.filter(match=match))
-    assert len(changes) == 2
+    assert len(changes) == 2 and {c.sequence for c in changes} == {place}
     assert {c.player_id: c.rating_before for c in changes} == {alice.pk: 1600, bob.pk: 1500}
+    # The changes it replaced are kept, superseded by this match's correction.
+    old = list(RatingChange.ledger.filter(match=match, superseded_at__isnull=False))
+    assert len(old) == 2 and {c.corrected_match_id for c in old} == {match.pk}
+    assert {c.player_id: round(c.delta, 2) for c in old} == {alice.pk: 4.49, bob.pk: -4.49}
+    # The task the override sends finds the match rated and changes nothing.
     assert [name for name, _ in dispatched].count("matches.tasks.match_rating_apply_task") == 2
+    assert RatingChange.ledger.filter(match=match).count() == 4
 
 
-def test_an_override_is_refused_when_later_rated_matches_were_built_on_it(
+def test_an_override_is_no_longer_refused_when_later_rated_matches_were_built_on_it(
     alice, bob, carol, dispatched, django_capture_on_commit_callbacks
 ):
     first = match_between(alice, bob, length=7)
@@ -231,29 +237,33 @@ def test_an_override_is_refused_when_later_rated_matches_were_built_on_it(
     with django_capture_on_commit_callbacks(execute=True):
         confirm(first, (7, 3))
         confirm(later, (2, 5))
-    before = state(alice, bob, carol)
-    reports = list(Report.objects.order_by("pk").values_list("pk", "status"))
-
-    with django_capture_on_commit_callbacks() as callbacks, pytest.raises(Conflict) as refused:
+    with django_capture_on_commit_callbacks(execute=True):
         match_override(match_id=first.pk, user=first.organiser, claim=Claim((3, 7)))
-    assert refused.value.code == "rating_built_on" and "Alice" in refused.value.message
-    assert callbacks == []
     first.refresh_from_db()
-    assert (first.status, first.score0, first.score1, first.winner) == (Match.Status.CONFIRMED, 7, 3, 0)
-    assert list(Report.objects.order_by("pk").values_list("pk", "status")) == reports
-    assert state(alice, bob, carol) == before
+    assert (first.status, first.score0, first.score1, first.winner) == (Match.Status.CONFIRMED, 3, 7, 1)
+    # Recomputed: bob beat alice (7), then carol beat alice (5), from the ratings of the start.
+    bob_gain, alice_loss = fibs(1500, 1600, 7, 1, 1)
+    carol_gain, alice_loss_2 = fibs(1550, 1600 + alice_loss, 5, 1, 1)
+    for p, rating in ((alice, 1600 + alice_loss + alice_loss_2), (bob, 1500 + bob_gain), (carol, 1550 + carol_gain)):
+        p.refresh_from_db()
+        assert p.rating == pytest.approx(rating)
+    assert (alice.experience, bob.experience, carol.experience) == (EXPERIENCED + 12, EXPERIENCED + 7, EXPERIENCED + 5)
+    assert all(chain_is_consistent(p) for p in (alice, bob, carol))
 
 
-def test_reverting_a_match_that_is_not_the_latest_changes_nothing(alice, bob, carol):
+def test_reverting_a_match_that_is_not_the_latest_replays_the_later_ones_without_it(alice, bob, carol):
     first = confirm(match_between(alice, bob, length=7), (7, 3))
     match_rating_apply(match_id=first.pk)
     later = confirm(match_between(carol, bob, length=3), (3, 0))
     match_rating_apply(match_id=later.pk)
-    before = state(alice, bob, carol)
-    with pytest.raises(Conflict) as refused:
-        ratings.match_rating_revert(match=first)
-    assert refused.value.code == "rating_built_on" and "Bob" in refused.value.message
-    assert state(alice, bob, carol) == before
+    assert ratings.match_rating_revert(match=first) == 2
+    carol_gain, bob_loss = fibs(1550, 1500, 3, 1, 1)
+    for p, rating, experience in ((alice, 1600, EXPERIENCED), (bob, 1500 + bob_loss, EXPERIENCED + 3),
+                                  (carol, 1550 + carol_gain, EXPERIENCED + 3)):
+        p.refresh_from_db()
+        assert (p.rating, p.experience) == (pytest.approx(rating), experience)
+    assert not first.rating_changes.exists() and later.rating_changes.count() == 2
+    assert all(chain_is_consistent(p) for p in (alice, bob, carol))
 
 
 # --- catching up lost tasks -------------------------------------------------------------------
@@ -338,7 +348,7 @@ def chain_is_consistent(p: Player) -> bool:
     """Each change starts where the previous one ended, and the player stands at the last one."""
     p.refresh_from_db()
     rating, experience = None, None
-    for change in RatingChange.objects.filter(player=p).order_by("created_at", "id"):
+    for change in RatingChange.objects.filter(player=p).order_by("sequence", "id"):
         if rating is not None and (change.rating_before, change.experience_before) != (rating, experience):
             return False
         rating, experience = change.rating_after, change.experience_after
@@ -431,15 +441,15 @@ def test_two_matches_of_one_player_rated_at_once_are_both_applied(recorded):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_override_racing_a_later_rating_is_refused_and_loses_nothing(recorded):
+def test_an_override_racing_a_later_rating_waits_for_it_and_replays_it(recorded):
     alice = player("alice", rating=1600, experience=EXPERIENCED)
     bob = player("bob", rating=1500, experience=EXPERIENCED)
     carol = player("carol", rating=1550, experience=EXPERIENCED)
     first = confirm(match_between(alice, bob, length=7), (7, 3))
     match_rating_apply(match_id=first.pk)
     later = confirm(match_between(alice, carol, length=5), (5, 2))
-    # The later match's rating takes alice's row first; the override must then see that its
-    # match is no longer alice's latest change (and not restore her rating from before it).
+    # The later match's rating takes alice's row first; the override must then replay it too
+    # (and not restore her rating from before the first match).
     with transaction.atomic():
         Player.objects.select_for_update().get(pk=alice.pk)
         rating = InThread(lambda: match_rating_apply(match_id=later.pk))
@@ -449,8 +459,12 @@ def test_an_override_racing_a_later_rating_is_refused_and_loses_nothing(recorded
     rating.join()
     override.join()
     assert waited, "the runs did not wait for alice's row"
-    assert rating.error is None
-    assert isinstance(override.error, Conflict) and override.error.code == "rating_built_on"
+    assert (rating.error, override.error) == (None, None)
     first.refresh_from_db()
-    assert (first.winner, first.rating_changes.count(), later.rating_changes.count()) == (0, 2, 2)
+    assert (first.winner, first.rating_changes.count(), later.rating_changes.count()) == (1, 2, 2)
+    bob_gain, alice_loss = fibs(1500, 1600, 7, 1, 1)
+    alice_gain, carol_loss = fibs(1600 + alice_loss, 1550, 5, 1, 1)
+    for p, rating_now in ((alice, 1600 + alice_loss + alice_gain), (bob, 1500 + bob_gain), (carol, 1550 + carol_loss)):
+        p.refresh_from_db()
+        assert p.rating == pytest.approx(rating_now)
     assert all(chain_is_consistent(p) for p in (alice, bob, carol))

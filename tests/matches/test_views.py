@@ -421,7 +421,7 @@ def test_a_malformed_match_file_names_its_line(client, match, alice):
         "report-score0": "5", "report-score1": "0", "report-mat_file": upload(broken, "broken.mat"),
     })
     assert response.status_code == 400
-    assert "broken.mat: line 5: expected a roll" in text_of(response)
+    assert "broken.mat: game 1, line 5: expected a roll" in text_of(response)
     assert_nothing_saved(match)
 
 
@@ -437,7 +437,7 @@ def test_an_illegal_play_in_the_match_file_names_game_and_move(client, match, al
     })
     assert response.status_code == 400
     text = text_of(response)
-    assert "illegal.mat: line 6: game 1, move 2, side 0: play 24/1" in text
+    assert "illegal.mat: game 1, line 6: move 2, side 0: play 24/1" in text
     assert_nothing_saved(match)
 
 

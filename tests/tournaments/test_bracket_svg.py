@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tournaments.bracket_svg
-from tournaments.bracket_svg import NAME_MAX, BracketCell, BracketRound, bracket_svg, round_names, shorten
+from tournaments.bracket_svg import NAME_MAX, BracketCell, BracketRound, bracket_svg, shorten
 from tournaments.draw import Bracket, Seeded, WinnerOf, add_consolation, single_elimination
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -267,25 +267,6 @@ def test_long_names_are_shortened_with_an_ellipsis_and_the_full_name_in_a_toolti
 
 
 # --- round names ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("count, names", [
-    (0, []),
-    (1, ["Final"]),
-    (2, ["Semi-finals", "Final"]),
-    (3, ["Quarter-finals", "Semi-finals", "Final"]),
-    (4, ["Round of 16", "Quarter-finals", "Semi-finals", "Final"]),
-    (5, ["Round 1", "Round of 16", "Quarter-finals", "Semi-finals", "Final"]),
-    (6, ["Round 1", "Round 2", "Round of 16", "Quarter-finals", "Semi-finals", "Final"]),
-    (7, ["Round 1", "Round 2", "Round 3", "Round of 16", "Quarter-finals", "Semi-finals", "Final"]),
-])
-def test_rounds_are_named_from_the_final_backwards(count, names):
-    assert round_names(count) == names
-
-
-def test_a_negative_number_of_rounds_has_no_names():
-    with pytest.raises(ValueError):
-        round_names(-1)
 
 
 # --- purity --------------------------------------------------------------------------------------

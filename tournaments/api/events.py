@@ -353,7 +353,7 @@ class BracketApi(ETagApi):
                                "each with its entrants, seeds, status, score, winner and match id, in bracket order "
                                "(where the rounds halve, page k of round r feeds page k of round r+1 at half the "
                                "page size). ``flights`` "
-                               "summarises every flight: its rounds, their lengths and numbers of matches, its "
+                               "summarises every flight: its rounds, their names, lengths and numbers of matches, its "
                                "source and champion. 400 for a flight or round the bracket does not have; 404 for a "
                                "page past the last; 409 not_drawn before the draw, not_a_bracket for a Swiss or round "
                                "robin (see rounds)." + ETAG_NOTE,
@@ -389,7 +389,8 @@ class BracketApi(ETagApi):
             "count": paginator.page.paginator.count, "next": paginator.get_next_link(),
             "previous": paginator.get_previous_link(), "tournament_id": part.tournament_id,
             "draw_seed": part.draw_seed, "finished": part.finished, "flights": part.flights, "flight": window.name,
-            "round": shown.number, "length": shown.length, "results": shown.matches,
+            "round": shown.number, "round_name": shown.label, "round_kind": shown.name, "length": shown.length,
+            "results": shown.matches,
         }).data
         return Response(data)
 

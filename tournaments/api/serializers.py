@@ -278,10 +278,27 @@ class PageLinksSerializer(serializers.Serializer):
     previous = serializers.URLField(allow_null=True, help_text="the previous page, null on the first")
 
 
+ROUND_KIND_HELP = ("the round's name as a value, the same in every language: final, semi_final, quarter_final, "
+                   "round_of (number 16), round (number), winners_round, losers_round (number), grand_final, "
+                   "reset (the grand final's second match, played only if the losers' bracket winner wins the first)")
+
+
+class RoundKindSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    number = serializers.IntegerField(help_text="the number the kind carries (losers_round 2, round_of 16); 0: none")
+
+    class Meta:
+        ref_name = "TournamentRoundKind"
+
+
 class BracketRoundSummarySerializer(serializers.Serializer):
     number = serializers.IntegerField()
     length = serializers.IntegerField()
     match_count = serializers.IntegerField(help_text="how many matches the round has")
+    name = serializers.CharField(source="label", help_text="the round's name in the request's language: Final, "
+                                                           "Losers' round 2, Grand final...")
+    short_name = serializers.CharField(source="short_label", help_text="the round's name for tight places: F, L2, GF")
+    kind = RoundKindSerializer(source="name", allow_null=True, help_text=ROUND_KIND_HELP)
 
     class Meta:
         ref_name = "TournamentBracketRoundSummary"
@@ -308,6 +325,9 @@ class BracketPageSerializer(PageLinksSerializer):
     flights = FlightSummarySerializer(many=True, help_text="every flight, its rounds without their matches")
     flight = serializers.CharField(help_text="the flight shown")
     round = serializers.IntegerField(help_text="the round shown")
+    round_name = serializers.CharField(help_text="the round's name in the request's language: Final, Losers' round 2, "
+                                                 "Grand final...")
+    round_kind = RoundKindSerializer(allow_null=True, help_text=ROUND_KIND_HELP)
     length = serializers.IntegerField(help_text="the round's match length")
     results = PairingSerializer(many=True, help_text="the page's matches, in bracket order")
 

@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("tournaments.api.events")),
     path("", include("tournaments.api.teams")),
     path("", include("tournaments.api.audit")),
+    path("", include("tournaments.api.corrections")),
 ]

@@ -20,6 +20,7 @@ CODES: dict[str, tuple[int, str]] = {
     "unknown_entrant": (400, "an id that is not an entrant of this draw"),
     "too_few_entrants": (400, "the format needs more entrants"),
     "bad_size": (400, "a bracket size that is not a power of two"),
+    "bad_round": (400, "a round number or flight the bracket's round names do not have"),
     "bad_seed": (400, "a random seed must be an int or a str"),
     "bad_rating": (400, "a rating must be a number"),
     "bad_length": (400, "a match length must be a positive int; a schedule a non-empty list of them"),

@@ -33,6 +33,7 @@ from core.locking import locked
 from matches import hooks
 from matches.models import Match, Report
 from matches.services.matches import MatchSpec, match_create_many, match_summary
+from matches.services.ratings import match_rating_revert
 from tournaments import errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
@@ -79,9 +80,14 @@ def pairing_matches_create(tournament: Tournament, pairings: list[Pairing], load
             pairing.match = match
 
 
-def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
+def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None, *, void_started: bool = False) -> None:
     """Delete the matches of ``pairings`` (none may have started) and clear the pairings' entries;
     audited (``pairing.reset``, ``match.deleted`` with the match as it was) under ``actor``.
+
+    With ``void_started`` (a director's correction he was shown first: ``corrections``), a match
+    that has started, been reported or confirmed is reset too: its rating change is undone and its
+    reports go into its ``match.deleted`` entry. A match someone is reporting on right now, or one
+    a row is kept about for good (a dispute), still refuses.
 
     The matches are locked first, without waiting: a match someone is reporting on right now
     counts as started (waiting could deadlock with that report's own confirmation, which takes the
@@ -105,7 +111,7 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
     for pairing in pairings:
         match_ids = [pairing.match_id] + [b.match_id for b in getattr(pairing, "board_rows", ())]
         for match in (fresh.get(pk) for pk in match_ids):
-            if match is not None and state.is_started(match, match.has_reports):
+            if match is not None and state.is_started(match, match.has_reports) and not void_started:
                 raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
             # A row kept about the match for good (a dispute) means it has started.
             for record in records:
@@ -115,7 +121,12 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
     played_by = {(e, p.round_number) for p in pairings if getattr(p, "board_rows", ())
                  for e in (p.entry0_id, p.entry1_id) if e is not None}
     # --- end team events ---
-    _audit_drop(pairings, ids, actor)
+    if void_started:
+        # Later results first: a player's latest rating change is the one that can be undone.
+        for match in sorted(fresh.values(), key=lambda m: m.pk, reverse=True):
+            if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
+                match_rating_revert(match=match)
+    _audit_drop(pairings, ids, actor, with_reports=void_started)
     for pairing in pairings:
         pairing.match = None
         pairing.entry0_id = pairing.entry1_id = None
@@ -127,9 +138,15 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None) -> None:
     _unlock_orders(pairings[0].tournament_id, played_by)
 
 
-def _audit_drop(pairings: list[Pairing], match_ids: list[int], actor) -> None:
+def _audit_drop(pairings: list[Pairing], match_ids: list[int], actor, *, with_reports: bool = False) -> None:
     gone = {m.pk: m for m in Match.objects.filter(pk__in=match_ids).select_related(
         "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b", "event_link")}
+    reports: dict[int, list[dict]] = {}
+    if with_reports:  # the voided results' reports live on in the audit log
+        for report in Report.objects.filter(match_id__in=match_ids).order_by("pk"):
+            reports.setdefault(report.match_id, []).append({
+                "side": report.side, "reporter": report.reporter_id, "score": list(report.score),
+                "status": report.status, "statement": report.statement, "games": len(report.games or ())})
     for pairing in pairings:
         boards = [(None, pairing.match_id)] + [(b.board, b.match_id) for b in getattr(pairing, "board_rows", ())]
         for board, match_id in boards:
@@ -137,6 +154,8 @@ def _audit_drop(pairings: list[Pairing], match_ids: list[int], actor) -> None:
             if match is None:
                 continue
             before = {"pairing": pairing.key, **({"board": board} if board else {}), **match_summary(match)}
+            if with_reports:
+                before["reports"] = reports.get(match_id, [])
             event_audit_record("match.deleted", actor=actor, tournament=pairing.tournament_id, obj=match, match_id=match.pk,
                                before=before, note=f"reset with pairing {pairing.key}")
         event_audit_record("pairing.reset", actor=actor, tournament=pairing.tournament_id, obj=pairing, match_id=pairing.match_id,
@@ -363,7 +382,10 @@ def tournament_result_confirmed(*, match: Match) -> None:
     A first confirmation reads only what its result feeds (see the module docstring); team
     events and corrections read the whole event.
     Raises Conflict ``result_built_on`` when the change would reset a match that has started (or
-    that already has a confirmed result): the caller's transaction, the override, rolls back.
+    that already has a confirmed result): the caller's transaction, the override, rolls back; a
+    director resets those through ``corrections.result_correct``, which shows them first. Raises
+    Conflict ``tournament_finished`` when the change would move a finished event's bracket (its
+    director reopens it first: ``events.event_reopen``).
     """
     event_id = event_id_of(match)
     if event_id is None:
@@ -421,6 +443,9 @@ def _bracket_confirmed(tournament: Tournament, match: Match) -> None:
                     break  # no such row: only the full sync can say what is wrong
     except (state.Unplannable, DrawError):
         plan = None
+    if tournament.status == Tournament.Status.FINISHED and (plan is None or plan.entries or plan.ready):
+        # A finished event's placings are final: its director reopens it first (event_reopen).
+        raise errors.finished_built_on(source.key, tournament.name)
     if plan is None:
         loaded = state.load(tournament)
         bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(loaded.by_key[source.key]))

@@ -282,3 +282,21 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
             gettext("the event cannot be finished yet: %(reasons)s") % {"reasons": "; ".join(blockers)})
     _set_status(tournament, Tournament.Status.FINISHED, "tournament.finished", user)
     return tournament
+
+
+@transaction.atomic
+def event_reopen(*, tournament_id: int, user, note: str = "") -> Tournament:
+    """Reopen a finished event so that its director can correct a result (``corrections``): its
+    status goes back to running and its placings are no longer final until it is finished again.
+    Audited as ``tournament.reopened`` (with ``note``, the director's reason). Raises NotAllowed
+    ``not_organiser``; Conflict ``not_finished`` for an event that is not finished."""
+    tournament = tournament_lock(tournament_id)
+    require_organiser(tournament, user)
+    if tournament.status != Tournament.Status.FINISHED:
+        raise errors.not_finished(tournament.name)
+    before = tournament_summary(tournament)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    event_audit_record("tournament.reopened", actor=user, tournament=tournament, obj=tournament, before=before,
+                       after=tournament_summary(tournament), note=note)
+    return tournament

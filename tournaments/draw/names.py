@@ -1,0 +1,94 @@
+"""The names of a bracket's rounds, as values (pure: the words are the display layer's).
+
+One place decides what every elimination round is called; the pages, the SVG drawing, the match
+page and the API all ask :func:`round_name` and render its :class:`RoundName` in the reader's
+language (``tournaments.selectors.round_label``).
+
+- ``main`` (single elimination) and the fed flights (``consolation``, ``last_chance``): named from
+  the flight's last round backwards, ``final``, ``semi_final``, ``quarter_final``, ``round_of``
+  (16); rounds before those are numbered from the start (``round`` 1, 2...). The main flight's
+  number of rounds follows from the bracket size (a bracket of 16 has 4 rounds); a fed flight's is
+  its own (``rounds``), since its entry rounds do not halve the field.
+- ``winners``: the winners' bracket of a double elimination, ``winners_round`` 1, 2...;
+- ``losers``: its losers' bracket, ``losers_round`` 1, 2...;
+- ``final``: the grand final (round 1, ``grand_final``) and its reset (round 2, ``reset``: the
+  second match, played only if the losers' bracket winner wins the first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import DrawError
+
+FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND = "final", "semi_final", "quarter_final", "round_of", "round"
+WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET = "winners_round", "losers_round", "grand_final", "reset"
+KINDS = (FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND, WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET)
+#: The last rounds of a knockout by their distance from its final (0: the final itself).
+FROM_THE_END = ((FINAL, 0), (SEMI_FINAL, 0), (QUARTER_FINAL, 0), (ROUND_OF, 16))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundName:
+    """A round's name as a value: its ``kind`` (one of :data:`KINDS`) and a ``number`` where the
+    kind carries one (``round`` 3, ``losers_round`` 2, ``round_of`` 16; 0 otherwise)."""
+
+    kind: str
+    number: int = 0
+
+
+def _rounds_of(size: int) -> int:
+    if not isinstance(size, int) or isinstance(size, bool) or size < 2 or size & (size - 1):
+        raise DrawError(f"a bracket's size is a power of two from 2, not {size!r}", code="bad_size", size=size)
+    return size.bit_length() - 1
+
+
+def round_name(flight: str, number: int, size: int, *, rounds: int | None = None) -> RoundName:
+    """The name of round ``number`` (from 1) of the flight ``flight`` of a bracket of ``size``
+    (the main or winners' bracket's size, a power of two); ``rounds`` is the flight's own number
+    of rounds, needed for a fed flight (``consolation``, ``last_chance``) and checked when given.
+
+    Raises :class:`DrawError` ``bad_size`` (not a power of two from 2) or ``bad_round`` (a round
+    the flight does not have, or a fed flight without ``rounds``).
+    """
+    count = _rounds_of(size)
+    if flight in ("consolation", "last_chance"):
+        if rounds is None:
+            raise DrawError(f"the rounds of the {flight} flight are named from its number of rounds",
+                            code="bad_round", flight=flight)
+        count = rounds
+    elif rounds is not None and flight in ("main", "winners") and rounds != count:
+        raise DrawError(f"a bracket of {size} has {count} rounds, not {rounds}", code="bad_round", flight=flight)
+    if flight == "final":
+        count = 2
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise DrawError(f"round {number!r} is not a round", code="bad_round", flight=flight, round=number)
+    if flight == "losers":
+        # Two losers' rounds for every winners' round after the first: one among themselves, one
+        # against the players dropping from the winners' bracket.
+        if number > 2 * (count - 1):
+            raise DrawError(f"the losers' bracket of {size} has {2 * (count - 1)} rounds", code="bad_round",
+                            flight=flight, round=number)
+        return RoundName(LOSERS_ROUND, number)
+    if number > count:
+        raise DrawError(f"the {flight} flight has {count} rounds", code="bad_round", flight=flight, round=number)
+    if flight == "final":
+        return RoundName(GRAND_FINAL if number == 1 else RESET)
+    if flight == "winners":
+        return RoundName(WINNERS_ROUND, number)
+    if flight not in ("main", "consolation", "last_chance"):
+        raise DrawError(f"no flight is called {flight!r}", code="bad_round", flight=flight)
+    back = count - number
+    if back < len(FROM_THE_END):
+        return RoundName(*FROM_THE_END[back])
+    return RoundName(ROUND, number)
+
+
+def flight_round_names(flight: str, size: int, *, rounds: int | None = None) -> tuple[RoundName, ...]:
+    """Every round's name of a flight, first round first (see :func:`round_name`)."""
+    count = rounds if rounds is not None else (
+        2 if flight == "final" else 2 * (_rounds_of(size) - 1) if flight == "losers" else _rounds_of(size))
+    return tuple(round_name(flight, number, size, rounds=rounds) for number in range(1, count + 1))
+
+
+__all__ = ["KINDS", "RoundName", "flight_round_names", "round_name"]

@@ -1,0 +1,316 @@
+"""Corrections that always work, and cascade visibly (Challonge's "reopen", start.gg's result
+correction).
+
+A director corrects a result of a running bracket event:
+
+- the same winner with another score: always allowed, nothing else in the bracket moves;
+- another winner: every later match the old winner reached because of that result (and every
+  match the old loser's drop reached: consolation, last chance, a double elimination's losers'
+  bracket) is *reset*, whatever its state: played, reported or started with the wrong player. The
+  pure walk is :func:`tournaments.draw.cascade.cascade`; here it is read off the stored draw.
+
+:func:`result_correction_preview` says what a correction would reset, in sentences with names
+and round names, and changes nothing (the page's confirmation step, the API's dry run).
+:func:`result_correct` does it in one transaction, under the match's lock then the event's (the
+order a report takes them): the reset matches' results are voided (their rating changes undone,
+their reports and scores kept in the audit log), their matches removed, then the result is
+overridden through ``matches.services.reporting.match_override`` and the bracket synced: each
+reset pairing gets a new scheduled match once its two players are known. Everything is audited.
+
+A finished event is reopened first (``events.event_reopen``); a correction of a finished event is
+refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from core.errors import Conflict, DomainError
+from matches.models import Match
+from matches.services.reporting import claim_make, match_locked, match_override, score_winner
+from tournaments import errors
+from tournaments.draw import DrawError
+from tournaments.draw.bracket import BYE, PLAYED, READY
+from tournaments.draw.cascade import Cascade, Reset, cascade
+from tournaments.draw.routes import Routes
+from tournaments.models import EVENT_JOIN, Pairing, Tournament, event_id_of
+
+from . import state
+from .advance import _drop_matches, _refuse_for, bracket_sync
+from .audit import entrant_names, event_audit_record
+from .common import runs, tournament_lock
+
+# --- what a correction resets, as people read it ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResetLine:
+    """A later match a correction resets: its pairing ``key`` (for the API), where it is in the
+    bracket (``round_name``), its players before and after (names; None while to be decided), the
+    result it loses (``voided``: the winner's name, and ``score``), whether it had started with
+    the wrong player (``started``), and the sentence a page shows."""
+
+    key: str
+    flight: str
+    round_number: int
+    round_name: str
+    before: tuple[str | None, str | None]
+    after: tuple[str | None, str | None]
+    voided: str | None
+    score: tuple[int, int] | None
+    started: bool
+    match_id: int | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction as previewed or done: the match (``key``, ``round_name``, players), the
+    result it had and the one it gets, and what it resets."""
+
+    tournament: Tournament
+    match_id: int
+    key: str
+    round_name: str
+    players: tuple[str, str]
+    old_winner: str | None
+    new_winner: str
+    score: tuple[int, int]
+    resets: tuple[ResetLine, ...]
+    applied: bool = False
+
+    @property
+    def same_winner(self) -> bool:
+        return self.old_winner == self.new_winner
+
+    @property
+    def started(self) -> tuple[ResetLine, ...]:
+        """The reset matches that had already started or been reported with the wrong player."""
+        return tuple(line for line in self.resets if line.started)
+
+    @property
+    def keys(self) -> list[str]:
+        return [line.key for line in self.resets]
+
+    @property
+    def summary(self) -> str:
+        """The correction in one sentence."""
+        if self.old_winner is None:
+            return _("%(winner)s wins %(round)s, %(a)s v %(b)s, %(score)s.") % {
+                "winner": self.new_winner, "round": self.round_name, "a": self.players[0], "b": self.players[1],
+                "score": _score(self.score)}
+        if self.same_winner:
+            return _("%(winner)s still wins %(round)s, %(a)s v %(b)s, now %(score)s: nothing else in the bracket "
+                     "changes.") % {"winner": self.new_winner, "round": self.round_name, "a": self.players[0],
+                                    "b": self.players[1], "score": _score(self.score)}
+        return _("%(winner)s wins %(round)s, %(a)s v %(b)s, %(score)s, instead of %(old)s.") % {
+            "winner": self.new_winner, "round": self.round_name, "a": self.players[0], "b": self.players[1],
+            "score": _score(self.score), "old": self.old_winner}
+
+
+def _score(score) -> str:
+    """A final score as a sentence gives it: the winner's points first."""
+    return f"{max(score)}-{min(score)}"
+
+
+def round_name(bracket, flight: str, number: int) -> str:
+    """A round as people name it: the main flight's (a winners' bracket's) last rounds are the
+    final, the semi-finals and the quarter-finals; other rounds and flights are numbered."""
+    rounds = bracket.flight(flight).rounds
+    if flight in ("main", "winners"):
+        from_end = rounds - number
+        named = {0: _("the final"), 1: _("a semi-final"), 2: _("a quarter-final")}
+        if from_end in named:
+            return named[from_end]
+        return _("round %(number)s") % {"number": number}
+    if flight == "final":
+        return _("the grand final") if number == 1 else _("the deciding grand final")
+    flights = {"consolation": _("the consolation flight"), "last_chance": _("the last-chance flight"),
+               "losers": _("the losers' bracket")}
+    return _("round %(number)s of %(flight)s") % {"number": number, "flight": flights.get(flight, flight)}
+
+
+def _name(names: dict[int, str], entrant) -> str | None:
+    if entrant is None or entrant is BYE:
+        return None
+    return names.get(entrant)
+
+
+def _line(reset: Reset, pairing: Pairing, bracket, names: dict[int, str]) -> ResetLine:
+    before, after = reset.before, reset.after
+    match = pairing.match
+    where = round_name(bracket, before.match.flight, before.match.round)
+    was = (_name(names, before.top), _name(names, before.bottom))
+    now = (_name(names, after.top), _name(names, after.bottom))
+    voided = _name(names, reset.voided)
+    score = None
+    if voided is not None and match is not None and match.score0 is not None:
+        flipped = names.get(pairing.entry0_id) != was[0]
+        score = (match.score1, match.score0) if flipped else (match.score0, match.score1)
+    started = match is not None and state.is_started(match, getattr(pairing, "has_reports", False))
+    if was[0] and was[1]:
+        what = _("%(round)s, %(a)s v %(b)s,") % {"round": where, "a": was[0], "b": was[1]}
+    else:
+        what = _("%(round)s, where %(a)s was waiting,") % {"round": where, "a": was[0] or was[1]}
+    if voided is not None:
+        what += " " + _("which %(winner)s won %(score)s,") % {"winner": voided, "score": _score(score) if score else ""}
+    elif started:
+        what += " " + _("which had started,")
+    if after.status == READY:
+        then = _("%(a)s v %(b)s will be played instead") % {"a": now[0], "b": now[1]}
+    elif now[0] or now[1]:
+        then = _("%(a)s waits there for an opponent still to be decided") % {"a": now[0] or now[1]}
+    else:
+        then = _("it waits for both players to be decided again")
+    sentence = (_("%(what)s is reset: its result is void and %(then)s.") if voided is not None
+                else _("%(what)s is reset: %(then)s.")) % {"what": what, "then": then}
+    return ResetLine(key=before.match.id, flight=before.match.flight, round_number=before.match.round,
+                     round_name=where, before=was, after=now, voided=voided, score=score, started=started,
+                     match_id=pairing.match_id, sentence=sentence[0].upper() + sentence[1:])
+
+
+# --- the preview ---------------------------------------------------------------------------------
+
+
+def _event_match(match_id: int, tournament_id: int | None) -> tuple[Match, int]:
+    """The match (sides joined) and its event's id. Raises Match.DoesNotExist; DomainError
+    ``not_event_match`` when it is no match of event ``tournament_id`` (or of any event)."""
+    match = Match.objects.select_related(EVENT_JOIN).get(pk=match_id)
+    event_id = event_id_of(match)
+    if event_id is None or (tournament_id is not None and event_id != tournament_id):
+        raise DomainError(_("match %(match)s is not a match of this event") % {"match": match_id},
+                          code="not_event_match", field="match", match=match_id)
+    return match, event_id
+
+
+def _check(tournament: Tournament, user) -> None:
+    if not runs(tournament, user):
+        raise errors.not_organiser()
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(_("%(event)s is finished: reopen it before correcting a result") % {"event": tournament.name},
+                       code="tournament_finished")
+    if tournament.status != Tournament.Status.RUNNING:
+        raise errors.not_drawn()
+    if tournament.kind == Tournament.Kind.TEAMS:
+        raise DomainError(_("a team match is corrected board by board, on each board's match page"),
+                          code="team_correction")
+
+
+def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> tuple[Correction, Cascade | None, list]:
+    """The correction of ``match`` to ``score`` read off the loaded event: the Correction, the
+    cascade (None outside a bracket) and the reset pairings."""
+    claim_make(match, tuple(score), None)  # raises bad_score for a score that is no final score
+    side = score_winner(match, tuple(score))
+    pairing = next((p for p in loaded.pairings if p.match_id == match.pk), None)
+    if pairing is None:
+        raise DomainError(_("match %(match)s is not in the draw of %(event)s") % {"match": match.pk,
+                                                                                  "event": tournament.name},
+                          code="not_event_match", field="match", match=match.pk)
+    names = entrant_names(loaded)
+    winner_side = match.side0_id if side == 0 else match.side1_id
+    winner = next(e for e in (pairing.entry0_id, pairing.entry1_id) if loaded.by_id[e].side_id == winner_side)
+    old = state.winner_entry(pairing, loaded.by_id, bracket=True)
+    players = (names[pairing.entry0_id], names[pairing.entry1_id])
+    if tournament.format not in state.BRACKET_FORMATS:
+        where = _("round %(number)s") % {"number": pairing.round_number}
+        correction = Correction(tournament, match.pk, pairing.key, where, players, names.get(old),
+                                names[winner], tuple(score), ())
+        return correction, None, []
+    try:
+        view = state.bracket_state(loaded)
+        routes = Routes(view.bracket)
+        where = round_name(view.bracket, pairing.flight, pairing.round_number)
+        found = None
+        if old is not None:
+            results = {s.match.id: s.winner for s in view.state.matches if s.status == PLAYED}
+            found = cascade(routes, results, pairing.key, winner)
+    except DrawError as error:
+        raise errors.from_draw(error) from None
+    lines, reset_pairings = [], []
+    for reset in found.resets if found else ():
+        row = loaded.by_key[reset.id]
+        if row.match_id is None and row.entry0_id is None and row.entry1_id is None:
+            continue  # nothing stored there yet: the sync fills it
+        lines.append(_line(reset, row, view.bracket, names))
+        reset_pairings.append(row)
+    correction = Correction(tournament, match.pk, pairing.key, where, players, names.get(old), names[winner],
+                            tuple(score), tuple(lines))
+    return correction, found, reset_pairings
+
+
+def result_correction_preview(*, match_id: int, user, score, tournament_id: int | None = None) -> Correction:
+    """What correcting ``match_id``'s result to ``score`` would change, without changing anything
+    (the page's confirmation step, the API's dry run): a constant number of queries whatever the
+    event's size (the match; the event's entries and pairings).
+
+    Raises Match.DoesNotExist; DomainError ``not_event_match`` (not a match of the event's
+    draw), ``bad_score``, ``team_correction``; NotAllowed ``not_organiser``; Conflict
+    ``tournament_finished``, ``not_drawn``."""
+    match, _event_id = _event_match(match_id, tournament_id)
+    tournament = match.event_link.tournament
+    _check(tournament, user)
+    correction, _found, _rows = _plan(tournament, match, score, state.load(tournament))
+    return correction
+
+
+def _refuse_named(correction: Correction):
+    """A refusal naming the reset match as the preview did (its round and players, not its key)."""
+    lines = {line.key: line for line in correction.resets}
+
+    def refuse(key: str, why: str) -> Conflict:
+        line = lines.get(key)
+        where = (_("%(round)s, %(a)s v %(b)s,") % {"round": line.round_name, "a": line.before[0] or "?",
+                                                   "b": line.before[1] or "?"}) if line else key
+        text = _("%(match)s cannot be reset: it %(why)s. Settle that first, then correct the result again.") % {
+            "match": where, "why": why}
+        return Conflict(text[0].upper() + text[1:], code="result_built_on", match=key)
+    return refuse
+
+
+@transaction.atomic
+def result_correct(*, match_id: int, user, score, statement: str = "", tournament_id: int | None = None,
+                   expected: list[str] | None = None) -> Correction:
+    """Correct ``match_id``'s result to ``score`` and reset what it cascades into (see the module
+    docstring). ``expected``: the pairing keys the director was shown (the preview's ``keys``);
+    when the bracket has moved since and the cascade differs, nothing changes.
+
+    Writes, audited under ``user``: for each reset match, its rating change undone, ``match.deleted``
+    (its result and reports kept in the entry) and ``pairing.reset``; the override
+    (``match.result_overridden``); the new pairings' entries and matches; ``result.corrected``
+    (the correction and every reset, in sentences' terms). Raises what the preview raises, and
+    Conflict ``cascade_changed`` (``expected`` differs), ``result_built_on`` (a reset match has a
+    dispute kept for good, or is being reported right now), ``rating_built_on`` (a rating change
+    that cannot be undone); nothing changes then."""
+    match, event_id = _event_match(match_id, tournament_id)
+    match_locked(match.pk)  # the match, then the event: the order a report's confirmation takes them
+    tournament = tournament_lock(event_id)
+    _check(tournament, user)
+    loaded = state.load(tournament)
+    correction, found, rows = _plan(tournament, match, score, loaded)
+    if expected is not None and list(expected) != correction.keys:
+        raise Conflict(_("the bracket has changed since the correction was previewed: look at it again"),
+                       code="cascade_changed")
+    source = loaded.by_key[correction.key]
+    if rows:
+        _drop_matches([row for row in rows if state.has_matches(row)], _refuse_named(correction), user,
+                      void_started=True)
+        Pairing.objects.filter(pk__in=[row.pk for row in rows if not state.has_matches(row)]).update(
+            entry0=None, entry1=None)
+    match_override(match_id=match.pk, user=user, claim=claim_make(match, tuple(score), None), statement=statement)
+    if found is not None:
+        # The override's hook advanced the bracket from the corrected result; one full sync makes
+        # sure every reset pairing stands as the cascade says (idempotent).
+        bracket_sync(tournament, state.load(tournament), created_by=user, refuse=_refuse_for(source))
+    event_audit_record(
+        "result.corrected", actor=user, tournament=tournament, obj=source, match_id=match.pk,
+        before={"key": correction.key, "winner": correction.old_winner},
+        after={"key": correction.key, "winner": correction.new_winner, "score": list(correction.score),
+               "resets": [{"key": line.key, "before": list(line.before), "after": list(line.after),
+                           "voided": line.voided, "score": list(line.score) if line.score else None,
+                           "started": line.started} for line in correction.resets]},
+        note=statement,
+    )
+    return replace(correction, applied=True)
