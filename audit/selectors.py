@@ -2,18 +2,19 @@
 
 The selectors return lazy querysets so that the caller's paginator reads one page (a COUNT and one
 slice: two queries whatever the log's size; ``AuditEntry`` has no foreign key to join). The API
-pages them with DRF's ``core.api.Pagination``; pages use :func:`audit_page` and :func:`audit_rows`. Who may
+pages them with DRF's ``core.api.Pagination``; pages use :func:`audit_page` and :func:`audit_rows`
+(each entry as a sentence: never its action's name, an object type, an id or JSON). Who may
 read them (an event's organiser and staff, a match's director) is for the views to check.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 
+from . import describe
 from .models import AuditEntry
 
 PER_PAGE = 50
@@ -67,30 +68,30 @@ def audit_actions(tournament) -> list[str]:
 
 @dataclass(frozen=True)
 class AuditRow:
-    """An entry as a page shows it: its summaries as compact JSON text."""
+    """An entry as a page shows it: when, who, what (the action's label) and the change as a
+    sentence (``audit.describe``); the match it is about, for a link."""
 
     at: object
     actor: str
-    action: str
-    object: str
+    label: str
+    sentence: str
     match_id: int | None
-    before: str
-    after: str
-    note: str
 
 
-def _shown(value) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-
-
-def audit_rows(entries) -> list[AuditRow]:
-    """``entries`` as a page shows them."""
+def audit_rows(entries, sides: dict[int, tuple[str, str]] | None = None) -> list[AuditRow]:
+    """``entries`` as a page shows them; ``sides`` maps a match id to its sides' names, for the
+    sentences that name them (a match no longer there: "the first side")."""
+    sides = sides or {}
     return [
-        AuditRow(entry.at, entry.actor_name, entry.action,
-                 f"{entry.object_type} {entry.object_id}" if entry.object_id is not None else entry.object_type,
-                 entry.match_id, _shown(entry.before), _shown(entry.after), entry.note)
+        AuditRow(entry.at, describe.who(entry), describe.action_label(entry.action),
+                 describe.describe(entry, sides.get(entry.match_id)), entry.match_id)
         for entry in entries
     ]
+
+
+def action_choices(actions: list[str]) -> list[tuple[str, str]]:
+    """Actions (``audit_actions``) as a filter offers them: (action, its label), by label."""
+    return sorted(((action, describe.action_label(action)) for action in actions), key=lambda pair: pair[1])
 
 
 def audit_page(entries: QuerySet[AuditEntry], number, per_page: int = PER_PAGE) -> Page:

@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from audit.selectors import audit_of_match
+from audit.selectors import audit_of_match, audit_rows
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse
 from engine.actions import action_from_dict
@@ -287,7 +287,9 @@ def _render_detail(
                            for g in reported],
         "report_step": _step(request, match, reported, my_side or 0, prefix="report_", anchor="report-board"),
         # The match's own audit log, for whoever directs it (the event's log is on the event's audit page).
-        "history": list(audit_of_match(match)[:HISTORY_ROWS]) if runs else None,
+        # Each change as a sentence naming the sides (audit.describe), never its action's name or JSON.
+        "history": audit_rows(audit_of_match(match)[:HISTORY_ROWS], {match.pk: (match.side0.name, match.side1.name)})
+        if runs else None,
     }
     return render(request, "matches/detail.html", context, status=status)
 

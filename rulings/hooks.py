@@ -2,15 +2,25 @@
 :class:`rulings.apps.RulingsConfig` when the app is ready.
 
 Both run first (``ORDER_MATCH_RECORDS``), before an event's draw builds on the result.
+
+And what it says to tournaments (``tournaments.hooks``, which imports nothing of rulings): an
+event cannot be finished while a dispute on one of its matches is still open (awaiting a ruling
+or under appeal); each is named in a sentence.
 """
 
 from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from matches import hooks
+from tournaments import hooks as event_hooks
 
+from . import wording
 from .models import Dispute
+from .selectors import dispute_round, disputes_unresolved_in_event
 from .services.disputes import dispute_open_automatic, disputes_settle_automatic
 
 
@@ -30,7 +40,33 @@ DISPUTE_RECORD = hooks.MatchRecord(
 )
 
 
+def dispute_sentence(dispute: Dispute) -> str:
+    """The dispute as a director names it: "the dispute on Ana v Bob, round 2, opened on 1 Dec"
+    (without the round for a match outside the event's draw)."""
+    match = dispute.match
+    values = {"match": gettext("%(side0)s v %(side1)s") % {"side0": match.side0.name, "side1": match.side1.name},
+              "date": date_format(timezone.localtime(dispute.created_at), "j M"), "round": dispute_round(dispute)}
+    if values["round"] is None:
+        return gettext("the dispute on %(match)s, opened on %(date)s") % values
+    return gettext("the dispute on %(match)s, round %(round)s, opened on %(date)s") % values
+
+
+def _finish_blockers(tournament) -> list[str]:
+    sentences = []
+    for dispute in disputes_unresolved_in_event(tournament):
+        if dispute.status == Dispute.Status.APPEALED:
+            sentences.append(gettext("%(dispute)s is under appeal") % {"dispute": dispute_sentence(dispute)})
+        else:
+            sentences.append(gettext("%(dispute)s is still open") % {"dispute": dispute_sentence(dispute)})
+    return sentences
+
+
+OPEN_DISPUTES_CHECK = event_hooks.FinishCheck(name="rulings.open_disputes", blocking=_finish_blockers)
+
+
 def register() -> None:
+    wording.audit_register()
+    event_hooks.finish_check_register(OPEN_DISPUTES_CHECK)
     hooks.match_record_register(DISPUTE_RECORD)
     hooks.result_confirmed.connect(_result_confirmed, name="rulings.disputes_settle_automatic",
                                    order=hooks.ORDER_MATCH_RECORDS)

@@ -16,28 +16,29 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Dispute(models.Model):
     class Category(models.TextChoices):
-        ILLEGAL_MOVE = "illegal_move", "Illegal move"
-        COCKED_DICE = "cocked_dice", "Cocked dice"
-        PREMATURE_ROLL = "premature_roll", "Premature roll"
-        CRAWFORD_DOUBLE = "crawford_double", "Double in the Crawford game"
-        CUBE_OR_SETUP = "cube_or_setup", "Misplaced cube or wrong setup"
-        LATE_ARRIVAL = "late_arrival", "Late arrival"
-        SLOW_PLAY = "slow_play", "Slow play"
-        SCORE_DISAGREEMENT = "score_disagreement", "Score disagreement"
-        NO_SHOW = "no_show", "No-show"
-        CONDUCT = "conduct", "Conduct"
-        OTHER = "other", "Other"
+        ILLEGAL_MOVE = "illegal_move", _("Illegal move")
+        COCKED_DICE = "cocked_dice", _("Cocked dice")
+        PREMATURE_ROLL = "premature_roll", _("Premature roll")
+        CRAWFORD_DOUBLE = "crawford_double", _("Double in the Crawford game")
+        CUBE_OR_SETUP = "cube_or_setup", _("Misplaced cube or wrong setup")
+        LATE_ARRIVAL = "late_arrival", _("Late arrival")
+        SLOW_PLAY = "slow_play", _("Slow play")
+        SCORE_DISAGREEMENT = "score_disagreement", _("Score disagreement")
+        NO_SHOW = "no_show", _("No-show")
+        CONDUCT = "conduct", _("Conduct")
+        OTHER = "other", _("Other")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open, awaiting a ruling"
-        RULED = "ruled", "Ruled"
-        APPEALED = "appealed", "Under appeal"
-        DECIDED = "decided", "Appeal decided"
-        SETTLED = "settled", "Settled without a ruling"
+        OPEN = "open", _("Open, awaiting a ruling")
+        RULED = "ruled", _("Ruled")
+        APPEALED = "appealed", _("Under appeal")
+        DECIDED = "decided", _("Appeal decided")
+        SETTLED = "settled", _("Settled without a ruling")
 
     match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="disputes")
     game_number = models.PositiveSmallIntegerField(null=True, blank=True, help_text="empty: the whole match")
@@ -81,22 +82,22 @@ class Statement(models.Model):
 
 class Ruling(models.Model):
     class Outcome(models.TextChoices):
-        STANDS = "stands", "Result stands"
-        SCORE_CORRECTED = "score_corrected", "Score corrected"
-        PLAY_CORRECTED = "play_corrected", "Illegal play corrected"
-        PLAY_CONDONED = "play_condoned", "Illegal play condoned"
-        GAME_VOIDED = "game_voided", "Game voided"
-        GAME_REPLAYED = "game_replayed", "Game to be replayed"
-        CRAWFORD_DOUBLE_VOIDED = "crawford_double_voided", "Crawford-game double voided"
-        PENALTY_POINTS = "penalty_points", "Penalty points"
-        MATCH_AWARDED = "match_awarded", "Match awarded"
-        WARNING = "warning", "Warning"
-        DISQUALIFICATION = "disqualification", "Disqualification from the event"
+        STANDS = "stands", _("Result stands")
+        SCORE_CORRECTED = "score_corrected", _("Score corrected")
+        PLAY_CORRECTED = "play_corrected", _("Illegal play corrected")
+        PLAY_CONDONED = "play_condoned", _("Illegal play condoned")
+        GAME_VOIDED = "game_voided", _("Game voided")
+        GAME_REPLAYED = "game_replayed", _("Game to be replayed")
+        CRAWFORD_DOUBLE_VOIDED = "crawford_double_voided", _("Crawford-game double voided")
+        PENALTY_POINTS = "penalty_points", _("Penalty points")
+        MATCH_AWARDED = "match_awarded", _("Match awarded")
+        WARNING = "warning", _("Warning")
+        DISQUALIFICATION = "disqualification", _("Disqualification from the event")
 
     class Status(models.TextChoices):
-        IN_FORCE = "in_force", "In force"
-        OVERTURNED = "overturned", "Overturned on appeal"
-        REPLACED = "replaced", "Replaced on appeal"
+        IN_FORCE = "in_force", _("In force")
+        OVERTURNED = "overturned", _("Overturned on appeal")
+        REPLACED = "replaced", _("Replaced on appeal")
 
     dispute = models.ForeignKey(Dispute, on_delete=models.PROTECT, related_name="rulings")
     director = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rulings_made")
@@ -122,13 +123,13 @@ class Ruling(models.Model):
 
 class Appeal(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Awaiting the committee"
-        DECIDED = "decided", "Decided"
+        OPEN = "open", _("Awaiting the committee")
+        DECIDED = "decided", _("Decided")
 
     class Decision(models.TextChoices):
-        UPHOLD = "uphold", "Ruling upheld"
-        OVERTURN = "overturn", "Ruling overturned"
-        REPLACE = "replace", "Ruling replaced"
+        UPHOLD = "uphold", _("Ruling upheld")
+        OVERTURN = "overturn", _("Ruling overturned")
+        REPLACE = "replace", _("Ruling replaced")
 
     ruling = models.OneToOneField(Ruling, on_delete=models.PROTECT, related_name="appeal_of")
     appellant = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="appeals")

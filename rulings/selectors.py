@@ -17,7 +17,7 @@ from django.db.models import Prefetch, QuerySet
 from engine.actions import actions_from_json
 from engine.errors import EngineError
 from engine.game import Frame
-from matches.models import Game, Match
+from matches.models import Game, Match, Report
 
 from . import access, errors
 from .models import Appeal, CommitteeMember, Dispute, Ruling, Statement
@@ -224,3 +224,40 @@ def appeal_visible(appeal_id: int, user) -> Appeal | None:
     if appeal is None or not access.dispute_visible(appeal.ruling.dispute, user):
         return None
     return appeal
+
+
+#: The disputes an event cannot be finished over: awaiting a ruling, or a ruling under appeal.
+UNRESOLVED = (Dispute.Status.OPEN, Dispute.Status.APPEALED)
+
+
+def disputes_unresolved_in_event(tournament) -> list[Dispute]:
+    """The disputes still open (awaiting a ruling or under appeal) on ``tournament``'s matches,
+    oldest first, with their match, sides and the match's pairing (or team board's pairing) for
+    its round: one query."""
+    return list(
+        Dispute.objects.filter(match__event_link__tournament=tournament, status__in=UNRESOLVED)
+        .select_related(*_PLAYERS, "match__pairing", "match__board__pairing")
+        .order_by("created_at", "pk")
+    )
+
+
+def dispute_round(dispute: Dispute) -> int | None:
+    """The round of the event the disputed match belongs to (its pairing's, or its team match's
+    pairing's), or None for a match outside a draw."""
+    match = dispute.match
+    pairing = getattr(match, "pairing", None)  # a reverse one-to-one raises when absent
+    if pairing is None:
+        board = getattr(match, "board", None)
+        pairing = board.pairing if board is not None else None
+    return pairing.round_number if pairing is not None else None
+
+
+def reported_scores(match: Match) -> list[tuple[int, int]]:
+    """The distinct scores the match's players report now (their reports not superseded), in
+    the order reported: one when a report is contested, two when the reports disagree."""
+    scores: list[tuple[int, int]] = []
+    for score in (match.reports.exclude(status=Report.Status.SUPERSEDED).exclude(side=None)
+                  .order_by("created_at", "pk").values_list("score0", "score1")):
+        if score not in scores and None not in score:
+            scores.append(score)
+    return scores

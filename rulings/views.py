@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -50,6 +51,7 @@ from .selectors import DisputeDetail, DisputedMoment
 from .services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
 from .services.disputes import dispute_answer, dispute_open
 from .services.rulings import ruling_make
+from .wording import OUTCOME_CHOICES, ruling_sentence, stands_label
 
 DISPUTES_PER_PAGE = 50
 #: How many actions of the log the dispute page shows before and after the disputed one.
@@ -113,8 +115,11 @@ def queue(request: HttpRequest) -> HttpResponse:
 
 
 def _open_page(request: HttpRequest, match: Match, form: DisputeOpenForm, status: int = 200) -> HttpResponse:
-    return render(request, "rulings/open.html", {"match": match, "form": form, "games": selectors.match_games(match)},
-                  status=status)
+    moment = form.moment()
+    board_url = (f"{reverse('matches:detail', args=[match.pk])}?game={moment['game']}&moment={moment['moment']}#board"
+                 if moment and moment["moment"] is not None else None)
+    return render(request, "rulings/open.html", {"match": match, "form": form, "games": selectors.match_games(match),
+                                                 "moment": moment, "board_url": board_url}, status=status)
 
 
 @login_required
@@ -124,7 +129,7 @@ def open_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
     if match is None:
         raise Http404("no such match")
     if side_of_user(match, request.user) is None and not user_runs_match(match, request.user):
-        raise PermissionDenied("only the match's players and its director may open a dispute")
+        raise PermissionDenied(_("only the match's players and its director may open a dispute"))
     if request.method != "POST":
         return _open_page(request, match, DisputeOpenForm(initial=request.GET.dict() or None))
     form = DisputeOpenForm(request.POST)
@@ -138,7 +143,7 @@ def open_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases=PARAM_ALIASES)
         return _open_page(request, match, form, status=error_status(error))
-    messages.success(request, "Your dispute is open: the director will rule on it.")
+    messages.success(request, _("Your dispute is open: the director will rule on it."))
     return redirect(_dispute_url(dispute.pk))
 
 
@@ -177,7 +182,7 @@ def _board(dispute: Dispute, moment: DisputedMoment | None, viewer: int) -> Boar
     Position ID alone (side 0 on roll)."""
     if moment is None:
         return None
-    title = f"Game {moment.game}, before action {moment.move}"
+    title = _("Game %(game)s, before action %(move)s") % {"game": moment.game, "move": moment.move}
     frame = moment.frame
     if frame is not None:
         svg = board_svg(frame.position, cube=frame.cube, owner=frame.owner, dice=frame.dice, viewer=viewer, title=title)
@@ -185,10 +190,19 @@ def _board(dispute: Dispute, moment: DisputedMoment | None, viewer: int) -> Boar
         svg = board_svg(position_from_id(moment.position_id), viewer=viewer, title=title)
     else:
         return None
-    source = ("the game as played, attached to the dispute" if moment.source == "log"
-              else f"the record of game {moment.game}")
+    source = (_("the game as played, attached to the dispute") if moment.source == "log"
+              else _("the record of game %(game)s") % {"game": moment.game})
     lines = [LogLine(line.index, _action_text(dispute.match, line.action), line.disputed) for line in moment.lines]
     return Board(svg=svg, position_id=moment.position_id, lines=lines, source=source)
+
+
+def _where(dispute: Dispute) -> str:
+    """Where in the match the dispute is, in words."""
+    if dispute.game_number and dispute.move_number:
+        return _("Game %(game)s, action %(move)s") % {"game": dispute.game_number, "move": dispute.move_number}
+    if dispute.game_number:
+        return _("Game %(game)s") % {"game": dispute.game_number}
+    return _("The whole match")
 
 
 @dataclass(frozen=True)
@@ -196,6 +210,24 @@ class RulingRow:
     ruling: Ruling
     appeal: Appeal | None
     window_closes: object
+    sentence: str  # the ruling as its director says it (rulings.wording)
+
+
+def _ruling_sentence(ruling: Ruling, sides: tuple[str, str]) -> str:
+    before = (ruling.changes or {}).get("before") or {}
+    confirmed = before.get("score") if before.get("status") == "confirmed" else None
+    return ruling_sentence(ruling.outcome, ruling.params, sides, before_score=confirmed)
+
+
+def _ruling_form(match: Match, data=None) -> RulingForm:
+    """The ruling form, its "result stands" choice worded for the match's result (its confirmed
+    result, or its one contested report, which then stands without the score being typed)."""
+    sides = _side_names(match)
+    confirmed = (match.score0, match.score1) if match.status == Match.Status.CONFIRMED else None
+    reported = [] if confirmed else selectors.reported_scores(match)
+    return RulingForm(data, side_names=sides,
+                      stands_label=stands_label(confirmed=confirmed, reported=reported, sides=sides),
+                      stands_score=reported[0] if len(reported) == 1 else None)
 
 
 def _render_dispute(request: HttpRequest, detail: DisputeDetail, *, answer_form: StatementForm | None = None,
@@ -209,7 +241,7 @@ def _render_dispute(request: HttpRequest, detail: DisputeDetail, *, answer_form:
     rows = []
     for ruling in detail.rulings:
         appeal = getattr(ruling, "appeal_of", None)  # the reverse one-to-one raises an AttributeError when absent
-        rows.append(RulingRow(ruling, appeal, appeal_window_closes(ruling)))
+        rows.append(RulingRow(ruling, appeal, appeal_window_closes(ruling), _ruling_sentence(ruling, _side_names(match))))
     in_force = next((row for row in rows if row.ruling.status == Ruling.Status.IN_FORCE), None)
     can_appeal = (my_side is not None and in_force is not None and in_force.appeal is None
                   and in_force.ruling.appeal_id is None  # a committee's ruling is final
@@ -226,8 +258,9 @@ def _render_dispute(request: HttpRequest, detail: DisputeDetail, *, answer_form:
         "in_force": in_force,
         "answer_form": answer_form or (StatementForm() if (my_side is not None or directs)
                                        and dispute.status not in (Dispute.Status.DECIDED, Dispute.Status.SETTLED) else None),
-        "ruling_form": ruling_form or (RulingForm(side_names=_side_names(match)) if directs and in_force is None
+        "ruling_form": ruling_form or (_ruling_form(match) if directs and in_force is None
                                        and dispute.status == Dispute.Status.OPEN else None),
+        "where": _where(dispute),
         "appeal_form": appeal_form or (AppealForm() if can_appeal else None),
     }
     return render(request, "rulings/dispute.html", context, status=status)
@@ -253,7 +286,7 @@ def answer(request: HttpRequest, dispute_id: int) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_dispute(request, detail, answer_form=form, status=error_status(error))
-    messages.success(request, "Your statement is added.")
+    messages.success(request, _("Your statement is added."))
     return redirect(_dispute_url(dispute_id))
 
 
@@ -262,7 +295,7 @@ def answer(request: HttpRequest, dispute_id: int) -> HttpResponse:
 def rule(request: HttpRequest, dispute_id: int) -> HttpResponse:
     """The director rules; see ruling_make."""
     detail = _dispute_or_404(dispute_id, request.user)
-    form = RulingForm(request.POST, side_names=_side_names(detail.dispute.match))
+    form = _ruling_form(detail.dispute.match, request.POST)
     if not form.is_valid():
         return _render_dispute(request, detail, ruling_form=form, status=400)
     data = form.cleaned_data
@@ -272,7 +305,8 @@ def rule(request: HttpRequest, dispute_id: int) -> HttpResponse:
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_dispute(request, detail, ruling_form=form, status=error_status(error))
-    messages.success(request, f"Ruling recorded: {ruling.get_outcome_display()}.")
+    messages.success(request, _("Ruling recorded: %(ruling)s.") % {
+        "ruling": _ruling_sentence(ruling, _side_names(detail.dispute.match))})
     return redirect(_dispute_url(dispute_id))
 
 
@@ -292,7 +326,7 @@ def appeal_lodge_page(request: HttpRequest, ruling_id: int) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_dispute(request, detail, appeal_form=form, status=error_status(error))
-    messages.success(request, "Your appeal is lodged: the director names a committee to decide it.")
+    messages.success(request, _("Your appeal is lodged: the director names a committee to decide it."))
     return redirect(_appeal_url(appeal.pk))
 
 
@@ -316,7 +350,9 @@ def _render_appeal(request: HttpRequest, appeal: Appeal, *, committee_form: Comm
         "match": match,
         "members": members,
         "sees_votes": access.sees_votes(appeal, user),
-        "votes": votes,
+        # Each vote with its replacement ruling as a sentence (a vote to uphold or overturn has none).
+        "votes": [(v, ruling_sentence(v.outcome, v.params, _side_names(match)) if v.outcome else "") for v in votes],
+        "ruling_sentence": _ruling_sentence(appeal.ruling, _side_names(match)),
         "my_vote": next((v for v in votes if v.member_id == user.pk), None),
         "committee_form": committee_form or (CommitteeForm() if directs and is_open and not members else None),
         "vote_form": vote_form or (VoteForm(side_names=_side_names(match)) if member and is_open else None),
@@ -344,7 +380,7 @@ def committee(request: HttpRequest, appeal_id: int) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_appeal(request, appeal, committee_form=form, status=error_status(error))
-    messages.success(request, "The committee is named; its members are told by email.")
+    messages.success(request, _("The committee is named; its members are told by email."))
     return redirect(_appeal_url(appeal.pk))
 
 
@@ -361,7 +397,7 @@ def vote(request: HttpRequest, appeal_id: int) -> HttpResponse:
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases=PARAM_ALIASES)
         return _render_appeal(request, appeal, vote_form=form, status=error_status(error))
-    messages.success(request, "Your vote is recorded.")
+    messages.success(request, _("Your vote is recorded."))
     return redirect(_appeal_url(appeal.pk))
 
 
@@ -375,7 +411,10 @@ def event_rulings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tournament = tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404("no such event") from None
-    return render(request, "rulings/event.html", {"tournament": tournament, "rulings": selectors.rulings_of_event(tournament)})
+    # The outcome as the form names it ("A warning"): a public page names no side's fault.
+    rows = [{"ruling": ruling, "outcome": OUTCOME_CHOICES.get(ruling.outcome, ruling.get_outcome_display())}
+            for ruling in selectors.rulings_of_event(tournament)]
+    return render(request, "rulings/event.html", {"tournament": tournament, "rulings": rows})
 
 
 urlpatterns = [

@@ -13,6 +13,15 @@
 - The result hooks: a confirmed, overridden or reopened result of an event's match syncs the
   event's draw in the same transaction (``tournament_result_confirmed``), after the match's own
   records (``ORDER_BUILT_ON``): a change the draw refuses rolls the whole change back.
+
+And how the apps above tournaments hang on it (tournaments imports none of them):
+
+- Finish checks (:class:`FinishCheck`): what else keeps an event from being finished. An app
+  above registers one in its ``AppConfig.ready()`` (rulings: a dispute still open on one of the
+  event's matches); ``tournament_finish`` asks them all, in the order of their names, inside its
+  transaction with the event locked, and refuses to finish while any says why. (The registry
+  itself is :mod:`tournaments.finish_checks`, which the services import without a cycle; it is
+  named here with the other hooks.)
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from matches import hooks
 from matches.models import Player
 
 from .api.serializers import EventBriefSerializer
+from .finish_checks import FinishCheck, finish_blockers, finish_check_register, finish_check_unregister, finish_checks
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
 from .selectors import match_round_name, round_label
 from .services import tournament_result_confirmed
@@ -126,3 +136,7 @@ def register() -> None:
                                    order=hooks.ORDER_BUILT_ON)
     hooks.result_reopened.connect(_result_changed, name="tournaments.tournament_result_confirmed",
                                   order=hooks.ORDER_BUILT_ON)
+
+
+__all__ = ["EVENT_CONTEXT", "FinishCheck", "finish_blockers", "finish_check_register", "finish_check_unregister",
+           "finish_checks", "register"]

@@ -1,7 +1,8 @@
 """Page: an event's audit log, for its organiser (its director) and staff.
 
 Like the control page (``tournaments.views.manage``): anonymous visitors are sent to sign in, anyone
-but the organiser and staff gets a 403. The view only reads (a selector) and renders.
+but the organiser and staff gets a 403. The view only reads (selectors) and renders. Each entry is a
+sentence (``audit.describe``), naming its match's sides: never an action's name, an id or JSON.
 """
 
 from __future__ import annotations
@@ -12,11 +13,23 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 
-from audit.selectors import AuditFilters, audit_actions, audit_of_event, audit_page, audit_rows
+from audit.selectors import AuditFilters, action_choices, audit_actions, audit_of_event, audit_page, audit_rows
+from matches.models import Match
 
 from .models import Tournament
 from .selectors import tournament_get
 from .services.common import runs
+
+
+def _side_names(entries) -> dict[int, tuple[str, str]]:
+    """The sides' names of the matches ``entries`` are about (one query; a match deleted since is
+    left out)."""
+    ids = {entry.match_id for entry in entries if entry.match_id is not None}
+    if not ids:
+        return {}
+    matches = Match.objects.filter(pk__in=ids).select_related(
+        "side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b")
+    return {match.pk: (match.side0.name, match.side1.name) for match in matches}
 
 
 @login_required
@@ -31,9 +44,10 @@ def event_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         raise PermissionDenied("only the event's organiser (or staff) may read its audit log")
     action = request.GET.get("action", "")[:64]
     page = audit_page(audit_of_event(tournament, AuditFilters(action=action)), request.GET.get("page"))
+    entries = list(page)
     return render(request, "tournaments/audit.html", {
-        "tournament": tournament, "runs": True, "page": page, "rows": audit_rows(page),
-        "action": action, "actions": audit_actions(tournament),
+        "tournament": tournament, "runs": True, "page": page, "rows": audit_rows(entries, _side_names(entries)),
+        "action": action, "actions": action_choices(audit_actions(tournament)),
     })
 
 

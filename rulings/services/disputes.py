@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from audit.services import audit_record
 from core.locking import locked_one
@@ -30,15 +31,17 @@ MAX_GAME_NUMBER = 200
 def _text(field: str, value, error=errors.bad_dispute) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text:
-        raise error(field, f"{field} is required: say what happened")
+        raise error(field, _("%(field)s is required: say what happened") % {"field": field})
     if len(text) > STATEMENT_MAX:
-        raise error(field, f"{field} is {len(text)} characters; the limit is {STATEMENT_MAX}")
+        raise error(field, _("%(field)s is %(length)s characters; the limit is %(limit)s") % {
+            "field": field, "length": len(text), "limit": STATEMENT_MAX})
     return text
 
 
 def _whole(field: str, value, minimum: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise errors.bad_dispute(field, f"{field} is a whole number, {minimum} or more")
+        raise errors.bad_dispute(field, _("%(field)s is a whole number, %(minimum)s or more") % {
+            "field": field, "minimum": minimum})
     return value
 
 
@@ -49,11 +52,12 @@ def _game_number(match: Match, value) -> tuple[int, Game | None]:
     numbers = list(match.games.order_by("number").values_list("number", flat=True))
     if numbers:
         if number not in numbers:
-            raise errors.bad_dispute("game_number", f"this match has games 1 to {max(numbers)}, not {number}",
+            raise errors.bad_dispute("game_number", _("this match has games 1 to %(last)s, not %(number)s") % {
+                "last": max(numbers), "number": number},
                                      game=number)
         return number, match.games.get(number=number)
     if number > MAX_GAME_NUMBER:
-        raise errors.bad_dispute("game_number", f"a game number is at most {MAX_GAME_NUMBER}", game=number)
+        raise errors.bad_dispute("game_number", _("a game number is at most %(most)s") % {"most": MAX_GAME_NUMBER}, game=number)
     return number, None
 
 
@@ -61,9 +65,10 @@ def _log_as_played(value, number: int) -> list[dict]:
     """The disputed game as the opener says it was played: well-formed actions (whether they keep
     the rules is what the dispute is about), within the size limit."""
     if not isinstance(value, list):
-        raise errors.bad_dispute("log", "log is the disputed game's list of actions", game=number)
+        raise errors.bad_dispute("log", _("log is the disputed game's list of actions"), game=number)
     if len(value) > settings.MAX_LOG_ACTIONS:
-        raise errors.bad_dispute("log", f"the log holds {len(value)} actions; the limit is {settings.MAX_LOG_ACTIONS}")
+        raise errors.bad_dispute("log", _("the log holds %(count)s actions; the limit is %(limit)s") % {
+            "count": len(value), "limit": settings.MAX_LOG_ACTIONS})
     try:
         return [action_to_dict(a) for a in actions_from_json(value)]
     except EngineError as error:
@@ -78,17 +83,19 @@ def _moment_position(match: Match, number: int, stored: Game | None, log: list[d
     game's ban on doubling: a double in the Crawford game is one of the things a dispute is about,
     and the moment may come after it. Only the actions before the moment are replayed."""
     if log is None and stored is None:
-        raise errors.bad_dispute("move_number", f"game {number} has no record to point into: attach the game as "
-                                                "played (log) or describe the moment in the statement", game=number)
+        raise errors.bad_dispute("move_number", _("game %(game)s has no record to point into: attach the game as played (log) or "
+                                                  "describe the moment in the statement") % {"game": number}, game=number)
     move = _whole("move_number", move, 1)
     actions = actions_from_json(log if log is not None else stored.log)
     if move > len(actions):
-        raise errors.bad_dispute("move_number", f"game {number} has actions 1 to {len(actions)}: {move} is past its end",
+        raise errors.bad_dispute("move_number", _("game %(game)s has actions 1 to %(last)s: %(move)s is past its end") % {
+            "game": number, "last": len(actions), "move": move},
                                  game=number, move=move)
     try:
         frame = moment_frame(match, number, stored.crawford if log is None else False, actions, move)
     except EngineError as error:
-        raise errors.bad_dispute("log", f"the log cannot be replayed up to action {move}: {error.message}",
+        raise errors.bad_dispute("log", _("the log cannot be replayed up to action %(move)s: %(why)s") % {
+            "move": move, "why": error.message},
                                  game=number, move=move) from None
     return position_id(frame.position)
 
@@ -125,14 +132,15 @@ def dispute_open(*, match_id: int, user, category: str, statement: str, game_num
     if side is None and not user_runs_match(match, user):
         raise errors.not_a_party()
     if category not in Dispute.Category.values:
-        raise errors.bad_dispute("category", f"category is one of {', '.join(Dispute.Category.values)}, not {category!r}")
+        raise errors.bad_dispute("category", _("category is one of %(choices)s, not %(given)r") % {
+            "choices": ", ".join(Dispute.Category.values), "given": category})
     statement = _text("statement", statement)
     number = stored = None
     if game_number is not None:
         number, stored = _game_number(match, game_number)
     elif move_number is not None or log is not None:
         field = "move_number" if move_number is not None else "log"
-        raise errors.bad_dispute(field, f"{field} belongs to a game: give game_number")
+        raise errors.bad_dispute(field, _("%(field)s belongs to a game: give game_number") % {"field": field})
     played = _log_as_played(log, number) if log is not None else None
     position = ""
     if move_number is not None:

@@ -44,7 +44,7 @@ def dispute_to_decision(page, detail: str) -> None:
 
     sign_in(page, "alice")
     page.goto(detail)
-    page.get_by_role("link", name="Open a dispute").click()
+    page.get_by_role("link", name="Open a dispute", exact=True).click()
     page.get_by_label("Category").select_option("conduct")
     page.get_by_label("What happened").fill("Bob rolled before I had picked up my dice, twice.")
     page.get_by_role("button", name="Open the dispute").click()
@@ -55,13 +55,18 @@ def dispute_to_decision(page, detail: str) -> None:
 
     sign_in(page, "otto")
     page.goto("/rulings/")
-    page.get_by_role("link", name=re.compile(r"^#\d+$")).click()
+    page.get_by_role("link", name="Conduct").click()
+    # The form shows only the details of the chosen outcome (static/rulings.js).
+    page.get_by_label("Outcome").select_option("penalty_points")
+    expect(page.get_by_label("Penalty points")).to_be_visible()
     page.get_by_label("Outcome").select_option("warning")
+    expect(page.get_by_label("Penalty points")).to_be_hidden()
+    expect(page.get_by_label("Corrected play")).to_be_hidden()
     page.get_by_label("Side", exact=True).select_option("1")
     page.get_by_label("Rule applied").fill("RULES 9: conduct, a warning")
     page.get_by_label("Reasoning").fill("A premature roll, twice.")
     page.get_by_role("button", name="Record the ruling").click()
-    expect(page.get_by_role("status")).to_contain_text("Ruling recorded: Warning.")
+    expect(page.get_by_role("status")).to_contain_text("Ruling recorded: Bob is warned.")
     sign_out(page)
 
     sign_in(page, "bob")

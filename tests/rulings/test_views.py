@@ -174,7 +174,7 @@ def test_the_director_rules_from_the_dispute_page(cast):
     ruling = Ruling.objects.get()
     assert (ruling.outcome, ruling.params, ruling.director) == ("warning", {"side": 1}, cast.organiser)
     page = browser(cast.bob).get(reverse("rulings:dispute", args=[dispute.pk])).content.decode()
-    assert "Warning" in page and "RULES 9: conduct" in page and "Lodge the appeal" in page
+    assert f"{cast.match.side1.name} is warned" in page and "RULES 9: conduct" in page and "Lodge the appeal" in page
 
 
 @pytest.mark.parametrize(("data", "field"), [
@@ -283,7 +283,8 @@ def test_an_event_s_rulings_page_is_public_and_keeps_the_reasoning_private(cast)
     response = Client().get(reverse("rulings:event", args=[event.pk]))
     text = response.content.decode()
     assert response.status_code == 200
-    assert "Late arrival" in text and "RULES 9: late arrival" in text and "Warning" in text
+    assert "Late arrival" in text and "RULES 9: late arrival" in text and "A warning" in text
+    assert f"{match.side0.name} v {match.side1.name}" in text and f">#{match.pk}<" not in text
     assert "Secret" not in text and "He came late" not in text
 
 

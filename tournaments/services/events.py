@@ -8,10 +8,12 @@ from dataclasses import dataclass, fields
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
 from tournaments.draw.lengths import check_schedule
+from tournaments.finish_checks import finish_blockers
 from tournaments.models import Tournament
 
 from . import state
@@ -236,7 +238,9 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     after any complete round: the organiser decides how many are played, ``swiss_rounds`` is what
     was published). Finishing a finished event changes nothing. Audited as
     ``tournament.finished``. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
-    ``event_unfinished`` (saying what is missing).
+    ``event_unfinished`` (saying what is missing, also when an app above says why not:
+    ``tournaments.finish_checks``, e.g. a dispute still open on one of its matches, each
+    named in a sentence). Nothing changes when refused.
     """
     tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
@@ -271,6 +275,11 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
                     f"{len(unstarted)} team match{'' if len(unstarted) == 1 else 'es'} not started yet, "
                     f"first {unstarted[0]}"
                 )
+    # What the apps above say against it (tournaments.hooks: a dispute still open, for rulings).
+    blockers = finish_blockers(tournament)
+    if blockers:
+        raise errors.event_unfinished(
+            gettext("the event cannot be finished yet: %(reasons)s") % {"reasons": "; ".join(blockers)})
     _set_status(tournament, Tournament.Status.FINISHED, "tournament.finished", user)
     return tournament
 

@@ -1,0 +1,382 @@
+"""How the audit log says the changes of matches, events, clubs and chouettes, one function per
+domain (:func:`match_sentence`, :func:`event_sentence`, :func:`club_sentence`,
+:func:`chouette_sentence`) and the Django admin's (:func:`admin_sentence`).
+
+They read only what those apps write into an entry (``before``, ``after``, ``note``: plain JSON
+whose shapes are the apps' summaries: ``matches.services.matches.match_summary``,
+``matches.selectors.match_snapshot``, ``tournaments.services.audit``, the clubs' and chouette's
+summaries), so they live here, below the apps, and import none of them. rulings, above, registers
+its own (``rulings.hooks``). Registered by :class:`audit.apps.AuditConfig` when it is ready.
+"""
+
+from __future__ import annotations
+
+from django.utils.dateparse import parse_date
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
+from .describe import Sides, data, describer_register, describers_register, draw_place, listing, need, score, side_name, who
+from .describe import value as said
+
+
+def _match(entry_data: dict) -> str:
+    sides = entry_data.get("sides")
+    if isinstance(sides, list) and len(sides) == 2:
+        return gettext("%(side0)s v %(side1)s") % {"side0": sides[0], "side1": sides[1]}
+    return gettext("the match")
+
+
+def _length(entry_data: dict) -> str:
+    length = entry_data.get("length")
+    if not length:
+        return gettext("a money session")
+    return ngettext("to %(length)s point", "to %(length)s points", length) % {"length": length}
+
+
+# --- matches ---------------------------------------------------------------------------------------
+
+
+def match_sentence(entry, sides: Sides) -> str:
+    """A match's change: created, imported, reported, confirmed, overridden, reopened, consent,
+    deleted with its pairing, made unrated."""
+    before, after = data(entry.before), data(entry.after)
+    action = entry.action.split(".", 1)[1]
+    values = {"who": who(entry)}
+    if action in ("created", "imported", "deleted"):
+        shown = after if action != "deleted" else before
+        values.update(match=_match(shown), length=_length(shown))
+        if action == "created":
+            return gettext("%(who)s created the match %(match)s, %(length)s") % values
+        if action == "imported":
+            games = after.get("games") or 0
+            return ngettext("%(who)s imported the match %(match)s, %(length)s, with %(games)s game",
+                            "%(who)s imported the match %(match)s, %(length)s, with %(games)s games", games) % {
+                **values, "games": games}
+        values["place"] = draw_place(before.get("pairing"))
+        return gettext("%(who)s removed the match %(match)s: its place in the draw (%(place)s) was reset") % values
+    if action == "reported":
+        values.update(side=side_name(after.get("side"), sides), score=score(after.get("score")))
+        if before.get("score"):
+            values["before"] = score(before["score"])
+            return gettext("%(who)s changed the report of %(side)s from %(before)s to %(score)s") % values
+        games = after.get("games") or 0
+        if games:
+            return ngettext("%(who)s reported %(score)s for %(side)s, with %(games)s game",
+                            "%(who)s reported %(score)s for %(side)s, with %(games)s games", games) % {
+                **values, "games": games}
+        return gettext("%(who)s reported %(score)s for %(side)s") % values
+    if action in ("result_confirmed", "result_overridden"):
+        values.update(score=score(after.get("score")), before=score(before.get("score")))
+        if action == "result_confirmed":
+            if before.get("status") == "confirmed" and before.get("score") != after.get("score"):
+                return gettext("Score corrected from %(before)s to %(score)s by %(who)s") % values
+            return gettext("The result %(score)s was confirmed, by %(who)s") % values
+        if before.get("status") == "confirmed" and before.get("score") != after.get("score"):
+            sentence = gettext("Score corrected from %(before)s to %(score)s by %(who)s") % values
+        else:
+            sentence = gettext("%(who)s set the result: %(score)s") % values
+        if entry.note:
+            sentence = gettext("%(sentence)s, saying: %(note)s") % {"sentence": sentence, "note": entry.note}
+        return sentence
+    if action == "reopened":
+        values["before"] = score(before.get("score"))
+        if before.get("status") == "confirmed":
+            return gettext("%(who)s reopened the match: the result %(before)s no longer stands") % values
+        return gettext("%(who)s reopened the match") % values
+    if action in ("consent_given", "consent_declined"):
+        values["side"] = side_name(after.get("side"), sides)
+        if action == "consent_given":
+            return gettext("%(who)s confirmed, for %(side)s, that the match counts on the record") % values
+        return gettext("%(who)s declined, for %(side)s, to have the match on the record") % values
+    if action == "unrated":
+        return gettext("%(who)s made the match unrated: it was a forfeit") % values
+    return gettext("%(who)s changed the match") % values
+
+
+# --- events ----------------------------------------------------------------------------------------
+
+
+def _entrant(entry_data: dict) -> str:
+    return entry_data.get("name") or gettext("an entrant")
+
+
+def event_sentence(entry, sides: Sides) -> str:
+    """An event's change: the event itself, its entries, teams, board orders, pairings and rounds."""
+    before, after = data(entry.before), data(entry.after)
+    values = {"who": who(entry)}
+    action = entry.action
+    if action == "tournament.created":
+        return gettext("%(who)s created the event %(name)s (%(format)s, %(kind)s)") % {
+            **values, "name": after.get("name") or gettext("without a name"), "format": said(after.get("format")),
+            "kind": said(after.get("kind"))}
+    if action == "tournament.entries_opened":
+        return gettext("%(who)s opened the entries") % values
+    if action == "tournament.entries_closed":
+        return gettext("%(who)s closed the entries: check-in is open") % values
+    if action == "tournament.finished":
+        return gettext("%(who)s finished the event: its placings are final") % values
+    if action == "tournament.reopened":
+        return gettext("%(who)s reopened the event") % values
+    if action == "tournament.drawn":
+        seeds, pairings = len(after.get("seeds") or ()), len(after.get("pairings") or ())
+        return gettext("%(who)s made the draw: %(entrants)s, %(matches)s") % {
+            **values, "entrants": ngettext("%(n)s entrant", "%(n)s entrants", seeds) % {"n": seeds},
+            "matches": ngettext("%(n)s pairing", "%(n)s pairings", pairings) % {"n": pairings}}
+    if action.startswith("entry."):
+        values["entrant"] = _entrant(after or before)
+        sentences = {
+            "entry.added": gettext("%(who)s entered %(entrant)s"),
+            "entry.signed_up": gettext("%(entrant)s signed up, by %(who)s"),
+            "entry.added_late": gettext("%(who)s added %(entrant)s late, after the draw"),
+            "entry.checked_in": gettext("%(who)s checked %(entrant)s in"),
+            "entry.reinstated": gettext("%(who)s reinstated %(entrant)s: the disqualification was undone"),
+        }
+        if action == "entry.withdrawn":
+            if not after:
+                return gettext("%(who)s removed the entry of %(entrant)s before the draw") % values
+            return gettext("%(who)s withdrew %(entrant)s") % values
+        return sentences.get(action, gettext("%(who)s changed the entry of %(entrant)s")) % values
+    if action.startswith("team."):
+        shown = after or before
+        values.update(team=shown.get("team") if isinstance(shown.get("team"), str) else need(shown, "name"),
+                      player=shown.get("name") or gettext("a player"))
+        if action in ("team.created", "team.added_late"):
+            count = len(after.get("members") or ()) + len(after.get("reserves") or ())
+            values["players"] = ngettext("%(n)s player", "%(n)s players", count) % {"n": count}
+            if action == "team.created":
+                return gettext("%(who)s entered the team %(team)s, %(players)s") % values
+            return gettext("%(who)s added the team %(team)s late, after the draw, %(players)s") % values
+        if action == "team.member_added":
+            if after.get("reserve"):
+                return gettext("%(who)s added %(player)s to the team %(team)s as a reserve") % values
+            return gettext("%(who)s added %(player)s to the team %(team)s") % values
+        if action == "team.member_removed":
+            values["player"] = before.get("name") or gettext("a player")
+            dropped = after.get("board_orders_dropped") or []
+            if dropped:
+                return ngettext("%(who)s removed %(player)s from the team %(team)s; its board order for round "
+                                "%(rounds)s was dropped",
+                                "%(who)s removed %(player)s from the team %(team)s; its board orders for rounds "
+                                "%(rounds)s were dropped", len(dropped)) % {**values, "rounds": listing(dropped)}
+            return gettext("%(who)s removed %(player)s from the team %(team)s") % values
+        return gettext("%(who)s changed the team %(team)s") % values
+    if action == "board_order.submitted":
+        values.update(team=need(after, "team"), round=need(after, "round"))
+        if entry.before:
+            return gettext("%(who)s changed the board order of %(team)s for round %(round)s") % values
+        return gettext("%(who)s set the board order of %(team)s for round %(round)s") % values
+    if action.startswith("pairing."):
+        shown = after if action != "pairing.reset" else before
+        values["place"] = draw_place(need(shown, "key"))
+        if action == "pairing.entrants_set":
+            names = [name or gettext("a bye") for name in (after.get("names") or [None, None])]
+            return gettext("%(place)s: %(first)s v %(second)s") % {**values, "first": names[0], "second": names[1]}
+        if action == "pairing.entrants_cleared":
+            return gettext("%(place)s: waiting for its players again") % values
+        return gettext("%(place)s was reset, by %(who)s: a result it was built on changed") % values
+    if action == "result.corrected":
+        resets = len(after.get("resets") or ())
+        values.update(place=draw_place(need(after, "key")), score=score(after.get("score")),
+                      winner=after.get("winner") or gettext("nobody"), was=before.get("winner"),
+                      resets=ngettext("%(n)s later match reset", "%(n)s later matches reset", resets) % {"n": resets})
+        if values["was"] and values["was"] != values["winner"]:
+            sentence = gettext("%(who)s corrected the result of %(place)s to %(score)s: %(winner)s wins instead of "
+                               "%(was)s; %(resets)s") % values
+        else:
+            sentence = gettext("%(who)s corrected the result of %(place)s to %(score)s; %(resets)s") % values
+        if entry.note:
+            sentence = gettext("%(sentence)s, saying: %(note)s") % {"sentence": sentence, "note": entry.note}
+        return sentence
+    if action == "round.paired":
+        count = len(after.get("pairings") or ())
+        values.update(round=need(after, "round"), matches=ngettext("%(n)s pairing", "%(n)s pairings", count) % {"n": count})
+        if after.get("bye"):
+            return gettext("%(who)s paired round %(round)s: %(matches)s, a bye to %(bye)s") % {**values, "bye": after["bye"]}
+        return gettext("%(who)s paired round %(round)s: %(matches)s") % values
+    if action == "round.reset":
+        return gettext("Round %(round)s was unpaired: a corrected result pairs it differently") % {
+            "round": need(before, "round")}
+    return gettext("%(who)s changed the event") % values
+
+
+# --- clubs -----------------------------------------------------------------------------------------
+
+
+def _day(raw) -> str:
+    parsed = parse_date(raw) if isinstance(raw, str) else None
+    return date_format(parsed, "j M Y") if parsed else said(raw)
+
+
+#: The club's own fields, as its page names them (the ones club.updated may change).
+CLUB_FIELDS = {"name": gettext_lazy("name"), "slug": gettext_lazy("address"), "city": gettext_lazy("city"),
+               "description": gettext_lazy("description"), "open_to_requests": gettext_lazy("open to requests")}
+
+
+def club_sentence(entry, sides: Sides) -> str:
+    """A club's change: the club, its memberships, nights and seasons."""
+    before, after = data(entry.before), data(entry.after)
+    values = {"who": who(entry)}
+    action = entry.action
+    if action == "club.created":
+        return gettext("%(who)s founded the club %(name)s") % {**values, "name": need(after, "name")}
+    if action == "club.updated":
+        changed = [str(CLUB_FIELDS.get(key, said(key))) for key in after if before.get(key) != after.get(key)]
+        return gettext("%(who)s changed the club's %(fields)s") % {**values, "fields": listing(changed) or
+                                                                  gettext("details")}
+    if action.startswith("membership."):
+        shown = after or before
+        values.update(user=shown.get("user") or gettext("a user"), role=said(shown.get("role")),
+                      was=said(before.get("role")))
+        sentences = {
+            "membership.created": gettext("%(user)s joined as %(role)s, by %(who)s"),
+            "membership.requested": gettext("%(user)s asked to join"),
+            "membership.invited": gettext("%(who)s invited %(user)s as %(role)s"),
+            "membership.accepted": gettext("%(user)s accepted the invitation"),
+            "membership.approved": gettext("%(who)s approved %(user)s's request to join"),
+            "membership.declined": gettext("%(who)s declined %(user)s's membership"),
+            "membership.role_changed": gettext("%(who)s made %(user)s %(role)s instead of %(was)s"),
+            "membership.removed": gettext("%(who)s removed %(user)s from the club"),
+            "membership.left": gettext("%(user)s left the club"),
+        }
+        return sentences.get(action, gettext("%(who)s changed the membership of %(user)s")) % values
+    if action.startswith("night."):
+        if action == "night.checked_in":
+            return gettext("%(who)s checked %(player)s in to the club night") % {
+                **values, "player": after.get("name") or gettext("a player")}
+        shown = after or before
+        values.update(title=shown.get("title") or gettext("the club night"), day=_day(shown.get("date")))
+        if action == "night.opened":
+            return gettext("%(who)s opened %(title)s on %(day)s") % values
+        return gettext("%(who)s closed %(title)s of %(day)s") % values
+    if action.startswith("season."):
+        shown = after or before
+        values.update(name=need(shown, "name"), starts=_day(shown.get("starts_on")), ends=_day(shown.get("ends_on")))
+        if action == "season.created":
+            return gettext("%(who)s created the season %(name)s, %(starts)s to %(ends)s") % values
+        if action == "season.updated":
+            return gettext("%(who)s changed the season %(name)s: %(starts)s to %(ends)s") % values
+        return gettext("%(who)s deleted the season %(name)s") % values
+    return gettext("%(who)s changed the club") % values
+
+
+# --- chouette --------------------------------------------------------------------------------------
+
+
+def chouette_sentence(entry, sides: Sides) -> str:
+    """A chouette table's change: started, joined, left, a game recorded, amended or voided, ended."""
+    after = data(entry.after)
+    values = {"who": who(entry)}
+    action = entry.action
+    if action == "chouette.started":
+        count = len(after.get("lineup") or ())
+        return ngettext("%(who)s started the chouette %(name)s with %(n)s player",
+                        "%(who)s started the chouette %(name)s with %(n)s players", count) % {
+            **values, "name": after.get("name") or "", "n": count}
+    if action == "chouette.joined":
+        return gettext("%(player)s joined the chouette, by %(who)s") % {**values, "player": after.get("name") or
+                                                                         gettext("a player")}
+    if action == "chouette.left":
+        return gettext("A player left the chouette, by %(who)s") % values
+    if action == "chouette.game_recorded":
+        return gettext("%(who)s recorded a game of the chouette") % values
+    if action == "chouette.game_amended":
+        return gettext("%(who)s corrected a game of the chouette") % values
+    if action == "chouette.game_voided":
+        return gettext("%(who)s voided a game of the chouette") % values
+    if action == "chouette.ended":
+        transfers = len(after.get("transfers") or ())
+        return ngettext("%(who)s ended the chouette: %(n)s payment settles it",
+                        "%(who)s ended the chouette: %(n)s payments settle it", transfers) % {**values, "n": transfers}
+    return gettext("%(who)s changed the chouette") % values
+
+
+# --- the Django admin ------------------------------------------------------------------------------
+
+
+def admin_sentence(entry, sides: Sides) -> str:
+    """A row staff added or changed in the Django admin (``<model>.added_in_admin``,
+    ``<model>.changed_in_admin``): the fields changed, by their own words."""
+    model, _, verb = entry.action.partition(".")
+    fields = [said(key) for key in data(entry.after) if key not in ("id", "parent")]
+    values = {"who": who(entry), "what": said(model), "fields": listing(fields)}
+    if verb.startswith("added"):
+        return gettext("%(who)s added a %(what)s in the admin") % values
+    if fields:
+        return gettext("%(who)s changed the %(what)s's %(fields)s in the admin") % values
+    return gettext("%(who)s changed a %(what)s in the admin") % values
+
+
+MATCH_ACTIONS = {
+    "match.created": gettext_lazy("Match created"),
+    "match.imported": gettext_lazy("Match imported"),
+    "match.reported": gettext_lazy("Result reported"),
+    "match.result_confirmed": gettext_lazy("Result confirmed"),
+    "match.result_overridden": gettext_lazy("Result set by the director"),
+    "match.reopened": gettext_lazy("Match reopened"),
+    "match.consent_given": gettext_lazy("Consent to the record given"),
+    "match.consent_declined": gettext_lazy("Consent to the record declined"),
+    "match.deleted": gettext_lazy("Match removed with its pairing"),
+    "match.unrated": gettext_lazy("Match made unrated"),
+}
+EVENT_ACTIONS = {
+    "tournament.created": gettext_lazy("Event created"),
+    "tournament.entries_opened": gettext_lazy("Entries opened"),
+    "tournament.entries_closed": gettext_lazy("Entries closed"),
+    "tournament.drawn": gettext_lazy("Draw made"),
+    "tournament.finished": gettext_lazy("Event finished"),
+    "tournament.reopened": gettext_lazy("Event reopened"),
+    "entry.added": gettext_lazy("Entrant added"),
+    "entry.signed_up": gettext_lazy("Entrant signed up"),
+    "entry.added_late": gettext_lazy("Entrant added late"),
+    "entry.checked_in": gettext_lazy("Entrant checked in"),
+    "entry.withdrawn": gettext_lazy("Entrant withdrawn"),
+    "entry.reinstated": gettext_lazy("Entrant reinstated"),
+    "team.created": gettext_lazy("Team entered"),
+    "team.added_late": gettext_lazy("Team added late"),
+    "team.member_added": gettext_lazy("Team member added"),
+    "team.member_removed": gettext_lazy("Team member removed"),
+    "board_order.submitted": gettext_lazy("Board order set"),
+    "pairing.entrants_set": gettext_lazy("Pairing filled"),
+    "pairing.entrants_cleared": gettext_lazy("Pairing emptied"),
+    "pairing.reset": gettext_lazy("Pairing reset"),
+    "round.paired": gettext_lazy("Round paired"),
+    "round.reset": gettext_lazy("Round unpaired"),
+    "result.corrected": gettext_lazy("Result corrected"),
+}
+CLUB_ACTIONS = {
+    "club.created": gettext_lazy("Club founded"),
+    "club.updated": gettext_lazy("Club details changed"),
+    "membership.created": gettext_lazy("Member joined"),
+    "membership.requested": gettext_lazy("Asked to join"),
+    "membership.invited": gettext_lazy("Member invited"),
+    "membership.accepted": gettext_lazy("Invitation accepted"),
+    "membership.approved": gettext_lazy("Request approved"),
+    "membership.declined": gettext_lazy("Membership declined"),
+    "membership.role_changed": gettext_lazy("Role changed"),
+    "membership.removed": gettext_lazy("Member removed"),
+    "membership.left": gettext_lazy("Member left"),
+    "night.opened": gettext_lazy("Club night opened"),
+    "night.checked_in": gettext_lazy("Checked in to a club night"),
+    "night.closed": gettext_lazy("Club night closed"),
+    "season.created": gettext_lazy("Season created"),
+    "season.updated": gettext_lazy("Season changed"),
+    "season.deleted": gettext_lazy("Season deleted"),
+}
+CHOUETTE_ACTIONS = {
+    "chouette.started": gettext_lazy("Chouette started"),
+    "chouette.joined": gettext_lazy("Player joined the chouette"),
+    "chouette.left": gettext_lazy("Player left the chouette"),
+    "chouette.game_recorded": gettext_lazy("Chouette game recorded"),
+    "chouette.game_amended": gettext_lazy("Chouette game corrected"),
+    "chouette.game_voided": gettext_lazy("Chouette game voided"),
+    "chouette.ended": gettext_lazy("Chouette ended"),
+}
+
+
+def register() -> None:
+    """Register the match, event, club, chouette and admin describers."""
+    for table, sentence in ((MATCH_ACTIONS, match_sentence), (EVENT_ACTIONS, event_sentence),
+                            (CLUB_ACTIONS, club_sentence), (CHOUETTE_ACTIONS, chouette_sentence)):
+        describers_register({action: (label, sentence) for action, label in table.items()})
+    describer_register("*.added_in_admin", gettext_lazy("Added in the admin"), admin_sentence)
+    describer_register("*.changed_in_admin", gettext_lazy("Changed in the admin"), admin_sentence)
