@@ -85,3 +85,16 @@ def test_the_history_reads_in_a_fixed_number_of_queries(django_assert_num_querie
     match_report(match_id=match.pk, user=cast.bob, claim=claim_make(match, (3, 5), None))
     with django_assert_num_queries(before):  # more entries, the same queries
         client.get(url)
+
+
+def test_the_disputes_on_the_match_page_are_named_by_category_and_date_never_by_id():
+    cast = make_cast()
+    match = cast.match
+    dispute = dispute_open(match_id=match.pk, user=cast.alice, category="score_disagreement",
+                           statement="the score is wrong")
+    page = page_as(cast.alice, match)
+    section = page.split('id="disputes-title"', 1)[1].split("</section>", 1)[0]
+    items = [re.sub(r"<[^>]+>", "", item).strip() for item in re.findall(r"<li>(.*?)</li>", section, re.S)]
+    assert len(items) == 1
+    assert f"#{dispute.pk}" not in section
+    assert items[0].startswith(f"{dispute.get_category_display()}, opened on ")
