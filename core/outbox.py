@@ -145,8 +145,20 @@ def _producer(broker):
     # publish costs more than the message.
     producer = getattr(broker, "_crawford_producer", None)
     if producer is None:
-        producer = broker._crawford_producer = current_app.amqp.Producer(broker, auto_declare=False)
+        producer = current_app.amqp.Producer(broker, auto_declare=False)
+        channel = producer.channel
+        if callable(getattr(channel, "_create_client", None)) and callable(getattr(channel, "conn_or_acquire", None)):
+            # kombu's Redis channel builds a redis-py client (a hundred and seventy response
+            # callbacks registered) for every message it puts; this channel only publishes, from
+            # one thread: one client, on the channel's own pool, serves every message.
+            channel.conn_or_acquire = functools.partial(_client_given, channel._create_client())
+        broker._crawford_producer = producer
     return producer
+
+
+@contextmanager
+def _client_given(kept, client=None):
+    yield client or kept
 
 
 def outbox_publish(row: OutboxTask, broker) -> None:
