@@ -31,8 +31,9 @@ def audit_record(*, actor, action: str, object_type: str, object_id: int | None 
     """
     authenticated = actor is not None and getattr(actor, "is_authenticated", False)
     # One INSERT compiled once (core.bulk): every report writes an entry, and save()'s machinery
-    # costs more than the row (AuditEntry.save only guards against changing a row).
-    return row_insert(AuditEntry(
+    # costs more than the row (AuditEntry.save only guards against changing a row). Nobody needs
+    # its key at once: inside core.bulk.writes_batched it goes with the change's other writes.
+    return row_insert(later=True, row=AuditEntry(
         actor_id=actor.pk if authenticated else None,
         actor_name=actor.get_username() if authenticated else "system",
         action=action, object_type=object_type, object_id=object_id, tournament_id=tournament_id,

@@ -91,7 +91,7 @@ def outbox_enqueue(task, *args) -> OutboxTask:
     row = OutboxTask(task=name, args=list(args), queue=queue_of(name), created_at=timezone.now())
     if sent:
         row.sent_at, row.attempts = row.created_at, 1
-    row_insert(row)
+    row_insert(row, later=True)  # its key is read after the commit (core.bulk.writes_batched)
     transaction.on_commit(functools.partial(_dispatch, row))
     return row
 
