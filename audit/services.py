@@ -11,6 +11,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.utils import timezone
 
+from core.bulk import row_insert
+
 from .models import AuditEntry
 
 
@@ -28,12 +30,15 @@ def audit_record(*, actor, action: str, object_type: str, object_id: int | None 
     change it records.
     """
     authenticated = actor is not None and getattr(actor, "is_authenticated", False)
-    return AuditEntry.objects.create(
+    # One INSERT compiled once (core.bulk): every report writes an entry, and save()'s machinery
+    # costs more than the row (AuditEntry.save only guards against changing a row). Nobody needs
+    # its key at once: inside core.bulk.writes_batched it goes with the change's other writes.
+    return row_insert(later=True, row=AuditEntry(
         actor_id=actor.pk if authenticated else None,
         actor_name=actor.get_username() if authenticated else "system",
         action=action, object_type=object_type, object_id=object_id, tournament_id=tournament_id,
         match_id=match_id, club_id=club_id, before=_plain(before), after=_plain(after), note=note,
-    )
+    ))
 
 
 #: The columns :func:`audit_record_many` writes from its JSON document, with their SQL types.

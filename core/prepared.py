@@ -42,6 +42,8 @@ class Prepared:
         self.init_list = [f[0].target.attname for f in select[self.start:self.end]]
         self.populators = get_related_populators(klass_info, select, self.db)
         self.annotations = self.compiler.annotation_col_map
+        # The columns' converters (what results_iter would work out again on every run).
+        self.converters = self.compiler.get_converters([s[0] for s in select[:self.compiler.col_count]])
 
     def one(self, key):
         """The instance whose field is ``key``. Raises the model's DoesNotExist when there is none,
@@ -56,7 +58,9 @@ class Prepared:
             rows = cursor.fetchall()
         if not rows:
             raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
-        [row] = list(self.compiler.results_iter([rows]))
+        if self.converters:
+            rows = self.compiler.apply_converters(rows, self.converters)
+        [row] = list(rows)
         obj = self.model.from_db(self.db, self.init_list, row[self.start:self.end])
         for populator in self.populators:
             populator.populate(row, obj)

@@ -19,12 +19,18 @@ reaches them; these read it on every request, which lets tests lower a rate with
 ``override_settings`` (tests/conftest.py, ``throttle_rates``). A throttled request gets a 429 with
 ``Retry-After`` and the error body ``{"detail", "code": "throttled"}`` (core/api.py).
 
-The counters live in the cache. A request's throttles read their counters together (one
-``get_many``) and write them together once the last has counted (one ``set_many`` per window):
-two round trips to the cache whatever the number of scopes, where each throttle would otherwise
-read and write its own. When the cache cannot be reached the throttles fail open: the request is
-let through and the failure logged (at most once a minute, core/outages.py). The project's cache
-fails open itself (core/cache.py); this holds even under a cache backend that raises.
+The counters live in the cache. On Redis (the product's cache) a request's throttles are decided
+together in ONE round trip: a small Lua script (:data:`_DECIDE`) gets every counter of the request
+(a Redis list of the request times in its window, newest first, under the cache's key for
+``"list:" + the throttle's key``), drops the times past the window, and either counts the request
+(pushes its time, renews the list's expiry) or refuses it (returns the history, from which
+``Retry-After`` is worked out as DRF does). The times come from this process's clock (DRF's
+``timer``), not Redis's. On any other cache (the laptop's memory cache) the throttles read their
+counters together (one ``get_many``, DRF's lists of times) and write them together once the last
+has counted (one ``set_many`` per window). When the cache cannot be reached the throttles fail
+open: the request is let through and the failure logged (at most once a minute, core/outages.py).
+The project's cache fails open itself (core/cache.py); this holds even under a cache backend that
+raises.
 """
 
 from __future__ import annotations
@@ -33,9 +39,11 @@ import logging
 
 from django.conf import settings
 from django.core.cache import cache as default_cache
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
-from .cache import CACHE_ERRORS
+from .cache import CACHE_ERRORS, FailOpenRedisCache
 from .outages import OutageLog
 
 logger = logging.getLogger(__name__)
@@ -49,6 +57,55 @@ def client_ip(request) -> str:
     return BaseThrottle().get_ident(request)
 
 
+#: Decides every counter of a request in one call. KEYS: the counters (Redis lists of request
+#: times, newest first); ARGV[1]: now; ARGV[2i], ARGV[2i+1]: counter i's window (seconds) and
+#: number of requests. Returns per counter 1 (counted) or the list of times that refuses it.
+_DECIDE = """
+local now = tonumber(ARGV[1])
+local decided = {}
+for i, key in ipairs(KEYS) do
+  local window, limit = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local oldest = redis.call('LINDEX', key, -1)
+  while oldest and tonumber(oldest) <= now - window do
+    redis.call('RPOP', key)
+    oldest = redis.call('LINDEX', key, -1)
+  end
+  if redis.call('LLEN', key) >= limit then
+    decided[i] = redis.call('LRANGE', key, 0, -1)
+  else
+    redis.call('LPUSH', key, ARGV[1])
+    redis.call('EXPIRE', key, window)
+    decided[i] = 1
+  end
+end
+return decided
+"""
+
+_script = []  # the registered script (redis-py's Script: EVALSHA, or EVAL the first time), made once
+
+
+def _redis_client():
+    """The default cache's Redis client, or None when the cache is not Redis."""
+    cache = caches["default"]  # this thread's cache object (default_cache only stands for it)
+    if not isinstance(cache, RedisCache):
+        return None
+    return cache._cache.get_client(write=True)
+
+
+def _list_key(key: str) -> str:
+    # A key of its own (a Redis list), never one of DRF's pickled lists of the memory-cache path.
+    return default_cache.make_key(f"list:{key}")
+
+
+def history_of(key: str) -> list[float]:
+    """The request times counted under the throttle key ``key`` (``cache_format`` filled in),
+    newest first, whichever way the cache keeps them (tests, and a person looking)."""
+    client = _redis_client()
+    if client is None:
+        return list(default_cache.get(key) or [])
+    return [float(value) for value in client.lrange(_list_key(key), 0, -1)]
+
+
 class _Counters:
     """The counters of one request's throttles (those of ``view``), standing in for the cache in
     each throttle: read from the cache together when the first throttle asks for its counter, and
@@ -59,11 +116,52 @@ class _Counters:
         self.view = view
         throttles = [t for t in view.get_throttles() if isinstance(t, _LiveRateThrottle)]
         self.remaining = len(throttles)
-        keys = (t.get_cache_key(request, view) for t in throttles if t.rate is not None)
-        self.keys = [key for key in keys if key is not None]
+        keyed = ((t.get_cache_key(request, view), t) for t in throttles if t.rate is not None)
+        self.windows = {key: (t.duration, t.num_requests) for key, t in keyed if key is not None}
+        self.keys = list(self.windows)
         self.values: dict | None = None
         self.error: BaseException | None = None
         self.pending: dict[int, dict] = {}
+        self.decided: dict | None = None
+        self.client = _redis_client()  # None: not Redis, the get_many/set_many path
+
+    def decide(self, key: str, now: float) -> list[float] | None:
+        """On Redis: whether the request is counted under ``key`` (None) or refused (the times
+        that refuse it, newest first), every counter of the request decided in one script call on
+        the first ask, at ``now``. Raises the cache's errors (CACHE_ERRORS); under the project's
+        cache with its breaker open, or its call failed, every counter lets the request through."""
+        if self.decided is None and self.error is None:
+            try:
+                self.decided = self._run(now)
+            except CACHE_ERRORS as error:
+                self.error = error
+        if self.error is not None:
+            raise self.error
+        return self.decided.get(key)
+
+    def _run(self, now: float) -> dict:
+        if not self.keys:
+            return {}
+        client = self.client
+        if not _script:
+            _script.append(client.register_script(_DECIDE))
+        script = _script[0]
+        args = [repr(now)]
+        for duration, num_requests in self.windows.values():
+            args += [duration, num_requests]
+
+        def call():
+            return script(keys=[_list_key(key) for key in self.keys], args=args, client=client)
+
+        cache = caches["default"]
+        if isinstance(cache, FailOpenRedisCache):
+            answers = cache._guarded(call, lambda: None)
+            if answers is None:  # Redis down: the cache failed open (and logged it)
+                return {}
+        else:
+            answers = call()
+        return {key: [float(value) for value in answer]
+                for key, answer in zip(self.keys, answers, strict=True) if answer != 1}
 
     @classmethod
     def of(cls, request, view) -> _Counters:
@@ -114,7 +212,10 @@ class _LiveRateThrottle(SimpleRateThrottle):
         return rates[self.scope]
 
     def allow_request(self, request, view) -> bool:
-        counters = self.cache = _Counters.of(request, view)
+        counters = _Counters.of(request, view)
+        if counters.client is not None:
+            return self._decided(counters, request, view)
+        self.cache = counters
         try:
             allowed = super().allow_request(request, view)
         except CACHE_ERRORS as error:
@@ -130,6 +231,26 @@ class _LiveRateThrottle(SimpleRateThrottle):
         if getattr(self, "key", None) is not None:  # the cache was read: it answers
             _outage.recovered()
         return allowed
+
+    def _decided(self, counters: _Counters, request, view) -> bool:
+        # DRF's allow_request, with the counting done by the request's one script call.
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        try:
+            refused = counters.decide(self.key, self.now)
+        except CACHE_ERRORS as error:
+            # A brake is not worth a failed request: without its counters nobody is throttled.
+            _outage.failed(error, consequence="requests are let through unthrottled until it answers")
+            return True
+        _outage.recovered()
+        if refused is None:
+            return True
+        self.history = refused  # what wait() works Retry-After out from, as DRF does
+        return False
 
     def get_ident(self, request) -> str:
         return client_ip(request)

@@ -93,6 +93,57 @@ def test_reading_a_match_does_not_use_up_the_reports_rate(cast, throttle_rates):
     assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200
 
 
+# --- how the counters are kept ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def throttle_commands(monkeypatch) -> list[tuple]:
+    """The commands the throttles send to Redis (those naming a throttle's counter), as sent."""
+    client = throttles._redis_client()
+    assert client is not None, "the suite runs on Redis (tests/conftest.py)"
+    sent: list[tuple] = []
+    real = client.execute_command
+
+    def recorded(*args, **options):
+        if any("throttle_" in str(arg) for arg in args[1:]):
+            sent.append(args)
+        return real(*args, **options)
+
+    monkeypatch.setattr(client, "execute_command", recorded)
+    return sent
+
+
+def test_a_reports_counters_are_read_and_written_in_one_round_trip(cast, throttle_rates, clock, throttle_commands):
+    throttle_rates(reports="2/minute")
+    alice = client_for(cast.alice)
+    assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200
+    # One script call counts the request under both its counters (the user's and the reports').
+    [(command, _sha, count, *keys_and_args)] = throttle_commands
+    assert command in ("EVALSHA", "EVAL") and count == 2
+    assert sorted(key.rsplit(":", 1)[-1] for key in keys_and_args[:2]) == [
+        f"throttle_reports_{cast.alice.pk}", f"throttle_user_{cast.alice.pk}"]
+    throttle_commands.clear()
+    alice.post(report_url(cast), {"score": [5, 3]}, format="json")
+    assert_throttled(alice.post(report_url(cast), {"score": [5, 1]}, format="json"), 60)
+    assert len(throttle_commands) == 2  # one per request, the refused one too
+    key = throttles.ReportsThrottle.cache_format % {"scope": "reports", "ident": cast.alice.pk}
+    assert throttles.history_of(key) == [START.timestamp()] * 2  # the refused request is not counted
+
+
+def test_on_a_cache_other_than_redis_the_counters_are_kept_in_it_and_refuse_the_same(cast, throttle_rates, clock,
+                                                                                      settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "throttles-test"}}
+    assert throttles._redis_client() is None
+    throttle_rates(reports="1/minute")
+    alice = client_for(cast.alice)
+    assert alice.post(report_url(cast), {"score": [5, 3]}, format="json").status_code == 200
+    clock.shift(dt.timedelta(seconds=20))
+    assert_throttled(alice.post(report_url(cast), {"score": [5, 1]}, format="json"), 40)
+    key = throttles.ReportsThrottle.cache_format % {"scope": "reports", "ident": cast.alice.pk}
+    assert throttles.history_of(key) == [START.timestamp()]
+
+
 # --- uploads ---------------------------------------------------------------------------------------
 
 

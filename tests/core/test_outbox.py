@@ -63,11 +63,94 @@ def test_the_row_is_written_in_the_changes_transaction_and_sent_only_after_the_c
         published, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         row = outbox_enqueue(HEARTBEAT, "quick")
-        assert OutboxTask.objects.filter(pk=row.pk, sent_at=None).exists() and published == []
+        # Written marked sent (the broker is not known down), so that the publish needs no UPDATE.
+        stored = OutboxTask.objects.get(pk=row.pk)
+        assert (stored.sent_at, stored.attempts) == (stored.created_at, 1) and published == []
     assert published == [row.pk]
     row.refresh_from_db()
     assert (row.task, row.args, row.queue, row.attempts) == (HEARTBEAT, ["quick"], "quick", 1)
-    assert row.sent_at is not None and row.done_at is None
+    assert row.sent_at is not None and row.done_at is None and row.last_error == ""
+
+
+@pytest.mark.django_db
+def test_a_publish_that_succeeds_writes_nothing_after_the_commit(published, django_capture_on_commit_callbacks,
+                                                                 django_assert_num_queries):
+    with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
+        row = outbox_enqueue(HEARTBEAT, "quick")
+    with django_assert_num_queries(0):
+        for callback in callbacks:
+            callback()
+    assert published == [row.pk]
+
+
+@pytest.mark.django_db
+def test_a_failed_publish_marks_the_row_unsent_again_for_the_relay(settings, monkeypatch,
+                                                                    django_capture_on_commit_callbacks):
+    def refused(row, broker):
+        raise ConnectionError("the broker went away")
+
+    monkeypatch.setattr(outbox, "outbox_publish", refused)
+    settings.OUTBOX_GRACE_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        row = outbox_enqueue(HEARTBEAT, "quick")
+    row.refresh_from_db()
+    assert (row.sent_at, row.attempts) == (None, 0) and "the broker went away" in row.last_error
+    # Unsent again, it is the relay's after the grace time, not after the resend time.
+    outbox.broker_forget()
+    sent = []
+    monkeypatch.setattr(outbox, "outbox_publish", lambda row, broker: sent.append(row.pk))
+    assert outbox_relay() == 1 and sent == [row.pk]
+    row.refresh_from_db()
+    assert row.attempts == 1 and row.sent_at is not None and row.last_error == ""
+
+
+@pytest.mark.django_db
+def test_a_row_written_while_the_broker_is_known_down_is_written_unsent_and_not_tried(
+        published, monkeypatch, django_capture_on_commit_callbacks):
+    monkeypatch.setattr(outbox, "_broker_down_until", float("inf"))
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        row = outbox_enqueue(HEARTBEAT, "quick")
+        assert OutboxTask.objects.filter(pk=row.pk, sent_at=None, attempts=0).exists()
+    assert published == []
+    row.refresh_from_db()
+    assert (row.sent_at, row.attempts) == (None, 0)
+
+
+@pytest.mark.django_db
+def test_a_row_written_marked_sent_is_marked_unsent_when_the_broker_is_down_by_the_commit(
+        published, monkeypatch, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        row = outbox_enqueue(HEARTBEAT, "quick")
+        monkeypatch.setattr(outbox, "_broker_down_until", float("inf"))  # another thread's publish failed
+    assert published == []
+    row.refresh_from_db()
+    assert (row.sent_at, row.attempts) == (None, 0) and "known down" in row.last_error
+
+
+@pytest.mark.django_db
+def test_a_row_written_unsent_is_marked_sent_after_its_publish(published, monkeypatch,
+                                                                django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        monkeypatch.setattr(outbox, "_broker_down_until", float("inf"))
+        row = outbox_enqueue(HEARTBEAT, "quick")
+        outbox.broker_forget()  # the broker is back by the commit
+    assert published == [row.pk]
+    row.refresh_from_db()
+    assert row.sent_at is not None and row.attempts == 1
+
+
+@pytest.mark.django_db
+def test_a_row_marked_sent_whose_publish_never_came_is_sent_again_after_the_resend_time(settings, published):
+    """The window the marking costs: a process that died between its commit and its publish left
+    its row marked sent; the relay sends it once its queue's resend time has passed."""
+    settings.OUTBOX_RESEND_SECONDS = {"quick": 400, "imports": 2000}
+    now = timezone.now()
+    with transaction.atomic():
+        row = outbox_enqueue(HEARTBEAT, "quick")  # its dispatch never runs
+    assert outbox_relay(now=now + timedelta(seconds=60)) == 0
+    assert outbox_relay(now=now + timedelta(seconds=401)) == 1 and published == [row.pk]
+    row.refresh_from_db()
+    assert row.attempts == 2
 
 
 @pytest.mark.django_db

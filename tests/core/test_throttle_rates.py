@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 
 from config.settings import _env_rate
@@ -45,4 +44,4 @@ def test_a_rate_per_second_counts_one_second_of_requests(throttle_rates, time_ma
     assert alice.get(detail).status_code == 200
     # The counter keeps the requests of the last second only.
     key = throttles.UserThrottle.cache_format % {"scope": "user", "ident": cast.alice.pk}
-    assert len(cache.get(key)) == 1
+    assert len(throttles.history_of(key)) == 1
