@@ -291,15 +291,8 @@ def match_round_name(*, tournament: Tournament, match_id: int) -> RoundName | No
 # --- brackets ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RoundView:
-    """A round of a flight with the matches shown: its number, match length and name
-    (``label``, ``short_label``: the reader's language)."""
-
-    number: int
-    length: int
-    matches: tuple[PairingView, ...]
-    name: RoundName | None = None
+class _RoundNamed:
+    """A round's name in the reader's language: ``label`` and ``short_label`` (the compact form)."""
 
     @property
     def label(self) -> str:
@@ -308,6 +301,17 @@ class RoundView:
     @property
     def short_label(self) -> str:
         return round_label(self.name, number=self.number, compact=True)
+
+
+@dataclass(frozen=True)
+class RoundView(_RoundNamed):
+    """A round of a flight with the matches shown: its number, match length and name
+    (``label``, ``short_label``: the reader's language)."""
+
+    number: int
+    length: int
+    matches: tuple[PairingView, ...]
+    name: RoundName | None = None
 
 
 @dataclass(frozen=True)
@@ -395,7 +399,7 @@ class _LazyEntrants(dict):
 
 
 @dataclass(frozen=True)
-class RoundSummary:
+class RoundSummary(_RoundNamed):
     """A round of a flight without its matches: its number, match length, number of matches and
     name (``label``, ``short_label``: the reader's language; see :class:`RoundView`)."""
 
@@ -404,14 +408,6 @@ class RoundSummary:
     match_count: int
     # A default, so that a summary kept in the cache before names were reads as unnamed.
     name: RoundName | None = None
-
-    @property
-    def label(self) -> str:
-        return round_label(self.name, number=self.number)
-
-    @property
-    def short_label(self) -> str:
-        return round_label(self.name, number=self.number, compact=True)
 
 
 @dataclass(frozen=True)
