@@ -293,6 +293,17 @@ def chouette_sentence(entry, sides: Sides) -> str:
 # --- the Django admin ------------------------------------------------------------------------------
 
 
+def import_sentence(entry, sides: Sides) -> str:
+    """An import's names said to be players: how many mapped to players, made guests, skipped."""
+    mapping = data(entry.after).get("mapping") or {}
+    values = {"who": who(entry),
+              "players": sum(isinstance(choice, int) for choice in mapping.values()),
+              "guests": sum(choice == "guest" for choice in mapping.values()),
+              "skipped": sum(choice == "skip" for choice in mapping.values())}
+    return gettext("%(who)s said who the players of an import are: %(players)s known players, "
+                   "%(guests)s new guests, %(skipped)s names skipped") % values
+
+
 def admin_sentence(entry, sides: Sides) -> str:
     """A row staff added or changed in the Django admin (``<model>.added_in_admin``,
     ``<model>.changed_in_admin``): the fields changed, by their own words."""
@@ -378,5 +389,6 @@ def register() -> None:
     for table, sentence in ((MATCH_ACTIONS, match_sentence), (EVENT_ACTIONS, event_sentence),
                             (CLUB_ACTIONS, club_sentence), (CHOUETTE_ACTIONS, chouette_sentence)):
         describers_register({action: (label, sentence) for action, label in table.items()})
+    describer_register("import.mapped", gettext_lazy("Import's players named"), import_sentence)
     describer_register("*.added_in_admin", gettext_lazy("Added in the admin"), admin_sentence)
     describer_register("*.changed_in_admin", gettext_lazy("Changed in the admin"), admin_sentence)

@@ -252,7 +252,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.document_common_errors"],
     # Two fields named "decision" (an appeal's, a match consent's) take different choices.
     "ENUM_NAME_OVERRIDES": {"DecisionEnum": "rulings.models.Appeal.Decision",
-                            "ConsentDecisionEnum": "matches.services.consent.DECISIONS"},
+                            "ConsentDecisionEnum": "matches.services.consent.DECISIONS",
+                            "ChouetteRecordKindEnum": "chouette.api.serializers.RECORD_KINDS"},
 }
 
 # --- sign-in lockout (django-axes) ------------------------------------------------------------

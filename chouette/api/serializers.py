@@ -41,6 +41,11 @@ VERSION_HELP = ("the table's version your form was built from (optional): if the
                 "request is refused with 409 stale_table instead of applying to a line-up you never saw")
 
 
+#: How a game is recorded: a quick result or the full record (the schema names the choice
+#: ``ChouetteRecordKindEnum``, config/settings.py).
+RECORD_KINDS = ["quick", "full"]
+
+
 @extend_schema_field(ROLLOFF_SCHEMA)
 class RolloffField(serializers.JSONField):
     """The roll-off as sent; the engine checks its shape and its dice (naming the round)."""
@@ -92,7 +97,7 @@ class LaterGameSerializer(StrictInputSerializer):
     ``later_games_to_amend`` lists each such game and that line-up)."""
 
     game = serializers.IntegerField(min_value=1, help_text="the later game's number")
-    kind = serializers.ChoiceField(choices=["quick", "full"], help_text="a quick result or the full record")
+    kind = serializers.ChoiceField(choices=RECORD_KINDS, help_text="a quick result or the full record")
     record = RecordField()
 
     class Meta:
@@ -116,7 +121,7 @@ def later_games(items) -> dict[int, tuple[str, dict]]:
 class ChouetteGameInputSerializer(StrictInputSerializer):
     read_only_names = ("number", "step", "amounts", "voided", "amended")
 
-    kind = serializers.ChoiceField(choices=["quick", "full"], help_text="a quick result or the full record")
+    kind = serializers.ChoiceField(choices=RECORD_KINDS, help_text="a quick result or the full record")
     record = RecordField()
     version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
                                        help_text=VERSION_HELP)

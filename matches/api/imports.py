@@ -6,17 +6,16 @@ writing the matches."""
 
 from django.conf import settings
 from django.urls import path, reverse
-from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import throttles
 from core.api import ApiErrorSerializer, StrictInputSerializer
-from core.errors import DomainError
+from core.parsers import JSONParser as CheckedJSONParser
 
 from ..models import Player
 from ..services.imports import (
@@ -168,6 +167,13 @@ class ImportDetailApi(APIView):
         return Response(job_output(job, request))
 
 
+class ImportMappingInput(StrictInputSerializer):
+    mapping = serializers.DictField(
+        child=serializers.JSONField(), allow_empty=False,
+        help_text='each name of the checked files to a player\'s id, "guest" (a new guest player of that name) '
+                  'or "skip" (its matches are not imported)')
+
+
 class ImportMappingApi(APIView):
     """Say who each name of a checked import is: the body maps every name to a player's id,
     "guest" (a new guest player of that name) or "skip" (its matches are not imported). 202: the
@@ -175,20 +181,18 @@ class ImportMappingApi(APIView):
     not entered the import's event: 400 naming the name, nothing written."""
 
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser]
+    parser_classes = [CheckedJSONParser]
 
     @extend_schema(operation_id="imports_mapping", tags=["imports"], summary="Map an import's names to players",
-                   request={"application/json": {"type": "object", "additionalProperties": {
-                       "oneOf": [{"type": "integer"}, {"type": "string", "enum": ["guest", "skip"]}]}}},
-                   examples=[OpenApiExample("mapping", value={"lasse": 12, "mrpurple": "guest", "solnze": "skip"},
-                                            request_only=True)],
+                   request=ImportMappingInput,
+                   examples=[OpenApiExample("mapping", value={"mapping": {"lasse": 12, "mrpurple": "guest",
+                                                                          "solnze": "skip"}}, request_only=True)],
                    responses={202: ImportJobOutput, 400: ApiErrorSerializer, 404: ApiErrorSerializer,
                               409: ApiErrorSerializer})
     def post(self, request, job_id: int):
-        if not isinstance(request.data, dict):
-            raise DomainError(gettext("the body must map each name to a player id, \"guest\" or \"skip\""),
-                              code="bad_mapping", field="mapping")
-        import_job_map(job_id=job_id, user=request.user, mapping=dict(request.data))
+        serializer = ImportMappingInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        import_job_map(job_id=job_id, user=request.user, mapping=dict(serializer.validated_data["mapping"]))
         job = import_job_get(job_id=job_id, user=request.user)
         body = job_output(job, request)
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})

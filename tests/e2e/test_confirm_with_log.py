@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from engine.scores import capped_score
 from matches.models import Match
 from matches.services.logs import log_from_json
 from matches.services.reporting import Draft, match_report
@@ -27,7 +28,8 @@ def reported():
         side1__player_a__display_name="Bob", side1__player_a__user__username="bob",
     )
     games = json_games(5, SEED)
-    score = log_from_json(games, match.rules()).final_score
+    # The result as it is shown and stored: capped at the match length (the log's full score kept).
+    score = capped_score(match.length, log_from_json(games, match.rules()).final_score)
     match_report(match_id=match.pk, user=match.side0.player_a.user, claim=Draft(tuple(score), games))
     return match, score, len(games)
 

@@ -54,7 +54,7 @@ def test_a_file_with_a_nul_byte_fails_alone_with_a_readable_error_and_the_others
     poll("the files checked",
          lambda: stack.get(f"/api/v1/imports/{job_id}/", headers=headers).json()["status"] == "mapping", timeout=60)
     names = [entry["name"] for entry in stack.get(f"/api/v1/imports/{job_id}/", headers=headers).json()["names"]]
-    mapped = stack.post(f"/api/v1/imports/{job_id}/mapping/", json=dict.fromkeys(names, "guest"), headers=headers)
+    mapped = stack.post(f"/api/v1/imports/{job_id}/mapping/", json={"mapping": dict.fromkeys(names, "guest")}, headers=headers)
     assert mapped.status_code == 202, mapped.text[:500]
     poll("the import done", lambda: stack.get(f"/api/v1/imports/{job_id}/", headers=headers).json()["status"] == "done",
          timeout=60)

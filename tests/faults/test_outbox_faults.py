@@ -141,7 +141,7 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
             # The files are checked: ann says who the players are (new guests), and it goes on.
             job = stack.get(f"/api/v1/imports/{job_id}/", headers=auth(ann)).json()
             stack.post(f"/api/v1/imports/{job_id}/mapping/", headers=auth(ann),
-                       json={entry["name"]: "guest" for entry in job["names"]})
+                       json={"mapping": {entry["name"]: "guest" for entry in job["names"]}})
         for what, done in state.items():
             if done:
                 reached.setdefault(what, time.monotonic() - up)
@@ -201,8 +201,9 @@ def test_an_import_whose_worker_is_killed_is_completed_by_a_new_worker_each_file
 
     poll("the files checked", lambda: stack.sql("SELECT status FROM matches_importjob WHERE id = %s", job_id)
          == [("mapping",)], timeout=60, explain=first.log)
-    names = [entry["name"] for entry in stack.get(f"/api/v1/imports/{job_id}/", headers=auth(token)).json()["names"]]
-    mapped = stack.post(f"/api/v1/imports/{job_id}/mapping/", json=dict.fromkeys(names, "guest"), headers=auth(token))
+    players = [entry["name"] for entry in stack.get(f"/api/v1/imports/{job_id}/", headers=auth(token)).json()["names"]]
+    mapped = stack.post(f"/api/v1/imports/{job_id}/mapping/", json={"mapping": dict.fromkeys(players, "guest")},
+                        headers=auth(token))
     assert mapped.status_code == 202, mapped.text[:500]
     refused = done()  # files refused or duplicates when checked
     poll("two files imported", lambda: done() >= refused + 2, timeout=60, interval=0.02, explain=first.log)

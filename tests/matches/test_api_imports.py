@@ -70,7 +70,7 @@ def job(api_client, owner):
     response = post(api_client, owner, [("good.mat", mat("galaxy_3pt_match1161689.mat")),
                                         ("bad.mat", b" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: junk\n")])
     import_job_run(job_id=response.data["id"])
-    mapped = api_client.post(f"{URL}{response.data['id']}/mapping/", {"lasse": "guest", "winnerdave": "guest"},
+    mapped = api_client.post(f"{URL}{response.data['id']}/mapping/", {"mapping": {"lasse": "guest", "winnerdave": "guest"}},
                              format="json")
     assert mapped.status_code == 202, mapped.data
     api_client.force_authenticate(None)
@@ -193,7 +193,7 @@ def test_progress_is_reported_while_the_job_runs(api_client, owner):
     assert [f["status"] for f in body["files"]] == ["checked", "pending", "pending"]
     import_job_run(job_id=response.data["id"])
     names = [entry["name"] for entry in api_client.get(f"{URL}{response.data['id']}/").data["names"]]
-    api_client.post(f"{URL}{response.data['id']}/mapping/", dict.fromkeys(names, "guest"), format="json")
+    api_client.post(f"{URL}{response.data['id']}/mapping/", {"mapping": dict.fromkeys(names, "guest")}, format="json")
     import_file_process(file_id=first.pk)
     body = api_client.get(f"{URL}{response.data['id']}/").data
     assert (body["status"], body["done"], body["percent"], body["progress_text"]) == ("queued", 1, 33,
@@ -263,8 +263,8 @@ def test_the_job_shows_the_names_with_their_likely_players_and_the_mapping_write
     assert [f["players"] for f in body["files"]] == [["lasse", "winnerdave"], ["iljar", "lasse"]]
     assert Player.objects.count() == 1 and not Match.objects.exists()
 
-    response = api_client.post(f"{URL}{job_id}/mapping/", {"lasse": lasse.pk, "winnerdave": "guest",
-                                                           "iljar": "skip"}, format="json")
+    response = api_client.post(f"{URL}{job_id}/mapping/", {"mapping": {"lasse": lasse.pk, "winnerdave": "guest",
+                                                           "iljar": "skip"}}, format="json")
     assert response.status_code == 202, response.data
     assert (response.data["status"], response.data["mapped"], response.data["mapping"]) == (
         "queued", True, {"lasse": lasse.pk, "winnerdave": "guest", "iljar": "skip"})
@@ -305,7 +305,7 @@ def test_mapping_to_a_player_of_another_event_is_a_400_naming_the_name_and_nothi
     outsider = PlayerFactory(display_name="lasse")
     Entry.objects.create(tournament=TournamentFactory(name="Other"), side=SideFactory(player_a=outsider))
     players = Player.objects.count()
-    response = api_client.post(f"{URL}{job_id}/mapping/", {"lasse": outsider.pk, "winnerdave": "guest"},
+    response = api_client.post(f"{URL}{job_id}/mapping/", {"mapping": {"lasse": outsider.pk, "winnerdave": "guest"}},
                                format="json")
     assert response.status_code == 400
     assert (response.data["code"], response.data["field"]) == ("bad_mapping", "lasse")
@@ -323,21 +323,21 @@ def test_mapping_to_a_player_of_another_event_is_a_400_naming_the_name_and_nothi
 def test_an_unknown_player_or_name_is_a_400_naming_the_name(api_client, owner, body, name):
     job_id = post(api_client, owner, [("a.mat", mat("galaxy_3pt_match1161689.mat"))]).data["id"]
     import_job_run(job_id=job_id)
-    response = api_client.post(f"{URL}{job_id}/mapping/", body, format="json")
+    response = api_client.post(f"{URL}{job_id}/mapping/", {"mapping": body}, format="json")
     assert response.status_code == 400 and response.data["field"] == name and name in response.data["detail"]
     assert not Player.objects.exists() and ImportJob.objects.get(pk=job_id).status == "mapping"
 
 
 def test_the_mapping_is_the_owners_once(api_client, owner, carol):
     job_id = post(api_client, owner, [("a.mat", mat("galaxy_3pt_match1161689.mat"))]).data["id"]
-    early = api_client.post(f"{URL}{job_id}/mapping/", {"lasse": "guest", "winnerdave": "guest"}, format="json")
+    early = api_client.post(f"{URL}{job_id}/mapping/", {"mapping": {"lasse": "guest", "winnerdave": "guest"}}, format="json")
     assert early.status_code == 409 and early.data["code"] == "not_mapping"  # not checked yet
     import_job_run(job_id=job_id)
     api_client.force_authenticate(carol)
-    assert api_client.post(f"{URL}{job_id}/mapping/", {"lasse": "guest"}, format="json").status_code == 404
+    assert api_client.post(f"{URL}{job_id}/mapping/", {"mapping": {"lasse": "guest"}}, format="json").status_code == 404
     api_client.force_authenticate(owner)
     body = {"lasse": "guest", "winnerdave": "guest"}
-    assert api_client.post(f"{URL}{job_id}/mapping/", body, format="json").status_code == 202
-    assert api_client.post(f"{URL}{job_id}/mapping/", body, format="json").status_code == 409
+    assert api_client.post(f"{URL}{job_id}/mapping/", {"mapping": body}, format="json").status_code == 202
+    assert api_client.post(f"{URL}{job_id}/mapping/", {"mapping": body}, format="json").status_code == 409
     api_client.force_authenticate(None)
-    assert api_client.post(f"{URL}{job_id}/mapping/", body, format="json").status_code == 401
+    assert api_client.post(f"{URL}{job_id}/mapping/", {"mapping": body}, format="json").status_code == 401

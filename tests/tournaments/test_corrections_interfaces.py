@@ -59,7 +59,7 @@ def test_the_page_refuses_a_bad_score_and_a_stale_confirmation_without_changing_
     client = browser(organiser)
     before = snapshot(tournament)
     bad = client.post(url, {"score0": 3, "score1": 3})
-    assert bad.status_code == 400 and "exactly one side at 3 or more" in bad.content.decode()
+    assert bad.status_code == 400 and "both sides have 3 points or more" in bad.content.decode()
     stale = client.post(url, {"score0": score[0], "score1": score[1], "expected": "main-2-1", "confirm": "1"})
     assert stale.status_code == 409 and "has changed since" in stale.content.decode()
     assert snapshot(tournament) == before
