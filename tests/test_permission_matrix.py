@@ -414,6 +414,7 @@ def world():
 BODIES = {
     "api-match-list": lambda world: {"side0": [world["alice_player"]], "side1": [world["bob_player"]], "length": 7},
     "api-match-report": {"score": [5, 1]},
+    "import-mapping": {"mapping": {"lasse": "guest"}},
     "matches:report": {"report-score0": "5", "report-score1": "1"},
     "matches:override": {"override-score0": "5", "override-score1": "1"},
     "api-tournament-teams": lambda world: {"name": "Cats", "captain_id": world["carol_player"]},
