@@ -11,6 +11,7 @@ and the engine's ``reason`` behind a refusal).
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 
@@ -23,6 +24,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers, status
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.utils import html
 from rest_framework.views import APIView
@@ -112,6 +114,43 @@ class BaseApi(APIView):
     """Every app's API views derive from it: the project's authentication, throttles and error body
     (config/settings.py's REST_FRAMEWORK, :func:`exception_handler`) with a strict reading of input
     through :class:`StrictInputSerializer`."""
+
+
+JSON = "application/json"
+
+
+def json_body(data) -> bytes:
+    """``data`` as the API's JSON renderer writes it: the bytes a :class:`BytesAnswer` carries."""
+    return JSONRenderer().render(data)
+
+
+class BytesAnswer(Response):
+    """A JSON answer rendered once (by :func:`json_body`), whose bytes are kept or cached and sent
+    as they are: the renderer runs again only for a client that asks for another rendering (the
+    browsable API, an indented JSON). ``data`` is the body decoded, read only when asked for."""
+
+    def __init__(self, body: bytes, status: int | None = None):
+        self.body_bytes = body
+        super().__init__(data=None, status=status)
+
+    @property
+    def data(self):
+        if self._data is None:
+            self._data = json.loads(self.body_bytes)
+        return self._data
+
+    @data.setter
+    def data(self, value) -> None:
+        self._data = value
+
+    @property
+    def rendered_content(self):
+        renderer = getattr(self, "accepted_renderer", None)
+        if type(renderer) is JSONRenderer and renderer.get_indent(self.accepted_media_type,
+                                                                  self.renderer_context) is None:
+            self["Content-Type"] = self.content_type or renderer.media_type
+            return self.body_bytes
+        return super().rendered_content
 
 
 class StrictInputSerializer(serializers.Serializer):

@@ -194,6 +194,8 @@ class FailOpenRedisCache(RedisCache):
         return self._guarded(partial(super().delete_many, keys, version), lambda: None)
 
     def clear(self):
+        # The answers this process keeps in memory are a front of this cache: cleared with it.
+        answers_forget()
         return self._guarded(partial(super().clear), lambda: False)
 
 
@@ -226,6 +228,12 @@ _local: OrderedDict[str, tuple[float, tuple[str, str, bytes]]] = OrderedDict()
 _local_lock = threading.Lock()
 
 
+def answers_forget() -> None:
+    """Forget the answers this process keeps in memory (the shared cache keeps its own)."""
+    with _local_lock:
+        _local.clear()
+
+
 def _local_get(key: str) -> tuple[str, str, bytes] | None:
     with _local_lock:
         kept = _local.get(key)
@@ -246,22 +254,39 @@ def _local_set(key: str, answer: tuple[str, str, bytes], timeout: int) -> None:
             _local.popitem(last=False)
 
 
-def cached_answer(request, *, key: str, render: Callable[[], tuple[bytes, str]], timeout: int) -> HttpResponse:
-    """The answer kept under ``key`` as the bytes sent (with their content type and ETag), through
-    :func:`conditional_answer`: from this process's memory (the :data:`LOCAL_ANSWERS` last ones),
-    else from the default cache, else ``render()`` gives ``(body, content_type)``, kept in both for
-    ``timeout`` seconds. A hit renders nothing. ``key`` must change whenever the answer would (a
-    version of what it is computed from). What ``render`` raises goes through, and nothing is
-    kept."""
+def answer_keep(key: str, body: bytes, content_type: str, timeout: int) -> tuple[str, str, bytes]:
+    """Keep an answer rendered elsewhere (``body`` of ``content_type``: what a write answers, the
+    reads that follow find) under ``key`` in this process's memory and the default cache for
+    ``timeout`` seconds; return it as kept, ``(etag, content_type, body)``. Raises nothing."""
+    answer = (answer_etag(body), content_type, body)
+    default_cache.set(key, answer, timeout)
+    _local_set(key, answer, timeout)
+    return answer
+
+
+def answer_kept(key: str, render: Callable[[], tuple[bytes, str]], timeout: int) -> tuple[str, str, bytes]:
+    """The answer kept under ``key``, ``(etag, content_type, body)``: from this process's memory
+    (the :data:`LOCAL_ANSWERS` last ones), else from the default cache (then kept in memory too),
+    else ``render()`` gives ``(body, content_type)``, kept in both for ``timeout`` seconds. ``key``
+    must change whenever the answer would (a version of what it is computed from). What ``render``
+    raises goes through, and nothing is kept."""
     answer = _local_get(key)
-    if answer is None:
-        stored = default_cache.get(key)
-        if isinstance(stored, tuple) and len(stored) == 3:
-            answer = stored
-        else:
-            body, content_type = render()
-            answer = (answer_etag(body), content_type, body)
-            default_cache.set(key, answer, timeout)
-        _local_set(key, answer, timeout)
-    etag, content_type, body = answer
-    return conditional_answer(request, body=body, content_type=content_type, etag=etag)
+    if answer is not None:
+        return answer
+    stored = default_cache.get(key)
+    if isinstance(stored, tuple) and len(stored) == 3:
+        _local_set(key, stored, timeout)
+        return stored
+    body, content_type = render()
+    return answer_keep(key, body, content_type, timeout)
+
+
+def cached_answer(request, *, key: str, render: Callable[[], tuple[bytes, str]], timeout: int,
+                  respond: Callable[[bytes, str], HttpResponse] | None = None) -> HttpResponse:
+    """The answer kept under ``key`` (:func:`answer_kept`) through :func:`conditional_answer`: its
+    ETag, and a 304 for an ``If-None-Match`` naming it. A hit renders nothing. ``respond(body,
+    content_type)`` makes the response (an ``HttpResponse`` by default). What ``render`` raises goes
+    through, and nothing is kept."""
+    etag, content_type, body = answer_kept(key, render, timeout)
+    response = respond(body, content_type) if respond is not None else None
+    return conditional_answer(request, body=body, content_type=content_type, etag=etag, response=response)

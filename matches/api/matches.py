@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -25,7 +24,17 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from core import throttles
-from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
+from core.api import (
+    JSON,
+    ApiErrorSerializer,
+    BaseApi,
+    BytesAnswer,
+    Pagination,
+    StrictInputSerializer,
+    json_body,
+    paginated_response,
+)
+from core.cache import answer_keep, answer_kept, cached_answer
 from core.errors import Conflict, NotAllowed
 from core.parsers import JSONParser
 from engine.actions import actions_from_json
@@ -105,33 +114,39 @@ def _detail_key(match_id: int, version) -> str:
     return f"api:match-detail:{match_id}:{version.timestamp()}"
 
 
-def _detail(match_id: int) -> Response:
+def _detail(request, match_id: int) -> Response:
+    """The match's detail as the bytes kept for its version (rendered once per version, by the
+    first read or by the write that made it; a hit renders nothing). A read gets its ETag, and a
+    304 for an ``If-None-Match`` naming it; a write's answer (a repeated report) only the bytes."""
     version = match_version(match_id)
     if version is None:
         raise NotFound(f"there is no match {match_id}")
+
+    def render() -> tuple[bytes, str]:
+        return json_body(_detail_data(_match_or_404(match_id, detail=True))), JSON
+
     key = _detail_key(match_id, version)
-    data = cache.get(key)
-    if data is None:
-        data = _detail_data(_match_or_404(match_id, detail=True))
-        cache.set(key, data, DETAIL_CACHE_SECONDS)
-    return Response(data)
+    if request.method in ("GET", "HEAD"):
+        return cached_answer(request, key=key, render=render, timeout=DETAIL_CACHE_SECONDS,
+                             respond=lambda body, _: BytesAnswer(body))
+    return BytesAnswer(answer_kept(key, render, DETAIL_CACHE_SECONDS)[2])
 
 
 def _answer(match: Match) -> Response:
     """The detail of ``match`` as a result service left it (see ``selectors.match_answer``): built
-    from what the service loaded and changed, not read again, and cached under the version the
-    change gave it, so the reads that follow find it."""
-    data = _detail_data(match_answer(match))
-    cache.set(_detail_key(match.pk, match.updated_at), data, DETAIL_CACHE_SECONDS)
-    return Response(data)
+    from what the service loaded and changed, not read again, rendered once and kept under the
+    version the change gave it, so the reads that follow find it."""
+    body = json_body(_detail_data(match_answer(match)))
+    answer_keep(_detail_key(match.pk, match.updated_at), body, JSON, DETAIL_CACHE_SECONDS)
+    return BytesAnswer(body)
 
 
-def _report_answer(report: Report, match_id: int) -> Response:
+def _report_answer(request, report: Report, match_id: int) -> Response:
     """The answer to a report: built from the match the service changed, or, for a repeat (which
-    read no match and changed nothing), the cached detail."""
+    read no match and changed nothing), the kept detail."""
     if Report.match.is_cached(report):
         return _answer(report.match)
-    return _detail(match_id)
+    return _detail(request, match_id)
 
 
 def _no_such_match(match_id: int) -> NotFound:
@@ -253,7 +268,7 @@ class MatchDetailApi(BaseApi):
     @extend_schema(operation_id="matches_retrieve", tags=["matches"], summary="A match with its games and reports",
                    responses={200: MatchDetailSerializer, 404: ApiErrorSerializer})
     def get(self, request, match_id: int):
-        return _detail(match_id)
+        return _detail(request, match_id)
 
 
 # --- the result ---------------------------------------------------------------------------------
@@ -319,7 +334,7 @@ class MatchReportApi(BaseApi):
             report = match_report(match_id=match_id, user=request.user, claim=claim, statement=statement)
         except Match.DoesNotExist:
             raise _no_such_match(match_id) from None
-        return _report_answer(report, match_id)
+        return _report_answer(request, report, match_id)
 
 
 def _answer_body_valid(serializer, match_id: int, user) -> None:
@@ -357,7 +372,7 @@ class MatchConfirmApi(BaseApi):
         except (Match.DoesNotExist, NotAllowed):
             _refusal_as_before(match_id, request.user)
             raise
-        return _report_answer(report, match_id)
+        return _report_answer(request, report, match_id)
 
 
 class MatchContestApi(BaseApi):
@@ -401,7 +416,7 @@ class MatchOverrideApi(BaseApi):
         permissions.check_may_override(match, request.user)
         claim, statement = _claim_from_request(request, match)
         report = match_override(match_id=match.pk, user=request.user, claim=claim, statement=statement)
-        return _report_answer(report, match.pk)
+        return _report_answer(request, report, match.pk)
 
 
 class MatchConsentApi(BaseApi):
@@ -438,7 +453,7 @@ class MatchConsentApi(BaseApi):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match_consent(match_id=match.pk, user=request.user, decision=data["decision"], side=data.get("side"))
-        return _detail(match.pk)
+        return _detail(request, match.pk)
 
 
 # --- games and moments --------------------------------------------------------------------------

@@ -71,3 +71,20 @@ def test_the_process_keeps_only_the_last_answers(clock, monkeypatch):
     for key in keys:
         answer(key, rendered)
     assert list(core_cache._local) == keys[2:]
+
+
+def test_an_answer_kept_by_a_write_is_what_the_next_read_serves_without_rendering(clock):
+    key = f"test:{uuid.uuid4().hex}"
+    kept = core_cache.answer_keep(key, b'{"kept": true}', "application/json", 60)
+    assert kept == (answer_etag(b'{"kept": true}'), "application/json", b'{"kept": true}')
+    rendered = []
+    assert answer(key, rendered).content == b'{"kept": true}' and rendered == []
+    core_cache._local.clear()  # another worker: the shared cache has it
+    assert answer(key, rendered).content == b'{"kept": true}' and rendered == []
+
+
+def test_clearing_the_cache_forgets_the_answers_kept_in_this_process(clock):
+    key, rendered = f"test:{uuid.uuid4().hex}", []
+    answer(key, rendered)
+    cache.clear()
+    assert answer(key, rendered).content == b'{"n": 2}' and len(rendered) == 2

@@ -547,3 +547,24 @@ def test_an_unknown_match_is_a_404(cast, action):
 def test_result_endpoints_only_take_post(cast, match, action, method):
     response = getattr(client_for(cast.alice), method)(url(match, action))
     assert response.status_code == 405 and response.data["code"] == "method_not_allowed"
+
+
+def test_the_answer_to_a_report_is_kept_as_sent_and_the_detail_answers_with_it_and_its_etag(
+        cast, match, django_assert_num_queries):
+    from django.core.cache import cache
+
+    answered = report(cast.alice, match, {"score": [5, 3]})
+    assert answered.status_code == 200
+    anonymous = client_for(None)
+    with django_assert_num_queries(1):  # the version: the answer itself is the one kept
+        detail = anonymous.get(f"/api/v1/matches/{match.pk}/")
+    assert detail.content == answered.content
+    etag = detail["ETag"]
+    assert etag and detail["Cache-Control"] == "no-cache"
+    again = anonymous.get(f"/api/v1/matches/{match.pk}/", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+    cache.clear()  # rendered anew from the database: the same bytes
+    assert anonymous.get(f"/api/v1/matches/{match.pk}/").content == answered.content
+    confirmed = report(cast.bob, match, {"score": [5, 3]})
+    changed = anonymous.get(f"/api/v1/matches/{match.pk}/", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag and changed.content == confirmed.content
