@@ -379,6 +379,54 @@ def vouched(prepared: list[tuple[MatchContext, Attachment]], players: list) -> b
     return any(attachment.vouches is not None and attachment.vouches(players) for _, attachment in prepared)
 
 
+# --- a player's record on his page -------------------------------------------------------------------
+#
+# What a player did above matches (the events he played, the clubs he belongs to) is known to the
+# apps that hold it. Each registers a :class:`PlayerSection`; his page lists every section's items.
+
+
+@dataclass(frozen=True)
+class PlayerItem:
+    """One line of a section of a player's page: ``text`` (an event's or a club's name), where it
+    links (``url``, or empty), a date (``on``, or None) and a short ``note`` ("finished",
+    "organiser"), all ready to show (translated)."""
+
+    text: str
+    url: str = ""
+    on: Any = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PlayerSection:
+    """A list on a player's page, registered by the app that holds its rows.
+
+    - ``name``: the registration key (``events``, ``clubs``); ``order``: sections are shown by
+      order, then name;
+    - ``title`` and ``empty``: its heading and the sentence shown when it has no item;
+    - ``items(player, limit)``: at most ``limit`` :class:`PlayerItem`, newest first, read in a
+      fixed number of queries however many rows the player has (his page's query count is tested).
+    """
+
+    name: str
+    order: int
+    title: Any
+    empty: Any
+    items: Callable[[Any, int], list[PlayerItem]]
+
+
+_player_sections: dict[str, PlayerSection] = {}
+
+
+def player_section_register(section: PlayerSection) -> None:
+    """Register (or, under the same name, replace) a :class:`PlayerSection`."""
+    _player_sections[section.name] = section
+
+
+def player_sections() -> list[PlayerSection]:
+    return sorted(_player_sections.values(), key=lambda s: (s.order, s.name))
+
+
 # --- who answers for a player ------------------------------------------------------------------------
 #
 # A match outside any event or club, or imported with a player's name, is on his record only once
