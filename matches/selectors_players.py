@@ -102,3 +102,11 @@ def player_page_get(player_id: int) -> Player:
 def profile_of(user) -> Player | None:
     """The signed-in ``user``'s player (with the user joined), or None when he has none."""
     return Player.objects.select_related("user").filter(user_id=user.pk).first()
+
+
+def profile_get(user) -> tuple:
+    """The signed-in ``user`` as stored now (his choices) and his player or None: one query."""
+    player = profile_of(user)
+    if player is not None:
+        return player.user, player
+    return type(user)._default_manager.get(pk=user.pk), None

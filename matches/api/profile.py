@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from core.parsers import JSONParser
 
-from ..selectors_players import profile_of
+from ..selectors_players import profile_get
 from ..services.profile import NAME_MAX, player_profile_update
 
 TAGS = ["players"]
@@ -60,7 +60,8 @@ class ProfileUpdateSerializer(StrictInputSerializer):
 
 
 def _profile(user) -> dict:
-    player = profile_of(user)
+    # Read again: the service changed the rows, not the request's user.
+    user, player = profile_get(user)
     return {"player": player.pk if player else None, "display_name": player.display_name if player else None,
             "country": player.country if player else "", "preferred_language": user.preferred_language,
             "email_public": user.email_public, "real_name_public": user.real_name_public}
