@@ -36,6 +36,7 @@ from decimal import Decimal
 
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -192,7 +193,7 @@ def _clubs_of(player, limit: int) -> list[hooks.PlayerItem]:
                 continue
             items.append(hooks.PlayerItem(text=membership.club.name,
                                           url=reverse("clubs:detail", args=[membership.club.slug]),
-                                          on=membership.joined_at.date() if membership.joined_at else None,
+                                          on=timezone.localdate(membership.joined_at) if membership.joined_at else None,
                                           note=str(_ROLE_NOTES.get(membership.role, _("member")))))
     return items[:limit]
 

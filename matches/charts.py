@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 WIDTH = 640
 HEIGHT = 280
 LEFT = 60  # room for the rating labels
-RIGHT = 20
+RIGHT = 44  # room for half the last date label
 TOP = 16
 BOTTOM = 44  # room for the date labels
 MAX_DOTS = 60  # past this many points the dots would hide the line: the line alone

@@ -50,17 +50,25 @@ def _when(played_on, applied: datetime) -> datetime:
 
 
 def player_rating_points(player: Player) -> list[tuple[datetime, float]]:
-    """The chart's points: his rating before his first rated match, then after each, by date (and
-    in ledger order on one date), corrections applied. One query of four columns per change."""
+    """The chart's points: his rating before his first rated match, then after each, in the order
+    of his ratings ledger (the order his rating changed), corrections applied. One query of four
+    columns per change.
+
+    Each point is dated by its match (:func:`_when`); a match rated after a later-played one (an
+    old match imported late) is drawn at the date reached so far, so time never runs backwards
+    along the line: the line is his rating as it changed, the table gives each match's own date.
+    """
     rows = list(RatingChange.objects.filter(player=player).order_by("sequence", "id")
                 .values_list("match__played_on", "created_at", "rating_before", "rating_after"))
     if not rows:
         return []
-    dated = sorted(((_when(played_on, applied), index, after) for index, (played_on, applied, _, after)
-                    in enumerate(rows)), key=lambda row: (row[0], row[1]))
-    first_when, _, _ = dated[0]
-    first_before = rows[dated[0][1]][2]
-    return [(first_when, first_before)] + [(when, after) for when, _, after in dated]
+    points = []
+    for played_on, applied, before, after in rows:
+        when = _when(played_on, applied)
+        if not points:
+            points.append((when, before))
+        points.append((max(when, points[-1][0]), after))
+    return points
 
 
 def player_rating_recent(player: Player, *, limit: int = HISTORY_ROWS) -> list[tuple[RatingChange, datetime, str]]:
