@@ -23,9 +23,14 @@ class User(AbstractUser):
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
     # The user's own choices (his profile: matches.services.profile). What others may see of him
     # is his to choose: his email address and his real name are private unless he shows them.
-    preferred_language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH)
-    email_public = models.BooleanField(default=False, help_text="his email address is shown on his player page")
-    real_name_public = models.BooleanField(default=False, help_text="his first and last name are shown on his player page")
+    # Defaults in the database too: a row written without them (an older migration's state, raw
+    # SQL) is English and private.
+    preferred_language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH,
+                                          db_default=Language.ENGLISH)
+    email_public = models.BooleanField(default=False, db_default=False,
+                                       help_text="his email address is shown on his player page")
+    real_name_public = models.BooleanField(default=False, db_default=False,
+                                           help_text="his first and last name are shown on his player page")
 
     @property
     def is_organiser(self) -> bool:

@@ -126,6 +126,19 @@ def test_the_chart_has_dated_ticks_spanning_the_history(client):
     assert "v Imported Ivan" in text and "8 Jan 2025" in text
 
 
+def test_an_old_match_rated_late_never_runs_the_chart_backwards(client):
+    # The ledger's order is the order his rating changed: a 2019 match imported after a 2024 one
+    # is drawn at the date reached so far; the table still gives each match's own date.
+    eve = PlayerFactory(display_name="Eve")
+    ledger(eve, [dt.date(2024, 3, 1), dt.date(2019, 7, 14), dt.date(2024, 6, 1)])
+    response = client.get(reverse("matches:player", args=[eve.pk]))
+    xs = [float(pair.split(",")[0]) for pair in chart_of(response).find(f".//{SVG}polyline").get("points").split()]
+    assert xs == sorted(xs) and len(xs) == 4
+    ticks = [t.get("data-date") for t in chart_of(response).iter(SVG + "text") if t.get("class") == "tick-x"]
+    assert ticks[0] >= "2024-01-01"
+    assert "14 Jul 2019" in text_of(response)
+
+
 def test_the_email_and_the_real_name_show_only_when_chosen(client):
     user = UserFactory(username="bea-private", email="bea@example.com", first_name="Beatrix", last_name="Ionescu")
     bea = PlayerFactory(user=user, display_name="Bea")
@@ -219,6 +232,7 @@ def test_the_page_costs_the_same_queries_however_long_the_record(client):
         counts.append(_queries(client, someone))  # signed in: his own page
         client.logout()
     assert counts[0] == counts[2] and counts[1] == counts[3], counts
-    # 12 anonymous: the player (user, home club), the chart's points, the table's changes (1 + 4
-    # prefetches of players), the corrections, the events, the clubs, the recent matches (1 + 2).
+    # 12 anonymous: the player (user, home club joined), the chart's points, the table's changes
+    # (and the four prefetches of their players), the corrections, the events, the clubs and the
+    # recent matches with theirs.
     assert counts[0] <= 12, counts
