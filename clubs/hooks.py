@@ -12,6 +12,8 @@ How clubs hangs on matches and players (see ``matches.hooks``), registered by
   confirm for one of its members a match outside any event or club (``_directs_player``).
 - The home club: a player's home club (``HomeClub``) is his ``club`` in the players API and on
   his page, and what "same club" means to an event's draw.
+- His clubs: a section of his page (``CLUBS_SECTION``): his home club, then the clubs his user is
+  an active member of, with his role.
 - Events on the club's calendar (``ClubEvent``): the club is the events' host
   (``tournaments.hosts``): it offers the clubs a user manages on the new-event form, checks and
   links the club of a new event, and gives an event's club to its pages and API.

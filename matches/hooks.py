@@ -8,6 +8,8 @@ their ``AppConfig.ready()``:
 - match and player contexts: what a match or a player belongs to (an event, a club and its night,
   a home club), which they hold in their own link rows; how matches creates, joins, audits,
   shows and serializes it (see :class:`MatchContext`).
+- player sections: the lists a player's page shows of what he did above matches (the events he
+  played, the clubs he belongs to; see :class:`PlayerSection`).
 
 The result hooks
 ----------------

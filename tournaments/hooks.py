@@ -13,6 +13,8 @@
 - The result hooks: a confirmed, overridden or reopened result of an event's match syncs the
   event's draw in the same transaction (``tournament_result_confirmed``), after the match's own
   records (``ORDER_BUILT_ON``): a change the draw refuses rolls the whole change back.
+- The events a player played: a section of his page (``EVENTS_SECTION``), the events he entered
+  alone, in a pair or in a team (not withdrawn), the latest first.
 
 And how the apps above tournaments hang on it (tournaments imports none of them):
 

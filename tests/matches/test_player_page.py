@@ -21,7 +21,7 @@ from matches.charts import TIME_STEPS, rating_chart_svg, time_ticks, value_ticks
 from matches.models import Match, Player, RatingChange, Side
 from tests.factories import MatchFactory, PlayerFactory, TournamentFactory, UserFactory
 from tests.matches.factories_api import client_for
-from tournaments.models import Entry
+from tournaments.models import Entry, Team, TeamMember
 
 pytestmark = pytest.mark.django_db
 
@@ -195,11 +195,18 @@ def test_the_page_lists_events_played_and_clubs(client):
     Entry.objects.create(tournament=spring, side=_side(cleo))
     Entry.objects.create(tournament=autumn, side=_side(cleo))
     Entry.objects.create(tournament=left, side=_side(cleo), status=Entry.Status.WITHDRAWN)
+    pairs = TournamentFactory(name="Pairs Night", starts_on=dt.date(2025, 2, 1), kind="pairs")
+    Entry.objects.create(tournament=pairs, side=Side.objects.create(player_a=PlayerFactory(), player_b=cleo))
+    teams = TournamentFactory(name="Team League", starts_on=dt.date(2025, 1, 1), kind="teams")
+    team = Team.objects.create(tournament=teams, name="Cats", captain=PlayerFactory())
+    TeamMember.objects.create(team=team, tournament=teams, player=cleo, reserve=True)
+    Entry.objects.create(tournament=teams, team=team)
 
     response = client.get(reverse("matches:player", args=[cleo.pk]))
     page = response.content.decode()
     events = page[page.index('id="events-title"'):page.index('id="clubs-title"')]
-    assert events.index("Autumn Cup") < events.index("Spring Open")  # the latest first
+    assert events.index("Autumn Cup") < events.index("Spring Open") < events.index("Pairs Night")  # the latest first
+    assert events.index("Pairs Night") < events.index("Team League")  # in a pair, in a team (a reserve)
     assert "(under way)" in events and "(finished)" in events and "Withdrawn Event" not in events
     assert reverse("tournaments:detail", args=[spring.pk]) in events
     clubs = page[page.index('id="clubs-title"'):page.index('id="recent-title"')]
