@@ -12,12 +12,39 @@ class User(AbstractUser):
         PLAYER = "player", "Player"
         ORGANISER = "organiser", "Organiser"
 
+    class Language(models.TextChoices):
+        # Each language named in itself: whoever reads the list finds his own.
+        ENGLISH = "en", "English"
+        KOREAN = "ko", "한국어"
+        ARABIC = "ar", "العربية"
+        ROMANIAN = "ro", "Română"
+
     # Staff is Django's is_staff; an organiser runs events and matches and acts as their director.
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
+    # The user's own choices (his profile: matches.services.profile). What others may see of him
+    # is his to choose: his email address and his real name are private unless he shows them.
+    # Defaults in the database too: a row written without them (an older migration's state, raw
+    # SQL) is English and private.
+    preferred_language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH,
+                                          db_default=Language.ENGLISH)
+    email_public = models.BooleanField(default=False, db_default=False,
+                                       help_text="his email address is shown on his player page")
+    real_name_public = models.BooleanField(default=False, db_default=False,
+                                           help_text="his first and last name are shown on his player page")
 
     @property
     def is_organiser(self) -> bool:
         return self.role == self.Role.ORGANISER or self.is_staff
+
+    @property
+    def public_email(self) -> str | None:
+        """His email address when he chose to show it (and has one), else None."""
+        return self.email if self.email_public and self.email else None
+
+    @property
+    def public_real_name(self) -> str | None:
+        """His full name when he chose to show it (and gave one), else None."""
+        return (self.get_full_name() or None) if self.real_name_public else None
 
     @property
     def display_name(self) -> str:

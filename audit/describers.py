@@ -290,6 +290,27 @@ def chouette_sentence(entry, sides: Sides) -> str:
     return gettext("%(who)s changed the chouette") % values
 
 
+# --- a player's profile ---------------------------------------------------------------------------
+
+
+PROFILE_FIELDS = {
+    "display_name": gettext_lazy("display name"),
+    "country": gettext_lazy("country"),
+    "preferred_language": gettext_lazy("preferred language"),
+    "email_public": gettext_lazy("whether the email address is shown"),
+    "real_name_public": gettext_lazy("whether the real name is shown"),
+}
+
+
+def profile_sentence(entry, sides: Sides) -> str:
+    """A player changed his own profile (``player.profile_updated``): which parts, by name."""
+    fields = [PROFILE_FIELDS[key] for key in PROFILE_FIELDS if key in data(entry.after)]
+    values = {"who": who(entry), "fields": listing(fields)}
+    if fields:
+        return gettext("%(who)s changed his profile: %(fields)s") % values
+    return gettext("%(who)s changed his profile") % values
+
+
 # --- the Django admin ------------------------------------------------------------------------------
 
 
@@ -389,6 +410,7 @@ def register() -> None:
     for table, sentence in ((MATCH_ACTIONS, match_sentence), (EVENT_ACTIONS, event_sentence),
                             (CLUB_ACTIONS, club_sentence), (CHOUETTE_ACTIONS, chouette_sentence)):
         describers_register({action: (label, sentence) for action, label in table.items()})
+    describer_register("player.profile_updated", gettext_lazy("Profile changed"), profile_sentence)
     describer_register("import.mapped", gettext_lazy("Import's players named"), import_sentence)
     describer_register("*.added_in_admin", gettext_lazy("Added in the admin"), admin_sentence)
     describer_register("*.changed_in_admin", gettext_lazy("Changed in the admin"), admin_sentence)

@@ -12,6 +12,8 @@ How clubs hangs on matches and players (see ``matches.hooks``), registered by
   confirm for one of its members a match outside any event or club (``_directs_player``).
 - The home club: a player's home club (``HomeClub``) is his ``club`` in the players API and on
   his page, and what "same club" means to an event's draw.
+- His clubs: a section of his page (``CLUBS_SECTION``): his home club, then the clubs his user is
+  an active member of, with his role.
 - Events on the club's calendar (``ClubEvent``): the club is the events' host
   (``tournaments.hosts``): it offers the clubs a user manages on the new-event form, checks and
   links the club of a new event, and gives an event's club to its pages and API.
@@ -35,6 +37,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -168,9 +172,43 @@ EVENT_HOST = hosts.EventHost(
 )
 
 
+# --- the clubs a player belongs to (his page) -------------------------------------------------------
+
+
+_ROLE_NOTES = {Membership.Role.OWNER: _("owner"), Membership.Role.ORGANISER: _("organiser")}
+
+
+def _clubs_of(player, limit: int) -> list[hooks.PlayerItem]:
+    """His home club first, then the clubs his user is an active member of, by name: one query
+    (the home club is joined to the player: ``HOME_CLUB_CONTEXT``). A player without a user (known
+    from imported files) has only his home club, if any."""
+    home = home_club_of(player)
+    items = []
+    if home is not None:
+        items.append(hooks.PlayerItem(text=home.name, url=reverse("clubs:detail", args=[home.slug]),
+                                      note=str(_("home club"))))
+    if player.user_id is not None:
+        memberships = (Membership.objects.filter(user_id=player.user_id, status=Membership.Status.ACTIVE)
+                       .select_related("club").order_by("club__name", "club_id")[:limit])
+        for membership in memberships:
+            if home is not None and membership.club_id == home.pk:
+                continue
+            items.append(hooks.PlayerItem(text=membership.club.name,
+                                          url=reverse("clubs:detail", args=[membership.club.slug]),
+                                          on=timezone.localdate(membership.joined_at) if membership.joined_at else None,
+                                          note=str(_ROLE_NOTES.get(membership.role, _("member")))))
+    return items[:limit]
+
+
+CLUBS_SECTION = hooks.PlayerSection(
+    name="clubs", order=20, title=_("Clubs"), empty=_("No club yet."), items=_clubs_of,
+)
+
+
 def register() -> None:
     hooks.match_context_register(CLUB_CONTEXT)
     hooks.player_context_register(HOME_CLUB_CONTEXT)
+    hooks.player_section_register(CLUBS_SECTION)
     hooks.player_director_register(hooks.PlayerDirector(name="clubs.club", directs=_directs_player))
     hosts.event_host_register(EVENT_HOST)
 

@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "axes",
     "drf_spectacular",
+    # Country codes and their names in every language (a player's country: matches.countries).
+    "django_countries",
     # The house's bottom layer: the task outbox and the workers' heartbeats live here.
     "core",
     "audit",
@@ -316,6 +318,8 @@ STORAGES = {
     },
 }
 LANGUAGE_CODE = "en-gb"
+# The languages a user may prefer (accounts.User.Language): each named in itself.
+LANGUAGES = [("en", "English"), ("ko", "한국어"), ("ar", "العربية"), ("ro", "Română")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

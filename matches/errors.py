@@ -79,3 +79,11 @@ def consent_already_given() -> Conflict:
 def bad_consent_decision(decision) -> DomainError:
     return DomainError(_("decision: %(decision)s is not confirm or decline") % {"decision": decision},
                        code="bad_decision", field="decision")
+
+
+# --- a player's profile (matches.services.profile) -----------------------------------------------------
+
+
+def bad_profile(field: str, message: str) -> DomainError:
+    """A profile field refused: ``field`` names it (the API's ``errors`` and the page's form)."""
+    return DomainError(message, code="bad_profile", field=field)

@@ -8,6 +8,8 @@ their ``AppConfig.ready()``:
 - match and player contexts: what a match or a player belongs to (an event, a club and its night,
   a home club), which they hold in their own link rows; how matches creates, joins, audits,
   shows and serializes it (see :class:`MatchContext`).
+- player sections: the lists a player's page shows of what he did above matches (the events he
+  played, the clubs he belongs to; see :class:`PlayerSection`).
 
 The result hooks
 ----------------
@@ -377,6 +379,54 @@ def describe_player(player) -> list[tuple[str, str]]:
 def vouched(prepared: list[tuple[MatchContext, Attachment]], players: list) -> bool:
     """Whether one of the contexts a new match is prepared for vouches for a side of ``players``."""
     return any(attachment.vouches is not None and attachment.vouches(players) for _, attachment in prepared)
+
+
+# --- a player's record on his page -------------------------------------------------------------------
+#
+# What a player did above matches (the events he played, the clubs he belongs to) is known to the
+# apps that hold it. Each registers a :class:`PlayerSection`; his page lists every section's items.
+
+
+@dataclass(frozen=True)
+class PlayerItem:
+    """One line of a section of a player's page: ``text`` (an event's or a club's name), where it
+    links (``url``, or empty), a date (``on``, or None) and a short ``note`` ("finished",
+    "organiser"), all ready to show (translated)."""
+
+    text: str
+    url: str = ""
+    on: Any = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PlayerSection:
+    """A list on a player's page, registered by the app that holds its rows.
+
+    - ``name``: the registration key (``events``, ``clubs``); ``order``: sections are shown by
+      order, then name;
+    - ``title`` and ``empty``: its heading and the sentence shown when it has no item;
+    - ``items(player, limit)``: at most ``limit`` :class:`PlayerItem`, newest first, read in a
+      fixed number of queries however many rows the player has (his page's query count is tested).
+    """
+
+    name: str
+    order: int
+    title: Any
+    empty: Any
+    items: Callable[[Any, int], list[PlayerItem]]
+
+
+_player_sections: dict[str, PlayerSection] = {}
+
+
+def player_section_register(section: PlayerSection) -> None:
+    """Register (or, under the same name, replace) a :class:`PlayerSection`."""
+    _player_sections[section.name] = section
+
+
+def player_sections() -> list[PlayerSection]:
+    return sorted(_player_sections.values(), key=lambda s: (s.order, s.name))
 
 
 # --- who answers for a player ------------------------------------------------------------------------

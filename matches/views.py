@@ -24,7 +24,7 @@ from engine.actions import action_from_dict
 from engine.errors import EngineError
 
 from . import errors, hooks
-from .board import board_svg, sparkline_svg
+from .board import board_svg
 from .forms import ConsentForm, ContestForm, ResultForm
 from .models import Game, Match, Player, Report
 from .selectors import (
@@ -32,9 +32,6 @@ from .selectors import (
     match_get,
     match_list,
     matches_directed_by,
-    player_get,
-    player_rating_corrections,
-    player_rating_history,
     with_pending_reports,
 )
 from .services.consent import DECLINE, consent_sides, match_consent
@@ -426,34 +423,6 @@ def consent(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect(_detail_url(match))
 
 
-# --- a player ------------------------------------------------------------------------------------
-
-
-def player(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A player: profile, rating history (sparkline and table) and recent matches. Public."""
-    try:
-        profile = player_get(player_id)
-    except Player.DoesNotExist:
-        raise Http404("no such player") from None
-    history = list(player_rating_history(profile))
-    values = ([history[0].rating_before] if history else []) + [change.rating_after for change in history]
-    changes = []
-    for change in reversed(history):
-        match = change.match
-        opponent = next((s.name for s in match.sides if profile.pk not in (s.player_a_id, s.player_b_id)), "")
-        changes.append((change, opponent))
-    recent = _rows(with_pending_reports(match_list(viewer=request.user, player=profile))[:RECENT_MATCHES], profile)
-    return render(request, "matches/player.html", {
-        "profile": profile,
-        "contexts": hooks.describe_player(profile),
-        "changes": changes,
-        "corrections": player_rating_corrections(profile),
-        "sparkline": sparkline_svg(values, title=f"{profile.display_name}'s rating over {len(history)} matches")
-        if len(values) > 1 else "",
-        "recent": recent,
-    })
-
-
 urlpatterns = [
     path("", mine, name="mine"),
     path("matches/<int:match_id>/", detail, name="detail"),
@@ -462,5 +431,4 @@ urlpatterns = [
     path("matches/<int:match_id>/contest/", contest, name="contest"),
     path("matches/<int:match_id>/override/", override, name="override"),
     path("matches/<int:match_id>/consent/", consent, name="consent"),
-    path("players/<int:player_id>/", player, name="player"),
 ]

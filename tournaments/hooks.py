@@ -13,6 +13,8 @@
 - The result hooks: a confirmed, overridden or reopened result of an event's match syncs the
   event's draw in the same transaction (``tournament_result_confirmed``), after the match's own
   records (``ORDER_BUILT_ON``): a change the draw refuses rolls the whole change back.
+- The events a player played: a section of his page (``EVENTS_SECTION``), the events he entered
+  alone, in a pair or in a team (not withdrawn), the latest first.
 
 And how the apps above tournaments hang on it (tournaments imports none of them):
 
@@ -26,7 +28,8 @@ And how the apps above tournaments hang on it (tournaments imports none of them)
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -129,8 +132,36 @@ def _result_changed(*, match, **_payload) -> None:
     tournament_result_confirmed(match=match)
 
 
+# --- the events a player played (his page) ---------------------------------------------------------
+
+
+_EVENT_NOTES = {
+    Tournament.Status.FINISHED: _("finished"),
+    Tournament.Status.RUNNING: _("under way"),
+}
+
+
+def _events_played(player, limit: int) -> list[hooks.PlayerItem]:
+    """The events ``player`` entered (alone, in a pair or in a team; not withdrawn), the latest
+    first, in one query."""
+    entered = (Q(entries__side__player_a=player) | Q(entries__side__player_b=player)) & ~Q(
+        entries__status=Entry.Status.WITHDRAWN)
+    events = (Tournament.objects.filter(entered | Q(teams__members__player=player)).distinct()
+              .order_by(F("starts_on").desc(nulls_last=True), "-created_at", "-id")
+              .only("id", "name", "starts_on", "created_at", "status")[:limit])
+    return [hooks.PlayerItem(text=event.name, url=reverse("tournaments:detail", args=[event.pk]),
+                             on=event.starts_on, note=str(_EVENT_NOTES.get(event.status, _("entered"))))
+            for event in events]
+
+
+EVENTS_SECTION = hooks.PlayerSection(
+    name="events", order=10, title=_("Events played"), empty=_("No events yet."), items=_events_played,
+)
+
+
 def register() -> None:
     hooks.match_context_register(EVENT_CONTEXT)
+    hooks.player_section_register(EVENTS_SECTION)
     hooks.player_director_register(hooks.PlayerDirector(name="tournaments.event", directs=_directs_player))
     hooks.result_confirmed.connect(_result_changed, name="tournaments.tournament_result_confirmed",
                                    order=hooks.ORDER_BUILT_ON)

@@ -1,5 +1,6 @@
 """API: players (see matches.api). Read-only and public: name, country, club, rating and
-experience, never an email address or a user id."""
+experience, never a user id; a player's email address and real name only when he chose to show
+them (``accounts.User.email_public``, ``real_name_public``: null otherwise)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 
 from ..models import Player
 from ..selectors import player_get, player_list, player_rating_corrections, player_rating_history
+from ..selectors_players import player_public
 from .serializers import PlayerSerializer
 
 
@@ -70,11 +72,19 @@ class RatingCorrectionSerializer(serializers.Serializer):
 
 class PlayerDetailApi(BaseApi):
     class OutputSerializer(PlayerSerializer):
+        email = serializers.SerializerMethodField(help_text="only when he chose to show it; else null")
+        real_name = serializers.SerializerMethodField(help_text="only when he chose to show it; else null")
         rating_history = serializers.SerializerMethodField(help_text="oldest first, corrections applied")
         rating_corrections = serializers.SerializerMethodField(help_text="newest first")
 
         class Meta:
             ref_name = "PlayerDetail"
+
+        def get_email(self, player) -> str | None:
+            return player_public(player).email
+
+        def get_real_name(self, player) -> str | None:
+            return player_public(player).real_name
 
         @extend_schema_field(RatingChangeSerializer(many=True))
         def get_rating_history(self, player) -> list:

@@ -79,7 +79,9 @@ def test_it_shows_a_player_with_his_rating_history(cast):
     alice = Player.objects.get(user=cast.alice)
     response = client_for().get(detail_url(alice.pk))
     assert response.status_code == 200
-    assert set(response.data) == PUBLIC_FIELDS | {"rating_history", "rating_corrections"}
+    # email and real_name: null unless he chose to show them (tests/matches/test_player_page.py).
+    assert set(response.data) == PUBLIC_FIELDS | {"email", "real_name", "rating_history", "rating_corrections"}
+    assert response.data["email"] is None and response.data["real_name"] is None
     assert response.data["rating"] == pytest.approx(alice.rating) and response.data["experience"] == 5
     [change] = response.data["rating_history"]
     assert change["match"] == match.pk and change["opponent"] == "Bob"

@@ -578,7 +578,7 @@ def test_the_player_page_shows_profile_rating_history_and_recent_matches(client,
         text = text_of(response)
         assert "Alice" in text and "NL" in text and f"{profile.rating:.2f}" in text
         assert "10 points of rated matches" in text
-        assert response.content.decode().count('class="sparkline"') == 2  # figure and SVG
+        assert response.content.decode().count('class="rating-chart"') == 2  # figure and SVG
         assert text.count("v Bob") >= 2 and "Alice v Bob" in text
 
 
@@ -586,7 +586,7 @@ def test_a_player_without_rated_matches_has_no_history(client, carol):
     response = client.get(reverse("matches:player", args=[carol.player.pk]))
     assert response.status_code == 200
     assert "No rated matches yet." in text_of(response) and "No matches yet." in text_of(response)
-    assert "sparkline" not in response.content.decode()
+    assert "rating-chart" not in response.content.decode()
 
 
 def test_an_unknown_player_is_a_404(client):
