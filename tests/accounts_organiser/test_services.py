@@ -113,11 +113,11 @@ def test_a_bad_statement_is_refused_on_its_field_and_nothing_is_saved(pia, state
 def test_nobody_but_staff_decides_and_nothing_changes(pia, otto, sam):
     request = organiser_request(user=pia, statement=STATEMENT)
     for user in (pia, otto):
-        for decide in (lambda: organiser_approve(request_id=request.pk, user=user),
-                       lambda: organiser_refuse(request_id=request.pk, user=user, reason="No."),
-                       lambda: organiser_revoke(user_id=otto.pk, user=user, reason="No.")):
+        for decide, kwargs in ((organiser_approve, {"request_id": request.pk}),
+                               (organiser_refuse, {"request_id": request.pk, "reason": "No."}),
+                               (organiser_revoke, {"user_id": otto.pk, "reason": "No."})):
             with pytest.raises(NotAllowed) as refused:
-                decide()
+                decide(user=user, **kwargs)
             assert refused.value.code == "not_staff"
     request.refresh_from_db()
     assert request.status == "open" and _fresh(pia).role == "player" and _fresh(otto).role == "organiser"
