@@ -10,9 +10,9 @@ from .models_requests import OrganiserRequest
 
 def organiser_request_list(*, user, status: str | None = None, own: bool = False) -> QuerySet[OrganiserRequest]:
     """The requests ``user`` may see, newest first: all of them for staff (unless ``own``), else
-    his own; only those of ``status`` when given. Applicant and decider joined (with the applicant's player,
-    whose name is shown)."""
-    requests = OrganiserRequest.objects.select_related("user__player", "decided_by__player")
+    his own; only those of ``status`` when given. The applicant and his player (whose name is
+    shown) joined."""
+    requests = OrganiserRequest.objects.select_related("user__player")
     if own or not user.is_staff:
         requests = requests.filter(user_id=user.pk)
     if status:
