@@ -57,3 +57,5 @@ class User(AbstractUser):
         if player is not None:
             return player.display_name
         return self.get_full_name() or _("user %(id)s") % {"id": self.pk}
+
+from .models_requests import OrganiserRequest  # noqa: E402,F401  (the model lives in its own module)

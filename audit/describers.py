@@ -405,10 +405,45 @@ CHOUETTE_ACTIONS = {
 }
 
 
+# --- the organiser role ----------------------------------------------------------------------------
+
+
+def organiser_sentence(entry, sides: Sides) -> str:
+    """The organiser role: asked for, approved, refused (with the reason), withdrawn (with the reason)."""
+    before, after = data(entry.before), data(entry.after)
+    values = {"who": who(entry), "user": (after or before).get("user") or gettext("a player")}
+    action = entry.action
+    if action == "organiser.requested":
+        return gettext("%(user)s asked to become an organiser") % values
+    if action == "organiser.approved":
+        return gettext("%(who)s approved %(user)s's request to become an organiser") % values
+    if action == "organiser.refused":
+        reason = after.get("reason")
+        if reason:
+            return gettext("%(who)s refused %(user)s's request to become an organiser, saying: %(reason)s") % {
+                **values, "reason": reason}
+        return gettext("%(who)s refused %(user)s's request to become an organiser") % values
+    if action == "organiser.revoked":
+        if entry.note:
+            return gettext("%(who)s withdrew %(user)s's organiser role, saying: %(reason)s") % {
+                **values, "reason": entry.note}
+        return gettext("%(who)s withdrew %(user)s's organiser role") % values
+    return gettext("%(who)s changed %(user)s's organiser role") % values
+
+
+ORGANISER_ACTIONS = {
+    "organiser.requested": gettext_lazy("Asked to become an organiser"),
+    "organiser.approved": gettext_lazy("Organiser request approved"),
+    "organiser.refused": gettext_lazy("Organiser request refused"),
+    "organiser.revoked": gettext_lazy("Organiser role withdrawn"),
+}
+
+
 def register() -> None:
     """Register the match, event, club, chouette and admin describers."""
     for table, sentence in ((MATCH_ACTIONS, match_sentence), (EVENT_ACTIONS, event_sentence),
-                            (CLUB_ACTIONS, club_sentence), (CHOUETTE_ACTIONS, chouette_sentence)):
+                            (CLUB_ACTIONS, club_sentence), (CHOUETTE_ACTIONS, chouette_sentence),
+                            (ORGANISER_ACTIONS, organiser_sentence)):
         describers_register({action: (label, sentence) for action, label in table.items()})
     describer_register("player.profile_updated", gettext_lazy("Profile changed"), profile_sentence)
     describer_register("import.mapped", gettext_lazy("Import's players named"), import_sentence)

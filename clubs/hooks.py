@@ -16,7 +16,8 @@ How clubs hangs on matches and players (see ``matches.hooks``), registered by
   an active member of, with his role.
 - Events on the club's calendar (``ClubEvent``): the club is the events' host
   (``tournaments.hosts``): it offers the clubs a user manages on the new-event form, checks and
-  links the club of a new event, and gives an event's club to its pages and API.
+  links the club of a new event, and gives an event's club to its pages and API; a club's owner
+  creates and runs his club's events without the organiser role (``owned_choices``).
 
 What clubs asks of the apps standing on it (STYLE.md §3.0): the chouette tables answer from their
 AppConfig.ready() (chouette/hooks.py). With nothing registered (the app is not installed), there is
@@ -157,6 +158,16 @@ def _event_club(tournament) -> Club | None:
         return None
 
 
+def _clubs_owned(user) -> list[tuple[int, str]]:
+    """``(id, name)`` of the clubs ``user`` owns (an active owner's membership), by name: a club's
+    owner creates and runs its events without the organiser role."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(Club.objects.filter(memberships__user_id=user.pk, memberships__status=Membership.Status.ACTIVE,
+                                    memberships__role=Membership.Role.OWNER).order_by("name", "pk")
+                .values_list("pk", "name"))
+
+
 def _player_clubs(player_ids) -> dict[int, int]:
     return dict(HomeClub.objects.filter(player_id__in=list(player_ids)).values_list("player_id", "club_id"))
 
@@ -169,6 +180,7 @@ EVENT_HOST = hosts.EventHost(
     host_of=_event_club,
     filter=lambda tournaments, club_id: tournaments.filter(club_event__club_id=club_id),
     player_clubs=_player_clubs,
+    owned_choices=_clubs_owned,
 )
 
 

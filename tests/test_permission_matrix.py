@@ -10,7 +10,8 @@ changes what the next row sees.
 
 The cast: alice and bob play the sample match (side 0 and 1), the drawn tournament and the team event
 (alice captains the Aces, bob the Bears); carol is another player; otto organises all three; olga is
-another organiser; stan is staff; anonymous is nobody. Alice owns the import job.
+another organiser; stan is staff; anonymous is nobody. Alice owns the import job. Carol has asked to
+become an organiser (her request is open).
 In the Matrix Club alice is the owner, bob an organiser, carol a member and olga has asked to join;
 otto and stan are outsiders to it. Its chouette table (bob started it: alice the Box, bob the
 Captain, carol the crew) has one game.
@@ -34,6 +35,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from accounts.services_organiser import organiser_request
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import Club, ClubNight, Membership, Season
 from matches.models import ImportJob
@@ -124,7 +126,7 @@ MATRIX = {
     ("import-detail", "get"):                            (401, 200, 404, 404, 404, 404, 200),  # alice's job: hidden as 404
     ("import-mapping", "post"):                          (401, 409, 404, 404, 404, 404, 409),  # not checked yet: 409
     ("api-tournaments", "get"):                          (200, 200, 200, 200, 200, 200, 200),
-    ("api-tournaments", "post"):                         (401, 403, 403, 403, 400, 400, 400),
+    ("api-tournaments", "post"):                         (401, 400, 403, 403, 400, 400, 400),  # alice owns a club
     ("api-tournament", "get"):                           (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-open", "post"):                     (401, 403, 403, 403, 409, 403, 409),
     ("api-tournament-close", "post"):                    (401, 403, 403, 403, 409, 403, 409),
@@ -155,8 +157,8 @@ MATRIX = {
     ("api-tournament-audit", "get"):                     (401, 403, 403, 403, 200, 403, 200),  # the organiser and staff only
     ("tournaments:list", "get"):                         (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:list", "post"):                        (200, 200, 200, 200, 200, 200, 200),  # read pages answer POST as GET
-    ("tournaments:new", "get"):                          (302, 403, 403, 403, 200, 200, 200),
-    ("tournaments:new", "post"):                         (302, 403, 403, 403, 400, 400, 400),
+    ("tournaments:new", "get"):                          (302, 200, 403, 403, 200, 200, 200),  # alice: her club's
+    ("tournaments:new", "post"):                         (302, 400, 403, 403, 400, 400, 400),
     ("tournaments:mine", "get"):                         (302, 200, 200, 200, 200, 200, 200),
     ("tournaments:mine", "post"):                        (302, 200, 200, 200, 200, 200, 200),
     ("tournaments:detail", "get"):                       (200, 200, 200, 200, 200, 200, 200),
@@ -358,6 +360,22 @@ MATRIX = {
     ("chouette:leave", "post"):                          (302, 400, 400, 403, 403, 403, 403),
     ("chouette:end", "get"):                             (302, 405, 405, 405, 405, 405, 405),
     ("chouette:end", "post"):                            (302, 302, 302, 403, 403, 403, 403),
+    # The organiser role: carol has asked (her request is open), olga holds the role; staff decide.
+    # Asking: players who have not asked yet (alice, bob, jon); the rest have asked or hold it.
+    ("api-organiser-requests", "get"):                   (401, 200, 200, 200, 200, 200, 200),  # each sees his own
+    ("api-organiser-requests", "post"):                  (401, 201, 201, 409, 409, 409, 409, 201),
+    ("api-organiser-request-approve", "post"):           (401, 403, 403, 403, 403, 403, 200),  # carol's request
+    ("api-organiser-request-refuse", "post"):            (401, 403, 403, 403, 403, 403, 200),
+    ("organiser:home", "get"):                           (302, 200, 200, 200, 200, 200, 200),
+    ("organiser:home", "post"):                          (302, 302, 302, 409, 409, 409, 409, 302),
+    ("organiser:requests", "get"):                       (302, 403, 403, 403, 403, 403, 200),
+    ("organiser:requests", "post"):                      (302, 403, 403, 403, 403, 403, 200),  # a read page
+    ("organiser:approve", "get"):                        (302, 405, 405, 405, 405, 405, 405),
+    ("organiser:approve", "post"):                       (302, 403, 403, 403, 403, 403, 302),
+    ("organiser:refuse", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("organiser:refuse", "post"):                        (302, 403, 403, 403, 403, 403, 302),
+    ("organiser:revoke", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("organiser:revoke", "post"):                        (302, 403, 403, 403, 403, 403, 302),  # olga's role
 }
 
 
@@ -405,7 +423,9 @@ def world():
                                                                        [cast.carol.player.pk, 4]]])
     chouette_game_record(club_id=club.pk, chouette_id=chouette.pk, user=cast.bob, kind="quick",
                          record={"winner": "box"})
-    common = {"match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
+    asked = organiser_request(user=cast.carol, statement="I run the Matrix Club's Tuesday nights.")
+    common = {"organiser_request_id": asked.pk, "organiser_id": cast.other_organiser.pk,
+              "match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
               "entry_id": entry.pk, "club_id": club.pk, "slug": club.slug, "season_id": season.pk, "night_id": night.pk,
               "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk,
               "dispute_id": dispute.pk, "ruling_id": ruling.pk, "appeal_id": appeal.pk,
@@ -450,6 +470,11 @@ BODIES = {
     "rulings:appeal_lodge": {"grounds": "Too harsh."},
     "rulings:committee": {"members": "jon, kim, lee"},
     "rulings:vote": {"decision": "uphold"},
+    "api-organiser-requests": {"statement": "I run the Friday club."},
+    "api-organiser-request-refuse": {"reason": "We do not know this club."},
+    "organiser:home": {"statement": "I run the Friday club."},
+    "organiser:refuse": {"reason": "We do not know this club."},
+    "organiser:revoke": {"reason": "The club closed."},
 }
 
 

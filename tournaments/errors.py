@@ -23,7 +23,13 @@ if TYPE_CHECKING:
 
 
 def not_an_organiser() -> NotAllowed:
-    return NotAllowed("only organisers (and staff) may create a tournament", code="not_an_organiser")
+    return NotAllowed(_("only organisers (and staff) may create a tournament, and a club's owner one on his club's "
+                        "calendar"), code="not_an_organiser")
+
+
+def club_events_only() -> NotAllowed:
+    return NotAllowed(_("without the organiser role you may create only an event on the calendar of a club you own: "
+                        "choose that club"), code="club_events_only", field="club")
 
 
 def not_organiser() -> NotAllowed:

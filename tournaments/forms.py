@@ -70,10 +70,20 @@ class TournamentForm(forms.Form):
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Club",
                                   help_text="On that club's calendar (the clubs you own or organise).")
 
-    def __init__(self, *args, clubs=(), **kwargs):
-        """``clubs``: (id, name) of the clubs the organiser may put the event on."""
+    def __init__(self, *args, clubs=(), club_required: bool = False, **kwargs):
+        """``clubs``: (id, name) of the clubs the organiser may put the event on; ``club_required``:
+        a club's owner without the organiser role creates only his club's events (no "No club")."""
         super().__init__(*args, **kwargs)
-        self.fields["club"].choices = [("", "No club"), *clubs]
+        field = self.fields["club"]
+        if club_required:
+            field.required = True
+            field.error_messages["required"] = _("choose the club the event is on: without the organiser role you "
+                                                 "create only your club's events")
+            field.choices = list(clubs)
+            field.help_text = _("On the calendar of a club you own: without the organiser role you create only "
+                                "your club's events.")
+        else:
+            field.choices = [("", "No club"), *clubs]
 
     def clean_lengths(self) -> dict:
         return parse_lengths(self.cleaned_data.get("lengths", ""))

@@ -11,7 +11,11 @@ tournaments never names them. The clubs app registers an :class:`EventHost` in i
   NotAllowed ``not_club_manager``) and then to link the saved event, in the same transaction;
 - which ``select_related`` path reads an event's host, how to read it and how to filter on it
   (the events list and API: ``?club=``, the ``club`` brief);
-- the home club of each player, for the same-club rule of the draw.
+- the home club of each player, for the same-club rule of the draw;
+- which hosts a user runs events of without the organiser role (a club's owner, for his club's
+  events: ``owned_choices``): such a user may create an event only on one of them
+  (``tournaments.services.events.may_create_events`` and ``tournament_create``), and then runs it
+  as its organiser like any other.
 
 With no host registered (a project without clubs), no event has a host, the choices are empty and
 a host asked for is refused as unknown.
@@ -38,7 +42,9 @@ class EventHost:
       callable that links a saved event to it;
     - ``host_of(tournament)``: the event's host (a row with ``pk`` and ``name``) or None;
     - ``filter(tournaments, host_id)``: the events of that host among ``tournaments``;
-    - ``player_clubs(player_ids)``: each player's home club id, for those that have one.
+    - ``player_clubs(player_ids)``: each player's home club id, for those that have one;
+    - ``owned_choices(user)``: ``(id, name)`` of the hosts whose events ``user`` may create and
+      run without the organiser role (none unless the host says so).
     """
 
     joins: tuple[str, ...]
@@ -47,6 +53,7 @@ class EventHost:
     host_of: Callable[[Any], Any]
     filter: Callable[[QuerySet, int], QuerySet]
     player_clubs: Callable[[Iterable[int]], dict[int, int]]
+    owned_choices: Callable[[Any], list[tuple[int, str]]] = lambda user: []
 
 
 _registered: list[EventHost] = []
@@ -64,6 +71,12 @@ def host_joins() -> tuple[str, ...]:
 
 def host_choices(user) -> list[tuple[int, str]]:
     return _registered[0].choices(user) if _registered else []
+
+
+def host_owned_choices(user) -> list[tuple[int, str]]:
+    """``(id, name)`` of the hosts whose events ``user`` creates and runs without the organiser
+    role (a club's owner: his clubs); empty with no host registered."""
+    return _registered[0].owned_choices(user) if _registered else []
 
 
 def host_prepare(user, host_id: int) -> Callable[[Any], None]:

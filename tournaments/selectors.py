@@ -75,8 +75,11 @@ def tournament_list_running(*, player: Player) -> QuerySet[Tournament]:
 
 
 def club_choices(*, user) -> list[tuple[int, str]]:
-    """``(id, name)`` of the clubs ``user`` may put a new event on (those he owns or organises),
-    by name."""
+    """``(id, name)`` of the clubs ``user`` may put a new event on, by name: those he owns or
+    organises if he is an organiser (or staff), else those he owns (a club's owner creates his
+    club's events without the organiser role)."""
+    if getattr(user, "is_authenticated", False) and not user.is_organiser:
+        return hosts.host_owned_choices(user)
     return hosts.host_choices(user)
 
 

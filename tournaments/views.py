@@ -30,6 +30,7 @@ from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
 from .services.common import runs
+from .services.events import may_create_events
 from .services.state import entrant_name
 
 FLIGHT_NAMES = {"main": "Main flight", "consolation": "Consolation flight", "last_chance": "Last-chance flight",
@@ -117,31 +118,34 @@ def event_list(request: HttpRequest) -> HttpResponse:
     user = request.user
     return render(request, "tournaments/list.html", {
         "tournaments": selectors.tournament_list(),
-        "can_create": getattr(user, "is_authenticated", False) and user.is_organiser,
+        "can_create": may_create_events(user),
     })
 
 
 def _require_organiser_user(request: HttpRequest) -> None:
-    if not request.user.is_organiser:
-        raise PermissionDenied("only organisers (and staff) may create an event")
+    if not may_create_events(request.user):
+        raise PermissionDenied(_("only organisers (and staff) may create an event, and a club's owner one on his "
+                                 "club's calendar"))
 
 
 @login_required
 def event_new(request: HttpRequest) -> HttpResponse:
-    """An organiser (or staff) creates an event in draft with its published rules; see
+    """An organiser (or staff) creates an event in draft with its published rules, and a club's
+    owner without the role one on his club's calendar (the form then asks for the club); see
     tournament_create. Others get 403."""
     _require_organiser_user(request)
     clubs = selectors.club_choices(user=request.user)
+    club_required = not request.user.is_organiser
     if request.method != "POST":
-        return render(request, "tournaments/new.html", {"form": TournamentForm(clubs=clubs)})
-    form = TournamentForm(request.POST, clubs=clubs)
+        return render(request, "tournaments/new.html", {"form": TournamentForm(clubs=clubs, club_required=club_required)})
+    form = TournamentForm(request.POST, clubs=clubs, club_required=club_required)
     if not form.is_valid():
         return render(request, "tournaments/new.html", {"form": form}, status=400)
     try:
         tournament = _call(services.tournament_create, user=request.user, rules=form.rules())
     except DomainError as error:
         # The club's refusal (its manager's role) names no field: it is about the club chosen.
-        form_refuse(form, error, field="club" if error.code == "not_club_manager" else None)
+        form_refuse(form, error, field="club" if error.code in ("not_club_manager", "club_events_only") else None)
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, f"Event “{tournament.name}” created. Open the entries when you are ready.")
     return redirect(_manage_url(tournament))

@@ -117,6 +117,8 @@ class TournamentCreateApi(TournamentBaseApi):
 
     @extend_schema(operation_id="tournaments_create", tags=TAGS, summary="Create a tournament (organisers)",
                    description="The tournament starts in draft, run by the caller, with its published rules. "
+                               "A club's owner without the organiser role creates one on his club's calendar only "
+                               "(403 club_events_only otherwise). "
                                "Rules a format does not read must stay at their defaults (400 bad_rules naming the "
                                "field).",
                    request=TournamentCreateSerializer, responses={201: TournamentSerializer, **WRITE_ERRORS})

@@ -11,11 +11,13 @@ from __future__ import annotations
 from tournaments import errors
 from tournaments.models import Tournament
 from tournaments.services.common import runs
+from tournaments.services.events import may_create_events
 
 
 def check_may_create(user) -> None:
-    """Only organisers (and staff) create tournaments."""
-    if not getattr(user, "is_authenticated", False) or not user.is_organiser:
+    """Only organisers (and staff) create tournaments, and a club's owner his club's (the service
+    checks the club)."""
+    if not may_create_events(user):
         raise errors.not_an_organiser()
 
 

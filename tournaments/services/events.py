@@ -156,19 +156,43 @@ class EventRules:
         return {field.name: getattr(self, field.name) for field in fields(self) if field.name != "club_id"}
 
 
+def may_create_events(user) -> bool:
+    """Whether ``user`` may create an event at all: an organiser (or staff), or the owner of a club
+    (only on his club's calendar: :func:`tournament_create` checks the club). Reads only."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_organiser or bool(hosts.host_owned_choices(user))
+
+
+def _require_creator(user, club_id: int | None) -> None:
+    """NotAllowed ``not_an_organiser`` unless ``user`` may create events; ``club_events_only``
+    when, without the organiser role, he asks for an event not on a club he owns."""
+    if not getattr(user, "is_authenticated", False):
+        raise errors.not_an_organiser()
+    if user.is_organiser:
+        return
+    owned = {pk for pk, _name in hosts.host_owned_choices(user)}
+    if not owned:
+        raise errors.not_an_organiser()
+    if club_id not in owned:
+        raise errors.club_events_only()
+
+
 @transaction.atomic
 def tournament_create(*, user, rules: EventRules) -> Tournament:
     """Create a tournament in ``draft``, organised (directed) by ``user``, as ``rules`` publishes
     it (checked when they were made: :class:`EventRules`), on the calendar of ``rules.club_id``
     if given.
 
-    Raises NotAllowed ``not_an_organiser`` unless ``user`` is an organiser or staff; DomainError
+    Raises NotAllowed ``not_an_organiser`` unless ``user`` is an organiser or staff or owns a
+    club (a club's owner creates events on his club's calendar without the organiser role, and
+    runs them as their organiser); NotAllowed ``club_events_only`` when such an owner asks for an
+    event without a club or on another club's calendar; DomainError
     ``unknown_club``; NotAllowed ``not_club_manager`` for a club the user does not own or
     organise; DomainError ``bad_rules`` (naming the field) for what only the row's own validation
     sees. Nothing is saved on failure. Audited as ``tournament.created``.
     """
-    if not getattr(user, "is_authenticated", False) or not user.is_organiser:
-        raise errors.not_an_organiser()
+    _require_creator(user, rules.club_id)
     # An event on a club's calendar is the club's business: the club (its app) checks who may put one there.
     attach = hosts.host_prepare(user, rules.club_id) if rules.club_id is not None else None
     tournament = Tournament(organiser=user, **rules.tournament_fields())

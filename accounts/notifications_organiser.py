@@ -1,0 +1,72 @@
+"""Emails about the organiser role: the applicant hears staff's decision on his request (with the
+reason of a refusal), an organiser hears his role was withdrawn (with the reason).
+
+Sent from a Celery task the services write in the outbox (accounts/tasks.py), so nothing announces
+a decision that was rolled back. A task delivered twice sends nothing the second time: each
+announcement is claimed in the cache before sending and released again if sending fails (as for
+result emails, matches/services/notifications.py).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.mail import EmailMessage, get_connection
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from .models import User
+from .models_requests import OrganiserRequest
+
+KINDS = ("decided", "revoked")
+CLAIM_SECONDS = 24 * 3600
+
+
+def _message(kind: str, object_id: int, reason: str, stamp: str) -> tuple[str, str, str, str] | None:
+    """(subject, body, recipient, claim key) of one announcement; None when there is nobody to
+    tell (no address) or nothing decided."""
+    link = _("See %(path)s") % {"path": reverse("organiser:home")}
+    if kind == "decided":
+        request = OrganiserRequest.objects.select_related("user").get(pk=object_id)
+        if request.status == OrganiserRequest.Status.OPEN or not request.user.email:
+            return None
+        key = f"crawford:organiser:{request.pk}:{request.status}@{request.decided_at.timestamp():.6f}"
+        if request.status == OrganiserRequest.Status.APPROVED:
+            subject = _("You are an organiser now")
+            body = _("Your request to become an organiser was approved: you may create and run events.")
+        else:
+            subject = _("Your request to become an organiser was refused")
+            body = _("Your request to become an organiser was refused, for this reason:\n\n%(reason)s\n\n"
+                     "You may ask again.") % {"reason": request.reason}
+        return subject, f"{body}\n\n{link}", request.user.email, key
+    user = User.objects.get(pk=object_id)
+    if not user.email:
+        return None
+    body = _("Your organiser role was withdrawn, for this reason:\n\n%(reason)s") % {"reason": reason}
+    return _("Your organiser role was withdrawn"), f"{body}\n\n{link}", user.email, \
+        f"crawford:organiser:revoked:{user.pk}@{stamp}"
+
+
+def organiser_notify(*, kind: str, object_id: int, reason: str = "", stamp: str = "") -> int:
+    """Send the announcement ``kind`` ("decided": a request ``object_id`` approved or refused;
+    "revoked": the role of user ``object_id`` withdrawn for ``reason`` at ``stamp``); returns 1
+    when it has been announced (also on a repeated call, which sends nothing), 0 when there is
+    nobody to tell.
+
+    Raises ValueError for an unknown kind, DoesNotExist for an unknown object, and whatever the
+    mail backend raises (the task decides what to retry).
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown organiser notification {kind!r}")
+    message = _message(kind, object_id, reason, stamp)
+    if message is None:
+        return 0
+    subject, body, recipient, key = message
+    if not cache.add(key, 1, CLAIM_SECONDS):
+        return 1
+    try:
+        get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [recipient])])
+    except BaseException:
+        cache.delete(key)
+        raise
+    return 1
