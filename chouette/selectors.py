@@ -28,7 +28,8 @@ from decimal import Decimal
 from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 
-from clubs.models import Club, ClubNight, Membership
+from clubs.models import Club, ClubNight
+from clubs.selectors import member_players
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
@@ -385,9 +386,7 @@ def chouette_list(*, club: Club) -> QuerySet[ChouetteSession]:
 
 def club_players(*, club: Club) -> list[tuple[int, str]]:
     """The players of the club's active members, by name: who may sit at its tables. One query."""
-    return list(Player.objects.filter(user__club_memberships__club=club,
-                                      user__club_memberships__status=Membership.Status.ACTIVE)
-                .order_by("display_name", "id").values_list("pk", "display_name"))
+    return list(member_players(club_id=club.pk).order_by("display_name", "id").values_list("pk", "display_name"))
 
 
 def chouette_get(*, club: Club, chouette_id: int) -> ChouetteSession:
