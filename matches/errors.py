@@ -150,6 +150,6 @@ def user_holds_player(own: str, count: int) -> Conflict:
 
 
 def user_player_has_records(own: str) -> Conflict:
-    return Conflict(_("you already play as %(player)s, who has entries or other records: one account cannot hold "
-                      "two players. Ask a director to merge the two players") % {"player": own},
+    return Conflict(_("you already play as %(player)s, who has entries, chouette games or other records: one "
+                      "account cannot hold two players. Ask a director to merge the two players") % {"player": own},
                     code="user_holds_player")

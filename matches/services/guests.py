@@ -194,6 +194,9 @@ def invitation_accept(*, token: str, user) -> Player:
         count = player_match_count(own)
         if count:
             raise errors.user_holds_player(own.display_name, count)
+        kept = hooks.player_kept_by(own.pk)
+        if kept:
+            raise errors.user_player_has_records(own.display_name)
         replaced = {"id": own.pk, "name": own.display_name}
         _remove_empty_player(own)
     player.user = user
