@@ -164,7 +164,7 @@ def test_the_users_own_empty_player_is_removed_and_he_plays_as_the_guest(organis
 
 
 def test_a_user_who_already_plays_as_a_player_with_matches_is_refused_and_nothing_changes(organiser):
-    player, token = guest(organiser)
+    _player, token = guest(organiser)
     walter = UserFactory(username="walter")
     own = PlayerFactory(user=walter, display_name="Walt")
     MatchFactory(side0=SideFactory(player_a=own))
