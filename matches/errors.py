@@ -153,3 +153,13 @@ def user_player_has_records(own: str) -> Conflict:
     return Conflict(_("you already play as %(player)s, who has entries, chouette games or other records: one "
                       "account cannot hold two players. Ask a director to merge the two players") % {"player": own},
                     code="user_holds_player")
+
+
+def user_holds_a_player() -> Conflict:
+    return Conflict(_("you already play as another player: one account cannot hold two players"),
+                    code="user_holds_player")
+
+
+def user_claimed_player(own: str) -> Conflict:
+    return Conflict(_("you already claimed %(player)s: one account cannot hold two players. Ask a director to "
+                      "merge the two players") % {"player": own}, code="user_holds_player")

@@ -168,8 +168,8 @@ def invitation_accept(*, token: str, user) -> Player:
     """``user`` accepts the invitation of ``token``: the guest player becomes his (every result
     stays on the player's record), the invitation is marked accepted, and the apps above move what
     they held for the guest to the user (``hooks.player_claimed``: his club memberships). If the
-    user already has a player with no match and no other record (made at sign-up), that empty
-    player is removed first. Audited as ``player.claimed``.
+    user already has a player with no match and no other record (made at sign-up; not a guest he
+    claimed before), that empty player is removed first. Audited as ``player.claimed``.
 
     Runs under the guest player's row lock (then the user's own player's), so two accepts of one
     player are decided one after the other. Raises NotAllowed ``not_authenticated``; NotFound
@@ -194,13 +194,22 @@ def invitation_accept(*, token: str, user) -> Player:
         count = player_match_count(own)
         if count:
             raise errors.user_holds_player(own.display_name, count)
+        if own.invitations.filter(accepted_at__isnull=False).exists():
+            # A guest he claimed before: an organiser entered that player, empty or not; keep him.
+            raise errors.user_claimed_player(own.display_name)
         kept = hooks.player_kept_by(own.pk)
         if kept:
             raise errors.user_player_has_records(own.display_name)
         replaced = {"id": own.pk, "name": own.display_name}
         _remove_empty_player(own)
     player.user = user
-    player.save(update_fields=["user"])
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["user"])
+    except IntegrityError:
+        # Player.user is one-to-one: the same user claiming two guests at once (each under its own
+        # guest's lock) is decided by the database; the second finds he holds one already.
+        raise errors.user_holds_a_player() from None
     invitation.accepted_at, invitation.accepted_by = timezone.now(), user
     invitation.save(update_fields=["accepted_at", "accepted_by"])
     audit_record(actor=user, action="player.claimed", object_type="matches.Player", object_id=player.pk,

@@ -22,6 +22,7 @@ from matches.errors import NotFound
 from matches.models import Player, PlayerInvitation, Side
 from matches.services.guests import invitation_accept, invitation_send, player_create_guest
 from matches.services.invitations import invitation_email, invitation_token, token_hash
+from tests.concurrency import at_once
 from tests.factories import MatchFactory, PlayerFactory, SideFactory, UserFactory
 from tests.matches.factories_api import client_for
 from tests.matches.factories_ratings import run_tasks_inline
@@ -280,3 +281,38 @@ def test_the_link_in_the_email_opens_the_invitation(organiser, dispatched, djang
         player_create_guest(actor=organiser, name="Walter", email="walter@example.com")
     path = re.search(r"(/invitations/[0-9a-f]{64}/)", mail.outbox[0].body).group(1)
     assert Client().get(path).status_code == 200
+
+
+# --- at the same moment ------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_users_claiming_one_guest_at_once_one_gets_him_and_one_user_claiming_two_guests_gets_one():
+    organiser = UserFactory(username="otto", organiser=True)
+    player, token = guest(organiser)
+    walter, mallory = UserFactory(username="walter"), UserFactory(username="mallory")
+    outcomes = at_once([lambda: invitation_accept(token=token, user=walter),
+                        lambda: invitation_accept(token=token, user=mallory)])
+    assert sorted(outcomes) == ["done", "invitation_used"]
+    assert Player.objects.get(pk=player.pk).user in (walter, mallory)
+    # One user, two guests, at once: the second claim is refused, not a server error.
+    first, first_token = guest(organiser, email="a@example.com", name="Ann")
+    second, second_token = guest(organiser, email="b@example.com", name="Bea")
+    zoe = UserFactory(username="zoe")
+    outcomes = at_once([lambda: invitation_accept(token=first_token, user=zoe),
+                        lambda: invitation_accept(token=second_token, user=zoe)])
+    assert sorted(outcomes) == ["done", "user_holds_player"]
+    assert Player.objects.filter(user=zoe).count() == 1
+    assert Player.objects.filter(pk__in=[first.pk, second.pk], user__isnull=True).count() == 1
+
+
+def test_a_guest_claimed_before_is_kept_even_without_matches(organiser):
+    first, first_token = guest(organiser, email="a@example.com", name="Ann")
+    _second, second_token = guest(organiser, email="b@example.com", name="Bea")
+    zoe = UserFactory(username="zoe")
+    invitation_accept(token=first_token, user=zoe)
+    before = rows()
+    with pytest.raises(Conflict) as refused:
+        invitation_accept(token=second_token, user=zoe)
+    assert refused.value.code == "user_holds_player" and "you already claimed Ann" in refused.value.message
+    assert rows() == before and Player.objects.get(pk=first.pk).user == zoe
