@@ -18,6 +18,8 @@ On the sample match alice has opened a dispute, otto ruled on it, bob appealed t
 named its committee: jon (the committee member, the eighth role), kim and lee. Off the appeal jon
 stands where carol does (another player, a member of the Matrix Club), so a row of seven statuses
 gives him carol's; the rulings rows give his column explicitly (eight statuses).
+Otto entered Walter, a walk-in without an account, and invited him by email: the invitation page
+is the one of Walter's link.
 """
 
 from __future__ import annotations
