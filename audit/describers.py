@@ -212,6 +212,22 @@ CLUB_FIELDS = {"name": gettext_lazy("name"), "slug": gettext_lazy("address"), "c
                "description": gettext_lazy("description"), "open_to_requests": gettext_lazy("open to requests")}
 
 
+def player_sentence(entry, sides: Sides) -> str:
+    """A guest player's change: entered as a walk-in, invited to be claimed, claimed by a user."""
+    before, after = data(entry.before), data(entry.after)
+    values = {"who": who(entry), "player": (after or before).get("name") or gettext("a player")}
+    if entry.action == "player.guest_created":
+        if after.get("invited"):
+            return gettext("%(who)s entered %(player)s, a player without an account, and invited him by email") % values
+        return gettext("%(who)s entered %(player)s, a player without an account") % values
+    if entry.action == "player.invited":
+        return gettext("%(who)s invited %(player)s by email to claim his player") % values
+    if entry.action == "player.claimed":
+        values["user"] = after.get("user") or gettext("a user")
+        return gettext("%(user)s claimed the player %(player)s") % values
+    return gettext("%(who)s changed the player %(player)s") % values
+
+
 def club_sentence(entry, sides: Sides) -> str:
     """A club's change: the club, its memberships, nights and seasons."""
     before, after = data(entry.before), data(entry.after)
@@ -237,6 +253,8 @@ def club_sentence(entry, sides: Sides) -> str:
             "membership.role_changed": gettext("%(who)s made %(user)s %(role)s instead of %(was)s"),
             "membership.removed": gettext("%(who)s removed %(user)s from the club"),
             "membership.left": gettext("%(user)s left the club"),
+            "membership.walk_in": gettext("%(who)s added %(user)s, a player without an account, as a member"),
+            "membership.claimed": gettext("%(user)s claimed his walk-in membership"),
         }
         return sentences.get(action, gettext("%(who)s changed the membership of %(user)s")) % values
     if action.startswith("night."):
@@ -387,12 +405,19 @@ CLUB_ACTIONS = {
     "membership.role_changed": gettext_lazy("Role changed"),
     "membership.removed": gettext_lazy("Member removed"),
     "membership.left": gettext_lazy("Member left"),
+    "membership.walk_in": gettext_lazy("Walk-in member added"),
+    "membership.claimed": gettext_lazy("Walk-in membership claimed"),
     "night.opened": gettext_lazy("Club night opened"),
     "night.checked_in": gettext_lazy("Checked in to a club night"),
     "night.closed": gettext_lazy("Club night closed"),
     "season.created": gettext_lazy("Season created"),
     "season.updated": gettext_lazy("Season changed"),
     "season.deleted": gettext_lazy("Season deleted"),
+}
+PLAYER_ACTIONS = {
+    "player.guest_created": gettext_lazy("Walk-in player entered"),
+    "player.invited": gettext_lazy("Player invited to claim"),
+    "player.claimed": gettext_lazy("Player claimed"),
 }
 CHOUETTE_ACTIONS = {
     "chouette.started": gettext_lazy("Chouette started"),
@@ -443,7 +468,7 @@ def register() -> None:
     """Register the match, event, club, chouette and admin describers."""
     for table, sentence in ((MATCH_ACTIONS, match_sentence), (EVENT_ACTIONS, event_sentence),
                             (CLUB_ACTIONS, club_sentence), (CHOUETTE_ACTIONS, chouette_sentence),
-                            (ORGANISER_ACTIONS, organiser_sentence)):
+                            (ORGANISER_ACTIONS, organiser_sentence), (PLAYER_ACTIONS, player_sentence)):
         describers_register({action: (label, sentence) for action, label in table.items()})
     describer_register("player.profile_updated", gettext_lazy("Profile changed"), profile_sentence)
     describer_register("import.mapped", gettext_lazy("Import's players named"), import_sentence)

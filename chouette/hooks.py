@@ -11,8 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from clubs import hooks
 from clubs.hooks import ClubLink, NightChouette, NightChouettes
 from clubs.models import ClubNight
+from matches import hooks as match_hooks
 
-from .selectors import chouette_night_sessions, chouette_night_totals
+from .selectors import chouette_night_sessions, chouette_night_totals, chouette_player_seated
 
 CLUB_LINK = ClubLink(label=_("Chouettes"), url_name="chouette:list", members_only=True)
 
@@ -33,3 +34,5 @@ def night_chouettes(night: ClubNight) -> NightChouettes:
 def register() -> None:
     hooks.club_link_register(CLUB_LINK)
     hooks.night_chouettes_register(night_chouettes)
+    match_hooks.player_keeper_register(match_hooks.PlayerKeeper(name="chouette.seat", why=_("chouette games"),
+                                                                keeps=chouette_player_seated))

@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
-from clubs.models import Club, ClubNight, Membership
+from clubs.models import Club, ClubNight
+from clubs.selectors import member_players
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
@@ -383,11 +385,25 @@ def chouette_list(*, club: Club) -> QuerySet[ChouetteSession]:
             .order_by("-started_at", "-id"))
 
 
+def chouette_player_seated(player_id: int) -> bool:
+    """Whether ``player_id`` ever sat at a chouette table: he joined one (a step names him) or was
+    in a table's opening roll-off (held in the start step's JSON). One query on PostgreSQL; the
+    embedded SQLite run reads the start steps."""
+    if ChouetteStep.objects.filter(player_id=player_id).exists():
+        return True
+    starts = ChouetteStep.objects.filter(kind=ChouetteStep.Kind.START)
+    if connection.vendor == "postgresql":
+        # strict: lax mode would unwrap each [player, die] pair and match a die equal to the id.
+        return starts.extra(where=["jsonb_path_exists(record, 'strict $.rolloff[*][*] ? (@[0] == $id)', "
+                                   "jsonb_build_object('id', %s), true)"], params=[player_id]).exists()
+    return any(player_id in (seat[0] for seat in rolloff_round)
+               for record in starts.values_list("record", flat=True).iterator()
+               for rolloff_round in (record or {}).get("rolloff") or ())
+
+
 def club_players(*, club: Club) -> list[tuple[int, str]]:
     """The players of the club's active members, by name: who may sit at its tables. One query."""
-    return list(Player.objects.filter(user__club_memberships__club=club,
-                                      user__club_memberships__status=Membership.Status.ACTIVE)
-                .order_by("display_name", "id").values_list("pk", "display_name"))
+    return list(member_players(club_id=club.pk).order_by("display_name", "id").values_list("pk", "display_name"))
 
 
 def chouette_get(*, club: Club, chouette_id: int) -> ChouetteSession:

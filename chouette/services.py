@@ -61,8 +61,9 @@ from django.utils.translation import gettext
 
 from audit.services import audit_record
 from clubs import errors as club_errors
-from clubs.models import Club, ClubNight, Membership
+from clubs.models import Club, ClubNight
 from clubs.permissions import require_club_manager
+from clubs.selectors import member_players
 from core.bounds import SMALLINT_MAX
 from core.errors import Conflict, DomainError
 from core.locking import locked_one
@@ -232,8 +233,7 @@ def _club_player(club: Club, player_id, field: str) -> Player:
     """An active member's player; DomainError ``unknown_player`` (``field``) for anyone else."""
     player = None
     if isinstance(player_id, int) and not isinstance(player_id, bool):
-        player = Player.objects.filter(pk=player_id, user__club_memberships__club=club,
-                                       user__club_memberships__status=Membership.Status.ACTIVE).first()
+        player = member_players(club_id=club.pk).filter(pk=player_id).first()
     if player is None:
         raise DomainError(f"player {player_id!r} is not an active member of this club", code="unknown_player",
                           field=field)

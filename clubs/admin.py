@@ -39,10 +39,10 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(ReadOnlyAdmin):
-    list_display = ("club", "user", "role", "status", "joined_at")
+    list_display = ("club", "user", "player", "role", "status", "joined_at")  # player: a walk-in's guest
     list_filter = ("role", "status")
-    search_fields = ("club__name", "user__username")
-    list_select_related = ("club", "user")
+    search_fields = ("club__name", "user__username", "player__display_name")
+    list_select_related = ("club", "user", "player")
 
 
 @admin.register(Season)

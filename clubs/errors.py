@@ -7,6 +7,8 @@ Each function returns a :class:`core.errors.DomainError` (400: the input is wron
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from core.errors import Conflict, DomainError, NotAllowed
 
 # --- who may act -------------------------------------------------------------------------------
@@ -117,3 +119,9 @@ def night_closed() -> Conflict:
 
 def already_checked_in() -> Conflict:
     return Conflict("already checked in to this night", code="already_checked_in")
+
+
+def walk_in_role(name: str) -> Conflict:
+    return Conflict(_("%(name)s is a walk-in member without an account: he becomes an owner or organiser only "
+                      "once he has claimed his player") % {"name": name}, code="walk_in_role")
+

@@ -77,15 +77,17 @@ def _prepare(*, created_by, club: Club | None, club_night: ClubNight | None) -> 
 
 
 def _plays_in(club_id: int, player) -> bool:
-    """The player is an active member of the club (by his user) or has it as his home club."""
-    member = player.user_id is not None and Membership.objects.filter(
-        club_id=club_id, user_id=player.user_id, status=Membership.Status.ACTIVE).exists()
+    """The player is an active member of the club (by his user, or as a walk-in: his guest player)
+    or has it as his home club."""
+    held = Q(user_id=player.user_id) if player.user_id is not None else Q(player_id=player.pk)
+    member = Membership.objects.filter(held, club_id=club_id, status=Membership.Status.ACTIVE).exists()
     return member or HomeClub.objects.filter(club_id=club_id, player_id=player.pk).exists()
 
 
 def _directs_player(user, player_id: int) -> bool:
     """``user`` owns or organises a club the player is an active member of or has as home club."""
-    clubs = Membership.objects.filter(user__player__pk=player_id, status=Membership.Status.ACTIVE).values("club_id")
+    clubs = Membership.objects.filter(Q(user__player__pk=player_id) | Q(player_id=player_id),
+                                      status=Membership.Status.ACTIVE).values("club_id")
     home = HomeClub.objects.filter(player_id=player_id).values("club_id")
     return Membership.objects.filter(user_id=user.pk, status=Membership.Status.ACTIVE, role__in=MANAGERS).filter(
         Q(club_id__in=clubs) | Q(club_id__in=home)).exists()

@@ -3,6 +3,9 @@ tables played at a club (and at its nights) are the chouette app's, on top of th
 
 Invariants the database guards:
 - a user has one membership row per club (requested, invited or active), with one role;
+- a membership is a user's or, for a walk-in member without an account, a guest player's (never
+  both, never neither); a guest player is a member once per club, active, with the member role
+  (an owner or organiser signs in); when the guest claims his player the row becomes his user's;
 - a season's dates are in order and its name is unique in the club;
 - a member checks in once per night.
 """
@@ -41,7 +44,11 @@ class Membership(models.Model):
         ACTIVE = "active", "Member"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="club_memberships")
+    # A walk-in member with no account (clubs.services.walkins): his guest player instead of a user.
+    player = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="guest_club_memberships")
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REQUESTED)
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -55,10 +62,23 @@ class Membership(models.Model):
             models.UniqueConstraint(fields=["club", "user"], name="membership_once_per_club"),
             # Only an active member holds a role above member: an invitation or a request is for membership.
             models.CheckConstraint(condition=Q(status="active") | Q(role="member"), name="membership_role_needs_active"),
+            models.UniqueConstraint(fields=["club", "player"], condition=Q(player__isnull=False),
+                                    name="membership_guest_once_per_club"),
+            models.CheckConstraint(condition=Q(user__isnull=False, player__isnull=True)
+                                   | Q(user__isnull=True, player__isnull=False), name="membership_user_or_guest"),
+            models.CheckConstraint(condition=Q(player__isnull=True) | Q(status="active", role="member"),
+                                   name="membership_guest_active_member"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.club} ({self.role}, {self.status})"
+        return f"{self.user or self.player} in {self.club} ({self.role}, {self.status})"
+
+    @property
+    def member_name(self) -> str:
+        """Who the membership is for, as people read it: the user's name, or the guest player's."""
+        if self.user_id is None:
+            return self.player.display_name
+        return self.user.get_username()
 
 
 class HomeClub(models.Model):

@@ -81,6 +81,7 @@ class MemberRow:
 
 
 def _display_name(user, player: Player | None) -> str:
+    # A walk-in member (no user) always has his guest player.
     return player.display_name if player is not None else (user.get_full_name() or user.get_username())
 
 
@@ -125,12 +126,22 @@ def recent_results(player_ids: list[int], per_player: int = RECENT_RESULTS) -> d
     return {player_id: tuple(results) for player_id, results in found.items()}
 
 
+def member_players(*, club_id: int) -> QuerySet[Player]:
+    """The players of the club's active members: the players of its members' users and its
+    walk-in members' guest players (who may check in, sit at its chouette tables, play its
+    matches). One query when read."""
+    active = Membership.objects.filter(club_id=club_id, status=Membership.Status.ACTIVE)
+    return Player.objects.filter(Q(user_id__in=active.filter(user__isnull=False).values("user_id"))
+                                 | Q(pk__in=active.filter(player__isnull=False).values("player_id")))
+
+
 def member_list(*, club: Club) -> list[MemberRow]:
-    """The club's active members, owners first, then organisers, then members, each by name,
-    with rating and last results. Three queries."""
+    """The club's active members (with an account, or walk-ins: their guest player), owners
+    first, then organisers, then members, each by name, with rating and last results. Three
+    queries."""
     memberships = list(Membership.objects.filter(club=club, status=Membership.Status.ACTIVE)
-                       .select_related("user__player"))
-    players = {m.pk: _player_of(m.user) for m in memberships}
+                       .select_related("user__player", "player"))
+    players = {m.pk: m.player if m.user_id is None else _player_of(m.user) for m in memberships}
     recent = recent_results([p.pk for p in players.values() if p is not None])
     rows = [
         MemberRow(

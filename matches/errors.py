@@ -1,6 +1,7 @@
 """The matches app's error catalogue: every message a service raises, in one place."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.errors import Conflict, DomainError, NotAllowed
 
@@ -87,3 +88,86 @@ def bad_consent_decision(decision) -> DomainError:
 def bad_profile(field: str, message: str) -> DomainError:
     """A profile field refused: ``field`` names it (the API's ``errors`` and the page's form)."""
     return DomainError(message, code="bad_profile", field=field)
+
+
+# --- guests and invitations (matches.services.guests) -------------------------------------------------
+
+
+class NotFound(DomainError):
+    """No such row (HTTP 404): an invitation link that matches no invitation."""
+
+    code = "not_found"
+    status = 404
+
+
+def guest_needs_sign_in() -> NotAllowed:
+    return NotAllowed(_("sign in to enter a walk-in player"), code="not_authenticated")
+
+
+def guest_bad_name() -> DomainError:
+    return DomainError(_("name: give the player's name (at most 120 characters)"), code="bad_name", field="name")
+
+
+def guest_bad_email() -> DomainError:
+    return DomainError(_("email: this is not an email address"), code="bad_email", field="email")
+
+
+def guest_bad_country() -> DomainError:
+    return DomainError(_("country: give the country as its two-letter code (GB, FR, US...), or leave it empty"),
+                       code="bad_country", field="country")
+
+
+def invitation_sign_in() -> NotAllowed:
+    return NotAllowed(_("sign in (or create an account) to claim this player"), code="not_authenticated")
+
+
+def invitation_unknown() -> NotFound:
+    return NotFound(_("this invitation link is not valid: check that it was copied whole"), code="invitation_unknown")
+
+
+def invitation_used(name: str, yours: bool) -> Conflict:
+    if yours:
+        return Conflict(_("you have already claimed %(player)s with this invitation") % {"player": name},
+                        code="invitation_used")
+    return Conflict(_("this invitation to claim %(player)s has already been used") % {"player": name},
+                    code="invitation_used")
+
+
+def invitation_replaced(name: str) -> Conflict:
+    return Conflict(_("this invitation to claim %(player)s was replaced by a newer one: use the link in the "
+                      "latest email") % {"player": name}, code="invitation_replaced")
+
+
+def invitation_expired(name: str, day: str) -> Conflict:
+    return Conflict(_("this invitation to claim %(player)s expired on %(day)s: ask the organiser to invite you "
+                      "again") % {"player": name, "day": day}, code="invitation_expired")
+
+
+def player_already_held(name: str) -> Conflict:
+    return Conflict(_("%(player)s already belongs to an account: a player is held by one account only")
+                    % {"player": name}, code="player_held")
+
+
+def user_holds_player(own: str, count: int) -> Conflict:
+    return Conflict(ngettext(
+        "you already play as %(player)s, who has %(count)s match on his record: one account cannot hold two "
+        "players. Ask a director to merge the two players",
+        "you already play as %(player)s, who has %(count)s matches on his record: one account cannot hold two "
+        "players. Ask a director to merge the two players", count) % {"player": own, "count": count},
+        code="user_holds_player")
+
+
+def user_player_has_records(own: str) -> Conflict:
+    return Conflict(_("you already play as %(player)s, who has entries, chouette games or other records: one "
+                      "account cannot hold two players. Ask a director to merge the two players") % {"player": own},
+                    code="user_holds_player")
+
+
+def user_holds_a_player() -> Conflict:
+    return Conflict(_("you already play as another player: one account cannot hold two players"),
+                    code="user_holds_player")
+
+
+def user_claimed_player(own: str) -> Conflict:
+    return Conflict(_("you already claimed %(player)s: one account cannot hold two players. Ask a director to "
+                      "merge the two players") % {"player": own}, code="user_holds_player")

@@ -494,3 +494,66 @@ def match_record_register(record: MatchRecord) -> None:
 def match_records() -> list[MatchRecord]:
     """The registered records, by name."""
     return [_match_records[name] for name in sorted(_match_records)]
+
+
+# --- a guest player claimed by a user ------------------------------------------------------------------
+#
+# A guest player (no user: a walk-in, an imported name) becomes a user's when the user accepts an
+# invitation to claim him (matches.services.guests). Rows above matches that stand for the guest
+# rather than for his player (a club membership held by the player, clubs.Membership) follow him to
+# the user: each app registers a :class:`PlayerClaimed`.
+
+
+@dataclass(frozen=True)
+class PlayerClaimed:
+    """``claimed(player, user, actor)``: called inside the claim's transaction, after the player is
+    the user's; moves what the app holds for the guest to the user (and audits it)."""
+
+    name: str
+    claimed: Callable[[Any, Any, Any], None]
+
+
+_players_claimed: dict[str, PlayerClaimed] = {}
+
+
+def player_claimed_register(handler: PlayerClaimed) -> None:
+    """Register (or, under the same name, replace) a :class:`PlayerClaimed`."""
+    _players_claimed[handler.name] = handler
+
+
+def player_claimed(player, user, actor) -> None:
+    """Tell every registered app, by name, that ``player`` is now ``user``'s."""
+    for name in sorted(_players_claimed):
+        _players_claimed[name].claimed(player, user, actor)
+
+
+# --- records that keep a player ------------------------------------------------------------------------
+#
+# A user who claims a guest player gives up his own player only if that one holds nothing: no match
+# (matches.services.guests checks), and no row an app above keeps about him. Rows with a foreign key
+# to the player refuse his removal by themselves (PROTECT); an app that names players inside its own
+# data (a chouette's roll-off, in JSON) registers a :class:`PlayerKeeper` so that the player is kept.
+
+
+@dataclass(frozen=True)
+class PlayerKeeper:
+    """``keeps(player_id)``: whether the app holds records of the player; ``why``: the words a
+    refusal uses for them ("chouette games")."""
+
+    name: str
+    why: str
+    keeps: Callable[[int], bool]
+
+
+_player_keepers: dict[str, PlayerKeeper] = {}
+
+
+def player_keeper_register(keeper: PlayerKeeper) -> None:
+    """Register (or, under the same name, replace) a :class:`PlayerKeeper`."""
+    _player_keepers[keeper.name] = keeper
+
+
+def player_kept_by(player_id: int) -> list[str]:
+    """The words of every registered app that holds records of ``player_id``, by name."""
+    return [str(_player_keepers[name].why) for name in sorted(_player_keepers)
+            if _player_keepers[name].keeps(player_id)]

@@ -481,3 +481,41 @@ class ImportFile(models.Model):
 
     class Meta:
         ordering = ["job", "id"]
+
+
+class PlayerInvitation(models.Model):
+    """An invitation to claim a guest player (a player with no user: a walk-in an organiser
+    entered, or a name from an imported file) by creating an account or signing in.
+
+    The link's token is never stored: ``token_hash`` is its SHA-256 (matches.services.guests
+    makes the token, an HMAC of the row under the site's secret key, and finds the row by its
+    hash). Invariants the database guards: one open invitation per player (neither accepted nor
+    withdrawn; an expired one is still open until a new one replaces it), a token hash once, and
+    an accepted invitation names who accepted it.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(max_length=254)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="replaced by a newer invitation")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player"], condition=Q(accepted_at__isnull=True, withdrawn_at__isnull=True),
+                                    name="invitation_one_open_per_player"),
+            models.CheckConstraint(condition=Q(accepted_at__isnull=True) | Q(withdrawn_at__isnull=True),
+                                   name="invitation_accepted_or_withdrawn"),
+            models.CheckConstraint(condition=Q(accepted_at__isnull=True, accepted_by__isnull=True)
+                                   | Q(accepted_at__isnull=False), name="invitation_acceptor_when_accepted"),
+            models.CheckConstraint(condition=Q(expires_at__gt=F("created_at")), name="invitation_expires_later"),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to claim player {self.player_id}"

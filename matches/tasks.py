@@ -13,6 +13,7 @@ from celery import shared_task
 from core.outbox import outbox_once
 from core.tasks import retry_or_raise
 
+from .services.invitations import invitation_email
 from .services.notifications import match_notify
 from .services.ratings import match_rating_apply
 from .services.ratings import ratings_catch_up as ratings_catch_up_service
@@ -50,6 +51,19 @@ def match_notify_task(self, match_id: int, event: str, outbox_id: int | None = N
             if not todo:
                 return None
             return match_notify(match_id=match_id, event=event)
+    except Exception as error:
+        retry_or_raise(self, error)
+
+
+@shared_task(bind=True)
+def invitation_email_task(self, invitation_id: int, outbox_id: int | None = None) -> int | None:
+    """Email an invitation to claim a guest player; returns 1 when sent, 0 when the invitation is
+    no longer open, None when the outbox row was done already."""
+    try:
+        with outbox_once(outbox_id) as todo:
+            if not todo:
+                return None
+            return invitation_email(invitation_id=invitation_id)
     except Exception as error:
         retry_or_raise(self, error)
 

@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("matches.views")),
     path("", include("matches.views_imports")),
     path("", include("matches.views_players")),
+    path("", include("matches.views_walkins")),
 ]

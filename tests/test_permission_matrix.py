@@ -23,6 +23,9 @@ gives him carol's; the rulings rows give his column explicitly (eight statuses).
 Alice chose to show her email address on her player page (``email_public``): there, and only
 there (``PUBLIC_EMAIL_ROUTES``: her page and her player in the API), her address is no leak; every
 other answer is still searched for it, and every answer for everyone else's.
+
+Otto entered Walter, a walk-in without an account, and invited him by email: the invitation page
+is the one of Walter's link.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from accounts.services_organiser import organiser_request
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import Club, ClubNight, Membership, Season
 from matches.models import ImportJob
+from matches.services.guests import player_create_guest
+from matches.services.invitations import invitation_token
 from rulings.services.appeals import appeal_lodge, committee_name
 from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make
@@ -107,6 +112,11 @@ MATRIX = {
     ("health", "post"):                                  (405, 405, 405, 405, 405, 405, 405),
     ("logout", "post"):                                  (302, 302, 302, 302, 302, 302, 302),
     ("api-token", "post"):                               (400, 400, 400, 400, 400, 400, 400),  # no credentials: 400 for everyone
+    ("api-invitation-accept", "post"):                   (401, 400, 400, 400, 400, 400, 400),  # no token: 400
+    ("matches:invitation", "get"):                       (200, 200, 200, 200, 200, 200, 200),  # whoever has the link
+    # A guest's invitation: alice and bob play as players with matches, carol sat at the chouette: one
+    # account holds one player (409); otto, olga and stan have no player, jon an empty one: they claim it.
+    ("matches:invitation", "post"):                      (302, 409, 409, 409, 302, 302, 302, 302),
     ("api-player-list", "get"):                          (200, 200, 200, 200, 200, 200, 200),
     ("api-player-detail", "get"):                        (200, 200, 200, 200, 200, 200, 200),
     ("api-player-me", "get"):                            (401, 200, 200, 200, 200, 200, 200),
@@ -140,6 +150,7 @@ MATRIX = {
     ("api-tournament-sign-up", "post"):                  (401, 409, 409, 409, 403, 403, 403),  # closed; organisers play no one
     ("api-tournament-entry-check-in", "post"):           (401, 409, 403, 403, 409, 403, 409),  # alice's entry
     ("api-tournament-entry-withdraw", "post"):           (401, 200, 403, 403, 200, 403, 200),  # alice's entry
+    ("api-tournament-walk-in", "post"):                  (401, 403, 403, 403, 400, 403, 400),  # otto's event: a walk-in
     ("api-tournament-late-entries", "post"):             (401, 403, 403, 403, 400, 403, 400),
     ("api-tournament-bracket", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-rounds", "get"):                    (200, 200, 200, 200, 200, 200, 200),
@@ -199,6 +210,8 @@ MATRIX = {
     ("tournaments:result_correct", "post"):              (302, 403, 403, 403, 404, 403, 404),
     ("tournaments:teams", "get"):                        (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:teams", "post"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:add_walk_in", "get"):                  (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:add_walk_in", "post"):                 (302, 403, 403, 403, 400, 403, 400),
     ("tournaments:team_add_late", "get"):                (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:team_add_late", "post"):               (302, 403, 403, 403, 400, 403, 400),
     ("tournaments:team", "get"):                         (200, 200, 200, 200, 200, 200, 200),
@@ -282,6 +295,7 @@ MATRIX = {
     ("api-club-membership-approve", "post"):             (401, 200, 403, 403, 403, 403, 403),  # olga's request
     ("api-club-membership-decline", "post"):             (401, 204, 403, 403, 403, 403, 403),
     ("api-club-membership-role", "post"):                (401, 400, 403, 403, 403, 403, 403),
+    ("api-club-membership-walk-in", "post"):             (401, 400, 400, 403, 403, 403, 403),  # owners, organisers
     ("api-club-membership-remove", "post"):              (401, 409, 403, 403, 403, 403, 403),  # a request: decline it
     ("api-club-seasons", "get"):                         (200, 200, 200, 200, 200, 200, 200),
     ("api-club-seasons", "post"):                        (401, 400, 400, 403, 403, 403, 403),
@@ -310,6 +324,8 @@ MATRIX = {
     ("clubs:leave", "post"):                             (302, 409, 302, 302, 409, 302, 409),
     ("clubs:members", "get"):                            (302, 200, 200, 403, 403, 403, 403),
     ("clubs:members", "post"):                           (302, 200, 200, 403, 403, 403, 403),
+    ("clubs:add_walk_in", "get"):                        (302, 405, 405, 405, 405, 405, 405),
+    ("clubs:add_walk_in", "post"):                       (302, 400, 400, 403, 403, 403, 403),
     ("clubs:invite", "get"):                             (302, 405, 405, 405, 405, 405, 405),
     ("clubs:invite", "post"):                            (302, 400, 400, 403, 403, 403, 403),
     ("clubs:membership", "get"):                         (302, 405, 405, 405, 405, 405, 405),
@@ -424,12 +440,14 @@ def world():
     chouette_game_record(club_id=club.pk, chouette_id=chouette.pk, user=cast.bob, kind="quick",
                          record={"winner": "box"})
     asked = organiser_request(user=cast.carol, statement="I run the Matrix Club's Tuesday nights.")
+    walk_in = player_create_guest(actor=cast.organiser, name="Walter", email="walter@example.com")
+    invitation = walk_in.invitations.get()
     common = {"organiser_request_id": asked.pk, "organiser_id": cast.other_organiser.pk,
               "match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
               "entry_id": entry.pk, "club_id": club.pk, "slug": club.slug, "season_id": season.pk, "night_id": night.pk,
               "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk,
               "dispute_id": dispute.pk, "ruling_id": ruling.pk, "appeal_id": appeal.pk,
-              "chouette_id": chouette.pk, "game_number": 1}
+              "chouette_id": chouette.pk, "game_number": 1, "token": invitation_token(invitation)}
     return {
         "users": users,
         "alice_player": alice.pk,

@@ -277,3 +277,12 @@ def from_draw(error: DrawError) -> DomainError:
     kind = Conflict if error.status == 409 else DomainError
     details = {key: value for key, value in error.details.items() if isinstance(value, str | int | float)}
     return kind(error.message, code=error.code, **details)
+
+
+def walk_in_singles_only() -> DomainError:
+    return DomainError(_("a walk-in is entered alone: in a pairs or team event, enter him first as a player, then "
+                         "add him with his partner or to his team"), code="walk_in_singles_only")
+
+
+def walk_in_late_seed() -> DomainError:
+    return DomainError(_("seed: a late entrant is the last seed; leave the seed empty"), code="bad_seed", field="seed")

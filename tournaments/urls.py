@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("tournaments.views_teams")),
     path("", include("tournaments.views_audit")),
     path("", include("tournaments.views_corrections")),
+    path("", include("tournaments.views_walkins")),
 ]

@@ -186,7 +186,11 @@ class ClubDetailSerializer(ClubSerializer):
 
 class MembershipSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    username = serializers.CharField(source="user.username")
+    username = serializers.CharField(source="user.username", allow_null=True, default=None,
+                                     help_text="null for a walk-in member without an account")
+    name = serializers.CharField(source="member_name", help_text="the username, or a walk-in's player name")
+    player_id = serializers.IntegerField(allow_null=True, default=None,
+                                         help_text="a walk-in member's guest player; null for a user's membership")
     role = serializers.ChoiceField(choices=Membership.Role.choices)
     status = serializers.CharField(help_text="requested, invited or active")
     invited_by = serializers.CharField(source="invited_by.username", allow_null=True, default=None)

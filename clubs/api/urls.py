@@ -1,10 +1,11 @@
 """API routes of the clubs app, mounted under /api/v1/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
 urlpatterns = [
+    path("", include("clubs.api.walkins")),
     path("clubs/", views.ClubCollectionApi.as_view(), name="api-clubs"),
     path("clubs/<int:club_id>/", views.ClubDetailApi.as_view(), name="api-club"),
     path("clubs/<int:club_id>/memberships/", views.MembershipListApi.as_view(), name="api-club-memberships"),

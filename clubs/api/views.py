@@ -121,13 +121,13 @@ class MembershipListApi(ClubBaseApi):
         if not request.user.is_authenticated:
             raise NotAuthenticated()
         require_club_manager(club, request.user)
-        memberships = (Membership.objects.filter(club=club).select_related("user", "invited_by")
+        memberships = (Membership.objects.filter(club=club).select_related("user", "invited_by", "player")
                        .order_by("status", "role", "user__username"))
         return Response(MembershipSerializer(memberships, many=True).data)
 
 
 def _membership_response(membership: Membership) -> Response:
-    fresh = Membership.objects.select_related("user", "invited_by").get(pk=membership.pk)
+    fresh = Membership.objects.select_related("user", "invited_by", "player").get(pk=membership.pk)
     return Response(MembershipSerializer(fresh).data)
 
 

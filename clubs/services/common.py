@@ -33,7 +33,7 @@ def club_audit_record(action: str, *, actor, club: Club, obj, before=None, after
 
 def membership_summary(membership: Membership) -> dict:
     """What the audit log keeps of a membership: whose, role and status (never an email)."""
-    return {"user": membership.user.get_username(), "role": membership.role, "status": membership.status}
+    return {"user": membership.member_name, "role": membership.role, "status": membership.status}
 
 
 def membership_activate(membership: Membership) -> None:
@@ -57,5 +57,7 @@ def home_club_offer(player, club_id: int) -> None:
 
 
 def home_club_release(membership: Membership) -> None:
-    """The user's player no longer has this club as home club once he is out of it."""
-    HomeClub.objects.filter(player__user_id=membership.user_id, club_id=membership.club_id).delete()
+    """The member's player (his user's, or a walk-in's guest player) no longer has this club as
+    home club once he is out of it."""
+    mine = {"player__user_id": membership.user_id} if membership.user_id else {"player_id": membership.player_id}
+    HomeClub.objects.filter(club_id=membership.club_id, **mine).delete()

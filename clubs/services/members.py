@@ -30,7 +30,7 @@ ACTIVE, REQUESTED, INVITED = Membership.Status.ACTIVE, Membership.Status.REQUEST
 def _membership_of(club: Club, membership_id) -> Membership:
     """The club's membership ``membership_id`` (its user joined); DomainError ``unknown_membership``."""
     try:
-        return Membership.objects.select_related("user").get(pk=int(membership_id), club=club)
+        return Membership.objects.select_related("user", "player").get(pk=int(membership_id), club=club)
     except (Membership.DoesNotExist, TypeError, ValueError):
         raise errors.unknown_membership(membership_id) from None
 
@@ -182,6 +182,8 @@ def membership_role_change(*, club_id: int, membership_id: int, user, role: str)
     membership = _membership_of(club, membership_id)
     if membership.status != ACTIVE:
         raise errors.not_active()
+    if membership.user_id is None and role != Membership.Role.MEMBER:
+        raise errors.walk_in_role(membership.member_name)
     if membership.role == role:
         return membership
     if role != OWNER:

@@ -12,12 +12,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.locking import locked_one
-from matches.models import Player
 from matches.services.matches import player_for_user
 
 from .. import errors
-from ..models import CheckIn, ClubNight, Membership
+from ..models import CheckIn, ClubNight
 from ..permissions import require_club_manager, require_club_member
+from ..selectors import member_players
 from .common import club_audit_record, club_lock
 
 
@@ -70,9 +70,7 @@ def night_check_in(*, club_id: int, night_id: int, user, player_id: int | None =
         player = own
     else:
         require_club_manager(club, user)
-        player = Player.objects.filter(
-            pk=player_id, user__club_memberships__club=club, user__club_memberships__status=Membership.Status.ACTIVE,
-        ).first()
+        player = member_players(club_id=club.pk).filter(pk=player_id).first()
         if player is None:
             raise errors.unknown_player(player_id)
     existing = CheckIn.objects.filter(night=night, player=player).first()

@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("matches.api.players")),
     path("", include("matches.api.matches")),
     path("", include("matches.api.imports")),
+    path("", include("matches.api.invitations")),
 ]

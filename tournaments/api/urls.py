@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("tournaments.api.teams")),
     path("", include("tournaments.api.audit")),
     path("", include("tournaments.api.corrections")),
+    path("", include("tournaments.api.walkins")),
 ]

@@ -1,0 +1,219 @@
+"""Guest players and the invitations to claim them.
+
+A guest is a :class:`~matches.models.Player` with no user: a walk-in an organiser entered in an
+event or a club (tournaments.services.walkins, clubs.services.walkins), or a name from an imported
+match file. Given an email address, the guest is invited: an email (through the task outbox, so
+it exists exactly when the invitation does) carries a link to ``/invitations/<token>/`` where the
+person signs up or signs in and claims the player. The claim links the user to that player and
+keeps every result on his record: nothing about the matches changes, only who holds the player.
+
+The token is an HMAC (the site's secret key) of the invitation's player, address and time; the
+database keeps only its SHA-256 (``PlayerInvitation.token_hash``), so a copy of the database
+opens no invitation, and the email task makes the token again from the row.
+
+One account holds one player (``Player.user`` is one-to-one). A user who signed up before
+accepting may already have a player of his own, made at sign-up: if that player has played no
+match and holds no other record, it is removed and the user takes the guest instead (nothing is
+lost: it was empty); if it has matches, the claim is refused with the reason (a director merges
+players; claiming would leave one of the two records behind).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError, Q, RestrictedError
+from django.utils import timezone
+
+from audit.services import audit_record
+from core.locking import locked_one
+from core.outbox import outbox_enqueue
+
+from .. import errors, hooks
+from ..models import Match, Player, PlayerInvitation, Side
+from ..tasks import invitation_email_task
+from .invitations import invitation_refusal, invitation_token, token_hash
+from .matches import player_create
+
+#: How long an invitation link works (days); a new invitation replaces the old one.
+INVITATION_DAYS = 30
+NAME_MAX = 120
+EMAIL_MAX = 254
+_COUNTRY = re.compile(r"[A-Z]{2}")
+
+
+def _invitation_days() -> int:
+    return int(getattr(settings, "CRAWFORD_INVITATION_DAYS", INVITATION_DAYS))
+
+
+def guest_name_clean(name) -> str:
+    """The guest's name without surrounding spaces; DomainError ``bad_name`` if empty or too long."""
+    cleaned = " ".join(str(name or "").split())
+    if not cleaned or len(cleaned) > NAME_MAX:
+        raise errors.guest_bad_name()
+    return cleaned
+
+
+def guest_email_clean(email) -> str:
+    """The address as given (its domain in lower case), or "" for none; DomainError ``bad_email``."""
+    cleaned = str(email or "").strip()
+    if not cleaned:
+        return ""
+    try:
+        if len(cleaned) > EMAIL_MAX:
+            raise ValidationError("too long")
+        validate_email(cleaned)
+    except ValidationError:
+        raise errors.guest_bad_email() from None
+    local, _, domain = cleaned.rpartition("@")
+    return f"{local}@{domain.lower()}"
+
+
+def guest_country_clean(country) -> str:
+    """The ISO 3166 alpha-2 code in capitals, or "" for none; DomainError ``bad_country``."""
+    cleaned = str(country or "").strip().upper()
+    if cleaned and not _COUNTRY.fullmatch(cleaned):
+        raise errors.guest_bad_country()
+    return cleaned
+
+
+@transaction.atomic
+def player_create_guest(*, actor, name: str, email: str = "", country: str = "") -> Player:
+    """Create a guest player (no user) named ``name``, with his country (ISO code) if given; with
+    an ``email``, invite him to claim the player (:func:`invitation_send`). The caller (an event's
+    or a club's service) has checked that ``actor`` may enter walk-ins there. Audited as
+    ``player.guest_created`` (the address is not kept in the log).
+
+    Raises NotAllowed ``not_authenticated``; DomainError ``bad_name``, ``bad_email``,
+    ``bad_country`` (each naming its field). Nothing is saved when any of them is raised.
+    """
+    if not getattr(actor, "is_authenticated", False):
+        raise errors.guest_needs_sign_in()
+    name = guest_name_clean(name)
+    email = guest_email_clean(email)
+    country = guest_country_clean(country)
+    player = player_create(display_name=name, country=country)
+    audit_record(actor=actor, action="player.guest_created", object_type="matches.Player", object_id=player.pk,
+                 after={"name": player.display_name, "country": country, "invited": bool(email)})
+    if email:
+        invitation_send(player_id=player.pk, email=email, actor=actor)
+    return player
+
+
+@transaction.atomic
+def invitation_send(*, player_id: int, email: str, actor) -> PlayerInvitation:
+    """Invite ``email`` to claim the guest player ``player_id``: a new invitation, valid for
+    ``CRAWFORD_INVITATION_DAYS`` (30), replacing (withdrawing) the player's open one, and its email
+    written in the task outbox. The caller has checked that ``actor`` may invite for this player.
+    Audited as ``player.invited``.
+
+    Raises Player.DoesNotExist; DomainError ``bad_email``; Conflict ``player_held`` (the player
+    already has a user).
+    """
+    email = guest_email_clean(email)
+    if not email:
+        raise errors.guest_bad_email()
+    player = locked_one(Player.objects.all(), pk=player_id)
+    if player.user_id is not None:
+        raise errors.player_already_held(player.display_name)
+    now = timezone.now()
+    PlayerInvitation.objects.filter(player=player, accepted_at__isnull=True, withdrawn_at__isnull=True).update(
+        withdrawn_at=now)
+    invitation = PlayerInvitation(player=player, email=email, created_by=actor if getattr(
+        actor, "is_authenticated", False) else None, created_at=now, expires_at=now + dt.timedelta(
+        days=_invitation_days()))
+    invitation.token_hash = token_hash(invitation_token(invitation))
+    invitation.save()
+    outbox_enqueue(invitation_email_task, invitation.pk)
+    audit_record(actor=actor, action="player.invited", object_type="matches.Player", object_id=player.pk,
+                 after={"name": player.display_name, "expires_at": invitation.expires_at})
+    return invitation
+
+
+def invitation_find(token: str) -> PlayerInvitation:
+    """The invitation of ``token``, its player and inviter joined (no lock: for showing it).
+
+    Raises NotFound ``invitation_unknown``."""
+    found = (PlayerInvitation.objects.select_related("player", "created_by")
+             .filter(token_hash=token_hash(token)).first())
+    if found is None:
+        raise errors.invitation_unknown()
+    return found
+
+
+def player_match_count(player: Player) -> int:
+    """How many matches ``player`` is on a side of (any status)."""
+    sides = Side.objects.filter(Q(player_a=player) | Q(player_b=player)).values("pk")
+    return Match.objects.filter(Q(side0__in=sides) | Q(side1__in=sides)).count()
+
+
+def _remove_empty_player(own: Player) -> None:
+    """Delete the user's own player, which has no match: his sides, then him. A row that still
+    names him (an entry, a check-in, a team...) refuses it: Conflict ``user_holds_player``."""
+    try:
+        with transaction.atomic():
+            Side.objects.filter(Q(player_a=own) | Q(player_b=own)).delete()
+            own.delete()
+    except (ProtectedError, RestrictedError, IntegrityError):
+        raise errors.user_player_has_records(own.display_name) from None
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user) -> Player:
+    """``user`` accepts the invitation of ``token``: the guest player becomes his (every result
+    stays on the player's record), the invitation is marked accepted, and the apps above move what
+    they held for the guest to the user (``hooks.player_claimed``: his club memberships). If the
+    user already has a player with no match and no other record (made at sign-up; not a guest he
+    claimed before), that empty player is removed first. Audited as ``player.claimed``.
+
+    Runs under the guest player's row lock (then the user's own player's), so two accepts of one
+    player are decided one after the other. Raises NotAllowed ``not_authenticated``; NotFound
+    ``invitation_unknown``; Conflict ``invitation_used``, ``invitation_replaced``,
+    ``invitation_expired``, ``player_held`` (the player has a user already), ``user_holds_player``
+    (the user's own player has matches or other records: one account cannot hold two players).
+    Nothing is changed when any of them is raised.
+    """
+    if not getattr(user, "is_authenticated", False):
+        raise errors.invitation_sign_in()
+    found = invitation_find(token)
+    player = locked_one(Player.objects.all(), pk=found.player_id)
+    invitation = PlayerInvitation.objects.select_related("player").get(pk=found.pk)
+    invitation.player = player
+    refusal = invitation_refusal(invitation, user)
+    if refusal is not None:
+        raise refusal
+    replaced = None
+    own = Player.objects.filter(user_id=user.pk).first()
+    if own is not None:
+        own = locked_one(Player.objects.all(), pk=own.pk)
+        count = player_match_count(own)
+        if count:
+            raise errors.user_holds_player(own.display_name, count)
+        if own.invitations.filter(accepted_at__isnull=False).exists():
+            # A guest he claimed before: an organiser entered that player, empty or not; keep him.
+            raise errors.user_claimed_player(own.display_name)
+        kept = hooks.player_kept_by(own.pk)
+        if kept:
+            raise errors.user_player_has_records(own.display_name)
+        replaced = {"id": own.pk, "name": own.display_name}
+        _remove_empty_player(own)
+    player.user = user
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["user"])
+    except IntegrityError:
+        # Player.user is one-to-one: the same user claiming two guests at once (each under its own
+        # guest's lock) is decided by the database; the second finds he holds one already.
+        raise errors.user_holds_a_player() from None
+    invitation.accepted_at, invitation.accepted_by = timezone.now(), user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    audit_record(actor=user, action="player.claimed", object_type="matches.Player", object_id=player.pk,
+                 before={"name": player.display_name, "user": None},
+                 after={"name": player.display_name, "user": user.get_username(), "replaced": replaced})
+    hooks.player_claimed(player, user, user)
+    return player

@@ -1,0 +1,97 @@
+"""Invitations to claim a guest player: the link's token, why an invitation cannot be accepted, and
+its email (sent by ``matches.tasks.invitation_email_task`` from the task outbox). The services that
+create and accept invitations are :mod:`matches.services.guests`.
+
+The token is an HMAC (the site's secret key) of the invitation's player, address and time; the
+database keeps only its SHA-256 (``PlayerInvitation.token_hash``), so a copy of the database opens
+no invitation, and the email task makes the token again from the row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.crypto import salted_hmac
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+
+from .. import errors
+from ..models import PlayerInvitation
+
+_TOKEN_SALT = "crawford.matches.invitation"
+
+
+def invitation_token(invitation: PlayerInvitation) -> str:
+    """The link's token of ``invitation``: an HMAC of its player, address and time under the site's
+    secret key (the same every time it is asked; never stored)."""
+    message = f"{invitation.player_id}:{invitation.email}:{invitation.created_at.isoformat()}"
+    return salted_hmac(_TOKEN_SALT, message, algorithm="sha256").hexdigest()
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its SHA-256, in hex."""
+    return hashlib.sha256(str(token).encode("utf-8", "replace")).hexdigest()
+
+
+def invitation_url(invitation: PlayerInvitation) -> str:
+    """The link of the invitation: ``CRAWFORD_SITE_URL`` (where the site is served) and the path."""
+    base = str(getattr(settings, "CRAWFORD_SITE_URL", "")).rstrip("/")
+    return base + reverse("matches:invitation", args=[invitation_token(invitation)])
+
+
+def invitation_refusal(invitation: PlayerInvitation, user=None):
+    """Why ``invitation`` cannot be accepted now (by ``user``, when given), as the Conflict to
+    raise, or None when it can. Reads the rows as they are: the accept re-checks them under the
+    player's lock."""
+    player = invitation.player
+    if invitation.accepted_at is not None:
+        return errors.invitation_used(player.display_name, user is not None and invitation.accepted_by_id == user.pk)
+    if invitation.withdrawn_at is not None:
+        return errors.invitation_replaced(player.display_name)
+    if invitation.expires_at <= timezone.now():
+        return errors.invitation_expired(player.display_name, date_format(timezone.localtime(invitation.expires_at),
+                                                                          "DATE_FORMAT"))
+    if player.user_id is not None:
+        return errors.player_already_held(player.display_name)
+    return None
+
+
+
+def invitation_email(*, invitation_id: int) -> int:
+    """Send the invitation's email (one message, to its address); returns 1 when sent, 0 when the
+    invitation is no longer open (accepted, replaced, expired) or its token cannot be made again
+    (the secret key changed: a new invitation is needed). The task outbox runs it once per row.
+
+    Raises PlayerInvitation.DoesNotExist, and whatever the mail backend raises (the task decides
+    what to retry)."""
+    invitation = PlayerInvitation.objects.select_related("player", "created_by").get(pk=invitation_id)
+    if invitation_refusal(invitation) is not None:
+        return 0
+    if token_hash(invitation_token(invitation)) != invitation.token_hash:
+        return 0
+    inviter = invitation.created_by
+    with translation.override(settings.LANGUAGE_CODE):
+        values = {
+            "inviter": (inviter.get_full_name() or inviter.get_username()) if inviter else gettext("An organiser"),
+            "player": invitation.player.display_name,
+            "link": invitation_url(invitation),
+            "day": date_format(timezone.localtime(invitation.expires_at), "DATE_FORMAT"),
+        }
+        subject = gettext("%(inviter)s invites you to claim your player on Crawford") % values
+        body = "\n\n".join([
+            gettext("Hello,"),
+            gettext("%(inviter)s entered you as %(player)s, a player without an account, on Crawford, where "
+                    "backgammon clubs and tournaments keep their results.") % values,
+            gettext("Create an account (or sign in) and accept the invitation to make %(player)s yours: every "
+                    "result %(player)s already has stays on your record.") % values,
+            gettext("Open this link to accept: %(link)s") % values,
+            gettext("The link works until %(day)s. If you do not know %(inviter)s, ignore this email: nothing "
+                    "happens without you.") % values,
+        ])
+    message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [invitation.email])
+    get_connection().send_messages([message])
+    return 1
