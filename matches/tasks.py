@@ -13,7 +13,7 @@ from celery import shared_task
 from core.outbox import outbox_once
 from core.tasks import retry_or_raise
 
-from .services.notifications import match_notify
+from .services.notifications import claim_notify, match_notify
 from .services.ratings import match_rating_apply
 from .services.ratings import ratings_catch_up as ratings_catch_up_service
 
@@ -50,6 +50,19 @@ def match_notify_task(self, match_id: int, event: str, outbox_id: int | None = N
             if not todo:
                 return None
             return match_notify(match_id=match_id, event=event)
+    except Exception as error:
+        retry_or_raise(self, error)
+
+
+@shared_task(bind=True)
+def claim_notify_task(self, claim_id: int, outbox_id: int | None = None) -> int | None:
+    """Email a claimant the decision on his claim; returns 1 when it is announced (a second run
+    sends nothing), 0 when there is nothing to tell, None when the outbox row was done already."""
+    try:
+        with outbox_once(outbox_id) as todo:
+            if not todo:
+                return None
+            return claim_notify(claim_id=claim_id)
     except Exception as error:
         retry_or_raise(self, error)
 
