@@ -258,12 +258,25 @@ def _fold_side(old: Side, into: Side) -> None:
 _SWAPPED_ROLLER = {Side.Roller.A: Side.Roller.B, Side.Roller.B: Side.Roller.A}
 
 
+def _fold_either(side: Side, existing: Side, **becomes) -> None:
+    """``side`` (the source's) and ``existing`` (the target's) are now one player or pair: fold the
+    source's into the target's; when an app above keeps the source's (an entry: PROTECTed), fold
+    the target's into it instead and give it ``becomes`` (its new players). Raises ProtectedError
+    when both are kept above."""
+    try:
+        with transaction.atomic():
+            _fold_side(side, existing)
+    except ProtectedError:
+        _fold_side(existing, side)
+        Side.objects.filter(pk=side.pk).update(**becomes)
+
+
 def _repoint_sides(source: Player, target: Player) -> int:
     """The source's sides become the target's: his solo side folds into the target's (or becomes
     it, when the target has none), each pair of his becomes the pair of the target and the
     partner (folded into it when it exists; its roller follows its players when their order
     changes). Returns how many sides were folded into another. Raises ProtectedError when an app
-    above keeps a side that would go (an entry)."""
+    above keeps both sides of a fold (an entry each)."""
     folded = 0
     for side in Side.objects.filter(Q(player_a=source) | Q(player_b=source)).order_by("pk"):
         if side.player_b_id is None:
@@ -271,19 +284,19 @@ def _repoint_sides(source: Player, target: Player) -> int:
             if existing is None:
                 Side.objects.filter(pk=side.pk).update(player_a=target)
             else:
-                _fold_side(side, existing)
+                _fold_either(side, existing, player_a=target)
                 folded += 1
             continue
         partner = side.player_b_id if side.player_a_id == source.pk else side.player_a_id
         a, b = sorted((target.pk, partner))
-        existing = Side.objects.filter(player_a=a, player_b=b).first()
-        if existing is not None:
-            _fold_side(side, existing)
-            folded += 1
-            continue
         roller = side.roller
         if (side.player_a_id == source.pk) != (a == target.pk):
             roller = _SWAPPED_ROLLER.get(roller, roller)
+        existing = Side.objects.filter(player_a=a, player_b=b).first()
+        if existing is not None:
+            _fold_either(side, existing, player_a=a, player_b=b, roller=existing.roller)
+            folded += 1
+            continue
         Side.objects.filter(pk=side.pk).update(player_a=a, player_b=b, roller=roller)
     return folded
 
