@@ -3,7 +3,7 @@
 An import names players by the names in the files ("charlot1"); a name no one is known by becomes
 a player without a user (``Player.user`` empty). A signed-in user who is that player asks for it
 (:func:`claim_request`: "this is me"); a director of an event or club the player played in
-(``hooks.directs_player``: tournaments and clubs answer), or staff, approves it
+(``hooks.claim_directed``: tournaments and clubs answer), or staff, approves it
 (:func:`claim_approve`: the user is then the player's, his matches and his rating with him) or
 refuses it with a reason the user is shown (:func:`claim_refuse`); the user may withdraw it while
 it waits (:func:`claim_withdraw`). Each decision is emailed to the claimant through the outbox.
@@ -59,10 +59,12 @@ def _audit(actor, action: str, claim: PlayerClaim, before: dict | None, note: st
 
 def may_decide(user, player_id: int) -> bool:
     """Whether ``user`` may approve or refuse claims of the player ``player_id``: staff, or a
-    director of an event or club the player played in (``hooks.directs_player``)."""
+    director of an event or club where the player played (``hooks.claim_directed``: one query)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return bool(user.is_staff) or hooks.directs_player(user, player_id)
+    if user.is_staff:
+        return True
+    return Player.objects.filter(hooks.claim_directed(user, "pk"), pk=player_id).exists()
 
 
 def _check_decider(claim: PlayerClaim, user) -> None:

@@ -4,6 +4,8 @@ guards; the API and the pages."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.core import mail
 from django.db import IntegrityError, transaction
@@ -12,15 +14,17 @@ from django.urls import reverse
 
 from audit.describe import describe
 from audit.models import AuditEntry
+from clubs.models import Club, ClubMatch, ClubNight, Membership
 from core.errors import Conflict, DomainError, NotAllowed
 from core.outbox import OutboxTask
 from matches.models import Match, Player, PlayerClaim, RatingChange
 from matches.services.claims import claim_approve, claim_refuse, claim_request, claim_withdraw
 from matches.services.matches import player_for_user
 from matches.services.notifications import claim_notify
-from tests.factories import UserFactory
+from tests.factories import TournamentFactory, UserFactory
 from tests.matches.claims_world import entered, imported, own_player, played, user
 from tests.matches.factories_api import client_for
+from tournaments.models import EventMatch
 
 pytestmark = pytest.mark.django_db
 
@@ -220,6 +224,8 @@ def test_the_player_page_offers_this_is_me_only_for_an_unclaimed_player(world):
     answer = client.post(reverse("matches:claim", args=[world["charlot"].pk]), {"statement": "Me."})
     assert answer.status_code == 302
     assert PlayerClaim.objects.filter(user=world["charles"], status="requested").count() == 1
+    page = client.get(reverse("matches:player", args=[world["charlot"].pk])).content.decode()
+    assert "You claimed to be charlot1" in page and "This is me" not in page
     held = client.post(reverse("matches:claim", args=[world["bob"].pk]))
     assert held.status_code == 409 and "already belongs to a signed-in user" in held.content.decode()
 
@@ -232,3 +238,27 @@ def test_the_pages_approve_and_refuse(world):
     assert missing.status_code == 400 and "say why the claim is refused" in missing.content.decode()
     assert client.post(reverse("matches:claim_approve", args=[claim.pk])).status_code == 302
     assert Player.objects.get(pk=world["charlot"].pk).user_id == world["charles"].pk
+
+
+@pytest.mark.parametrize("where", ["club night", "event match"])
+def test_a_director_of_a_club_or_event_where_he_played_decides_and_no_other(world, where):
+    """The player entered no event of theirs: he played a match at their club night, or one of
+    their event's matches (imported for it)."""
+    erwin = imported("erwin")
+    match = played(erwin, world["bob"])
+    director, other = UserFactory(), UserFactory()
+    if where == "club night":
+        club, elsewhere = (Club.objects.create(name=name, slug=name.lower()) for name in ("Home", "Away"))
+        night = ClubNight.objects.create(club=club, date=dt.date(2026, 11, 27), opened_by=director)
+        ClubMatch.objects.create(match=match, club=club, night=night)
+        Membership.objects.create(club=club, user=director, role="organiser", status="active")
+        Membership.objects.create(club=elsewhere, user=other, role="owner", status="active")
+    else:
+        EventMatch.objects.create(match=match, tournament=TournamentFactory(organiser=director))
+        TournamentFactory(organiser=other)
+    claim = claim_request(player_id=erwin.pk, user=world["charles"])
+    assert client_for(other).get("/api/v1/claims/").json() == []
+    with pytest.raises(NotAllowed):
+        claim_approve(claim_id=claim.pk, user=other)
+    assert [c["id"] for c in client_for(director).get("/api/v1/claims/").json()] == [claim.pk]
+    assert claim_approve(claim_id=claim.pk, user=director).status == PlayerClaim.Status.APPROVED
