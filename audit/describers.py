@@ -464,6 +464,53 @@ ORGANISER_ACTIONS = {
 }
 
 
+# --- claims of players and merges (matches.services.claims) ---------------------------------------
+
+
+def claim_sentence(entry, sides: Sides) -> str:
+    """A claim to be a player known from imported files: asked, approved, refused, withdrawn."""
+    after = data(entry.after)
+    action = entry.action.split(".", 1)[1]
+    values = {"who": who(entry), "player": after.get("player") or gettext("a player"),
+              "claimant": after.get("claimant") or gettext("a user")}
+    if action == "requested":
+        return gettext("%(who)s claimed to be %(player)s") % values
+    if action == "approved":
+        sentence = gettext("%(who)s approved the claim of %(claimant)s to be %(player)s") % values
+        removed = entry.note.partition("removed:")[2] if entry.note.startswith("removed:") else ""
+        if removed:
+            sentence = gettext("%(sentence)s; his own empty player %(removed)s was removed") % {
+                "sentence": sentence, "removed": removed}
+        return sentence
+    if action == "refused":
+        values["reason"] = after.get("reason") or gettext("no reason given")
+        return gettext("%(who)s refused the claim of %(claimant)s to be %(player)s: %(reason)s") % values
+    return gettext("%(who)s withdrew the claim to be %(player)s") % values
+
+
+def merge_sentence(entry, sides: Sides) -> str:
+    """Two players merged into one by staff: the matches kept and the rating rated again."""
+    before, after = data(entry.before), data(entry.after)
+    matches = after.get("matches") or 0
+    values = {"who": who(entry), "source": before.get("source") or gettext("a player"),
+              "target": before.get("target") or gettext("another player"), "matches": matches}
+    sentence = ngettext("%(who)s merged %(source)s into %(target)s: %(matches)s match moved",
+                        "%(who)s merged %(source)s into %(target)s: %(matches)s matches moved", matches) % values
+    rating = after.get("rating")
+    if isinstance(rating, (int, float)):
+        sentence = gettext("%(sentence)s, rating now %(rating)s") % {"sentence": sentence,
+                                                                      "rating": f"{rating:.2f}"}
+    return sentence
+
+
+CLAIM_ACTIONS = {
+    "claim.requested": gettext_lazy("Player claimed"),
+    "claim.approved": gettext_lazy("Claim approved"),
+    "claim.refused": gettext_lazy("Claim refused"),
+    "claim.withdrawn": gettext_lazy("Claim withdrawn"),
+}
+
+
 def register() -> None:
     """Register the match, event, club, chouette and admin describers."""
     for table, sentence in ((MATCH_ACTIONS, match_sentence), (EVENT_ACTIONS, event_sentence),
@@ -471,6 +518,8 @@ def register() -> None:
                             (ORGANISER_ACTIONS, organiser_sentence), (PLAYER_ACTIONS, player_sentence)):
         describers_register({action: (label, sentence) for action, label in table.items()})
     describer_register("player.profile_updated", gettext_lazy("Profile changed"), profile_sentence)
+    describers_register({action: (label, claim_sentence) for action, label in CLAIM_ACTIONS.items()})
+    describer_register("player.merged", gettext_lazy("Players merged"), merge_sentence)
     describer_register("import.mapped", gettext_lazy("Import's players named"), import_sentence)
     describer_register("*.added_in_admin", gettext_lazy("Added in the admin"), admin_sentence)
     describer_register("*.changed_in_admin", gettext_lazy("Changed in the admin"), admin_sentence)

@@ -46,11 +46,12 @@ from rest_framework import serializers
 from core.errors import DomainError
 from matches import hooks
 from matches.api.serializers import ClubBriefSerializer
+from matches.models import Player
 from tournaments import errors as tournament_errors
 from tournaments import hosts
 
 from . import selectors
-from .models import Club, ClubEvent, ClubMatch, ClubNight, HomeClub, Membership
+from .models import CheckIn, Club, ClubEvent, ClubMatch, ClubNight, HomeClub, Membership
 from .permissions import MANAGERS, require_club_manager, require_club_member
 
 # --- the club context -------------------------------------------------------------------------------
@@ -91,6 +92,23 @@ def _directs_player(user, player_id: int) -> bool:
     home = HomeClub.objects.filter(player_id=player_id).values("club_id")
     return Membership.objects.filter(user_id=user.pk, status=Membership.Status.ACTIVE, role__in=MANAGERS).filter(
         Q(club_id__in=clubs) | Q(club_id__in=home)).exists()
+
+
+def _claim_players(user):
+    """The players of the clubs ``user`` owns or organises: the players of their matches (club
+    nights, the ladder), those checked in at their nights, their active members and home players.
+    Whose claims he may decide (``hooks.ClaimDirector``)."""
+    managed = Membership.objects.filter(user_id=user.pk, status=Membership.Status.ACTIVE,
+                                        role__in=MANAGERS).values("club_id")
+    played = ClubMatch.objects.filter(club_id__in=managed)
+    members = Membership.objects.filter(club_id__in=managed, status=Membership.Status.ACTIVE)
+    return Player.objects.filter(
+        Q(pk__in=played.values("match__side0__player_a")) | Q(pk__in=played.values("match__side0__player_b"))
+        | Q(pk__in=played.values("match__side1__player_a")) | Q(pk__in=played.values("match__side1__player_b"))
+        | Q(pk__in=CheckIn.objects.filter(night__club_id__in=managed).values("player"))
+        | Q(pk__in=HomeClub.objects.filter(club_id__in=managed).values("player"))
+        | Q(user_id__in=members.values("user_id"))
+    ).values("pk")
 
 
 CLUB_CONTEXT = hooks.MatchContext(
@@ -224,6 +242,7 @@ def register() -> None:
     hooks.player_context_register(HOME_CLUB_CONTEXT)
     hooks.player_section_register(CLUBS_SECTION)
     hooks.player_director_register(hooks.PlayerDirector(name="clubs.club", directs=_directs_player))
+    hooks.claim_director_register(hooks.ClaimDirector(name="clubs.club", players=_claim_players))
     hosts.event_host_register(EVENT_HOST)
 
 

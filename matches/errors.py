@@ -171,3 +171,76 @@ def user_holds_a_player() -> Conflict:
 def user_claimed_player(own: str) -> Conflict:
     return Conflict(_("you already claimed %(player)s: one account cannot hold two players. Ask a director to "
                       "merge the two players") % {"player": own}, code="user_holds_player")
+
+
+# --- claims and merges (matches.services.claims) ------------------------------------------------
+
+
+def claim_sign_in() -> NotAllowed:
+    return NotAllowed(_("sign in to claim a player"), code="not_authenticated")
+
+
+def claim_own_player() -> Conflict:
+    return Conflict(_("this player is already yours"), code="claim_own_player")
+
+
+def claim_player_held() -> Conflict:
+    return Conflict(_("this player already belongs to a signed-in user, so nobody else can claim him; if he is "
+                      "you, ask a director or staff to look into it"), code="claim_player_held")
+
+
+def claim_not_open(status: str) -> Conflict:
+    return Conflict(_("this claim is no longer waiting for a decision (it is %(status)s)") % {"status": status},
+                    code="claim_decided")
+
+
+def claim_may_not_decide() -> NotAllowed:
+    return NotAllowed(_("only staff or a director of an event or club this player played in may decide a claim"),
+                      code="not_a_director")
+
+
+def claim_own_decision() -> NotAllowed:
+    return NotAllowed(_("nobody decides his own claim: another director or staff must"), code="own_claim")
+
+
+def claim_not_yours() -> NotAllowed:
+    return NotAllowed(_("only the user who made a claim may withdraw it"), code="not_your_claim")
+
+
+def claim_reason_required() -> DomainError:
+    return DomainError(_("reason: say why the claim is refused; the user is shown it"), code="reason_required",
+                       field="reason")
+
+
+def claim_needs_merge(name: str, why: str) -> Conflict:
+    return Conflict(_("the claimant already has a player of his own, %(name)s, with %(why)s: the claim cannot simply "
+                      "be approved; a staff member must merge the two players instead (Players, Merge)")
+                    % {"name": name, "why": why}, code="claim_needs_merge")
+
+
+def claim_changed() -> Conflict:
+    return Conflict(_("the claimant's player changed while this was decided; try again"), code="locked")
+
+
+def merge_not_staff() -> NotAllowed:
+    return NotAllowed(_("only staff may merge two players"), code="not_staff")
+
+
+def merge_same_player() -> DomainError:
+    return DomainError(_("target: choose two different players"), code="same_player", field="target")
+
+
+def merge_both_held() -> Conflict:
+    return Conflict(_("both players belong to signed-in users, and one user holds one player: these are two "
+                      "people, they cannot be merged"), code="merge_both_held")
+
+
+def merge_played_each_other(count: int) -> Conflict:
+    return Conflict(_("the two players met in %(count)s match(es), as opponents or as partners of a pair; one player "
+                      "cannot play himself, so they cannot be merged") % {"count": count},
+                    code="merge_played_each_other")
+
+
+def merge_blocked(name: str) -> Conflict:
+    return Conflict(_("%(name)s still has records in events or clubs (an entry, a team, a check-in or a chouette "
+                      "seat) that a merge cannot move; remove them first") % {"name": name}, code="merge_blocked")

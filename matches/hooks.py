@@ -461,6 +461,45 @@ def directs_player(user, player_id: int) -> bool:
     return any(_player_directors[name].directs(user, player_id) for name in sorted(_player_directors))
 
 
+# --- who decides a claim of a player -------------------------------------------------------------------
+#
+# A claim of a player known from imported files ("this is me": matches.services.claims) is decided by
+# staff, or by a director of an event or a club where the player played: an event's organiser for
+# its entrants and the players of its matches; a club's owners and organisers for the players of its
+# matches (club nights, the ladder), its check-ins, its members and home players. Those are known
+# above matches: each app registers a :class:`ClaimDirector`.
+
+
+@dataclass(frozen=True)
+class ClaimDirector:
+    """``players(user)``: the players ``user`` directs through this app, as a ``Player`` queryset of
+    their keys (``.values("pk")``), used as a subquery: one query decides one claim or lists them
+    all."""
+
+    name: str
+    players: Callable[[Any], Any]
+
+
+_claim_directors: dict[str, ClaimDirector] = {}
+
+
+def claim_director_register(director: ClaimDirector) -> None:
+    """Register (or, under the same name, replace) a :class:`ClaimDirector`."""
+    _claim_directors[director.name] = director
+
+
+def claim_directed(user, field: str = "player_id") -> Q:
+    """A ``Q`` on the key ``field`` of a player (a claim's ``player_id``; ``pk`` on ``Player``): the
+    players ``user`` directs in an event or a club where they played (matching nothing when no app
+    says so, or for anonymous)."""
+    q = Q(pk__in=[])
+    if not getattr(user, "is_authenticated", False):
+        return q
+    for name in sorted(_claim_directors):
+        q |= Q(**{f"{field}__in": _claim_directors[name].players(user)})
+    return q
+
+
 # --- records kept about a match ----------------------------------------------------------------------
 #
 # An app above may keep rows about a match for good (a dispute: its match is PROTECTed). Such a

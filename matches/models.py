@@ -519,3 +519,50 @@ class PlayerInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"invitation {self.pk} to claim player {self.player_id}"
+
+
+class PlayerClaim(models.Model):
+    """A signed-in user's claim to be a player known from imported match files (``Player.user``
+    empty): "this is me". A director of an event or club the player played in, or staff, approves
+    it (the user is then the player's: his matches and rating) or refuses it with a reason the
+    user is shown; the user may withdraw it while it waits (``matches.services.claims``).
+
+    What the database guards: one open claim per user and player (asking again is answered with
+    the open one); at most one approved claim per player, and per user; ``Player.user`` being
+    one-to-one already keeps two users from holding one player. A decided claim names who decided
+    it and when; a refusal carries its reason.
+    """
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("Waiting for a decision")
+        APPROVED = "approved", _("Approved")
+        REFUSED = "refused", _("Refused")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REQUESTED)
+    statement = models.TextField(blank=True, help_text="what the claimant says to support his claim")
+    reason = models.TextField(blank=True, help_text="why the claim was refused, shown to the claimant")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True, help_text="when it was approved, refused or withdrawn")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "player"], condition=Q(status="requested"),
+                                    name="claim_one_open_per_user_and_player"),
+            models.UniqueConstraint(fields=["player"], condition=Q(status="approved"), name="claim_one_approved_per_player"),
+            models.UniqueConstraint(fields=["user"], condition=Q(status="approved"), name="claim_one_approved_per_user"),
+            models.CheckConstraint(condition=Q(status__in=("requested", "approved", "refused", "withdrawn")),
+                                   name="claim_status_is_known"),
+            models.CheckConstraint(condition=~Q(status="refused") | ~Q(reason=""), name="claim_refusal_has_reason"),
+            models.CheckConstraint(condition=Q(status="requested") | Q(decided_at__isnull=False),
+                                   name="claim_decided_has_time"),
+        ]
+        indexes = [models.Index(fields=["player"], condition=Q(status="requested"), name="claim_open_by_player")]
+
+    def __str__(self) -> str:
+        return f"claim of {self.player_id} by {self.user_id} ({self.status})"

@@ -14,7 +14,7 @@ from core.outbox import outbox_once
 from core.tasks import retry_or_raise
 
 from .services.invitations import invitation_email
-from .services.notifications import match_notify
+from .services.notifications import claim_notify, match_notify
 from .services.ratings import match_rating_apply
 from .services.ratings import ratings_catch_up as ratings_catch_up_service
 
@@ -64,6 +64,19 @@ def invitation_email_task(self, invitation_id: int, outbox_id: int | None = None
             if not todo:
                 return None
             return invitation_email(invitation_id=invitation_id)
+    except Exception as error:
+        retry_or_raise(self, error)
+
+
+@shared_task(bind=True)
+def claim_notify_task(self, claim_id: int, outbox_id: int | None = None) -> int | None:
+    """Email a claimant the decision on his claim; returns 1 when it is announced (a second run
+    sends nothing), 0 when there is nothing to tell, None when the outbox row was done already."""
+    try:
+        with outbox_once(outbox_id) as todo:
+            if not todo:
+                return None
+            return claim_notify(claim_id=claim_id)
     except Exception as error:
         retry_or_raise(self, error)
 

@@ -5,6 +5,7 @@ from django.urls import include, path
 app_name = "matches"
 
 urlpatterns = [
+    path("", include("matches.views_claims")),
     path("", include("matches.views")),
     path("", include("matches.views_imports")),
     path("", include("matches.views_players")),

@@ -42,15 +42,17 @@ from accounts.services_organiser import organiser_request
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import Club, ClubNight, Membership, Season
 from matches.models import ImportJob
+from matches.services.claims import claim_request
 from matches.services.guests import player_create_guest
 from matches.services.invitations import invitation_token
+from matches.services.matches import player_create, side_for
 from rulings.services.appeals import appeal_lodge, committee_name
 from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make
 from tests.factories import UserFactory
 from tests.matches.factories_api import client_for, make_cast
 from tests.tournaments.factories import drawn, player
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import entry_check_in, tournament_draw
 from tournaments.services.teams import team_create
 
@@ -277,6 +279,24 @@ MATRIX = {
     ("matches:player", "post"):                          (200, 200, 200, 200, 200, 200, 200),
     ("matches:profile", "get"):                          (302, 200, 200, 200, 200, 200, 200),
     ("matches:profile", "post"):                         (302, 302, 302, 302, 302, 302, 302),  # saved: to the page
+    ("api-player-claim", "post"):                        (401, 409, 409, 409, 409, 409, 409),  # alice's player is held
+    ("api-claims", "get"):                               (401, 200, 200, 200, 200, 200, 200),  # each sees his own
+    ("api-claim-approve", "post"):                       (401, 403, 403, 403, 200, 403, 200),  # otto: lasse entered his event
+    ("api-claim-refuse", "post"):                        (401, 403, 403, 403, 400, 403, 400),  # no reason sent
+    ("api-claim-withdraw", "post"):                      (401, 403, 403, 403, 403, 403, 403),  # zed's claim
+    ("api-player-merge", "post"):                        (401, 403, 403, 403, 403, 403, 400),  # staff only
+    ("matches:claims", "get"):                           (302, 200, 200, 200, 200, 200, 200),
+    ("matches:claims", "post"):                          (302, 200, 200, 200, 200, 200, 200),  # a read page
+    ("matches:claim", "get"):                            (302, 405, 405, 405, 405, 405, 405),
+    ("matches:claim", "post"):                           (302, 409, 409, 409, 409, 409, 409),
+    ("matches:claim_approve", "get"):                    (302, 405, 405, 405, 405, 405, 405),
+    ("matches:claim_approve", "post"):                   (302, 403, 403, 403, 302, 403, 302),
+    ("matches:claim_refuse", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("matches:claim_refuse", "post"):                    (302, 403, 403, 403, 400, 403, 400),
+    ("matches:claim_withdraw", "get"):                   (302, 405, 405, 405, 405, 405, 405),
+    ("matches:claim_withdraw", "post"):                  (302, 403, 403, 403, 403, 403, 403),
+    ("matches:player_merge", "get"):                     (302, 403, 403, 403, 403, 403, 200),
+    ("matches:player_merge", "post"):                    (302, 403, 403, 403, 403, 403, 400),
     ("matches:import", "get"):                           (302, 200, 200, 200, 200, 200, 200),
     ("matches:import", "post"):                          (302, 400, 400, 400, 400, 400, 400),
     ("matches:import_progress", "get"):                  (302, 200, 404, 404, 404, 404, 200),
@@ -442,7 +462,12 @@ def world():
     asked = organiser_request(user=cast.carol, statement="I run the Matrix Club's Tuesday nights.")
     walk_in = player_create_guest(actor=cast.organiser, name="Walter", email="walter@example.com")
     invitation = walk_in.invitations.get()
-    common = {"organiser_request_id": asked.pk, "organiser_id": cast.other_organiser.pk,
+    # A claim waiting: zed (no player yet) says he is lasse, imported, who entered an event of otto's.
+    lasse = player_create(display_name="lasse")
+    Entry.objects.create(tournament=Tournament.objects.create(name="Claims cup", organiser=cast.organiser),
+                         side=side_for([lasse]))
+    claim = claim_request(player_id=lasse.pk, user=UserFactory(username="zed"))
+    common = {"organiser_request_id": asked.pk, "organiser_id": cast.other_organiser.pk, "claim_id": claim.pk,
               "match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
               "entry_id": entry.pk, "club_id": club.pk, "slug": club.slug, "season_id": season.pk, "night_id": night.pk,
               "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk,

@@ -40,7 +40,9 @@ from schemathesis.specs.openapi.checks import (
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import ClubNight, Membership, Season
 from matches.models import ImportJob
+from matches.services.claims import claim_request
 from matches.services.logs import log_from_mat
+from matches.services.matches import player_create, side_for
 from matches.services.reporting import claim_make, match_confirm, match_report
 from rulings.services.appeals import appeal_lodge
 from rulings.services.disputes import dispute_open
@@ -50,7 +52,7 @@ from tests.clubs.factories import club_cast
 from tests.factories import MatchFactory, UserFactory
 from tests.matches.factories_api import make_cast, mat_text
 from tests.tournaments.factories import drawn, player
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import entry_check_in, tournament_draw
 from tournaments.services.teams import team_create
 
@@ -149,11 +151,17 @@ def build_world() -> World:
                          rule="RULES 9: conduct, a warning", reasoning="A first premature roll.")
     appeal = appeal_lodge(ruling_id=ruling.pk, user=cast.bob, grounds="She had picked them up.")
     UserFactory(username="kim"), UserFactory(username="lee")  # who may sit on its committee
+    # A player known from imported files, entered in the organiser's event, claimed by zed.
+    lasse = player_create(display_name="lasse")
+    Entry.objects.create(tournament=Tournament.objects.create(name="Claims cup", organiser=cast.organiser),
+                         side=side_for([lasse]))
+    claim = claim_request(player_id=lasse.pk, user=UserFactory(username="zed"))
 
     ids = {
         "match_id": [cast.match.pk, played.pk],
         "number": [1, 2],
-        "player_id": [alice.pk, bob.pk],
+        "player_id": [alice.pk, bob.pk, lasse.pk],
+        "claim_id": [claim.pk],
         "tournament_id": [event.pk, team_event.pk],
         "entry_id": [event.entries.get(side__player_a=alice).pk, aces.entry.pk],
         "team_id": [aces.pk, bears.pk],

@@ -66,6 +66,20 @@ def _directs_player(user, player_id: int) -> bool:
     return entered.exists() or TeamMember.objects.filter(tournament__organiser_id=user.pk, player_id=player_id).exists()
 
 
+def _claim_players(user):
+    """The players of the events ``user`` organises: entrants (alone, in a pair, in a team) and
+    the players of their matches. Whose claims he may decide (``hooks.ClaimDirector``)."""
+    events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
+    entries = Entry.objects.filter(tournament_id__in=events, side__isnull=False)
+    played = EventMatch.objects.filter(tournament_id__in=events)
+    return Player.objects.filter(
+        Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
+        | Q(pk__in=TeamMember.objects.filter(tournament_id__in=events).values("player"))
+        | Q(pk__in=played.values("match__side0__player_a")) | Q(pk__in=played.values("match__side0__player_b"))
+        | Q(pk__in=played.values("match__side1__player_a")) | Q(pk__in=played.values("match__side1__player_b"))
+    ).values("pk")
+
+
 def _entrants(event: Tournament):
     """The players who entered ``event``: alone, in a pair or in a team."""
     return Player.objects.filter(
@@ -163,6 +177,7 @@ def register() -> None:
     hooks.match_context_register(EVENT_CONTEXT)
     hooks.player_section_register(EVENTS_SECTION)
     hooks.player_director_register(hooks.PlayerDirector(name="tournaments.event", directs=_directs_player))
+    hooks.claim_director_register(hooks.ClaimDirector(name="tournaments.event", players=_claim_players))
     hooks.result_confirmed.connect(_result_changed, name="tournaments.tournament_result_confirmed",
                                    order=hooks.ORDER_BUILT_ON)
     hooks.result_reopened.connect(_result_changed, name="tournaments.tournament_result_confirmed",

@@ -4,6 +4,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("matches.api.profile")),
+    path("", include("matches.api.claims")),
     path("", include("matches.api.players")),
     path("", include("matches.api.matches")),
     path("", include("matches.api.imports")),

@@ -12,8 +12,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
+from django.utils.translation import gettext as _
 
-from ..models import Match, Report
+from ..models import Match, PlayerClaim, Report
 
 SUBJECTS = {
     "reported": "Please confirm the result of your match",
@@ -96,3 +97,38 @@ def match_notify(*, match_id: int, event: str) -> int:
         cache.delete(key)
         raise
     return len(recipients)
+
+
+# --- claims of players (matches.services.claims) ------------------------------------------------
+
+
+def claim_notify(*, claim_id: int) -> int:
+    """Email the claimant the decision on his claim of a player (approved, or refused with the
+    reason); returns 1 when the claim's decision has been announced to him (again on a repeated
+    call, which sends nothing), 0 when there is nothing to tell: the claim is still waiting or
+    was withdrawn, or the user has no email address.
+
+    Raises PlayerClaim.DoesNotExist for an unknown claim, and whatever the mail backend raises
+    (the task decides what to retry).
+    """
+    claim = PlayerClaim.objects.select_related("user", "player").get(pk=claim_id)
+    if claim.status not in (PlayerClaim.Status.APPROVED, PlayerClaim.Status.REFUSED) or not claim.user.email:
+        return 0
+    key = f"crawford:claim-notify:{claim.pk}:{claim.status}:{claim.decided_at.timestamp():.6f}"
+    if not cache.add(key, 1, CLAIM_SECONDS):
+        return 1
+    values = {"player": claim.player.display_name, "reason": claim.reason, "url": f"/players/{claim.player_id}/"}
+    if claim.status == PlayerClaim.Status.APPROVED:
+        subject = _("Your claim was approved: you are %(player)s") % values
+        body = _("Your claim to be %(player)s was approved. His matches and his rating are now yours.\n\n"
+                 "See %(url)s") % values
+    else:
+        subject = _("Your claim to be %(player)s was refused") % values
+        body = _("Your claim to be %(player)s was refused, for this reason:\n\n%(reason)s\n\n"
+                 "See your claims at /claims/") % values
+    try:
+        get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [claim.user.email])])
+    except BaseException:
+        cache.delete(key)
+        raise
+    return 1

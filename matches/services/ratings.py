@@ -24,12 +24,13 @@ correction locks every player it recomputes, in id order, before it reads their 
 
 from __future__ import annotations
 
+import heapq
 import logging
 import math
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from core.errors import Locked
@@ -200,6 +201,36 @@ def _same_outcome(match: Match, live: list[RatingChange]) -> bool:
     )
 
 
+def _lock_region(start: int, players: list[int], *, held: set[int]) -> tuple[dict[int, Player], dict[int, int],
+                                                                            dict[int, _Row]]:
+    """Lock the part of the ledger a recomputation from place ``start`` of ``players`` touches
+    (see :func:`_replay` for the order: the other matches one at a time in ledger order, then
+    every affected player in id order) and read it again under those locks: the affected players
+    (locked), each with the place he is affected from, and the live rows from there on. ``held``
+    names the matches the caller has locked already. Who is affected is first read without locks;
+    if, once they are locked, a rating applied in between has brought in another player, every
+    lock taken here is given back (to a savepoint) and all are taken again, at most
+    REPLAY_ATTEMPTS times; then raises Locked."""
+    guess_players, guess_rows = _affected(start, players)
+    guess = set(guess_players)
+    for _ in range(REPLAY_ATTEMPTS):
+        savepoint = transaction.savepoint()
+        taken = set(held)
+        for row in sorted(guess_rows.values(), key=lambda r: (r.sequence, r.match_id)):
+            if row.match_id not in taken:
+                locked_one(Match.objects.all(), pk=row.match_id)
+                taken.add(row.match_id)
+        locked_players = _lock_players(guess)
+        entry, rows = _affected(start, players)
+        if set(entry) <= guess and {row.match_id for row in rows.values()} <= taken:
+            transaction.savepoint_commit(savepoint)
+            return locked_players, entry, rows
+        transaction.savepoint_rollback(savepoint)
+        guess |= set(entry)
+        guess_rows = rows
+    raise Locked("ratings are being applied to these players at this moment; try again")
+
+
 def _replay(match_id: int, *, removed: bool, winner: int | None) -> int:
     """Recompute the ledger from the match ``match_id`` on, with ``winner`` as its result (or
     without it: ``removed``, or no longer ratable). See :func:`match_rating_correct`.
@@ -232,25 +263,7 @@ def _replay(match_id: int, *, removed: bool, winner: int | None) -> int:
     # correction of this match, which waits for its lock, takes it out): read once.
     start = live[0].sequence
     players = [match.side0.player_a_id, match.side1.player_a_id]
-    guess_players, guess_rows = _affected(start, players)
-    guess = set(guess_players)
-    for _ in range(REPLAY_ATTEMPTS):
-        savepoint = transaction.savepoint()
-        held = {match.pk}
-        for row in sorted(guess_rows.values(), key=lambda r: (r.sequence, r.match_id)):
-            if row.match_id not in held:
-                locked_one(Match.objects.all(), pk=row.match_id)
-                held.add(row.match_id)
-        locked_players = _lock_players(guess)
-        entry, rows = _affected(start, players)
-        if set(entry) <= guess and {row.match_id for row in rows.values()} <= held:
-            transaction.savepoint_commit(savepoint)
-            break
-        transaction.savepoint_rollback(savepoint)
-        guess |= set(entry)
-        guess_rows = rows
-    else:
-        raise Locked("ratings are being applied to these players at this moment; try again")
+    locked_players, entry, rows = _lock_region(start, players, held={match.pk})
 
     by_match: dict[int, dict[int, _Row]] = {}
     standing: dict[int, tuple[float, int]] = {}
@@ -302,6 +315,135 @@ def _replay(match_id: int, *, removed: bool, winner: int | None) -> int:
     if moved:
         Player.objects.bulk_update(moved, ["rating", "experience"])
     return len(by_match)
+
+
+@dataclass(frozen=True)
+class LedgerMerge:
+    """What :func:`player_ratings_merge` made of two players' ledgers: the merged player's rating
+    and experience, how many matches were rated again, and the affected players' locked rows."""
+
+    rating: float
+    experience: int
+    recomputed: int
+    players: dict[int, Player]
+
+
+def player_ratings_merge(*, source_id: int, target_id: int, held: set[int]) -> LedgerMerge:
+    """Make the ratings ledger of player ``source_id`` part of ``target_id``'s, as if one player had
+    played both players' rated matches; called by ``player_merge`` in its transaction, with the
+    matches of both players locked (``held``), before their sides are repointed. The two must
+    never have played each other (the caller refuses that).
+
+    The merged player's matches are taken in the order they were confirmed (each player's own
+    ledger order is kept; where the two ledgers interleave, the earlier confirmation goes first),
+    starting from the rating before the first of them; every other player keeps his order. Each
+    match of the merged player, and every later change of the players it touches transitively,
+    is rated again through the same recomputation as a correction (:func:`_lock_region`: the
+    same locks in the same order). A change whose figures or place differ is kept, superseded
+    (by no match's correction), and a new row takes its place; the source's other rows (his
+    superseded history too) become the target's. Places: a match keeps its place in the ledger
+    unless the merged player already has a match there, then it takes the next place free for
+    both its players (and the later matches of those players move on as needed), so each
+    player's live changes keep one order. The target's ``rating`` and ``experience`` become the
+    merged ledger's end state (or stay as they are when neither player has a rated match).
+
+    Returns a :class:`LedgerMerge`. Raises Locked when ratings kept being applied to the players
+    it recomputes (nothing is changed; try again); ValueError if the two played each other.
+    """
+    start = RatingChange.objects.filter(player_id__in=[source_id, target_id]).aggregate(start=Min("sequence"))["start"]
+    if start is None:
+        players = _lock_players([source_id, target_id])
+        target = players[target_id]
+        return LedgerMerge(target.rating, target.experience, 0, players)
+    locked_players, entry, rows = _lock_region(start, [source_id, target_id], held=held)
+
+    def alias(player_id: int) -> int:
+        return target_id if player_id == source_id else player_id
+
+    by_match: dict[int, dict[int, _Row]] = {}
+    chains: dict[int, list[_Row]] = {}
+    for row in rows.values():
+        by_match.setdefault(row.match_id, {})[row.player_id] = row
+        chains.setdefault(row.player_id, []).append(row)
+    if any({source_id, target_id} <= set(pair) for pair in by_match.values()):
+        raise ValueError("the players to merge played each other")
+    for chain in chains.values():
+        chain.sort(key=lambda r: (r.sequence, r.match_id))
+    confirmed = dict(Match.objects.filter(pk__in=list(by_match)).values_list("pk", "confirmed_at"))
+
+    def key(match_pk: int) -> tuple:
+        when = confirmed.get(match_pk)
+        first = next(iter(by_match[match_pk].values()))
+        return (math.inf if when is None else when.timestamp(), first.sequence, match_pk)
+
+    # The order of the merged ledger: each player's own chain kept (the source's and the
+    # target's apart), the earliest confirmed match first among those that head every chain
+    # they are on. The old places are such an order, so one is always ready.
+    heads = dict.fromkeys(chains, 0)
+
+    def ready(match_pk: int) -> bool:
+        return all(chains[p][heads[p]].match_id == match_pk for p in by_match[match_pk])
+
+    waiting = [key(row.match_id) for p, chain in chains.items() for row in chain[:1] if ready(row.match_id)]
+    waiting = sorted(set(waiting))
+    heapq.heapify(waiting)
+    order: list[int] = []
+    while waiting:
+        match_pk = heapq.heappop(waiting)[2]
+        order.append(match_pk)
+        for p in by_match[match_pk]:
+            heads[p] += 1
+            if heads[p] < len(chains[p]) and ready(chains[p][heads[p]].match_id):
+                heapq.heappush(waiting, key(chains[p][heads[p]].match_id))
+
+    last: dict[int, float] = {}
+    for player_id, place in entry.items():
+        last[alias(player_id)] = min(last.get(alias(player_id), math.inf), place - 1)
+    standing: dict[int, tuple[float, int]] = {}
+    stale: list[_Row] = []
+    fresh: list[RatingChange] = []
+    for match_pk in order:
+        pair = by_match[match_pk]
+        some = next(iter(pair.values()))
+        place = max(some.sequence, *(last[alias(p)] + 1 for p in pair))
+        for p, row in pair.items():
+            last[alias(p)] = place
+            standing.setdefault(alias(p), (row.figures[0], row.figures[2]))
+        winner_id, length = some.winner_id, some.length
+        if winner_id not in pair:  # a result cleared without taking its rating back: as rated
+            winner_id = next(p for p, r in pair.items() if r.figures[1] > r.figures[0])
+        loser_id = next(p for p in pair if p != winner_id)
+        (won_from, won_experience), (lost_from, lost_experience) = standing[alias(winner_id)], standing[alias(loser_id)]
+        change = fibs_change(won_from, lost_from, length, winner_experience=won_experience,
+                             loser_experience=lost_experience)
+        for player_id, rating, experience, delta in ((winner_id, won_from, won_experience, change.winner_delta),
+                                                     (loser_id, lost_from, lost_experience, change.loser_delta)):
+            figures = (rating, rating + delta, experience, experience + length)
+            standing[alias(player_id)] = (rating + delta, experience + length)
+            old = pair[player_id]
+            if old.figures == figures and old.sequence == place:
+                continue  # the source's own rows that stay as they are become the target's below
+            stale.append(old)
+            fresh.append(RatingChange(player_id=alias(player_id), match_id=match_pk, rating_before=figures[0],
+                                      rating_after=figures[1], experience_before=figures[2],
+                                      experience_after=figures[3], sequence=place))
+    if stale:
+        # Superseded before the new rows go in: one live row per player and match, and per place.
+        RatingChange.objects.filter(pk__in=[row.pk for row in stale]).update(superseded_at=timezone.now())
+    RatingChange.ledger.filter(player_id=source_id).update(player_id=target_id)
+    if fresh:
+        RatingChange.objects.bulk_create(fresh)
+    moved = []
+    for player_id, (rating, experience) in standing.items():
+        player = locked_players[player_id]
+        if (player.rating, player.experience) != (rating, experience):
+            player.rating, player.experience = rating, experience
+            moved.append(player)
+    if moved:
+        Player.objects.bulk_update(moved, ["rating", "experience"])
+    target = locked_players[target_id]
+    return LedgerMerge(target.rating, target.experience, len(by_match), locked_players)
+
 
 def ratings_pending() -> QuerySet:
     """Ids of confirmed rated matches whose rating change is missing (a lost task); matches that
