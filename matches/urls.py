@@ -7,4 +7,5 @@ app_name = "matches"
 urlpatterns = [
     path("", include("matches.views")),
     path("", include("matches.views_imports")),
+    path("", include("matches.views_directory")),
 ]
