@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 
 from core.bounds import SMALLINT_MAX
 from core.parsers import json_loads
+from matches.models import Player
+from matches.pickers import PlayerChoiceField
 
 from .selectors import ChouetteState, Seat
 
@@ -177,15 +179,38 @@ class QuickResultForm(forms.Form):
 
 
 class PlayerChoiceForm(forms.Form):
-    """One player of a list (joining: the members not at the table; leaving: those at it)."""
+    """One player of a list (joining: the members not at the table; leaving: those at it): a
+    drop-down of the few at the table, or, for a whole ``club``'s members, the player picker
+    (suggestions from the club's players; a name or an id outside ``players`` is refused). Cleaned
+    to the player's id; ``chosen_name`` is his name."""
 
     player = forms.TypedChoiceField(coerce=int)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, players: list[tuple[int, str]], label: str, **kwargs):
+    def __init__(self, *args, players: list[tuple[int, str]], label: str, club=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = players
+        self.players = players
+        if club is not None:
+            self.fields["player"] = PlayerChoiceField(
+                queryset=Player.objects.filter(pk__in=[player_id for player_id, _name in players]),
+                params={"club": club.pk},
+                error_messages={
+                    "invalid_choice": _("That player is not one of the club's members away from the table."),
+                    "no_match": _("No member of the club away from the table is called “%(name)s”."),
+                    "several": _("%(count)d members of the club are called “%(name)s” (%(names)s): type more of "
+                                 "the name, or choose one of the suggestions.")})
+        else:
+            self.fields["player"].choices = players
         self.fields["player"].label = label
+        self.chosen_name = ""
+
+    def clean_player(self):
+        player = self.cleaned_data["player"]
+        if isinstance(player, Player):
+            self.chosen_name = player.display_name
+            return player.pk
+        self.chosen_name = dict(self.players).get(player, "")
+        return player
 
 
 class FullRecordForm(forms.Form):
