@@ -25,7 +25,7 @@
     if (label) list.setAttribute("aria-label", label);
     var status = document.createElement("span");
     status.className = "visually-hidden";
-    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
     box.appendChild(list);
     box.appendChild(status);
     input.setAttribute("role", "combobox");
