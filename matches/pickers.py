@@ -61,10 +61,11 @@ class PlayerPickerWidget(forms.Widget):
 
     def _pair(self, name: str, text: str, chosen: str, attrs: dict) -> str:
         return format_html(
-            '<span class="player-picker" data-player-picker data-source="{}" data-empty="{}" data-several="{}">'
-            '<input type="text" name="{}" value="{}" autocomplete="off" spellcheck="false"{}>'
+            '<span class="player-picker" data-player-picker data-source="{}" data-empty="{}" data-several="{}" '
+            'data-suggestions="{}"><input type="text" name="{}" value="{}" autocomplete="off" spellcheck="false"{}>'
             '<input type="hidden" name="{}" value="{}" data-picker-id></span>',
             self._source(), _("No player's name has these letters."), _("%(count)s players: choose one with the arrow keys."),
+            _("suggestions"),
             name, text, flatatt(attrs), name + ID_SUFFIX, chosen)
 
     def _script(self) -> str:

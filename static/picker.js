@@ -22,7 +22,8 @@
     list.className = "picker-listbox";
     list.hidden = true;
     var label = input.labels && input.labels[0] ? input.labels[0].textContent.trim() : input.getAttribute("aria-label");
-    if (label) list.setAttribute("aria-label", label);
+    // Named apart from the input ("Player: suggestions"), so the label names the input alone.
+    list.setAttribute("aria-label", (label ? label + ": " : "") + box.getAttribute("data-suggestions"));
     var status = document.createElement("span");
     status.className = "visually-hidden";
     status.setAttribute("aria-live", "polite");
