@@ -28,6 +28,9 @@ from core.text import search_key
 from .models import Player
 from .selectors_directory import player_resolve
 
+#: The longest name typed that is looked for (a player's name is at most 120 characters).
+MAX_TYPED = 200
+
 #: The suffix of the hidden input carrying a chosen suggestion's player id.
 ID_SUFFIX = "__id"
 
@@ -95,6 +98,7 @@ class PlayerPickerMultipleWidget(PlayerPickerWidget):
         pairs = [pair for pair in (value or []) if isinstance(pair, tuple) and (pair[0] or pair[1])]
         pairs += [("", "")] * self.spare
         attrs = self.build_attrs(self.attrs, attrs)
+        attrs.pop("required", None)  # the spare pickers stay empty: the server says what is missing
         base_id = attrs.pop("id", None)
         items = []
         for index, (text, chosen) in enumerate(pairs):
@@ -115,6 +119,8 @@ class PlayerChoiceField(forms.Field):
     widget = PlayerPickerWidget
     default_error_messages = {
         "invalid_choice": _("There is no such player here: choose one of the suggestions."),
+        "too_long": _("A name is at most %(max)d characters."),
+        "null": _("A name cannot hold the NUL character."),
         "no_match": _("No player here is called “%(name)s”: type part of the name and choose one of the suggestions."),
         "several": _("%(count)d players here are called “%(name)s” (%(names)s): type more of the name, or choose one "
                      "of the suggestions."),
@@ -159,6 +165,10 @@ class PlayerChoiceField(forms.Field):
             value = (str(value), "")
         text, chosen = value if isinstance(value, tuple) else (str(value or ""), "")
         text = text.strip()
+        if "\x00" in text or "\x00" in chosen:
+            raise forms.ValidationError(self.error_messages["null"], code="null_characters_not_allowed")
+        if len(text) > MAX_TYPED:
+            raise forms.ValidationError(self.error_messages["too_long"], code="too_long", params={"max": MAX_TYPED})
         if chosen and _is_id(chosen):
             player = self.queryset.filter(pk=int(chosen)).first()
             # The chosen id counts while the name beside it is still his (a name typed over a

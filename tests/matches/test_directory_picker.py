@@ -17,6 +17,7 @@ from django.urls import reverse
 from matches.models import Player
 from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
 from matches.services.matches import player_create
+from tests.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import closed, make_organiser, player
 from tests.tournaments.factories_teams import team_event
 from tournaments.models import Entry, Team, Tournament
@@ -98,6 +99,11 @@ def test_a_chosen_suggestion_counts_while_the_name_beside_it_is_his(people):
     # A chosen id outside the queryset is not taken, even with his name beside it.
     form = OneForm({"player": "Ștefan Popescu", "player__id": str(stefan.pk)}, players=Player.objects.filter(pk=ana.pk))
     assert not form.is_valid()
+
+
+def test_a_nul_character_or_a_name_too_long_is_refused_saying_so():
+    assert OneForm({"player": "ana\x00"}).errors["player"] == ["A name cannot hold the NUL character."]
+    assert OneForm({"player": "a" * 201}).errors["player"] == ["A name is at most 200 characters."]
 
 
 def test_an_empty_picker_is_required():
@@ -223,3 +229,44 @@ def test_a_chouette_newcomer_is_named_among_the_club_members_away_from_the_table
         assert "No member of the club away from the table is called" in html.unescape(refused.content.decode())
     response = client.post(base + "join/", {"player": "max", "version": "1"}, follow=True)
     assert "Max joins at the bottom of the line." in html.unescape(response.content.decode())
+
+
+def test_a_club_invites_a_player_by_name_or_by_username_as_before():
+    from clubs.models import Membership
+    from tests.clubs.factories import club_cast
+
+    cast = club_cast()
+    stefan = PlayerFactory(user=UserFactory(username="sp1984"), display_name="Ștefan Popescu")
+    client = Client()
+    client.force_login(cast.organiser)
+    invite = f"/clubs/{cast.club.slug}/members/invite/"
+    assert 'name="username"' in client.get(f"/clubs/{cast.club.slug}/members/").content.decode()
+    response = client.post(invite, {"username": "stefan pop"})
+    assert response.status_code == 302
+    assert Membership.objects.get(club=cast.club, user=stefan.user).status == Membership.Status.INVITED
+    guest = player_create(display_name="Guest Without Account")
+    refused = client.post(invite, {"username": "Guest Without", "username__id": str(guest.pk)})
+    assert refused.status_code == 400
+    assert "there is no user or player called “Guest Without”" in html.unescape(refused.content.decode())
+    assert client.post(invite, {"username": "xavier"}).status_code == 302  # a username, as before
+
+
+def test_the_director_names_the_committee_by_players_names():
+    from rulings.models import CommitteeMember
+    from tests.matches.factories_api import make_cast
+    from tests.rulings.test_api import appealed
+
+    cast = make_cast()
+    appeal = appealed(cast)
+    members = [PlayerFactory(user=UserFactory(username=f"u{n}"), display_name=name)
+               for n, name in enumerate(("Jon Ionescu", "Kim Ji-woo", "김지우"))]
+    client = Client()
+    client.force_login(cast.organiser)
+    url = reverse("rulings:committee", args=[appeal.pk])
+    refused = client.post(url, {"members": ["jon", "kim", "nobody at all"]})
+    assert refused.status_code == 400
+    assert "Member 3: No player here is called “nobody at all”" in html.unescape(refused.content.decode())
+    assert not CommitteeMember.objects.exists()
+    response = client.post(url, {"members": ["jon", "kim ji", "김지우"], "members__id": ["", "", str(members[2].pk)]})
+    assert response.status_code == 302, html.unescape(response.content.decode())
+    assert list(appeal.committee.values_list("user__username", flat=True)) == ["u0", "u1", "u2"]
