@@ -83,7 +83,7 @@ def _open_nights(club: Club) -> list[tuple[int, str]]:
 
 
 def _render_new(request: HttpRequest, club: Club, *, form=None, status: int = 200):
-    form = form or ChouetteStartForm(players=_member_players(club), nights=_open_nights(club))
+    form = form or ChouetteStartForm(players=_member_players(club), nights=_open_nights(club), club=club)
     return render(request, "chouette/new.html", club_page_context(request, club, form=form), status=status)
 
 
@@ -96,7 +96,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method != "POST":
         return _render_new(request, club)
     players = _member_players(club)
-    form = ChouetteStartForm(request.POST, players=players, nights=_open_nights(club))
+    form = ChouetteStartForm(request.POST, players=players, nights=_open_nights(club), club=club)
     if not form.is_valid():
         return _render_new(request, club, form=form, status=400)
     try:

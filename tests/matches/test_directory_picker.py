@@ -270,3 +270,31 @@ def test_the_director_names_the_committee_by_players_names():
     response = client.post(url, {"members": ["jon", "kim ji", "김지우"], "members__id": ["", "", str(members[2].pk)]})
     assert response.status_code == 302, html.unescape(response.content.decode())
     assert list(appeal.committee.values_list("user__username", flat=True)) == ["u0", "u1", "u2"]
+
+
+def test_a_big_club_seats_its_chouette_players_with_pickers_and_the_member_lines_still_count():
+    from chouette.models import ChouetteSession
+    from chouette.selectors import chouette_state
+    from tests.clubs.factories import club_cast
+
+    names = ["mia", "max", *(f"m{n:02}" for n in range(11))]  # 15 active members with ann and otis
+    cast = club_cast(members=[UserFactory(username=name) for name in names])
+    Player.objects.filter(user__username="m00").update(display_name="Ștefan Popescu")
+    outsider = cast.outsider.player
+    client = Client()
+    client.force_login(cast.organiser)
+    new = f"/clubs/{cast.club.slug}/chouettes/new/"
+    page = html.unescape(client.get(new).content.decode())
+    assert "Ann's roll-off" not in page and 'name="seat-0"' in page and "Player 1's roll-off" in page
+    settings = {"name": "Friday", "stake": "0.50", "currency": "EUR", "automatic_doubles": "0"}
+    refused = client.post(new, {**settings, "seat-0": "stefan", "seat-0-dice": "6",
+                                "seat-1": outsider.display_name, "seat-1-dice": "5", "seat-2": "Max"})
+    assert refused.status_code == 400
+    body = html.unescape(refused.content.decode())
+    assert "No member of the club is called “Xavier”." in body and "Give Max's roll-off die." in body
+    assert not ChouetteSession.objects.exists()
+    response = client.post(new, {**settings, "seat-0": "stefan", "seat-0-dice": "6", "seat-1": "Max",
+                                 "seat-1-dice": "4", f"dice-{cast.owner.player.pk}": "5"})
+    assert response.status_code == 302, html.unescape(response.content.decode())
+    lineup = [seat.display_name for seat in chouette_state(session=ChouetteSession.objects.get()).lineup]
+    assert lineup == ["Ștefan Popescu", "Ann", "Max"]
