@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 
 from core.bounds import SMALLINT_MAX
 from core.parsers import json_loads
+from matches.models import Player
+from matches.pickers import PlayerChoiceField
 
 from .selectors import ChouetteState, Seat
 
@@ -20,9 +22,20 @@ CUBE_FACES = [1 << power for power in range(11)]  # 1 .. 1024
 ENDS = [("played", "played to the end"), ("member_dropped", "dropped"), ("box_dropped", "Box dropped")]
 
 
+#: A club with more active members than this names its table's players with the player picker,
+#: one seat each, rather than a roll-off line for every member.
+SEATS_LISTED_MAX = 12
+#: The seats offered then (a chouette of more is rare; the form can be sent again to add).
+SEATS_PICKED = 10
+
+
 class ChouetteStartForm(forms.Form):
     """The table's settings and each playing member's roll-off dice: ``6`` for one roll, ``6 3`` when
-    he was tied and rerolled a 3 (one die per round; a blank means he does not play)."""
+    he was tied and rerolled a 3 (one die per round; a blank means he does not play).
+
+    The dice come as a line per member (``dice-<player id>``), or, for a ``club`` of more than
+    :data:`SEATS_LISTED_MAX` members, as seats: a player picker (``seat-<n>``: the club's members
+    only) and his dice (``seat-<n>-dice``). Both are always read."""
 
     name = forms.CharField(max_length=80, required=False, help_text="e.g. the big table")
     night = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, help_text="the club night, if any")
@@ -41,7 +54,7 @@ class ChouetteStartForm(forms.Form):
                                             label="House rule: when all cubes are turned at once the Box takes half")
     lone_taker_must_beaver = forms.BooleanField(required=False, label="House rule: a lone taker must beaver")
 
-    def __init__(self, *args, players: list[tuple[int, str]], nights: list[tuple[int, str]], **kwargs):
+    def __init__(self, *args, players: list[tuple[int, str]], nights: list[tuple[int, str]], club=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.players = players
         self.fields["night"].choices = [("", "none"), *nights]
@@ -49,24 +62,59 @@ class ChouetteStartForm(forms.Form):
             self.fields[f"dice-{player_id}"] = forms.CharField(
                 required=False, max_length=40, label=f"{name}'s roll-off",
                 help_text="blank: not playing; one die, then each reroll after a tie (6 3)")
+        self.seats_picked = club is not None and len(players) > SEATS_LISTED_MAX
+        if club is not None:
+            members = Player.objects.filter(pk__in=[player_id for player_id, _name in players])
+            for seat in range(SEATS_PICKED):
+                self.fields[f"seat-{seat}"] = PlayerChoiceField(
+                    members, params={"club": club.pk}, required=False, label=_("Player %(n)d") % {"n": seat + 1},
+                    error_messages={"invalid_choice": _("That player is not an active member of the club."),
+                                    "no_match": _("No member of the club is called “%(name)s”.")})
+                self.fields[f"seat-{seat}-dice"] = forms.CharField(
+                    required=False, max_length=40, label=_("Player %(n)d's roll-off") % {"n": seat + 1},
+                    help_text=_("one die, then each reroll after a tie (6 3)"))
 
     def dice_fields(self):
-        return [self[f"dice-{player_id}"] for player_id, _ in self.players]
+        return [] if self.seats_picked else [self[f"dice-{player_id}"] for player_id, _ in self.players]
+
+    def seat_fields(self):
+        """(picker, dice) of each seat, when the players are picked rather than listed."""
+        if not self.seats_picked:
+            return []
+        return [(self[f"seat-{seat}"], self[f"seat-{seat}-dice"]) for seat in range(SEATS_PICKED)]
 
     def setting_fields(self):
-        return [field for field in self if not field.name.startswith("dice-")]
+        return [field for field in self if not field.name.startswith(("dice-", "seat-"))]
+
+    def _dice(self, field: str, text: str) -> list[int] | None:
+        if not DICE.fullmatch(text):
+            self.add_error(field, "dice from 1 to 6, separated by spaces (6 3)")
+            return None
+        return [int(die) for die in re.split(r"[\s,]+", text)]
 
     def clean(self):
         data = super().clean()
         rolls: dict[int, list[int]] = {}
         for player_id, _name in self.players:
             text = (data.get(f"dice-{player_id}") or "").strip()
+            dice = self._dice(f"dice-{player_id}", text) if text else None
+            if dice:
+                rolls[player_id] = dice
+        for seat in range(SEATS_PICKED if "seat-0" in self.fields else 0):
+            player, text = data.get(f"seat-{seat}"), (data.get(f"seat-{seat}-dice") or "").strip()
+            if player is None:
+                if text and f"seat-{seat}" not in self.errors:
+                    self.add_error(f"seat-{seat}", _("Name the player who rolled these dice."))
+                continue
             if not text:
+                self.add_error(f"seat-{seat}-dice", _("Give %(name)s's roll-off die.") % {"name": player.display_name})
                 continue
-            if not DICE.fullmatch(text):
-                self.add_error(f"dice-{player_id}", "dice from 1 to 6, separated by spaces (6 3)")
+            if player.pk in rolls:
+                self.add_error(f"seat-{seat}", _("%(name)s has a seat already.") % {"name": player.display_name})
                 continue
-            rolls[player_id] = [int(die) for die in re.split(r"[\s,]+", text)]
+            dice = self._dice(f"seat-{seat}-dice", text)
+            if dice:
+                rolls[player.pk] = dice
         if not self.errors and len(rolls) < 2:
             raise forms.ValidationError("a chouette needs at least two players: give each player's roll-off die")
         data["rolls"] = rolls
@@ -177,15 +225,38 @@ class QuickResultForm(forms.Form):
 
 
 class PlayerChoiceForm(forms.Form):
-    """One player of a list (joining: the members not at the table; leaving: those at it)."""
+    """One player of a list (joining: the members not at the table; leaving: those at it): a
+    drop-down of the few at the table, or, for a whole ``club``'s members, the player picker
+    (suggestions from the club's players; a name or an id outside ``players`` is refused). Cleaned
+    to the player's id; ``chosen_name`` is his name."""
 
     player = forms.TypedChoiceField(coerce=int)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, players: list[tuple[int, str]], label: str, **kwargs):
+    def __init__(self, *args, players: list[tuple[int, str]], label: str, club=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = players
+        self.players = players
+        if club is not None:
+            self.fields["player"] = PlayerChoiceField(
+                queryset=Player.objects.filter(pk__in=[player_id for player_id, _name in players]),
+                params={"club": club.pk},
+                error_messages={
+                    "invalid_choice": _("That player is not one of the club's members away from the table."),
+                    "no_match": _("No member of the club away from the table is called “%(name)s”."),
+                    "several": _("%(count)d members of the club are called “%(name)s” (%(names)s): type more of "
+                                 "the name, or choose one of the suggestions.")})
+        else:
+            self.fields["player"].choices = players
         self.fields["player"].label = label
+        self.chosen_name = ""
+
+    def clean_player(self):
+        player = self.cleaned_data["player"]
+        if isinstance(player, Player):
+            self.chosen_name = player.display_name
+            return player.pk
+        self.chosen_name = dict(self.players).get(player, "")
+        return player
 
 
 class FullRecordForm(forms.Form):

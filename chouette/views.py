@@ -83,7 +83,7 @@ def _open_nights(club: Club) -> list[tuple[int, str]]:
 
 
 def _render_new(request: HttpRequest, club: Club, *, form=None, status: int = 200):
-    form = form or ChouetteStartForm(players=_member_players(club), nights=_open_nights(club))
+    form = form or ChouetteStartForm(players=_member_players(club), nights=_open_nights(club), club=club)
     return render(request, "chouette/new.html", club_page_context(request, club, form=form), status=status)
 
 
@@ -96,7 +96,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method != "POST":
         return _render_new(request, club)
     players = _member_players(club)
-    form = ChouetteStartForm(request.POST, players=players, nights=_open_nights(club))
+    form = ChouetteStartForm(request.POST, players=players, nights=_open_nights(club), club=club)
     if not form.is_valid():
         return _render_new(request, club, form=form, status=400)
     try:
@@ -112,7 +112,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _join_form(club: Club, state, data=None) -> PlayerChoiceForm:
     seated = {seat.player_id for seat in state.lineup}
-    return PlayerChoiceForm(data, initial={"version": state.version}, label="Newcomer",
+    return PlayerChoiceForm(data, initial={"version": state.version}, label="Newcomer", club=club,
                             players=[(pid, name) for pid, name in _member_players(club) if pid not in seated])
 
 
@@ -222,8 +222,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
         session.refresh_from_db()
         return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
                              status=error_status(error))
-    name = dict(form.fields["player"].choices).get(form.cleaned_data["player"], "")
-    return success_redirect(request, text.format(name=name), _table_url(club, session))
+    return success_redirect(request, text.format(name=form.chosen_name), _table_url(club, session))
 
 
 @login_required

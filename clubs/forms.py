@@ -4,10 +4,41 @@ allows is decided by the services (clubs.services)."""
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
 from core.bounds import INT_MAX
+from matches.models import Player
+from matches.pickers import PlayerChoiceField
 
 from .models import Membership
+
+
+class UserPickerField(PlayerChoiceField):
+    """The player picker for a person with an account (an active user): a chosen suggestion, his
+    exact username (as the form always took it), or a player's name resolved by the server.
+    Cleaned to the username: the services take people by username."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("error_messages", {
+            "invalid_choice": _("That player has no account to invite: choose one of the suggestions."),
+            "no_match": _("there is no user or player called “%(name)s”: type part of the player's name and choose "
+                          "one of the suggestions, or his username."),
+        })
+        super().__init__(Player.objects.filter(user__is_active=True).select_related("user"), **kwargs)
+
+    def prepare_value(self, value):
+        if isinstance(value, str) and value and not value.isdigit():
+            return (value, "")
+        return super().prepare_value(value)
+
+    def to_python(self, value):
+        text, chosen = value if isinstance(value, tuple) else (str(value or ""), "")
+        text = text.strip()
+        if text and not chosen and get_user_model().objects.filter(username=text, is_active=True).exists():
+            return text
+        player = super().to_python((text, chosen))
+        return player.user.get_username() if player is not None else None
 
 
 class ClubForm(forms.Form):
@@ -18,7 +49,11 @@ class ClubForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    username = forms.CharField(max_length=150, help_text="The username of the person to invite.")
+    """Whom to invite: the player picker (a name, a chosen suggestion) or a username; cleaned to
+    the username ``membership_invite`` takes."""
+
+    username = UserPickerField(label=_("Player"), help_text=_("Type part of the name and choose the player, or "
+                                                              "give his username."))
 
 
 class MembershipActionForm(forms.Form):

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django import forms
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -144,6 +145,21 @@ def _describe_home(player) -> str | None:
     return club.name if club is not None else None
 
 
+def _club_players(players, values: dict):
+    """The players of ``values["club"]``: its active members (by their users) and those whose home
+    club it is (as ``_plays_in`` counts them), in subqueries: a member of several clubs is listed
+    once."""
+    club = values["club"]
+    members = Membership.objects.filter(club=club, status=Membership.Status.ACTIVE).values("user_id")
+    return players.filter(Q(user_id__in=members) | Q(pk__in=HomeClub.objects.filter(club=club).values("player_id")))
+
+
+def _club_form_field() -> forms.ModelChoiceField:
+    return forms.ModelChoiceField(queryset=Club.objects.order_by("name"), required=False, label=_("Club"),
+                                  empty_label=_("Any club"),
+                                  error_messages={"invalid_choice": _("There is no such club: choose one from the list.")})
+
+
 HOME_CLUB_CONTEXT = hooks.PlayerContext(
     name="club",
     order=20,
@@ -151,6 +167,11 @@ HOME_CLUB_CONTEXT = hooks.PlayerContext(
     response_fields=lambda: {"club": ClubBriefSerializer(source="home_club.club", allow_null=True)},
     label=_("Club"),
     describe=_describe_home,
+    filter_fields=lambda: {"club": serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), required=False,
+        help_text="a club's id: its active members and the players whose home club it is")},
+    form_fields=lambda: {"club": _club_form_field()},
+    apply_filter=_club_players,
 )
 
 

@@ -5,6 +5,7 @@ from django.contrib import admin
 
 from . import hooks
 from .models import Game, ImportFile, ImportJob, Match, Player, RatingChange, Report, Side
+from .selectors_directory import player_search
 
 
 @admin.register(Player)
@@ -16,6 +17,13 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related(*hooks.player_joins())
+
+    def get_search_results(self, request, queryset, search_term):
+        # The name as the directory finds it too: "stefan" finds "Ștefan" (the stored search key).
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            found = found | queryset.filter(pk__in=player_search(queryset, search_term).values("pk"))
+        return found, duplicates
 
     @admin.display(description="club")
     def contexts(self, player) -> str:

@@ -200,7 +200,13 @@ class MatchContext:
 class PlayerContext:
     """Something a player belongs to (his home club), registered by the app that holds it:
     ``joins`` (``select_related`` paths from ``Player``), ``response_fields()`` (API fields of a
-    player), ``label`` and ``describe(player)`` (the line his page shows; None: nothing)."""
+    player), ``label`` and ``describe(player)`` (the line his page shows; None: nothing).
+
+    The player directory (``matches.selectors_directory``) filters by it when it gives
+    ``filter_fields()`` (the ``GET /players/`` query parameters it takes, as DRF fields: ``club``),
+    ``form_fields()`` (the same for the directory page, as Django form fields) and
+    ``apply_filter(players, values)`` (a ``Player`` queryset narrowed to the given values: the
+    club's players)."""
 
     name: str
     order: int
@@ -208,6 +214,9 @@ class PlayerContext:
     response_fields: Callable[[], dict] | None = None
     label: str = ""
     describe: Callable[[Any], str | None] | None = None
+    filter_fields: Callable[[], dict] | None = None
+    form_fields: Callable[[], dict] | None = None
+    apply_filter: Callable[[Any, dict], Any] | None = None
 
 
 _match_contexts: dict[str, MatchContext] = {}

@@ -26,6 +26,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.text import SEARCH_KEY_MAX, search_key
 from engine.match import MatchRules
 
 from . import hooks
@@ -36,25 +37,87 @@ from . import hooks
 MAX_SCORE = 9999
 
 
+class SearchKeyField(models.CharField):
+    """The search key (``core.text.search_key``) of another field of the row, ``source``: written
+    from it whenever the row is written (``pre_save``: ``save()``, ``create()``, ``bulk_create()``
+    and ``core.bulk.row_insert``), never set by hand. A write that names the fields it writes
+    (``save(update_fields=...)``) writes the key with its source: see ``Player.save``."""
+
+    def __init__(self, *args, source: str = "", **kwargs):
+        self.source = source
+        kwargs.setdefault("max_length", SEARCH_KEY_MAX)
+        kwargs.setdefault("editable", False)
+        kwargs.setdefault("default", "")
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        kwargs["source"] = self.source
+        for key, value in (("max_length", SEARCH_KEY_MAX), ("editable", False), ("default", "")):
+            if kwargs.get(key, value) == value:
+                kwargs.pop(key, None)
+        return name, path, args, kwargs
+
+    def pre_save(self, model_instance, add):
+        value = search_key(getattr(model_instance, self.source))
+        setattr(model_instance, self.attname, value)
+        return value
+
+
+class PlayerQuerySet(models.QuerySet):
+    """Writes of many players that name ``display_name`` write its search key with it (the
+    writes that go through ``pre_save`` need nothing: see :class:`SearchKeyField`)."""
+
+    def update(self, **kwargs):
+        if "display_name" in kwargs and "search_name" not in kwargs:
+            name = kwargs["display_name"]
+            if not isinstance(name, str):
+                # An expression (F, Concat) is computed by the database, which cannot make the key.
+                raise TypeError("update display_name with a text (or name search_name too): its search key follows it")
+            kwargs["search_name"] = search_key(name)
+        return super().update(**kwargs)
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        if "display_name" in fields and "search_name" not in fields:
+            for player in objs:
+                player.search_name = search_key(player.display_name)
+            fields = [*fields, "search_name"]
+        return super().bulk_update(objs, fields, batch_size=batch_size)
+
+
 class Player(models.Model):
     """A backgammon player. ``user`` is empty for players known only from imported match files.
-    His home club, if any, is ``clubs.HomeClub``."""
+    His home club, if any, is ``clubs.HomeClub``.
+
+    ``search_name`` is ``display_name`` as a search compares it (accents, case and the Romanian
+    comma or cedilla set aside: ``core.text.search_key``), kept by the row's every write: the
+    player directory and the player pickers search it, on PostgreSQL and SQLite alike."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     display_name = models.CharField(max_length=120)
+    search_name = SearchKeyField(source="display_name")
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
     rating = models.FloatField(default=1500.0)
     experience = models.PositiveIntegerField(default=0, help_text="total length of rated matches finished")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ["display_name", "id"]
-        indexes = [models.Index(fields=["display_name"])]
+        indexes = [models.Index(fields=["display_name"]), models.Index(fields=["search_name"])]
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args, **kwargs):
+        # A save naming its fields writes only those: the name's search key goes with the name.
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display_name" in fields and "search_name" not in fields:
+            kwargs["update_fields"] = [*fields, "search_name"]
+        super().save(*args, **kwargs)
 
 
 class Side(models.Model):

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("matches.views_imports")),
     path("", include("matches.views_players")),
     path("", include("matches.views_walkins")),
+    path("", include("matches.views_directory")),
 ]

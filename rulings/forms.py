@@ -13,7 +13,8 @@ from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
 from core.bounds import INT_MAX, SMALLINT_MAX
-from matches.models import MAX_SCORE
+from matches.models import MAX_SCORE, Player
+from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
 
 from .models import Appeal, Dispute, Ruling
 from .selectors import DisputeFilters
@@ -272,24 +273,65 @@ class AppealForm(forms.Form):
     grounds = _text(_("Why the ruling is wrong"))
 
 
+class CommitteeField(PlayerMultipleChoiceField):
+    """The committee's members: one player picker each (a chosen suggestion, or a player's name the
+    server resolves), or usernames as the form always took them (several in one box, separated by
+    commas or spaces). Cleaned to the members' user ids, in the order given; only people with an
+    account can sit. Who may sit is the service's to say."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("error_messages", {
+            "invalid_choice": _("That player has no account: a committee member needs one."),
+        })
+        super().__init__(Player.objects.filter(user__is_active=True).select_related("user"), spare=5, **kwargs)
+
+    def to_python(self, value) -> list[int]:
+        if value is None or value == "":
+            return []
+        items = value if isinstance(value, list) else [value]
+        users: list[int] = []
+        errors = []
+        for number, item in enumerate(items, start=1):
+            text, chosen = item if isinstance(item, tuple) else (str(item), "")
+            text = text.strip()
+            if not text and not chosen:
+                continue
+            if not chosen:
+                names = [name for name in re.split(r"[,\s]+", text) if name]
+                found = dict(get_user_model().objects.filter(username__in=names, is_active=True)
+                             .values_list("username", "pk"))
+                if all(name in found for name in names):
+                    users.extend(found[name] for name in names)
+                    continue
+                if "," in text:  # usernames, as before: one of them is nobody's
+                    unknown = next(name for name in names if name not in found)
+                    errors.append(forms.ValidationError(
+                        _("There is no active user named %(name)s.") % {"name": unknown}, code="unknown_user"))
+                    continue
+            try:
+                player = PlayerChoiceField.to_python(self, (text, chosen))
+            except forms.ValidationError as error:
+                errors.extend(forms.ValidationError(_("Member %(number)d: %(error)s") % {"number": number, "error": message})
+                              for message in error.messages)
+                continue
+            users.append(player.user_id)
+        if errors:
+            raise forms.ValidationError(errors)
+        return users
+
+    def validate(self, value):
+        if not value:
+            raise forms.ValidationError(_("Name the committee's members."), code="required")
+
+
 class CommitteeForm(forms.Form):
-    """The committee by usernames (3 or 5, separated by commas or spaces); ``member_ids()`` gives
+    """The committee: 3 or 5 members, by the player picker or by usernames; ``member_ids()`` gives
     the user ids the service takes. Who may sit is the service's to say."""
 
-    members = forms.CharField(max_length=1000, label=_("Committee members (usernames)"),
-                              help_text=_("3 or 5 usernames, separated by commas; not the director, not a player of "
-                                          "the match."))
-
-    def clean_members(self) -> list[str]:
-        names = [name for name in re.split(r"[,\s]+", self.cleaned_data["members"]) if name]
-        if not names:
-            raise forms.ValidationError(_("Name the committee's members."))
-        found = dict(get_user_model().objects.filter(username__in=names, is_active=True).values_list("username", "pk"))
-        unknown = [name for name in names if name not in found]
-        if unknown:
-            raise forms.ValidationError(_("There is no active user named %(name)s.") % {"name": unknown[0]})
-        self.ids = [found[name] for name in names]
-        return names
+    members = CommitteeField(label=_("Committee members"),
+                             help_text=_("3 or 5 people: type part of each one's name and choose him, or give "
+                                         "usernames separated by commas; not the director, not a player of the "
+                                         "match."))
 
     def member_ids(self) -> list[int]:
-        return self.ids
+        return self.cleaned_data["members"]

@@ -275,6 +275,8 @@ MATRIX = {
     ("matches:override", "post"):                        (302, 403, 403, 403, 302, 403, 302),
     ("matches:consent", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
+    ("matches:directory", "get"):                        (200, 200, 200, 200, 200, 200, 200),  # public
+    ("matches:directory", "post"):                       (405, 405, 405, 405, 405, 405, 405),
     ("matches:player", "get"):                           (200, 200, 200, 200, 200, 200, 200),
     ("matches:player", "post"):                          (200, 200, 200, 200, 200, 200, 200),
     ("matches:profile", "get"):                          (302, 200, 200, 200, 200, 200, 200),

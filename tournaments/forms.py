@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.bounds import INT_MAX, SMALLINT_MAX
 from matches.models import Player
+from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
 from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import EventRules, rule_bounds
@@ -100,21 +101,20 @@ class TournamentForm(forms.Form):
 
 
 class EntrantForm(forms.Form):
-    """The organiser adds a player (by name) to the entry list."""
+    """The organiser adds a player (by name: the player picker) to the entry list."""
 
-    player = forms.ModelChoiceField(
-        queryset=Player.objects.none(), empty_label="Choose a player",
+    player = PlayerChoiceField(
         error_messages={"invalid_choice": "there is no such player to add: choose one from the list"},
     )
-    partner = forms.ModelChoiceField(
-        queryset=Player.objects.none(), required=False, empty_label="No partner", label="Partner (pairs events)",
+    partner = PlayerChoiceField(
+        required=False, label="Partner (pairs events)",
         error_messages={"invalid_choice": "there is no such partner to add: choose one from the list"},
     )
     seed = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, label="Seed (optional)")
 
     def __init__(self, *args, players=None, **kwargs):
         super().__init__(*args, **kwargs)
-        players = players if players is not None else Player.objects.order_by("display_name")
+        players = players if players is not None else Player.objects.all()
         self.fields["player"].queryset = players
         self.fields["partner"].queryset = players
 
@@ -127,8 +127,7 @@ class EntrantForm(forms.Form):
 class PairSignUpForm(forms.Form):
     """A player enters a consultation-pairs event with his partner, and says who rolls."""
 
-    partner = forms.ModelChoiceField(
-        queryset=Player.objects.order_by("display_name"), empty_label="Choose your partner",
+    partner = PlayerChoiceField(
         error_messages={"invalid_choice": "there is no such player: choose your partner from the list"},
     )
     rolls = forms.ChoiceField(choices=[("alternate", "We alternate by game"), ("me", "I always roll"),
@@ -171,24 +170,17 @@ class LateTeamForm(forms.Form):
     """A team entered after the draw (shape only: the service checks the players and the format)."""
 
     name = forms.CharField(max_length=120, label="Team name")
-    captain = forms.ModelChoiceField(
-        queryset=Player.objects.none(), empty_label="Choose the captain",
+    captain = PlayerChoiceField(
         error_messages={"invalid_choice": "there is no such captain: choose one from the list"},
     )
-    members = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False, label="Other members",
+    members = PlayerMultipleChoiceField(
+        required=False, label="Other members", spare=3,
         error_messages={"invalid_choice": "there is no such member: choose from the list"},
     )
-    reserves = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.none(), required=False,
+    reserves = PlayerMultipleChoiceField(
+        required=False,
         error_messages={"invalid_choice": "there is no such reserve: choose from the list"},
     )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        players = Player.objects.order_by("display_name")
-        for name in ("captain", "members", "reserves"):
-            self.fields[name].queryset = players
 
     def service_arguments(self) -> dict:
         data = self.cleaned_data
@@ -200,8 +192,7 @@ class TeamMemberForm(forms.Form):
     """A player joining a team before the draw, as a member or a reserve (shape only: the
     service checks who may add him and when)."""
 
-    player = forms.ModelChoiceField(
-        queryset=Player.objects.none(), empty_label=_("Choose a player"),
+    player = PlayerChoiceField(
         error_messages={"invalid_choice": _("there is no such player to add: choose one from the list")},
     )
     reserve = forms.BooleanField(required=False, label=_("As a reserve"))

@@ -10,25 +10,51 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
+from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
 
 from ..models import Player
-from ..selectors import player_get, player_list, player_rating_corrections, player_rating_history
+from ..selectors import player_get, player_rating_corrections, player_rating_history
+from ..selectors_directory import player_directory
 from ..selectors_players import player_public
-from .serializers import PlayerSerializer
+from .serializers import PlayerSerializer, fields_with, player_context_fields
 
 
 class PlayerListApi(BaseApi):
     pagination_class = Pagination
+
+    class FilterSerializer(StrictInputSerializer):
+        allowed_extra = ("page", "page_size", "format")
+
+        q = serializers.CharField(required=False, max_length=120, allow_blank=True,
+                                  help_text="words of the name, in any order, each anywhere in it; accents, case "
+                                            "and the Romanian comma or cedilla do not matter")
+        country = serializers.RegexField(r"^[A-Za-z]{2}$", required=False,
+                                         help_text="ISO 3166 alpha-2 code (any case)",
+                                         error_messages={"invalid": "country is a two-letter code (ISO 3166), e.g. RO"})
+        # Here: what players belong to (``club``: its members and the players whose home club it is).
+
+        class Meta:
+            ref_name = "PlayerFilter"
+
+        def get_fields(self):
+            return fields_with(super().get_fields(), player_context_fields("filter_fields"), after="country")
 
     class OutputSerializer(PlayerSerializer):
         class Meta:
             ref_name = "PlayerListItem"
 
     @extend_schema(operation_id="players_list", tags=["players"], summary="Players, by name",
-                   responses={200: OutputSerializer(many=True)})
+                   description="Paginated, by name (with ``q``: those whose name starts with its first word "
+                               "first). Filter by words of the name, country and club; a bad filter value is a "
+                               "400 naming the filter.",
+                   parameters=[FilterSerializer],
+                   responses={200: OutputSerializer(many=True), 400: ApiErrorSerializer})
     def get(self, request):
-        return paginated_response(request=request, view=self, queryset=player_list(),
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        data = dict(filters.validated_data)
+        contexts = {name: data.pop(name) for name in list(data) if name not in ("q", "country")}
+        return paginated_response(request=request, view=self, queryset=player_directory(**data, contexts=contexts),
                                   serializer_class=self.OutputSerializer)
 
 

@@ -47,6 +47,17 @@ def match_context_fields(kind: str) -> dict:
     return fields
 
 
+def player_context_fields(kind: str) -> dict:
+    """The DRF fields every registered player context gives for ``kind`` (``filter_fields`` or
+    ``response_fields``), fresh instances, in the contexts' order."""
+    fields = {}
+    for context in hooks.player_contexts():
+        factory = getattr(context, kind)
+        if factory is not None:
+            fields.update(factory())
+    return fields
+
+
 # --- input --------------------------------------------------------------------------------------
 
 

@@ -80,7 +80,7 @@ def dispute_to_decision(page, detail: str) -> None:
 
     sign_in(page, "otto")
     page.goto(appeal_url)
-    page.get_by_label("Committee members (usernames)").fill("jon, kim, lee")
+    page.get_by_label("Committee members", exact=True).fill("jon, kim, lee")  # usernames, as ever
     page.get_by_role("button", name="Name the committee").click()
     expect(page.locator("ul.committee li")).to_have_count(3)
     sign_out(page)
