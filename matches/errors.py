@@ -151,15 +151,15 @@ def player_already_held(name: str) -> Conflict:
 def user_holds_player(own: str, count: int) -> Conflict:
     return Conflict(ngettext(
         "you already play as %(player)s, who has %(count)s match on his record: one account cannot hold two "
-        "players. Ask a director to merge the two players",
+        "players. Ask staff to merge the two players",
         "you already play as %(player)s, who has %(count)s matches on his record: one account cannot hold two "
-        "players. Ask a director to merge the two players", count) % {"player": own, "count": count},
+        "players. Ask staff to merge the two players", count) % {"player": own, "count": count},
         code="user_holds_player")
 
 
 def user_player_has_records(own: str) -> Conflict:
     return Conflict(_("you already play as %(player)s, who has entries, chouette games or other records: one "
-                      "account cannot hold two players. Ask a director to merge the two players") % {"player": own},
+                      "account cannot hold two players. Ask staff to merge the two players") % {"player": own},
                     code="user_holds_player")
 
 
@@ -169,7 +169,7 @@ def user_holds_a_player() -> Conflict:
 
 
 def user_claimed_player(own: str) -> Conflict:
-    return Conflict(_("you already claimed %(player)s: one account cannot hold two players. Ask a director to "
+    return Conflict(_("you already claimed %(player)s: one account cannot hold two players. Ask staff to "
                       "merge the two players") % {"player": own}, code="user_holds_player")
 
 
