@@ -13,6 +13,7 @@ from django.db.models import BooleanField, Case, ExpressionWrapper, F, JSONField
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
+from core.prepared import statement_execute, statement_name
 from engine.actions import actions_from_json
 from engine.game import Frame, replay_game
 from engine.ids import position_id
@@ -187,7 +188,7 @@ def match_reports_seen(match_id: int, *, logs: bool = False) -> ReportsSeen | No
     names = [f.attname for f in fields]
     games = Report._meta.get_field("games")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Report.Status.SUPERSEDED, match_id])
+        statement_execute(cursor, statement_name(f"matches.seen.{logs}", sql), sql, [Report.Status.SUPERSEDED, match_id])
         rows = cursor.fetchall()
     if not rows:
         return None
@@ -253,8 +254,9 @@ def match_version(match_id: int) -> datetime | None:
     """The match's version (its ``updated_at``: every change of what its detail shows saves it), or
     None when there is no such match. One small query (read by every request for a match's
     cached detail: written without the ORM, whose building of it costs more than the query)."""
+    sql = _version_sql()
     with connection.cursor() as cursor:
-        cursor.execute(_version_sql(), [match_id])
+        statement_execute(cursor, statement_name("matches.version", sql), sql, [match_id])
         row = cursor.fetchone()
     return _datetime(row[0]) if row else None
 

@@ -76,3 +76,56 @@ def test_a_locking_prepared_query_is_refused_outside_a_transaction_and_locks_ins
         assert "FOR UPDATE" in query.sql
     with pytest.raises(TransactionManagementError):
         query.one(match.pk)
+
+
+# --- prepared statements of the database session ---------------------------------------------------
+
+
+def _session_statements() -> set[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        return {row[0] for row in cursor.fetchall()}
+
+
+def _run(name: str, sql: str, params: list):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        prepared_module.statement_execute(cursor, name, sql, params)
+        return cursor.fetchall()
+
+
+def test_a_query_is_prepared_once_per_session_then_only_executed():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    name = prepared_module.statement_name("test.twice", "SELECT %s::int + 1, '100%%'")
+    with CaptureQueriesContext(connection) as sent:
+        assert _run(name, "SELECT %s::int + 1, '100%%'", [41]) == [(42, "100%")]
+        assert _run(name, "SELECT %s::int + 1, '100%%'", [1]) == [(2, "100%")]
+    assert sent[0]["sql"].startswith(f"PREPARE {name} AS SELECT $1::int + 1, '100%'; EXECUTE {name}(41)")
+    assert sent[1]["sql"] == f"EXECUTE {name}(1)"
+    assert name in _session_statements()
+
+
+def test_a_first_run_that_fails_leaves_the_session_able_to_run_it_again():
+    sql = "SELECT 10 / %s::int"
+    name = prepared_module.statement_name("test.fails", sql)
+    with pytest.raises(Exception, match="division by zero"), transaction.atomic():
+        _run(name, sql, [0])
+    # PREPARE outlived the failed transaction: the statement is found and executed, not prepared twice.
+    assert name in _session_statements()
+    assert _run(name, sql, [5]) == [(2,)]
+    other = prepared_module.statement_name("test.bad", "SELECT nonsense FROM nowhere WHERE 1 = %s")
+    with pytest.raises(Exception, match="nowhere"), transaction.atomic():
+        _run(other, "SELECT nonsense FROM nowhere WHERE 1 = %s", [1])
+    assert other not in _session_statements()
+    with pytest.raises(Exception, match="nowhere"), transaction.atomic():
+        _run(other, "SELECT nonsense FROM nowhere WHERE 1 = %s", [1])  # prepared again, not "does not exist"
+
+
+def test_two_texts_under_one_name_are_two_statements():
+    assert prepared_module.statement_name("a.b", "SELECT 1") != prepared_module.statement_name("a.b", "SELECT 2")
+    assert prepared_module.statement_name("a.b", "SELECT 1").startswith("crawford_a_b_")
