@@ -39,6 +39,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "axes",
+    # Accounts: sign-up, email verification, password reset, email change (accounts/adapter.py).
+    "allauth",
+    "allauth.account",
     "drf_spectacular",
     # The house's bottom layer: the task outbox and the workers' heartbeats live here.
     "core",
@@ -66,6 +69,8 @@ MIDDLEWARE = [
     # PostgreSQL unreachable or restarting: 503 with Retry-After, not a server error.
     "core.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # allauth's: keeps its sign-in stages (a sign-in waiting for its email verification) per request.
+    "allauth.account.middleware.AccountMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -74,10 +79,18 @@ ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 # The lockout backend comes first: it refuses a locked-out username and address before any
-# password is checked (see "sign-in lockout" below).
+# password is checked (see "sign-in lockout" below). allauth's backend is Django's ModelBackend
+# that also takes a verified email address in place of the username.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+# A password is at least 10 characters, not a common one, not all digits, not like the username.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "matches:mine"
@@ -235,7 +248,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         scope: _env_rate(f"CRAWFORD_THROTTLE_{scope.upper()}", default)
         for scope, default in (("anon", "600/minute"), ("user", "1200/minute"), ("reports", "30/minute"),
-                               ("disputes", "10/minute"), ("uploads", "20/hour"))
+                               ("disputes", "10/minute"), ("uploads", "20/hour"), ("accounts", "20/minute"))
     },
     # Without it DRF would take any client's X-Forwarded-For at its word; behind one proxy
     # (README "Production shape") set CRAWFORD_NUM_PROXIES=1.
@@ -272,6 +285,34 @@ AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # every successful sign-in would grow without end and hold addresses we have no use for.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_DISABLE_ACCESS_LOG = True
+
+# --- accounts (django-allauth) ----------------------------------------------------------------
+# Sign-up asks a username, an email address, a password (twice) and the display name others see
+# (accounts/forms.py); sign-in takes the username or the email address. An account signs in only
+# once its address is verified (the link in the email). Every email goes through the task outbox
+# (accounts/adapter.py). A person has one address: changing it sends a link to the new one, and
+# the old one stays until the new one is verified.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm", "signup": "accounts.forms.SignUpForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+# Signed in until he signs out (two weeks, Django's session age), as before allauth: no "remember me".
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Crawford] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = env_int("CRAWFORD_EMAIL_CONFIRMATION_DAYS", 3)
+# allauth's own limits where they count per email address (how many verification and reset emails
+# one inbox gets); the per-address limits of sign-in, sign-up and reset are the API's throttles
+# (scope "accounts", on the pages too: accounts/throttling.py), and failed sign-ins are
+# django-axes' (below), so allauth's own are off: one count, one 429, one Retry-After.
+ACCOUNT_RATE_LIMITS = {
+    "login": None, "login_failed": None, "signup": None, "reset_password_from_key": None,
+    "reset_password": env_str("CRAWFORD_RESET_EMAILS_PER_ADDRESS", "5/h/key"),
+    "confirm_email": env_str("CRAWFORD_VERIFICATION_EMAILS_PER_ADDRESS", "1/3m/key"),
+}
 
 # --- uploads ---------------------------------------------------------------------------------
 # A match file or an import is at most 2 MB (and a game log at most 10,000 actions): enough for
