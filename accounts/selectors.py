@@ -13,11 +13,11 @@ def user_by_username(username: str) -> User | None:
 
 
 def email_unverified(user: User) -> bool:
-    """Whether ``user`` signed up and has not verified his email address yet: he has allauth's
-    address rows and none of them is verified. Accounts made by staff, the demo or a director
-    (no such rows) sign in as they always have."""
-    verified = list(EmailAddress.objects.filter(user_id=user.pk).values_list("verified", flat=True))
-    return bool(verified) and not any(verified)
+    """Whether ``user`` signed up and has not verified his email address yet: the primary address
+    of allauth's rows (sign-up makes it) is not verified. Accounts made by staff, the demo or a
+    director have no primary row (allauth only adds their address as a plain one when it first
+    meets it, in a password reset say) and sign in as they always have."""
+    return EmailAddress.objects.filter(user_id=user.pk, primary=True, verified=False).exists()
 
 
 def account_emails(user: User) -> tuple[str, bool, str]:

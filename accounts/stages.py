@@ -9,10 +9,12 @@ from .selectors import email_unverified
 
 class SignUpEmailVerificationStage(EmailVerificationStage):
     """allauth's stage that holds a sign-in until the email address is verified, for the accounts
-    that signed up (they have allauth's address rows). Accounts made by staff, the demo or a
-    director before sign-up existed have none and sign in as they always have."""
+    that signed up (accounts.selectors.email_unverified). Accounts made by staff, the demo or a
+    director sign in as they always have."""
 
     def handle(self):
-        if not email_unverified(self.login.user):
+        # No user: the make-believe sign-in of a sign-up with a taken address (allauth answers it as
+        # it would a new one); its own stage handles it.
+        if self.login.user is not None and not email_unverified(self.login.user):
             return None, True
         return super().handle()
