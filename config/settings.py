@@ -280,6 +280,8 @@ AXES_RESET_ON_SUCCESS = True
 # Attempts during a lockout do not restart it: the Retry-After we answer stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "core.throttles.client_ip"
+# An email address typed to sign in counts against its account's username (accounts/lockout.py).
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # Failed attempts are kept in the database (what the lockout needs, visible in the admin); a log of
 # every successful sign-in would grow without end and hold addresses we have no use for.
