@@ -16,6 +16,7 @@ from django.utils import timezone
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
+
 def _typed(request, credentials: dict | None) -> str | None:
     if credentials:
         return credentials.get("username")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from allauth.account import views as allauth_views
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -24,7 +25,12 @@ class SignInView(ThrottledPostMixin, allauth_views.LoginView):
 
 
 class SignUpView(ThrottledPostMixin, allauth_views.SignupView):
-    pass
+    """Sign-up; someone signed in is sent to his matches (one account each)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return redirect(settings.LOGIN_REDIRECT_URL)
+        return super().dispatch(request, *args, **kwargs)
 
 
 class PasswordResetView(ThrottledPostMixin, allauth_views.PasswordResetView):

@@ -303,6 +303,9 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
 # Signed in until he signs out (two weeks, Django's session age), as before allauth: no "remember me".
 ACCOUNT_SESSION_REMEMBER = True
+# The sign-in page stays a form for someone signed in (sent there by a page his account cannot
+# open, he may sign in as another); the sign-up page sends him home (accounts/views.py).
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Crawford] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = env_int("CRAWFORD_EMAIL_CONFIRMATION_DAYS", 3)
