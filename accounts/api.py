@@ -331,6 +331,7 @@ class PasswordResetConfirmApi(AccountApi):
 
 class MeApi(BaseApi):
     permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
 
     class OutputSerializer(serializers.Serializer):
         username = serializers.CharField()
@@ -382,6 +383,7 @@ class MeApi(BaseApi):
 
 class MeDeleteApi(BaseApi):
     permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
 
     class InputSerializer(StrictInputSerializer):
         password = _password(help_text="yours, to show it is you")
