@@ -16,6 +16,8 @@ from django.utils import timezone
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
+from .models import User
+
 
 def _typed(request, credentials: dict | None) -> str | None:
     if credentials:
@@ -27,8 +29,6 @@ def lockout_username(request, credentials: dict | None = None) -> str | None:
     """``AXES_USERNAME_CALLABLE``: the username the lockout counts failures for, the one typed or,
     for an email address, the username of its account: signing in by the address is not a fresh
     set of tries against the same account."""
-    from .models import User  # the settings name this module before the apps are ready
-
     typed = _typed(request, credentials)
     if typed and "@" in typed:
         username = User.objects.filter(email__iexact=typed.strip()).values_list("username", flat=True).first()

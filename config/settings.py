@@ -346,6 +346,13 @@ EMAIL_BACKEND = env_str(
 EMAIL_FILE_PATH = env_str("DJANGO_EMAIL_FILE_PATH")
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
+# An SMTP relay's account and encryption (sign-up and password reset emails need a real relay).
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)
+# A mail server that does not answer fails the task (retried by the outbox), never hangs a worker.
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", 10)
 # Where the file-based email backend (DJANGO_EMAIL_BACKEND=...filebased.EmailBackend) writes.
 EMAIL_FILE_PATH = env_str("DJANGO_EMAIL_FILE_PATH", str(BASE_DIR / "sent-emails"))
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "Crawford <noreply@crawford.invalid>")

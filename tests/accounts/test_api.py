@@ -199,3 +199,14 @@ def test_me_refuses_bad_changes_naming_the_field(body, field):
 
 def test_me_is_for_signed_in_users_only():
     assert APIClient().get("/api/v1/me/").status_code == 401
+
+
+def test_an_address_gets_only_so_many_reset_emails(outbox_inline, settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "reset_password": "1/h/key"}
+    UserFactory(username="alice", email="alice@example.org")
+    with outbox_inline():
+        first = post("auth/password/reset/", {"email": "alice@example.org"})
+        second = post("auth/password/reset/", {"email": "ALICE@example.org"})
+    assert first.status_code == 202
+    assert second.status_code == 429 and second.json()["code"] == "throttled"
+    assert len(mail.outbox) == 1
