@@ -92,3 +92,30 @@ def test_changing_the_password_needs_the_current_one(alice):
     assert done.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("a-new-long-password")
+
+
+def test_a_password_reset_through_the_pages(alice, outbox_inline):
+    client = Client()
+    with outbox_inline():
+        asked = client.post(reverse("account_reset_password"), {"email": "alice@example.org"})
+    assert asked.status_code == 302 and asked["Location"] == reverse("account_reset_password_done")
+    link = last_link()
+    form = client.get(link, follow=True)  # allauth moves the key into the session, then shows the form
+    assert form.status_code == 200 and "Choose a new password" in form.content.decode()
+    done = client.post(form.redirect_chain[-1][0] if form.redirect_chain else link,
+                       {"password1": "a-new-long-password", "password2": "a-new-long-password"})
+    assert done.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("a-new-long-password")
+    signed_in = client.post(reverse("login"), {"username": "alice", "password": "a-new-long-password"})
+    assert signed_in.status_code == 302 and client.session["_auth_user_id"] == str(alice.pk)
+
+
+def test_a_bad_reset_link_says_so_and_changes_nothing(alice):
+    client = Client()
+    page = client.get(f"/accounts/password/reset/key/{alice.pk}-not-a-token/", follow=True)
+    assert "This password reset link is not valid" in page.content.decode()
+    client.post(f"/accounts/password/reset/key/{alice.pk}-not-a-token/",
+                {"password1": "a-new-long-password", "password2": "a-new-long-password"})
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
