@@ -210,3 +210,12 @@ def test_an_address_gets_only_so_many_reset_emails(outbox_inline, settings):
     assert first.status_code == 202
     assert second.status_code == 429 and second.json()["code"] == "throttled"
     assert len(mail.outbox) == 1
+
+
+def test_me_reads_in_a_fixed_number_of_queries(django_assert_max_num_queries):
+    player = PlayerFactory(user__username="alice", display_name="Alice")
+    EmailAddress.objects.create(user=player.user, email="alice@example.org", verified=True, primary=True)
+    client = client_for(player.user)
+    client.get("/api/v1/me/")  # the token's first use
+    with django_assert_max_num_queries(3):  # the token with his user and player, his addresses
+        assert client.get("/api/v1/me/").status_code == 200
