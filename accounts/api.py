@@ -1,36 +1,111 @@
-"""API: exchange a username and password for the token the API uses (``Authorization: Token …``).
+"""API: accounts. Thin views over allauth's own forms and flows, so allauth still makes and checks
+the verification keys and reset links, counts its per-address email limits and sends its emails
+(through the outbox: accounts/adapter.py), while the API keeps the house's schema, strict request
+bodies and error body (core/api.py). allauth's headless API was not taken: it has its own error
+shape and its own OpenAPI document.
 
-The password is checked by ``django.contrib.auth.authenticate`` with the request, so the sign-in
+- ``POST auth/signup/``: a new account (and its player); a verification link is emailed.
+- ``POST auth/email/verify/``: the key of that link (the last part of its path).
+- ``POST auth/email/resend/``: the link again.
+- ``POST auth/login/`` and ``POST auth/logout/``: a session (a browser's client); ``POST
+  auth/token/``: the token for ``Authorization: Token …``.
+- ``POST auth/password/reset/`` and ``POST auth/password/reset/confirm/``: a reset link emailed,
+  then the new password with the link's key.
+- ``GET``/``PATCH me/``: his username, display name and email address; ``POST me/delete/``.
+
+Every password is checked by ``django.contrib.auth.authenticate`` with the request, so the sign-in
 lockout (django-axes) counts failures here exactly as on the sign-in page: after too many for one
 username from one address, even the right password gets a 429 ``locked_out`` until the cool-off
-ends. A token handed out is a sign-in: it resets the failures and sets ``last_login``.
+ends. The endpoints that sign in, make accounts or send emails are throttled per address (scope
+``accounts``). Answers never tell whether an address has an account (sign-up with a taken address,
+reset, resend all answer the same; the address's owner gets an email that says so).
 """
 
-from django.contrib.auth import authenticate
+from __future__ import annotations
+
+import contextlib
+
+from allauth.account.forms import ResetPasswordForm, ResetPasswordKeyForm, UserTokenForm
+from allauth.account.internal import flows
+from allauth.account.models import EmailAddress, get_emailconfirmation_model
+from allauth.core import ratelimit
+from allauth.core.exceptions import ImmediateHttpResponse
+from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from core.api import ApiErrorSerializer, StrictInputSerializer
-from core.errors import DomainError
+from core import throttles
+from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
+from core.errors import Conflict, DomainError, NotAllowed
 from core.parsers import JSONParser
 
+from . import hooks
+from .forms import DISPLAY_NAME_MAX, SignUpForm
 from .lockout import LockedOut, seconds_left
+from .selectors import account_emails, email_unverified
+from .services import user_email_request_change, user_erase
+
+PASSWORD_MAX = 4096
+SENT = "if the address belongs to an account, an email with a link is on its way to it"
+UNVERIFIED = "your email address is not verified yet: follow the link we emailed you, or ask for it again"
 
 
-class TokenObtainApi(APIView):
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="what happened, as a sentence")
+
+    class Meta:
+        ref_name = "AccountDetail"
+
+
+def _password(**options):
+    return serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False, style={"input_type": "password"},
+                                 **options)
+
+
+def _form_errors(form, names: dict[str, str] | None = None) -> exceptions.ValidationError:
+    """A form's refusal as the API's: field -> messages, allauth's field names given ours."""
+    names = names or {}
+    errors = {}
+    for field, messages in form.errors.items():
+        key = "non_field_errors" if field == "__all__" else names.get(field, field)
+        errors.setdefault(key, []).extend(str(message) for message in messages)
+    return exceptions.ValidationError(errors)
+
+
+def _django_request(request):
+    return getattr(request, "_request", request)
+
+
+def _allauth_limit(request, action: str, key: str) -> None:
+    """allauth's per-address email limit (``ACCOUNT_RATE_LIMITS``), as the API's 429."""
+    if not ratelimit.consume(_django_request(request), action=action, key=key.lower()):
+        raise exceptions.Throttled(detail="too many emails asked for this address; try again later")
+
+
+class AccountApi(BaseApi):
+    """The accounts' views: no authentication needed, throttled per address (``accounts``)."""
+
     permission_classes = [AllowAny]
+    throttle_classes = throttles.ACCOUNTS
     parser_classes = [JSONParser, FormParser, MultiPartParser]
 
+
+ERRORS = {400: ApiErrorSerializer,
+          429: OpenApiResponse(ApiErrorSerializer, description="too many requests from this address")}
+
+
+class TokenObtainApi(AccountApi):
     class InputSerializer(StrictInputSerializer):
-        username = serializers.CharField(max_length=150)
-        password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+        username = serializers.CharField(max_length=150, help_text="the username or the email address")
+        password = _password()
 
         class Meta:
             ref_name = "TokenRequest"
@@ -45,6 +120,8 @@ class TokenObtainApi(APIView):
         operation_id="auth_token_create", tags=["auth"], summary="Get your API token with your password",
         request=InputSerializer,
         responses={200: OutputSerializer, 400: ApiErrorSerializer,
+                   403: OpenApiResponse(ApiErrorSerializer, description="email_unverified: the account's email "
+                                                                         "address is not verified yet"),
                    429: OpenApiResponse(ApiErrorSerializer, description="too many failed sign-ins for this username "
                                                                          "from this address (code locked_out, with "
                                                                          "Retry-After), or too many requests")},
@@ -52,17 +129,289 @@ class TokenObtainApi(APIView):
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        credentials = serializer.validated_data
-        user = authenticate(request=request, username=credentials["username"], password=credentials["password"])
-        if user is None:
-            if getattr(request, "axes_locked_out", False):
-                raise LockedOut(wait=seconds_left(request, {"username": credentials["username"]}))
-            raise DomainError("unable to sign in with these credentials", code="invalid_credentials")
+        user = _authenticated(request, **serializer.validated_data)
         user_logged_in.send(sender=type(user), request=request, user=user)
         token, _ = Token.objects.get_or_create(user=user)
         return Response(self.OutputSerializer({"token": token.key}).data)
 
 
+def _authenticated(request, *, username: str, password: str):
+    """The user whose username (or email address) and password these are, checked through
+    django-axes. Raises LockedOut, DomainError (``invalid_credentials``) or NotAllowed
+    (``email_unverified``)."""
+    user = authenticate(request=request, username=username, password=password)
+    if user is None:
+        if getattr(request, "axes_locked_out", False):
+            raise LockedOut(wait=seconds_left(request, {"username": username}))
+        raise DomainError("unable to sign in with these credentials", code="invalid_credentials")
+    if email_unverified(user):
+        raise NotAllowed(UNVERIFIED, code="email_unverified")
+    return user
+
+
+class SessionLoginApi(AccountApi):
+    class InputSerializer(StrictInputSerializer):
+        username = serializers.CharField(max_length=150, help_text="the username or the email address")
+        password = _password()
+
+        class Meta:
+            ref_name = "SessionLoginRequest"
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        display_name = serializers.CharField()
+
+        class Meta:
+            ref_name = "SessionLoginResponse"
+
+    @extend_schema(
+        operation_id="auth_login", tags=["auth"], summary="Sign in with a session cookie (a browser's client)",
+        description="Needs the CSRF token (the csrftoken cookie in the X-CSRFToken header), as every "
+                    "session-authenticated write does. The answer sets the session cookie.",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **ERRORS,
+                   403: OpenApiResponse(ApiErrorSerializer, description="email_unverified, or the CSRF token missing"),
+                   429: OpenApiResponse(ApiErrorSerializer, description="locked_out (with Retry-After), or too many "
+                                                                         "requests")},
+    )
+    def post(self, request):
+        SessionAuthentication().enforce_csrf(request)  # no signing in someone's browser into another account
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = _authenticated(request, **serializer.validated_data)
+        login(_django_request(request), user)
+        return Response(self.OutputSerializer({"username": user.get_username(), "display_name": user.display_name}).data)
+
+
+class SessionLogoutApi(BaseApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="auth_logout", tags=["auth"], summary="Sign out of this session", request=None,
+                   responses={204: None})
+    def post(self, request):
+        logout(_django_request(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SignUpApi(AccountApi):
+    class InputSerializer(StrictInputSerializer):
+        username = serializers.CharField(max_length=150, help_text="letters, digits and @ . + - _ only")
+        display_name = serializers.CharField(max_length=DISPLAY_NAME_MAX,
+                                             help_text="the name other players see in draws and results")
+        email = serializers.CharField(max_length=254)
+        password = _password(help_text="at least 10 characters, not a common password, not all digits")
+
+        class Meta:
+            ref_name = "SignUpRequest"
+
+    @extend_schema(
+        operation_id="auth_signup", tags=["auth"], summary="Make an account (and its player)",
+        description="The account signs in once its email address is verified: the link emailed to it "
+                    "(POST auth/email/verify/ with its key). A taken address gets the same answer, and its "
+                    "owner an email saying he has an account already.",
+        request=InputSerializer, responses={202: DetailSerializer, **ERRORS,
+                                            409: OpenApiResponse(ApiErrorSerializer, description="already signed in")},
+    )
+    def post(self, request):
+        if request.user.is_authenticated:
+            raise Conflict("sign out before you make another account", code="signed_in")
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data["password1"] = data["password2"] = data.pop("password")
+        django_request = _django_request(request)
+        form = SignUpForm(data=data)
+        if not form.is_valid():
+            raise _form_errors(form, {"password1": "password", "password2": "password"})
+        with transaction.atomic():
+            user, response = form.try_save(django_request)
+        if response is None and user is not None:
+            with contextlib.suppress(ImmediateHttpResponse):  # its page's redirect: no page here
+                flows.signup.complete_signup(django_request, user=user)  # sends the verification email
+        return Response({"detail": "the account is made: follow the link we emailed to your address, then sign in"},
+                        status=status.HTTP_202_ACCEPTED)
+
+
+class EmailVerifyApi(AccountApi):
+    class InputSerializer(StrictInputSerializer):
+        key = serializers.CharField(max_length=200, help_text="the last part of the link's path")
+
+        class Meta:
+            ref_name = "EmailVerifyRequest"
+
+    @extend_schema(operation_id="auth_email_verify", tags=["auth"], summary="Verify an email address with the "
+                   "key of the link emailed to it", request=InputSerializer,
+                   responses={200: DetailSerializer, **ERRORS})
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        confirmation = get_emailconfirmation_model().from_key(serializer.validated_data["key"])
+        if confirmation is None or confirmation.key_expired():
+            raise DomainError("this verification link is not valid: it was used already, has expired or was "
+                              "mistyped; ask for a new one", code="invalid_key", field="key")
+        if not confirmation.email_address.can_set_verified():
+            raise DomainError("this address is another account's now", code="email_taken", field="key")
+        with transaction.atomic():
+            confirmation.confirm(_django_request(request))
+        return Response({"detail": "the email address is verified: you can sign in"})
+
+
+class EmailResendApi(AccountApi):
+    class InputSerializer(StrictInputSerializer):
+        email = serializers.EmailField(max_length=254)
+
+        class Meta:
+            ref_name = "EmailResendRequest"
+
+    @extend_schema(operation_id="auth_email_resend", tags=["auth"], summary="Send the verification link again",
+                   description="At most one email per address every few minutes (a second ask in that time sends "
+                               "nothing; the first link still works).",
+                   request=InputSerializer, responses={202: DetailSerializer, **ERRORS})
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        address = (EmailAddress.objects.filter(email__iexact=serializer.validated_data["email"], verified=False,
+                                               user__is_active=True).select_related("user").first())
+        if address is not None:
+            with transaction.atomic():
+                flows.email_verification.send_verification_email_to_address(_django_request(request), address)
+        return Response({"detail": SENT}, status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetApi(AccountApi):
+    class InputSerializer(StrictInputSerializer):
+        email = serializers.EmailField(max_length=254)
+
+        class Meta:
+            ref_name = "PasswordResetRequest"
+
+    @extend_schema(operation_id="auth_password_reset", tags=["auth"], summary="Email a password reset link",
+                   request=InputSerializer, responses={202: DetailSerializer, **ERRORS})
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        form = ResetPasswordForm(data=serializer.validated_data)
+        if not form.is_valid():
+            raise _form_errors(form)
+        _allauth_limit(request, "reset_password", form.cleaned_data["email"])
+        with transaction.atomic():
+            form.save(_django_request(request))
+        return Response({"detail": SENT}, status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetConfirmApi(AccountApi):
+    class InputSerializer(StrictInputSerializer):
+        key = serializers.CharField(max_length=200, help_text="the last part of the reset link's path")
+        password = _password(help_text="the new password")
+
+        class Meta:
+            ref_name = "PasswordResetConfirmRequest"
+
+    @extend_schema(operation_id="auth_password_reset_confirm", tags=["auth"],
+                   summary="Set a new password with the key of the reset link", request=InputSerializer,
+                   responses={200: DetailSerializer, **ERRORS})
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        uidb36, _, key = serializer.validated_data["key"].partition("-")
+        token = UserTokenForm(data={"uidb36": uidb36, "key": key})
+        if not token.is_valid():
+            raise DomainError("this password reset link is not valid: it was used already, has expired or was "
+                              "mistyped; ask for a new one", code="invalid_key", field="key")
+        password = serializer.validated_data["password"]
+        form = ResetPasswordKeyForm(data={"password1": password, "password2": password}, user=token.reset_user,
+                                    temp_key=key)
+        if not form.is_valid():
+            raise _form_errors(form, {"password1": "password", "password2": "password"})
+        with transaction.atomic():
+            form.save()
+            flows.password_reset.finalize_password_reset(_django_request(request), token.reset_user)
+        return Response({"detail": "your password is changed: sign in with it"})
+
+
+class MeApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        display_name = serializers.CharField()
+        email = serializers.CharField(help_text="yours, shown to you alone")
+        email_verified = serializers.BooleanField()
+        email_pending = serializers.CharField(help_text="the address you asked to change to, not verified yet; "
+                                                        "empty when none")
+
+        class Meta:
+            ref_name = "Me"
+
+    class InputSerializer(StrictInputSerializer):
+        display_name = serializers.CharField(max_length=DISPLAY_NAME_MAX, required=False)
+        email = serializers.EmailField(max_length=254, required=False,
+                                       help_text="a new address: it replaces yours once you follow the link "
+                                                 "emailed to it")
+        read_only_names = ("username", "email_verified", "email_pending")
+
+        class Meta:
+            ref_name = "MeUpdate"
+
+    def _out(self, user):
+        email, verified, pending = account_emails(user)
+        return self.OutputSerializer({"username": user.get_username(), "display_name": user.display_name,
+                                      "email": email, "email_verified": verified, "email_pending": pending}).data
+
+    @extend_schema(operation_id="me_read", tags=["auth"], summary="Your account", responses={200: OutputSerializer})
+    def get(self, request):
+        return Response(self._out(request.user))
+
+    @extend_schema(operation_id="me_update", tags=["auth"], summary="Change your display name or email address",
+                   request=InputSerializer, responses={200: OutputSerializer, 400: ApiErrorSerializer})
+    def patch(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with transaction.atomic():
+            if "display_name" in data:
+                name = " ".join(data["display_name"].split())
+                if not name:
+                    raise DomainError("give the name other players will see", code="blank", field="display_name")
+                hooks.display_name_set.send(user=request.user, display_name=name)
+            if "email" in data:
+                user_email_request_change(request=_django_request(request), user=request.user, email=data["email"])
+        request.user.refresh_from_db()
+        return Response(self._out(request.user))
+
+
+class MeDeleteApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+
+    class InputSerializer(StrictInputSerializer):
+        password = _password(help_text="yours, to show it is you")
+
+        class Meta:
+            ref_name = "MeDeleteRequest"
+
+    @extend_schema(operation_id="me_delete", tags=["auth"], summary="Delete your account",
+                   description="Your email address, names and password are deleted and you can no longer sign in; "
+                               "your matches stay under your player's display name.",
+                   request=InputSerializer, responses={204: None, 400: ApiErrorSerializer})
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user_erase(user_id=request.user.pk, password=serializer.validated_data["password"])
+        logout(_django_request(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 urlpatterns = [
     path("auth/token/", TokenObtainApi.as_view(), name="api-token"),
+    path("auth/login/", SessionLoginApi.as_view(), name="api-login"),
+    path("auth/logout/", SessionLogoutApi.as_view(), name="api-logout"),
+    path("auth/signup/", SignUpApi.as_view(), name="api-signup"),
+    path("auth/email/verify/", EmailVerifyApi.as_view(), name="api-email-verify"),
+    path("auth/email/resend/", EmailResendApi.as_view(), name="api-email-resend"),
+    path("auth/password/reset/", PasswordResetApi.as_view(), name="api-password-reset"),
+    path("auth/password/reset/confirm/", PasswordResetConfirmApi.as_view(), name="api-password-reset-confirm"),
+    path("me/", MeApi.as_view(), name="api-me"),
+    path("me/delete/", MeDeleteApi.as_view(), name="api-me-delete"),
 ]

@@ -16,6 +16,27 @@ from django.utils import timezone
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
+from .models import User
+
+
+def _typed(request, credentials: dict | None) -> str | None:
+    if credentials:
+        return credentials.get("username")
+    return getattr(request, "data", request.POST).get("username")
+
+
+def lockout_username(request, credentials: dict | None = None) -> str | None:
+    """``AXES_USERNAME_CALLABLE``: the username the lockout counts failures for, the one typed or,
+    for an email address, the username of its account: signing in by the address is not a fresh
+    set of tries against the same account."""
+    typed = _typed(request, credentials)
+    if typed and "@" in typed:
+        username = User.objects.filter(email__iexact=typed.strip()).values_list("username", flat=True).first()
+        if username:
+            return username
+    return typed
+
+
 MESSAGE = "too many failed sign-ins for this username from your address; try again later"
 
 
@@ -50,7 +71,8 @@ def lockout_response(request, original_response=None, credentials: dict | None =
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": MESSAGE, "code": "locked_out"}, status=status.HTTP_429_TOO_MANY_REQUESTS)
     else:
-        context = {"username": get_client_username(request, credentials) or "", "minutes": math.ceil(wait / 60),
+        # What he typed, never the username behind an email address (a stranger would learn it).
+        context = {"username": _typed(request, credentials) or "", "minutes": math.ceil(wait / 60),
                    "failure_limit": settings.AXES_FAILURE_LIMIT}
         response = render(request, "registration/locked_out.html", context, status=status.HTTP_429_TOO_MANY_REQUESTS)
     response["Retry-After"] = str(wait)

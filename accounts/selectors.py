@@ -2,9 +2,30 @@
 
 from __future__ import annotations
 
+from allauth.account.models import EmailAddress
+
 from .models import User
 
 
 def user_by_username(username: str) -> User | None:
     """The user signing in as ``username`` (the exact name), or None."""
     return User.objects.filter(username=username).first()
+
+
+def email_unverified(user: User) -> bool:
+    """Whether ``user`` signed up and has not verified his email address yet: the primary address
+    of allauth's rows (sign-up makes it) is not verified. Accounts made by staff, the demo or a
+    director have no primary row (allauth only adds their address as a plain one when it first
+    meets it, in a password reset say) and sign in as they always have."""
+    return EmailAddress.objects.filter(user_id=user.pk, primary=True, verified=False).exists()
+
+
+def account_emails(user: User) -> tuple[str, bool, str]:
+    """His email address, whether it is verified, and the address he asked to change to and has
+    not verified yet ("" when none)."""
+    rows = list(EmailAddress.objects.filter(user_id=user.pk).order_by("-primary", "pk"))
+    current = next((row for row in rows if row.primary), None)
+    pending = next((row for row in rows if not row.verified and row is not current), None)
+    if current is None:
+        return user.email, False, pending.email if pending else ""
+    return current.email, current.verified, pending.email if pending else ""

@@ -39,6 +39,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "axes",
+    # Accounts: sign-up, email verification, password reset, email change (accounts/adapter.py).
+    "allauth",
+    "allauth.account",
     "drf_spectacular",
     # Country codes and their names in every language (a player's country: matches.countries).
     "django_countries",
@@ -68,6 +71,8 @@ MIDDLEWARE = [
     # PostgreSQL unreachable or restarting: 503 with Retry-After, not a server error.
     "core.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # allauth's: keeps its sign-in stages (a sign-in waiting for its email verification) per request.
+    "allauth.account.middleware.AccountMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -76,10 +81,18 @@ ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 # The lockout backend comes first: it refuses a locked-out username and address before any
-# password is checked (see "sign-in lockout" below).
+# password is checked (see "sign-in lockout" below). allauth's backend is Django's ModelBackend
+# that also takes a verified email address in place of the username.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+# A password is at least 10 characters, not a common one, not all digits, not like the username.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "matches:mine"
@@ -237,7 +250,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         scope: _env_rate(f"CRAWFORD_THROTTLE_{scope.upper()}", default)
         for scope, default in (("anon", "600/minute"), ("user", "1200/minute"), ("reports", "30/minute"),
-                               ("disputes", "10/minute"), ("uploads", "20/hour"))
+                               ("disputes", "10/minute"), ("uploads", "20/hour"), ("accounts", "20/minute"))
     },
     # Without it DRF would take any client's X-Forwarded-For at its word; behind one proxy
     # (README "Production shape") set CRAWFORD_NUM_PROXIES=1.
@@ -269,11 +282,51 @@ AXES_RESET_ON_SUCCESS = True
 # Attempts during a lockout do not restart it: the Retry-After we answer stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "core.throttles.client_ip"
+# An email address typed to sign in counts against its account's username (accounts/lockout.py).
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # Failed attempts are kept in the database (what the lockout needs, visible in the admin); a log of
 # every successful sign-in would grow without end and hold addresses we have no use for.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_DISABLE_ACCESS_LOG = True
+
+# --- accounts (django-allauth) ----------------------------------------------------------------
+# Sign-up asks a username, an email address, a password (twice) and the display name others see
+# (accounts/forms.py); sign-in takes the username or the email address. An account signs in only
+# once its address is verified (the link in the email). Every email goes through the task outbox
+# (accounts/adapter.py). A person has one address: changing it sends a link to the new one, and
+# the old one stays until the new one is verified.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm", "signup": "accounts.forms.SignUpForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True
+# Signed in until he signs out (two weeks, Django's session age), as before allauth: no "remember me".
+ACCOUNT_SESSION_REMEMBER = True
+# The sign-in page stays a form for someone signed in (sent there by a page his account cannot
+# open, he may sign in as another); the sign-up page sends him home (accounts/views.py).
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Crawford] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = env_int("CRAWFORD_EMAIL_CONFIRMATION_DAYS", 3)
+# allauth's own limits where they count per email address (how many verification and reset emails
+# one inbox gets); the per-address limits of sign-in, sign-up and reset are the API's throttles
+# (scope "accounts", on the pages too: accounts/throttling.py), and failed sign-ins are
+# django-axes' (below), so allauth's own are off: one count, one 429, one Retry-After.
+ACCOUNT_RATE_LIMITS = {
+    "login": None, "login_failed": None, "signup": None, "reset_password_from_key": None,
+    "reset_password": env_str("CRAWFORD_RESET_EMAILS_PER_ADDRESS", "5/h/key"),
+    "confirm_email": env_str("CRAWFORD_VERIFICATION_EMAILS_PER_ADDRESS", "1/3m/key"),
+}
+
+# --- invitations of walk-in players (matches/services/invitations.py) --------------------------
+# Where the site is served (https://crawford.example.org): an invitation is emailed by a worker,
+# away from any request, so its link is built on this; empty, the link is the path alone.
+CRAWFORD_SITE_URL = env_str("CRAWFORD_SITE_URL", "")
+# How long an invitation's link works; a new invitation replaces the player's open one.
+CRAWFORD_INVITATION_DAYS = env_int("CRAWFORD_INVITATION_DAYS", 30)
 
 # --- uploads ---------------------------------------------------------------------------------
 # A match file or an import is at most 2 MB (and a game log at most 10,000 actions): enough for
@@ -302,6 +355,13 @@ EMAIL_BACKEND = env_str(
 EMAIL_FILE_PATH = env_str("DJANGO_EMAIL_FILE_PATH")
 EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
+# An SMTP relay's account and encryption (sign-up and password reset emails need a real relay).
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)
+# A mail server that does not answer fails the task (retried by the outbox), never hangs a worker.
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", 10)
 # Where the file-based email backend (DJANGO_EMAIL_BACKEND=...filebased.EmailBackend) writes.
 EMAIL_FILE_PATH = env_str("DJANGO_EMAIL_FILE_PATH", str(BASE_DIR / "sent-emails"))
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "Crawford <noreply@crawford.invalid>")

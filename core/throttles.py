@@ -10,7 +10,8 @@ that takes results, disputes or uploads puts its scope on top of those::
         throttle_classes = throttles.DISPUTES
 
 The scopes are ``"reports"`` (report, confirm, contest, override), ``"disputes"`` (opening and
-answering disputes, rulings, appeals) and ``"uploads"`` (imports of match files). Views sharing a
+answering disputes, rulings, appeals), ``"uploads"`` (imports of match files) and ``"accounts"``
+(sign-in, sign-up, password reset, verification emails: per address, on the pages too). Views sharing a
 scope share one counter per user: five reports and five contests are ten ``"reports"``.
 
 The rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (env-driven, config/settings.py).
@@ -303,11 +304,22 @@ class UploadsThrottle(_LiveRateThrottle):
     scope = "uploads"
 
 
+class AccountsThrottle(_LiveRateThrottle):
+    """Sign-in, sign-up, password reset and verification emails asked, per address, signed in or
+    not (``"accounts"``): the API's and the pages' alike (accounts/throttling.py)."""
+
+    scope = "accounts"
+
+    def get_cache_key(self, request, view) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
 #: What a view sets as ``throttle_classes``: the defaults plus its scope.
 DEFAULT = (AnonThrottle, UserThrottle)
 REPORTS = (*DEFAULT, ReportsThrottle)
 DISPUTES = (*DEFAULT, DisputesThrottle)
 UPLOADS = (*DEFAULT, UploadsThrottle)
+ACCOUNTS = (*DEFAULT, AccountsThrottle)
 
-SCOPES = ("anon", "user", "reports", "disputes", "uploads")
+SCOPES = ("anon", "user", "reports", "disputes", "uploads", "accounts")
 

@@ -187,3 +187,43 @@ def test_the_lockout_is_on_with_its_defaults_in_the_settings():
     assert "axes" in settings.INSTALLED_APPS and settings.MIDDLEWARE[-1] == "axes.middleware.AxesMiddleware"
     assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
     assert settings.AXES_RESET_ON_SUCCESS is True
+
+
+# --- allauth's sign-in: by email address, and the API's session sign-in ---------------------------------
+
+
+def session_sign_in(password: str, username: str = "alice"):
+    return APIClient().post("/api/v1/auth/login/", {"username": username, "password": password}, format="json")
+
+
+def test_signing_in_by_email_address_counts_against_the_same_account_and_never_shows_its_username(clock):
+    UserFactory(username="alice", email="alice@example.org")
+    client = Client()
+    for _ in range(LIMIT - 2):
+        assert page_sign_in(client, "wrong-password", username="Alice@Example.org").status_code == 200
+    assert page_sign_in(client, "wrong-password").status_code == 200  # the username: the same count
+    locked = page_sign_in(client, "wrong-password", username="alice@example.org")
+    assert locked.status_code == 429 and locked["Retry-After"] == "900"
+    text = locked.content.decode()
+    assert "alice@example.org" in text and "<strong>alice</strong>" not in text
+    assert page_sign_in(client, PASSWORD).status_code == 429
+    assert token_request(PASSWORD).status_code == 429
+
+
+def test_the_session_sign_in_endpoint_counts_with_the_page_and_locks_out_alike(alice, clock):
+    client = Client()
+    for _ in range(LIMIT - 1):
+        page_sign_in(client, "wrong-password")
+    locked = session_sign_in("wrong-password")
+    assert locked.status_code == 429 and locked.json()["code"] == "locked_out"
+    assert locked["Retry-After"] == "900"
+    assert session_sign_in(PASSWORD).status_code == 429
+    clock.shift(COOL_OFF + dt.timedelta(seconds=1))
+    assert session_sign_in(PASSWORD).status_code == 200
+
+
+def test_the_sign_in_page_is_allauths_with_the_lockout_in_front(alice, clock):
+    response = Client().get(LOGIN_URL)
+    assert "account/login.html" in [t.name for t in response.templates]
+    assert 'name="username"' in response.content.decode()
+    assert settings.ACCOUNT_RATE_LIMITS["login_failed"] is None  # one count of failures: django-axes'

@@ -12,11 +12,13 @@ import io
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from django.urls import path
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from core import throttles
 from matches.models import ImportJob, Report
 from tests.matches.factories_api import client_for, make_cast
@@ -192,6 +194,55 @@ def test_the_token_endpoint_is_throttled_per_address(throttle_rates, clock):
     assert_throttled(anonymous.post("/api/v1/auth/token/", {"username": "z", "password": "y"}, format="json"), 60)
 
 
+# --- accounts: sign-in, sign-up, password reset and verification emails, API and pages alike ----------
+
+ACCOUNT_ENDPOINTS = [
+    ("/api/v1/auth/token/", {"username": "x", "password": "y"}),
+    ("/api/v1/auth/login/", {"username": "x", "password": "y"}),
+    ("/api/v1/auth/signup/", {"username": "newton", "display_name": "Isaac", "email": "isaac@example.org",
+                              "password": "a-long-and-good-password"}),
+    ("/api/v1/auth/email/verify/", {"key": "nope"}),
+    ("/api/v1/auth/email/resend/", {"email": "isaac@example.org"}),
+    ("/api/v1/auth/password/reset/", {"email": "isaac@example.org"}),
+    ("/api/v1/auth/password/reset/confirm/", {"key": "1-nope", "password": "a-long-and-good-password"}),
+]
+
+
+@pytest.mark.parametrize(("url", "body"), ACCOUNT_ENDPOINTS)
+def test_every_account_endpoint_is_throttled_per_address_by_the_accounts_scope(url, body, throttle_rates, clock):
+    throttle_rates(accounts="1/minute")
+    anonymous = client_for(None)
+    assert anonymous.post(url, body, format="json").status_code != 429
+    users = User.objects.count()
+    assert_throttled(anonymous.post(url, body, format="json"), 60)
+    assert User.objects.count() == users  # nothing made by the refused request
+    assert anonymous.post(url, body, format="json", REMOTE_ADDR="192.0.2.8").status_code != 429
+
+
+PAGE_POSTS = [
+    ("/accounts/login/", {"username": "x", "password": "y"}),
+    ("/accounts/signup/", {"username": "newton", "display_name": "Isaac", "email": "isaac@example.org",
+                           "password1": "a-long-and-good-password", "password2": "a-long-and-good-password"}),
+    ("/accounts/password/reset/", {"email": "isaac@example.org"}),
+]
+
+
+@pytest.mark.parametrize(("url", "body"), PAGE_POSTS)
+def test_the_account_pages_posts_count_against_the_same_rates(url, body, throttle_rates, clock):
+    throttle_rates(accounts="1/minute")
+    client = Client()
+    assert client.post(url, body).status_code != 429
+    users = User.objects.count()
+    refused = client.post(url, body)
+    assert refused.status_code == 429 and refused["Retry-After"] == "60"
+    assert "Too many requests from your address. Try again in 60 seconds." in refused.content.decode()
+    assert User.objects.count() == users
+    assert client.get(url).status_code == 200  # reading the page is not counted
+    # The API and the pages share the address's count.
+    assert_throttled(client_for(None).post("/api/v1/auth/token/", {"username": "x", "password": "y"},
+                                           format="json"), 60)
+
+
 # --- disputes: the scope the rulings API puts on its views ----------------------------------------------
 
 
@@ -220,8 +271,8 @@ def test_a_view_with_the_disputes_scope_is_throttled_by_it(cast, throttle_rates,
 
 def test_every_scope_has_a_rate():
     assert set(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]) == set(throttles.SCOPES)
-    assert {throttle.scope for throttle in (*throttles.REPORTS, *throttles.DISPUTES, *throttles.UPLOADS)} == set(
-        throttles.SCOPES)
+    assert {throttle.scope for throttle in (*throttles.REPORTS, *throttles.DISPUTES, *throttles.UPLOADS,
+                                            *throttles.ACCOUNTS)} == set(throttles.SCOPES)
 
 
 # --- settings ----------------------------------------------------------------------------------------
@@ -232,6 +283,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
 from django.conf import settings
+from django.test import Client
 print(json.dumps({"rates": settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
                   "proxies": settings.REST_FRAMEWORK["NUM_PROXIES"],
                   "limit": settings.AXES_FAILURE_LIMIT, "cool_off": settings.AXES_COOLOFF_TIME.total_seconds()}))
@@ -245,7 +297,7 @@ def test_rates_and_the_lockout_come_from_the_environment():
     assert defaults.returncode == 0, defaults.stderr
     assert json.loads(defaults.stdout.splitlines()[-1]) == {
         "rates": {"anon": "600/minute", "user": "1200/minute", "reports": "30/minute", "disputes": "10/minute",
-                  "uploads": "20/hour"},
+                  "uploads": "20/hour", "accounts": "20/minute"},
         "proxies": 0, "limit": 5, "cool_off": 900.0,
     }
     changed = run(["-c", SHOW_RATES], CRAWFORD_THROTTLE_REPORTS="7/hour", CRAWFORD_NUM_PROXIES="1",

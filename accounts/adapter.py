@@ -1,0 +1,69 @@
+"""allauth's adapter: how allauth creates an account and sends its emails, the house's way.
+
+- A new account gets its player (the display name asked at sign-up) in the sign-up's transaction,
+  through :data:`accounts.hooks.user_signed_up` (matches, above, makes the player).
+- Every email allauth sends (verification, password reset, email change, "you already have an
+  account") is rendered in the request, where its links are built, and handed to the task outbox
+  (:func:`accounts.services.account_email_queue`): the request never waits on the mail server,
+  and with the broker down the email waits in the outbox like every other.
+- The client's address is the throttles' and the lockout's (``core.throttles.client_ip``).
+"""
+
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context
+from django.contrib.sites.shortcuts import get_current_site
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from core.throttles import client_ip
+
+from . import hooks
+from .services import account_email_queue
+
+#: allauth's email verification stage, for the accounts that signed up (accounts/stages.py).
+STAGE = "accounts.stages.SignUpEmailVerificationStage"
+
+MISMATCH = _("Please enter a correct username and password (or email address and password). Both may be "
+             "case-sensitive.")
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        # The wording the sign-in page always had, whichever of the two he typed.
+        "username_password_mismatch": MISMATCH,
+        "email_password_mismatch": MISMATCH,
+        "invalid_or_expired_key": _("This link is not valid: it was used already, has expired or was mistyped. "
+                                    "Ask for a new one."),
+        "invalid_password_reset": _("This password reset link is not valid: it was used already, has expired or "
+                                    "was mistyped. Ask for a new one."),
+    }
+
+    def save_user(self, request, user, form, commit=True):
+        """Save the new user and make his player (display name from the form), in one
+        transaction: a refused player leaves no user behind."""
+        with transaction.atomic():
+            user = super().save_user(request, user, form, commit=True)
+            hooks.user_signed_up.send(user=user, display_name=form.cleaned_data.get("display_name") or user.username)
+        return user
+
+    def send_mail(self, template_prefix: str, email: str, context_data: dict) -> None:
+        """Render the email now (its links are built from this request) and queue it in the outbox."""
+        request = context.request
+        data = {"request": request, "email": email, "current_site": get_current_site(request), **context_data}
+        message = self.render_mail(template_prefix, email, data)
+        html = ""
+        for content, mimetype in getattr(message, "alternatives", []):
+            if mimetype == "text/html":
+                html = content
+        account_email_queue(subject=message.subject, body=message.body, html=html, to=list(message.to))
+
+    def get_client_ip(self, request) -> str:
+        return client_ip(request)
+
+    def get_login_stages(self) -> list[str]:
+        return [STAGE if stage.endswith(".EmailVerificationStage") else stage
+                for stage in super().get_login_stages()]
+
