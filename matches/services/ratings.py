@@ -306,6 +306,13 @@ def _replay(match_id: int, *, removed: bool, winner: int | None) -> int:
             superseded_at=timezone.now(), corrected_match=match)
     if fresh:
         RatingChange.objects.bulk_create(fresh)
+    _standing_write(standing, locked_players)
+    return len(by_match)
+
+
+def _standing_write(standing: dict, locked_players: dict) -> None:
+    """Write each locked player's rating and experience as a replay left them (``standing``:
+    player id -> (rating, experience)), only for those that moved."""
     moved = []
     for player_id, (rating, experience) in standing.items():
         player = locked_players[player_id]
@@ -314,7 +321,6 @@ def _replay(match_id: int, *, removed: bool, winner: int | None) -> int:
             moved.append(player)
     if moved:
         Player.objects.bulk_update(moved, ["rating", "experience"])
-    return len(by_match)
 
 
 @dataclass(frozen=True)
@@ -433,14 +439,7 @@ def player_ratings_merge(*, source_id: int, target_id: int, held: set[int]) -> L
     RatingChange.ledger.filter(player_id=source_id).update(player_id=target_id)
     if fresh:
         RatingChange.objects.bulk_create(fresh)
-    moved = []
-    for player_id, (rating, experience) in standing.items():
-        player = locked_players[player_id]
-        if (player.rating, player.experience) != (rating, experience):
-            player.rating, player.experience = rating, experience
-            moved.append(player)
-    if moved:
-        Player.objects.bulk_update(moved, ["rating", "experience"])
+    _standing_write(standing, locked_players)
     target = locked_players[target_id]
     return LedgerMerge(target.rating, target.experience, len(by_match), locked_players)
 
