@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.api import StrictInputSerializer
+from core.api import PlainOutput, StrictInputSerializer
 from core.bounds import INT_MAX
 
 from .. import hooks
@@ -156,7 +156,7 @@ class ClaimMatInputSerializer(StrictInputSerializer):
 
 # A club named in answers (an event's club; a player's home club, through clubs' context): kept
 # here, below tournaments and clubs, which share it. (No docstring: it would enter the schema.)
-class ClubBriefSerializer(serializers.Serializer):
+class ClubBriefSerializer(PlainOutput, serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
@@ -164,7 +164,7 @@ class ClubBriefSerializer(serializers.Serializer):
         ref_name = "ClubBrief"
 
 
-class PlayerBriefSerializer(serializers.Serializer):
+class PlayerBriefSerializer(PlainOutput, serializers.Serializer):
     id = serializers.IntegerField()
     display_name = serializers.CharField()
     country = serializers.CharField()
@@ -174,7 +174,7 @@ class PlayerBriefSerializer(serializers.Serializer):
         ref_name = "PlayerBrief"
 
 
-class SideSerializer(serializers.Serializer):
+class SideSerializer(PlainOutput, serializers.Serializer):
     name = serializers.CharField()
     players = PlayerBriefSerializer(many=True)
 
@@ -186,7 +186,7 @@ def score_or_none(score0: int | None, score1: int | None) -> list[int] | None:
     return None if score0 is None or score1 is None else [score0, score1]
 
 
-class MatchSummarySerializer(serializers.Serializer):
+class MatchSummarySerializer(PlainOutput, serializers.Serializer):
     """A match in a list: sides, length, status, score and winner (no games, no reports)."""
 
     id = serializers.IntegerField()
@@ -219,7 +219,7 @@ class MatchSummarySerializer(serializers.Serializer):
         return [match.consent0, match.consent1]
 
 
-class RulesSerializer(serializers.Serializer):
+class RulesSerializer(PlainOutput, serializers.Serializer):
     length = serializers.IntegerField()
     crawford = serializers.BooleanField()
     move_policy = serializers.CharField()
@@ -234,7 +234,7 @@ class RulesSerializer(serializers.Serializer):
         ref_name = "MatchRules"
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(PlainOutput, serializers.Serializer):
     number = serializers.IntegerField()
     score_before = serializers.SerializerMethodField()
     crawford = serializers.BooleanField()
@@ -264,7 +264,7 @@ class ReportedGameSerializer(GameSummarySerializer):
         return list(game.score_after)
 
 
-class ReportSerializer(serializers.Serializer):
+class ReportSerializer(PlainOutput, serializers.Serializer):
     """A live report: which side made it (null: the organiser), what it says, where it stands,
     and, while it awaits the other side, the games its logs hold (what the other side confirms)."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.api import StrictInputSerializer
+from core.api import PlainOutput, StrictInputSerializer
 from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer
 from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
@@ -157,7 +157,7 @@ class SignUpSerializer(StrictInputSerializer):
 
 # An event named in a match's answers (the matches API, through tournaments.hooks). (No docstring:
 # it would enter the schema.)
-class EventBriefSerializer(serializers.Serializer):
+class EventBriefSerializer(PlainOutput, serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
