@@ -107,7 +107,10 @@ def statement_execute(cursor, name: str, sql: str, params: list) -> None:
     :func:`statement_name`): prepared in the same round trip as its first run in the session, then
     only executed. Elsewhere (SQLite) the SQL runs as it is. What the query raises goes through."""
     connection = cursor.db
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql" or any(type(value) is int and not _BIGINT[0] <= value <= _BIGINT[1]
+                                                for value in params):
+        # A whole number past 64 bits (a key typed in a URL) cannot bind to a prepared bigint
+        # parameter; sent in the SQL, PostgreSQL compares it as a numeric and finds no row.
         cursor.execute(sql, params)
         return
     session = connection.connection
@@ -134,3 +137,4 @@ def statement_execute(cursor, name: str, sql: str, params: list) -> None:
 
 
 _PREPARED, _DOUBTFUL = "prepared", "doubtful"
+_BIGINT = (-(2**63), 2**63 - 1)

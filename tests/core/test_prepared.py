@@ -129,3 +129,12 @@ def test_a_first_run_that_fails_leaves_the_session_able_to_run_it_again():
 def test_two_texts_under_one_name_are_two_statements():
     assert prepared_module.statement_name("a.b", "SELECT 1") != prepared_module.statement_name("a.b", "SELECT 2")
     assert prepared_module.statement_name("a.b", "SELECT 1").startswith("crawford_a_b_")
+
+
+def test_a_key_past_64_bits_finds_nothing_instead_of_failing():
+    client = APIClient()
+    assert client.get("/api/v1/matches/22012249724277967814656/").status_code == 404
+    assert client.get(f"/api/v1/matches/{2**63 - 1}/").status_code == 404
+    query = Prepared(Match.objects.all())
+    with pytest.raises(Match.DoesNotExist):
+        query.one(2**70)
