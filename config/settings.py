@@ -377,7 +377,9 @@ STORAGES = {
         if DEBUG else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
-LANGUAGE_CODE = "en-gb"
+LANGUAGE_CODE = "en"
+# The catalogs: locale/<language>/LC_MESSAGES/django.po (pages, messages) and djangojs.po (scripts).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 # The languages a user may prefer (accounts.User.Language): each named in itself.
 LANGUAGES = [("en", "English"), ("ko", "한국어"), ("ar", "العربية"), ("ro", "Română")]
 TIME_ZONE = "UTC"
