@@ -4,7 +4,7 @@ written with digits, Position IDs, match IDs and move notation (``13/7 8/7``). I
 as "3-5"); isolated in its own left-to-right span it stays as written.
 
     {% load bidi %}
-    {{ match.score0 }}–{{ match.score1 }}       ->  {{ score|ltr }}
+    {{ match.score0 }}-{{ match.score1 }}       ->  {{ score|ltr }}
     <td>{{ play|ltr }}</td>
 """
 
