@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
@@ -105,9 +106,13 @@ def load_glossary(path: Path = GLOSSARY) -> list[Term]:
 #: (msgid, English term) -> why the term there is not the game's word, so the stem need not appear.
 GLOSSARY_EXCEPTIONS: dict[tuple[str, str], str] = {}
 
-#: Words that never mean the game's term whatever the entry: "box" in "check box", "round" as an adjective.
+#: Words that never mean the game's term whatever the entry: "box" in "check box", "round" as a verb,
+#: "match" as a verb, "point" as a verb ("point into the log"), "double elimination" (no cube), and
+#: the names of programs ("GNU Backgammon", "eXtreme Gammon"), which stay as they are.
 _NOT_TERMS = re.compile(r"\b(?:check ?box(?:es)?|round(?:ed)? (?:up|down|off)|match(?:es|ing)? (?:the|your|this|that)"
-                        r"|double elimination|GNU Backgammon|eXtreme Gammon)\b", re.IGNORECASE)
+                        r"|point(?:s|ed|ing)? (?:into|at|out)|point(?:ed|ing) to|double elimination"
+                        r"|GNU Backgammon|eXtreme Gammon)\b",
+                        re.IGNORECASE)
 
 
 def terms_in(entry: polib.POEntry, glossary: list[Term]) -> list[Term]:
@@ -208,3 +213,112 @@ def extracted_msgids(domain: str, root: Path = BASE_DIR) -> polib.POFile:
 def catalog(lang: str, domain: str, locale_dir: Path = LOCALE_DIR) -> polib.POFile | None:
     path = locale_dir / lang / "LC_MESSAGES" / f"{domain}.po"
     return polib.pofile(str(path)) if path.exists() else None
+
+
+# --- rendered pages: English left in a translated page ---------------------------------------------------
+
+#: Short msgids a translated page must never show as a whole text (nav labels and buttons of every
+#: page); longer msgids (``LONG_WORDS`` words or more) are looked for anywhere in the text.
+SHORT_MSGIDS = ("Tournaments", "Clubs", "Players", "My matches", "Disputes", "Claims", "Organiser requests",
+                "Profile", "Your account", "Sign out", "Sign up", "Sign in")
+LONG_WORDS = 4
+#: Names of programs and formats that stay as they are in every language.
+NAMES = ("GNU Backgammon", "eXtreme Gammon", "Backgammon Studio", "Galaxy", "Crawford", "OpenAPI", "JSON")
+
+_SKIPPED_TAGS = {"script", "style", "template", "noscript"}
+_SHOWN_ATTRIBUTES = {"title", "placeholder", "aria-label", "alt"}
+_WORD = re.compile(r"^[A-Za-z][A-Za-z'\u2019-]*$")
+_QUOTES = "'\"\u2018\u2019\u201c\u201d\u00ab\u00bb"
+_BREAK = re.compile(r"[,;:.!?()\[\]|/\u00b7\u2013\u2014\u201c\u201d\u00ab\u00bb\u060c\u061b\u061f]")
+
+
+class _VisibleText(HTMLParser):
+    """The texts a reader sees: each text node, and the attributes a browser shows (a title, a
+    placeholder, a button's value); never a script's or a style's content."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self._skipping = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in _SKIPPED_TAGS:
+            self._skipping += 1
+        attributes = dict(attrs)
+        for name, value in attributes.items():
+            if value and (name in _SHOWN_ATTRIBUTES
+                          or (name == "value" and tag == "input" and attributes.get("type") in ("submit", "button"))):
+                self.texts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in _SKIPPED_TAGS and self._skipping:
+            self._skipping -= 1
+
+    def handle_data(self, data):
+        if not self._skipping and data.strip():
+            self.texts.append(data)
+
+
+def visible_texts(html: str) -> list[str]:
+    """The page's visible text runs, whitespace collapsed."""
+    parser = _VisibleText()
+    parser.feed(html)
+    parser.close()
+    return [" ".join(text.split()) for text in parser.texts]
+
+
+def _literal_parts(msgid: str) -> list[str]:
+    """The pieces of a msgid between its placeholders and tags, whitespace collapsed."""
+    return [" ".join(part.split()).strip(" ,;:") for part in re.split(r"<[^>]+>|" + _PLACEHOLDER.pattern, msgid)]
+
+
+def long_msgid_parts(extracted: polib.POFile) -> list[str]:
+    """The literal pieces of LONG_WORDS words or more of the code's msgids (and plurals)."""
+    parts = set()
+    for entry in extracted:
+        for text in filter(None, (entry.msgid, entry.msgid_plural)):
+            parts.update(part for part in _literal_parts(text) if len(part.split()) >= LONG_WORDS)
+    return sorted(parts, key=len, reverse=True)
+
+
+def data_pattern(strings) -> re.Pattern | None:
+    """One pattern for every data string (a name, an event, a statement) and the NAMES, as whole words."""
+    wanted = sorted({" ".join(s.split()) for s in [*strings, *NAMES] if s and len(s.strip()) > 1}, key=len, reverse=True)
+    if not wanted:
+        return None
+    return re.compile(r"(?<![\w])(?:" + "|".join(re.escape(s) for s in wanted) + r")(?![\w])")
+
+
+def english_runs(text: str, data: re.Pattern | None, words: int = 3) -> list[str]:
+    """The runs of ``words`` or more English words in one text, once the data is taken out; a
+    sentence mark or a bracket ends a run ("GNU Backgammon, Galaxy or Studio" is a list, not a run)."""
+    if data is not None:
+        text = data.sub(" | ", text)
+    runs = []
+    for segment in _BREAK.split(text):
+        current: list[str] = []
+        for token in [*segment.split(), ""]:
+            token = token.strip(_QUOTES)
+            if token and _WORD.match(token):
+                current.append(token)
+                continue
+            if len(current) >= words:
+                runs.append(" ".join(current))
+            current = []
+    return runs
+
+
+def english_on_page(html: str, long_parts: list[str], data: re.Pattern | None) -> list[str]:
+    """What is English on a page meant to be translated: the short msgids shown as a whole text,
+    the long msgids' pieces anywhere (a piece inside a longer one found is not named again), and any
+    run of three English words that is not data."""
+    texts = visible_texts(html)
+    found = [f"the msgid {text!r}" for text in texts if text in SHORT_MSGIDS]
+    joined = " \n ".join(texts)
+    shown: list[str] = []
+    for part in long_parts:  # the longest first
+        if part in joined and not any(part in longer for longer in shown):
+            shown.append(part)
+    found += [f"the msgid {part!r}" for part in shown]
+    found += [f"English words {run!r} (in {text[:80]!r})" for text in texts for run in english_runs(text, data)]
+    return list(dict.fromkeys(found))

@@ -75,6 +75,8 @@ def test_terms_are_found_as_words_the_longer_first_and_by_context():
     assert found("%(n)s points to win") == [("point", "")]
     assert found("Welcome to Crawford") == []  # the service's name
     assert found("the Crawford game") == [("Crawford game", "")]
+    assert found("no record to point into") == []  # the verb
+    assert found("Export for GNU Backgammon") == []  # a program's name
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
