@@ -47,6 +47,27 @@ def _label(entry: polib.POEntry) -> str:
     return f"{entry.msgctxt}|{entry.msgid!r}" if entry.msgctxt else repr(entry.msgid)
 
 
+#: How many plural forms each language has (the Plural-Forms of its header).
+NPLURALS = {"ko": 1, "ar": 6, "ro": 3}
+
+
+def check_header(po: polib.POFile, lang: str) -> list[str]:
+    """The header names the language and its number of plural forms, and is not fuzzy (gettext
+    ignores a fuzzy header's Plural-Forms); every plural entry has that many forms."""
+    problems = []
+    if po.metadata.get("Language") != lang:
+        problems.append(f"{lang}: the header's Language is {po.metadata.get('Language')!r}")
+    match = re.search(r"nplurals\s*=\s*(\d+)", po.metadata.get("Plural-Forms", ""))
+    if not match or int(match.group(1)) != NPLURALS[lang]:
+        problems.append(f"{lang}: the header's Plural-Forms is {po.metadata.get('Plural-Forms')!r}, "
+                        f"{lang} has {NPLURALS[lang]} forms")
+    if po.metadata_is_fuzzy:
+        problems.append(f"{lang}: the header is fuzzy")
+    problems += [f"{lang}: {_label(entry)} has {len(entry.msgstr_plural)} plural forms, {lang} has {NPLURALS[lang]}"
+                 for entry in po if entry.msgid_plural and not entry.obsolete and len(entry.msgstr_plural) != NPLURALS[lang]]
+    return problems
+
+
 def check_complete(po: polib.POFile, lang: str) -> list[str]:
     """Every entry translated (each plural form too), none fuzzy, every translation with the
     placeholders of its msgid. A plural form may leave out a placeholder (Arabic's "one" form says

@@ -24,6 +24,7 @@ from tests.i18n_checks import (
     check_complete,
     check_current,
     check_glossary,
+    check_header,
     extracted_msgids,
     load_glossary,
     placeholders,
@@ -82,6 +83,7 @@ def test_terms_are_found_as_words_the_longer_first_and_by_context():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_good_fixture_catalogs_pass_every_check(lang):
     po = _fixture(f"good.{lang}.po")
+    assert check_header(po, lang) == []
     assert check_complete(po, lang) == []
     assert check_glossary(po, lang, load_glossary()) == []
 
@@ -137,6 +139,30 @@ def test_the_currency_check_lists_the_msgids_of_the_code_missing_from_a_catalog(
     assert len(check_current(None, code, "ko", "django")) == 3
 
 
+def test_the_header_check_finds_a_wrong_language_a_wrong_plural_count_and_a_fuzzy_header():
+    po = _fixture("good.ro.po")
+    po.metadata["Plural-Forms"] = "nplurals=2; plural=(n != 1);"
+    po.metadata_is_fuzzy = True
+    assert check_header(po, "ro") == [
+        "ro: the header's Plural-Forms is 'nplurals=2; plural=(n != 1);', ro has 3 forms",
+        "ro: the header is fuzzy",
+    ]
+    assert check_header(_fixture("good.ko.po"), "ar") == [
+        "ar: the header's Language is 'ko'",
+        "ar: the header's Plural-Forms is 'nplurals=1; plural=0;', ar has 6 forms",
+        "ar: '%(count)s match' has 1 plural forms, ar has 6",
+    ]
+
+
+def test_the_code_s_msgids_are_extracted_without_touching_the_catalogs():
+    before = sorted(path for path in LOCALE_DIR.rglob("*") if "fragments" not in path.parts)
+    msgids = {entry.msgid for entry in extracted_msgids("django")}
+    assert {"Sign out", "Tournaments"} <= msgids
+    assert not any(entry.occurrences[0][0].startswith(("tests/", "bench/", ".venv/"))
+                   for entry in extracted_msgids("django"))
+    assert sorted(path for path in LOCALE_DIR.rglob("*") if "fragments" not in path.parts) == before
+
+
 # --- the merge tool, on fixtures ---------------------------------------------------------------------
 
 
@@ -177,7 +203,7 @@ def _real(lang: str, domain: str) -> polib.POFile | None:
 def test_the_catalog_is_complete_with_the_msgids_placeholders(lang, domain):
     po = _real(lang, domain)
     assert po is not None, f"no {lang} {domain}.po: run locale/build_catalogs.py"
-    problems = check_complete(po, lang)
+    problems = (check_header(po, lang) if len(po) else []) + check_complete(po, lang)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
