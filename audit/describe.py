@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.text import capfirst
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language_bidi, gettext, gettext_lazy
 
 Sides = Sequence[str]
 #: A sentence from an entry and the names of its match's sides (when the page knows them).
@@ -122,10 +122,19 @@ def data(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def ltr(value) -> str:
+    """``value`` as text that reads left to right inside a sentence of any direction: in a
+    right-to-left language, between Unicode's left-to-right isolate marks (a sentence is plain
+    text: a page escapes it, an email sends it as it is), so "5-3" does not show as "3-5";
+    unchanged otherwise."""
+    text = str(value)
+    return f"\u2066{text}\u2069" if get_language_bidi() else text
+
+
 def score(value) -> str:
     """A score in the sides' order ("5-3"), or "no result"."""
     if isinstance(value, (list, tuple)) and len(value) == 2 and None not in value:
-        return f"{value[0]}-{value[1]}"
+        return ltr(f"{value[0]}-{value[1]}")
     return gettext("no result")
 
 

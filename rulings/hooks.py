@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from matches import hooks
 from tournaments import hooks as event_hooks
@@ -35,7 +35,7 @@ def _result_disputed(*, match, user, statement) -> None:
 
 #: A dispute keeps its match for good (``Dispute.match`` is PROTECT): a match with one has started.
 DISPUTE_RECORD = hooks.MatchRecord(
-    name="dispute", why="a dispute was opened on it",
+    name="dispute", why=gettext_lazy("a dispute was opened on it"),
     exists=lambda: Exists(Dispute.objects.filter(match_id=OuterRef("pk"))),
 )
 

@@ -50,14 +50,14 @@ def score_text(score: Sequence | None, sides: Sequence[str] = DEFAULT_SIDES) -> 
         return gettext("no result")
     first, second = score
     if first == second:
-        return f"{first}-{second}"
+        return audit.ltr(f"{first}-{second}")
     winner = 0 if first > second else 1
-    return gettext("%(high)s-%(low)s to %(name)s") % {"high": max(score), "low": min(score), "name": sides[winner]}
+    return gettext("%(score)s to %(name)s") % {"score": audit.ltr(f"{max(score)}-{min(score)}"), "name": sides[winner]}
 
 
 def plain_score(score: Sequence) -> str:
     """A score in the sides' order: "5-3"."""
-    return f"{score[0]}-{score[1]}"
+    return audit.ltr(f"{score[0]}-{score[1]}")
 
 
 def stands_label(*, confirmed: Sequence | None, reported: Sequence[Sequence], sides: Sequence[str]) -> str | None:
@@ -83,7 +83,8 @@ def ruling_sentence(outcome: str, params: dict | None, sides: Sequence[str] = DE
     ``before_score``: the result the ruling replaced, when known. An outcome this code does not
     know is named as it is stored, without its details."""
     params = params or {}
-    values = {"game": params.get("game"), "move": params.get("move"), "play": params.get("play"),
+    values = {"game": params.get("game"), "move": params.get("move"),
+              "play": audit.ltr(params["play"]) if params.get("play") else params.get("play"),
               "side": _side(params, sides)}
     if params.get("side") in (0, 1):
         values["opponent"] = str(sides[1 - params["side"]])

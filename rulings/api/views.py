@@ -20,6 +20,7 @@ director appealing, a non-member voting), 404 unknown or hidden, 409 when the st
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
@@ -61,8 +62,10 @@ WRITE_ERRORS = {
 }
 READ_ERRORS = {401: ApiErrorSerializer, 404: ApiErrorSerializer}
 
-MISSING = {Dispute.DoesNotExist: "dispute", Ruling.DoesNotExist: "ruling", Appeal.DoesNotExist: "appeal",
-           Match.DoesNotExist: "match"}
+MISSING = {Dispute.DoesNotExist: gettext_lazy("there is no such dispute"),
+           Ruling.DoesNotExist: gettext_lazy("there is no such ruling"),
+           Appeal.DoesNotExist: gettext_lazy("there is no such appeal"),
+           Match.DoesNotExist: gettext_lazy("there is no such match")}
 
 
 class RulingsBaseApi(BaseApi):
@@ -76,9 +79,9 @@ class RulingsBaseApi(BaseApi):
     permission_classes = [IsAuthenticated]
 
     def handle_exception(self, exc):
-        for missing, name in MISSING.items():
+        for missing, message in MISSING.items():
             if isinstance(exc, missing):
-                exc = NotFound(f"there is no such {name}")
+                exc = NotFound(str(message))
         return super().handle_exception(exc)
 
 
@@ -97,9 +100,9 @@ def dispute_loaded(dispute_id: int, user) -> Dispute:
     try:
         dispute = dispute_detail(dispute_id).dispute
     except Dispute.DoesNotExist:
-        raise NotFound(f"there is no dispute {dispute_id}") from None
+        raise NotFound(gettext("there is no dispute %(id)s") % {"id": dispute_id}) from None
     if not access.dispute_visible(dispute, user):
-        raise NotFound(f"there is no dispute {dispute_id}")
+        raise NotFound(gettext("there is no dispute %(id)s") % {"id": dispute_id})
     return dispute
 
 
@@ -107,7 +110,7 @@ def ruling_loaded(ruling_id: int, user) -> Ruling:
     """The ruling (``selectors.ruling_visible``), if ``user`` may read its dispute; else a 404."""
     ruling = selectors.ruling_visible(ruling_id, user)
     if ruling is None:
-        raise NotFound(f"there is no ruling {ruling_id}")
+        raise NotFound(gettext("there is no ruling %(id)s") % {"id": ruling_id})
     return ruling
 
 
@@ -115,7 +118,7 @@ def appeal_loaded(appeal_id: int, user) -> Appeal:
     """The appeal (``selectors.appeal_visible``), if ``user`` may read its dispute; else a 404."""
     appeal = selectors.appeal_visible(appeal_id, user)
     if appeal is None:
-        raise NotFound(f"there is no appeal {appeal_id}")
+        raise NotFound(gettext("there is no appeal %(id)s") % {"id": appeal_id})
     return appeal
 
 

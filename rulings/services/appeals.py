@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from audit.services import audit_record
 from core.locking import locked_one
@@ -73,9 +74,10 @@ def appeal_lodge(*, ruling_id: int, user, grounds: str) -> Appeal:
         raise errors.not_appellant()
     grounds = (grounds or "").strip()
     if not grounds:
-        raise errors.bad_dispute("grounds", "say why the ruling is wrong")
+        raise errors.bad_dispute("grounds", gettext("say why the ruling is wrong"))
     if len(grounds) > GROUNDS_MAX:
-        raise errors.bad_dispute("grounds", f"the grounds are {len(grounds)} characters; the limit is {GROUNDS_MAX}")
+        raise errors.bad_dispute("grounds", gettext("the grounds are %(length)s characters; the limit is %(limit)s") % {
+            "length": len(grounds), "limit": GROUNDS_MAX})
     if ruling.status != Ruling.Status.IN_FORCE:
         raise errors.ruling_not_in_force(ruling.get_status_display().lower())
     if ruling.appeal_id is not None:
@@ -126,19 +128,20 @@ def committee_name(*, appeal_id: int, user, member_ids) -> list[CommitteeMember]
     try:
         ids = [int(pk) for pk in member_ids]
     except (TypeError, ValueError):
-        raise errors.bad_committee("members are user ids") from None
+        raise errors.bad_committee(gettext("members are user ids")) from None
     if len(ids) not in COMMITTEE_SIZES:
-        raise errors.bad_committee(f"a committee has 3 or 5 members, not {len(ids)}")
+        raise errors.bad_committee(gettext("a committee has 3 or 5 members, not %(count)s") % {"count": len(ids)})
     if len(set(ids)) != len(ids):
-        raise errors.bad_committee("a member is named twice")
+        raise errors.bad_committee(gettext("a member is named twice"))
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids, is_active=True)}
     unknown = [pk for pk in ids if pk not in users]
     if unknown:
-        raise errors.bad_committee(f"no active user {unknown[0]}", member=unknown[0])
+        raise errors.bad_committee(gettext("no active user %(id)s") % {"id": unknown[0]}, member=unknown[0])
     excluded = sorted(set(ids) & _excluded(appeal.ruling, match))
     if excluded:
         raise errors.bad_committee(
-            f"{users[excluded[0]].get_username()} may not sit: the committee excludes the ruling director and the parties",
+            gettext("%(name)s may not sit: the committee excludes the ruling director and the parties") % {
+                "name": users[excluded[0]].get_username()},
             member=excluded[0],
         )
     members = CommitteeMember.objects.bulk_create(CommitteeMember(appeal=appeal, user=users[pk]) for pk in ids)
@@ -179,16 +182,18 @@ def vote_cast(*, appeal_id: int, user, decision: str, outcome: str = "", params:
     if not getattr(user, "is_authenticated", False) or user.pk not in members:
         raise errors.not_committee()
     if decision not in Appeal.Decision.values:
-        raise errors.bad_vote("decision", f"decision is one of {', '.join(Appeal.Decision.values)}, not {decision!r}")
+        raise errors.bad_vote("decision", gettext("decision is one of %(choices)s, not %(given)r") % {
+            "choices": ", ".join(Appeal.Decision.values), "given": decision})
     params = params or {}
     if not isinstance(params, dict):
-        raise errors.bad_vote("params", "params is an object")
+        raise errors.bad_vote("params", gettext("params is an object"))
     if decision == Appeal.Decision.REPLACE:
         if outcome not in Ruling.Outcome.values:
-            raise errors.bad_vote("outcome", f"a replacement needs an outcome, one of {', '.join(Ruling.Outcome.values)}")
+            raise errors.bad_vote("outcome", gettext("a replacement needs an outcome, one of %(choices)s") % {
+                "choices": ", ".join(Ruling.Outcome.values)})
         if not (rule or "").strip() or not (reasoning or "").strip():
             raise errors.bad_vote("reasoning" if (rule or "").strip() else "rule",
-                                  "a replacement ruling states the rule applied and the reasoning")
+                                  gettext("a replacement ruling states the rule applied and the reasoning"))
     else:
         outcome, params = "", {}
     vote, _ = Vote.objects.update_or_create(

@@ -8,9 +8,13 @@ claimed in the cache before sending and released again if sending fails (as for 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from matches.models import Match
 from rulings.models import Appeal, Ruling
@@ -20,14 +24,30 @@ KINDS = ("ruling", "appeal_lodged", "committee_named", "appeal_decided")
 CLAIM_SECONDS = 24 * 3600
 
 
-def _party_emails(match: Match) -> set[str]:
-    return {p.user.email for side in match.sides for p in side.players if p.user_id and p.user.email}
+#: Who is told, as {email address: his preferred language}: each reads the email in his own.
+Recipients = dict[str, str]
 
 
-def _director_emails(match: Match) -> set[str]:
+def _add(recipients: Recipients, user) -> None:
+    if user is not None and user.email:
+        recipients[user.email] = getattr(user, "preferred_language", "") or settings.LANGUAGE_CODE
+
+
+def _party_emails(match: Match) -> Recipients:
+    recipients: Recipients = {}
+    for side in match.sides:
+        for p in side.players:
+            if p.user_id:
+                _add(recipients, p.user)
+    return recipients
+
+
+def _director_emails(match: Match) -> Recipients:
     event = event_of(match)
-    directors = [match.organiser] + ([event.organiser] if event is not None else [])
-    return {u.email for u in directors if u is not None and u.email}
+    recipients: Recipients = {}
+    for user in [match.organiser] + ([event.organiser] if event is not None else []):
+        _add(recipients, user)
+    return recipients
 
 
 def _match(match_id: int) -> Match:
@@ -36,37 +56,65 @@ def _match(match_id: int) -> Match:
     ).get(pk=match_id)
 
 
-def _message(kind: str, object_id: int) -> tuple[str, str, set[str], str]:
-    """(subject, body, recipients, claim key) of one announcement."""
+def _match_line(match: Match) -> str:
+    values = {"side0": match.side0.name, "side1": match.side1.name, "length": match.length}
+    if not match.length:
+        return gettext("%(side0)s v %(side1)s, a money session") % values
+    return ngettext("%(side0)s v %(side1)s, a %(length)s-point match",
+                    "%(side0)s v %(side1)s, a %(length)s-point match", match.length) % values
+
+
+def _message(kind: str, object_id: int) -> tuple[Callable[[], tuple[str, str]], Recipients, str]:
+    """(the subject and body in the active language, recipients, claim key) of one announcement."""
     if kind == "ruling":
         ruling = Ruling.objects.select_related("dispute").get(pk=object_id)
         match = _match(ruling.dispute.match_id)
-        subject = f"Ruling: {ruling.get_outcome_display()}"
-        body = (f"{match}\n\nDispute: {ruling.dispute.get_category_display()}\nRuling: {ruling.get_outcome_display()}\n"
-                f"Rule applied: {ruling.rule}\n\n{ruling.reasoning}\n\nSee /rulings/disputes/{ruling.dispute_id}/")
-        return subject, body, _party_emails(match), f"crawford:rulings:ruling:{ruling.pk}@{ruling.created_at.timestamp():.6f}"
+
+        def ruling_text() -> tuple[str, str]:
+            values = {"match": _match_line(match), "category": ruling.dispute.get_category_display(),
+                      "outcome": ruling.get_outcome_display(), "rule": ruling.rule, "reasoning": ruling.reasoning,
+                      "link": f"/rulings/disputes/{ruling.dispute_id}/"}
+            body = gettext("%(match)s\n\nDispute: %(category)s\nRuling: %(outcome)s\nRule applied: %(rule)s\n\n"
+                           "%(reasoning)s\n\nSee %(link)s") % values
+            return gettext("Ruling: %(outcome)s") % values, body
+
+        return ruling_text, _party_emails(match), f"crawford:rulings:ruling:{ruling.pk}@{ruling.created_at.timestamp():.6f}"
     appeal = Appeal.objects.select_related("ruling__dispute").get(pk=object_id)
     match = _match(appeal.ruling.dispute.match_id)
-    link = f"See /rulings/appeals/{appeal.pk}/"
+    link = f"/rulings/appeals/{appeal.pk}/"
     stamp = f"{appeal.pk}@{appeal.created_at.timestamp():.6f}"
     if kind == "appeal_lodged":
-        recipients = _director_emails(match) | _party_emails(match)
-        body = f"{match}\n\nThe ruling ({appeal.ruling.get_outcome_display()}) is appealed:\n{appeal.grounds}\n\n{link}"
-        return "A ruling is appealed", body, recipients, f"crawford:rulings:lodged:{stamp}"
+        def lodged_text() -> tuple[str, str]:
+            body = gettext("%(match)s\n\nThe ruling (%(outcome)s) is appealed:\n%(grounds)s\n\nSee %(link)s") % {
+                "match": _match_line(match), "outcome": appeal.ruling.get_outcome_display(),
+                "grounds": appeal.grounds, "link": link}
+            return gettext("A ruling is appealed"), body
+
+        return lodged_text, {**_party_emails(match), **_director_emails(match)}, f"crawford:rulings:lodged:{stamp}"
     if kind == "committee_named":
-        recipients = {m.user.email for m in appeal.committee.select_related("user") if m.user.email}
-        body = f"{match}\n\nYou sit on the appeals committee for this ruling. Please vote.\n\n{link}"
-        return "You are on an appeals committee", body, recipients, f"crawford:rulings:committee:{stamp}"
+        recipients: Recipients = {}
+        for member in appeal.committee.select_related("user"):
+            _add(recipients, member.user)
+
+        def committee_text() -> tuple[str, str]:
+            body = gettext("%(match)s\n\nYou sit on the appeals committee for this ruling. Please vote.\n\n"
+                           "See %(link)s") % {"match": _match_line(match), "link": link}
+            return gettext("You are on an appeals committee"), body
+
+        return committee_text, recipients, f"crawford:rulings:committee:{stamp}"
     if kind == "appeal_decided":
-        recipients = _party_emails(match) | _director_emails(match)
-        body = f"{match}\n\nThe committee decided: {appeal.get_decision_display()}.\n\n{link}"
-        return f"Appeal decided: {appeal.get_decision_display()}", body, recipients, f"crawford:rulings:decided:{stamp}"
+        def decided_text() -> tuple[str, str]:
+            values = {"match": _match_line(match), "decision": appeal.get_decision_display(), "link": link}
+            body = gettext("%(match)s\n\nThe committee decided: %(decision)s.\n\nSee %(link)s") % values
+            return gettext("Appeal decided: %(decision)s") % values, body
+
+        return decided_text, {**_party_emails(match), **_director_emails(match)}, f"crawford:rulings:decided:{stamp}"
     raise ValueError(f"unknown rulings notification {kind!r}")
 
 
 def rulings_notify(*, kind: str, object_id: int) -> int:
     """Send the announcement ``kind`` (one of KINDS) about the ruling or appeal ``object_id``, one
-    message per recipient; returns how many recipients it has been announced to (the same number
+    message per recipient, in his preferred language; returns how many recipients it has been announced to (the same number
     on a repeated call, which sends nothing).
 
     Raises ValueError for an unknown kind, DoesNotExist for an unknown object, and whatever the
@@ -74,13 +122,17 @@ def rulings_notify(*, kind: str, object_id: int) -> int:
     """
     if kind not in KINDS:
         raise ValueError(f"unknown rulings notification {kind!r}")
-    subject, body, recipients, key = _message(kind, object_id)
-    recipients = sorted(recipients)
+    text, recipients, key = _message(kind, object_id)
     if not recipients:
         return 0
     if not cache.add(key, 1, CLAIM_SECONDS):
         return len(recipients)
-    messages = [EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to]) for to in recipients]
+    messages = []
+    for to in sorted(recipients):
+        # Each recipient reads it in his preferred language (the task runs outside any request).
+        with translation.override(recipients[to]):
+            subject, body = text()
+        messages.append(EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to]))
     try:
         get_connection().send_messages(messages)
     except BaseException:

@@ -25,6 +25,8 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from audit.services import audit_record
 from core.bounds import INT_MAX
@@ -135,9 +137,10 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
     match's state). Nothing is saved on failure.
     """
     if outcome not in Ruling.Outcome.values:
-        raise errors.bad_ruling("outcome", f"outcome is one of {', '.join(Ruling.Outcome.values)}, not {outcome!r}")
+        raise errors.bad_ruling("outcome", _("outcome is one of %(choices)s, not %(given)r") % {
+            "choices": ", ".join(Ruling.Outcome.values), "given": outcome})
     if not isinstance(params, dict):
-        raise errors.bad_ruling("params", "params is an object")
+        raise errors.bad_ruling("params", _("params is an object"))
     rule = _text("rule", rule, RULE_MAX)
     reasoning = _text("reasoning", reasoning, STATEMENT_MAX)
     if Ruling.objects.filter(dispute=dispute, status=Ruling.Status.IN_FORCE).exists():
@@ -177,7 +180,7 @@ def ruling_revert(*, ruling: Ruling, actor) -> None:
     (``matches.services.ratings``). Nothing is saved on failure.
     """
     if ruling.status != Ruling.Status.IN_FORCE:
-        raise errors.revert_refused(f"it is {ruling.get_status_display().lower()}")
+        raise errors.revert_refused(_("it is %(status)s") % {"status": ruling.get_status_display().lower()})
     dispute = ruling.dispute
     match = match_locked(dispute.match_id)
     before, after = ruling.changes.get("before"), ruling.changes.get("after")
@@ -211,47 +214,52 @@ class _Context:
         """The params, refusing any this outcome does not read (a typo must not pass silently)."""
         unknown = sorted(set(self.params) - set(allowed))
         if unknown:
-            known = ", ".join(allowed) or "none"
-            raise errors.bad_ruling(unknown[0], f"{unknown[0]} is not a parameter of this outcome (it takes: {known})")
+            known = ", ".join(allowed) or _("none")
+            raise errors.bad_ruling(unknown[0], _("%(name)s is not a parameter of this outcome (it takes: %(known)s)") % {
+                "name": unknown[0], "known": known})
         return self.params
 
 
 def _text(field: str, value, limit: int) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text:
-        raise errors.bad_ruling(field, f"{field} is required: a ruling names the rule it applies and says why")
+        raise errors.bad_ruling(field, _("%(field)s is required: a ruling names the rule it applies and says why") % {
+            "field": field})
     if len(text) > limit:
-        raise errors.bad_ruling(field, f"{field} is {len(text)} characters; the limit is {limit}")
+        raise errors.bad_ruling(field, _("%(field)s is %(length)s characters; the limit is %(limit)s") % {
+            "field": field, "length": len(text), "limit": limit})
     return text
 
 
 def _whole(params: dict, field: str, minimum: int, default=None, *, maximum: int = INT_MAX) -> int:
     value = params.get(field, default)
     if value is None:
-        raise errors.bad_ruling(field, f"{field} is required")
+        raise errors.bad_ruling(field, _("%(field)s is required") % {"field": field})
     if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
-        raise errors.bad_ruling(field, f"{field} is a whole number from {minimum} to {maximum}")
+        raise errors.bad_ruling(field, _("%(field)s is a whole number from %(minimum)s to %(maximum)s") % {
+            "field": field, "minimum": minimum, "maximum": maximum})
     return value
 
 
 def _flag(params: dict, field: str, default: bool | None = None) -> bool:
     value = params.get(field, default)
     if not isinstance(value, bool):
-        raise errors.bad_ruling(field, f"{field} is true or false" + ("" if field in params else " and is required"))
+        message = _("%(field)s is true or false") if field in params else _("%(field)s is true or false and is required")
+        raise errors.bad_ruling(field, message % {"field": field})
     return value
 
 
 def _side(params: dict) -> int:
     side = params.get("side")
     if side not in (0, 1) or isinstance(side, bool):
-        raise errors.bad_ruling("side", "side is 0 or 1" + ("" if "side" in params else " and is required"))
+        raise errors.bad_ruling("side", _("side is 0 or 1") if "side" in params else _("side is 0 or 1 and is required"))
     return side
 
 
 def _score(match: Match, params: dict, log: CheckedLog | None = None) -> Claim:
     value = params.get("score")
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise errors.bad_ruling("score", "score is the final score, two whole numbers [side 0, side 1]")
+        raise errors.bad_ruling("score", _("score is the final score, two whole numbers [side 0, side 1]"))
     try:
         return claim_make(match, (value[0], value[1]), log)
     except DomainError as error:
@@ -324,7 +332,7 @@ def _reopen(context: _Context, log: CheckedLog) -> None:
     match = context.match
     event = event_of(match)
     if event is not None and event.status == Tournament.Status.FINISHED:
-        raise errors.ruling_refused("the event is finished: the match cannot be played on; correct the score instead")
+        raise errors.ruling_refused(_("the event is finished: the match cannot be played on; correct the score instead"))
     try:
         match_reopen(match_id=match.pk, actor=context.director, note=context.note, log=log)
     except Conflict as error:
@@ -336,7 +344,7 @@ def _stored_games(match: Match) -> list[list]:
     """The match's game records as the engine's action lists; refused without any."""
     logs = list(match.games.order_by("number").values_list("log", flat=True))
     if not logs:
-        raise errors.ruling_refused("this match has no game records; correct the score instead")
+        raise errors.ruling_refused(_("this match has no game records; correct the score instead"))
     return [actions_from_json(log) for log in logs]
 
 
@@ -367,19 +375,21 @@ def _stands(context: _Context):
     if "score" not in params:
         if match.status == Match.Status.DISPUTED and live:
             claimed = ", ".join(f"{r.score0}-{r.score1}" for r in live)
-            raise errors.bad_ruling("score", f"the reports disagree ({claimed}): say which result stands")
+            raise errors.bad_ruling("score", _("the reports disagree (%(claimed)s): say which result stands") % {
+                "claimed": claimed})
         return {}, before, _state(match)
     claim = _score(match, params)
     if match.status == Match.Status.CONFIRMED:
         if claim.score != (match.score0, match.score1):
-            raise errors.bad_ruling("score", f"the confirmed result is {match.score0}-{match.score1}; to change it, "
-                                             "correct the score")
+            raise errors.bad_ruling("score", _("the confirmed result is %(score)s; to change it, correct the score") % {
+                "score": f"{match.score0}-{match.score1}"})
         return {"score": list(claim.score)}, before, _state(match)
     report = next((r for r in live if r.score == claim.score), None)
     if report is None:
-        claimed = ", ".join(f"{r.score0}-{r.score1}" for r in live) or "none"
-        raise errors.bad_ruling("score", f"{claim.score[0]}-{claim.score[1]} is not a reported result of this match "
-                                         f"(reported: {claimed}); to set another, correct the score")
+        claimed = ", ".join(f"{r.score0}-{r.score1}" for r in live) or _("none")
+        raise errors.bad_ruling("score", _("%(score)s is not a reported result of this match (reported: %(claimed)s); "
+                                           "to set another, correct the score") % {
+            "score": f"{claim.score[0]}-{claim.score[1]}", "claimed": claimed})
     log = log_from_json(report.games, match.rules(), start=match.start) if report.games is not None else None
     _confirm(context, claim_make(match, claim.score, log))
     return {"score": list(claim.score)}, before, _state(match)
@@ -402,7 +412,7 @@ def _as_played(context: _Context, params: dict, number: int) -> list | None:
     if played is None:
         return None
     if not isinstance(played, list):
-        raise errors.bad_ruling("log", "log is the game's list of actions")
+        raise errors.bad_ruling("log", _("log is the game's list of actions"))
     try:
         return actions_from_json(played)
     except EngineError as error:
@@ -427,7 +437,7 @@ def _illegal_play(context: _Context, *, corrected: bool):
     if corrected:
         play = params.get("play")
         if not isinstance(play, str) or not play.strip():
-            raise errors.bad_ruling("play", "play is the legal play that replaces the illegal one, e.g. 13/7 8/7")
+            raise errors.bad_ruling("play", _("play is the legal play that replaces the illegal one, e.g. 13/7 8/7"))
         normalised["play"] = play.strip()
     rules = match.rules()
     remedy = engine_rulings.illegal_play_remedy(responsible_moves=rules.responsible_moves,
@@ -435,15 +445,22 @@ def _illegal_play(context: _Context, *, corrected: bool):
     policy = match.get_move_policy_display().lower()
     if corrected and remedy != engine_rulings.CORRECT:
         field = "noticed_before_next_roll" if not noticed else "opponent_demands_replay"
-        why = ("noticed after the opponent rolled or doubled" if not noticed
-               else "the opponent did not demand the roll be replayed")
-        raise errors.bad_ruling(field, f"{why}, the play stands under the {policy} policy: it is condoned, "
-                                       "not corrected")
+        if not noticed:
+            message = _("noticed after the opponent rolled or doubled, the play stands under the %(policy)s policy: "
+                        "it is condoned, not corrected")
+        else:
+            message = _("the opponent did not demand the roll be replayed, the play stands under the %(policy)s "
+                        "policy: it is condoned, not corrected")
+        raise errors.bad_ruling(field, message % {"policy": policy})
     if not corrected and remedy != engine_rulings.STANDS:
         field = "noticed_before_next_roll" if not rules.responsible_moves else "opponent_demands_replay"
-        why = ("noticed before the opponent rolled or doubled" if not rules.responsible_moves
-               else "the opponent demanded the roll be replayed")
-        raise errors.bad_ruling(field, f"{why}, the play must be corrected under the {policy} policy")
+        if not rules.responsible_moves:
+            message = _("noticed before the opponent rolled or doubled, the play must be corrected under the "
+                        "%(policy)s policy")
+        else:
+            message = _("the opponent demanded the roll be replayed, the play must be corrected under the "
+                        "%(policy)s policy")
+        raise errors.bad_ruling(field, message % {"policy": policy})
     games = _stored_games(match)
     played = _as_played(context, params, where["game"])
     if played is not None:
@@ -469,8 +486,8 @@ def _game_removed(context: _Context, *, replayed: bool):
     ruled = engine_rulings.game_voided(match.rules(), games, params["game"], start=match.start)
     if replayed and not match.is_money and ruled.replay.winner is not None:
         a, b = ruled.replay.final_score
-        raise errors.ruling_refused(f"the match is decided without game {params['game']} ({a}-{b}): there is "
-                                    "nothing to replay; void the game instead")
+        raise errors.ruling_refused(_("the match is decided without game %(game)s (%(score)s): there is nothing to "
+                                      "replay; void the game instead") % {"game": params["game"], "score": f"{a}-{b}"})
     _ruled_result(context, ruled, replay_game=replayed)
     return params, before, _state(match)
 
@@ -481,7 +498,7 @@ def _crawford_double_voided(context: _Context):
     normalised = _game_and_move(context, params, move=False)
     as_played = _as_played(context, params, normalised["game"])
     if as_played is None:
-        raise errors.bad_ruling("log", "give the Crawford game as played (the dispute has no log of it)")
+        raise errors.bad_ruling("log", _("give the Crawford game as played (the dispute has no log of it)"))
     if "log" in params:
         normalised["log"] = [action_to_dict(a) for a in as_played]
     games = _stored_games(match)
@@ -497,14 +514,14 @@ def _penalty_points(context: _Context):
     params = context.take("side", "points", "minutes_late")
     side = _side(params)
     if ("points" in params) == ("minutes_late" in params):
-        raise errors.bad_ruling("points", "give either points or minutes_late")
+        raise errors.bad_ruling("points", _("give either points or minutes_late"))
     if match.is_money:
-        raise errors.bad_ruling("outcome", "a money session has no penalty points")
+        raise errors.bad_ruling("outcome", _("a money session has no penalty points"))
     if match.status == Match.Status.CONFIRMED:
-        raise errors.ruling_refused("the match is finished; correct the score or award the match")
+        raise errors.ruling_refused(_("the match is finished; correct the score or award the match"))
     if any(r.side is not None for r in _live_reports(match)):
-        raise errors.ruling_refused("the match has been reported and penalty points count from its start; "
-                                    "correct the score or award the match")
+        raise errors.ruling_refused(_("the match has been reported and penalty points count from its start; "
+                                      "correct the score or award the match"))
     normalised = {"side": side}
     if "points" in params:
         # More than half the length already loses the match: a larger penalty changes nothing.
@@ -515,8 +532,10 @@ def _penalty_points(context: _Context):
         per_point = event.penalty_minutes_per_point if event is not None else engine_rulings.MINUTES_PER_POINT
         points = engine_rulings.late_arrival_points(minutes, per_point)
         if points == 0:
-            raise errors.bad_ruling("minutes_late", f"{minutes} minutes late cost no penalty point "
-                                                    f"(one per {per_point} minutes)")
+            raise errors.bad_ruling("minutes_late", ngettext(
+                "%(minutes)s minute late costs no penalty point (one per %(per_point)s minutes)",
+                "%(minutes)s minutes late cost no penalty point (one per %(per_point)s minutes)", minutes) % {
+                "minutes": minutes, "per_point": per_point})
         normalised["minutes_late"] = minutes
     normalised["points"] = points
     before = _state(match, logs=True)
@@ -536,7 +555,7 @@ def _match_awarded(context: _Context):
     match = context.match
     side = _side(context.take("side"))
     if match.is_money:
-        raise errors.bad_ruling("outcome", "a money session has no match to award")
+        raise errors.bad_ruling("outcome", _("a money session has no match to award"))
     before = _state(match, logs=True)
     score = engine_rulings.match_ended_by_award(match.length, side, score=match.start)
     _confirm(context, claim_make(match, score, None))
@@ -554,15 +573,16 @@ def _disqualification(context: _Context):
     side = _side(context.take("side"))
     event = event_of(match)
     if event is None:
-        raise errors.ruling_refused("the match is not part of an event: there is nothing to disqualify from")
+        raise errors.ruling_refused(_("the match is not part of an event: there is nothing to disqualify from"))
     if event.kind == Tournament.Kind.TEAMS:
-        raise errors.ruling_refused("in a team event a player is not an entrant: the captain or the organiser "
-                                    "withdraws the team")
+        raise errors.ruling_refused(_("in a team event a player is not an entrant: the captain or the organiser "
+                                      "withdraws the team"))
     if before_draw(event):
-        raise errors.ruling_refused("the event has not been drawn")
+        raise errors.ruling_refused(_("the event has not been drawn"))
     entry = Entry.objects.filter(tournament=event, side_id=match.sides[side].pk).first()
     if entry is None:
-        raise errors.ruling_refused(f"{match.sides[side].name} is not an entrant of {event.name}")
+        raise errors.ruling_refused(_("%(name)s is not an entrant of %(event)s") % {
+            "name": match.sides[side].name, "event": event.name})
     forfeitable = _forfeitable(entry)
     before = {"entry": {"id": entry.pk, "status": entry.status},
               "matches": [_state(m, logs=True) for m in forfeitable]}
@@ -610,7 +630,7 @@ def _restore_result(match: Match, before: dict, after: dict, actor, note: str) -
     """Put the match's result back as ``before`` recorded it, provided it is still as the ruling
     left it (``after``)."""
     if not _same_state(_state(match), after):
-        raise errors.revert_refused("the match has changed since the ruling")
+        raise errors.revert_refused(_("the match has changed since the ruling"))
     _put_back(match, before, actor, note)
 
 
@@ -641,10 +661,11 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
     for recorded in after["matches"]:
         other = forfeited[recorded["match"]]
         if not _same_state(_state(other), recorded):
-            raise errors.revert_refused(f"match {other.pk}, forfeited by the disqualification, has changed since")
+            raise errors.revert_refused(_("match %(match)s, forfeited by the disqualification, has changed since") % {
+                "match": other.pk})
     entry = Entry.objects.select_related("side__player_a", "side__player_b", "team").get(pk=after["entry"]["id"])
     if entry.status != after["entry"]["status"]:
-        raise errors.revert_refused("the entrant's status has changed since the disqualification")
+        raise errors.revert_refused(_("the entrant's status has changed since the disqualification"))
     for was in before["matches"]:
         _put_back(forfeited[was["match"]], was, actor, note)
     tournament = tournament_lock(entry.tournament_id)

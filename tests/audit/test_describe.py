@@ -217,3 +217,16 @@ def test_the_system_is_named_as_such():
     system = SimpleNamespace(action="dispute.settled", before=None, after={"score": [5, 3]}, note="", actor_name="system",
                              actor_id=None)
     assert describe(system) == "The dispute was settled without a ruling: the result 5-3 was confirmed."
+
+
+def test_a_score_in_a_right_to_left_sentence_is_isolated_to_read_left_to_right():
+    from django.utils import translation
+
+    entry = SimpleNamespace(action="match.result_overridden", actor_name="olga", actor_id=1, note="",
+                            before={"status": "confirmed", "score": [99, 0]}, after={"score": [5, 0]})
+    with translation.override("en"):
+        assert describe(entry) == "Score corrected from 99-0 to 5-0 by olga."
+    with translation.override("ar"):
+        # Without the isolates the bidirectional algorithm shows "5-0" as "0-5" among Arabic words.
+        sentence = describe(entry)
+        assert "\u206699-0\u2069" in sentence and "\u20665-0\u2069" in sentence

@@ -370,3 +370,27 @@ def test_the_parties_hear_of_a_ruling_after_it_commits_and_not_of_a_refused_one(
     assert all(m.subject == "Ruling: Score corrected" and RULE in m.body and "otto" not in m.body for m in rulings)
     assert rulings_notify_task("ruling", ruling.pk) == 2
     assert len([m for m in mail.outbox if m.subject.startswith("Ruling")]) == 2
+
+
+def test_each_recipient_reads_the_ruling_email_in_his_preferred_language(cast, inline_notifications, monkeypatch,
+                                                                        django_capture_on_commit_callbacks):
+    from django.utils import translation
+
+    from rulings.services import notifications
+
+    # The words as the active language would give them: which language each message was made in.
+    monkeypatch.setattr(notifications, "gettext", lambda text: f"[{translation.get_language()}] {text}")
+    for user, language in ((cast.alice, "ko"), (cast.bob, "ro")):
+        user.email = f"{user.username}@example.com"
+        user.preferred_language = language
+        user.save(update_fields=["email", "preferred_language"])
+    confirm_score(cast.match, (5, 3))
+    dispute = dispute_open(match_id=cast.match.pk, user=cast.bob, category=Dispute.Category.SCORE_DISAGREEMENT,
+                           statement="I won.")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome=Ruling.Outcome.SCORE_CORRECTED,
+                    params={"score": [3, 5]}, rule=RULE, reasoning=WHY)
+    subjects = {m.to[0]: m.subject for m in mail.outbox if "Ruling" in m.subject}
+    assert subjects == {"alice@example.com": "[ko] Ruling: Score corrected",
+                        "bob@example.com": "[ro] Ruling: Score corrected"}

@@ -183,7 +183,7 @@ def test_the_dispute_form_shows_the_moment_and_stores_it_with_the_dispute(cast):
     match = confirm_with_games(cast.match, [won(0), won(0, 2), won(0, 2)])
     url = reverse("rulings:open", args=[match.pk])
     page = browser(cast.alice).get(f"{url}?game_number=2&move_number=2").content.decode()
-    assert "You are disputing game 2, action 2." in page
+    assert 'You are disputing game <bdi dir="ltr">2</bdi>, action <bdi dir="ltr">2</bdi>.' in page
     assert f'{reverse("matches:detail", args=[match.pk])}?game=2&amp;moment=1#board' in page
     assert 'name="game_number" value="2"' in page and 'name="move_number" value="2"' in page
     response = send(cast.alice, url, {"category": "illegal_move", "game_number": "2", "move_number": "2",
