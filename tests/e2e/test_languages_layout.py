@@ -65,6 +65,13 @@ BOARD_JS = """(board) => {
   return {direction: getComputedStyle(board.closest(".board-view")).direction, one: at(1), twelve: at(12)};
 }"""
 
+#: The rating chart's direction and where its value labels end (they are anchored at their end).
+CHART_JS = """(figure) => {
+  const svg = figure.querySelector("svg").getBoundingClientRect();
+  return {direction: getComputedStyle(figure).direction,
+          rights: [...figure.querySelectorAll("text.tick-y")].map((t) => t.getBoundingClientRect().right - svg.left)};
+}"""
+
 #: The bracket's round names from left to right as drawn, and its scroller's direction and position.
 BRACKET_JS = """(scroller) => {
   const names = [...scroller.querySelectorAll("text.round-name")].map((t) => t.getBoundingClientRect())
@@ -79,7 +86,7 @@ BRACKET_JS = """(scroller) => {
 @pytest.fixture
 def pages(tmp_path) -> dict[str, str]:
     """The demo (with three real match files) and a dispute about a moment of a file match's first
-    game; the four pages' addresses."""
+    game; the pages' addresses (the fifth: a player of that match, with his rating chart)."""
     folder = tmp_path / "mat"
     folder.mkdir()
     loaded = demo_data_load(folder=copy_small(folder))
@@ -95,6 +102,7 @@ def pages(tmp_path) -> dict[str, str]:
         "match": f"{reverse('matches:detail', args=[match.pk])}?game=1&moment=3#board",
         "dispute": f"/rulings/disputes/{dispute.pk}/",
         "chouette": reverse("chouette:table", args=[session.club.slug, session.pk]),
+        "player": reverse("matches:player", args=[match.side0.player_a.pk]),
     }
 
 
@@ -155,6 +163,11 @@ def check(found: dict, english: dict, where: str, language: str) -> list:
         if not (board["direction"] == "ltr" and board["one"] > 0.75 and board["twelve"] < 0.25
                 and abs(board["one"] - english["board"]["one"]) < 0.01):
             problems.append((where, "board mirrored", board, english["board"]))
+    if "chart" in found:
+        chart, english_rights = found["chart"], english["chart"]["rights"]
+        if not (chart["direction"] == "ltr" and chart["rights"] and len(chart["rights"]) == len(english_rights)
+                and all(abs(a - b) < 1 for a, b in zip(chart["rights"], english_rights, strict=True))):
+            problems.append((where, "chart mirrored", chart, english["chart"]))
     if "bracket" in found:
         bracket = found["bracket"]
         lefts, english_lefts = bracket["lefts"], english["bracket"]["lefts"]
@@ -175,6 +188,8 @@ def measure(page, name: str) -> dict:
     }
     if name in ("match", "dispute"):
         found["board"] = page.locator(".board-view svg.board").first.evaluate(BOARD_JS)
+    if name == "player":
+        found["chart"] = page.locator("figure.rating-chart").evaluate(CHART_JS)
     if name == "bracket":
         found["bracket"] = page.locator(".bracket-scroll").first.evaluate(BRACKET_JS)
     return found
