@@ -36,6 +36,7 @@ from engine.errors import EngineError
 from tournaments.draw.errors import DrawError
 
 from .bounds import INT_MAX, INT_MIN
+from .engine_messages import refusal_text
 from .errors import DomainError, Locked
 from .locking import lock_failed
 
@@ -334,12 +335,12 @@ def _flatten(detail) -> tuple[str, dict | None]:
     if isinstance(detail, dict):
         errors = {key: [str(m) for m in (value if isinstance(value, list) else [value])] for key, value in detail.items()}
         first_key = next(iter(errors), None)
-        summary = f"{first_key}: {errors[first_key][0]}" if first_key else "invalid input"
+        summary = f"{first_key}: {errors[first_key][0]}" if first_key else _("invalid input")
         if first_key == "non_field_errors":
             summary = errors[first_key][0]
         return summary, errors
     if isinstance(detail, list):
-        return (str(detail[0]) if detail else "invalid input"), None
+        return (str(detail[0]) if detail else _("invalid input")), None
     return str(detail), None
 
 
@@ -352,11 +353,15 @@ def exception_handler(exc, context):
     if isinstance(exc, RequestDataTooBig):
         return _body_too_large_api()
     if isinstance(exc, (DomainError, EngineError, DrawError)):
-        body = {"detail": exc.message, "code": exc.code}
+        # The engine and the draw speak English: their refusals are worded here, by code, in the
+        # reader's language; a service's own refusal is translated where it is raised.
+        translated = not isinstance(exc, DomainError)
+        detail = refusal_text(exc, located=True) if translated else exc.message
+        body = {"detail": detail, "code": exc.code}
         body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
         if isinstance(exc.details.get("field"), str):
             # The same shape as a serializer's refusal, so a client shows it beside the field.
-            body.setdefault("errors", {exc.details["field"]: [exc.message]})
+            body.setdefault("errors", {exc.details["field"]: [refusal_text(exc) if translated else exc.message]})
         status_code = getattr(exc, "status", status.HTTP_400_BAD_REQUEST)
         response = Response(body, status=status_code)
         if getattr(exc, "retry_after", None):
