@@ -316,7 +316,7 @@ class PasswordResetConfirmApi(AccountApi):
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        uidb36, _, key = serializer.validated_data["key"].partition("-")
+        uidb36, _dash, key = serializer.validated_data["key"].partition("-")
         token = UserTokenForm(data={"uidb36": uidb36, "key": key})
         if not token.is_valid():
             raise DomainError(_("this password reset link is not valid: it was used already, has expired or was "
