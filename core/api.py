@@ -22,6 +22,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from rest_framework import exceptions, serializers, status
 from rest_framework.fields import SkipField, is_simple_callable
 from rest_framework.pagination import PageNumberPagination
@@ -91,22 +92,22 @@ def paginated_response(*, request, view, queryset, serializer_class):
 # --- the request body's size ----------------------------------------------------------------------
 
 
-BODY_TOO_LARGE = "the request body is over the limit of {limit} bytes"
+BODY_TOO_LARGE = gettext_noop("the request body is over the limit of %(limit)s bytes")
 
 
 def body_too_large(*, limit: int, api: bool) -> HttpResponse:
     """The one 413 answer for a request body over a limit (the whole body's, checked by
     config.middleware before anything reads it, or a form's, met while DRF reads it): the API's
     error body, or a line of text for a page."""
-    detail = BODY_TOO_LARGE.format(limit=limit)
     if api:
-        return JsonResponse({"detail": detail, "code": "body_too_large"}, status=413)
-    return HttpResponse(f"{detail[0].upper()}{detail[1:]}.", status=413, content_type="text/plain; charset=utf-8")
+        return JsonResponse({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"}, status=413)
+    return HttpResponse(_("The request body is over the limit of %(limit)s bytes.") % {"limit": limit}, status=413,
+                        content_type="text/plain; charset=utf-8")
 
 
 def _body_too_large_api() -> Response:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    return Response({"detail": BODY_TOO_LARGE.format(limit=limit), "code": "body_too_large"},
+    return Response({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"},
                     status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
 
 
