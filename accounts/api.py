@@ -34,6 +34,8 @@ from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -54,8 +56,9 @@ from .selectors import account_emails, email_unverified
 from .services import user_email_request_change, user_erase
 
 PASSWORD_MAX = 4096
-SENT = "if the address belongs to an account, an email with a link is on its way to it"
-UNVERIFIED = "your email address is not verified yet: follow the link we emailed you, or ask for it again"
+SENT = gettext_lazy("if the address belongs to an account, an email with a link is on its way to it")
+UNVERIFIED = gettext_lazy("your email address is not verified yet: follow the link we emailed you, or ask for it "
+                          "again")
 
 
 class DetailSerializer(serializers.Serializer):
@@ -87,7 +90,7 @@ def _django_request(request):
 def _allauth_limit(request, action: str, key: str) -> None:
     """allauth's per-address email limit (``ACCOUNT_RATE_LIMITS``), as the API's 429."""
     if not ratelimit.consume(_django_request(request), action=action, key=key.lower()):
-        raise exceptions.Throttled(detail="too many emails asked for this address; try again later")
+        raise exceptions.Throttled(detail=_("too many emails asked for this address; try again later"))
 
 
 class AccountApi(BaseApi):
@@ -143,9 +146,9 @@ def _authenticated(request, *, username: str, password: str):
     if user is None:
         if getattr(request, "axes_locked_out", False):
             raise LockedOut(wait=seconds_left(request, {"username": username}))
-        raise DomainError("unable to sign in with these credentials", code="invalid_credentials")
+        raise DomainError(_("unable to sign in with these credentials"), code="invalid_credentials")
     if email_unverified(user):
-        raise NotAllowed(UNVERIFIED, code="email_unverified")
+        raise NotAllowed(str(UNVERIFIED), code="email_unverified")
     return user
 
 
@@ -214,7 +217,7 @@ class SignUpApi(AccountApi):
     )
     def post(self, request):
         if request.user.is_authenticated:
-            raise Conflict("sign out before you make another account", code="signed_in")
+            raise Conflict(_("sign out before you make another account"), code="signed_in")
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
@@ -228,7 +231,7 @@ class SignUpApi(AccountApi):
         if response is None and user is not None:
             with contextlib.suppress(ImmediateHttpResponse):  # its page's redirect: no page here
                 flows.signup.complete_signup(django_request, user=user)  # sends the verification email
-        return Response({"detail": "the account is made: follow the link we emailed to your address, then sign in"},
+        return Response({"detail": _("the account is made: follow the link we emailed to your address, then sign in")},
                         status=status.HTTP_202_ACCEPTED)
 
 
@@ -247,13 +250,13 @@ class EmailVerifyApi(AccountApi):
         serializer.is_valid(raise_exception=True)
         confirmation = get_emailconfirmation_model().from_key(serializer.validated_data["key"])
         if confirmation is None or confirmation.key_expired():
-            raise DomainError("this verification link is not valid: it was used already, has expired or was "
-                              "mistyped; ask for a new one", code="invalid_key", field="key")
+            raise DomainError(_("this verification link is not valid: it was used already, has expired or was "
+                                "mistyped; ask for a new one"), code="invalid_key", field="key")
         if not confirmation.email_address.can_set_verified():
-            raise DomainError("this address is another account's now", code="email_taken", field="key")
+            raise DomainError(_("this address is another account's now"), code="email_taken", field="key")
         with transaction.atomic():
             confirmation.confirm(_django_request(request))
-        return Response({"detail": "the email address is verified: you can sign in"})
+        return Response({"detail": _("the email address is verified: you can sign in")})
 
 
 class EmailResendApi(AccountApi):
@@ -275,7 +278,7 @@ class EmailResendApi(AccountApi):
         if address is not None:
             with transaction.atomic():
                 flows.email_verification.send_verification_email_to_address(_django_request(request), address)
-        return Response({"detail": SENT}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": str(SENT)}, status=status.HTTP_202_ACCEPTED)
 
 
 class PasswordResetApi(AccountApi):
@@ -296,7 +299,7 @@ class PasswordResetApi(AccountApi):
         _allauth_limit(request, "reset_password", form.cleaned_data["email"])
         with transaction.atomic():
             form.save(_django_request(request))
-        return Response({"detail": SENT}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": str(SENT)}, status=status.HTTP_202_ACCEPTED)
 
 
 class PasswordResetConfirmApi(AccountApi):
@@ -313,11 +316,11 @@ class PasswordResetConfirmApi(AccountApi):
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        uidb36, _, key = serializer.validated_data["key"].partition("-")
+        uidb36, _dash, key = serializer.validated_data["key"].partition("-")
         token = UserTokenForm(data={"uidb36": uidb36, "key": key})
         if not token.is_valid():
-            raise DomainError("this password reset link is not valid: it was used already, has expired or was "
-                              "mistyped; ask for a new one", code="invalid_key", field="key")
+            raise DomainError(_("this password reset link is not valid: it was used already, has expired or was "
+                                "mistyped; ask for a new one"), code="invalid_key", field="key")
         password = serializer.validated_data["password"]
         form = ResetPasswordKeyForm(data={"password1": password, "password2": password}, user=token.reset_user,
                                     temp_key=key)
@@ -326,7 +329,7 @@ class PasswordResetConfirmApi(AccountApi):
         with transaction.atomic():
             form.save()
             flows.password_reset.finalize_password_reset(_django_request(request), token.reset_user)
-        return Response({"detail": "your password is changed: sign in with it"})
+        return Response({"detail": _("your password is changed: sign in with it")})
 
 
 class MeApi(BaseApi):
@@ -373,7 +376,7 @@ class MeApi(BaseApi):
             if "display_name" in data:
                 name = " ".join(data["display_name"].split())
                 if not name:
-                    raise DomainError("give the name other players will see", code="blank", field="display_name")
+                    raise DomainError(_("give the name other players will see"), code="blank", field="display_name")
                 hooks.display_name_set.send(user=request.user, display_name=name)
             if "email" in data:
                 user_email_request_change(request=_django_request(request), user=request.user, email=data["email"])

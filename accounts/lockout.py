@@ -13,6 +13,7 @@ from django.db.models import Max
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -37,7 +38,7 @@ def lockout_username(request, credentials: dict | None = None) -> str | None:
     return typed
 
 
-MESSAGE = "too many failed sign-ins for this username from your address; try again later"
+MESSAGE = gettext_lazy("too many failed sign-ins for this username from your address; try again later")
 
 
 def seconds_left(request, credentials: dict | None) -> int:
@@ -69,7 +70,7 @@ def lockout_response(request, original_response=None, credentials: dict | None =
     view's own (the sign-in form with a generic error)."""
     wait = seconds_left(request, credentials)
     if request.path.startswith("/api/"):
-        response = JsonResponse({"detail": MESSAGE, "code": "locked_out"}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        response = JsonResponse({"detail": str(MESSAGE), "code": "locked_out"}, status=status.HTTP_429_TOO_MANY_REQUESTS)
     else:
         # What he typed, never the username behind an email address (a stranger would learn it).
         context = {"username": _typed(request, credentials) or "", "minutes": math.ceil(wait / 60),

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .models import User
@@ -23,28 +24,32 @@ CLAIM_SECONDS = 24 * 3600
 
 
 def _message(kind: str, object_id: int, reason: str, stamp: str) -> tuple[str, str, str, str] | None:
-    """(subject, body, recipient, claim key) of one announcement; None when there is nobody to
-    tell (no address) or nothing decided."""
-    link = _("See %(path)s") % {"path": reverse("organiser:home")}
+    """(subject, body, recipient, claim key) of one announcement, in the recipient's own language
+    (his profile's); None when there is nobody to tell (no address) or nothing decided."""
     if kind == "decided":
         request = OrganiserRequest.objects.select_related("user").get(pk=object_id)
         if request.status == OrganiserRequest.Status.OPEN or not request.user.email:
             return None
         key = f"crawford:organiser:{request.pk}:{request.status}@{request.decided_at.timestamp():.6f}"
-        if request.status == OrganiserRequest.Status.APPROVED:
-            subject = _("You are an organiser now")
-            body = _("Your request to become an organiser was approved: you may create and run events.")
-        else:
-            subject = _("Your request to become an organiser was refused")
-            body = _("Your request to become an organiser was refused, for this reason:\n\n%(reason)s\n\n"
-                     "You may ask again.") % {"reason": request.reason}
+        # A task has no request: the email speaks the language the player chose, not the worker's.
+        with translation.override(request.user.preferred_language or None):
+            link = _("See %(path)s") % {"path": reverse("organiser:home")}
+            if request.status == OrganiserRequest.Status.APPROVED:
+                subject = _("You are an organiser now")
+                body = _("Your request to become an organiser was approved: you may create and run events.")
+            else:
+                subject = _("Your request to become an organiser was refused")
+                body = _("Your request to become an organiser was refused, for this reason:\n\n%(reason)s\n\n"
+                         "You may ask again.") % {"reason": request.reason}
         return subject, f"{body}\n\n{link}", request.user.email, key
     user = User.objects.get(pk=object_id)
     if not user.email:
         return None
-    body = _("Your organiser role was withdrawn, for this reason:\n\n%(reason)s") % {"reason": reason}
-    return _("Your organiser role was withdrawn"), f"{body}\n\n{link}", user.email, \
-        f"crawford:organiser:revoked:{user.pk}@{stamp}"
+    with translation.override(user.preferred_language or None):
+        link = _("See %(path)s") % {"path": reverse("organiser:home")}
+        body = _("Your organiser role was withdrawn, for this reason:\n\n%(reason)s") % {"reason": reason}
+        subject = _("Your organiser role was withdrawn")
+    return subject, f"{body}\n\n{link}", user.email, f"crawford:organiser:revoked:{user.pk}@{stamp}"
 
 
 def organiser_notify(*, kind: str, object_id: int, reason: str = "", stamp: str = "") -> int:

@@ -11,6 +11,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from core.errors import Conflict, DomainError
@@ -59,7 +60,7 @@ def account_email_send(*, subject: str, body: str, html: str, to: str, outbox_id
 
 def _password_ok(user: User, password: str) -> None:
     if not password or not user.check_password(password):
-        raise DomainError("this is not your password", code="wrong_password", field="password")
+        raise DomainError(_("this is not your password"), code="wrong_password", field="password")
 
 
 @transaction.atomic
@@ -78,7 +79,7 @@ def user_erase(*, user_id: int, password: str) -> User:
     """
     user = locked(User.objects.filter(pk=user_id)).get()
     if not user.is_active and user.username.startswith("deleted:"):
-        raise Conflict("this account is deleted already", code="already_deleted")
+        raise Conflict(_("this account is deleted already"), code="already_deleted")
     _password_ok(user, password)
     hooks.user_erased.send(user=user)
     EmailAddress.objects.filter(user=user).delete()
@@ -103,6 +104,6 @@ def user_email_request_change(*, request, user: User, email: str):
 
     form = AddEmailForm(user=user, data={"email": email})
     if not form.is_valid():
-        message = form.errors.get("email", ["not a valid email address"])[0]
+        message = form.errors.get("email", [_("not a valid email address")])[0]
         raise DomainError(str(message), code="invalid_email", field="email")
     return form.save(request)

@@ -3,6 +3,7 @@
 import sys
 
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found, server_error
 
 from core.middleware import database_unavailable, database_unavailable_response
@@ -10,7 +11,7 @@ from core.middleware import database_unavailable, database_unavailable_response
 
 def not_found(request, exception):
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
+        return JsonResponse({"detail": _("Not found."), "code": "not_found"}, status=404)
     return page_not_found(request, exception)
 
 
@@ -21,5 +22,5 @@ def server_failure(request):
     if database_unavailable(error):
         return database_unavailable_response(request, error)
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Server error.", "code": "server_error"}, status=500)
+        return JsonResponse({"detail": _("Server error."), "code": "server_error"}, status=500)
     return server_error(request)

@@ -22,6 +22,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from rest_framework import exceptions, serializers, status
 from rest_framework.fields import SkipField, is_simple_callable
 from rest_framework.pagination import PageNumberPagination
@@ -36,6 +37,7 @@ from engine.errors import EngineError
 from tournaments.draw.errors import DrawError
 
 from .bounds import INT_MAX, INT_MIN
+from .engine_messages import refusal_text
 from .errors import DomainError, Locked
 from .locking import lock_failed
 
@@ -90,22 +92,22 @@ def paginated_response(*, request, view, queryset, serializer_class):
 # --- the request body's size ----------------------------------------------------------------------
 
 
-BODY_TOO_LARGE = "the request body is over the limit of {limit} bytes"
+BODY_TOO_LARGE = gettext_noop("the request body is over the limit of %(limit)s bytes")
 
 
 def body_too_large(*, limit: int, api: bool) -> HttpResponse:
     """The one 413 answer for a request body over a limit (the whole body's, checked by
     config.middleware before anything reads it, or a form's, met while DRF reads it): the API's
     error body, or a line of text for a page."""
-    detail = BODY_TOO_LARGE.format(limit=limit)
     if api:
-        return JsonResponse({"detail": detail, "code": "body_too_large"}, status=413)
-    return HttpResponse(f"{detail[0].upper()}{detail[1:]}.", status=413, content_type="text/plain; charset=utf-8")
+        return JsonResponse({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"}, status=413)
+    return HttpResponse(_("The request body is over the limit of %(limit)s bytes.") % {"limit": limit}, status=413,
+                        content_type="text/plain; charset=utf-8")
 
 
 def _body_too_large_api() -> Response:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    return Response({"detail": BODY_TOO_LARGE.format(limit=limit), "code": "body_too_large"},
+    return Response({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"},
                     status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
 
 
@@ -334,12 +336,12 @@ def _flatten(detail) -> tuple[str, dict | None]:
     if isinstance(detail, dict):
         errors = {key: [str(m) for m in (value if isinstance(value, list) else [value])] for key, value in detail.items()}
         first_key = next(iter(errors), None)
-        summary = f"{first_key}: {errors[first_key][0]}" if first_key else "invalid input"
+        summary = f"{first_key}: {errors[first_key][0]}" if first_key else _("invalid input")
         if first_key == "non_field_errors":
             summary = errors[first_key][0]
         return summary, errors
     if isinstance(detail, list):
-        return (str(detail[0]) if detail else "invalid input"), None
+        return (str(detail[0]) if detail else _("invalid input")), None
     return str(detail), None
 
 
@@ -352,11 +354,15 @@ def exception_handler(exc, context):
     if isinstance(exc, RequestDataTooBig):
         return _body_too_large_api()
     if isinstance(exc, (DomainError, EngineError, DrawError)):
-        body = {"detail": exc.message, "code": exc.code}
+        # The engine and the draw speak English: their refusals are worded here, by code, in the
+        # reader's language; a service's own refusal is translated where it is raised.
+        translated = not isinstance(exc, DomainError)
+        detail = refusal_text(exc, located=True) if translated else exc.message
+        body = {"detail": detail, "code": exc.code}
         body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
         if isinstance(exc.details.get("field"), str):
             # The same shape as a serializer's refusal, so a client shows it beside the field.
-            body.setdefault("errors", {exc.details["field"]: [exc.message]})
+            body.setdefault("errors", {exc.details["field"]: [refusal_text(exc) if translated else exc.message]})
         status_code = getattr(exc, "status", status.HTTP_400_BAD_REQUEST)
         response = Response(body, status=status_code)
         if getattr(exc, "retry_after", None):

@@ -7,6 +7,8 @@ errors (``engine.errors.EngineError``) are mapped the same way as a DomainError.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 
 class DomainError(Exception):
     code = "invalid"
@@ -44,8 +46,8 @@ class Locked(Conflict):
     code = "locked"
     retry_after = 1
 
-    def __init__(self, message: str = "busy, try again", **details):
-        super().__init__(message, **details)
+    def __init__(self, message: str | None = None, **details):
+        super().__init__(message or _("busy, try again"), **details)
 
 
 def error_status(error) -> int:

@@ -12,25 +12,30 @@ from collections.abc import Callable, Mapping
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 
+from engine.errors import EngineError
+from tournaments.draw.errors import DrawError
+
+from .engine_messages import refusal_text, where_text
 from .errors import error_status
 
 __all__ = ["error_status", "error_text", "form_errors_text", "form_refuse", "success_redirect"]
 
 
 def error_text(error) -> str:
-    """The error's message, led by where it applies (file, line, game, move) when the message
-    does not say so already."""
+    """The refusal as a sentence in the reader's language, led by where it applies (file, line,
+    game, move) when the message does not say so already. An engine or draw refusal is worded by
+    its code (core.engine_messages); a service's own message is translated where it is raised."""
+    if isinstance(error, (EngineError, DrawError)):
+        return refusal_text(error, located=True)
     message = error.message
-    where = []
-    name = error.details.get("file")
-    if name and name not in message:
-        where.append(str(name))
-    for key in ("line", "game", "move"):
-        value = error.details.get(key)
-        if value is not None and f"{key} {value}" not in message:
-            where.append(f"{key} {value}")
-    return f"{', '.join(where)}: {message}" if where else message
+    shown = {key: value for key, value in error.details.items()
+             if key in ("file", "line", "game", "move") and value is not None and f"{key} {value}" not in message}
+    if "file" in shown and str(shown["file"]) in message:
+        del shown["file"]
+    where = where_text(shown)
+    return _("%(where)s: %(sentence)s") % {"where": where, "sentence": message} if where else message
 
 
 def form_refuse(form, error, *, field: str | None = None, aliases: Mapping[str, str] | None = None,

@@ -3,6 +3,9 @@ shown and emailed), staff withdraw it; one open request per user, decided once."
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 from django.core import mail
 from django.db import IntegrityError, transaction
@@ -165,3 +168,20 @@ def test_nothing_is_emailed_when_the_decision_rolls_back(pia, sam, dispatched, d
     assert callbacks == [] and dispatched == [] and mail.outbox == []
     request.refresh_from_db()
     assert request.status == "open" and _fresh(pia).role == "player"
+
+
+def test_the_refusal_email_speaks_the_players_own_language(pia, sam, dispatched, django_capture_on_commit_callbacks,
+                                                          tmp_path, settings):
+    # The core fragment compiled as the only catalog: the email is built by a task, with no request.
+    target = tmp_path / "ko" / "LC_MESSAGES"
+    target.mkdir(parents=True)
+    fragment = Path(__file__).resolve().parents[2] / "locale" / "fragments" / "core.ko.po"
+    subprocess.run(["msgfmt", "-o", str(target / "django.mo"), str(fragment)], check=True)
+    settings.LOCALE_PATHS = [str(tmp_path)]
+    User.objects.filter(pk=pia.pk).update(preferred_language=User.Language.KOREAN)
+    request = organiser_request(user=pia, statement=STATEMENT)
+    with django_capture_on_commit_callbacks(execute=True):
+        organiser_refuse(request_id=request.pk, user=sam, reason="Red Lion?")
+    (sent,) = mail.outbox
+    assert sent.subject == "오거나이저 신청이 거절되었습니다" and "Red Lion?" in sent.body
+    assert sent.body.startswith("오거나이저 신청이 다음 사유로 거절되었습니다.")
