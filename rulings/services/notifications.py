@@ -11,7 +11,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
+from django.utils import translation
 
+from core.i18n import languages_of
 from matches.models import Match
 from rulings.models import Appeal, Ruling
 from tournaments.models import event_of
@@ -80,7 +82,13 @@ def rulings_notify(*, kind: str, object_id: int) -> int:
         return 0
     if not cache.add(key, 1, CLAIM_SECONDS):
         return len(recipients)
-    messages = [EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to]) for to in recipients]
+    # Each recipient reads it in his own language (core/i18n.py): written once per language.
+    languages, messages = languages_of(recipients), []
+    for code in sorted(set(languages.values())):
+        with translation.override(code):
+            subject, body = (str(text) for text in _message(kind, object_id)[:2])
+        messages += [EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to]) for to in recipients
+                     if languages[to] == code]
     try:
         get_connection().send_messages(messages)
     except BaseException:
