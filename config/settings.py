@@ -395,6 +395,9 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SECURE = not DEBUG
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Dates in each language's own way: templates name a format (date:"DATE_FORMAT", "DATETIME_FORMAT",
+# "YEAR_MONTH_FORMAT"), never spell one out; English keeps the house's "2 Dec 2026" (config/formats).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -6,6 +6,7 @@ GNU gettext)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext
 import json
 import re
@@ -18,6 +19,8 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
 
 from accounts.models import User
 from accounts.notifications_organiser import organiser_notify
@@ -122,6 +125,29 @@ def test_the_switcher_sets_the_browsers_language_and_the_signed_in_users_profile
     player.user.refresh_from_db()
     assert player.user.preferred_language == "ro"
     assert Client().get("/i18n/setlang/").status_code == 405
+
+
+def test_a_language_chosen_on_the_profile_page_is_this_browsers_choice_at_once():
+    player = PlayerFactory(user__username="ioana")
+    client = Client()
+    client.force_login(player.user)
+    client.cookies[COOKIE] = "ar"
+    saved = client.post(reverse("matches:profile"), {"display_name": "Ioana", "country": "RO",
+                                                     "preferred_language": "ro"})
+    assert saved.status_code == 302 and client.cookies[COOKIE].value == "ro"
+    assert html_tag(client.get("/players/")) == '<html lang="ro" dir="ltr">'
+
+
+def test_dates_are_written_each_languages_way_and_english_as_before():
+    moment = dt.datetime(2026, 12, 2, 14, 30, tzinfo=dt.UTC)
+    written = {}
+    for code in ("en", "ko", "ar", "ro"):
+        with translation.override(code):
+            written[code] = (date_format(moment, "DATE_FORMAT"), date_format(moment, "DATETIME_FORMAT"))
+    assert written["en"] == ("2 Dec 2026", "2 Dec 2026 14:30")
+    assert written["ko"][0] == "2026년 12월 2일"
+    assert written["ar"] == ("2 ديسمبر، 2026", "2 ديسمبر، 2026 14:30")
+    assert written["ro"][0].lower() == "2 decembrie 2026"  # Django's Romanian catalog writes "Decembrie"
 
 
 def test_the_language_of_a_user_is_his_preference_or_the_sites():
