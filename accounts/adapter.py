@@ -5,7 +5,8 @@
 - Every email allauth sends (verification, password reset, email change, "you already have an
   account") is rendered in the request, where its links are built, and handed to the task outbox
   (:func:`accounts.services.account_email_queue`): the request never waits on the mail server,
-  and with the broker down the email waits in the outbox like every other.
+  and with the broker down the email waits in the outbox like every other. It is written in the
+  recipient's language (his account's; a new account takes the language he signed up in).
 - The client's address is the throttles' and the lockout's (``core.throttles.client_ip``).
 """
 
@@ -15,8 +16,10 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django.contrib.sites.shortcuts import get_current_site
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from core.i18n import language_known, languages_of
 from core.throttles import client_ip
 
 from . import hooks
@@ -44,6 +47,9 @@ class AccountAdapter(DefaultAccountAdapter):
     def save_user(self, request, user, form, commit=True):
         """Save the new user and make his player (display name from the form), in one
         transaction: a refused player leaves no user behind."""
+        # He signed up in the language the page spoke to him: his emails and pages keep to it.
+        if language_known(translation.get_language()):
+            user.preferred_language = translation.get_language()
         with transaction.atomic():
             user = super().save_user(request, user, form, commit=True)
             hooks.user_signed_up.send(user=user, display_name=form.cleaned_data.get("display_name") or user.username)
@@ -53,7 +59,9 @@ class AccountAdapter(DefaultAccountAdapter):
         """Render the email now (its links are built from this request) and queue it in the outbox."""
         request = context.request
         data = {"request": request, "email": email, "current_site": get_current_site(request), **context_data}
-        message = self.render_mail(template_prefix, email, data)
+        # In the recipient's language (his account's, else the page's: core/i18n.py).
+        with translation.override(languages_of([email], default=translation.get_language())[email]):
+            message = self.render_mail(template_prefix, email, data)
         html = ""
         for content, mimetype in getattr(message, "alternatives", []):
             if mimetype == "text/html":

@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from core.i18n import languages_of
+
 from .models import User
 from .models_requests import OrganiserRequest
 
@@ -69,6 +71,9 @@ def organiser_notify(*, kind: str, object_id: int, reason: str = "", stamp: str 
     subject, body, recipient, key = message
     if not cache.add(key, 1, CLAIM_SECONDS):
         return 1
+    # In the recipient's language (core/i18n.py).
+    with translation.override(languages_of([recipient])[recipient]):
+        subject, body = (str(text) for text in _message(kind, object_id, reason, stamp)[:2])
     try:
         get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [recipient])])
     except BaseException:

@@ -204,7 +204,7 @@ def event_sentence(entry, sides: Sides) -> str:
 
 def _day(raw) -> str:
     parsed = parse_date(raw) if isinstance(raw, str) else None
-    return date_format(parsed, "j M Y") if parsed else said(raw)
+    return date_format(parsed, "DATE_FORMAT") if parsed else said(raw)
 
 
 #: The club's own fields, as its page names them (the ones club.updated may change).

@@ -63,9 +63,14 @@ MIDDLEWARE = [
     "config.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before CommonMiddleware (Django's order): the language cookie set by the
+    # switcher (/i18n/setlang/), else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in user without a switcher's choice reads his preferred language (core/i18n.py).
+    "core.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "core.middleware.LockedMiddleware",
     # PostgreSQL unreachable or restarting: 503 with Retry-After, not a server error.
@@ -106,6 +111,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE and LANGUAGE_BIDI for base.html's <html lang dir>, LANGUAGES for the switcher.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -382,6 +389,15 @@ LANGUAGE_CODE = "en"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # The languages a user may prefer (accounts.User.Language): each named in itself.
 LANGUAGES = [("en", "English"), ("ko", "한국어"), ("ar", "العربية"), ("ro", "Română")]
+# The switcher's choice (/i18n/setlang/) lives in this cookie for a year: sent only over HTTPS in
+# production, never read by a script (the JavaScript catalog comes from the server).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Dates in each language's own way: templates name a format (date:"DATE_FORMAT", "DATETIME_FORMAT",
+# "YEAR_MONTH_FORMAT"), never spell one out; English keeps the house's "2 Dec 2026" (config/formats).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -3,12 +3,17 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import schema  # noqa: F401 - registers the schema's extension before the schema is made
+from config.views import javascript_catalog, language_set
 from core.health import health
 
 urlpatterns = [
     # For load balancers and people: what is up (core/health.py); no authentication, no throttle.
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
+    # The language switcher's form posts here (Django's set_language, and the profile's language).
+    path("i18n/setlang/", language_set, name="set_language"),
+    # The scripts' translations (static/*.js: gettext, ngettext, interpolate), loaded by base.html.
+    path("jsi18n/", javascript_catalog, name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include("accounts.api")),
     path("api/v1/", include("accounts.api_organiser")),

@@ -2,11 +2,17 @@
 
 import sys
 
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
 from django.views.defaults import page_not_found, server_error
+from django.views.i18n import JavaScriptCatalog, set_language
 
+from core.i18n import language_known
 from core.middleware import database_unavailable, database_unavailable_response
+from matches.services.profile import player_profile_update
 
 
 def not_found(request, exception):
@@ -24,3 +30,37 @@ def server_failure(request):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Server error."), "code": "server_error"}, status=500)
     return server_error(request)
+
+
+@require_POST
+def language_set(request):
+    """The language switcher (base.html): Django's set_language (the language cookie, back to
+    ``next``), and for a signed-in user the same language saved as his preferred one (his profile,
+    so his emails follow). A language Crawford does not speak changes nothing."""
+    response = set_language(request)
+    code = request.POST.get("language")
+    if request.user.is_authenticated and language_known(code) and request.user.preferred_language != code:
+        player_profile_update(user=request.user, preferred_language=code)
+    return response
+
+
+#: The scripts' catalog of each language, made once per process (the catalogs change only with a
+#: deploy, which starts new processes): the page loads it on every visit.
+_catalogs: dict[str, tuple[bytes, str]] = {}
+#: Browsers keep it an hour; it varies with the language the request is answered in.
+CATALOG_MAX_AGE = 3600
+
+
+@require_safe
+def javascript_catalog(request):
+    """The djangojs catalog of the request's language (gettext, ngettext, interpolate for
+    static/*.js), cached in the process per language."""
+    code = translation.get_language()
+    if code not in _catalogs:
+        made = JavaScriptCatalog.as_view()(request)
+        _catalogs[code] = (made.content, made["Content-Type"])
+    content, content_type = _catalogs[code]
+    response = HttpResponse(content, content_type=content_type)
+    patch_cache_control(response, public=True, max_age=CATALOG_MAX_AGE)
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .errors import Locked
+from .i18n import language_known
 from .locking import lock_failed
 from .outages import OutageLog
 
@@ -94,3 +97,23 @@ class DatabaseUnavailableMiddleware:
         if not database_unavailable(exception):
             return None
         return database_unavailable_response(request, exception)
+
+
+class UserLanguageMiddleware:
+    """A page for a signed-in user is in his preferred language (accounts.User.preferred_language),
+    unless this browser chose one in the switcher (the language cookie, which LocaleMiddleware
+    already followed): the switcher's choice, then the profile's, then Accept-Language. Placed
+    after AuthenticationMiddleware. The API (/api/) answers in the language its client asks for
+    (Accept-Language), signed in or not: the same request gets the same words from any client."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and not request.path.startswith("/api/"):
+            user = getattr(request, "user", None)
+            code = getattr(user, "preferred_language", None) if user is not None and user.is_authenticated else None
+            if language_known(code) and code != request.LANGUAGE_CODE:
+                translation.activate(code)
+                request.LANGUAGE_CODE = code
+        return self.get_response(request)

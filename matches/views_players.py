@@ -14,6 +14,7 @@ from django.utils import formats
 from django.utils.translation import gettext, ngettext
 
 from core.errors import DomainError
+from core.i18n import remember_language
 from core.pages import error_status, form_refuse, success_redirect
 
 from . import hooks
@@ -33,7 +34,7 @@ from .services.profile import player_profile_update
 from .views import RECENT_MATCHES, _rows
 
 #: How a tick of the chart's time axis is written, by its step's unit (Django date formats).
-TICK_FORMATS = {"day": "j M Y", "month": "M Y", "year": "Y"}
+TICK_FORMATS = {"day": "DATE_FORMAT", "month": "YEAR_MONTH_FORMAT", "year": "Y"}
 
 
 def _tick_label(moment: datetime, unit: str) -> str:
@@ -51,7 +52,7 @@ def _chart(profile: Player, points: list[tuple[datetime, float]]) -> str:
     values = [value for _, value in points]
     matches = len(points) - 1
     words = {"name": profile.display_name, "count": matches,
-             "first": formats.date_format(points[0][0], "j M Y"), "last": formats.date_format(points[-1][0], "j M Y"),
+             "first": formats.date_format(points[0][0], "DATE_FORMAT"), "last": formats.date_format(points[-1][0], "DATE_FORMAT"),
              "low": formats.number_format(min(values), 1), "high": formats.number_format(max(values), 1),
              "now": formats.number_format(profile.rating, 1)}
     desc = ngettext(
@@ -108,7 +109,10 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
                 status = error_status(error)
             else:
                 url = reverse("matches:player", args=[saved.pk]) if saved else reverse("matches:profile")
-                return success_redirect(request, gettext("Your profile is saved."), url)
+                response = success_redirect(request, gettext("Your profile is saved."), url)
+                # The language chosen here is this browser's choice too, as the switcher's is (core/i18n.py).
+                remember_language(response, form.cleaned_data.get("preferred_language"))
+                return response
         else:
             status = 400
     else:

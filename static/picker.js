@@ -3,7 +3,8 @@
 // move through them (aria-activedescendant: the focus stays in the input), Enter chooses, Escape
 // closes the list (a second Escape clears the input); a click chooses too. The chosen player's id
 // goes in the hidden input beside the name; typing again clears it. Without this script the page
-// sends the typed name and the server finds the player (or says why it cannot).
+// sends the typed name and the server finds the player (or says why it cannot). Its words come from
+// the page (data-empty, data-suggestions) or the scripts' catalog (/jsi18n/, loaded by base.html).
 (function () {
   if (window.crawfordPicker) return; // the script is included once per picker: run it once
   window.crawfordPicker = true;
@@ -63,8 +64,9 @@
         element.id = listId + "-" + i;
         element.setAttribute("role", "option");
         element.setAttribute("aria-selected", "false");
-        var where = [player.country, player.club && player.club.name].filter(Boolean).join(", ");
-        var text = player.display_name + (where ? " (" + where + ")" : "");
+        var where = [player.country, player.club && player.club.name].filter(Boolean).join(pgettext("list separator", ", "));
+        var text = where ? interpolate(gettext("%(name)s (%(where)s)"), { name: player.display_name, where: where }, true)
+                         : player.display_name;
         element.textContent = text;
         // mousedown, not click: the input keeps the focus, so the list is still there to be clicked.
         element.addEventListener("mousedown", function (event) { event.preventDefault(); choose(i); });
@@ -79,7 +81,9 @@
       list.hidden = false;
       input.setAttribute("aria-expanded", "true");
       highlight(-1);
-      status.textContent = box.getAttribute("data-several").replace("%(count)s", String(options.length));
+      status.textContent = interpolate(ngettext("%(count)s player: choose one with the arrow keys.",
+                                                "%(count)s players: choose one with the arrow keys.", options.length),
+                                       { count: options.length }, true);
     }
     function fetchSuggestions() {
       var text = input.value.trim();

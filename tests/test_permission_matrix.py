@@ -112,6 +112,12 @@ MATRIX = {
     ("logout", "get"):                                   (405, 405, 405, 405, 405, 405, 405),
     ("health", "get"):                                   (200, 200, 200, 200, 200, 200, 200),  # for load balancers
     ("health", "post"):                                  (405, 405, 405, 405, 405, 405, 405),
+    # The language switcher: anyone chooses (a signed-in user's profile keeps it), back to the page.
+    ("set_language", "get"):                             (405, 405, 405, 405, 405, 405, 405),
+    ("set_language", "post"):                            (302, 302, 302, 302, 302, 302, 302),
+    # The scripts' translations: public, read-only.
+    ("javascript-catalog", "get"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("javascript-catalog", "post"):                      (405, 405, 405, 405, 405, 405, 405),
     ("logout", "post"):                                  (302, 302, 302, 302, 302, 302, 302),
     ("api-token", "post"):                               (400, 400, 400, 400, 400, 400, 400),  # no credentials: 400 for everyone
     ("api-invitation-accept", "post"):                   (401, 400, 400, 400, 400, 400, 400),  # no token: 400
@@ -544,6 +550,7 @@ BODIES = {
     "import-mapping": {"mapping": {"lasse": "guest"}},
     "matches:report": {"report-score0": "5", "report-score1": "1"},
     "matches:override": {"override-score0": "5", "override-score1": "1"},
+    "set_language": {"language": "ko", "next": "/players/"},
     "matches:profile": {"display_name": "Someone Else", "country": "RO", "preferred_language": "ro"},
     "api-tournament-teams": lambda world: {"name": "Cats", "captain_id": world["carol_player"]},
     "api-tournament-team-members": lambda world: {"player_id": world["carol_player"]},

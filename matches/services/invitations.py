@@ -19,6 +19,8 @@ from django.utils.crypto import salted_hmac
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
+from core.i18n import language_of, languages_of
+
 from .. import errors
 from ..models import PlayerInvitation
 
@@ -74,7 +76,9 @@ def invitation_email(*, invitation_id: int) -> int:
     if token_hash(invitation_token(invitation)) != invitation.token_hash:
         return 0
     inviter = invitation.created_by
-    with translation.override(settings.LANGUAGE_CODE):
+    # In the language of the address's account if it has one, else the inviter's (core/i18n.py): the
+    # invited player has no account yet, and whoever entered him most likely shares his language.
+    with translation.override(languages_of([invitation.email], default=language_of(inviter))[invitation.email]):
         values = {
             "inviter": (inviter.get_full_name() or inviter.get_username()) if inviter else gettext("An organiser"),
             "player": invitation.player.display_name,

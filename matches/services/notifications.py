@@ -12,7 +12,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
+from django.utils import translation
 from django.utils.translation import gettext as _
+
+from core.i18n import in_language_of, languages_of
 
 from ..models import Match, PlayerClaim, Report
 
@@ -88,8 +91,12 @@ def match_notify(*, match_id: int, event: str) -> int:
     if not cache.add(key, 1, CLAIM_SECONDS):
         return len(recipients)
     claims = " / ".join(f"{r.score0}-{r.score1}" for r in reports)
-    body = f"{match}\n\nStatus: {match.get_status_display()} ({claims})\n\nSee /matches/{match.pk}/"
-    messages = [EmailMessage(SUBJECTS[event], body, settings.DEFAULT_FROM_EMAIL, [to]) for to in recipients]
+    # Each recipient reads it in his own language (core/i18n.py).
+    languages, messages = languages_of(recipients), []
+    for to in recipients:
+        with translation.override(languages[to]):
+            body = f"{match}\n\nStatus: {match.get_status_display()} ({claims})\n\nSee /matches/{match.pk}/"
+            messages.append(EmailMessage(str(SUBJECTS[event]), body, settings.DEFAULT_FROM_EMAIL, [to]))
     try:
         get_connection().send_messages(messages)
     except BaseException:
@@ -118,6 +125,18 @@ def claim_notify(*, claim_id: int) -> int:
     if not cache.add(key, 1, CLAIM_SECONDS):
         return 1
     values = {"player": claim.player.display_name, "reason": claim.reason, "url": f"/players/{claim.player_id}/"}
+    with in_language_of(claim.user):
+        subject, body = _claim_message(claim, values)
+    try:
+        get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [claim.user.email])])
+    except BaseException:
+        cache.delete(key)
+        raise
+    return 1
+
+
+def _claim_message(claim: PlayerClaim, values: dict) -> tuple[str, str]:
+    """(subject, body) telling the claimant the decision, in the active language."""
     if claim.status == PlayerClaim.Status.APPROVED:
         subject = _("Your claim was approved: you are %(player)s") % values
         body = _("Your claim to be %(player)s was approved. His matches and his rating are now yours.\n\n"
@@ -126,9 +145,4 @@ def claim_notify(*, claim_id: int) -> int:
         subject = _("Your claim to be %(player)s was refused") % values
         body = _("Your claim to be %(player)s was refused, for this reason:\n\n%(reason)s\n\n"
                  "See your claims at /claims/") % values
-    try:
-        get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [claim.user.email])])
-    except BaseException:
-        cache.delete(key)
-        raise
-    return 1
+    return subject, body
