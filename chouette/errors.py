@@ -9,22 +9,26 @@ Each function returns a :class:`core.errors.DomainError` (400: the input is wron
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from core.errors import Conflict, DomainError
 
 
 def chouette_ended() -> Conflict:
-    return Conflict("this chouette session has ended", code="chouette_ended")
+    return Conflict(_("this chouette session has ended"), code="chouette_ended")
 
 
 def stale_table(expected: int, version: int) -> Conflict:
-    return Conflict(f"the table has changed since your page was loaded (version {expected}, now {version}): "
-                    f"reload it and enter the game again", code="stale_table", version=version)
+    return Conflict(_("the table has changed since your page was loaded (version %(expected)s, now %(version)s): "
+                      "reload it and enter the game again") % {"expected": expected, "version": version},
+                    code="stale_table", version=version)
 
 
 def chouette_game_voided(number: int) -> Conflict:
-    return Conflict(f"game {number} is voided: it no longer counts and cannot be amended", code="chouette_game_voided",
+    return Conflict(_("game %(number)s is voided: it no longer counts and cannot be amended") % {"number": number},
+                    code="chouette_game_voided",
                     game=number)
 
 
 def bad_chouette(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_chouette", field=field)
+    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_chouette", field=field)

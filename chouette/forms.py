@@ -9,6 +9,7 @@ import re
 
 from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from core.bounds import SMALLINT_MAX
 from core.parsers import json_loads
@@ -19,7 +20,8 @@ from .selectors import ChouetteState, Seat
 
 DICE = re.compile(r"[1-9](?:[\s,]+[1-9])*")
 CUBE_FACES = [1 << power for power in range(11)]  # 1 .. 1024
-ENDS = [("played", "played to the end"), ("member_dropped", "dropped"), ("box_dropped", "Box dropped")]
+ENDS = [("played", gettext_lazy("played to the end")), ("member_dropped", gettext_lazy("dropped")),
+        ("box_dropped", gettext_lazy("Box dropped"))]
 
 
 #: A club with more active members than this names its table's players with the player picker,
@@ -37,31 +39,36 @@ class ChouetteStartForm(forms.Form):
     :data:`SEATS_LISTED_MAX` members, as seats: a player picker (``seat-<n>``: the club's members
     only) and his dice (``seat-<n>-dice``). Both are always read."""
 
-    name = forms.CharField(max_length=80, required=False, help_text="e.g. the big table")
-    night = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, help_text="the club night, if any")
-    stake = forms.DecimalField(max_digits=9, decimal_places=2, min_value=0, initial="1.00", label="Stake per point")
-    currency = forms.CharField(max_length=3, initial="EUR")
-    single_cube = forms.BooleanField(required=False, label="One cube for the whole team (instead of one per member)")
-    jacoby = forms.BooleanField(required=False, initial=True, label="Jacoby rule")
-    beavers = forms.BooleanField(required=False, label="Beavers allowed")
-    raccoons = forms.BooleanField(required=False, label="Raccoons allowed (needs beavers)")
+    name = forms.CharField(max_length=80, required=False, label=gettext_lazy("Name"),
+                           help_text=gettext_lazy("e.g. the big table"))
+    night = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Night"),
+                                   help_text=gettext_lazy("the club night, if any"))
+    stake = forms.DecimalField(max_digits=9, decimal_places=2, min_value=0, initial="1.00",
+                               label=gettext_lazy("Stake per point"))
+    currency = forms.CharField(max_length=3, initial="EUR", label=gettext_lazy("Currency"))
+    single_cube = forms.BooleanField(required=False,
+                                     label=gettext_lazy("One cube for the whole team (instead of one per member)"))
+    jacoby = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Jacoby rule"))
+    beavers = forms.BooleanField(required=False, label=gettext_lazy("Beavers allowed"))
+    raccoons = forms.BooleanField(required=False, label=gettext_lazy("Raccoons allowed (needs beavers)"))
     automatic_doubles = forms.IntegerField(min_value=0, max_value=30, initial=0,
-                                           label="Automatic doubles (limit; 0: none)")
+                                           label=gettext_lazy("Automatic doubles (limit; 0: none)"))
     box_partner_from = forms.IntegerField(required=False, min_value=3, max_value=SMALLINT_MAX,
-                                          label="Box partner from this many players",
-                                          help_text="blank: never")
-    box_must_take_half = forms.BooleanField(required=False,
-                                            label="House rule: when all cubes are turned at once the Box takes half")
-    lone_taker_must_beaver = forms.BooleanField(required=False, label="House rule: a lone taker must beaver")
+                                          label=gettext_lazy("Box partner from this many players"),
+                                          help_text=gettext_lazy("blank: never"))
+    box_must_take_half = forms.BooleanField(
+        required=False, label=gettext_lazy("House rule: when all cubes are turned at once the Box takes half"))
+    lone_taker_must_beaver = forms.BooleanField(required=False,
+                                                label=gettext_lazy("House rule: a lone taker must beaver"))
 
     def __init__(self, *args, players: list[tuple[int, str]], nights: list[tuple[int, str]], club=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.players = players
-        self.fields["night"].choices = [("", "none"), *nights]
+        self.fields["night"].choices = [("", pgettext_lazy("no night", "none")), *nights]
         for player_id, name in players:
             self.fields[f"dice-{player_id}"] = forms.CharField(
-                required=False, max_length=40, label=f"{name}'s roll-off",
-                help_text="blank: not playing; one die, then each reroll after a tie (6 3)")
+                required=False, max_length=40, label=_("%(name)s's roll-off") % {"name": name},
+                help_text=_("blank: not playing; one die, then each reroll after a tie (6 3)"))
         self.seats_picked = club is not None and len(players) > SEATS_LISTED_MAX
         if club is not None:
             members = Player.objects.filter(pk__in=[player_id for player_id, _name in players])
@@ -88,7 +95,7 @@ class ChouetteStartForm(forms.Form):
 
     def _dice(self, field: str, text: str) -> list[int] | None:
         if not DICE.fullmatch(text):
-            self.add_error(field, "dice from 1 to 6, separated by spaces (6 3)")
+            self.add_error(field, _("dice from 1 to 6, separated by spaces (6 3)"))
             return None
         return [int(die) for die in re.split(r"[\s,]+", text)]
 
@@ -116,7 +123,7 @@ class ChouetteStartForm(forms.Form):
             if dice:
                 rolls[player.pk] = dice
         if not self.errors and len(rolls) < 2:
-            raise forms.ValidationError("a chouette needs at least two players: give each player's roll-off die")
+            raise forms.ValidationError(_("a chouette needs at least two players: give each player's roll-off die"))
         data["rolls"] = rolls
         return data
 
@@ -140,10 +147,12 @@ class QuickResultForm(forms.Form):
     ``version`` is the table's version the form was built from (a game entered from a table that has
     moved on is refused)."""
 
-    winner = forms.ChoiceField(widget=forms.RadioSelect, label="Who won the board", choices=[
-        ("box", "The Box"), ("team", "The team"), ("none", "Nobody: every member was out on the cube")])
-    level = forms.TypedChoiceField(widget=forms.RadioSelect, coerce=int, initial=1, label="How",
-                                   choices=[(1, "Single"), (2, "Gammon"), (3, "Backgammon")])
+    winner = forms.ChoiceField(widget=forms.RadioSelect, label=gettext_lazy("Who won the board"), choices=[
+        ("box", gettext_lazy("The Box")), ("team", gettext_lazy("The team")),
+        ("none", gettext_lazy("Nobody: every member was out on the cube"))])
+    level = forms.TypedChoiceField(widget=forms.RadioSelect, coerce=int, initial=1, label=gettext_lazy("How"),
+                                   choices=[(1, pgettext_lazy("chouette result", "Single")), (2, gettext_lazy("Gammon")),
+                                            (3, gettext_lazy("Backgammon"))])
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, seats: tuple[Seat, ...], automatic_limit: int, box_partner_allowed: bool, **kwargs):
@@ -152,17 +161,18 @@ class QuickResultForm(forms.Form):
         team = seats[1:]
         if automatic_limit:
             self.fields["automatic"] = forms.IntegerField(min_value=0, max_value=automatic_limit, initial=0,
-                                                          label="Automatic doubles on the opening roll")
+                                                          label=_("Automatic doubles on the opening roll"))
         if box_partner_allowed and len(team) > 1:
             self.fields["box_partner"] = forms.TypedChoiceField(
-                coerce=int, empty_value=None, required=False, label="Box partner",
-                choices=[("", "none"), *((seat.player_id, seat.display_name) for seat in team[1:])])
+                coerce=int, empty_value=None, required=False, label=_("Box partner"),
+                choices=[("", pgettext_lazy("no Box partner", "none")),
+                         *((seat.player_id, seat.display_name) for seat in team[1:])])
         for seat in team:
             self.fields[f"cube-{seat.player_id}"] = forms.TypedChoiceField(
-                coerce=int, empty_value=None, required=False, label=f"{seat.display_name}'s cube",
-                choices=[("", "not doubled"), *((face, str(face)) for face in CUBE_FACES)])
+                coerce=int, empty_value=None, required=False, label=_("%(name)s's cube") % {"name": seat.display_name},
+                choices=[("", _("not doubled")), *((face, str(face)) for face in CUBE_FACES)])
             self.fields[f"end-{seat.player_id}"] = forms.ChoiceField(
-                choices=ENDS, initial="played", label=f"How {seat.display_name}'s game ended")
+                choices=ENDS, initial="played", label=_("How %(name)s's game ended") % {"name": seat.display_name})
 
     @classmethod
     def for_state(cls, state: ChouetteState, *args, **kwargs) -> QuickResultForm:
@@ -190,7 +200,7 @@ class QuickResultForm(forms.Form):
         for seat in self.seats[1:]:
             value, end = data.get(f"cube-{seat.player_id}"), data.get(f"end-{seat.player_id}")
             if seat.player_id != partner and end and end != "played" and value is None:
-                self.add_error(f"cube-{seat.player_id}", "give the cube's value when the game ended on a drop")
+                self.add_error(f"cube-{seat.player_id}", _("give the cube's value when the game ended on a drop"))
         return data
 
     def record(self) -> dict:
@@ -265,7 +275,7 @@ class FullRecordForm(forms.Form):
     who keep the board's log; the quick result is the usual way at the table."""
 
     record = forms.CharField(widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}), max_length=200_000,
-                             label="Full record (JSON)",
+                             label=gettext_lazy("Full record (JSON)"),
                              help_text='{"board_log": [...engine actions...], "crew_moments": [{"before": 4, '
                                        '"moment": {...}}], "box_partner": null}')
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
@@ -274,9 +284,10 @@ class FullRecordForm(forms.Form):
         try:
             data = json_loads(self.cleaned_data["record"])
         except json.JSONDecodeError as error:
-            raise forms.ValidationError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+            raise forms.ValidationError(_("not JSON: %(error)s at line %(line)d, column %(column)d") % {
+                "error": error.msg, "line": error.lineno, "column": error.colno}) from None
         except ValueError as error:  # nested too deep for any record, NaN
             raise forms.ValidationError(_("not JSON: %(error)s") % {"error": error}) from None
         if not isinstance(data, dict):
-            raise forms.ValidationError("a full record is a JSON object with board_log and crew_moments")
+            raise forms.ValidationError(_("a full record is a JSON object with board_log and crew_moments"))
         return data

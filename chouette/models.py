@@ -19,6 +19,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class ChouetteSession(models.Model):
@@ -26,8 +28,8 @@ class ChouetteSession(models.Model):
     computed from (engine.chouette). The row is the table's lock: every step is written under it."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Playing"
-        ENDED = "ended", "Ended"
+        OPEN = "open", _("Playing")
+        ENDED = "ended", _("Ended")
 
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="chouettes")
     night = models.ForeignKey("clubs.ClubNight", null=True, blank=True, on_delete=models.SET_NULL, related_name="chouettes")
@@ -69,7 +71,7 @@ class ChouetteSession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"Chouette {self.pk} at {self.club}"
+        return self.name or gettext("Chouette %(number)s at %(club)s") % {"number": self.pk, "club": self.club}
 
 
 class ChouetteStep(models.Model):
@@ -78,10 +80,10 @@ class ChouetteStep(models.Model):
     or voids it; the line-up and the ledger are recomputed from the steps, never edited."""
 
     class Kind(models.TextChoices):
-        START = "start", "Start (opening roll-off)"
-        JOIN = "join", "Player joins"
-        LEAVE = "leave", "Player leaves"
-        GAME = "game", "Game"
+        START = "start", _("Start (opening roll-off)")
+        JOIN = "join", _("Player joins")
+        LEAVE = "leave", _("Player leaves")
+        GAME = "game", _("Game")
 
     session = models.ForeignKey(ChouetteSession, on_delete=models.CASCADE, related_name="steps")
     number = models.PositiveIntegerField()

@@ -28,6 +28,8 @@ from decimal import Decimal
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubNight
 from clubs.selectors import member_players
@@ -49,9 +51,15 @@ from .models import ChouetteSession, ChouetteStep
 
 #: The keys of a stored game step that the engine reads (the others are the table's entry).
 ENGINE_KEYS = ("type", "rolloff", "lineup", "player", "record")
-ROLE_LABELS = {"box": "Box", "captain": "Captain", "crew": "Crew", "box_partner": "Box partner"}
-END_LABELS = {CubeEnd.PLAYED: "played", CubeEnd.MEMBER_DROPPED: "dropped", CubeEnd.BOX_DROPPED: "Box dropped"}
-LEVEL_LABELS = {1: "single", 2: "gammon", 3: "backgammon"}
+ROLE_LABELS = {"box": _("Box"), "captain": _("Captain"), "crew": _("Crew"), "box_partner": _("Box partner")}
+END_LABELS = {CubeEnd.PLAYED: _("played"), CubeEnd.MEMBER_DROPPED: _("dropped"), CubeEnd.BOX_DROPPED: _("Box dropped")}
+LEVEL_LABELS = {1: pgettext_lazy("chouette result", "single"), 2: _("gammon"), 3: _("backgammon")}
+#: Who won what, as whole sentences (the Box or the team, at each level): a translator words each.
+RESULT_LABELS = {
+    ("box", 1): _("the Box won a single"), ("box", 2): _("the Box won a gammon"), ("box", 3): _("the Box won a backgammon"),
+    ("team", 1): _("the team won a single"), ("team", 2): _("the team won a gammon"),
+    ("team", 3): _("the team won a backgammon"),
+}
 
 
 # --- from rows to the engine ---------------------------------------------------------------------
@@ -98,7 +106,7 @@ class Seat:
 
     @property
     def role_label(self) -> str:
-        return ROLE_LABELS[self.role]
+        return str(ROLE_LABELS[self.role])
 
 
 @dataclass(frozen=True)
@@ -112,7 +120,7 @@ class CubeRow:
 
     @property
     def end_label(self) -> str:
-        return END_LABELS[CubeEnd(self.end)]
+        return str(END_LABELS[CubeEnd(self.end)])
 
 
 @dataclass(frozen=True)
@@ -127,7 +135,7 @@ class AmountRow:
 
     @property
     def role_label(self) -> str:
-        return ROLE_LABELS[self.role]
+        return str(ROLE_LABELS[self.role])
 
 
 @dataclass(frozen=True)
@@ -159,14 +167,13 @@ class GameRow:
 
     @property
     def level_label(self) -> str:
-        return LEVEL_LABELS[self.level]
+        return str(LEVEL_LABELS[self.level])
 
     @property
     def result_label(self) -> str:
         if self.winner is None:
-            return "nobody played to the end"
-        side = "the Box" if self.winner == "box" else "the team"
-        return f"{side} won a {self.level_label}"
+            return gettext("nobody played to the end")
+        return str(RESULT_LABELS[("box" if self.winner == "box" else "team", self.level)])
 
 
 @dataclass(frozen=True)

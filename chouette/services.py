@@ -235,7 +235,8 @@ def _club_player(club: Club, player_id, field: str) -> Player:
     if isinstance(player_id, int) and not isinstance(player_id, bool):
         player = member_players(club_id=club.pk).filter(pk=player_id).first()
     if player is None:
-        raise DomainError(f"player {player_id!r} is not an active member of this club", code="unknown_player",
+        raise DomainError(gettext("player %(player)r is not an active member of this club") % {"player": player_id},
+                          code="unknown_player",
                           field=field)
     return player
 
@@ -243,7 +244,7 @@ def _club_player(club: Club, player_id, field: str) -> Player:
 def _announced(data) -> dict[int, int]:
     """The amounts the table announced, ``[{"player": 7, "points": -2}, ...]``, by player."""
     if not isinstance(data, list):
-        raise DomainError("amounts: expected a list of {player, points}", code="bad_json", field="amounts")
+        raise DomainError(gettext("amounts: expected a list of {player, points}"), code="bad_json", field="amounts")
     amounts: dict[int, int] = {}
     for index, item in enumerate(data):
         where = f"amounts[{index}]"
@@ -267,9 +268,10 @@ def _parse_entry(entry: str, entered, lineup: Lineup, settings: ChouetteSettings
     table announced, if any: see :func:`_check_announced`) or a full record
     (``engine.chouette.full_game``'s form: the board's log and the crew's cube moments)."""
     if entry not in ENTRIES:
-        raise DomainError(f"kind: a game is recorded as quick or full, not {entry!r}", code="bad_entry", field="kind")
+        raise DomainError(gettext("kind: a game is recorded as quick or full, not %(entry)r") % {"entry": entry},
+                          code="bad_entry", field="kind")
     if not isinstance(entered, dict):
-        raise DomainError("record: expected a JSON object", code="bad_json", field="record")
+        raise DomainError(gettext("record: expected a JSON object"), code="bad_json", field="record")
     try:
         if entry == QUICK:
             return game_from_json({key: value for key, value in entered.items() if key != "amounts"}, lineup)
@@ -382,9 +384,9 @@ def _stake(stake) -> Decimal:
     try:
         value = Decimal(str(stake))
     except (InvalidOperation, ValueError):
-        raise errors.bad_chouette("stake", f"{stake!r} is not an amount") from None
+        raise errors.bad_chouette("stake", gettext("%(stake)r is not an amount") % {"stake": stake}) from None
     if not value.is_finite() or value < 0 or value > MAX_STAKE or value != value.quantize(Decimal("0.01")):
-        raise errors.bad_chouette("stake", "an amount from 0 to 9999999.99, at most two decimals")
+        raise errors.bad_chouette("stake", gettext("an amount from 0 to 9999999.99, at most two decimals"))
     return value.quantize(Decimal("0.01"))
 
 
@@ -410,15 +412,15 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     require_club_manager(club, user)
     name = (name or "").strip()
     if len(name) > 80:
-        raise errors.bad_chouette("name", "at most 80 characters")
+        raise errors.bad_chouette("name", gettext("at most 80 characters"))
     stake = _stake(stake)
     if not isinstance(currency, str) or not CURRENCY.fullmatch(currency.strip().upper()):
-        raise errors.bad_chouette("currency", "three letters, such as EUR")
+        raise errors.bad_chouette("currency", gettext("three letters, such as EUR"))
     currency = currency.strip().upper()
     if isinstance(automatic_doubles, int) and not isinstance(automatic_doubles, bool) and automatic_doubles > MAX_AUTOMATIC:
-        raise errors.bad_chouette("automatic_doubles", f"at most {MAX_AUTOMATIC}")
+        raise errors.bad_chouette("automatic_doubles", gettext("at most %(limit)s") % {"limit": MAX_AUTOMATIC})
     if isinstance(box_partner_from, int) and box_partner_from > MAX_BOX_PARTNER_FROM:
-        raise errors.bad_chouette("box_partner_from", f"at most {MAX_BOX_PARTNER_FROM}")
+        raise errors.bad_chouette("box_partner_from", gettext("at most %(limit)s") % {"limit": MAX_BOX_PARTNER_FROM})
     try:
         settings = ChouetteSettings(
             single_cube=single_cube, jacoby=jacoby, box_must_take_half=box_must_take_half,
@@ -431,7 +433,8 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     if night_id is not None:
         night = ClubNight.objects.filter(pk=night_id, club=club).first()
         if night is None:
-            raise DomainError(f"night {night_id} is not one of this club's nights", code="unknown_night", field="night")
+            raise DomainError(gettext("night %(night)s is not one of this club's nights") % {"night": night_id},
+                              code="unknown_night", field="night")
         if night.status != ClubNight.Status.OPEN:
             raise club_errors.night_closed()
     try:
@@ -499,7 +502,8 @@ def chouette_leave(*, club_id: int, chouette_id: int, user, player_id: int,
     club, session = _locked(club_id, chouette_id, user)
     _check_open(session, expected_version)
     if not isinstance(player_id, int) or isinstance(player_id, bool):
-        raise DomainError(f"player {player_id!r} is not at the table", code="unknown_player", field="player")
+        raise DomainError(gettext("player %(player)r is not at the table") % {"player": player_id}, code="unknown_player",
+                          field="player")
     standing = _standing(session)
     step = LeaveStep(player_id)
     state, _ = _fold_one(session, standing, step, field="player")

@@ -21,7 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
@@ -58,10 +58,11 @@ def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
     text = error_text(error)
     player = error.details.get("player")
     if isinstance(player, int) and player in names and names[player] not in text:
-        text = f"{names[player]}: {text}"
+        text = gettext("%(name)s: %(message)s") % {"name": names[player], "message": text}
     step = error.details.get("step")
     if step is not None and error.details.get("game") is not None and error.code != "later_games_to_amend":
-        text = f"game {error.details['game']} (step {step}) would no longer fit: {text}"
+        text = gettext("game %(game)s (step %(step)s) would no longer fit: %(message)s") % {
+            "game": error.details["game"], "step": step, "message": text}
     return text
 
 
@@ -104,7 +105,7 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, text=lambda e: _refusal_text(e, dict(players)))
         return _render_new(request, club, form=form, status=error_status(error))
-    return success_redirect(request, "The table is set: good game.", _table_url(club, session))
+    return success_redirect(request, gettext("The table is set: good game."), _table_url(club, session))
 
 
 # --- the table -----------------------------------------------------------------------------------------------
@@ -112,12 +113,12 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _join_form(club: Club, state, data=None) -> PlayerChoiceForm:
     seated = {seat.player_id for seat in state.lineup}
-    return PlayerChoiceForm(data, initial={"version": state.version}, label="Newcomer", club=club,
+    return PlayerChoiceForm(data, initial={"version": state.version}, label=gettext("Newcomer"), club=club,
                             players=[(pid, name) for pid, name in _member_players(club) if pid not in seated])
 
 
 def _leave_form(club: Club, state, data=None) -> PlayerChoiceForm:
-    return PlayerChoiceForm(data, initial={"version": state.version}, label="Leaving",
+    return PlayerChoiceForm(data, initial={"version": state.version}, label=gettext("Leaving"),
                             players=[(seat.player_id, seat.display_name) for seat in state.lineup])
 
 
@@ -181,8 +182,9 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
     after = selectors.chouette_state(session=session, last_games=1)
     game = after.games[0]
     box, captain = after.lineup[0], after.lineup[1]
-    return success_redirect(request, f"Game {game.number}: {game.result_label}. Next: {box.display_name} is the Box, "
-                                     f"{captain.display_name} the Captain.", _table_url(club, session))
+    text = gettext("Game %(number)s: %(result)s. Next: %(box)s is the Box, %(captain)s the Captain.") % {
+        "number": game.number, "result": game.result_label, "box": box.display_name, "captain": captain.display_name}
+    return success_redirect(request, text, _table_url(club, session))
 
 
 @login_required
@@ -200,16 +202,18 @@ def chouette_game_record_full(request: HttpRequest, slug: str, chouette_id: int)
                                       record=form.cleaned_data["record"], expected_version=form.cleaned_data["version"])
     except DomainError as error:
         where = error.details.get("field")
-        form.add_error("record", f"{where}: {_refusal_text(error, _names(state))}" if where else
+        form.add_error("record", gettext("%(field)s: %(message)s") % {
+            "field": where, "message": _refusal_text(error, _names(state))} if where else
                        _refusal_text(error, _names(state)))
         session.refresh_from_db()
         return _render_table(request, club, session, full_form=form, status=error_status(error))
     session.refresh_from_db()
     game = selectors.chouette_state(session=session, last_games=1).games[0]
-    return success_redirect(request, f"Game {game.number}: {game.result_label}.", _table_url(club, session))
+    return success_redirect(request, gettext("Game %(number)s: %(result)s.") % {
+        "number": game.number, "result": game.result_label}, _table_url(club, session))
 
 
-def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, make_form, text: str):
+def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, make_form, text):
     club, session = _manager_session(request, slug, chouette_id)
     state = selectors.chouette_state(session=session, last_games=0)
     form = make_form(club, state, request.POST)
@@ -222,7 +226,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
         session.refresh_from_db()
         return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
                              status=error_status(error))
-    return success_redirect(request, text.format(name=form.chosen_name), _table_url(club, session))
+    return success_redirect(request, str(text) % {"name": form.chosen_name}, _table_url(club, session))
 
 
 @login_required
@@ -230,7 +234,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
 def chouette_join(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
     """A newcomer joins at the bottom of the line; see chouette_join."""
     return _player_action(request, slug, chouette_id, services.chouette_join, _join_form,
-                          "{name} joins at the bottom of the line.")
+                          gettext_lazy("%(name)s joins at the bottom of the line."))
 
 
 @login_required
@@ -238,7 +242,7 @@ def chouette_join(request: HttpRequest, slug: str, chouette_id: int) -> HttpResp
 def chouette_leave(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
     """A player leaves the table; see chouette_leave."""
     return _player_action(request, slug, chouette_id, services.chouette_leave, _leave_form,
-                          "{name} leaves the table.")
+                          gettext_lazy("%(name)s leaves the table."))
 
 
 @login_required
@@ -250,7 +254,7 @@ def chouette_end(request: HttpRequest, slug: str, chouette_id: int) -> HttpRespo
         services.chouette_end(club_id=club.pk, chouette_id=session.pk, user=request.user)
     except DomainError as error:
         return _render_table(request, club, session, action_error=error_text(error), status=error_status(error))
-    return success_redirect(request, "The session is over: here is who pays whom.", _table_url(club, session))
+    return success_redirect(request, gettext("The session is over: here is who pays whom."), _table_url(club, session))
 
 
 # --- one game ------------------------------------------------------------------------------------------------

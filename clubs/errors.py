@@ -15,110 +15,112 @@ from core.errors import Conflict, DomainError, NotAllowed
 
 
 def not_logged_in() -> NotAllowed:
-    return NotAllowed("log in first", code="not_authenticated")
+    return NotAllowed(_("log in first"), code="not_authenticated")
 
 
 def not_club_member() -> NotAllowed:
-    return NotAllowed("only the club's members may see or do this", code="not_club_member")
+    return NotAllowed(_("only the club's members may see or do this"), code="not_club_member")
 
 
 def not_club_manager() -> NotAllowed:
-    return NotAllowed("only the club's owners and organisers may do this", code="not_club_manager")
+    return NotAllowed(_("only the club's owners and organisers may do this"), code="not_club_manager")
 
 
 def not_club_owner() -> NotAllowed:
-    return NotAllowed("only the club's owners may do this", code="not_club_owner")
+    return NotAllowed(_("only the club's owners may do this"), code="not_club_owner")
 
 
 def not_your_invitation() -> NotAllowed:
-    return NotAllowed("only the invited user may accept or decline an invitation", code="not_your_invitation")
+    return NotAllowed(_("only the invited user may accept or decline an invitation"), code="not_your_invitation")
 
 
 # --- bad input ---------------------------------------------------------------------------------
 
 
 def bad_club(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_club", field=field)
+    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_club", field=field)
 
 
 def bad_role(role) -> DomainError:
-    return DomainError(f"{role!r} is not a role: owner, organiser or member", code="bad_role", field="role")
+    return DomainError(_("%(role)r is not a role: owner, organiser or member") % {"role": role}, code="bad_role", field="role")
 
 
 def unknown_user(username) -> DomainError:
-    return DomainError(f"there is no user {username!r}", code="unknown_user", field="username")
+    return DomainError(_("there is no user %(username)r") % {"username": username}, code="unknown_user", field="username")
 
 
 def unknown_membership(membership_id) -> DomainError:
-    return DomainError(f"membership {membership_id} is not one of this club's", code="unknown_membership",
+    return DomainError(_("membership %(id)s is not one of this club's") % {"id": membership_id}, code="unknown_membership",
                        field="membership")
 
 
 def unknown_player(player_id) -> DomainError:
-    return DomainError(f"player {player_id} is not an active member of this club", code="unknown_player",
+    return DomainError(_("player %(id)s is not an active member of this club") % {"id": player_id}, code="unknown_player",
                        field="player")
 
 
 def bad_season(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_season", field=field)
+    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_season", field=field)
 
 
 def bad_night(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_night", field=field)
+    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_night", field=field)
 
 
 def no_player() -> DomainError:
-    return DomainError("this member has no player profile yet", code="no_player")
+    return DomainError(_("this member has no player profile yet"), code="no_player")
 
 
 # --- the club's state forbids it ---------------------------------------------------------------
 
 
 def closed_to_requests() -> Conflict:
-    return Conflict("this club does not take requests to join: ask an owner or organiser for an invitation",
+    return Conflict(_("this club does not take requests to join: ask an owner or organiser for an invitation"),
                     code="closed_to_requests")
 
 
 def already_member() -> Conflict:
-    return Conflict("already a member of this club", code="already_member")
+    return Conflict(_("already a member of this club"), code="already_member")
 
 
 def already_pending(status: str) -> Conflict:
-    what = "an invitation" if status == "invited" else "a request to join"
-    return Conflict(f"there is already {what} for this user: answer it", code="already_pending")
+    if status == "invited":
+        return Conflict(_("there is already an invitation for this user: answer it"), code="already_pending")
+    return Conflict(_("there is already a request to join for this user: answer it"), code="already_pending")
 
 
 def not_pending(expected: str) -> Conflict:
-    what = "an invitation" if expected == "invited" else "a request to join"
-    return Conflict(f"this membership is not {what} waiting for an answer", code="not_pending")
+    if expected == "invited":
+        return Conflict(_("this membership is not an invitation waiting for an answer"), code="not_pending")
+    return Conflict(_("this membership is not a request to join waiting for an answer"), code="not_pending")
 
 
 def not_active() -> Conflict:
-    return Conflict("this membership is not active", code="not_active")
+    return Conflict(_("this membership is not active"), code="not_active")
 
 
 def no_membership() -> Conflict:
-    return Conflict("you are not a member of this club, nor invited, nor asking to join", code="no_membership")
+    return Conflict(_("you are not a member of this club, nor invited, nor asking to join"), code="no_membership")
 
 
 def last_owner() -> Conflict:
-    return Conflict("a club keeps at least one owner: make another member owner first", code="last_owner")
+    return Conflict(_("a club keeps at least one owner: make another member owner first"), code="last_owner")
 
 
 def name_taken(name: str) -> Conflict:
-    return Conflict(f"there is already a club named {name!r}", code="name_taken")
+    return Conflict(_("there is already a club named %(name)r") % {"name": name}, code="name_taken")
 
 
 def season_name_taken(name: str) -> Conflict:
-    return Conflict(f"this club already has a season named {name!r}", code="season_name_taken")
+    return Conflict(_("this club already has a season named %(name)r") % {"name": name}, code="season_name_taken")
 
 
 def night_closed() -> Conflict:
-    return Conflict("this club night is closed", code="night_closed")
+    return Conflict(_("this club night is closed"), code="night_closed")
 
 
 def already_checked_in() -> Conflict:
-    return Conflict("already checked in to this night", code="already_checked_in")
+    return Conflict(_("already checked in to this night"), code="already_checked_in")
 
 
 def walk_in_role(name: str) -> Conflict:

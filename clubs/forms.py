@@ -42,10 +42,11 @@ class UserPickerField(PlayerChoiceField):
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    city = forms.CharField(max_length=120, required=False)
-    description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
-    open_to_requests = forms.BooleanField(required=False, initial=True, label="People may ask to join")
+    name = forms.CharField(max_length=120, label=_("Name"))
+    city = forms.CharField(max_length=120, required=False, label=_("City"))
+    description = forms.CharField(required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 4}),
+                                  label=_("Description"))
+    open_to_requests = forms.BooleanField(required=False, initial=True, label=_("People may ask to join"))
 
 
 class InviteForm(forms.Form):
@@ -59,44 +60,45 @@ class InviteForm(forms.Form):
 class MembershipActionForm(forms.Form):
     """An owner's action on one membership; ``role`` only for a role change."""
 
-    action = forms.ChoiceField(choices=[("approve", "Approve"), ("decline", "Decline"), ("role", "Change role"),
-                                        ("remove", "Remove")])
-    role = forms.ChoiceField(choices=Membership.Role.choices, required=False)
+    action = forms.ChoiceField(choices=[("approve", _("Approve")), ("decline", _("Decline")),
+                                        ("role", _("Change role")), ("remove", _("Remove"))])
+    role = forms.ChoiceField(choices=Membership.Role.choices, required=False, label=_("Role"))
 
     def clean(self):
         data = super().clean()
         if data.get("action") == "role" and not data.get("role"):
-            self.add_error("role", "choose the new role")
+            self.add_error("role", _("choose the new role"))
         return data
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=80)
-    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="First day")
-    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="Last day")
+    name = forms.CharField(max_length=80, label=_("Name"))
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("First day"))
+    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("Last day"))
 
     def clean(self):
         data = super().clean()
         if data.get("starts_on") and data.get("ends_on") and data["starts_on"] > data["ends_on"]:
-            self.add_error("ends_on", "the season ends before it starts")
+            self.add_error("ends_on", _("the season ends before it starts"))
         return data
 
 
 class NightForm(forms.Form):
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    title = forms.CharField(max_length=120, required=False)
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("Date"))
+    title = forms.CharField(max_length=120, required=False, label=_("Title"))
 
 
 class CheckInForm(forms.Form):
-    player = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, help_text="empty: yourself")
+    player = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, label=_("Player"),
+                                help_text=_("empty: yourself"))
 
 
 class NightMatchForm(forms.Form):
     """A match between two of the night's checked-in players (``players``: (player id, name))."""
 
-    side0 = forms.TypedChoiceField(coerce=int, label="Player")
-    side1 = forms.TypedChoiceField(coerce=int, label="Opponent")
-    length = forms.IntegerField(min_value=1, max_value=25, initial=5, label="Points to win")
+    side0 = forms.TypedChoiceField(coerce=int, label=_("Player"))
+    side1 = forms.TypedChoiceField(coerce=int, label=_("Opponent"))
+    length = forms.IntegerField(min_value=1, max_value=25, initial=5, label=_("Points to win"))
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -108,5 +110,5 @@ class NightMatchForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("side0") is not None and data.get("side0") == data.get("side1"):
-            self.add_error("side1", "choose two different players")
+            self.add_error("side1", _("choose two different players"))
         return data

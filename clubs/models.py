@@ -15,6 +15,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Club(models.Model):
@@ -34,14 +36,14 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        ORGANISER = "organiser", "Organiser"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        ORGANISER = "organiser", _("Organiser")
+        MEMBER = "member", _("Member")
 
     class Status(models.TextChoices):
-        REQUESTED = "requested", "Asked to join"
-        INVITED = "invited", "Invited"
-        ACTIVE = "active", "Member"
+        REQUESTED = "requested", _("Asked to join")
+        INVITED = "invited", _("Invited")
+        ACTIVE = "active", pgettext_lazy("membership status", "Member")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
@@ -143,8 +145,8 @@ class Season(models.Model):
 
 class ClubNight(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", pgettext_lazy("club night", "Open")
+        CLOSED = "closed", pgettext_lazy("club night", "Closed")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
     date = models.DateField()

@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from matches.models import Match, Player, RatingChange, Side
 from tournaments.models import Tournament
@@ -65,6 +66,11 @@ class RecentResult:
     score: tuple[int, int]
     length: int
     on: dt.date | None
+
+    @property
+    def score_text(self) -> str:
+        """The score as written, his first (``5-2``)."""
+        return f"{self.score[0]}-{self.score[1]}"
 
 
 @dataclass(frozen=True)
@@ -251,7 +257,7 @@ def season_get(*, club: Club, season_id: int) -> Season:
     return Season.objects.select_related("club").get(pk=season_id, club=club)
 
 
-LADDER_DEFINITION = (
+LADDER_DEFINITION = gettext_noop(
     "From the club's confirmed matches (money sessions excepted) played within the season's dates "
     "(the day played, or else the day confirmed). Points: the match points a player scored, the sum "
     "of his side's final scores (a 5-3 win is 5 points, a 3-5 loss 3). Rating: the sum of his FIBS "

@@ -15,6 +15,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -52,7 +54,8 @@ def club_new(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return render(request, "clubs/new.html", {"form": form}, status=error_status(error))
-    return success_redirect(request, f"Club “{club.name}” created: you are its owner.", reverse("clubs:detail", args=[club.slug]))
+    return success_redirect(request, _("Club “%(name)s” created: you are its owner.") % {"name": club.name},
+                            reverse("clubs:detail", args=[club.slug]))
 
 
 # --- a club's page -------------------------------------------------------------------------------
@@ -87,21 +90,21 @@ def _own_action(request: HttpRequest, slug: str, service, text: str) -> HttpResp
 @require_POST
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     """Ask to join; see membership_request."""
-    return _own_action(request, slug, services.membership_request, "You asked to join: an owner will answer.")
+    return _own_action(request, slug, services.membership_request, _("You asked to join: an owner will answer."))
 
 
 @login_required
 @require_POST
 def accept(request: HttpRequest, slug: str) -> HttpResponse:
     """Accept an invitation; see membership_accept."""
-    return _own_action(request, slug, services.membership_accept, "Welcome: you are a member.")
+    return _own_action(request, slug, services.membership_accept, _("Welcome: you are a member."))
 
 
 @login_required
 @require_POST
 def leave(request: HttpRequest, slug: str) -> HttpResponse:
     """Leave, withdraw a request or decline an invitation; see membership_leave."""
-    return _own_action(request, slug, services.membership_leave, "Done: you are no longer in this club.")
+    return _own_action(request, slug, services.membership_leave, _("Done: you are no longer in this club."))
 
 
 # --- members (managers) --------------------------------------------------------------------------
@@ -138,14 +141,15 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, field="username")
         return _render_members(request, club, invite_form=form, status=error_status(error))
-    return success_redirect(request, f"{form.cleaned_data['username']} is invited.", reverse("clubs:members", args=[club.slug]))
+    return success_redirect(request, _("%(name)s is invited.") % {"name": form.cleaned_data["username"]},
+                            reverse("clubs:members", args=[club.slug]))
 
 
 OWNER_ACTIONS = {
-    "approve": (services.membership_approve, "The request is approved."),
-    "decline": (services.membership_decline, "Declined."),
-    "role": (services.membership_role_change, "The role is changed."),
-    "remove": (services.membership_remove, "The member is removed."),
+    "approve": (services.membership_approve, gettext_lazy("The request is approved.")),
+    "decline": (services.membership_decline, gettext_lazy("Declined.")),
+    "role": (services.membership_role_change, gettext_lazy("The role is changed.")),
+    "remove": (services.membership_remove, gettext_lazy("The member is removed.")),
 }
 
 
@@ -164,7 +168,7 @@ def membership(request: HttpRequest, slug: str, membership_id: int) -> HttpRespo
         service(club_id=club.pk, membership_id=membership_id, user=request.user, **extra)
     except DomainError as error:
         return _render_members(request, club, action_error=error_text(error), status=error_status(error))
-    return success_redirect(request, text, reverse("clubs:members", args=[club.slug]))
+    return success_redirect(request, str(text), reverse("clubs:members", args=[club.slug]))
 
 
 # --- seasons and the ladder ----------------------------------------------------------------------
@@ -191,7 +195,8 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render_seasons(request, club, form=form, status=error_status(error))
-    return success_redirect(request, f"Season “{season.name}” created.", reverse("clubs:ladder", args=[club.slug, season.pk]))
+    return success_redirect(request, _("Season “%(name)s” created.") % {"name": season.name},
+                            reverse("clubs:ladder", args=[club.slug, season.pk]))
 
 
 def _render_ladder(request: HttpRequest, club: Club, season: Season, *, form=None, action_error: str = "",
@@ -199,7 +204,7 @@ def _render_ladder(request: HttpRequest, club: Club, season: Season, *, form=Non
     initial = {"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on}
     return render(request, "clubs/ladder.html", club_page_context(
         request, club, season=season, rows=selectors.season_ladder(season=season),
-        definition=selectors.LADDER_DEFINITION, form=form or SeasonForm(initial=initial), action_error=action_error,
+        definition=_(selectors.LADDER_DEFINITION), form=form or SeasonForm(initial=initial), action_error=action_error,
     ), status=status)
 
 
@@ -219,14 +224,15 @@ def ladder(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     try:
         if request.POST.get("action") == "delete":
             services.season_delete(club_id=club.pk, season_id=season.pk, user=request.user)
-            return success_redirect(request, f"Season “{season.name}” deleted.", reverse("clubs:seasons", args=[club.slug]))
+            return success_redirect(request, _("Season “%(name)s” deleted.") % {"name": season.name},
+                                     reverse("clubs:seasons", args=[club.slug]))
         form = SeasonForm(request.POST)
         if not form.is_valid():
             return _render_ladder(request, club, season, form=form, status=400)
         services.season_update(club_id=club.pk, season_id=season.pk, user=request.user, **form.cleaned_data)
     except DomainError as error:
         return _render_ladder(request, club, season, action_error=error_text(error), status=error_status(error))
-    return success_redirect(request, "The season is saved.", reverse("clubs:ladder", args=[club.slug, season.pk]))
+    return success_redirect(request, _("The season is saved."), reverse("clubs:ladder", args=[club.slug, season.pk]))
 
 
 # --- nights --------------------------------------------------------------------------------------
@@ -255,7 +261,7 @@ def nights(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render_nights(request, club, form=form, status=error_status(error))
-    return success_redirect(request, "The night is open: members may check in.",
+    return success_redirect(request, _("The night is open: members may check in."),
                             reverse("clubs:night", args=[club.slug, night.pk]))
 
 
@@ -309,7 +315,7 @@ def night_check_in(request: HttpRequest, slug: str, night_id: int) -> HttpRespon
                                            player_id=form.cleaned_data["player"])
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error))
-    return success_redirect(request, f"{check_in.player.display_name} is checked in.",
+    return success_redirect(request, _("%(name)s is checked in.") % {"name": check_in.player.display_name},
                             reverse("clubs:night", args=[club.slug, night_row.pk]))
 
 
@@ -333,7 +339,7 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error),
                              match_form=form)
-    return success_redirect(request, f"{match.side0.name} v {match.side1.name} is on.",
+    return success_redirect(request, _("%(side0)s v %(side1)s is on.") % {"side0": match.side0.name, "side1": match.side1.name},
                             reverse("matches:detail", args=[match.pk]))
 
 
@@ -348,7 +354,7 @@ def night_close(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         services.night_close(club_id=club.pk, night_id=night_row.pk, user=request.user)
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error))
-    return success_redirect(request, "The night is closed.", reverse("clubs:night", args=[club.slug, night_row.pk]))
+    return success_redirect(request, _("The night is closed."), reverse("clubs:night", args=[club.slug, night_row.pk]))
 
 
 urlpatterns = [

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -113,7 +114,8 @@ def later_games(items) -> dict[int, tuple[str, dict]]:
     out: dict[int, tuple[str, dict]] = {}
     for index, item in enumerate(items or ()):
         if item["game"] in out:
-            raise serializers.ValidationError({"later": [f"later[{index}]: game {item['game']} is given twice"]})
+            raise serializers.ValidationError({"later": [gettext("later[%(index)s]: game %(game)s is given twice") % {
+                    "index": index, "game": item["game"]}]})
         out[item["game"]] = (item["kind"], item["record"])
     return out
 

@@ -22,6 +22,7 @@ line-up it now falls to). Recording and amending a game share the ``reports`` th
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -67,9 +68,9 @@ class ChouetteBaseApi(ClubBaseApi):
 
     def handle_exception(self, exc):
         if isinstance(exc, ChouetteSession.DoesNotExist):
-            exc = NotFound("there is no such chouette table here")
+            exc = NotFound(gettext("there is no such chouette table here"))
         elif isinstance(exc, ChouetteStep.DoesNotExist):
-            exc = NotFound("there is no such game at this table")
+            exc = NotFound(gettext("there is no such game at this table"))
         return super().handle_exception(exc)
 
 

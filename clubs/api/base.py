@@ -3,6 +3,7 @@ club's endpoints, reading a strict body, and the check of a member-only read."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
@@ -12,8 +13,11 @@ from core.parsers import JSONParser
 from ..models import Club, ClubNight, Membership, Season
 from ..permissions import require_club_member
 
-NOT_FOUND = {Club.DoesNotExist: "club", Membership.DoesNotExist: "membership", Season.DoesNotExist: "season",
-             ClubNight.DoesNotExist: "club night"}
+# Whole sentences, one per kind of row: a translator never sees a sentence glued from a noun.
+NOT_FOUND = {Club.DoesNotExist: _("there is no such club here"),
+             Membership.DoesNotExist: _("there is no such membership here"),
+             Season.DoesNotExist: _("there is no such season here"),
+             ClubNight.DoesNotExist: _("there is no such club night here")}
 
 
 class ClubBaseApi(BaseApi):
@@ -23,9 +27,9 @@ class ClubBaseApi(BaseApi):
     parser_classes = [JSONParser]
 
     def handle_exception(self, exc):
-        for missing, noun in NOT_FOUND.items():
+        for missing, text in NOT_FOUND.items():
             if isinstance(exc, missing):
-                exc = NotFound(f"there is no such {noun} here")
+                exc = NotFound(str(text))
                 break
         return super().handle_exception(exc)
 

@@ -4,6 +4,7 @@ user id (a manager sees usernames, which invitations are made with)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -73,7 +74,7 @@ class SeasonInputSerializer(StrictInputSerializer):
     def validate(self, data):
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and starts > ends:
-            raise serializers.ValidationError({"ends_on": ["the season ends before it starts"]})
+            raise serializers.ValidationError({"ends_on": [_("the season ends before it starts")]})
         return data
 
 

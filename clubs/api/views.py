@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -270,7 +271,7 @@ class LadderApi(ClubBaseApi):
                    description=f"Public. {selectors.LADDER_DEFINITION}", responses={200: LadderSerializer, **READ_ERRORS})
     def get(self, request, club_id: int, season_id: int):
         season = selectors.season_get(club=_club(club_id), season_id=season_id)
-        return Response(LadderSerializer({"season": season, "definition": selectors.LADDER_DEFINITION,
+        return Response(LadderSerializer({"season": season, "definition": gettext(selectors.LADDER_DEFINITION),
                                           "rows": selectors.season_ladder(season=season)}).data)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from .. import errors
 from ..models import Club, Membership
@@ -18,9 +19,9 @@ RESERVED_SLUGS = frozenset({"new"})
 def _clean_name(name) -> str:
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name:
-        raise errors.bad_club("name", "a club needs a name")
+        raise errors.bad_club("name", _("a club needs a name"))
     if len(name) > 120:
-        raise errors.bad_club("name", "at most 120 characters")
+        raise errors.bad_club("name", _("at most 120 characters"))
     return name
 
 
@@ -51,7 +52,7 @@ def club_create(*, user, name: str, city: str = "", description: str = "", open_
     name = _clean_name(name)
     city = (city or "").strip()
     if len(city) > 120:
-        raise errors.bad_club("city", "at most 120 characters")
+        raise errors.bad_club("city", _("at most 120 characters"))
     if Club.objects.filter(name__iexact=name).exists():
         raise errors.name_taken(name)
     try:
@@ -82,7 +83,7 @@ def club_update(*, club_id: int, user, **changes) -> Club:
     require_club_owner(club, user)
     unknown = sorted(set(changes) - set(EDITABLE))
     if unknown:
-        raise errors.bad_club(unknown[0], "cannot be changed")
+        raise errors.bad_club(unknown[0], _("cannot be changed"))
     before = _club_summary(club)
     if "name" in changes:
         changes["name"] = _clean_name(changes["name"])
@@ -91,7 +92,7 @@ def club_update(*, club_id: int, user, **changes) -> Club:
     if "city" in changes:
         changes["city"] = (changes["city"] or "").strip()
         if len(changes["city"]) > 120:
-            raise errors.bad_club("city", "at most 120 characters")
+            raise errors.bad_club("city", _("at most 120 characters"))
     for field, value in changes.items():
         setattr(club, field, value)
     if _club_summary(club) != before:

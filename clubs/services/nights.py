@@ -10,6 +10,7 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.locking import locked_one
 from matches.services.matches import player_for_user
@@ -41,10 +42,10 @@ def night_open(*, club_id: int, user, date: dt.date, title: str = "") -> ClubNig
     club = club_lock(club_id)
     require_club_manager(club, user)
     if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
-        raise errors.bad_night("date", "a night needs a date (YYYY-MM-DD)")
+        raise errors.bad_night("date", _("a night needs a date (YYYY-MM-DD)"))
     title = (title or "").strip()
     if len(title) > 120:
-        raise errors.bad_night("title", "at most 120 characters")
+        raise errors.bad_night("title", _("at most 120 characters"))
     night = ClubNight.objects.create(club=club, date=date, title=title, opened_by=user)
     club_audit_record("night.opened", actor=user, club=club, obj=night, after=_night_summary(night))
     return night

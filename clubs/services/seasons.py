@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.locking import locked_one
 
@@ -27,15 +28,15 @@ def _check(club, season: Season) -> None:
     ``season_name_taken``."""
     season.name = season.name.strip() if isinstance(season.name, str) else ""
     if not season.name:
-        raise errors.bad_season("name", "a season needs a name")
+        raise errors.bad_season("name", _("a season needs a name"))
     if len(season.name) > 80:
-        raise errors.bad_season("name", "at most 80 characters")
+        raise errors.bad_season("name", _("at most 80 characters"))
     for field in ("starts_on", "ends_on"):
         value = getattr(season, field)
         if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
-            raise errors.bad_season(field, "a date (YYYY-MM-DD)")
+            raise errors.bad_season(field, _("a date (YYYY-MM-DD)"))
     if season.starts_on > season.ends_on:
-        raise errors.bad_season("ends_on", "the season ends before it starts")
+        raise errors.bad_season("ends_on", _("the season ends before it starts"))
     if Season.objects.filter(club=club, name__iexact=season.name).exclude(pk=season.pk).exists():
         raise errors.season_name_taken(season.name)
 
@@ -71,7 +72,7 @@ def season_update(*, club_id: int, season_id: int, user, **changes) -> Season:
     season = locked_one(Season.objects.all(), pk=season_id, club=club)
     unknown = sorted(set(changes) - {"name", "starts_on", "ends_on"})
     if unknown:
-        raise errors.bad_season(unknown[0], "cannot be changed")
+        raise errors.bad_season(unknown[0], _("cannot be changed"))
     before = _season_summary(season)
     for field, value in changes.items():
         setattr(season, field, value)
