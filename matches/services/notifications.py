@@ -13,13 +13,14 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..models import Match, PlayerClaim, Report
 
 SUBJECTS = {
-    "reported": "Please confirm the result of your match",
-    "confirmed": "Match result confirmed",
-    "disputed": "Match result disputed",
+    "reported": gettext_lazy("Please confirm the result of your match"),
+    "confirmed": gettext_lazy("Match result confirmed"),
+    "disputed": gettext_lazy("Match result disputed"),
 }
 # Long enough to outlive every retry and redelivery of the task.
 CLAIM_SECONDS = 24 * 3600
@@ -88,8 +89,9 @@ def match_notify(*, match_id: int, event: str) -> int:
     if not cache.add(key, 1, CLAIM_SECONDS):
         return len(recipients)
     claims = " / ".join(f"{r.score0}-{r.score1}" for r in reports)
-    body = f"{match}\n\nStatus: {match.get_status_display()} ({claims})\n\nSee /matches/{match.pk}/"
-    messages = [EmailMessage(SUBJECTS[event], body, settings.DEFAULT_FROM_EMAIL, [to]) for to in recipients]
+    body = _("%(match)s\n\nStatus: %(status)s (%(scores)s)\n\nSee /matches/%(id)s/") % {
+        "match": match, "status": match.get_status_display(), "scores": claims, "id": match.pk}
+    messages = [EmailMessage(str(SUBJECTS[event]), body, settings.DEFAULT_FROM_EMAIL, [to]) for to in recipients]
     try:
         get_connection().send_messages(messages)
     except BaseException:
