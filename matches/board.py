@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from django.utils.translation import gettext as _
+
 from engine.board import BAR, OFF, Position
 
 # Geometry (SVG user units). The viewBox scales to any width, so these are proportions only.
@@ -120,7 +122,7 @@ def _bar(count: int, side: int, upper: bool) -> list[str]:
 
 def _tray(count: int, side: int, upper: bool) -> list[str]:
     """Borne-off checkers as thin slabs from the tray's outer edge, with the count in the band."""
-    fill, _, _ = CHECKER[side]
+    fill = CHECKER[side][0]
     # A grey edge keeps dark slabs visible on the dark tray.
     stroke = "#9a9a9a"
     out = []
@@ -130,8 +132,8 @@ def _tray(count: int, side: int, upper: bool) -> list[str]:
         out.append(_el("rect", x=TRAY_X + 5, y=y, width=TRAY_W - 10, height=slab - 1, rx=2, fill=fill, stroke=stroke,
                        class_="off", data_side=side))
     y = BAND - 6 if upper else HEIGHT - 6
-    out.append(_el("text", f"{count} off", x=TRAY_X + TRAY_W // 2, y=y, font_size=11, text_anchor="middle",
-                   fill=COLOURS["number"], class_="off-count", data_side=side))
+    out.append(_el("text", _("%(count)s off") % {"count": count}, x=TRAY_X + TRAY_W // 2, y=y, font_size=11,
+                   text_anchor="middle", fill=COLOURS["number"], class_="off-count", data_side=side))
     return out
 
 
@@ -144,7 +146,10 @@ def _cube(value: int, owner: int | None, viewer: int) -> str:
         y = BOTTOM - size - 4 if owner == viewer else TOP + 4
     # A centred cube at 1 shows 64, as on a real cube; the title says what it means.
     face = 64 if value == 1 and owner is None else value
-    title = f"cube at {value}, " + ("centred" if owner is None else f"owned by side {owner}")
+    if owner is None:
+        title = _("cube at %(value)s, centred") % {"value": value}
+    else:
+        title = _("cube at %(value)s, owned by side %(side)s") % {"value": value, "side": owner}
     return (
         f"<g{_attrs(class_='cube', data_value=value, data_owner='' if owner is None else owner)}>"
         + _el("title", title)
@@ -164,7 +169,7 @@ _PIPS = {
 def _die(cx: int, cy: int, value: int, side: int) -> str:
     fill, stroke, ink = CHECKER[side]
     x, y = cx - DIE // 2, cy - DIE // 2
-    out = f"<g{_attrs(class_='die', data_value=value, data_side=side)}>" + _el("title", f"die {value}")
+    out = f"<g{_attrs(class_='die', data_value=value, data_side=side)}>" + _el("title", _("die %(value)s") % {"value": value})
     out += _el("rect", x=x, y=y, width=DIE, height=DIE, rx=5, fill=fill, stroke=stroke, stroke_width=1.5)
     step = DIE // 4
     for dx, dy in _PIPS[value]:
@@ -204,7 +209,7 @@ def board_svg(
         raise ValueError(f"dice must be two numbers 1..6, not {dice!r}")
     other = 1 - viewer
     parts = [
-        _el("title", title or f"Backgammon board, side {position.turn} on roll"),
+        _el("title", title or _("Backgammon board, side %(side)s on roll") % {"side": position.turn}),
         _el("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#fff", class_="background"),
         _el("rect", x=LEFT - 4, y=TOP - 4, width=BOARD_RIGHT - LEFT + 8, height=BOARD_H + 8, rx=4,
             fill=COLOURS["frame"]),
@@ -244,7 +249,7 @@ def sparkline_svg(values: Sequence[float], *, width: int = 240, height: int = 48
     """A small line chart of ``values`` (oldest first) as an SVG string; empty values give an
     empty frame. The last value is marked with a dot. Changes nothing, raises nothing."""
     pad = 4
-    parts = [_el("title", title or "trend")]
+    parts = [_el("title", title or _("trend"))]
     if values:
         low, high = min(values), max(values)
         span = (high - low) or 1.0

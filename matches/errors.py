@@ -7,19 +7,19 @@ from core.errors import Conflict, DomainError, NotAllowed
 
 
 def not_a_party() -> NotAllowed:
-    return NotAllowed("only the match's players and its organiser may do this", code="not_a_party")
+    return NotAllowed(_("only the match's players and its organiser may do this"), code="not_a_party")
 
 
 def not_organiser() -> NotAllowed:
-    return NotAllowed("only the match's organiser (or staff) may do this", code="not_organiser")
+    return NotAllowed(_("only the match's organiser (or staff) may do this"), code="not_organiser")
 
 
 def already_confirmed() -> Conflict:
-    return Conflict("this match's result is already confirmed", code="already_confirmed")
+    return Conflict(_("this match's result is already confirmed"), code="already_confirmed")
 
 
 def nothing_to_confirm() -> Conflict:
-    return Conflict("there is no report from the other side to confirm or contest", code="nothing_to_confirm")
+    return Conflict(_("there is no report from the other side to confirm or contest"), code="nothing_to_confirm")
 
 
 def bad_score(message: str, **where) -> DomainError:
@@ -31,7 +31,8 @@ def log_disagrees(message: str, **where) -> DomainError:
 
 
 def log_too_large(actions: int, limit: int) -> DomainError:
-    return DomainError(f"the game logs hold {actions} actions; the limit is {limit}", code="log_too_large")
+    return DomainError(_("the game logs hold %(actions)s actions; the limit is %(limit)s") % {"actions": actions, "limit": limit},
+                       code="log_too_large")
 
 
 def log_too_many_games(name: str, limit: int, *, line: int, game: int) -> DomainError:
@@ -47,7 +48,8 @@ def log_too_many_actions(name: str, limit: int, *, line: int, game: int) -> Doma
 
 
 def upload_too_large(name: str, size: int, limit: int) -> DomainError:
-    return DomainError(f"{name} is {size} bytes; the limit is {limit}", code="upload_too_large", file=name)
+    return DomainError(_("%(name)s is %(size)s bytes; the limit is %(limit)s") % {"name": name, "size": size, "limit": limit},
+                       code="upload_too_large", file=name)
 
 
 def bad_sides(message: str) -> DomainError:

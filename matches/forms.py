@@ -56,7 +56,7 @@ class ContestForm(forms.Form):
     """Contesting the other side's report, with an optional reason for the organiser."""
 
     statement = forms.CharField(required=False, max_length=MAX_STATEMENT, widget=forms.Textarea(attrs={"rows": 2}),
-                                label="Why (optional, for the organiser)")
+                                label=_("Why (optional, for the organiser)"))
 
 
 class ConsentForm(forms.Form):

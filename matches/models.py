@@ -124,9 +124,9 @@ class Side(models.Model):
     """One side of a board: a single player, or a consultation pair (``player_b`` set)."""
 
     class Roller(models.TextChoices):
-        A = "a", "Always the first player"
-        B = "b", "Always the second player"
-        ALTERNATE = "alternate", "Alternating by game"
+        A = "a", _("Always the first player")
+        B = "b", _("Always the second player")
+        ALTERNATE = "alternate", _("Alternating by game")
 
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
@@ -214,11 +214,11 @@ class MatchQuerySet(models.QuerySet):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        IN_PLAY = "in_play", "In play"
-        REPORTED = "reported", "Reported, awaiting confirmation"
-        CONFIRMED = "confirmed", "Confirmed"
-        DISPUTED = "disputed", "Disputed"
+        SCHEDULED = "scheduled", _("Scheduled")
+        IN_PLAY = "in_play", _("In play")
+        REPORTED = "reported", _("Reported, awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
 
     class Consent(models.TextChoices):
         PENDING = "pending", _("Awaiting the player's confirmation")
@@ -226,8 +226,8 @@ class Match(models.Model):
         DECLINED = "declined", _("Declined by the player")
 
     class MovePolicy(models.TextChoices):
-        LEGAL = "legal", "Legal moves"
-        RESPONSIBLE = "responsible", "Responsible moves"
+        LEGAL = "legal", _("Legal moves")
+        RESPONSIBLE = "responsible", _("Responsible moves")
 
     side0 = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="+")
     side1 = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="+")
@@ -307,8 +307,10 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        length = f"{self.length}-point match" if self.length else "money session"
-        return f"{self.side0} v {self.side1}, {length}"
+        if self.length:
+            return _("%(side0)s v %(side1)s, %(length)s-point match") % {
+                "side0": self.side0, "side1": self.side1, "length": self.length}
+        return _("%(side0)s v %(side1)s, money session") % {"side0": self.side0, "side1": self.side1}
 
     @property
     def is_money(self) -> bool:
@@ -378,11 +380,11 @@ class Report(models.Model):
     """A side's (or the organiser's) claim of a match's final result, optionally with the logs."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Awaiting the other side"
-        CONFIRMED = "confirmed", "Confirmed (the match's result)"
-        AGREED = "agreed", "Agreed with the confirmed result"
-        CONTESTED = "contested", "Contested"
-        SUPERSEDED = "superseded", "Superseded"
+        PENDING = "pending", _("Awaiting the other side")
+        CONFIRMED = "confirmed", _("Confirmed (the match's result)")
+        AGREED = "agreed", _("Agreed with the confirmed result")
+        CONTESTED = "contested", _("Contested")
+        SUPERSEDED = "superseded", _("Superseded")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
     side = models.PositiveSmallIntegerField(null=True, blank=True, help_text="empty for the organiser's result")

@@ -7,6 +7,7 @@ import logging
 
 from celery import shared_task
 from django.conf import settings
+from django.utils.translation import gettext
 
 from core.outbox import outbox_done, outbox_is_done
 from core.tasks import MAX_RETRIES, is_transient, retry_or_raise
@@ -43,7 +44,8 @@ def import_job_run_task(self, job_id: int, outbox_id: int | None = None) -> str 
     except Exception as error:
         if not is_transient(error) or self.request.retries >= MAX_RETRIES:
             try:
-                import_job_abandon(job_id=job_id, message="the import stopped before this file; please upload it again")
+                import_job_abandon(job_id=job_id,
+                                   message=gettext("the import stopped before this file; please upload it again"))
                 outbox_done(outbox_id)
             except Exception:
                 logger.exception("could not mark import job %s abandoned", job_id)

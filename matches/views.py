@@ -68,7 +68,9 @@ def _score_text(score0: int | None, score1: int | None) -> str:
 
 
 def _length_text(match: Match) -> str:
-    return f"{match.length}-point match" if match.length else "money session"
+    if not match.length:
+        return gettext("money session")
+    return gettext("%(length)s-point match") % {"length": match.length}
 
 
 def _detail_url(match: Match, *, anchor: str = "board", **query) -> str:
@@ -193,8 +195,12 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
     moment = moments[index]
     frame = moment.frame
     names = (match.side0.name, match.side1.name)
-    title = (f"Game {game.number}, moment {index}: {names[frame.position.turn]} on roll"
-             + (f", dice {frame.dice[0]}{frame.dice[1]}" if frame.dice else ""))
+    values = {"number": game.number, "index": index, "name": names[frame.position.turn],
+              "dice": f"{frame.dice[0]}{frame.dice[1]}" if frame.dice else ""}
+    if frame.dice:
+        title = gettext("Game %(number)s, moment %(index)s: %(name)s on roll, dice %(dice)s") % values
+    else:
+        title = gettext("Game %(number)s, moment %(index)s: %(name)s on roll") % values
     last = len(moments) - 1
 
     def link(i: int) -> str:
@@ -259,7 +265,7 @@ def _render_detail(
         "sides": [(index, side, index == my_side) for index, side in enumerate(match.sides)],
         "my_side": my_side,
         "runs": runs,
-        "reports": [(r, "Organiser" if r.side is None else match.sides[r.side].name, _score_text(r.score0, r.score1))
+        "reports": [(r, gettext("Organiser") if r.side is None else match.sides[r.side].name, _score_text(r.score0, r.score1))
                     for r in reports],
         "theirs": theirs,
         "theirs_score": _score_text(theirs.score0, theirs.score1) if theirs else "",
@@ -277,7 +283,8 @@ def _render_detail(
         "consent_answers": [(index, match.sides[index].name, index == my_side,
                              match.consents[index] == Match.Consent.DECLINED)
                             for index in answerable if match.consents[index] != Match.Consent.GIVEN],
-        "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0)) for g in games],
+        "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0),
+                   _score_text(g.score0, g.score1)) for g in games],
         "step": _step(request, match, games, my_side or 0),
         "reported_games": [(g, _reported_game_text(match, g),
                             _detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
@@ -318,11 +325,14 @@ def _score_field(error) -> dict[str, str]:
 def _report_message(match: Match, report: Report) -> str:
     score = _score_text(report.score0, report.score1)
     if report.status in (Report.Status.CONFIRMED, Report.Status.AGREED):
-        return f"Result confirmed: {score}."
+        return gettext("Result confirmed: %(score)s.") % {"score": score}
     if report.status == Report.Status.CONTESTED:
-        return f"Your report of {score} differs from the other side's: the match is disputed, the organiser will decide."
-    other = match.sides[1 - report.side].name if report.side is not None else "the other side"
-    return f"Your report of {score} is saved; waiting for {other} to confirm."
+        return gettext("Your report of %(score)s differs from the other side's: the match is disputed, "
+                       "the organiser will decide.") % {"score": score}
+    if report.side is None:
+        return gettext("Your report of %(score)s is saved; waiting for the other side to confirm.") % {"score": score}
+    return gettext("Your report of %(score)s is saved; waiting for %(name)s to confirm.") % {
+        "score": score, "name": match.sides[1 - report.side].name}
 
 
 @login_required
@@ -356,7 +366,8 @@ def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
     except (DomainError, EngineError) as error:
         return _render_detail(request, _match_or_404(match_id), action_error=error_text(error),
                               status=error_status(error))
-    messages.success(request, f"Result confirmed: {_score_text(saved.score0, saved.score1)}.")
+    messages.success(request, gettext("Result confirmed: %(score)s.") % {
+        "score": _score_text(saved.score0, saved.score1)})
     return redirect(reverse("matches:detail", args=[match_id]))
 
 
@@ -375,7 +386,7 @@ def contest(request: HttpRequest, match_id: int) -> HttpResponse:
     except (DomainError, EngineError) as error:
         return _render_detail(request, _match_or_404(match_id), contest_form=form, action_error=error_text(error),
                               status=error_status(error))
-    messages.success(request, "You contested the report: the match is disputed, the organiser will decide.")
+    messages.success(request, gettext("You contested the report: the match is disputed, the organiser will decide."))
     return redirect(reverse("matches:detail", args=[match_id]))
 
 
@@ -393,7 +404,8 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases=_score_field(error))
         return _render_detail(request, match, override_form=form, status=error_status(error))
-    messages.success(request, f"Result set by the organiser: {_score_text(saved.score0, saved.score1)}.")
+    messages.success(request, gettext("Result set by the organiser: %(score)s.") % {
+        "score": _score_text(saved.score0, saved.score1)})
     return redirect(_detail_url(match))
 
 

@@ -7,6 +7,7 @@ statement and a refusal's reason are his and the director's words.
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -66,7 +67,7 @@ def _claim_or_404(claim_id: int) -> PlayerClaim:
     try:
         return claim_get(claim_id)
     except PlayerClaim.DoesNotExist:
-        raise NotFound(f"there is no claim {claim_id}") from None
+        raise NotFound(gettext("there is no claim %(id)s") % {"id": claim_id}) from None
 
 
 class PlayerClaimApi(BaseApi):
@@ -96,7 +97,7 @@ class PlayerClaimApi(BaseApi):
             claim = claim_request(player_id=player_id, user=request.user,
                                   statement=serializer.validated_data["statement"])
         except Player.DoesNotExist:
-            raise NotFound(f"there is no player {player_id}") from None
+            raise NotFound(gettext("there is no player %(id)s") % {"id": player_id}) from None
         return _answer(claim, request.user, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
 
 
@@ -201,7 +202,7 @@ class PlayerMergeApi(BaseApi):
             outcome = player_merge(source_id=data["source"], target_id=data["target"], user=request.user,
                                    dry_run=data["dry_run"])
         except Player.DoesNotExist:
-            raise NotFound("there is no such player") from None
+            raise NotFound(gettext("there is no such player")) from None
         return Response(MergeOutcomeSerializer(outcome).data)
 
 

@@ -6,6 +6,7 @@ writing the matches."""
 
 from django.conf import settings
 from django.urls import path, reverse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
@@ -122,8 +123,8 @@ class ImportCreateInput(StrictInputSerializer):
     files = serializers.ListField(
         child=serializers.FileField(allow_empty_file=True), allow_empty=False,
         help_text=".mat or .txt match files, or .zip archives of them; repeat the field for each file",
-        error_messages={"empty": "choose at least one .mat or .zip file",
-                        "required": "choose at least one .mat or .zip file"},
+        error_messages={"empty": gettext_lazy("choose at least one .mat or .zip file"),
+                        "required": gettext_lazy("choose at least one .mat or .zip file")},
     )
     event = serializers.IntegerField(required=False, min_value=1,
                                      help_text="import into this event (its organiser or staff only)")

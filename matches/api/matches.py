@@ -15,6 +15,7 @@ import threading
 from django.conf import settings
 from django.http import HttpResponse
 from django.urls import path
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -88,7 +89,7 @@ def _match_or_404(match_id: int, *, detail: bool = False, logs: bool = False) ->
             return match_get(match_id, logs=logs)
         return Match.objects.for_claims().get(pk=match_id)
     except Match.DoesNotExist:
-        raise NotFound(f"there is no match {match_id}") from None
+        raise NotFound(gettext("there is no match %(id)s") % {"id": match_id}) from None
 
 
 # Every change to what the detail shows goes through a service that saves the match, so its
@@ -120,7 +121,7 @@ def _detail(request, match_id: int) -> Response:
     304 for an ``If-None-Match`` naming it; a write's answer (a repeated report) only the bytes."""
     version = match_version(match_id)
     if version is None:
-        raise NotFound(f"there is no match {match_id}")
+        raise NotFound(gettext("there is no match %(id)s") % {"id": match_id})
 
     def render() -> tuple[bytes, str]:
         return json_body(_detail_data(_match_or_404(match_id, detail=True))), JSON
@@ -150,7 +151,7 @@ def _report_answer(request, report: Report, match_id: int) -> Response:
 
 
 def _no_such_match(match_id: int) -> NotFound:
-    return NotFound(f"there is no match {match_id}")
+    return NotFound(gettext("there is no match %(id)s") % {"id": match_id})
 
 
 # --- list and create ----------------------------------------------------------------------------
@@ -490,8 +491,8 @@ def _mat_text(match: Match) -> str:
     """
     games = list(match.games.all())
     if not games:
-        raise Conflict("this match has no recorded games, so there is no match file; a result reported with "
-                       "game logs or a .mat file stores them", code="no_games")
+        raise Conflict(gettext("this match has no recorded games, so there is no match file; a result reported with "
+                               "game logs or a .mat file stores them"), code="no_games")
     players = (match.side0.name, match.side1.name)
     tags = {"Player 1": players[0], "Player 2": players[1], **hooks.mat_tags(match)}
     day = match.played_on or (match.confirmed_at.date() if match.confirmed_at else None)

@@ -8,6 +8,8 @@ Each function returns nothing and raises :class:`core.errors.NotAllowed` (HTTP 4
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from core.errors import NotAllowed
 
 from .. import errors, hooks
@@ -30,7 +32,7 @@ def check_may_create(user, players: list[Player], contexts: dict) -> None:
         return
     player = player_for_user(user)
     if player is None or player.pk not in {p.pk for p in players}:
-        raise NotAllowed("a player may only create a match he plays in", code="not_a_party")
+        raise NotAllowed(gettext("a player may only create a match he plays in"), code="not_a_party")
 
 
 def check_may_report(match: Match, user) -> None:
@@ -42,7 +44,7 @@ def check_may_report(match: Match, user) -> None:
 def check_may_answer(match: Match, user) -> None:
     """Only a player of the match confirms or contests the other side's report."""
     if side_of_user(match, user) is None:
-        raise NotAllowed("only the match's players may confirm or contest a report", code="not_a_party")
+        raise NotAllowed(gettext("only the match's players may confirm or contest a report"), code="not_a_party")
 
 
 def check_may_override(match: Match, user) -> None:

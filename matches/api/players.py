@@ -5,6 +5,7 @@ them (``accounts.User.email_public``, ``real_name_public``: null otherwise)."""
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -30,7 +31,8 @@ class PlayerListApi(BaseApi):
                                             "and the Romanian comma or cedilla do not matter")
         country = serializers.RegexField(r"^[A-Za-z]{2}$", required=False,
                                          help_text="ISO 3166 alpha-2 code (any case)",
-                                         error_messages={"invalid": "country is a two-letter code (ISO 3166), e.g. RO"})
+                                         error_messages={
+                                             "invalid": gettext_lazy("country is a two-letter code (ISO 3166), e.g. RO")})
         # Here: what players belong to (``club``: its members and the players whose home club it is).
 
         class Meta:
@@ -126,7 +128,7 @@ class PlayerDetailApi(BaseApi):
         try:
             player = player_get(player_id)
         except Player.DoesNotExist:
-            raise NotFound(f"there is no player {player_id}") from None
+            raise NotFound(gettext("there is no player %(id)s") % {"id": player_id}) from None
         context = {"history": player_rating_history(player), "corrections": player_rating_corrections(player)}
         return Response(self.OutputSerializer(player, context=context).data)
 

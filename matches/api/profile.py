@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import path
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -50,7 +51,7 @@ class ProfileUpdateSerializer(StrictInputSerializer):
                                     help_text="ISO 3166-1 alpha-2 code (GB, KR, RO...), or empty to say none")
     preferred_language = serializers.ChoiceField(
         choices=LANGUAGES.choices, required=False,
-        error_messages={"invalid_choice": "“{input}” is not a language Crawford speaks: en, ko, ar or ro"},
+        error_messages={"invalid_choice": gettext_lazy("“{input}” is not a language Crawford speaks: en, ko, ar or ro")},
     )
     email_public = serializers.BooleanField(required=False)
     real_name_public = serializers.BooleanField(required=False)

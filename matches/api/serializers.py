@@ -97,7 +97,7 @@ class SidePlayersField(serializers.Field):
     """A side given as player ids: ``[id]`` or ``[id, id]`` (a consultation pair)."""
 
     default_error_messages = {
-        "invalid": "a side is one player id or two different player ids, such as [12] or [12, 15]",
+        "invalid": gettext_lazy("a side is one player id or two different player ids, such as [12] or [12, 15]"),
     }
 
     def to_internal_value(self, data):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import ProtectedError, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from audit.services import audit_record
 from core.errors import DomainError
@@ -77,7 +78,8 @@ def _check_decider(claim: PlayerClaim, user) -> None:
 def _text(value: str, field: str) -> str:
     value = (value or "").strip()
     if len(value) > TEXT_LIMIT:
-        raise DomainError(f"{field}: at most {TEXT_LIMIT} characters", code="too_long", field=field)
+        raise DomainError(_("%(field)s: at most %(limit)s characters") % {"field": field, "limit": TEXT_LIMIT},
+                          code="too_long", field=field)
     return value
 
 
@@ -121,7 +123,7 @@ def _remove_empty_player(player: Player) -> None:
         Side.objects.filter(Q(player_a=player) | Q(player_b=player)).delete()
         player.delete()
     except ProtectedError:
-        raise errors.claim_needs_merge(player.display_name, "records in events or clubs") from None
+        raise errors.claim_needs_merge(player.display_name, _("records in events or clubs")) from None
 
 
 @transaction.atomic
@@ -156,9 +158,9 @@ def claim_approve(*, claim_id: int, user) -> PlayerClaim:
     if own is not None:
         mine = players[own]
         if _matches_of(own).exists():
-            raise errors.claim_needs_merge(mine.display_name, "matches")
+            raise errors.claim_needs_merge(mine.display_name, _("matches"))
         if mine.rating_changes.exists():
-            raise errors.claim_needs_merge(mine.display_name, "a rating history")
+            raise errors.claim_needs_merge(mine.display_name, _("a rating history"))
         removed = mine.display_name
         _remove_empty_player(mine)
     player.user = claim.user

@@ -349,12 +349,13 @@ def import_games_write(match: Match, check: MatCheck, games: list[list[dict]]) -
 def _unfinished(check: MatCheck) -> DomainError | None:
     for game in check.games:
         if game.winner is None:
-            return DomainError(f"game {game.number} never ends: a match file must hold finished games only",
-                               code="unfinished", line=game.line, game=game.number)
+            return DomainError(gettext("game %(number)s never ends: a match file must hold finished games only")
+                               % {"number": game.number}, code="unfinished", line=game.line, game=game.number)
     if check.length and check.winner is None:
         last = check.games[-1]
         score = check.final_score
-        return DomainError(f"the match is unfinished at {score[0]}-{score[1]} in a {check.length}-point match",
+        return DomainError(gettext("the match is unfinished at %(score)s in a %(length)s-point match")
+                           % {"score": f"{score[0]}-{score[1]}", "length": check.length},
                            code="unfinished", line=last.line, game=last.number)
     return None
 

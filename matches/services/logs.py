@@ -60,7 +60,7 @@ def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = 
             parsed.append(actions_from_json(game))
         except GameLogError as error:
             error.details["game"] = number
-            error.message = f"game {number}, {error.message}"
+            error.message = _("game %(number)s, %(error)s") % {"number": number, "error": error.message}
             raise
     replay = replay_match(rules, parsed, start=start)
     return CheckedLog([[action_to_dict(a) for a in game] for game in parsed], replay)
@@ -183,8 +183,8 @@ def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int,
         error.details.setdefault("file", name)
         raise
     if check.length != rules.length:
-        raise errors.log_disagrees(f"{name} is a {check.length}-point match, this match is to {rules.length}",
-                                   file=name)
+        raise errors.log_disagrees(_("%(name)s is a %(file_length)s-point match, this match is to %(length)s") % {
+            "name": name, "file_length": check.length, "length": rules.length}, file=name)
     reversed_ = sides is not None and mat_reversed(check.players, sides)
     games = [[_turned(a) for a in game.replay.actions] if reversed_ else list(game.replay.actions)
              for game in check.games]
@@ -200,7 +200,8 @@ def log_agrees_with_score(log: CheckedLog, score: tuple[int, int]) -> None:
     if not claim_agrees_with_full(log.replay.rules.length, score, log.final_score):
         found = log.final_score
         raise errors.log_disagrees(
-            f"the game logs give {found[0]}-{found[1]}, not the claimed {score[0]}-{score[1]}",
+            _("the game logs give %(found)s, not the claimed %(claimed)s") % {
+                "found": f"{found[0]}-{found[1]}", "claimed": f"{score[0]}-{score[1]}"},
             game=len(log.replay.games) or None,
         )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from audit.services import audit_record, audit_record_many
 from engine.errors import EngineError
@@ -40,7 +41,7 @@ def player_create(*, display_name: str, user=None, country: str = "") -> Player:
     club, if any, is set by clubs.)"""
     name = (display_name or "").strip()
     if not name:
-        raise errors.bad_sides("a player needs a display name")
+        raise errors.bad_sides(gettext("a player needs a display name"))
     player = Player.objects.create(user=user, display_name=name[:120], country=country.upper()[:2])
     Side.objects.create(player_a=player)
     return player
@@ -55,7 +56,7 @@ def side_for(players: list[Player], roller: str = Side.Roller.A) -> Side:
         side, _ = Side.objects.get_or_create(player_a=players[0], player_b=None)
         return side
     if len(players) != 2 or players[0].pk == players[1].pk:
-        raise errors.bad_sides("a side is one player or a pair of two different players")
+        raise errors.bad_sides(gettext("a side is one player or a pair of two different players"))
     a, b = sorted(players, key=lambda p: p.pk)
     try:
         with transaction.atomic():
@@ -80,7 +81,7 @@ def sides_for_many(groups: list[list[Player]]) -> list[Side]:
         elif len(players) == 2 and players[0].pk != players[1].pk:
             keys.append(tuple(sorted(players, key=lambda p: p.pk)))
         else:
-            raise errors.bad_sides("a side is one player or a pair of two different players")
+            raise errors.bad_sides(gettext("a side is one player or a pair of two different players"))
     wanted = {(a.pk, b.pk if b is not None else None) for a, b in keys}
 
     def read() -> dict[tuple[int, int | None], Side]:
@@ -173,7 +174,7 @@ def match_create(
     prepared = hooks.contexts_prepare(created_by=created_by, values=context or {})
     first, second = side_for(side0), side_for(side1)
     if {p.pk for p in first.players} & {p.pk for p in second.players}:
-        raise errors.bad_sides("a player cannot be on both sides")
+        raise errors.bad_sides(gettext("a player cannot be on both sides"))
     if organiser is None:
         # An event's match: the event's organiser; else see _default_organiser.
         named = [attachment.organiser for _, attachment in prepared if attachment.organiser is not None]
@@ -244,7 +245,7 @@ def match_create_many(*, created_by, specs: list[MatchSpec], context: dict | Non
         first, second = spec.side0, spec.side1
         players0, players1 = first.players, second.players
         if {p.pk for p in players0} & {p.pk for p in players1}:
-            raise errors.bad_sides("a player cannot be on both sides")
+            raise errors.bad_sides(gettext("a player cannot be on both sides"))
         consent = [
             Match.Consent.GIVEN if (creator is not None and creator in {p.user_id for p in players})
             or hooks.vouched(prepared, players) else Match.Consent.PENDING

@@ -14,15 +14,16 @@ from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.i18n import in_language_of, languages_of
 
 from ..models import Match, PlayerClaim, Report
 
 SUBJECTS = {
-    "reported": "Please confirm the result of your match",
-    "confirmed": "Match result confirmed",
-    "disputed": "Match result disputed",
+    "reported": gettext_lazy("Please confirm the result of your match"),
+    "confirmed": gettext_lazy("Match result confirmed"),
+    "disputed": gettext_lazy("Match result disputed"),
 }
 # Long enough to outlive every retry and redelivery of the task.
 CLAIM_SECONDS = 24 * 3600
@@ -95,7 +96,8 @@ def match_notify(*, match_id: int, event: str) -> int:
     languages, messages = languages_of(recipients), []
     for to in recipients:
         with translation.override(languages[to]):
-            body = f"{match}\n\nStatus: {match.get_status_display()} ({claims})\n\nSee /matches/{match.pk}/"
+            body = _("%(match)s\n\nStatus: %(status)s (%(scores)s)\n\nSee /matches/%(id)s/") % {
+                "match": match, "status": match.get_status_display(), "scores": claims, "id": match.pk}
             messages.append(EmailMessage(str(SUBJECTS[event]), body, settings.DEFAULT_FROM_EMAIL, [to]))
     try:
         get_connection().send_messages(messages)

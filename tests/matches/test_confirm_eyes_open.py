@@ -98,7 +98,7 @@ def test_the_reporter_and_the_public_see_no_confirm_form_and_a_report_without_lo
                                                format="json")
     client.force_login(plain.side1.player_a.user)
     page = client.get(reverse("matches:detail", args=[plain.pk])).content.decode()
-    assert "Confirm 5-1" in page and 'class="reported-games"' not in page
+    assert 'Confirm <bdi dir="ltr">5-1</bdi>' in page and 'class="reported-games"' not in page
 
 
 def test_the_page_costs_the_same_queries_whatever_the_reported_games(client, django_assert_num_queries):

@@ -94,6 +94,8 @@ def detail_url(match, **query) -> str:
 def text_of(response) -> str:
     """The page's visible text, tags dropped and whitespace squeezed, for sentence asserts."""
     html = re.sub(r"<svg.*?</svg>", " ", response.content.decode(), flags=re.S)
+    # A left-to-right isolate (a score, a rating: core's ltr filter) is inline text, not a break.
+    html = re.sub(r"</?bdi[^>]*>", "", html)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
 
 
