@@ -37,6 +37,22 @@ from xml.sax.saxutils import escape, quoteattr
 
 BYE = "bye"  # the name that shows a bye
 
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The drawing's own words, given by the caller in the reader's language (this module stays
+    pure standard library): a side still to be decided, a bye, the fallback title, a match's
+    tooltip (``%(a)s``, ``%(b)s``) and a round's match length (``%(length)d``)."""
+
+    tbd: str = "to be decided"
+    bye: str = "bye"
+    title: str = "Bracket"
+    versus: str = "%(a)s v %(b)s"
+    length: str = "%(length)d pt"
+
+
+ENGLISH = Words()
+
 # Geometry (SVG user units = CSS pixels at natural size).
 MARGIN = 12
 HEAD = 34  # the strip above the columns holding the round names and match lengths
@@ -147,7 +163,7 @@ def _fmt(value: float) -> str:
     return f"{value:g}"
 
 
-def _row(cell: BracketCell, side: int, x: float, top: float, seeded: bool) -> str:
+def _row(cell: BracketCell, side: int, x: float, top: float, seeded: bool, words: Words) -> str:
     name, score, seed = cell.names[side], cell.scores[side], cell.seeds[side]
     won = cell.winner == side
     base = top + ROW_H / 2 + FONT * 0.36  # the baseline that centres the text in its row
@@ -160,11 +176,11 @@ def _row(cell: BracketCell, side: int, x: float, top: float, seeded: bool) -> st
         parts.append(_el("text", str(seed), x=_fmt(x + SEED_W - 8), y=_fmt(base), font_size=SMALL, text_anchor="end",
                          fill=COLOURS["muted"], class_="seed"))
     if name is None:
-        parts.append(f"<g{_attrs(class_='name tbd')}>" + _el("title", "to be decided")
+        parts.append(f"<g{_attrs(class_='name tbd')}>" + _el("title", words.tbd)
                      + _el("text", "\u2014", x=_fmt(name_x), y=_fmt(base), font_size=FONT, fill=COLOURS["muted"])
                      + "</g>")
     elif name == BYE:
-        parts.append(_el("text", "bye", x=_fmt(name_x), y=_fmt(base), font_size=FONT, font_style="italic",
+        parts.append(_el("text", words.bye, x=_fmt(name_x), y=_fmt(base), font_size=FONT, font_style="italic",
                          fill=COLOURS["muted"], class_="name bye"))
     else:
         short = shorten(name)
@@ -178,14 +194,14 @@ def _row(cell: BracketCell, side: int, x: float, top: float, seeded: bool) -> st
     return f"<g{_attrs(class_='side', data_side=side)}>" + "".join(parts) + "</g>"
 
 
-def _cell(cell: BracketCell, x: float, cy: float, seeded: bool) -> str:
+def _cell(cell: BracketCell, x: float, cy: float, seeded: bool, words: Words) -> str:
     top = cy - CELL_H / 2
     stroke, dash, fill = STATUS_STYLE.get(cell.status, DEFAULT_STYLE)
     body = (
         _el("rect", x=_fmt(x), y=_fmt(top), width=CELL_W, height=CELL_H, rx=4, fill=fill, stroke=stroke,
             stroke_width=1.2, stroke_dasharray=dash or None, class_="frame")
-        + _row(cell, 0, x, top, seeded)
-        + _row(cell, 1, x, top + ROW_H, seeded)
+        + _row(cell, 0, x, top, seeded, words)
+        + _row(cell, 1, x, top + ROW_H, seeded, words)
         + _el("line", x1=_fmt(x + 1), y1=_fmt(cy), x2=_fmt(x + CELL_W - 1), y2=_fmt(cy), stroke=COLOURS["rule"],
               stroke_width=1)
         # The frame again, unfilled, so the winner's shading does not cover its edge.
@@ -195,7 +211,8 @@ def _cell(cell: BracketCell, x: float, cy: float, seeded: bool) -> str:
     group = f"<g{_attrs(class_=f'cell {cell.status}', data_key=cell.key, data_status=cell.status)}>{body}</g>"
     if cell.href is None:
         return group
-    label = " v ".join("to be decided" if n is None else n for n in cell.names)
+    first, second = (words.tbd if n is None else n for n in cell.names)
+    label = words.versus % {"a": first, "b": second}
     return f"<a{_attrs(href=cell.href, class_='match-link')}>" + _el("title", label) + group + "</a>"
 
 
@@ -203,7 +220,7 @@ def _column_x(r: int) -> float:
     return MARGIN + r * PITCH
 
 
-def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "") -> str:
+def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "", words: Words = ENGLISH) -> str:
     """One flight of a bracket, ``rounds`` first round first, as an SVG string.
 
     Draws a column per round headed by its name and match length, a two-line box per cell (see
@@ -218,14 +235,14 @@ def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "") -> str:
     width = round(2 * MARGIN + max(columns, 1) * CELL_W + max(columns - 1, 0) * GAP)
     bottom = max((c[-1] for c in centres if c), default=HEAD)
     height = round(bottom + CELL_H / 2 + MARGIN) if any(centres) else HEAD + MARGIN
-    parts = [_el("title", title or "Bracket"),
+    parts = [_el("title", title or words.title),
              _el("rect", x=0, y=0, width=width, height=height, fill="#fff", class_="background")]
     for r, rnd in enumerate(rounds):
         x = _column_x(r)
         parts.append(_el("text", shorten(rnd.name, 26), x=_fmt(x), y=HEAD - 12, font_size=FONT, font_weight="bold",
                          fill=COLOURS["head"], class_="round-name"))
         if rnd.length > 0:
-            parts.append(_el("text", f"{rnd.length} pt", x=_fmt(x + CELL_W), y=HEAD - 12, font_size=SMALL + 1,
+            parts.append(_el("text", words.length % {"length": rnd.length}, x=_fmt(x + CELL_W), y=HEAD - 12, font_size=SMALL + 1,
                              text_anchor="end", fill=COLOURS["muted"], class_="round-length"))
     # Connectors first, so the boxes sit on top of their ends.
     for r in range(columns - 1):
@@ -246,7 +263,7 @@ def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "") -> str:
                              data_from=cells[i].key, data_to=rounds[r + 1].cells[j].key))
     for r, rnd in enumerate(rounds):
         for i, cell in enumerate(rnd.cells):
-            parts.append(_cell(cell, _column_x(r), centres[r][i], seeded))
+            parts.append(_cell(cell, _column_x(r), centres[r][i], seeded, words))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'style="min-width:{max(columns, 1) * MIN_COLUMN_PX}px;max-width:100%;height:auto" role="img" '

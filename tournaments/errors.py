@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.errors import Conflict, DomainError, NotAllowed
 from tournaments.draw import DrawError
@@ -33,34 +34,35 @@ def club_events_only() -> NotAllowed:
 
 
 def not_organiser() -> NotAllowed:
-    return NotAllowed("only the tournament's organiser (or staff) may do this", code="not_organiser")
+    return NotAllowed(_("only the tournament's organiser (or staff) may do this"), code="not_organiser")
 
 
 def not_your_entry() -> NotAllowed:
-    return NotAllowed("only the entrant's own players and the organiser may do this", code="not_your_entry")
+    return NotAllowed(_("only the entrant's own players and the organiser may do this"), code="not_your_entry")
 
 
 def no_player() -> NotAllowed:
-    return NotAllowed("you need a player profile to enter a tournament", code="no_player")
+    return NotAllowed(_("you need a player profile to enter a tournament"), code="no_player")
 
 
 # --- bad input ---------------------------------------------------------------------------------
 
 
 def bad_rules(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_rules", field=field)
+    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_rules", field=field)
 
 
 def unknown_player(player_id) -> DomainError:
-    return DomainError(f"there is no player {player_id}", code="unknown_player", player=player_id)
+    return DomainError(_("there is no player %(player)s") % {"player": player_id}, code="unknown_player", player=player_id)
 
 
 def unknown_entry(entry_id) -> DomainError:
-    return DomainError(f"entry {entry_id} is not an entrant of this tournament", code="unknown_entry", entry=entry_id)
+    return DomainError(_("entry %(entry)s is not an entrant of this tournament") % {"entry": entry_id},
+            code="unknown_entry", entry=entry_id)
 
 
 def unknown_club(club_id) -> DomainError:
-    return DomainError(f"there is no club {club_id}", code="unknown_club", field="club", club=club_id)
+    return DomainError(_("there is no club %(club)s") % {"club": club_id}, code="unknown_club", field="club", club=club_id)
 
 
 def bad_entrant(message: str) -> DomainError:
@@ -68,11 +70,11 @@ def bad_entrant(message: str) -> DomainError:
 
 
 def partner_required() -> DomainError:
-    return DomainError("a consultation-pairs event needs your partner: name him", code="partner_required")
+    return DomainError(_("a consultation-pairs event needs your partner: name him"), code="partner_required")
 
 
 def partner_not_allowed() -> DomainError:
-    return DomainError("this event is for single players: enter without a partner", code="partner_not_allowed")
+    return DomainError(_("this event is for single players: enter without a partner"), code="partner_not_allowed")
 
 
 def bad_roller(message: str) -> DomainError:
@@ -85,85 +87,105 @@ def bad_seed(message: str) -> DomainError:
 
 def seed_unused(seeding: str) -> DomainError:
     return DomainError(
-        f"a random seed is used only by a random draw; this event seeds {seeding}", code="seed_unused"
+        _("a random seed is used only by a random draw; this event seeds %(seeding)s") % {"seeding": seeding}, code="seed_unused"
     )
 
 
 def team_event() -> DomainError:
-    return DomainError("team events are entered and drawn by the team services", code="team_event")
+    return DomainError(_("team events are entered and drawn by the team services"), code="team_event")
 
 
 # --- the event's state -------------------------------------------------------------------------
 
 
 def already_entered(name: str) -> Conflict:
-    return Conflict(f"{name} is already entered in this tournament", code="already_entered")
+    return Conflict(_("%(name)s is already entered in this tournament") % {"name": name}, code="already_entered")
 
 
 def entries_closed() -> Conflict:
-    return Conflict("entries are not open for this tournament", code="entries_closed")
+    return Conflict(_("entries are not open for this tournament"), code="entries_closed")
 
 
 def entries_open() -> Conflict:
-    return Conflict("close the entries (and check the players in) before the draw", code="entries_open")
+    return Conflict(_("close the entries (and check the players in) before the draw"), code="entries_open")
 
 
 def check_in_not_open() -> Conflict:
-    return Conflict("check-in opens when the entries close", code="check_in_not_open")
+    return Conflict(_("check-in opens when the entries close"), code="check_in_not_open")
 
 
 def already_drawn() -> Conflict:
-    return Conflict("the draw has already been made", code="already_drawn")
+    return Conflict(_("the draw has already been made"), code="already_drawn")
 
 
 def already_drawn_use_late_entry() -> Conflict:
-    return Conflict("the draw has already been made: add a late entry instead", code="already_drawn")
+    return Conflict(_("the draw has already been made: add a late entry instead"), code="already_drawn")
 
 
 def not_drawn() -> Conflict:
-    return Conflict("the draw has not been made yet", code="not_drawn")
+    return Conflict(_("the draw has not been made yet"), code="not_drawn")
 
 
 def finished() -> Conflict:
-    return Conflict("the tournament is finished", code="tournament_finished")
+    return Conflict(_("the tournament is finished"), code="tournament_finished")
 
 
 def too_few_entries(count: int, minimum: int) -> Conflict:
     return Conflict(
-        f"{count} checked-in entr{'y' if count == 1 else 'ies'}: this format needs at least {minimum}",
+        ngettext("%(count)d checked-in entry: this format needs at least %(minimum)d",
+                 "%(count)d checked-in entries: this format needs at least %(minimum)d",
+                 count) % {"count": count, "minimum": minimum},
         code="too_few_entries",
     )
 
 
 def already_withdrawn(name: str) -> Conflict:
-    return Conflict(f"{name} has already withdrawn", code="already_withdrawn")
+    return Conflict(_("%(name)s has already withdrawn") % {"name": name}, code="already_withdrawn")
 
 
 def not_a_bracket() -> Conflict:
-    return Conflict("a Swiss or round robin has no bracket: see its rounds", code="not_a_bracket")
+    return Conflict(_("a Swiss or round robin has no bracket: see its rounds"), code="not_a_bracket")
 
 
 def not_swiss() -> Conflict:
-    return Conflict("only a Swiss event is paired round by round", code="not_swiss")
+    return Conflict(_("only a Swiss event is paired round by round"), code="not_swiss")
 
 
 def round_incomplete(number: int, missing: int) -> Conflict:
     return Conflict(
-        f"round {number} is not complete: {missing} match{'' if missing == 1 else 'es'} without a confirmed result",
+        ngettext("round %(number)d is not complete: %(missing)d match without a confirmed result",
+                 "round %(number)d is not complete: %(missing)d matches without a confirmed result",
+                 missing) % {"number": number, "missing": missing},
         code="round_incomplete", round=number,
     )
 
 
 def round_paired(number: int) -> Conflict:
-    return Conflict(f"round {number} is already paired", code="round_paired", round=number)
+    return Conflict(_("round %(number)d is already paired") % {"number": number}, code="round_paired", round=number)
 
 
 def swiss_complete(message: str) -> Conflict:
     return Conflict(message, code="swiss_complete")
 
 
+def _no_pairing_reason(reason: str, message: str) -> str:
+    """The draw's reason (``tournaments.draw.swiss.NO_PAIRING``) in the reader's language; the
+    draw's own English sentence for a reason not known here."""
+    return {
+        "too_few_players": _("fewer than two players left to pair"),
+        "finished": _("elimination Swiss: one player left, the winner"),
+        "no_bye": _("every player who may have the bye (the fewest byes so far) would leave the others "
+                    "unpairable"),
+        "forbidden": _("the forbidden pairings (same club, or pairs the organiser declared) leave no valid "
+                       "pairing"),
+        "rematches": _("every possible pairing would repeat a game already played"),
+    }.get(reason, message)
+
+
 def no_pairing(number: int, reason: str, message: str) -> Conflict:
-    return Conflict(f"round {number} cannot be paired: {message}", code="no_pairing", reason=reason)
+    message = _no_pairing_reason(reason, message)
+    return Conflict(_("round %(number)d cannot be paired: %(message)s") % {"number": number, "message": message},
+            code="no_pairing", reason=reason)
 
 
 def event_unfinished(message: str) -> Conflict:
@@ -172,8 +194,9 @@ def event_unfinished(message: str) -> Conflict:
 
 def result_built_on(changed: str, dependent: str, why: str) -> Conflict:
     return Conflict(
-        f"the result of {changed} cannot change now: {dependent} depends on it and {why}; the event's director "
-        "corrects it from the match page's correction, which shows and resets what depends on it",
+        _("the result of %(changed)s cannot change now: %(dependent)s depends on it and %(why)s; the event's "
+          "director corrects it from the match page's correction, which shows and resets what depends on it")
+        % {"changed": changed, "dependent": dependent, "why": why},
         code="result_built_on", match=dependent,
     )
 
@@ -192,12 +215,12 @@ def not_finished(event: str) -> Conflict:
 
 
 def late_entry_closed(reason: str) -> Conflict:
-    return Conflict(f"a late entry is not possible: {reason}", code="late_entry_closed")
+    return Conflict(_("a late entry is not possible: %(reason)s") % {"reason": reason}, code="late_entry_closed")
 
 
 def forfeit_refused(key: str) -> Conflict:
     return Conflict(
-        f"{key} cannot be forfeited by the organiser, who plays in it: staff must record it",
+        _("%(match)s cannot be forfeited by the organiser, who plays in it: staff must record it") % {"match": key},
         code="forfeit_refused", match=key,
     )
 
@@ -206,49 +229,55 @@ def forfeit_refused(key: str) -> Conflict:
 
 
 def not_team_event() -> DomainError:
-    return DomainError("this tournament is not a team event", code="not_team_event")
+    return DomainError(_("this tournament is not a team event"), code="not_team_event")
 
 
 def not_captain() -> NotAllowed:
-    return NotAllowed("only the team's captain (or the tournament's organiser) may do this", code="not_captain")
+    return NotAllowed(_("only the team's captain (or the tournament's organiser) may do this"), code="not_captain")
 
 
 def not_entrant_captain() -> NotAllowed:
     return NotAllowed(
-        "a team is entered by the organiser, or by its captain himself while entries are open", code="not_captain"
+        _("a team is entered by the organiser, or by its captain himself while entries are open"), code="not_captain"
     )
 
 
 def unknown_team(team_id) -> DomainError:
-    return DomainError(f"team {team_id} is not a team of this tournament", code="unknown_team", team=str(team_id))
+    return DomainError(_("team %(team)s is not a team of this tournament") % {"team": team_id},
+            code="unknown_team", team=str(team_id))
 
 
 def bad_team(field: str, message: str) -> DomainError:
-    return DomainError(f"{field}: {message}", code="bad_team", field=field)
+    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_team", field=field)
 
 
 def team_too_small(count: int, needed: int) -> DomainError:
     return DomainError(
-        f"a team needs at least {needed} players (members and reserves) for its {needed} boards, not {count}",
+        ngettext("a team needs at least %(needed)d player (members and reserves) for its %(needed)d board, "
+                 "not %(count)d",
+                 "a team needs at least %(needed)d players (members and reserves) for its %(needed)d boards, "
+                 "not %(count)d", needed) % {"needed": needed, "count": count},
         code="team_too_small",
     )
 
 
 def team_name_taken(name: str) -> Conflict:
-    return Conflict(f"there is already a team called {name!r} in this tournament", code="team_name_taken")
+    return Conflict(_("there is already a team called “%(name)s” in this tournament") % {"name": name}, code="team_name_taken")
 
 
 def already_in_team(player: Player, team: str) -> Conflict:
-    return Conflict(f"{player.display_name} is already in team {team}", code="already_in_team", player=player.pk)
+    return Conflict(_("%(player)s is already in team %(team)s") % {"player": player.display_name, "team": team},
+            code="already_in_team", player=player.pk)
 
 
 def not_a_member(player_id, team: Team) -> DomainError:
-    return DomainError(f"player {player_id} is not a member of team {team.name}", code="not_a_member",
+    return DomainError(_("player %(player)s is not a member of team %(team)s") % {"player": player_id, "team": team.name},
+            code="not_a_member",
                        player=player_id if isinstance(player_id, int) else str(player_id))
 
 
 def captain_required(team: Team) -> DomainError:
-    return DomainError(f"the captain cannot leave team {team.name}", code="captain_required")
+    return DomainError(_("the captain cannot leave team %(team)s") % {"team": team.name}, code="captain_required")
 
 
 def bad_board_order(message: str, **details) -> DomainError:
@@ -256,16 +285,17 @@ def bad_board_order(message: str, **details) -> DomainError:
 
 
 def bad_round(number) -> DomainError:
-    return DomainError(f"round_number: {number!r} is not a round number (1 or more)", code="bad_round")
+    return DomainError(_("round_number: %(number)s is not a round number (1 or more)") % {"number": repr(number)},
+            code="bad_round")
 
 
 def board_order_locked(team: Team, number: int) -> Conflict:
-    return Conflict(f"round {number} has started: the board order of {team.name} is locked",
-                    code="board_order_locked", round=number)
+    return Conflict(_("round %(number)d has started: the board order of %(team)s is locked")
+                    % {"number": number, "team": team.name}, code="board_order_locked", round=number)
 
 
 def members_fixed() -> Conflict:
-    return Conflict("the draw has been made: the team list is fixed (a reserve substitutes through the board order)",
+    return Conflict(_("the draw has been made: the team list is fixed (a reserve substitutes through the board order)"),
                     code="already_drawn")
 
 
@@ -276,7 +306,21 @@ def from_draw(error: DrawError) -> DomainError:
     """The draw's error as a domain error with the same code, message and status class."""
     kind = Conflict if error.status == 409 else DomainError
     details = {key: value for key, value in error.details.items() if isinstance(value, str | int | float)}
-    return kind(error.message, code=error.code, **details)
+    return kind(_draw_message(error), code=error.code, **details)
+
+
+def _draw_message(error: DrawError) -> str:
+    """The draw's refusal in the reader's language, by its code where a person can meet it (the
+    pure draw speaks English only); its own sentence otherwise."""
+    details = error.details
+    if error.code == "too_few_entrants" and isinstance(details.get("count"), int):
+        return ngettext("%(count)d entrant is too few for this format", "%(count)d entrants are too few for this format",
+                        details["count"]) % {"count": details["count"]}
+    if error.code == "bad_length" and "schedule" in details:
+        return _("%(schedule)s is not a match length schedule") % {"schedule": details["schedule"]}
+    if error.code == "bad_seed" and "seed" in details:
+        return _("%(seed)s is not a usable random seed") % {"seed": details["seed"]}
+    return error.message
 
 
 def walk_in_singles_only() -> DomainError:

@@ -31,7 +31,7 @@ def parse_lengths(text: str) -> dict:
         name = name.strip().lower().replace(" ", "_").replace("-", "_")
         values = [n for n in re.split(r"[\s,]+", numbers.strip()) if n]
         if not colon or not name or not values or not all(v.isdigit() for v in values):
-            raise forms.ValidationError(f"“{part}” is not “flight: lengths”, e.g. main: 5 5 7 9")
+            raise forms.ValidationError(_("“%(part)s” is not “flight: lengths”, e.g. main: 5 5 7 9") % {"part": part})
         lengths = [int(v) for v in values]
         out[name] = lengths if len(lengths) > 1 else lengths[0]
     return out
@@ -40,36 +40,39 @@ def parse_lengths(text: str) -> dict:
 class TournamentForm(forms.Form):
     """A new event and its published rules (see EventRules and tournament_create)."""
 
-    name = forms.CharField(max_length=200)
-    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE_ELIMINATION)
+    name = forms.CharField(max_length=200, label=_("Name"))
+    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE_ELIMINATION,
+                               label=_("Format"))
     kind = forms.ChoiceField(choices=[c for c in Tournament.Kind.choices if c[0] != Tournament.Kind.TEAMS],
-                             initial=Tournament.Kind.INDIVIDUAL, label="Entrants")
-    starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+                             initial=Tournament.Kind.INDIVIDUAL, label=_("Entrants"))
+    starts_on = forms.DateField(required=False, label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}))
     lengths = forms.CharField(
-        required=False, label="Match lengths",
-        help_text="Per flight, one length per round, e.g. “main: 5 5 7 9; consolation: 3”. Swiss and round "
-                  "robin: “rounds: 5”. Empty: the default length.",
+        required=False, label=_("Match lengths"),
+        help_text=_("Per flight, one length per round, e.g. “main: 5 5 7 9; consolation: 3”. Swiss and round "
+                  "robin: “rounds: 5”. Empty: the default length."),
     )
     consolation_rounds = forms.IntegerField(
-        **rule_bounds("consolation_rounds"), initial=0, label="Consolation flight",
-        help_text="0: none; 1: first-round losers; k: losers of the first k rounds (single elimination).")
-    last_chance = forms.BooleanField(required=False, label="Last-chance flight for consolation losers")
-    swiss_rounds = forms.IntegerField(**rule_bounds("swiss_rounds"), required=False, label="Swiss rounds")
+        **rule_bounds("consolation_rounds"), initial=0, label=_("Consolation flight"),
+        help_text=_("0: none; 1: first-round losers; k: losers of the first k rounds (single elimination)."))
+    last_chance = forms.BooleanField(required=False, label=_("Last-chance flight for consolation losers"))
+    swiss_rounds = forms.IntegerField(**rule_bounds("swiss_rounds"), required=False, label=_("Swiss rounds"))
     max_losses = forms.IntegerField(**rule_bounds("max_losses"), required=False,
-                                    label="Elimination Swiss: out at this many losses")
-    groups = forms.IntegerField(**rule_bounds("groups"), initial=1, label="Round-robin groups")
-    forbid_same_club = forms.BooleanField(required=False, label="Never pair two players of one club (Swiss)")
-    crawford = forms.BooleanField(required=False, initial=True, label="Crawford rule")
-    move_policy = forms.ChoiceField(choices=[("legal", "Legal moves"), ("responsible", "Responsible moves")])
-    premature_roll = forms.ChoiceField(choices=Tournament.PrematureRoll.choices, label="Premature roll")
+                                    label=_("Elimination Swiss: out at this many losses"))
+    groups = forms.IntegerField(**rule_bounds("groups"), initial=1, label=_("Round-robin groups"))
+    forbid_same_club = forms.BooleanField(required=False, label=_("Never pair two players of one club (Swiss)"))
+    crawford = forms.BooleanField(required=False, initial=True, label=_("Crawford rule"))
+    move_policy = forms.ChoiceField(choices=[("legal", _("Legal moves")), ("responsible", _("Responsible moves"))],
+                                    label=_("Moves"))
+    premature_roll = forms.ChoiceField(choices=Tournament.PrematureRoll.choices, label=_("Premature roll"))
     clock_seconds_per_point = forms.IntegerField(**rule_bounds("clock_seconds_per_point"), required=False,
-                                                 label="Clock: seconds per match point (empty: no clock)")
+                                                 label=_("Clock: seconds per match point (empty: no clock)"))
     penalty_minutes_per_point = forms.IntegerField(**rule_bounds("penalty_minutes_per_point"), initial=5,
-                                                   label="Late arrival: one penalty point per N minutes")
-    seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING)
-    club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Club",
-                                  help_text="On that club's calendar (the clubs you own or organise).")
+                                                   label=_("Late arrival: one penalty point per N minutes"))
+    seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING,
+                                label=_("Seeding"))
+    club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Club"),
+                                  help_text=_("On that club's calendar (the clubs you own or organise)."))
 
     def __init__(self, *args, clubs=(), club_required: bool = False, **kwargs):
         """``clubs``: (id, name) of the clubs the organiser may put the event on; ``club_required``:
@@ -84,7 +87,7 @@ class TournamentForm(forms.Form):
             field.help_text = _("On the calendar of a club you own: without the organiser role you create only "
                                 "your club's events.")
         else:
-            field.choices = [("", "No club"), *clubs]
+            field.choices = [("", _("No club")), *clubs]
 
     def clean_lengths(self) -> dict:
         return parse_lengths(self.cleaned_data.get("lengths", ""))
@@ -104,13 +107,14 @@ class EntrantForm(forms.Form):
     """The organiser adds a player (by name: the player picker) to the entry list."""
 
     player = PlayerChoiceField(
-        error_messages={"invalid_choice": "there is no such player to add: choose one from the list"},
+        label=_("Player"),
+        error_messages={"invalid_choice": _("there is no such player to add: choose one from the list")},
     )
     partner = PlayerChoiceField(
-        required=False, label="Partner (pairs events)",
-        error_messages={"invalid_choice": "there is no such partner to add: choose one from the list"},
+        required=False, label=_("Partner (pairs events)"),
+        error_messages={"invalid_choice": _("there is no such partner to add: choose one from the list")},
     )
-    seed = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, label="Seed (optional)")
+    seed = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, label=_("Seed (optional)"))
 
     def __init__(self, *args, players=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -128,37 +132,39 @@ class PairSignUpForm(forms.Form):
     """A player enters a consultation-pairs event with his partner, and says who rolls."""
 
     partner = PlayerChoiceField(
-        error_messages={"invalid_choice": "there is no such player: choose your partner from the list"},
+        label=_("Partner"),
+        error_messages={"invalid_choice": _("there is no such player: choose your partner from the list")},
     )
-    rolls = forms.ChoiceField(choices=[("alternate", "We alternate by game"), ("me", "I always roll"),
-                                       ("partner", "My partner always rolls")], label="Who rolls")
+    rolls = forms.ChoiceField(choices=[("alternate", _("We alternate by game")), ("me", _("I always roll")),
+                                       ("partner", _("My partner always rolls"))], label=_("Who rolls"))
 
 
 class DrawForm(forms.Form):
     """The draw, with an optional recorded seed for a random draw."""
 
     seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False,
-                              label="Random seed (optional, random draws only)")
+                              label=_("Random seed (optional, random draws only)"))
 
 
 class EntryActionForm(forms.Form):
     """Check in or withdraw one entry."""
 
     entry = forms.IntegerField(min_value=1, max_value=INT_MAX,
-                               error_messages={"required": "name the entry", "invalid": "an entry is a number"})
+                               error_messages={"required": _("name the entry"), "invalid": _("an entry is a number")})
 
 
 class BoardOrderForm(forms.Form):
     """A round number and one member per board (shape only: the service checks membership)."""
 
-    round_number = forms.IntegerField(min_value=1, max_value=SMALLINT_MAX)
+    round_number = forms.IntegerField(min_value=1, max_value=SMALLINT_MAX, label=_("Round"))
 
     def __init__(self, *args, team: TeamView, boards: int, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(str(m.player_id), m.name + (" (reserve)" if m.reserve else ""))
+        choices = [("", "—")] + [(str(m.player_id), (_("%(name)s (reserve)") % {"name": m.name} if m.reserve else m.name))
                                  for m in team.members]
         for board in range(1, boards + 1):
-            self.fields[f"board_{board}"] = forms.TypedChoiceField(label=f"Board {board}", choices=choices,
+            self.fields[f"board_{board}"] = forms.TypedChoiceField(label=_("Board %(number)d") % {"number": board},
+                    choices=choices,
                                                                    coerce=int)
         self.boards = boards
 
@@ -169,17 +175,18 @@ class BoardOrderForm(forms.Form):
 class LateTeamForm(forms.Form):
     """A team entered after the draw (shape only: the service checks the players and the format)."""
 
-    name = forms.CharField(max_length=120, label="Team name")
+    name = forms.CharField(max_length=120, label=_("Team name"))
     captain = PlayerChoiceField(
-        error_messages={"invalid_choice": "there is no such captain: choose one from the list"},
+        label=_("Captain"),
+        error_messages={"invalid_choice": _("there is no such captain: choose one from the list")},
     )
     members = PlayerMultipleChoiceField(
-        required=False, label="Other members", spare=3,
-        error_messages={"invalid_choice": "there is no such member: choose from the list"},
+        required=False, label=_("Other members"), spare=3,
+        error_messages={"invalid_choice": _("there is no such member: choose from the list")},
     )
     reserves = PlayerMultipleChoiceField(
-        required=False,
-        error_messages={"invalid_choice": "there is no such reserve: choose from the list"},
+        required=False, label=_("Reserves"),
+        error_messages={"invalid_choice": _("there is no such reserve: choose from the list")},
     )
 
     def service_arguments(self) -> dict:
@@ -193,6 +200,7 @@ class TeamMemberForm(forms.Form):
     service checks who may add him and when)."""
 
     player = PlayerChoiceField(
+        label=_("Player"),
         error_messages={"invalid_choice": _("there is no such player to add: choose one from the list")},
     )
     reserve = forms.BooleanField(required=False, label=_("As a reserve"))

@@ -18,37 +18,38 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from . import hosts
 
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        SINGLE_ELIMINATION = "single_elimination", "Single elimination"
-        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss"
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
 
     class Kind(models.TextChoices):
-        INDIVIDUAL = "individual", "Individual"
-        PAIRS = "pairs", "Consultation pairs"
-        TEAMS = "teams", "N-board teams"
+        INDIVIDUAL = "individual", _("Individual")
+        PAIRS = "pairs", _("Consultation pairs")
+        TEAMS = "teams", _("N-board teams")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        OPEN = "open", "Entries open"
-        CLOSED = "closed", "Entries closed, check-in"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        OPEN = "open", _("Entries open")
+        CLOSED = "closed", _("Entries closed, check-in")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     class Seeding(models.TextChoices):
-        RATING = "rating", "By rating"
-        ORGANISER = "organiser", "By the organiser"
-        RANDOM = "random", "Random"
+        RATING = "rating", _("By rating")
+        ORGANISER = "organiser", _("By the organiser")
+        RANDOM = "random", _("Random")
 
     class PrematureRoll(models.TextChoices):
-        STANDS = "stands", "The roll stands"
-        OPPONENTS_CHOICE = "opponents_choice", "Stands or is rerolled, at the opponent's choice"
+        STANDS = "stands", _("The roll stands")
+        OPPONENTS_CHOICE = "opponents_choice", _("Stands or is rerolled, at the opponent's choice")
 
     name = models.CharField(max_length=200)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments")
@@ -75,7 +76,8 @@ class Tournament(models.Model):
     groups = models.PositiveSmallIntegerField(default=1, help_text="round robin groups")
     forbid_same_club = models.BooleanField(default=False)
     crawford = models.BooleanField(default=True)
-    move_policy = models.CharField(max_length=16, choices=[("legal", "Legal moves"), ("responsible", "Responsible moves")],
+    move_policy = models.CharField(max_length=16, choices=[("legal", _("Legal moves")),
+                                                            ("responsible", _("Responsible moves"))],
                                    default="legal")
     premature_roll = models.CharField(max_length=24, choices=PrematureRoll.choices, default=PrematureRoll.STANDS)
     clock_seconds_per_point = models.PositiveIntegerField(null=True, blank=True, help_text="empty: no clock")
@@ -174,9 +176,9 @@ class Entry(models.Model):
     """An entrant of an event: a side (one player or a consultation pair) or a team."""
 
     class Status(models.TextChoices):
-        ENTERED = "entered", "Entered"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ENTERED = "entered", _("Entered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     side = models.ForeignKey("matches.Side", null=True, blank=True, on_delete=models.PROTECT, related_name="entries")

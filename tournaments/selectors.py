@@ -202,9 +202,9 @@ def _match_status(pairing: Pairing) -> str:
 
 def _source(slot) -> str | None:
     if isinstance(slot, WinnerOf):
-        return f"winner of {slot.match}"
+        return gettext("winner of %(match)s") % {"match": slot.match}
     if isinstance(slot, LoserOf):
-        return f"loser of {slot.match}"
+        return gettext("loser of %(match)s") % {"match": slot.match}
     return None
 
 
@@ -878,6 +878,21 @@ class NextMatch:
     board: int | None = None
     sits_out: bool = False
 
+    @property
+    def round_text(self) -> str:
+        """The round as the reader says it: "Main round 2", "Losers' round 3", "Group A round 1"."""
+        names = {
+            "main": pgettext("next match", "Main round %(round)d"),
+            "swiss": pgettext("next match", "Swiss round %(round)d"),
+            "consolation": pgettext("next match", "Consolation round %(round)d"),
+            "last_chance": pgettext("next match", "Last-chance round %(round)d"),
+            "winners": pgettext("next match", "Winners' round %(round)d"),
+            "losers": pgettext("next match", "Losers' round %(round)d"),
+            "final": pgettext("next match", "Grand final, match %(round)d"),
+        }
+        text = names.get(self.flight) or pgettext("next match", "Group %(group)s round %(round)d")
+        return text % {"round": self.round, "group": self.flight.replace("_", " ").capitalize()}
+
 
 def _my_entry(tournament: Tournament, loaded: state.Loaded, player_id: int) -> tuple[Entry | None, dict]:
     """The player's entry (his side's or pair's; in a team event his team's, captain, member or
@@ -1002,7 +1017,8 @@ def _team_views(teams) -> tuple[TeamView, ...]:
             for m in sorted(team.members.all(), key=lambda m: (m.reserve, m.pk))
         )
         orders = tuple(
-            BoardOrderView(o.round_number, tuple((p, names.get(p, f"player {p}")) for p in o.players), o.locked)
+            BoardOrderView(o.round_number, tuple((p, names.get(p) or gettext("player %(id)s") % {"id": p})
+                                                 for p in o.players), o.locked)
             for o in sorted(team.board_orders.all(), key=lambda o: o.round_number)
         )
         entry = getattr(team, "entry", None)

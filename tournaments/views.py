@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -24,7 +25,7 @@ from matches.models import Match, Player
 from matches.services.matches import player_for_user
 
 from . import selectors, services
-from .bracket_svg import BYE, BracketCell, BracketRound, bracket_svg
+from .bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
 from .draw import DrawError
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
@@ -33,20 +34,29 @@ from .services.common import runs
 from .services.events import may_create_events
 from .services.state import entrant_name
 
-FLIGHT_NAMES = {"main": "Main flight", "consolation": "Consolation flight", "last_chance": "Last-chance flight",
-                "winners": "Winners' bracket", "losers": "Losers' bracket", "final": "Final"}
-PAIRING_STATUS = {**dict(Match.Status.choices), "waiting": "Waiting for a player", "bye": "Bye",
-                  "walkover": "Walkover", "not_needed": "Not needed"}
+FLIGHT_NAMES = {"main": gettext_lazy("Main flight"), "consolation": gettext_lazy("Consolation flight"),
+                "last_chance": gettext_lazy("Last-chance flight"), "winners": gettext_lazy("Winners' bracket"),
+                "losers": gettext_lazy("Losers' bracket"), "final": pgettext_lazy("flight", "Final"),
+                "swiss": gettext_lazy("Swiss"), "rounds": gettext_lazy("Every round")}
+PAIRING_STATUS = {**dict(Match.Status.choices), "waiting": gettext_lazy("Waiting for a player"),
+                  "bye": gettext_lazy("Bye"), "walkover": gettext_lazy("Walkover"),
+                  "not_needed": gettext_lazy("Not needed")}
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+def _svg_words() -> Words:
+    """The bracket drawing's words in the reader's language."""
+    return Words(tbd=_("to be decided"), bye=pgettext("bracket", "bye"), title=_("Bracket"),
+                 versus=_("%(a)s v %(b)s"), length=pgettext("match length", "%(length)d pt"))
 
 
 def _tournament_or_404(tournament_id: int) -> Tournament:
     try:
         return selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
-        raise Http404("no such event") from None
+        raise Http404(_("no such event")) from None
 
 
 def _call(service, **kwargs):
@@ -66,7 +76,10 @@ def _manage_url(tournament: Tournament) -> str:
 
 
 def flight_title(name: str) -> str:
-    return FLIGHT_NAMES.get(name, name.replace("_", " ").capitalize())
+    """A flight's name in the reader's language; a round-robin group keeps its own name."""
+    if name in FLIGHT_NAMES:
+        return str(FLIGHT_NAMES[name])
+    return name.replace("_", " ").capitalize()
 
 
 def _rules(tournament: Tournament) -> list[tuple[str, str]]:
@@ -74,32 +87,44 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
     lengths = tournament.lengths or {}
     if lengths:
         shown = "; ".join(
-            f"{flight_title(name) if name != 'rounds' else 'Every round'}: "
-            + (", ".join(str(n) for n in value) if isinstance(value, list) else str(value)) + " points"
+            _("%(flight)s: %(lengths)s points") % {
+                "flight": flight_title(name),
+                "lengths": ", ".join(str(n) for n in value) if isinstance(value, list) else str(value)}
             for name, value in lengths.items()
         )
     else:
-        shown = "the default length"
-    lines = [("Format", tournament.get_format_display()), ("Entrants", tournament.get_kind_display()),
-             ("Match lengths", shown)]
+        shown = _("the default length")
+    lines = [(_("Format"), tournament.get_format_display()), (_("Entrants"), tournament.get_kind_display()),
+             (_("Match lengths"), shown)]
     if tournament.format == Tournament.Format.SINGLE_ELIMINATION:
-        consolation = {0: "none", 1: "first-round losers"}.get(
-            tournament.consolation_rounds, f"losers of the first {tournament.consolation_rounds} rounds")
-        lines.append(("Consolation flight", consolation + (", with a last-chance flight" if tournament.last_chance else "")))
+        rounds = tournament.consolation_rounds
+        if rounds == 0:
+            consolation = _("none")
+        elif tournament.last_chance:
+            consolation = ngettext("losers of the first round, with a last-chance flight",
+                                   "losers of the first %(count)d rounds, with a last-chance flight",
+                                   rounds) % {"count": rounds}
+        else:
+            consolation = ngettext("first-round losers", "losers of the first %(count)d rounds",
+                                   rounds) % {"count": rounds}
+        lines.append((_("Consolation flight"), consolation))
     if tournament.format == Tournament.Format.SWISS:
-        lines.append(("Swiss rounds", str(tournament.swiss_rounds or "as the organiser decides")))
+        lines.append((_("Swiss rounds"), str(tournament.swiss_rounds or _("as the organiser decides"))))
         if tournament.max_losses:
-            lines.append(("Elimination", f"out at {tournament.max_losses} losses"))
+            lines.append((_("Elimination"), ngettext("out at %(count)d loss", "out at %(count)d losses",
+                                                     tournament.max_losses) % {"count": tournament.max_losses}))
     if tournament.format == Tournament.Format.ROUND_ROBIN:
-        lines.append(("Groups", str(tournament.groups)))
+        lines.append((_("Groups"), str(tournament.groups)))
+    seconds, minutes = tournament.clock_seconds_per_point, tournament.penalty_minutes_per_point
     lines += [
-        ("Crawford rule", "on" if tournament.crawford else "off"),
-        ("Moves", tournament.get_move_policy_display()),
-        ("Premature roll", tournament.get_premature_roll_display()),
-        ("Clock", f"{tournament.clock_seconds_per_point} s per match point" if tournament.clock_seconds_per_point
-         else "no clock"),
-        ("Late arrival", f"1 penalty point per {tournament.penalty_minutes_per_point} minutes"),
-        ("Seeding", tournament.get_seeding_display()),
+        (_("Crawford rule"), pgettext("Crawford rule", "on") if tournament.crawford
+         else pgettext("Crawford rule", "off")),
+        (_("Moves"), tournament.get_move_policy_display()),
+        (_("Premature roll"), tournament.get_premature_roll_display()),
+        (_("Clock"), _("%(seconds)d s per match point") % {"seconds": seconds} if seconds else _("no clock")),
+        (_("Late arrival"), ngettext("1 penalty point per minute", "1 penalty point per %(count)d minutes",
+                                     minutes) % {"count": minutes}),
+        (_("Seeding"), tournament.get_seeding_display()),
     ]
     return lines
 
@@ -147,7 +172,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
         # The club's refusal (its manager's role) names no field: it is about the club chosen.
         form_refuse(form, error, field="club" if error.code in ("not_club_manager", "club_events_only") else None)
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
-    messages.success(request, f"Event “{tournament.name}” created. Open the entries when you are ready.")
+    messages.success(request, _("Event “%(name)s” created. Open the entries when you are ready.")
+                     % {"name": tournament.name})
     return redirect(_manage_url(tournament))
 
 
@@ -206,7 +232,7 @@ def _posted_entry(request: HttpRequest) -> int:
     form = EntryActionForm(request.POST)
     if not form.is_valid():
         message = "; ".join(e for errors in form.errors.values() for e in errors)
-        raise DomainError(f"entry: {message}", code="invalid", field="entry")
+        raise DomainError(_("entry: %(message)s") % {"message": message}, code="invalid", field="entry")
     return form.cleaned_data["entry"]
 
 
@@ -230,7 +256,7 @@ def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except DomainError as error:
         return _render_detail(request, tournament, action_error=error_text(error), sign_up_form=form,
                               status=error_status(error))
-    messages.success(request, "You are entered. Check in when the entries close.")
+    messages.success(request, _("You are entered. Check in when the entries close."))
     return redirect(_detail_url(tournament))
 
 
@@ -239,7 +265,7 @@ def _check_in_act(request: HttpRequest):
     def act(tournament):
         entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
                                         user=request.user)
-        return f"{entrant_name(entry)} is checked in."
+        return _("%(name)s is checked in.") % {"name": entrant_name(entry)}
     return act
 
 
@@ -248,7 +274,9 @@ def _withdraw_act(request: HttpRequest, noun: str):
     def act(tournament):
         entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=_posted_entry(request),
                                         user=request.user)
-        return f"The {noun} is withdrawn." if entry is not None else f"The {noun} is removed."
+        if noun == "entry":
+            return _("The entry is withdrawn.") if entry is not None else _("The entry is removed.")
+        return _("The entrant is withdrawn.") if entry is not None else _("The entrant is removed.")
     return act
 
 
@@ -326,7 +354,7 @@ def _whole(request: HttpRequest, name: str, default: int = 1) -> int:
     if text is None:
         return default
     if not (text.isascii() and text.isdigit() and len(text) <= 6 and int(text) >= 1):
-        raise Http404("no such page")
+        raise Http404(_("no such page"))
     return int(text)
 
 
@@ -357,7 +385,8 @@ def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, wi
                  number == section)
         for number in range(1, _sections(count) + 1)
     ) if _sections(count) > 1 else ()
-    return FlightDrawing(summary.name, title, bracket_svg(rounds, title=f"{tournament.name}: {title}"),
+    drawing_title = _("%(event)s: %(flight)s") % {"event": tournament.name, "flight": title}
+    return FlightDrawing(summary.name, title, bracket_svg(rounds, title=drawing_title, words=_svg_words()),
                          summary.champion, windows, sections)
 
 
@@ -384,7 +413,7 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
             tournament=tournament, flight=wanted, every_flight=wanted is None,
             rounds=range(first_round, first_round + BRACKET_ROUNDS_SHOWN), pick=pick)
     except KeyError:
-        raise Http404("no such flight") from None
+        raise Http404(_("no such flight")) from None
     summaries = {f.name: f for f in view.flights} if view is not None else {}
     flights = [_flight_drawing(tournament, summaries[w.name], w, first_round=first_round, section=section)
                for w in view.windows] if view is not None else []
@@ -422,7 +451,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
     page = selectors.tournament_round_page(tournament=tournament, number=number, pick=pick)
     if (number is not None and number not in page.numbers) or (counted and page_number > 1 and not page.pairings):
-        raise Http404("no such round or page")
+        raise Http404(_("no such round or page"))
     pages = -(-counted[0] // ROUND_PAGE_SIZE) if counted else 0
     return render(request, "tournaments/rounds.html", {
         "tournament": tournament,
@@ -447,7 +476,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         page = paginator.page(_whole(request, "page"))
     except InvalidPage:
-        raise Http404("no such page") from None
+        raise Http404(_("no such page")) from None
     return render(request, "tournaments/standings.html", {
         "tournament": tournament, "rows": page.object_list, "swiss": tournament.format == Tournament.Format.SWISS,
         "teams": teams, "grouped": tournament.format == Tournament.Format.ROUND_ROBIN,
@@ -465,7 +494,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _managed_or_403(request: HttpRequest, tournament_id: int) -> Tournament:
     tournament = _tournament_or_404(tournament_id)
     if not runs(tournament, request.user):
-        raise PermissionDenied("only the event's organiser (or staff) may manage it")
+        raise PermissionDenied(_("only the event's organiser (or staff) may manage it"))
     return tournament
 
 
@@ -515,7 +544,7 @@ def open_entries(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """See tournament_open_entries."""
     def act(tournament):
         services.tournament_open_entries(tournament_id=tournament.pk, user=request.user)
-        return "Entries are open: players may sign up."
+        return _("Entries are open: players may sign up.")
     return _manage_action(request, tournament_id, act)
 
 
@@ -525,7 +554,7 @@ def close_entries(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """See tournament_close_entries."""
     def act(tournament):
         services.tournament_close_entries(tournament_id=tournament.pk, user=request.user)
-        return "Entries are closed: check the entrants in, then make the draw."
+        return _("Entries are closed: check the entrants in, then make the draw.")
     return _manage_action(request, tournament_id, act)
 
 
@@ -544,7 +573,7 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         if late:
             if form.cleaned_data["seed"] is not None:
-                raise DomainError("seed: a late entrant is the last seed; leave the seed empty", field="seed")
+                raise DomainError(_("seed: a late entrant is the last seed; leave the seed empty"), field="seed")
             _call(services.entry_add_late, tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids)
         else:
             services.entry_add(tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids,
@@ -553,8 +582,15 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
         form_refuse(form, error)
         return _render_manage(request, tournament, entrant_form=form, status=error_status(error))
     partner = form.cleaned_data.get("partner")
-    who = f"{player.display_name} & {partner.display_name}" if partner else player.display_name
-    messages.success(request, f"{who} {'are' if partner else 'is'} entered{' late, as the last seed' if late else ''}.")
+    if partner and late:
+        text = _("%(a)s & %(b)s are entered late, as the last seed.")
+    elif partner:
+        text = _("%(a)s & %(b)s are entered.")
+    elif late:
+        text = _("%(a)s is entered late, as the last seed.")
+    else:
+        text = _("%(a)s is entered.")
+    messages.success(request, text % {"a": player.display_name, "b": partner.display_name if partner else ""})
     return redirect(_manage_url(tournament))
 
 
@@ -587,8 +623,11 @@ def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render_manage(request, tournament, draw_form=form, status=error_status(error))
-    seed = f" from seed {drawn.draw_seed}" if drawn.draw_seed is not None else ""
-    messages.success(request, f"The draw is made{seed}: the event is running.")
+    if drawn.draw_seed is not None:
+        messages.success(request, _("The draw is made from seed %(seed)s: the event is running.")
+                         % {"seed": drawn.draw_seed})
+    else:
+        messages.success(request, _("The draw is made: the event is running."))
     return redirect(_manage_url(tournament))
 
 
@@ -598,7 +637,7 @@ def pair_next_round(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Pair the next Swiss round; see tournament_pair_next_round."""
     def act(tournament):
         paired = _call(services.tournament_pair_next_round, tournament_id=tournament.pk, user=request.user)
-        return f"Round {paired.number} is paired."
+        return _("Round %(number)d is paired.") % {"number": paired.number}
     return _manage_action(request, tournament_id, act)
 
 
@@ -608,7 +647,7 @@ def finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Finish the event; see tournament_finish."""
     def act(tournament):
         services.tournament_finish(tournament_id=tournament.pk, user=request.user)
-        return "The event is finished: its placings are final."
+        return _("The event is finished: its placings are final.")
     return _manage_action(request, tournament_id, act)
 
 

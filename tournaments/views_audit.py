@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.utils.translation import gettext as _
 
 from audit.selectors import AuditFilters, action_choices, audit_actions, audit_of_event, audit_page, audit_rows
 from matches.models import Match
@@ -39,9 +40,9 @@ def event_audit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         tournament = tournament_get(tournament_id)
     except Tournament.DoesNotExist:
-        raise Http404("no such event") from None
+        raise Http404(_("no such event")) from None
     if not runs(tournament, request.user):
-        raise PermissionDenied("only the event's organiser (or staff) may read its audit log")
+        raise PermissionDenied(_("only the event's organiser (or staff) may read its audit log"))
     action = request.GET.get("action", "")[:64]
     page = audit_page(audit_of_event(tournament, AuditFilters(action=action)), request.GET.get("page"))
     entries = list(page)

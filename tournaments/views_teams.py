@@ -31,20 +31,21 @@ from .models import Pairing, Team, Tournament
 from .services.common import before_draw, runs
 from .services.entries import team_add_late
 from .services.teams import board_order_submit, team_member_add, team_member_remove
+from .views import PAIRING_STATUS
 
 
 def _tournament_or_404(tournament_id: int) -> Tournament:
     try:
         return selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
-        raise Http404("no such event") from None
+        raise Http404(_("no such event")) from None
 
 
 def _team_or_404(tournament: Tournament, team_id: int) -> selectors.TeamView:
     try:
         return selectors.team_get(tournament=tournament, team_id=team_id)
     except Team.DoesNotExist:
-        raise Http404("no such team") from None
+        raise Http404(_("no such team")) from None
 
 
 def _captain_or_organiser(tournament: Tournament, team: selectors.TeamView, user) -> bool:
@@ -97,7 +98,7 @@ def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse
     except DomainError as error:
         return _team_list_page(request, tournament, form=form, error=error_text(error),
                                status=error_status(error))
-    messages.success(request, f"{team.name} entered late, as the last seed.")
+    messages.success(request, _("%(team)s entered late, as the last seed.") % {"team": team.name})
     return redirect(reverse("tournaments:teams", args=[tournament.pk]))
 
 
@@ -118,10 +119,10 @@ def _team_page(request, tournament, team, form=None, error=None, status=200, mem
     }, status=status)
 
 
-def _not_captain_page(request, tournament, team, action: str) -> HttpResponse:
+def _not_captain_page(request, tournament, team, refusal: str) -> HttpResponse:
     return render(request, "tournaments/team_detail.html", {
         "tournament": tournament, "team": team, "form": None,
-        "error": f"only the team's captain (or the tournament's organiser) may {action}",
+        "error": refusal,
     }, status=403)
 
 
@@ -139,7 +140,8 @@ def team_board_order(request: HttpRequest, tournament_id: int, team_id: int) -> 
     tournament = _tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
     if not _captain_or_organiser(tournament, team, request.user):
-        return _not_captain_page(request, tournament, team, "set its board order")
+        return _not_captain_page(request, tournament, team, _(
+            "only the team's captain (or the tournament's organiser) may set its board order"))
     form = BoardOrderForm(request.POST, team=team, boards=tournament.board_count)
     if not form.is_valid():
         return _team_page(request, tournament, team, form=form, status=400)
@@ -149,7 +151,7 @@ def team_board_order(request: HttpRequest, tournament_id: int, team_id: int) -> 
     except DomainError as error:
         return _team_page(request, tournament, team, form=form, error=error_text(error),
                           status=error_status(error))
-    messages.success(request, f"Board order for round {form.cleaned_data['round_number']} saved.")
+    messages.success(request, _("Board order for round %(number)d saved.") % {"number": form.cleaned_data["round_number"]})
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
 
 
@@ -161,7 +163,8 @@ def team_member_add_page(request: HttpRequest, tournament_id: int, team_id: int)
     tournament = _tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
     if not _captain_or_organiser(tournament, team, request.user):
-        return _not_captain_page(request, tournament, team, "change its members")
+        return _not_captain_page(request, tournament, team, _(
+            "only the team's captain (or the tournament's organiser) may change its members"))
     form = _member_form(tournament, request.POST)
     if not form.is_valid():
         return _team_page(request, tournament, team, member_form=form, status=400)
@@ -187,7 +190,8 @@ def team_member_remove_page(request: HttpRequest, tournament_id: int, team_id: i
     tournament = _tournament_or_404(tournament_id)
     team = _team_or_404(tournament, team_id)
     if not _captain_or_organiser(tournament, team, request.user):
-        return _not_captain_page(request, tournament, team, "change its members")
+        return _not_captain_page(request, tournament, team, _(
+            "only the team's captain (or the tournament's organiser) may change its members"))
     try:
         team_member_remove(tournament_id=tournament.pk, team_id=team.team_id, user=request.user, player_id=player_id)
     except DomainError as error:
@@ -206,8 +210,9 @@ def team_match(request: HttpRequest, tournament_id: int, pairing_id: int) -> Htt
     try:
         card = selectors.team_match_card(tournament=tournament, pairing_id=pairing_id)
     except Pairing.DoesNotExist:
-        raise Http404("no such team match") from None
-    return render(request, "tournaments/team_match.html", {"tournament": tournament, "card": card})
+        raise Http404(_("no such team match")) from None
+    return render(request, "tournaments/team_match.html", {"tournament": tournament, "card": card,
+                                                          "pairing_status": PAIRING_STATUS})
 
 
 urlpatterns = [

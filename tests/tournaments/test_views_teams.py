@@ -228,7 +228,7 @@ def test_the_team_match_card_shows_each_board_and_the_result(client, organiser):
     play_board(row, 1, aces)
     play_board(row, 2, aces)
     text = unescape(client.get(url).content.decode())
-    assert "Aces win 2\u20130." in text  # an en dash
+    assert 'Aces win <bdi dir="ltr">2\u20130</bdi>.' in text  # an en dash, read left to right in Arabic
     for name in ("Alice", "Bob", "Carol", "Judy", "Mallory", "Niaj"):
         assert name in text
     assert text.count("confirmed") == 2
@@ -289,10 +289,10 @@ def test_my_next_matches_page_and_the_event_page_show_a_members_team_match(clien
     row = team_pairing(tournament, aces, dogs)
     card = reverse("tournaments:team_match", args=[tournament.pk, row.pk])
     text = page(client, "mine", user=carol.user)
-    assert "Team Cup" in text and "against <strong>Dogs</strong>" in text and "on board 3" in text
+    assert "Team Cup" in text and "against <strong>Dogs</strong>" in text and 'on board <bdi dir="ltr">3</bdi>' in text
     assert card in text and reverse("matches:detail", args=[board_match(row, 3).pk]) in text
     detail = page(client, "detail", tournament)
-    assert "Your next match" in detail and "on board 3" in detail and card in detail
+    assert "Your next match" in detail and 'on board <bdi dir="ltr">3</bdi>' in detail and card in detail
 
 
 def test_the_event_pages_of_a_team_event_link_to_the_team_list(client, organiser):

@@ -9,6 +9,7 @@ narrowed by ``action`` (``entry.withdrawn``, or ``entry.`` for every entry actio
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -75,7 +76,7 @@ class TournamentAuditApi(BaseApi):
     def get(self, request, tournament_id: int):
         tournament = Tournament.objects.filter(pk=tournament_id).only("pk", "organiser_id").first()
         if tournament is None:
-            raise NotFound(f"there is no tournament {tournament_id}")
+            raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
         if not runs(tournament, request.user):
             raise not_organiser()
         filters = AuditFilterSerializer(data=request.query_params)

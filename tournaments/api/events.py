@@ -66,7 +66,7 @@ def _tournament_or_404(tournament_id: int) -> Tournament:
     try:
         return selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
-        raise NotFound(f"there is no tournament {tournament_id}") from None
+        raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
 
 
 def _entrant(tournament: Tournament, entry_id: int) -> selectors.Entrant:
@@ -450,7 +450,7 @@ class StandingsApi(TournamentBaseApi):
         try:
             event_key = selectors.event_cache_key(tournament_id=tournament_id)
         except Tournament.DoesNotExist:
-            raise NotFound(f"there is no tournament {tournament_id}") from None
+            raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
         # The page's links name the host and the query: the whole address is part of the key.
         address = hashlib.blake2b(request.build_absolute_uri().encode(), digest_size=16).hexdigest()
 

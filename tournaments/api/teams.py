@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -176,13 +177,13 @@ class TeamBaseApi(BaseApi):
         try:
             return selectors.tournament_get(tournament_id)
         except Tournament.DoesNotExist:
-            raise NotFound(f"there is no tournament {tournament_id}") from None
+            raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
 
     def team(self, tournament: Tournament, team_id: int) -> selectors.TeamView:
         try:
             return selectors.team_get(tournament=tournament, team_id=team_id)
         except Team.DoesNotExist:
-            raise NotFound(f"there is no team {team_id} in this tournament") from None
+            raise NotFound(_("there is no team %(id)s in this tournament") % {"id": team_id}) from None
 
     def handle_exception(self, exc):
         if isinstance(exc, Tournament.DoesNotExist):
@@ -308,7 +309,7 @@ class TeamMatchCardApi(TeamBaseApi):
         try:
             card = selectors.team_match_card(tournament=tournament, pairing_id=pairing_id)
         except Pairing.DoesNotExist:
-            raise NotFound(f"there is no team match {pairing_id} in this tournament") from None
+            raise NotFound(_("there is no team match %(id)s in this tournament") % {"id": pairing_id}) from None
         return Response(_card_data(card))
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext
 
 from core.bulk import rows_update
 from core.errors import DomainError
@@ -107,16 +108,16 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None, *, void_s
                           **{f"kept_by_{record.name}": record.exists() for record in records})
             }
     except DatabaseError:
-        raise refuse(pairings[0].key, "is being played or reported right now") from None
+        raise refuse(pairings[0].key, gettext("is being played or reported right now")) from None
     for pairing in pairings:
         match_ids = [pairing.match_id] + [b.match_id for b in getattr(pairing, "board_rows", ())]
         for match in (fresh.get(pk) for pk in match_ids):
             if match is not None and state.is_started(match, match.has_reports) and not void_started:
-                raise refuse(pairing.key, f"has started ({match.get_status_display().lower()})")
+                raise refuse(pairing.key, gettext("has started (%(status)s)") % {"status": match.get_status_display().lower()})
             # A row kept about the match for good (a dispute) means it has started.
             for record in records:
                 if match is not None and getattr(match, f"kept_by_{record.name}"):
-                    raise refuse(pairing.key, f"has started ({record.why})")
+                    raise refuse(pairing.key, gettext("has started (%(status)s)") % {"status": record.why})
     # --- team events: the board orders these team matches locked ---
     played_by = {(e, p.round_number) for p in pairings if getattr(p, "board_rows", ())
                  for e in (p.entry0_id, p.entry1_id) if e is not None}
@@ -191,7 +192,7 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
     try:
         view = state.bracket_state(loaded)
     except DrawError as error:  # a confirmed result whose players changed under it
-        raise refuse(str(error.details.get("match", "a later match")), "has a confirmed result") from None
+        raise refuse(str(error.details.get("match", gettext("a later match"))), gettext("has a confirmed result")) from None
     stale = []
     for match_state in view.state.matches:
         pairing = loaded.by_key[match_state.match.id]
@@ -200,8 +201,8 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
         expected = state.expected_entries(match_state)
         if match_state.status not in (READY, PLAYED) or (pairing.entry0_id, pairing.entry1_id) != expected:
             if state.pairing_started(pairing):
-                status = pairing.match.get_status_display().lower() if pairing.match is not None else "a board has"
-                raise refuse(pairing.key, f"has started ({status})")
+                status = pairing.match.get_status_display().lower() if pairing.match is not None else gettext("a board has")
+                raise refuse(pairing.key, gettext("has started (%(status)s)") % {"status": status})
             stale.append(pairing)
     if stale:
         _drop_matches(stale, refuse, created_by)
@@ -326,8 +327,8 @@ def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pair
     refuse = _refuse_for(pairing)
     for other in later:
         if state.has_matches(other) and state.pairing_started(other):  # team events: any board
-            status = other.match.get_status_display().lower() if other.match is not None else "a board has"
-            raise refuse(other.key, f"has started ({status})")
+            status = other.match.get_status_display().lower() if other.match is not None else gettext("a board has")
+            raise refuse(other.key, gettext("has started (%(status)s)") % {"status": status})
     _drop_matches([p for p in later if state.has_matches(p)], refuse, tournament.organiser)
     Pairing.objects.filter(pk__in=[p.pk for p in later]).delete()
     for round_row in Round.objects.filter(tournament=tournament, number__gte=changed_from).order_by("number"):

@@ -6,6 +6,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.bulk import rows_update
 from tournaments import errors
@@ -93,7 +94,7 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
         if not random:
             raise errors.seed_unused(tournament.get_seeding_display().lower())
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-            raise errors.bad_seed(f"a random seed is a whole number from 0 to {MAX_SEED}")
+            raise errors.bad_seed(gettext("a random seed is a whole number from 0 to %(max)d") % {"max": MAX_SEED})
     elif random:
         seed = secrets.randbits(32)
     entries = list(
@@ -225,11 +226,13 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
     if missing:
         raise errors.round_incomplete(current, len(missing))
     if tournament.swiss_rounds is not None and current >= tournament.swiss_rounds:
-        raise errors.swiss_complete(f"all {tournament.swiss_rounds} rounds are played: finish the event")
+        raise errors.swiss_complete(gettext("all %(count)d rounds are played: finish the event")
+                                    % {"count": tournament.swiss_rounds})
     answer = swiss_pair(tournament, loaded)
     if not isinstance(answer, SwissPairing):
         if answer.code == "finished":
             last = loaded.by_id[answer.unpaired[0]]
-            raise errors.swiss_complete(f"{state.entrant_name(last)} is the last player left: finish the event")
+            raise errors.swiss_complete(gettext("%(name)s is the last player left: finish the event")
+                                        % {"name": state.entrant_name(last)})
         raise errors.no_pairing(answer.round, answer.code, answer.message)
     return swiss_round_write(tournament, loaded, answer, user)

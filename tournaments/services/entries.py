@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext
 
 from core.errors import NotAllowed
 from core.locking import locked
@@ -34,10 +35,12 @@ def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
     wanted = 2 if tournament.kind == Tournament.Kind.PAIRS else 1
     ids = list(player_ids or [])
     if len(ids) != wanted:
-        what = "a pair of two players" if wanted == 2 else "one player"
-        raise errors.bad_entrant(f"an entrant of this event is {what}, not {len(ids)}")
+        if wanted == 2:
+            raise errors.bad_entrant(gettext("an entrant of this event is a pair of two players, not %(count)d")
+                                     % {"count": len(ids)})
+        raise errors.bad_entrant(gettext("an entrant of this event is one player, not %(count)d") % {"count": len(ids)})
     if len(set(ids)) != len(ids):
-        raise errors.bad_entrant("a pair is two different players")
+        raise errors.bad_entrant(gettext("a pair is two different players"))
     for player_id in ids:
         if not isinstance(player_id, int) or isinstance(player_id, bool):
             raise errors.unknown_player(player_id)
@@ -54,7 +57,7 @@ def _side(players: list[Player], rolls: int | None) -> Side:
     side, so it holds for its later events until it says otherwise)."""
     if len(players) == 1:
         if rolls is not None:
-            raise errors.bad_roller("only a consultation pair chooses who rolls")
+            raise errors.bad_roller(gettext("only a consultation pair chooses who rolls"))
         return side_for(players)
     side = side_for(players)
     if rolls is None:
@@ -64,7 +67,8 @@ def _side(players: list[Player], rolls: int | None) -> Side:
     elif rolls == side.player_b_id:
         roller = Side.Roller.B
     else:
-        raise errors.bad_roller(f"player {rolls} is not one of the pair: the roller is one of them, or alternate")
+        raise errors.bad_roller(gettext("player %(player)s is not one of the pair: the roller is one of them, or alternate")
+                                % {"player": rolls})
     if side.roller != roller:
         side.roller = roller
         side.save(update_fields=["roller"])
@@ -94,7 +98,7 @@ def _check_seed(seed) -> int | None:
     if seed is None:
         return None
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 1:
-        raise errors.bad_seed("a seed is a whole number, 1 or more")
+        raise errors.bad_seed(gettext("a seed is a whole number, 1 or more"))
     return seed
 
 
@@ -438,13 +442,14 @@ def _late_seed(tournament: Tournament) -> int:
     """The seed a late entrant takes (the next one), once the format allows one. Raises Conflict
     ``late_entry_closed`` (a round robin; a full bracket)."""
     if tournament.format == Tournament.Format.ROUND_ROBIN:
-        raise errors.late_entry_closed("a round robin's schedule is fixed at the draw")
+        raise errors.late_entry_closed(gettext("a round robin's schedule is fixed at the draw"))
     loaded = state.load(tournament)
     order = loaded.order
     if tournament.format in state.BRACKET_FORMATS:
         size = state.build_bracket(tournament, order).size
         if len(order) >= size:
-            raise errors.late_entry_closed(f"the bracket is full ({len(order)} entrants in {size} places): no bye to fill")
+            raise errors.late_entry_closed(gettext("the bracket is full (%(count)d entrants in %(size)d places): no bye to fill")
+                                           % {"count": len(order), "size": size})
     return max((e.seed for e in loaded.entries if e.seed is not None), default=0) + 1
 
 
@@ -454,5 +459,6 @@ def _place_late(tournament: Tournament, user) -> None:
     if tournament.format in state.BRACKET_FORMATS:
         bracket_sync(
             tournament, state.load(tournament), created_by=user,
-            refuse=lambda dependent, why: errors.late_entry_closed(f"the bye it would fill feeds {dependent}, which {why}"),
+            refuse=lambda dependent, why: errors.late_entry_closed(
+                gettext("the bye it would fill feeds %(match)s, which %(why)s") % {"match": dependent, "why": why}),
         )

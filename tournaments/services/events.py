@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
@@ -25,7 +25,8 @@ MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon 
 
 def _choice(field: str, value, choices) -> str:
     if value not in choices.values:
-        raise errors.bad_rules(field, f"{value!r} is not one of {', '.join(choices.values)}")
+        raise errors.bad_rules(field, gettext("%(value)s is not one of %(choices)s")
+                               % {"value": repr(value), "choices": ", ".join(choices.values)})
     return value
 
 
@@ -53,7 +54,8 @@ def _count(field: str, value, *, optional: bool = False) -> int | None:
         return None
     minimum, maximum = RULE_BOUNDS[field]
     if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
-        raise errors.bad_rules(field, f"must be a whole number from {minimum} to {maximum}")
+        raise errors.bad_rules(field, gettext("must be a whole number from %(min)d to %(max)d")
+                               % {"min": minimum, "max": maximum})
     return value
 
 
@@ -63,18 +65,19 @@ def _lengths(format: str, lengths) -> dict:
     if lengths is None:
         return {}
     if not isinstance(lengths, dict):
-        raise errors.bad_rules("lengths", 'a mapping such as {"main": [5, 5, 7, 9], "consolation": 3}')
+        raise errors.bad_rules("lengths", gettext('a mapping such as {"main": [5, 5, 7, 9], "consolation": 3}'))
     allowed = state.LENGTH_KEYS[format]
     out = {}
     for name, schedule in lengths.items():
         if name not in allowed:
-            raise errors.bad_rules(f"lengths.{name}", f"a {format.replace('_', ' ')} reads only {', '.join(allowed)}")
+            raise errors.bad_rules(f"lengths.{name}", gettext("a %(format)s reads only %(names)s") % {
+                "format": str(Tournament.Format(format).label).lower(), "names": ", ".join(allowed)})
         try:
             checked = check_schedule(schedule)
         except DrawError:
-            raise errors.bad_rules(f"lengths.{name}", "a positive whole number or a non-empty list of them") from None
+            raise errors.bad_rules(f"lengths.{name}", gettext("a positive whole number or a non-empty list of them")) from None
         if any(n > MAX_LENGTH for n in checked):
-            raise errors.bad_rules(f"lengths.{name}", f"a match is at most {MAX_LENGTH} points")
+            raise errors.bad_rules(f"lengths.{name}", gettext("a match is at most %(max)d points") % {"max": MAX_LENGTH})
         out[name] = list(checked) if isinstance(schedule, list | tuple) else checked[0]
     return out
 
@@ -118,17 +121,17 @@ class EventRules:
     def __post_init__(self):
         title = (self.name or "").strip()
         if not title:
-            raise errors.bad_rules("name", "a tournament needs a name")
+            raise errors.bad_rules("name", gettext("a tournament needs a name"))
         if len(title) > 200:
-            raise errors.bad_rules("name", "at most 200 characters")
+            raise errors.bad_rules("name", gettext("at most 200 characters"))
         format = _choice("format", self.format, Tournament.Format)
         _choice("kind", self.kind, Tournament.Kind)
         _choice("seeding", self.seeding, Tournament.Seeding)
         _choice("premature_roll", self.premature_roll, Tournament.PrematureRoll)
         if self.move_policy not in ("legal", "responsible"):
-            raise errors.bad_rules("move_policy", "legal or responsible")
+            raise errors.bad_rules("move_policy", gettext("legal or responsible"))
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
-            raise errors.bad_rules("ends_on", "the event cannot end before it starts")
+            raise errors.bad_rules("ends_on", gettext("the event cannot end before it starts"))
         lengths = _lengths(format, self.lengths)
         consolation_rounds = _count("consolation_rounds", self.consolation_rounds)
         groups = _count("groups", self.groups)
@@ -138,14 +141,15 @@ class EventRules:
         _count("penalty_minutes_per_point", self.penalty_minutes_per_point)
         _count("clock_seconds_per_point", self.clock_seconds_per_point, optional=True)
         if format != Tournament.Format.SINGLE_ELIMINATION and consolation_rounds:
-            raise errors.bad_rules("consolation_rounds", "consolation flights are for single elimination")
+            raise errors.bad_rules("consolation_rounds", gettext("consolation flights are for single elimination"))
         if self.last_chance and not consolation_rounds:
-            raise errors.bad_rules("last_chance", "a last-chance flight is fed by a consolation flight: set consolation_rounds")
+            raise errors.bad_rules("last_chance", gettext(
+                "a last-chance flight is fed by a consolation flight: set consolation_rounds"))
         if format != Tournament.Format.SWISS and (swiss_rounds is not None or max_losses is not None):
             field = "swiss_rounds" if swiss_rounds is not None else "max_losses"
-            raise errors.bad_rules(field, "only a Swiss has rounds to count")
+            raise errors.bad_rules(field, gettext("only a Swiss has rounds to count"))
         if format != Tournament.Format.ROUND_ROBIN and groups != 1:
-            raise errors.bad_rules("groups", "only a round robin plays in groups")
+            raise errors.bad_rules("groups", gettext("only a round robin plays in groups"))
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford"):
@@ -278,8 +282,9 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
         if not view.state.finished:
             waiting = [s.match.id for s in view.state.matches if s.status in ("ready", "waiting")]
             raise errors.event_unfinished(
-                f"the bracket is not played out: {len(waiting)} match{'' if len(waiting) == 1 else 'es'} "
-                f"to go, first {waiting[0]}"
+                ngettext("the bracket is not played out: %(count)d match to go, first %(first)s",
+                         "the bracket is not played out: %(count)d matches to go, first %(first)s",
+                         len(waiting)) % {"count": len(waiting), "first": waiting[0]}
             )
     else:
         # A team match has no match of its own (its boards do): ``has_matches`` sees both, and
@@ -287,7 +292,9 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
         open_ = [p.key for p in loaded.pairings if state.has_matches(p) and not state.is_confirmed(p)]
         if open_:
             raise errors.event_unfinished(
-                f"{len(open_)} match{'' if len(open_) == 1 else 'es'} without a confirmed result, first {open_[0]}"
+                ngettext("%(count)d match without a confirmed result, first %(first)s",
+                         "%(count)d matches without a confirmed result, first %(first)s",
+                         len(open_)) % {"count": len(open_), "first": open_[0]}
             )
         if tournament.kind == Tournament.Kind.TEAMS:
             # A round robin of teams creates each round's boards only when the round before is
@@ -296,8 +303,9 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
                          if p.entry0_id is not None and p.entry1_id is not None and not state.has_matches(p)]
             if unstarted:
                 raise errors.event_unfinished(
-                    f"{len(unstarted)} team match{'' if len(unstarted) == 1 else 'es'} not started yet, "
-                    f"first {unstarted[0]}"
+                    ngettext("%(count)d team match not started yet, first %(first)s",
+                             "%(count)d team matches not started yet, first %(first)s",
+                             len(unstarted)) % {"count": len(unstarted), "first": unstarted[0]}
                 )
     # What the apps above say against it (tournaments.hooks: a dispute still open, for rulings).
     blockers = finish_blockers(tournament)

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from matches.models import Player
 from matches.services.matches import MatchSpec, match_create_many, player_for_user, sides_for_many
@@ -91,7 +92,7 @@ def _ids(field: str, values) -> list[int]:
     if values is None:
         return []
     if not isinstance(values, list | tuple):
-        raise errors.bad_team(field, "a list of player ids")
+        raise errors.bad_team(field, gettext("a list of player ids"))
     for value in values:
         if not isinstance(value, int) or isinstance(value, bool):
             raise errors.unknown_player(value)
@@ -175,20 +176,20 @@ def team_check(tournament: Tournament, *, name, captain_id, member_ids, reserve_
     ``team_name_taken``, ``already_in_team``."""
     name = (name or "").strip() if isinstance(name, str) else ""
     if not name:
-        raise errors.bad_team("name", "a team needs a name")
+        raise errors.bad_team("name", gettext("a team needs a name"))
     if len(name) > 120:
-        raise errors.bad_team("name", "at most 120 characters")
+        raise errors.bad_team("name", gettext("at most 120 characters"))
     if not isinstance(captain_id, int) or isinstance(captain_id, bool):
         raise errors.unknown_player(captain_id)
     members = _ids("member_ids", member_ids)
     reserves = _ids("reserve_ids", reserve_ids)
     if captain_id in reserves:
-        raise errors.bad_team("reserve_ids", "the captain plays: he is a member, not a reserve")
+        raise errors.bad_team("reserve_ids", gettext("the captain plays: he is a member, not a reserve"))
     members = [captain_id] + [m for m in members if m != captain_id]
     everyone = members + reserves
     twice = next((p for i, p in enumerate(everyone) if p in everyone[:i]), None)
     if twice is not None:
-        raise errors.bad_team("member_ids", f"player {twice} is named twice")
+        raise errors.bad_team("member_ids", gettext("player %(player)s is named twice") % {"player": twice})
     found = _players(everyone)
     if len(everyone) < tournament.board_count:
         raise errors.team_too_small(len(everyone), tournament.board_count)
@@ -307,19 +308,23 @@ def board_order_submit(*, tournament_id: int, team_id: int, round_number: int, p
     if not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1:
         raise errors.bad_round(round_number)
     if not isinstance(player_ids, list | tuple):
-        raise errors.bad_board_order("player_ids: a list of player ids, board 1 first", field="player_ids")
+        raise errors.bad_board_order(gettext("player_ids: a list of player ids, board 1 first"), field="player_ids")
     ids = list(player_ids)
     boards = tournament.board_count
     if len(ids) != boards:
-        raise errors.bad_board_order(f"player_ids: a board order names exactly {boards} players (one per board), "
-                              f"not {len(ids)}", field="player_ids")
+        raise errors.bad_board_order(ngettext("player_ids: a board order names exactly %(boards)d player (one per board), "
+                                              "not %(count)d",
+                                              "player_ids: a board order names exactly %(boards)d players (one per "
+                                              "board), not %(count)d", boards) % {"boards": boards, "count": len(ids)},
+                                     field="player_ids")
     members = set(TeamMember.objects.filter(team=team).values_list("player_id", flat=True))
     for board, player_id in enumerate(ids, start=1):
         if not isinstance(player_id, int) or isinstance(player_id, bool) or player_id not in members:
             raise errors.not_a_member(player_id, team)
         if player_id in ids[:board - 1]:
-            raise errors.bad_board_order(f"player_ids: player {player_id} is on two boards ({ids.index(player_id) + 1} "
-                                  f"and {board})", field="player_ids", board=board)
+            raise errors.bad_board_order(gettext("player_ids: player %(player)s is on two boards (%(first)d and %(board)d)")
+                                         % {"player": player_id, "first": ids.index(player_id) + 1, "board": board},
+                                         field="player_ids", board=board)
     if _round_started(tournament, team, round_number):
         raise errors.board_order_locked(team, round_number)
     previous = BoardOrder.objects.filter(team=team, round_number=round_number).values_list("players", flat=True).first()
