@@ -125,14 +125,26 @@ def load_glossary(path: Path = GLOSSARY) -> list[Term]:
 
 
 #: (msgid, English term) -> why the term there is not the game's word, so the stem need not appear.
-GLOSSARY_EXCEPTIONS: dict[tuple[str, str], str] = {}
+GLOSSARY_EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("%(name)s is the last player left: finish the event", "player"): "KO says 'only %(name)s is left'",
+    ("A round pairs someone twice or pairs a player with himself.", "player"): "KO says 'the same person'",
+    ("this event is for single players: enter without a partner", "player"): "KO 개인전: an individual event",
+    ("Only tied players roll again in the roll-off.", "player"): "AR المتعادلون: the tied ones",
+    ("a single game", "game"): "the glossary's 'single game' is a win: فوز عادي",
+    ("give either points or minutes_late", "point"): "points and minutes_late are the API's field names",
+    ("Round of %(count)d", "round"): "KO %(count)d강 and AR دور الـ%(count)d: the names of a knockout round",
+}
+
+#: Code inside a message: a JSON example in braces, a quoted example, a field name with an underscore, a path.
+_CODE = re.compile(r'\{[^{}]*\}|"[^"]*"|“[^”]*”|\b\w+_\w+\b|/\S*/')
 
 #: Words that never mean the game's term whatever the entry: "box" in "check box", "round" as a verb,
 #: "match" as a verb, "point" as a verb ("point into the log"), "double elimination" (no cube), and
 #: the names of programs ("GNU Backgammon", "eXtreme Gammon"), which stay as they are.
 _NOT_TERMS = re.compile(r"\b(?:check ?box(?:es)?|round(?:ed)? (?:up|down|off)|match(?:es|ing)? (?:the|your|this|that)"
                         r"|point(?:s|ed|ing)? (?:into|at|out)|point(?:ed|ing) to|double elimination"
-                        r"|GNU Backgammon|eXtreme Gammon)\b",
+                        r"|(?:does not|doesn't|not) match|Match ID"
+                        r"|GNU Backgammon|eXtreme Gammon|Backgammon Galaxy|Backgammon Studio)\b",
                         re.IGNORECASE)
 
 
@@ -143,6 +155,8 @@ def terms_in(entry: polib.POEntry, glossary: list[Term]) -> list[Term]:
     # The placeholders are names, not words: "%(round)s" is no round.
     text = _PLACEHOLDER.sub(" ", " ".join(filter(None, (entry.msgid, entry.msgid_plural))))
     text = _NOT_TERMS.sub(" ", text)
+    # Code in a message is not the game's words: {player, points}, "consolation": 3, minutes_late.
+    text = _CODE.sub(" ", text)
     found: dict[str, Term] = {}
     contexts = {term.english.lower(): set() for term in glossary}
     for term in glossary:
