@@ -65,6 +65,7 @@ from clubs.models import Club, ClubNight
 from clubs.permissions import require_club_manager
 from clubs.selectors import member_players
 from core.bounds import SMALLINT_MAX
+from core.engine_messages import refusal_text
 from core.errors import Conflict, DomainError
 from core.locking import locked_one
 from engine.chouette import (
@@ -126,7 +127,8 @@ AUDIT_OBJECT_TYPES = {ChouetteSession: "clubs.ChouetteSession", ChouetteStep: "c
 def _engine_message(error: ChouetteError) -> str:
     step = error.details.get("step")
     # The engine counts steps from 0 in its message; the table counts them from 1, in details.
-    return error.message.removeprefix(f"step {step}: ") if step is not None else error.message
+    text = refusal_text(error)
+    return text.removeprefix(f"step {step}: ") if step is not None else text
 
 
 def _field_of(error: ChouetteError, entered: Mapping | None, entry: str | None) -> str | None:

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from audit.services import audit_record, audit_record_many
+from core.engine_messages import refusal_text
 from engine.errors import EngineError
 
 from .. import errors, hooks
@@ -193,7 +194,7 @@ def match_create(
     try:
         match.rules()
     except EngineError as error:
-        raise errors.bad_sides(error.message) from None
+        raise errors.bad_sides(refusal_text(error)) from None
     ratable = length > 0 and not first.is_pair and not second.is_pair
     match.rated = ratable if rated is None else (rated and ratable)
     match.full_clean(exclude=["side0", "side1"])
@@ -261,7 +262,7 @@ def match_create_many(*, created_by, specs: list[MatchSpec], context: dict | Non
             try:
                 match.rules()
             except EngineError as error:
-                raise errors.bad_sides(error.message) from None
+                raise errors.bad_sides(refusal_text(error)) from None
             # The fields' own validation (choices, ranges), without the foreign keys' look-ups.
             match.clean_fields(exclude=["side0", "side1", "organiser", "created_by"])
             checked.add(rules)

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from audit.services import audit_record
+from core.engine_messages import refusal_text
 from core.locking import locked_one
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
@@ -72,7 +73,7 @@ def _log_as_played(value, number: int) -> list[dict]:
     try:
         return [action_to_dict(a) for a in actions_from_json(value)]
     except EngineError as error:
-        raise errors.bad_dispute("log", error.message, game=number) from None
+        raise errors.bad_dispute("log", refusal_text(error), game=number) from None
 
 
 def _moment_position(match: Match, number: int, stored: Game | None, log: list[dict] | None, move) -> str:
@@ -95,7 +96,7 @@ def _moment_position(match: Match, number: int, stored: Game | None, log: list[d
         frame = moment_frame(match, number, stored.crawford if log is None else False, actions, move)
     except EngineError as error:
         raise errors.bad_dispute("log", _("the log cannot be replayed up to action %(move)s: %(why)s") % {
-            "move": move, "why": error.message},
+            "move": move, "why": refusal_text(error)},
                                  game=number, move=move) from None
     return position_id(frame.position)
 

@@ -30,6 +30,7 @@ from django.utils.translation import ngettext
 
 from audit.services import audit_record
 from core.bounds import INT_MAX
+from core.engine_messages import refusal_text
 from core.errors import Conflict, DomainError
 from core.locking import locked_one, locked_rows
 from core.outbox import outbox_enqueue
@@ -274,8 +275,8 @@ def _engine_refusal(error: EngineError) -> DomainError:
     where = {"reason": error.code, **_scalars(error.details)}
     field = ENGINE_FIELDS.get(error.code) or error.details.get("field")
     if field:
-        return errors.bad_ruling(field, error.message, **where)
-    return errors.ruling_refused(error.message, **where)
+        return errors.bad_ruling(field, refusal_text(error), **where)
+    return errors.ruling_refused(refusal_text(error), **where)
 
 
 def _refused(error: Conflict) -> Conflict:
@@ -416,7 +417,7 @@ def _as_played(context: _Context, params: dict, number: int) -> list | None:
     try:
         return actions_from_json(played)
     except EngineError as error:
-        raise errors.bad_ruling("log", error.message, reason=error.code) from None
+        raise errors.bad_ruling("log", refusal_text(error), reason=error.code) from None
 
 
 def _game_and_move(context: _Context, params: dict, *, move: bool) -> dict:

@@ -149,13 +149,13 @@ def test_a_score_refusal_uses_the_engines_marked_reason():
     assert text == refused.value.message and "11" in text
 
 
-FRAGMENT = ROOT / "locale" / "fragments" / "core.ko.po"
+KOREAN_CATALOG = ROOT / "locale" / "ko" / "LC_MESSAGES" / "django.po"
 
 
 def test_korean_reads_the_refusal_by_its_code(tmp_path):
     target = tmp_path / "ko" / "LC_MESSAGES"
     target.mkdir(parents=True)
-    subprocess.run(["msgfmt", "-o", str(target / "django.mo"), str(FRAGMENT)], check=True)
+    subprocess.run(["msgfmt", "-o", str(target / "django.mo"), str(KOREAN_CATALOG)], check=True)
     error = GameLogError("game 2, move 7: the play 24/18 is not legal", code="blocked", game=2, move=7)
     translation.trans_real._translations.clear()
     try:
@@ -167,3 +167,31 @@ def test_korean_reads_the_refusal_by_its_code(tmp_path):
     assert korean != refusal_text(error, located=True)
     assert "7" in korean and re.search("[\uac00-\ud7a3]", korean), korean
     assert re.search("[\uac00-\ud7a3]", draw), draw
+
+
+@pytest.mark.django_db
+def test_a_services_refusal_from_the_engine_reads_in_the_readers_language(tmp_path):
+    """A service that turns an engine refusal into its own error (a match's rules the engine
+    refuses) words it by code: Korean for a Korean reader, the engine's own English otherwise."""
+    import polib
+
+    from core.errors import DomainError
+    from matches.services.matches import match_create
+    from tests.factories import PlayerFactory, UserFactory
+
+    source = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.po"
+    (tmp_path / "ko" / "LC_MESSAGES").mkdir(parents=True)
+    polib.pofile(str(source)).save_as_mofile(str(tmp_path / "ko" / "LC_MESSAGES" / "django.mo"))
+    organiser, one, two = UserFactory(organiser=True), PlayerFactory(), PlayerFactory()
+
+    def refusal() -> DomainError:
+        with pytest.raises(DomainError) as caught:
+            match_create(created_by=organiser, side0=[one], side1=[two], length=0, raccoons=True)
+        return caught.value
+
+    english = refusal()
+    with override_settings(LOCALE_PATHS=[str(tmp_path)]), translation.override("ko"):
+        korean = refusal()
+    assert english.code == korean.code
+    assert "accoon" in english.message and korean.message != english.message
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in korean.message), korean.message

@@ -392,5 +392,10 @@ def test_each_recipient_reads_the_ruling_email_in_his_preferred_language(cast, i
         ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome=Ruling.Outcome.SCORE_CORRECTED,
                     params={"score": [3, 5]}, rule=RULE, reasoning=WHY)
     subjects = {m.to[0]: m.subject for m in mail.outbox if "Ruling" in m.subject}
-    assert subjects == {"alice@example.com": "[ko] Ruling: Score corrected",
-                        "bob@example.com": "[ro] Ruling: Score corrected"}
+
+    def outcome_in(language: str) -> str:
+        with translation.override(language):
+            return str(Ruling.Outcome.SCORE_CORRECTED.label)
+
+    assert subjects == {"alice@example.com": f"[ko] Ruling: {outcome_in('ko')}",
+                        "bob@example.com": f"[ro] Ruling: {outcome_in('ro')}"}
