@@ -69,12 +69,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # A signed-in user without a switcher's choice reads his preferred language (core/i18n.py).
-    "core.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "core.middleware.LockedMiddleware",
     # PostgreSQL unreachable or restarting: 503 with Retry-After, not a server error.
     "core.middleware.DatabaseUnavailableMiddleware",
+    # A signed-in user without a switcher's choice reads his preferred language (core/i18n.py).
+    "core.middleware.UserLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # allauth's: keeps its sign-in stages (a sign-in waiting for its email verification) per request.
     "allauth.account.middleware.AccountMiddleware",

@@ -37,7 +37,7 @@ from engine.errors import EngineError
 from tournaments.draw.errors import DrawError
 
 from .bounds import INT_MAX, INT_MIN
-from .engine_messages import refusal_text
+from .engine_messages import reads_english, refusal_text
 from .errors import DomainError, Locked
 from .locking import lock_failed
 
@@ -357,7 +357,9 @@ def exception_handler(exc, context):
         # The engine and the draw speak English: their refusals are worded here, by code, in the
         # reader's language; a service's own refusal is translated where it is raised.
         translated = not isinstance(exc, DomainError)
-        detail = refusal_text(exc, located=True) if translated else exc.message
+        # An English reader gets the engine's own message as it always was: where it applies is in the
+        # body's own keys (file, line, game...); a translated sentence is led by it.
+        detail = refusal_text(exc, located=not reads_english()) if translated else exc.message
         body = {"detail": detail, "code": exc.code}
         body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
         if isinstance(exc.details.get("field"), str):

@@ -224,8 +224,12 @@ def _pick(sentences: tuple[str, ...], values: Mapping) -> tuple[str, set[str]]:
     return _(sentences[-1]) % {}, set()
 
 
-def _english() -> bool:
+def reads_english() -> bool:
+    """Whether the active language is English (the engine's own)."""
     return (get_language() or "en").split("-")[0] == "en"
+
+
+_english = reads_english
 
 
 def _sentence(error) -> tuple[str, set[str]]:

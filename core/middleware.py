@@ -111,8 +111,15 @@ class UserLanguageMiddleware:
 
     def __call__(self, request):
         if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and not request.path.startswith("/api/"):
-            user = getattr(request, "user", None)
-            code = getattr(user, "preferred_language", None) if user is not None and user.is_authenticated else None
+            try:
+                user = getattr(request, "user", None)
+                code = getattr(user, "preferred_language", None) if user is not None and user.is_authenticated else None
+            except Exception as error:
+                if not database_unavailable(error):
+                    raise
+                # PostgreSQL is down: the page answers 503 (DatabaseUnavailableMiddleware), in the
+                # browser's language.
+                code = None
             if language_known(code) and code != request.LANGUAGE_CODE:
                 translation.activate(code)
                 request.LANGUAGE_CODE = code

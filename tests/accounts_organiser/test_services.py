@@ -175,7 +175,7 @@ def test_the_refusal_email_speaks_the_players_own_language(pia, sam, dispatched,
     # The core fragment compiled as the only catalog: the email is built by a task, with no request.
     target = tmp_path / "ko" / "LC_MESSAGES"
     target.mkdir(parents=True)
-    fragment = Path(__file__).resolve().parents[2] / "locale" / "fragments" / "core.ko.po"
+    fragment = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.po"
     subprocess.run(["msgfmt", "-o", str(target / "django.mo"), str(fragment)], check=True)
     settings.LOCALE_PATHS = [str(tmp_path)]
     User.objects.filter(pk=pia.pk).update(preferred_language=User.Language.KOREAN)
