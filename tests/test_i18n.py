@@ -195,7 +195,7 @@ def test_the_scripts_catalog_is_in_the_pages_language_and_kept(korean, django_as
             again = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="ko")
         english = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="en")
     assert first.status_code == again.status_code == 200 and first.content == again.content
-    korean_text = json.dumps("한국어")[1:-1]  # the catalog is JSON inside the script: \\uXXXX escapes
+    korean_text = json.dumps("한국어")[1:-1]  # the catalog is JSON inside the script: its non-ASCII letters are \\u escapes
     assert korean_text in first.content.decode() and "django.gettext = function" in first.content.decode()
     assert korean_text not in english.content.decode()
     assert "max-age=3600" in first["Cache-Control"] and "Accept-Language" in first["Vary"]
