@@ -130,6 +130,9 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 60),
                                                   conn_health_checks=True)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend, with a health check that needs no round trip while the connection's
+        # socket is quiet (core/postgresql/base.py).
+        DATABASES["default"]["ENGINE"] = "core.postgresql"
         # No row lock is waited for longer than this (core/locking.py): past it the request is
         # answered 409 with Retry-After and changes nothing, instead of hanging behind another.
         LOCK_TIMEOUT_MS = env_int("CRAWFORD_LOCK_TIMEOUT_MS", 10_000)

@@ -28,7 +28,7 @@ def kept_database_unknown_migrations(name: str | None = None) -> list[tuple[str,
     from django.db.migrations.loader import MigrationLoader
 
     db = connections["default"].settings_dict
-    if db["ENGINE"] != "django.db.backends.postgresql":
+    if db["ENGINE"] != "core.postgresql":
         return []
     import psycopg
 

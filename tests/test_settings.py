@@ -90,7 +90,7 @@ def test_nothing_set_gives_a_laptop_run_with_sqlite_and_eager_celery():
 
 def test_database_url_selects_postgresql():
     shown = show(DATABASE_URL="postgres://crawford:secret@db.example:5433/crawford", CONN_MAX_AGE="30")
-    assert shown["engine"] == "django.db.backends.postgresql"
+    assert shown["engine"] == "core.postgresql"
     assert (shown["name"], shown["host"], shown["conn_max_age"]) == ("crawford", "db.example", 30)
 
 
