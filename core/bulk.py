@@ -18,6 +18,8 @@ from django.db import DatabaseError, connection
 from django.db.models import Model
 from psycopg import ClientCursor
 
+from .prepared import statement_name
+
 
 def rows_update(model: type[Model], rows: Sequence[Model], fields: Sequence[str]) -> int:
     """Write ``fields`` of ``rows`` (saved instances of ``model``) as they are on the instances,
@@ -48,12 +50,12 @@ def rows_update(model: type[Model], rows: Sequence[Model], fields: Sequence[str]
 
 
 @functools.cache
-def _insert_sql(model: type[Model]) -> tuple[list, str]:
+def _insert_sql(model: type[Model], keyed: bool = False) -> tuple[list, str]:
     # Written once per model from its metadata: building an INSERT with the ORM (save(), the
     # compiler) costs several times what PostgreSQL spends on it, on the path of every report.
     meta = model._meta
     quote = connection.ops.quote_name
-    fields = [field for field in meta.concrete_fields if field is not meta.pk]
+    fields = [field for field in meta.concrete_fields if keyed or field is not meta.pk]
     sql = "INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING {pk}".format(
         table=quote(meta.db_table), columns=", ".join(quote(field.column) for field in fields),
         values=", ".join(["%s"] * len(fields)), pk=quote(meta.pk.column),
@@ -62,11 +64,12 @@ def _insert_sql(model: type[Model]) -> tuple[list, str]:
 
 
 def row_insert(row: Model, *, later: bool = False) -> Model:
-    """Insert ``row`` (a new instance of a model whose key the database assigns) as
-    ``row.save(force_insert=True)`` would, in one statement compiled once per model, and return it
-    with its key. Every concrete field is written as it is on the instance after the field's
-    ``pre_save`` (``auto_now_add`` times are set, as ``save()`` sets them). Like ``bulk_create``:
-    no ``save()`` method, no signals (a model that needs either is not written with this).
+    """Insert ``row`` (a new instance of a model whose key the database assigns, unless the caller
+    took one from its sequence: :func:`key_statement`) as ``row.save(force_insert=True)`` would, in
+    one statement compiled once per model, and return it with its key. Every concrete field is
+    written as it is on the instance after the field's ``pre_save`` (``auto_now_add`` times are
+    set, as ``save()`` sets them). Like ``bulk_create``: no ``save()`` method, no signals (a model
+    that needs either is not written with this).
 
     With ``later`` (for a caller that does not need the key at once) inside :func:`writes_batched`,
     the statement waits to go with the batch's others: ``row.pk`` is set when the batch is sent,
@@ -76,7 +79,7 @@ def row_insert(row: Model, *, later: bool = False) -> Model:
         # SQLite (the embedded default of a laptop: README): the ORM's own INSERT.
         row.save(force_insert=True)
         return row
-    fields, sql = _insert_sql(type(row))
+    fields, sql = _insert_sql(type(row), row.pk is not None)
     values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
 
     def inserted(cursor) -> None:
@@ -85,6 +88,17 @@ def row_insert(row: Model, *, later: bool = False) -> Model:
 
     _write(sql, values, inserted, later)
     return row
+
+
+@functools.cache
+def key_statement(model: type[Model]) -> tuple[str, str, list]:
+    """The statement (name, SQL, parameters: ``core.prepared.statements_execute``) that takes the
+    next key of ``model``'s sequence (PostgreSQL only): a caller that knows the key of the row it
+    will insert can send that INSERT in a batch (:func:`row_insert` with ``later``) and name the
+    row elsewhere at once. A key taken and not used leaves a gap, as a rolled-back INSERT does."""
+    meta = model._meta
+    sql = "SELECT nextval(pg_get_serial_sequence(%s, %s))"
+    return statement_name(f"key.{meta.db_table}", sql), sql, [meta.db_table, meta.pk.column]
 
 
 @functools.cache

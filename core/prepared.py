@@ -58,14 +58,25 @@ class Prepared:
     def one(self, key):
         """The instance whose field is ``key``. Raises the model's DoesNotExist when there is none,
         and TransactionManagementError for a locking query outside a transaction."""
-        connection = self.compiler.connection
-        if self.locks and connection.get_autocommit():
+        name, sql, params = self.statement(key)
+        with self.compiler.connection.cursor() as cursor:
+            statement_execute(cursor, name, sql, params)
+            rows = cursor.fetchall()
+        return self.instance(rows)
+
+    def statement(self, key) -> tuple[str, str, list]:
+        """The statement that reads the row of ``key``, for :func:`statements_execute`: its name,
+        SQL and parameters. Raises TransactionManagementError for a locking query outside a
+        transaction."""
+        if self.locks and self.compiler.connection.get_autocommit():
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = list(self.params)
         params[self.at] = key
-        with connection.cursor() as cursor:
-            statement_execute(cursor, self.name, self.sql, params)
-            rows = cursor.fetchall()
+        return self.name, self.sql, params
+
+    def instance(self, rows):
+        """The instance that the rows :meth:`statement` read make. Raises the model's DoesNotExist
+        when there are none."""
         if not rows:
             raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
         if self.converters:
@@ -113,27 +124,78 @@ def statement_execute(cursor, name: str, sql: str, params: list) -> None:
         # parameter; sent in the SQL, PostgreSQL compares it as a numeric and finds no row.
         cursor.execute(sql, params)
         return
-    session = connection.connection
+    known = _known(cursor)
+    run = _run_text(name, params)
+    if _state(cursor, known, name) is _PREPARED:
+        cursor.execute(run, params)
+        return
+    known[name] = _DOUBTFUL
+    cursor.execute(f"PREPARE {name} AS {_numbered(sql, params)}; {run}", params)
+    known[name] = _PREPARED
+    cursor.nextset()
+
+
+def statements_execute(cursor, statements: list[tuple[str, str, list]]) -> list[list[tuple]]:
+    """Run ``statements`` (name, SQL, parameters: see :func:`statement_execute`) in this order, in
+    one round trip on PostgreSQL (each prepared in it if the session has not got it yet), and return
+    each one's rows. Each statement sees what the ones before it did (a lock taken first holds for
+    the reads after it). Elsewhere, or with a key past 64 bits, they run one after the other."""
+    connection = cursor.db
+    if connection.vendor != "postgresql" or any(type(value) is int and not _BIGINT[0] <= value <= _BIGINT[1]
+                                                for _name, _sql, params in statements for value in params):
+        found = []
+        for name, sql, params in statements:
+            statement_execute(cursor, name, sql, params)
+            found.append(cursor.fetchall())
+        return found
+    known = _known(cursor)
+    texts, values, sent = [], [], []
+    for name, sql, params in statements:
+        run = _run_text(name, params)
+        if name in sent or _state(cursor, known, name) is _PREPARED:  # prepared before, or earlier in this text
+            texts.append(run)
+        else:
+            texts.append(f"PREPARE {name} AS {_numbered(sql, params)}; {run}")
+            known[name] = _DOUBTFUL
+            sent.append(name)
+        values.extend(params)
+    cursor.execute("; ".join(texts), values)
+    for name in sent:
+        known[name] = _PREPARED
+    found = []
+    while True:
+        if cursor.description is not None:  # an EXECUTE's rows (a PREPARE answers with none)
+            found.append(cursor.fetchall())
+        if not cursor.nextset():
+            return found
+
+
+def _known(cursor) -> dict:
+    session = cursor.db.connection
     known = getattr(session, "crawford_prepared", None)
     if known is None:
         known = session.crawford_prepared = {}
-    run = f"EXECUTE {name}({', '.join(['%s'] * len(params))})" if params else f"EXECUTE {name}"
+    return known
+
+
+def _run_text(name: str, params: list) -> str:
+    return f"EXECUTE {name}({', '.join(['%s'] * len(params))})" if params else f"EXECUTE {name}"
+
+
+def _state(cursor, known: dict, name: str):
     state = known.get(name)
     if state is _DOUBTFUL:
         # A first run failed: PREPARE outlives the failed transaction it was sent in (it is not
         # transactional), so whether the session has the statement is asked, once.
         cursor.execute("SELECT 1 FROM pg_prepared_statements WHERE name = %s", [name])
         state = known[name] = _PREPARED if cursor.fetchone() else None
-    if state is _PREPARED:
-        cursor.execute(run, params)
-        return
+    return state
+
+
+def _numbered(sql: str, params: list) -> str:
     # The statement's own text takes PostgreSQL's numbered parameters; its literal "%" (written
     # "%%" for the client-side binding) are written "%%" again for the EXECUTE that follows.
-    numbered = (sql % tuple(f"${number}" for number in range(1, len(params) + 1))).replace("%", "%%")
-    known[name] = _DOUBTFUL
-    cursor.execute(f"PREPARE {name} AS {numbered}; {run}", params)
-    known[name] = _PREPARED
-    cursor.nextset()
+    return (sql % tuple(f"${number}" for number in range(1, len(params) + 1))).replace("%", "%%")
 
 
 _PREPARED, _DOUBTFUL = "prepared", "doubtful"

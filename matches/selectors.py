@@ -184,12 +184,26 @@ def match_reports_seen(match_id: int, *, logs: bool = False) -> ReportsSeen | No
     """The live reports of the match ``match_id`` (oldest first; their logs only with ``logs``,
     else ``with_games`` says whether there are any), whether it has stored games, its sides'
     players and its version, in one query without a lock; None when there is no such match."""
-    fields, sql = _seen_sql(logs)
+    name, sql, params = match_reports_seen_statement(match_id, logs=logs)
+    with connection.cursor() as cursor:
+        statement_execute(cursor, name, sql, params)
+        rows = cursor.fetchall()
+    return match_reports_seen_from(rows, logs=logs)
+
+
+def match_reports_seen_statement(match_id: int, *, logs: bool = False) -> tuple[str, str, list]:
+    """The query of :func:`match_reports_seen` (name, SQL, parameters), for a caller that sends it
+    with others in one round trip (``core.prepared.statements_execute``); its rows go to
+    :func:`match_reports_seen_from`."""
+    _fields, sql = _seen_sql(logs)
+    return statement_name(f"matches.seen.{logs}", sql), sql, [Report.Status.SUPERSEDED, match_id]
+
+
+def match_reports_seen_from(rows: list, *, logs: bool = False) -> ReportsSeen | None:
+    """What :func:`match_reports_seen` answers, made from the rows its statement read."""
+    fields, _sql = _seen_sql(logs)
     names = [f.attname for f in fields]
     games = Report._meta.get_field("games")
-    with connection.cursor() as cursor:
-        statement_execute(cursor, statement_name(f"matches.seen.{logs}", sql), sql, [Report.Status.SUPERSEDED, match_id])
-        rows = cursor.fetchall()
     if not rows:
         return None
     reports = []

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from audit.services import audit_record
-from core.bulk import row_insert, row_update, writes_batched
+from core.bulk import key_statement, row_insert, row_update, writes_batched
 from core.locking import locked
 from core.outbox import outbox_enqueue
-from core.prepared import prepared
+from core.prepared import prepared, statements_execute
 from engine.errors import MatchError
 from engine.scores import FinalScore, final_score
 from matches.selectors import (
-    ReportsSeen,
     match_live_reports,
-    match_reports_seen,
+    match_reports_seen_from,
+    match_reports_seen_statement,
     match_snapshot,
     match_stored_games,
 )
@@ -147,24 +147,34 @@ def match_locked(match_id: int) -> Match:
 
     The query is compiled once per thread and set of contexts (``core.prepared``): building it
     with the ORM costs more CPU than PostgreSQL spends answering it, on the path of every report."""
-    query = prepared("matches.lock", lambda: locked(Match.objects.with_side_ids()), hooks.match_joins())
-    return query.one(match_id)
+    return _lock_query().one(match_id)
 
 
-def _match_loaded(match_id: int, *, seen: ReportsSeen | None = None) -> Match:
-    """:func:`match_locked`, with its live reports (``match.live``, kept as the change goes on) and
-    whether it has stored games (``has_games``): all that a report, a confirmation or a contest
-    decides on, and what its answer shows, without reading the match or its reports again. They
-    come from ``seen`` (read before the lock: :func:`matches.selectors.match_reports_seen`, with
-    the sides' players for the answer, ``seen_players``) when the match has not changed since,
-    else they are read now. Raises Match.DoesNotExist."""
-    if seen is None:
-        seen = match_reports_seen(match_id)
-    match = match_locked(match_id)
-    if seen is not None and seen.version == match.updated_at:
-        for report in seen.reports:
-            report.match = match
-        match.live, match.has_games, match.seen_players = list(seen.reports), seen.has_games, seen.players
+def _lock_query():
+    return prepared("matches.lock", lambda: locked(Match.objects.with_side_ids()), hooks.match_joins())
+
+
+def _match_loaded(match_id: int, *, logs: bool = False, report_key: bool = False) -> Match:
+    """:func:`match_locked`, with its live reports (``match.live``, kept as the change goes on; their
+    logs only with ``logs``), whether it has stored games (``has_games``) and its sides' players
+    (``seen_players``, for the answer): all that a report, a confirmation or a contest decides on,
+    and what its answer shows, without reading the match or its reports again. The lock and the
+    read after it go to PostgreSQL in one round trip (``core.prepared.statements_execute``), so
+    the reports are the ones the lock holds still. With ``report_key`` (on PostgreSQL) the key of
+    the report the change may insert is taken in the same round trip (``match.report_key``), so
+    that its INSERT goes with the change's other writes. Raises Match.DoesNotExist."""
+    lock = _lock_query()
+    statements = [lock.statement(match_id), match_reports_seen_statement(match_id, logs=logs)]
+    if report_key and connection.vendor == "postgresql":
+        statements.append(key_statement(Report))
+    with connection.cursor() as cursor:
+        match_rows, seen_rows, *key = statements_execute(cursor, statements)
+    match = lock.instance(match_rows)
+    match.report_key = key[0][0][0] if key else None
+    seen = match_reports_seen_from(seen_rows, logs=logs)
+    for report in seen.reports:
+        report.match = match
+    match.live, match.has_games, match.seen_players = list(seen.reports), seen.has_games, seen.players
     match_live_reports(match)
     return match
 
@@ -243,6 +253,7 @@ def _repeat(own: Report | None, score: tuple[int, int], games: list | None) -> b
     return games is None or not _has_logs(own) or own.games == games
 
 
+@transaction.atomic
 def match_report(*, match_id: int, user, claim: Claim | Draft, statement: str = "") -> Report:
     """A side reports the final result of a match (the organiser's report is an override).
 
@@ -253,29 +264,19 @@ def match_report(*, match_id: int, user, claim: Claim | Draft, statement: str = 
     is confirmed. ``claim`` is a checked :class:`Claim`, or a :class:`Draft`, checked here once the
     user is known to be a party and the report not a repeat (raising what checking it raises).
 
-    The match's live reports are read once, without a lock: a client retrying the same report is
-    common (timeouts, double clicks), and a repeat is answered with the report already there, at
-    the cost of that one read. Otherwise the match is locked and read once, and the reports
-    already read are decided on if the match has not changed since (every change of its reports
-    saves the match); the returned report's ``match`` is then the match as the change left it
-    (``live``: its live reports). Raises Match.DoesNotExist, NotAllowed for anyone but the players
-    and the organiser, Conflict when the match is already confirmed with another result.
+    The match is locked and read once with its live reports, in one round trip: a client retrying
+    the same report (timeouts, double clicks) is answered with the report already there, after the
+    first one's change is committed; the returned report's ``match`` is the match as the change
+    left it (``live``: its live reports). Raises Match.DoesNotExist, NotAllowed for anyone but the
+    players and the organiser, Conflict when the match is already confirmed with another result.
     """
-    seen = match_reports_seen(match_id, logs=claim.games is not None)
-    if seen is None:
-        raise Match.DoesNotExist(f"there is no match {match_id}")
-    own = next((r for r in seen.reports if r.reporter_id == getattr(user, "pk", None) and r.side is not None), None)
-    if _repeat(own, claim.score, claim.games):
-        return own
-    return _match_report_locked(match_id=match_id, user=user, claim=claim, statement=statement, seen=seen)
-
-
-@transaction.atomic
-def _match_report_locked(*, match_id: int, user, claim: Claim | Draft, statement: str, seen) -> Report:
     # The writes whose keys nobody needs at once (the audit entry, the match, the outbox rows) go
     # to PostgreSQL together, in one round trip (core.bulk.writes_batched).
     with writes_batched():
-        match = _match_loaded(match_id, seen=seen)
+        match = _match_loaded(match_id, logs=claim.games is not None, report_key=True)
+        own = next((r for r in match.live if r.reporter_id == getattr(user, "pk", None) and r.side is not None), None)
+        if _repeat(own, claim.score, claim.games):
+            return own
         side = side_of_user(match, user)
         if side is None:
             if user_runs_match(match, user):
@@ -332,12 +333,14 @@ def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Repo
         theirs.status = Report.Status.AGREED
         row_update(theirs, ["status"], later=True)
     # The report's INSERT and the match's UPDATE below are compiled once (core.bulk): on the path
-    # of every report, save()'s machinery costs more than the rows.
+    # of every report, save()'s machinery costs more than the rows. With its key taken with the
+    # lock (report_key), the INSERT goes with the batch of the change's writes.
+    key = getattr(match, "report_key", None)
     report = row_insert(Report(
-        match=match, side=side, reporter=user, score0=claim.score[0], score1=claim.score[1],
+        pk=key, match=match, side=side, reporter=user, score0=claim.score[0], score1=claim.score[1],
         **_full_fields(claim), winner=score_winner(match, claim.score), games=claim.games, statement=statement,
         status=status,
-    ))
+    ), later=key is not None)
     live.append(report)
     audit_record(actor=user, action="match.reported", object_type="matches.Report", object_id=report.pk,
                  match_id=match.pk, **hooks.audit_ids(match),
@@ -376,8 +379,8 @@ def match_confirm(*, match_id: int, user) -> Report:
     Raises Match.DoesNotExist, NotAllowed for a non-player, Conflict when there is nothing to
     confirm.
     """
-    with writes_batched():  # as a report's (see _match_report_locked)
-        match = _match_loaded(match_id)
+    with writes_batched():  # as a report's (see match_report)
+        match = _match_loaded(match_id, report_key=True)
         side = side_of_user(match, user)
         if side is None:
             raise errors.not_a_party()

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, transaction
 
-from core.bulk import row_insert, row_update, writes_batched
+from core.bulk import key_statement, row_insert, row_update, writes_batched
+from core.prepared import statements_execute
 from core.models import OutboxTask
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +49,21 @@ def test_writes_made_later_in_a_batch_go_in_one_query_when_it_ends(django_assert
         assert first.pk is None  # not sent yet
     assert second.pk == first.pk + 1
     assert list(OutboxTask.objects.order_by("pk").values_list("attempts", flat=True)) == [2, 0, 0]
+
+
+def test_a_key_taken_from_the_sequence_names_the_row_before_its_insert_is_sent(django_assert_num_queries):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        [[(taken,)], [(second,)]] = statements_execute(cursor, [key_statement(OutboxTask), key_statement(OutboxTask)])
+    assert second == taken + 1
+    with transaction.atomic(), django_assert_num_queries(1), writes_batched():
+        row = row_insert(task(pk=second), later=True)
+        assert row.pk == second  # known before the batch goes: an audit entry may name it
+        other = row_insert(task(), later=True)
+    assert OutboxTask.objects.get(pk=second).task == HEARTBEAT
+    assert other.pk == second + 1  # the sequence goes on after the keys taken from it
+    assert taken not in set(OutboxTask.objects.values_list("pk", flat=True))  # a key not used is a gap
 
 
 def test_an_update_of_a_row_inserted_later_in_the_batch_sends_the_batch_first_for_its_key():

@@ -138,3 +138,57 @@ def test_a_key_past_64_bits_finds_nothing_instead_of_failing():
     query = Prepared(Match.objects.all())
     with pytest.raises(Match.DoesNotExist):
         query.one(2**70)
+
+
+def _run_together(statements):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        return prepared_module.statements_execute(cursor, statements)
+
+
+def test_statements_sent_together_are_one_round_trip_each_prepared_once():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first_sql, second_sql = "SELECT %s::int * 2", "SELECT %s::text || '%%', %s::int"
+    first = prepared_module.statement_name("test.together.a", first_sql)
+    second = prepared_module.statement_name("test.together.b", second_sql)
+    with CaptureQueriesContext(connection) as sent:
+        assert _run_together([(first, first_sql, [4]), (second, second_sql, ["x", 1])]) == [[(8,)], [("x%", 1)]]
+        assert _run_together([(first, first_sql, [5]), (second, second_sql, ["y", 2])]) == [[(10,)], [("y%", 2)]]
+    assert len(sent) == 2
+    assert sent[0]["sql"].startswith(f"PREPARE {first} AS SELECT $1::int * 2; EXECUTE {first}(4); PREPARE {second} AS")
+    assert sent[1]["sql"] == f"EXECUTE {first}(5); EXECUTE {second}('y', 2)"
+    assert {first, second} <= _session_statements()
+
+
+def test_statements_sent_together_run_in_order_and_an_empty_answer_is_kept_in_its_place():
+    match = MatchFactory()
+    lock = Prepared(locked(Match.objects.all()), name="test.together.lock")
+    set_sql, read_sql = "SELECT set_config('crawford.seen', %s::text, true)", "SELECT current_setting('crawford.seen') || %s"
+    setting = (prepared_module.statement_name("test.together.set", set_sql), set_sql)
+    reading = (prepared_module.statement_name("test.together.read", read_sql), read_sql, ["!"])
+    with transaction.atomic():
+        missing, _set, _read = _run_together([lock.statement(match.pk + 10_000), (*setting, ["first"]), reading])
+        _set, read, found = _run_together([(*setting, ["second"]), reading, lock.statement(match.pk)])
+    assert missing == [] and lock.instance(found) == match
+    assert _read == [("first!",)] and read == [("second!",)]  # each statement sees the ones before it
+    with pytest.raises(Match.DoesNotExist):
+        lock.instance(missing)
+
+
+def test_statements_with_a_key_past_64_bits_run_one_by_one_and_find_nothing():
+    lock = Prepared(Match.objects.all(), name="test.together.big")
+    assert _run_together([lock.statement(2**70), lock.statement(2**70 + 1)]) == [[], []]
+
+
+def test_a_failed_round_trip_of_statements_leaves_the_session_able_to_run_them_again():
+    sql = "SELECT 10 / %s::int"
+    name = prepared_module.statement_name("test.together.fails", sql)
+    other_sql = "SELECT %s::int"
+    other = prepared_module.statement_name("test.together.other", other_sql)
+    with pytest.raises(Exception, match="division by zero"), transaction.atomic():
+        _run_together([(other, other_sql, [1]), (name, sql, [0])])
+    assert {name, other} <= _session_statements()
+    assert _run_together([(other, other_sql, [3]), (name, sql, [5])]) == [[(3,)], [(2,)]]

@@ -53,9 +53,9 @@ def three():
 @pytest.mark.parametrize("score", [[11, 0], [1000, 0], [0, 11]])
 def test_a_three_point_match_refuses_a_score_no_last_game_reaches(three, score, django_assert_num_queries):
     alice = client_for(three.alice)
-    # auth, the reports seen, the lock; nothing written: the refusal rolls the savepoint back
-    # (SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT).
-    with django_assert_num_queries(3 + 3):
+    # auth, the lock with the reports seen (one query); nothing written: the refusal rolls the
+    # savepoint back (SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT).
+    with django_assert_num_queries(2 + 3):
         response = alice.post(url(three.match, "report"), {"score": score}, format="json")
     assert response.status_code == 400
     points = max(score)
