@@ -5,12 +5,13 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 class User(AbstractUser):
     class Role(models.TextChoices):
-        PLAYER = "player", "Player"
-        ORGANISER = "organiser", "Organiser"
+        PLAYER = "player", gettext_lazy("Player")
+        ORGANISER = "organiser", gettext_lazy("Organiser")
 
     class Language(models.TextChoices):
         # Each language named in itself: whoever reads the list finds his own.

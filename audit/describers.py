@@ -467,6 +467,22 @@ ORGANISER_ACTIONS = {
 # --- claims of players and merges (matches.services.claims) ---------------------------------------
 
 
+#: The refusals the application makes itself (``matches.models.PlayerClaim.Reason``), by code; an
+#: older entry kept the English text as its reason, read as the code it was.
+CLAIM_REASONS = {"given_to_another": gettext_lazy("The player was given to another user's claim.")}
+CLAIM_REASONS_STORED = {"The player was given to another user's claim.": "given_to_another"}
+
+
+def claim_reason(after: dict) -> str:
+    """A claim's refusal reason as the reader reads it: the application's in his language, a
+    director's as he wrote it."""
+    reason = after.get("reason") or ""
+    code = after.get("reason_code") or CLAIM_REASONS_STORED.get(reason)
+    if code in CLAIM_REASONS:
+        return str(CLAIM_REASONS[code])
+    return reason
+
+
 def claim_sentence(entry, sides: Sides) -> str:
     """A claim to be a player known from imported files: asked, approved, refused, withdrawn."""
     after = data(entry.after)
@@ -483,7 +499,7 @@ def claim_sentence(entry, sides: Sides) -> str:
                 "sentence": sentence, "removed": removed}
         return sentence
     if action == "refused":
-        values["reason"] = after.get("reason") or gettext("no reason given")
+        values["reason"] = claim_reason(after) or gettext("no reason given")
         return gettext("%(who)s refused the claim of %(claimant)s to be %(player)s: %(reason)s") % values
     return gettext("%(who)s withdrew the claim to be %(player)s") % values
 

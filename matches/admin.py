@@ -49,7 +49,7 @@ class ReportInline(admin.TabularInline):
     model = Report
     extra = 0
     can_delete = False
-    fields = ("side", "reporter", "score0", "score1", "status", "statement", "created_at")
+    fields = ("side", "reporter", "score0", "score1", "status", "statement", "contest_statement", "created_at")
     readonly_fields = fields
 
 

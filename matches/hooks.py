@@ -97,8 +97,9 @@ result_confirmed = Hook("result_confirmed", ("match", "actor", "ruled_dispute"))
 
 #: A match went to its director: its reports disagree or one was contested (the match is saved
 #: with status ``disputed``). Payload: ``match`` (locked), ``user`` (whose report or contest
-#: made it disputed) and ``statement`` (why, with the user's own words).
-result_disputed = Hook("result_disputed", ("match", "user", "statement"))
+#: made it disputed), ``statement`` (the user's own words, perhaps empty) and ``scores`` (why:
+#: the two reported scores that disagree, or the one contested, each ``[side 0, side 1]``).
+result_disputed = Hook("result_disputed", ("match", "user", "statement", "scores"))
 
 #: A match's result was taken back (a ruling had a game replayed, or reverted a result): the
 #: match is saved without score or winner. Payload: ``match`` (locked) and ``actor``.

@@ -397,6 +397,8 @@ class Report(models.Model):
     games = models.JSONField(null=True, blank=True, help_text="validated game logs, one list of actions per game")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     statement = models.TextField(blank=True)
+    contest_statement = models.TextField(blank=True, default="", db_default="",
+                                         help_text="the other side's words when it contested the report")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -604,11 +606,19 @@ class PlayerClaim(models.Model):
         REFUSED = "refused", _("Refused")
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
+    class Reason(models.TextChoices):
+        """A refusal the application makes itself, worded in the reader's language (a director's
+        refusal is his own words, ``reason``)."""
+
+        GIVEN_TO_ANOTHER = "given_to_another", _("The player was given to another user's claim.")
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REQUESTED)
     statement = models.TextField(blank=True, help_text="what the claimant says to support his claim")
     reason = models.TextField(blank=True, help_text="why the claim was refused, shown to the claimant")
+    reason_code = models.CharField(max_length=32, choices=Reason.choices, blank=True, default="", db_default="",
+                                   help_text="why the claim was refused, when the application refused it")
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -623,7 +633,8 @@ class PlayerClaim(models.Model):
             models.UniqueConstraint(fields=["user"], condition=Q(status="approved"), name="claim_one_approved_per_user"),
             models.CheckConstraint(condition=Q(status__in=("requested", "approved", "refused", "withdrawn")),
                                    name="claim_status_is_known"),
-            models.CheckConstraint(condition=~Q(status="refused") | ~Q(reason=""), name="claim_refusal_has_reason"),
+            models.CheckConstraint(condition=~Q(status="refused") | ~Q(reason="") | ~Q(reason_code=""),
+                                   name="claim_refusal_has_reason"),
             models.CheckConstraint(condition=Q(status="requested") | Q(decided_at__isnull=False),
                                    name="claim_decided_has_time"),
         ]
@@ -631,3 +642,12 @@ class PlayerClaim(models.Model):
 
     def __str__(self) -> str:
         return f"claim of {self.player_id} by {self.user_id} ({self.status})"
+
+    @property
+    def reason_text(self) -> str:
+        """Why it was refused, as the claimant reads it: the application's reason in the active
+        language, else the director's words (empty when it was not refused)."""
+        if self.reason_code:
+            return str(self.Reason(self.reason_code).label) if self.reason_code in self.Reason.values \
+                else self.reason_code
+        return self.reason

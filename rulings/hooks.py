@@ -29,8 +29,8 @@ def _result_confirmed(*, match, actor, ruled_dispute) -> None:
     disputes_settle_automatic(match=match, actor=actor, ruled=ruled_dispute)
 
 
-def _result_disputed(*, match, user, statement) -> None:
-    dispute_open_automatic(match=match, user=user, statement=statement)
+def _result_disputed(*, match, user, statement, scores) -> None:
+    dispute_open_automatic(match=match, user=user, statement=statement, scores=scores)
 
 
 #: A dispute keeps its match for good (``Dispute.match`` is PROTECT): a match with one has started.

@@ -46,7 +46,12 @@ class Dispute(models.Model):
     position_id = models.CharField(max_length=14, blank=True, help_text="GNU Backgammon Position ID at the moment")
     log = models.JSONField(null=True, blank=True, help_text="the disputed game as played, when it differs from the record")
     category = models.CharField(max_length=24, choices=Category.choices)
-    statement = models.TextField()
+    # The opener's own words. An automatic dispute's may be empty: its reason is ``reported_scores``,
+    # worded where it is read, in the reader's language (``rulings.wording.dispute_reason``).
+    statement = models.TextField(blank=True)
+    reported_scores = models.JSONField(
+        null=True, blank=True,
+        help_text="an automatic dispute's reason: the two reported scores that disagree, or the one contested")
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="disputes_opened")
     side = models.PositiveSmallIntegerField(null=True, blank=True, help_text="the opener's side; empty for the director")
     automatic = models.BooleanField(default=False, help_text="opened by a contested or mismatched report")

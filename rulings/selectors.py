@@ -252,6 +252,17 @@ def dispute_round(dispute: Dispute) -> int | None:
     return pairing.round_number if pairing is not None else None
 
 
+def dispute_scores(dispute: Dispute) -> list | None:
+    """The reported scores an automatic dispute was opened over (its reason, worded by
+    ``wording.dispute_reason``): those it keeps, else (a dispute kept from before it kept them)
+    the match's live reports now. None for a dispute a person opened."""
+    if not dispute.automatic:
+        return None
+    if dispute.reported_scores:
+        return dispute.reported_scores
+    return [list(score) for score in reported_scores(dispute.match)]
+
+
 def reported_scores(match: Match) -> list[tuple[int, int]]:
     """The distinct scores the match's players report now (their reports not superseded), in
     the order reported: one when a report is contested, two when the reports disagree."""

@@ -51,7 +51,7 @@ from .selectors import DisputeDetail, DisputedMoment
 from .services.appeals import appeal_lodge, appeal_window_closes, committee_name, vote_cast
 from .services.disputes import dispute_answer, dispute_open
 from .services.rulings import ruling_make
-from .wording import OUTCOME_CHOICES, ruling_sentence, stands_label
+from .wording import OUTCOME_CHOICES, dispute_reason, ruling_sentence, stands_label
 
 DISPUTES_PER_PAGE = 50
 #: How many actions of the log the dispute page shows before and after the disputed one.
@@ -261,6 +261,7 @@ def _render_dispute(request: HttpRequest, detail: DisputeDetail, *, answer_form:
         "ruling_form": ruling_form or (_ruling_form(match) if directs and in_force is None
                                        and dispute.status == Dispute.Status.OPEN else None),
         "where": _where(dispute),
+        "reason": dispute_reason(dispute.automatic, selectors.dispute_scores(dispute)),
         "appeal_form": appeal_form or (AppealForm() if can_appeal else None),
     }
     return render(request, "rulings/dispute.html", context, status=status)

@@ -60,6 +60,21 @@ def plain_score(score: Sequence) -> str:
     return audit.ltr(f"{score[0]}-{score[1]}")
 
 
+def dispute_reason(automatic: bool, scores: Sequence[Sequence] | None) -> str:
+    """Why an automatic score dispute was opened, from the reported scores at odds: two that
+    disagree ("The reports disagree: 5-3 and 3-5") or the one contested ("The report of 5-3 was
+    contested"). Empty for a dispute a person opened (his statement says why)."""
+    if not automatic:
+        return ""
+    scores = [score for score in scores or () if isinstance(score, (list, tuple)) and len(score) == 2]
+    if len(scores) >= 2:
+        return gettext("The reports disagree: %(first)s and %(second)s") % {
+            "first": plain_score(scores[0]), "second": plain_score(scores[1])}
+    if len(scores) == 1:
+        return gettext("The report of %(score)s was contested") % {"score": plain_score(scores[0])}
+    return gettext("The reported scores were disputed")
+
+
 def stands_label(*, confirmed: Sequence | None, reported: Sequence[Sequence], sides: Sequence[str]) -> str | None:
     """The "result stands" choice for a match whose result is known: its confirmed result, or
     its one contested report ("The reported result stands: 5-3 to Ana"); None when several

@@ -43,7 +43,8 @@ class ClaimSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=PlayerClaim.Status.choices, source="claim.status")
     status_text = serializers.CharField(source="claim.get_status_display", help_text="the status in words")
     statement = serializers.CharField(source="claim.statement", help_text="what the claimant said")
-    reason = serializers.CharField(source="claim.reason", help_text="why it was refused (empty otherwise)")
+    reason = serializers.CharField(source="claim.reason_text", help_text="why it was refused, in the request's "
+                                   "language when the application refused it (empty otherwise)")
     created_at = serializers.DateTimeField(source="claim.created_at")
     decided_at = serializers.DateTimeField(source="claim.decided_at", allow_null=True)
     may_decide = serializers.BooleanField(help_text="whether you may approve or refuse it now")

@@ -275,7 +275,9 @@ class ReportSerializer(PlainOutput, serializers.Serializer):
     games = serializers.SerializerMethodField(
         help_text="while the report is pending and carries game logs: each game's score before and after, "
                   "Crawford, winner, points, cube and how it ended; null otherwise")
-    statement = serializers.CharField()
+    statement = serializers.CharField(help_text="the reporter's own words")
+    contest_statement = serializers.CharField(help_text="the other side's words when it contested the report "
+                                                        "(empty otherwise)")
     created_at = serializers.DateTimeField()
 
     class Meta:

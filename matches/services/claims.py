@@ -42,15 +42,17 @@ from .ratings import player_ratings_merge
 #: The longest reason or statement a claim keeps (a paragraph; the API and the forms say so).
 TEXT_LIMIT = 2000
 
-#: What a claim refused because its player was given to another claim says.
-GIVEN_TO_ANOTHER = "The player was given to another user's claim."
+#: Why a claim is refused when its player was given to another claim: a code, worded where it is
+#: read in the reader's language (``PlayerClaim.reason_text``).
+GIVEN_TO_ANOTHER = PlayerClaim.Reason.GIVEN_TO_ANOTHER
 
 
 def _claim_summary(claim: PlayerClaim) -> dict:
     """What the audit log keeps of a claim: the player and the claimant by name, its status and
     reason (names, not ids: the describers say them as they were)."""
     return {"player": claim.player.display_name, "player_id": claim.player_id,
-            "claimant": claim.user.get_username(), "status": claim.status, "reason": claim.reason}
+            "claimant": claim.user.get_username(), "status": claim.status, "reason": claim.reason,
+            "reason_code": claim.reason_code}
 
 
 def _audit(actor, action: str, claim: PlayerClaim, before: dict | None, note: str = "") -> None:
@@ -172,14 +174,16 @@ def claim_approve(*, claim_id: int, user) -> PlayerClaim:
     outbox_enqueue(claim_notify_task, claim.pk)
     for other in locked(PlayerClaim.objects.select_related("user", "player").filter(
             player=player, status=PlayerClaim.Status.REQUESTED)):
-        _decide(other, user, PlayerClaim.Status.REFUSED, GIVEN_TO_ANOTHER)
+        _decide(other, user, PlayerClaim.Status.REFUSED, "", code=GIVEN_TO_ANOTHER)
     return claim
 
 
-def _decide(claim: PlayerClaim, user, status: str, reason: str) -> None:
+def _decide(claim: PlayerClaim, user, status: str, reason: str, *, code: str = "") -> None:
+    """``reason``: a director's words; ``code``: a refusal the application makes (PlayerClaim.Reason)."""
     before = _claim_summary(claim)
-    claim.status, claim.reason, claim.decided_by, claim.decided_at = status, reason, user, timezone.now()
-    claim.save(update_fields=["status", "reason", "decided_by", "decided_at"])
+    claim.status, claim.reason, claim.reason_code = status, reason, code
+    claim.decided_by, claim.decided_at = user, timezone.now()
+    claim.save(update_fields=["status", "reason", "reason_code", "decided_by", "decided_at"])
     action = {"approved": "claim.approved", "refused": "claim.refused", "withdrawn": "claim.withdrawn"}[status]
     _audit(user, action, claim, before)
     if status == PlayerClaim.Status.REFUSED:
@@ -325,7 +329,7 @@ def _settle_claims(source: Player, target: Player, user) -> None:
             else:
                 _decide(claim, user, PlayerClaim.Status.WITHDRAWN, "")
         else:
-            _decide(claim, user, PlayerClaim.Status.REFUSED, GIVEN_TO_ANOTHER)
+            _decide(claim, user, PlayerClaim.Status.REFUSED, "", code=GIVEN_TO_ANOTHER)
 
 
 def player_merge(*, source_id: int, target_id: int, user, dry_run: bool = False) -> MergeOutcome:

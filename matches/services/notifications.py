@@ -126,8 +126,9 @@ def claim_notify(*, claim_id: int) -> int:
     key = f"crawford:claim-notify:{claim.pk}:{claim.status}:{claim.decided_at.timestamp():.6f}"
     if not cache.add(key, 1, CLAIM_SECONDS):
         return 1
-    values = {"player": claim.player.display_name, "reason": claim.reason, "url": f"/players/{claim.player_id}/"}
     with in_language_of(claim.user):
+        # The reason read in his language too: the application's refusal is a code (reason_text).
+        values = {"player": claim.player.display_name, "reason": claim.reason_text, "url": f"/players/{claim.player_id}/"}
         subject, body = _claim_message(claim, values)
     try:
         get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [claim.user.email])])

@@ -366,8 +366,7 @@ def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Repo
         row_update(theirs, ["status"], later=True)
         match.status = Match.Status.DISPUTED
         row_update(match, ["status", "updated_at"], later=True)
-        _disputed(match, user, f"the reports disagree: {theirs.score0}-{theirs.score1} and "
-                               f"{report.score0}-{report.score1}", statement, news=was != Match.Status.DISPUTED)
+        _disputed(match, user, [list(theirs.score), list(report.score)], statement, news=was != Match.Status.DISPUTED)
     return report
 
 
@@ -416,19 +415,21 @@ def match_contest(*, match_id: int, user, statement: str = "") -> Match:
             return match
         raise errors.nothing_to_confirm()
     theirs.status = Report.Status.CONTESTED
-    if statement:
-        theirs.statement = (theirs.statement + "\n\nContested: " + statement).strip()
-    theirs.save(update_fields=["status", "statement"])
+    # The contesting side's words, kept apart from the reporter's (the pages label them).
+    theirs.contest_statement = statement.strip()
+    theirs.save(update_fields=["status", "contest_statement"])
     match.status = Match.Status.DISPUTED
     match.save(update_fields=["status", "updated_at"])
-    _disputed(match, user, f"the report of {theirs.score0}-{theirs.score1} is contested", statement)
+    _disputed(match, user, [list(theirs.score)], statement)
     return match
 
 
-def _disputed(match: Match, user, why: str, statement: str, *, news: bool = True) -> None:
+def _disputed(match: Match, user, scores: list[list[int]], statement: str, *, news: bool = True) -> None:
     """The match went to the director: its automatic dispute is opened (once, by rulings through
-    ``hooks.result_disputed``) and, when it was not disputed before (``news``), the parties are told."""
-    hooks.result_disputed.send(match=match, user=user, statement=f"{why}. {statement}".strip())
+    ``hooks.result_disputed``) and, when it was not disputed before (``news``), the parties are told.
+    ``scores``: the reported scores at odds (two that disagree, or the one contested); the
+    dispute words the reason from them in its reader's language, ``statement`` is the user's own."""
+    hooks.result_disputed.send(match=match, user=user, statement=statement.strip(), scores=scores)
     if news:
         _after_commit(match, "disputed")
 

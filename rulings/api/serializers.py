@@ -18,9 +18,10 @@ from rest_framework import serializers
 from core.api import StrictInputSerializer
 from matches.models import Match
 from rulings.models import Appeal, Dispute, Ruling
-from rulings.selectors import DisputeFilters
+from rulings.selectors import DisputeFilters, dispute_scores
 from rulings.services.appeals import appeal_window_closes
 from rulings.services.disputes import MAX_GAME_NUMBER
+from rulings.wording import dispute_reason
 from tournaments.models import event_of
 
 # --- input --------------------------------------------------------------------------------------
@@ -63,7 +64,7 @@ class DisputedLogField(serializers.JSONField):
 
 
 DISPUTE_READ_ONLY = ("id", "status", "automatic", "opened_by", "side", "position_id", "created_at", "statements",
-                     "rulings", "appeals", "moment")
+                     "rulings", "appeals", "moment", "reason", "reported_scores")
 
 
 class DisputeFilterSerializer(StrictInputSerializer):
@@ -327,7 +328,13 @@ class DisputeSummarySerializer(serializers.Serializer):
 
 
 class DisputeDetailSerializer(DisputeSummarySerializer):
-    statement = serializers.CharField()
+    statement = serializers.CharField(help_text="the opener's own words (an automatic dispute's may be empty)")
+    reason = serializers.SerializerMethodField(
+        help_text="an automatic dispute's reason in the request's language, e.g. \"The reports disagree: 5-3 and "
+                  "3-5\"; empty for a dispute a person opened")
+    reported_scores = serializers.SerializerMethodField(
+        help_text="an automatic dispute's reported scores at odds, each [side 0, side 1]: two that disagree or the "
+                  "one contested; null for a dispute a person opened")
     log = serializers.JSONField(allow_null=True, help_text="the disputed game as played, when it differs from the "
                                                           "record")
     statements = StatementSerializer(many=True, source="statements.all")
@@ -336,6 +343,20 @@ class DisputeDetailSerializer(DisputeSummarySerializer):
 
     class Meta:
         ref_name = "DisputeDetail"
+
+    def get_reason(self, dispute) -> str:
+        return dispute_reason(dispute.automatic, self._scores(dispute))
+
+    @extend_schema_field({"type": "array", "nullable": True,
+                          "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}})
+    def get_reported_scores(self, dispute):
+        return self._scores(dispute)
+
+    def _scores(self, dispute) -> list | None:
+        cache = self.__dict__.setdefault("_scores_of", {})
+        if dispute.pk not in cache:
+            cache[dispute.pk] = dispute_scores(dispute)
+        return cache[dispute.pk]
 
     @extend_schema_field(AppealBriefSerializer(many=True))
     def get_appeals(self, dispute):

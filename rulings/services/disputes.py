@@ -182,8 +182,10 @@ def dispute_answer(*, dispute_id: int, user, text: str) -> Statement:
     return statement
 
 
-def dispute_open_automatic(*, match, user, statement: str) -> Dispute:
+def dispute_open_automatic(*, match, user, statement: str, scores: list | None = None) -> Dispute:
     """Open the match's automatic score dispute when its reports disagree or one is contested.
+    ``scores`` (why: the two reported scores that disagree, or the one contested) is kept as data
+    and worded where the dispute is read; ``statement`` is the user's own words (perhaps empty).
 
     Called through ``matches.hooks.result_disputed`` (``rulings.hooks``) inside the reporting
     service's transaction, with the match locked.
@@ -195,11 +197,12 @@ def dispute_open_automatic(*, match, user, statement: str) -> Dispute:
         return existing
     dispute = Dispute.objects.create(
         match=match, category=Dispute.Category.SCORE_DISAGREEMENT, statement=statement, opened_by=user,
-        side=side_of_user(match, user), automatic=True,
+        side=side_of_user(match, user), automatic=True, reported_scores=scores or None,
     )
     audit_record(actor=user, action="dispute.opened", object_type="rulings.Dispute", object_id=dispute.pk,
                  tournament_id=event_id_of(match), match_id=match.pk,
-                 after={"category": dispute.category, "automatic": True, "statement": statement})
+                 after={"category": dispute.category, "automatic": True, "statement": statement,
+                        "scores": scores or None})
     return dispute
 
 

@@ -423,7 +423,8 @@ def test_the_other_side_contests_a_report(cast, match):
     response = client_for(cast.bob).post(url(match, "contest"), {"statement": "I won game 4"}, format="json")
     assert response.status_code == 200 and response.data["status"] == "disputed"
     [live] = response.data["reports"]
-    assert live["status"] == "contested" and "Contested: I won game 4" in live["statement"]
+    assert live["status"] == "contested" and live["contest_statement"] == "I won game 4"
+    assert "Contested" not in live["statement"]
     again = client_for(cast.bob).post(url(match, "contest"), {"statement": "I won game 4"}, format="json")
     assert again.status_code == 200 and again.data["reports"] == response.data["reports"]
 

@@ -185,7 +185,8 @@ def test_approving_one_claim_refuses_the_others_on_that_player(world):
     claim = claim_request(player_id=world["charlot"].pk, user=world["charles"])
     claim_approve(claim_id=claim.pk, user=world["otto"])
     theirs.refresh_from_db()
-    assert theirs.status == PlayerClaim.Status.REFUSED and "another user" in theirs.reason
+    assert theirs.status == PlayerClaim.Status.REFUSED and theirs.reason_code == PlayerClaim.Reason.GIVEN_TO_ANOTHER
+    assert theirs.reason == "" and "another user" in theirs.reason_text
 
 
 def test_the_api_lists_his_own_claims_and_those_a_director_may_decide(world, django_assert_max_num_queries):

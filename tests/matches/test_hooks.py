@@ -94,8 +94,10 @@ def test_disagreeing_reports_send_result_disputed_with_the_why(match, alice, bob
     match_report(match_id=match.pk, user=alice, claim=claim_make(match, (5, 3), None))
     match_report(match_id=match.pk, user=bob, claim=claim_make(match, (3, 5), None), statement="I won.")
     [(name, payload, row, atomic)] = calls
-    assert name == "result_disputed" and set(payload) == {"match", "user", "statement"}
-    assert payload["user"] == bob and payload["statement"] == "the reports disagree: 5-3 and 3-5. I won."
+    assert name == "result_disputed" and set(payload) == {"match", "user", "statement", "scores"}
+    # The why is data (worded where the dispute is read); the statement is the player's own words.
+    assert payload["user"] == bob and payload["statement"] == "I won."
+    assert payload["scores"] == [[5, 3], [3, 5]]
     assert row["status"] == Match.Status.DISPUTED and atomic
 
 

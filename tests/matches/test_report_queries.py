@@ -135,7 +135,7 @@ def test_a_contest_costs_a_constant_number_of_queries(cast, django_assert_num_qu
     assert response.status_code == 200, response.content
     assert response.data["status"] == "disputed"
     [theirs] = response.data["reports"]
-    assert theirs["status"] == "contested" and theirs["statement"] == "Contested: it was 3-5"
+    assert theirs["status"] == "contested" and theirs["contest_statement"] == "it was 3-5"
 
 
 def test_the_answer_is_the_detail_as_read_afterwards(cast):

@@ -82,7 +82,8 @@ def test_contesting_disputes_the_match(match, alice, bob):
     match_contest(match_id=match.pk, user=bob, statement="I won the last game")
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED
-    assert "I won the last game" in match.reports.get().statement
+    contested = match.reports.get()
+    assert (contested.statement, contested.contest_statement) == ("", "I won the last game")
 
 
 def test_a_repeated_identical_report_changes_nothing(match, alice):

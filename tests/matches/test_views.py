@@ -336,8 +336,9 @@ def test_the_other_side_contests_and_the_match_is_disputed(client, match, alice,
     assert "You contested the report" in text_of(response)
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED
-    assert "I won game 4" in match.reports.get().statement
-    assert "Disputed" in text_of(response)
+    contested = match.reports.get()
+    assert (contested.statement, contested.contest_statement) == ("", "I won game 4")
+    assert "Disputed" in text_of(response) and "Contested: I won game 4" in text_of(response)
 
 
 def test_the_organiser_overrides_a_disputed_result(client, match, alice, bob, organiser):

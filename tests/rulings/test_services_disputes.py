@@ -182,7 +182,8 @@ def test_a_mismatched_report_opens_the_automatic_dispute_once(cast):
     match_report(match_id=match.pk, user=cast.alice, claim=claim_make(match, (5, 1), None))  # still disagrees
     dispute = Dispute.objects.get(match=match)
     assert (dispute.automatic, dispute.category, dispute.status) == (True, "score_disagreement", "open")
-    assert "5-3 and 3-5" in dispute.statement
+    # The reason is data (the scores at odds when it opened), the statement the player's words.
+    assert dispute.reported_scores == [[5, 3], [3, 5]] and dispute.statement == ""
     assert AuditEntry.objects.filter(action="dispute.opened", match_id=match.pk).count() == 1
 
 

@@ -147,7 +147,8 @@ def _audit_drop(pairings: list[Pairing], match_ids: list[int], actor, *, with_re
         for report in Report.objects.filter(match_id__in=match_ids).order_by("pk"):
             reports.setdefault(report.match_id, []).append({
                 "side": report.side, "reporter": report.reporter_id, "score": list(report.score),
-                "status": report.status, "statement": report.statement, "games": len(report.games or ())})
+                "status": report.status, "statement": report.statement,
+                "contest_statement": report.contest_statement, "games": len(report.games or ())})
     for pairing in pairings:
         boards = [(None, pairing.match_id)] + [(b.board, b.match_id) for b in getattr(pairing, "board_rows", ())]
         for board, match_id in boards:

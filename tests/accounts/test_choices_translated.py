@@ -1,0 +1,30 @@
+"""Every choice of the accounts models a person reads is translated (issue 15): a user's role reads
+in the reader's language; the languages keep their own names (each named in itself)."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from accounts.models import User
+from accounts.models_requests import OrganiserRequest
+
+
+def test_the_roles_read_in_the_reader_s_language():
+    with translation.override("ko"):
+        assert [str(label) for _, label in User.Role.choices] == ["플레이어", "오거나이저"]
+        assert User(role=User.Role.ORGANISER).get_role_display() == "오거나이저"
+    with translation.override("ro"):
+        assert str(User.Role.PLAYER.label) == "Jucător"
+    with translation.override("en"):
+        assert [str(label) for _, label in User.Role.choices] == ["Player", "Organiser"]
+
+
+def test_an_organiser_request_s_status_reads_in_the_reader_s_language():
+    with translation.override("ko"):
+        assert all(str(label) != english for (_, label), english in zip(
+            OrganiserRequest.Status.choices, ("waiting for staff", "approved", "refused"), strict=True))
+
+
+def test_each_language_keeps_its_own_name():
+    with translation.override("ko"):
+        assert dict(User.Language.choices) == {"en": "English", "ko": "한국어", "ar": "العربية", "ro": "Română"}
