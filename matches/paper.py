@@ -112,17 +112,18 @@ def runs(text: str) -> list[tuple[str, str]]:
 
 
 def _visual(text: str) -> str:
-    """Arabic text joined into its contextual forms, in the order it is drawn (left to right)."""
+    """``text`` as it is drawn, left to right: a line holding Arabic has its letters joined into
+    their contextual forms (``arabic-reshaper``) and is put in visual order (``python-bidi``),
+    read right to left when its first letter is Arabic; any other line is drawn as it is."""
+    if not any(_char_script(char) == "arabic" for char in text):
+        return text
     try:
         import arabic_reshaper
         from bidi import get_display
     except ImportError:
         return text
-    return get_display(arabic_reshaper.reshape(text))
-
-
-def _shown(script: str, chunk: str) -> str:
-    return _visual(chunk) if script == "arabic" else chunk
+    base = "R" if next((s for s in map(_char_script, text) if s is not None), None) == "arabic" else "L"
+    return get_display(arabic_reshaper.reshape(text), base_dir=base)
 
 
 def font_of(text: str) -> str:
@@ -133,7 +134,7 @@ def font_of(text: str) -> str:
 
 def text_width(text: str, size: float) -> float:
     chosen = fonts()
-    return sum(pdfmetrics.stringWidth(_shown(script, chunk), chosen[script], size) for script, chunk in runs(text))
+    return sum(pdfmetrics.stringWidth(chunk, chosen[script], size) for script, chunk in runs(_visual(text)))
 
 
 def fit(text: str, size: float, width: float) -> str:
@@ -148,7 +149,8 @@ def fit(text: str, size: float, width: float) -> str:
 def draw(canvas: Canvas, x: float, y: float, text: str, size: float = 10, *, anchor: str = "start",
          width: float | None = None, colour=INK) -> None:
     """Draw ``text`` with its baseline at ``y``: from ``x`` (``start``), ending at it (``end``) or
-    centred on it (``middle``), cut to ``width`` when given; each run in its script's font."""
+    centred on it (``middle``), cut to ``width`` when given; in visual order (see :func:`_visual`),
+    each run of one script in its script's font."""
     text = unicodedata.normalize("NFC", str(text))
     if width is not None:
         text = fit(text, size, width)
@@ -159,14 +161,10 @@ def draw(canvas: Canvas, x: float, y: float, text: str, size: float = 10, *, anc
         x -= total / 2
     chosen = fonts()
     canvas.setFillColorRGB(*colour)
-    pieces = runs(text)
-    if pieces and pieces[0][0] == "arabic":  # a right-to-left line: its runs from the right
-        pieces.reverse()
-    for script, chunk in pieces:
-        shown = _shown(script, chunk)
+    for script, chunk in runs(_visual(text)):
         canvas.setFont(chosen[script], size)
-        canvas.drawString(x, y, shown)
-        x += pdfmetrics.stringWidth(shown, chosen[script], size)
+        canvas.drawString(x, y, chunk)
+        x += pdfmetrics.stringWidth(chunk, chosen[script], size)
 
 
 # --- pages -----------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pypdf import PdfReader
 
-from matches.models import Player
-from tests.tournaments.factories import drawn
+from matches.models import Match, Player
+from tests.tournaments.factories import drawn, override
 from tests.tournaments.test_draw_queries import event
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import tournament_draw
@@ -128,8 +128,15 @@ def test_the_scoresheets_of_round_one_are_a_page_per_match_with_players_length_a
 
 def test_the_results_sheet_of_a_round_lists_its_matches(organiser):
     tournament = big_event(organiser, 16)
+    key = Pairing.objects.filter(tournament=tournament, flight="main", round_number=1).order_by("pk").first().key
+    played = override(tournament, key, Match.objects.get(pairing__tournament=tournament, pairing__key=key)
+                      .side1.player_a, loser_points=2)
+    winner = played.side1.player_a.display_name
     reader = _pdf(Client().get(reverse("tournaments:paper_results", args=[tournament.pk, 1])))
     text = "\n".join(_text(page) for page in reader.pages)
+    lines = [line.strip() for line in text.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line in ("5-2", "2-5"))  # the score, top first...
+    assert lines[at + 1] == winner and winner in lines[at - 2:at]  # ...between the players and the winner
     assert "Results of round 1" in text and "Main flight, Round of 16" in text and "Winner" in text
     assert "Consolation flight" in text
     for name in _first_round_names(tournament):
@@ -245,3 +252,26 @@ def test_the_event_pages_link_the_stylesheet_and_the_sheets(organiser):
     match = Pairing.objects.filter(tournament=tournament).exclude(match=None).first().match
     detail = client.get(reverse("matches:detail", args=[match.pk])).content.decode()
     assert reverse("matches:scoresheet", args=[match.pk]) in detail
+
+
+# --- fonts ---------------------------------------------------------------------------------------------
+
+
+def _fonts(page) -> set[str]:
+    return {str(font["/BaseFont"]).lstrip("/").split("+")[-1] for font in page["/Resources"]["/Font"].values()}
+
+
+@pytest.mark.parametrize(("name", "font"), [("Ștefan Țăranu-Mîndrâ", "NotoSans-Regular"), ("김민준", "HYGothic-Medium"),
+                                            ("محمد علي", "NotoSansArabic-Regular")])
+def test_every_script_prints_in_its_own_font_as_text(name, font):
+    from matches.paper import Scoresheet, scoresheets_pdf
+
+    content = scoresheets_pdf([Scoresheet("Cupa României", "", (name, "Ana"), 7, True)])
+    page = PdfReader(io.BytesIO(content)).pages[0]
+    assert font in _fonts(page)
+    text = _text(page)
+    assert "Cupa României" in text and "Match to 7 points" in text
+    if font == "NotoSansArabic-Regular":  # joined letters, drawn right to left: every word's letters are there
+        assert all(word in text or word[::-1] in text for word in name.split())
+    else:
+        assert name in text
