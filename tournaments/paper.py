@@ -234,11 +234,12 @@ def round_groups(tournament: Tournament, number: int) -> list[RoundGroup] | None
 
 
 def scoresheets(tournament: Tournament, groups: Sequence[RoundGroup]) -> list[Scoresheet]:
-    """A scoresheet for each match of ``groups`` whose two players are known."""
+    """A scoresheet for each match of ``groups`` whose two players are known (a team event's
+    pairing of two teams has no match of its own: its boards' matches have their own sheets)."""
     out = []
     for group in groups:
         for index, match in enumerate(group.matches, 1):
-            if match.top is None or match.bottom is None or match.top_bye or match.bottom_bye:
+            if match.top is None or match.bottom is None or match.top_bye or match.bottom_bye or match.match_id is None:
                 continue
             out.append(Scoresheet(
                 context=_("%(event)s, %(round)s") % {"event": tournament.name, "round": group.heading},
