@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("matches.views_players")),
     path("", include("matches.views_walkins")),
     path("", include("matches.views_directory")),
+    path("", include("matches.views_paper")),
 ]

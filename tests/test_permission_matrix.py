@@ -465,6 +465,15 @@ MATRIX = {
     ("organiser:refuse", "post"):                        (302, 403, 403, 403, 403, 403, 302),
     ("organiser:revoke", "get"):                         (302, 405, 405, 405, 405, 405, 405),
     ("organiser:revoke", "post"):                        (302, 403, 403, 403, 403, 403, 302),  # olga's role
+    # Paper (PDF): a public event's sheets and a match's scoresheet are public; read-only (a draft's: its organiser's).
+    ("tournaments:paper_draw", "get"):                   (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:paper_draw", "post"):                  (405, 405, 405, 405, 405, 405, 405),
+    ("tournaments:paper_scoresheets", "get"):            (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:paper_scoresheets", "post"):           (405, 405, 405, 405, 405, 405, 405),
+    ("tournaments:paper_results", "get"):                (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:paper_results", "post"):               (405, 405, 405, 405, 405, 405, 405),
+    ("matches:scoresheet", "get"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("matches:scoresheet", "post"):                      (405, 405, 405, 405, 405, 405, 405),
 }
 
 

@@ -425,6 +425,8 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
                           for f in view.flights] if view is not None and len(view.flights) > 1 else [],
         "all_flights_href": reverse("tournaments:bracket", args=[tournament.pk]) if wanted else None,
         "runs": runs(tournament, request.user),
+        # The printed sheets of each round (tournaments/views_paper.py).
+        "paper_rounds": range(1, max((len(f.rounds) for f in view.flights), default=0) + 1) if view is not None else (),
     })
 
 
@@ -441,6 +443,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings]) for rnd in every],
             "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
+            "paper_rounds": [rnd.number for rnd in every],
         })
     page_number = _whole(request, "page")
     counted: list[int] = []
@@ -461,6 +464,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "page_links": [PageLink(str(n), _href(tournament, "rounds", round=page.number, page=n), n == page_number)
                        for n in range(1, pages + 1)] if pages > 1 else [],
         "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
+        "paper_rounds": page.numbers,
     })
 
 

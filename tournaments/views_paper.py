@@ -1,0 +1,84 @@
+"""Paper routes of an event (``tournaments.paper``): the draw sheet, the scoresheets of a round
+and the results sheet of a round, as PDF shown in the browser (``Content-Disposition: inline``).
+
+``?paper=a4`` (the default) or ``?paper=letter``; anything else is a 400 naming the parameter.
+A public event's sheets are public; a draft's only its organiser's and staff's (403 for others).
+A sheet the event does not have (no bracket, a round not paired) is a 404. A fixed number of
+queries, whatever the event's size.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.urls import path
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from matches.paper import PaperError
+
+from . import paper, selectors
+from .models import Tournament
+from .services.common import runs
+
+
+def _readable(request: HttpRequest, tournament_id: int) -> Tournament:
+    try:
+        tournament = selectors.tournament_get(tournament_id)
+    except Tournament.DoesNotExist:
+        raise Http404(_("no such event")) from None
+    if tournament.status == Tournament.Status.DRAFT and not runs(tournament, request.user):
+        raise PermissionDenied(_("only the event's organiser (or staff) may print a draft event's sheets"))
+    return tournament
+
+
+def pdf_response(content: bytes, filename: str) -> HttpResponse:
+    """``content`` as a PDF the browser shows, saved as ``filename`` when the reader saves it."""
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def _name(tournament: Tournament, what: str) -> str:
+    return f"{slugify(tournament.name) or 'event'}-{what}.pdf"
+
+
+def _sheet(request: HttpRequest, make, filename: str) -> HttpResponse:
+    try:
+        content = make(paper=request.GET.get("paper"))
+    except PaperError:
+        return HttpResponseBadRequest(_("paper: choose a4 or letter"), content_type="text/plain; charset=utf-8")
+    if content is None:
+        raise Http404(_("this event has no such sheet yet"))
+    return pdf_response(content, filename)
+
+
+@require_safe
+def draw_sheet(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The draw sheet of an elimination event: every flight, every round, landscape."""
+    tournament = _readable(request, tournament_id)
+    return _sheet(request, lambda **kw: paper.draw_sheet_pdf(tournament, **kw), _name(tournament, "draw"))
+
+
+@require_safe
+def round_scoresheets(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Every scoresheet of round ``number``, one page a match."""
+    tournament = _readable(request, tournament_id)
+    return _sheet(request, lambda **kw: paper.scoresheets_pdf(tournament, number, **kw),
+                  _name(tournament, f"round-{number}-scoresheets"))
+
+
+@require_safe
+def round_results(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """The results sheet of round ``number``."""
+    tournament = _readable(request, tournament_id)
+    return _sheet(request, lambda **kw: paper.results_pdf(tournament, number, **kw),
+                  _name(tournament, f"round-{number}-results"))
+
+
+urlpatterns = [
+    path("<int:tournament_id>/paper/draw.pdf", draw_sheet, name="paper_draw"),
+    path("<int:tournament_id>/paper/round/<int:number>/scoresheets.pdf", round_scoresheets, name="paper_scoresheets"),
+    path("<int:tournament_id>/paper/round/<int:number>/results.pdf", round_results, name="paper_results"),
+]
