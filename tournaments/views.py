@@ -26,6 +26,7 @@ from matches.services.matches import player_for_user
 
 from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
+from .crosstable import round_robin_tables, sit_outs_by_round
 from .draw import DrawError
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
@@ -441,6 +442,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings]) for rnd in every],
             "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
+            "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
         })
     page_number = _whole(request, "page")
     counted: list[int] = []
@@ -461,6 +463,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "page_links": [PageLink(str(n), _href(tournament, "rounds", round=page.number, page=n), n == page_number)
                        for n in range(1, pages + 1)] if pages > 1 else [],
         "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
+        "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
     })
 
 
@@ -485,6 +488,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "first": paginator.page(n).start_index(), "last": paginator.page(n).end_index()},
             _href(tournament, "standings", page=n), n == page.number) for n in paginator.page_range]
         if paginator.num_pages > 1 else [],
+        # A round robin's crosstable per group (who beat whom, by how much).
+        "crosstables": round_robin_tables(tournament=tournament),
     })
 
 
