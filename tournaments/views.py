@@ -28,9 +28,11 @@ from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
 from .crosstable import round_robin_tables, sit_outs_by_round
 from .draw import DrawError
+from .draw.names import paired_round_name
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
+from .round_labels import round_label
 from .services.common import runs
 from .services.events import may_create_events
 from .services.state import entrant_name
@@ -458,7 +460,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/rounds.html", {
         "tournament": tournament,
         "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings])] if page.number is not None else [],
-        "round_links": [PageLink(_("Round %(number)d") % {"number": n}, _href(tournament, "rounds", round=n),
+        "round_links": [PageLink(round_label(paired_round_name(n)), _href(tournament, "rounds", round=n),
                                  n == page.number) for n in page.numbers] if len(page.numbers) > 1 else [],
         "page_links": [PageLink(str(n), _href(tournament, "rounds", round=page.number, page=n), n == page_number)
                        for n in range(1, pages + 1)] if pages > 1 else [],

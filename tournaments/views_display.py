@@ -125,7 +125,7 @@ def _slides(tournament: Tournament) -> list[Slide]:
         return slides or [Slide("pairings", _("The draw has not been made yet."))]
     page = selectors.tournament_round_page(tournament=tournament)
     if page.number is not None:
-        title = _("Round %(number)d") % {"number": page.number}
+        title = page.label
         rows = [("", "", p) for p in page.pairings]
         for chunk in _chunks(rows, SLIDE_ROWS):
             slides.append(Slide("pairings", title, pairings=tuple(chunk)))
