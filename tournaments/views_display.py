@@ -27,6 +27,9 @@ from .views import PAIRING_STATUS, _cell, _svg_words, _tournament_or_404, flight
 SECONDS_DEFAULT, SECONDS_MIN, SECONDS_MAX = 15, 5, 600
 #: How many rows of the standings and pairings one slide shows (the rest on the next slides).
 SLIDE_ROWS = 12
+#: A bracket's slide shows this many rounds from the round being played, and of that round at most
+#: this many matches (a bigger round: one slide per part, each with the matches it feeds).
+SLIDE_ROUNDS, SLIDE_MATCHES = 4, 16
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,28 @@ class Slide:
     table: object = None
 
 
+def _open_round(rounds: list[BracketRound]) -> int:
+    """The index of a flight's first round with a match still to be decided (its last when none)."""
+    for index, rnd in enumerate(rounds):
+        if any(c.winner is None and c.status not in ("bye", "not_needed") for c in rnd.cells):
+            return index
+    return max(len(rounds) - 1, 0)
+
+
+def _bracket_windows(rounds: list[BracketRound]) -> list[list[BracketRound]]:
+    """A flight as the projector shows it: :data:`SLIDE_ROUNDS` rounds from the one being played
+    (the last ones once all are decided), its first round cut in parts of at most
+    :data:`SLIDE_MATCHES` matches, each later round cut alike (the matches the part feeds)."""
+    first = min(_open_round(rounds), max(len(rounds) - SLIDE_ROUNDS, 0))
+    shown = rounds[first:first + SLIDE_ROUNDS]
+    if not shown:
+        return [[]]
+    parts = max(1, -(-len(shown[0].cells) // SLIDE_MATCHES))
+    return [[BracketRound(rnd.name, rnd.length,
+                          rnd.cells[len(rnd.cells) * part // parts:len(rnd.cells) * (part + 1) // parts])
+             for rnd in shown] for part in range(parts)]
+
+
 def _current_bracket_matches(flights) -> list:
     """The bracket's matches being played now: both players known, not yet decided."""
     out = []
@@ -116,8 +141,17 @@ def _slides(tournament: Tournament) -> list[Slide]:
     slides: list[Slide] = []
     if tournament.format in (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION):
         _part, flights = _bracket_flights(tournament, links=False)
-        for drawing in _drawings(tournament, flights):
-            slides.append(Slide("bracket", drawing.title, drawing=drawing))
+        words = _svg_words()
+        for summary, rounds, _window in flights:
+            title = flight_title(summary.name)
+            windows = _bracket_windows(rounds)
+            for part, shown in enumerate(windows, start=1):
+                heading = title if len(windows) == 1 else _("%(flight)s, part %(part)d of %(parts)d") % {
+                    "flight": title, "part": part, "parts": len(windows)}
+                drawing_title = _("%(event)s: %(flight)s") % {"event": tournament.name, "flight": heading}
+                drawing = Drawing(summary.name, heading, bracket_svg(shown, title=drawing_title, words=words),
+                                  summary.champion)
+                slides.append(Slide("bracket", heading, drawing=drawing))
         playing = _current_bracket_matches(flights)
         chunks = _chunks(playing, SLIDE_ROWS) if playing else []
         for chunk in chunks:

@@ -238,3 +238,18 @@ def test_the_projector_and_the_round_robin_pages_take_the_same_queries_for_5_and
         counts.append([_queries(client, url("projector", tournament, slide=n)) for n in (1, 2, 3)]
                       + [_queries(client, url(name, tournament)) for name in ("standings", "rounds")])
     assert counts[0] == counts[1]
+
+
+def test_the_projector_shows_a_big_flight_in_parts_from_the_round_being_played(client, olga):
+    tournament, _ = drawn(64, organiser=olga, players=field(64, "big"))
+    titles = [re.search(r'<p class="slide-title">([^<]+)', text(client.get(url("projector", tournament, slide=n))))
+              .group(1).strip() for n in (1, 2)]
+    assert titles == ["Main flight, part 1 of 2", "Main flight, part 2 of 2"]
+    first = text(client.get(url("projector", tournament, slide=1)))
+    # Four rounds from the first, of the first round its first 16 matches.
+    assert "Round 1" in first and "Quarter-finals" in first and "Semi-finals" not in first
+    assert first.count('class="cell ') == 16 + 8 + 4 + 2
+    _play_first_round(tournament)
+    moved = text(client.get(url("projector", tournament, slide=1)))
+    assert "Round 1" not in moved and "Semi-finals" in moved
+    assert '<p class="slide-title">Main flight <small' in moved  # round 2: 16 matches, one part
