@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -73,14 +73,6 @@ def _drawings(tournament: Tournament, flights) -> list[Drawing]:
         drawing_title = _("%(event)s: %(flight)s") % {"event": tournament.name, "flight": title}
         out.append(Drawing(summary.name, title, bracket_svg(rounds, title=drawing_title, words=words), summary.champion))
     return out
-
-
-def _live_url(tournament: Tournament) -> str | None:
-    """The event's live updates (when the site has them), for the page's script to follow."""
-    try:
-        return reverse("tournaments:live", args=[tournament.pk])
-    except NoReverseMatch:
-        return None
 
 
 # --- the projector --------------------------------------------------------------------------------
@@ -193,7 +185,7 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/projector.html", {
         "tournament": tournament, "slide": slides[number - 1], "number": number, "count": len(slides),
         "seconds": seconds, "next_href": f"{base}?{urlencode({'slide': following, 'seconds': seconds})}",
-        "pairing_status": PAIRING_STATUS, "live_url": _live_url(tournament),
+        "pairing_status": PAIRING_STATUS,
     })
 
 

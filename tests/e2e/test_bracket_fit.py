@@ -1,5 +1,5 @@
 """End to end: brackets that fit (issue 16), in a real browser (see test_report_flow for its set-up)
-at 390, 1280 and 1920 px: the bracket page, the projector, the embedded bracket and a round robin's
+at 390, 1280 and 1920 px, in English and Arabic: the bracket page, the projector, the embedded bracket and a round robin's
 standings with its crosstable are never wider than the window (the drawing zooms or scrolls in its
 own box); the zoom buttons and keys work; the projector's drawing fits the screen whole.
 
@@ -67,20 +67,22 @@ def test_the_bracket_pages_fit_every_width_and_zoom(live_server, events):
             context.set_default_timeout(STEP_TIMEOUT_MS)
             page = context.new_page()
             expect.set_options(timeout=STEP_TIMEOUT_MS)
-            for name, url in events.items():
-                page.goto(url)
-                page.wait_for_load_state("load")
-                path = folder / f"{name}-{width}.png"
-                page.screenshot(path=str(path), full_page=name != "projector")
-                print(f"screenshot: {path}")
-                found = page.evaluate(WIDTH_JS)
-                if found["scrollWidth"] > found["innerWidth"]:
-                    problems.append((name, width, found))
-                if name == "projector":
-                    fit = page.locator(".projector-bracket").evaluate(SVG_JS)
-                    # The whole flight on the screen: no wider than its box, no lower than the window.
-                    if fit["svg"] > fit["box"] + 1 or fit["svgBottom"] > fit["innerHeight"] + 1:
-                        problems.append((name, width, "drawing off the screen", fit))
+            for language in ("ar", "en"):  # right to left too; English last, for the zoom below
+                page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+                for name, url in events.items():
+                    page.goto(url)
+                    page.wait_for_load_state("load")
+                    path = folder / f"{name}-{language}-{width}.png"
+                    page.screenshot(path=str(path), full_page=name != "projector")
+                    print(f"screenshot: {path}")
+                    found = page.evaluate(WIDTH_JS)
+                    if found["scrollWidth"] > found["innerWidth"]:
+                        problems.append((name, language, width, found))
+                    if name == "projector":
+                        fit = page.locator(".projector-bracket").evaluate(SVG_JS)
+                        # The whole flight on the screen: no wider than its box, no lower than the window.
+                        if fit["svg"] > fit["box"] + 1 or fit["svgBottom"] > fit["innerHeight"] + 1:
+                            problems.append((name, language, width, "drawing off the screen", fit))
             # The zoom of the bracket page: its buttons, then its keys.
             page.goto(events["bracket"])
             tools = page.locator(".bracket-tools").first

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from PIL import Image
 
 from tests.tournaments.factories import drawn, make_organiser, play, player
@@ -80,16 +80,6 @@ def test_the_projector_of_a_swiss_shows_the_round_then_the_standings_and_bad_sec
     assert "Round 1" in pages[0] and 'content="15;' in pages[0]
     assert "Standings" in pages[1] and "Alice" in pages[1]
     assert 'content="5;' in text(client.get(url("projector", tournament, seconds=1)))
-
-
-def test_the_projector_names_the_live_updates_only_when_the_site_has_them(client, olga):
-    tournament, _ = drawn(4, organiser=olga)
-    page = text(client.get(url("projector", tournament)))
-    try:
-        live = reverse("tournaments:live", args=[tournament.pk])
-    except NoReverseMatch:  # the live endpoint is another change
-        live = None
-    assert (f'data-live="{live}"' in page) if live else ("data-live" not in page)
 
 
 # --- the embed and the frame headers -------------------------------------------------------------------
