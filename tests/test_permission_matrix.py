@@ -474,6 +474,16 @@ MATRIX = {
     ("tournaments:paper_results", "post"):               (405, 405, 405, 405, 405, 405, 405),
     ("matches:scoresheet", "get"):                       (200, 200, 200, 200, 200, 200, 200),
     ("matches:scoresheet", "post"):                      (405, 405, 405, 405, 405, 405, 405),
+    # An event away from the site (issue 16): public like the event, read-only (POST: 405). The
+    # embed is the one page any site may frame (tests/tournaments/test_display.py).
+    ("tournaments:projector", "get"):                    (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:projector", "post"):                   (405, 405, 405, 405, 405, 405, 405),
+    ("tournaments:embed_bracket", "get"):                (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:embed_bracket", "post"):               (405, 405, 405, 405, 405, 405, 405),
+    ("tournaments:bracket_svg", "get"):                  (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:bracket_svg", "post"):                 (405, 405, 405, 405, 405, 405, 405),
+    ("tournaments:bracket_png", "get"):                  (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:bracket_png", "post"):                 (405, 405, 405, 405, 405, 405, 405),
 }
 
 

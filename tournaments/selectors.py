@@ -28,6 +28,7 @@ from tournaments.draw.names import RoundName
 from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
+from .round_labels import round_label
 from .services import state
 
 # --- events and entrants -----------------------------------------------------------------------
@@ -209,37 +210,6 @@ def _source(slot) -> str | None:
 
 
 # --- round names -------------------------------------------------------------------------------
-
-
-def round_label(name: RoundName | None, *, number: int = 0, compact: bool = False) -> str:
-    """A round's name (``tournaments.draw.names.round_name``) in the reader's language: "Final",
-    "Semi-finals", "Losers' round 2", "Grand final"...; ``compact`` for tight places (a column of
-    the drawing, a list): "F", "SF", "L2", "GF". None (a name not known, e.g. kept before
-    names were): "Round ``number``"."""
-    kind, count = (name.kind, name.number) if name is not None else (round_names.ROUND, number)
-    if compact:
-        return {
-            round_names.FINAL: pgettext("round, compact", "F"),
-            round_names.SEMI_FINAL: pgettext("round, compact", "SF"),
-            round_names.QUARTER_FINAL: pgettext("round, compact", "QF"),
-            round_names.ROUND_OF: pgettext("round, compact", "R%(count)d"),
-            round_names.ROUND: pgettext("round, compact", "Rd %(count)d"),
-            round_names.WINNERS_ROUND: pgettext("round, compact", "W%(count)d"),
-            round_names.LOSERS_ROUND: pgettext("round, compact", "L%(count)d"),
-            round_names.GRAND_FINAL: pgettext("round, compact", "GF"),
-            round_names.RESET: pgettext("round, compact", "GF reset"),
-        }[kind] % {"count": count}
-    return {
-        round_names.FINAL: gettext("Final"),
-        round_names.SEMI_FINAL: gettext("Semi-finals"),
-        round_names.QUARTER_FINAL: gettext("Quarter-finals"),
-        round_names.ROUND_OF: gettext("Round of %(count)d"),
-        round_names.ROUND: gettext("Round %(count)d"),
-        round_names.WINNERS_ROUND: gettext("Winners' round %(count)d"),
-        round_names.LOSERS_ROUND: gettext("Losers' round %(count)d"),
-        round_names.GRAND_FINAL: gettext("Grand final"),
-        round_names.RESET: gettext("Grand final reset"),
-    }[kind] % {"count": count}
 
 
 def _flight_names(flight: str, size: int, rounds: int) -> tuple[RoundName, ...]:
@@ -553,8 +523,16 @@ def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None
 # --- Swiss and round-robin rounds ----------------------------------------------------------------------
 
 
+class _PairedRound(_RoundNamed):
+    """A Swiss's or round robin's round is named by its number (``label``: "Round 3")."""
+
+    @property
+    def name(self) -> RoundName | None:
+        return round_names.paired_round_name(self.number) if self.number else None
+
+
 @dataclass(frozen=True)
-class RoundPairings:
+class RoundPairings(_PairedRound):
     """A round of a Swiss or round robin: its pairings (round robin: every group's), and the
     Swiss bye."""
 
@@ -598,7 +576,7 @@ def pairing_count(*, tournament: Tournament) -> int:
 
 
 @dataclass(frozen=True)
-class RoundPage:
+class RoundPage(_PairedRound):
     """Part of one round of a Swiss or round robin: ``pairings`` are the round's ``start``-th to
     ``stop``-th pairings in board order; ``count`` the round's pairings (its bye not counted);
     ``numbers`` every paired round. ``number`` is None before the first round is paired."""
@@ -877,10 +855,16 @@ class NextMatch:
     team_match_id: int | None = None
     board: int | None = None
     sits_out: bool = False
+    #: A bracket's round by its name (``tournaments.draw.names``), where the bracket names it.
+    round_name: RoundName | None = None
 
     @property
     def round_text(self) -> str:
-        """The round as the reader says it: "Main round 2", "Losers' round 3", "Group A round 1"."""
+        """The round as the reader says it: "Semi-finals", "Losers' round 3", "Grand final" (a
+        bracket's main flight and double elimination, as every page names them), "Consolation
+        round 2", "Swiss round 4", "Group A round 1"."""
+        if self.round_name is not None and self.flight in ("main", "winners", "losers", "final"):
+            return round_label(self.round_name)
         names = {
             "main": pgettext("next match", "Main round %(round)d"),
             "swiss": pgettext("next match", "Swiss round %(round)d"),
@@ -952,9 +936,12 @@ def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMa
             pairing = loaded.by_key[m.id]
             mine_top = match_state.top == entry.pk
             other, slot = (match_state.bottom, m.bottom) if mine_top else (match_state.top, m.top)
-            return _next(tournament, me, pairing, key=m.id, flight=m.flight, round=m.round, length=m.length,
-                         opponent=entrants.get(other) if other is not None else None,
-                         waiting_for=_source(slot) if other is None else None, player_id=player_id, orders=orders)
+            found = _next(tournament, me, pairing, key=m.id, flight=m.flight, round=m.round, length=m.length,
+                          opponent=entrants.get(other) if other is not None else None,
+                          waiting_for=_source(slot) if other is None else None, player_id=player_id, orders=orders)
+            flight = view.bracket.flight(m.flight)
+            names = _flight_names(m.flight, view.bracket.size, flight.rounds)
+            return replace(found, round_name=names[m.round - 1]) if 1 <= m.round <= len(names) else found
         return None
     teams = tournament.kind == Tournament.Kind.TEAMS
     for pairing in sorted(loaded.pairings, key=_board_order):

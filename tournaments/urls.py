@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("tournaments.views_corrections")),
     path("", include("tournaments.views_walkins")),
     path("", include("tournaments.views_paper")),
+    path("", include("tournaments.views_display")),
 ]

@@ -26,10 +26,13 @@ from matches.services.matches import player_for_user
 
 from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
+from .crosstable import round_robin_tables, sit_outs_by_round
 from .draw import DrawError
+from .draw.names import paired_round_name
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
+from .round_labels import round_label
 from .services.common import runs
 from .services.events import may_create_events
 from .services.state import entrant_name
@@ -444,6 +447,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings]) for rnd in every],
             "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
             "paper_rounds": [rnd.number for rnd in every],
+            "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
         })
     page_number = _whole(request, "page")
     counted: list[int] = []
@@ -459,12 +463,13 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/rounds.html", {
         "tournament": tournament,
         "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings])] if page.number is not None else [],
-        "round_links": [PageLink(_("Round %(number)d") % {"number": n}, _href(tournament, "rounds", round=n),
+        "round_links": [PageLink(round_label(paired_round_name(n)), _href(tournament, "rounds", round=n),
                                  n == page.number) for n in page.numbers] if len(page.numbers) > 1 else [],
         "page_links": [PageLink(str(n), _href(tournament, "rounds", round=page.number, page=n), n == page_number)
                        for n in range(1, pages + 1)] if pages > 1 else [],
         "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
         "paper_rounds": page.numbers,
+        "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
     })
 
 
@@ -489,6 +494,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "first": paginator.page(n).start_index(), "last": paginator.page(n).end_index()},
             _href(tournament, "standings", page=n), n == page.number) for n in paginator.page_range]
         if paginator.num_pages > 1 else [],
+        # A round robin's crosstable per group (who beat whom, by how much).
+        "crosstables": round_robin_tables(tournament=tournament),
     })
 
 

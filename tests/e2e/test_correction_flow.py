@@ -69,7 +69,7 @@ def director_corrects(page, match_id: int) -> None:
     expect(cascade).to_have_count(2)
     expect(cascade.nth(0)).to_have_text("A semi-final, Alice v Dave, which Alice won 5-2, is reset: its result is "
                                         "void and Heidi v Dave will be played instead.")
-    expect(cascade.nth(1)).to_have_text("Round 1 of the consolation flight, Heidi v Erin, which Heidi won 3-0, is "
+    expect(cascade.nth(1)).to_have_text("A semi-final of the consolation flight, Heidi v Erin, which Heidi won 3-0, is "
                                         "reset: its result is void and Alice v Erin will be played instead.")
     expect(page.locator("section.cascade-started")).to_contain_text("a semi-final: Alice v Dave")
     page.get_by_role("button", name="Confirm the correction").click()

@@ -55,13 +55,13 @@ def test_a_different_winner_two_rounds_deep_is_previewed_then_resets_every_fligh
     before = snapshot(tournament)
     preview = result_correction_preview(match_id=match.pk, user=organiser, score=score, tournament_id=tournament.pk)
     assert snapshot(tournament) == before  # the dry run changes nothing
-    assert preview.summary == "Sybil wins round 1, Alice v Sybil, 3-2, instead of Alice."
+    assert preview.summary == "Sybil wins a round-of-16 match, Alice v Sybil, 3-2, instead of Alice."
     assert preview.keys == ["main-2-1", "main-3-1", "consolation-1-1"]
     assert [line.sentence for line in preview.resets] == [
         "A quarter-final, Alice v Heidi, which Alice won 5-1, is reset: its result is void and Sybil v Heidi will "
         "be played instead.",
         "A semi-final, Alice v Dave, is reset: Dave waits there for an opponent still to be decided.",
-        "Round 1 of the consolation flight, Sybil v Ivan, which Sybil won 3-1, is reset: its result is void and "
+        "A quarter-final of the consolation flight, Sybil v Ivan, which Sybil won 3-1, is reset: its result is void and "
         "Alice v Ivan will be played instead.",
     ]
     assert [line.key for line in preview.started] == ["main-2-1", "consolation-1-1"]
@@ -99,7 +99,7 @@ def test_the_same_winner_with_another_score_changes_nothing_else(organiser):
     before = snapshot(tournament)
     preview = result_correction_preview(match_id=match.pk, user=organiser, score=score)
     assert preview.same_winner and preview.resets == ()
-    assert preview.summary.startswith("Alice still wins round 1, Alice v Sybil, now 3-1")
+    assert preview.summary.startswith("Alice still wins a round-of-16 match, Alice v Sybil, now 3-1")
     result_correct(match_id=match.pk, user=organiser, score=score, expected=[])
     after = snapshot(tournament)
     assert after["pairings"] == before["pairings"]

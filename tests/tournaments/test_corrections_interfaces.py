@@ -37,12 +37,12 @@ def test_the_page_previews_the_cascade_in_sentences_then_corrects(organiser):
     preview = client.post(url, {"score0": score[0], "score1": score[1], "statement": "wrong sheet"})
     assert preview.status_code == 200 and snapshot(tournament) == before
     text = preview.content.decode()
-    assert "Sybil wins round 1, Alice v Sybil, 3-2, instead of Alice." in text
+    assert "Sybil wins a round-of-16 match, Alice v Sybil, 3-2, instead of Alice." in text
     assert "This resets 3 later matches" in text
     assert ("A quarter-final, Alice v Heidi, which Alice won 5-1, is reset: its result is void and Sybil v Heidi "
             "will be played instead.") in text
     assert "Already started or reported with the wrong player" in text
-    assert "a quarter-final: Alice v Heidi" in text and "round 1 of the consolation flight: Sybil v Ivan" in text
+    assert "a quarter-final: Alice v Heidi" in text and "a quarter-final of the consolation flight: Sybil v Ivan" in text
     assert not re.search(r">[^<]*(main|consolation)-\d", text)  # no draw keys shown as text
     assert 'name="expected" value="main-2-1,main-3-1,consolation-1-1"' in text
     done = client.post(url, {"score0": score[0], "score1": score[1], "statement": "wrong sheet",

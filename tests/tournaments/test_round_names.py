@@ -19,9 +19,9 @@ from tournaments.selectors import match_round_name, round_label, tournament_brac
 pytestmark = pytest.mark.django_db
 
 DOUBLE_16 = {
-    "winners": ["Winners' round 1", "Winners' round 2", "Winners' round 3", "Winners' round 4"],
+    "winners": ["Winners' round 1", "Winners' quarter-finals", "Winners' semi-finals", "Winners' final"],
     "losers": ["Losers' round 1", "Losers' round 2", "Losers' round 3", "Losers' round 4", "Losers' round 5",
-               "Losers' round 6"],
+               "Losers' final"],
     "final": ["Grand final", "Grand final reset"],
 }
 
@@ -37,7 +37,8 @@ def test_every_round_of_a_16_player_double_elimination_is_named(double16):
     with translation.override("en"):
         bracket = tournament_bracket(tournament=tournament)
         assert {f.name: [r.label for r in f.rounds] for f in bracket.flights} == DOUBLE_16
-        assert [r.short_label for r in bracket.flights[1].rounds] == ["L1", "L2", "L3", "L4", "L5", "L6"]
+        assert [r.short_label for r in bracket.flights[0].rounds] == ["W1", "WQF", "WSF", "WF"]
+        assert [r.short_label for r in bracket.flights[1].rounds] == ["L1", "L2", "L3", "L4", "L5", "LF"]
         assert [r.short_label for r in bracket.flights[2].rounds] == ["GF", "GF reset"]
 
 

@@ -279,7 +279,8 @@ class PageLinksSerializer(serializers.Serializer):
 
 
 ROUND_KIND_HELP = ("the round's name as a value, the same in every language: final, semi_final, quarter_final, "
-                   "round_of (number 16), round (number), winners_round, losers_round (number), grand_final, "
+                   "round_of (number 16), round (number), winners_round, losers_round (number), winners_final, "
+                   "winners_semi_final, winners_quarter_final, losers_final, grand_final, "
                    "reset (the grand final's second match, played only if the losers' bracket winner wins the first)")
 
 

@@ -9,10 +9,15 @@ language (``tournaments.selectors.round_label``).
   (16); rounds before those are numbered from the start (``round`` 1, 2...). The main flight's
   number of rounds follows from the bracket size (a bracket of 16 has 4 rounds); a fed flight's is
   its own (``rounds``), since its entry rounds do not halve the field.
-- ``winners``: the winners' bracket of a double elimination, ``winners_round`` 1, 2...;
-- ``losers``: its losers' bracket, ``losers_round`` 1, 2...;
+- ``winners``: the winners' bracket of a double elimination, named from its last round backwards
+  as the main flight is (``winners_final``, ``winners_semi_final``, ``winners_quarter_final``),
+  its earlier rounds ``winners_round`` 1, 2...;
+- ``losers``: its losers' bracket, ``losers_round`` 1, 2..., its last round ``losers_final``;
 - ``final``: the grand final (round 1, ``grand_final``) and its reset (round 2, ``reset``: the
   second match, played only if the losers' bracket winner wins the first).
+
+A Swiss or a round robin has no bracket: its rounds are numbered (``round`` 1, 2...), by
+:func:`paired_round_name`; :func:`event_round_name` names a round of any format.
 """
 
 from __future__ import annotations
@@ -23,7 +28,14 @@ from .errors import DrawError
 
 FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND = "final", "semi_final", "quarter_final", "round_of", "round"
 WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET = "winners_round", "losers_round", "grand_final", "reset"
-KINDS = (FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND, WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET)
+WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL = "winners_final", "winners_semi_final", "winners_quarter_final"
+LOSERS_FINAL = "losers_final"
+KINDS = (FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND, WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET,
+         WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL, LOSERS_FINAL)
+#: The winners' bracket's last rounds, by their distance from its final.
+WINNERS_FROM_THE_END = (WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL)
+#: The formats whose rounds are numbered, not named from a bracket.
+PAIRED_FORMATS = ("swiss", "round_robin")
 #: The last rounds of a knockout by their distance from its final (0: the final itself).
 FROM_THE_END = ((FINAL, 0), (SEMI_FINAL, 0), (QUARTER_FINAL, 0), (ROUND_OF, 16))
 
@@ -69,13 +81,14 @@ def round_name(flight: str, number: int, size: int, *, rounds: int | None = None
         if number > 2 * (count - 1):
             raise DrawError(f"the losers' bracket of {size} has {2 * (count - 1)} rounds", code="bad_round",
                             flight=flight, round=number)
-        return RoundName(LOSERS_ROUND, number)
+        return RoundName(LOSERS_FINAL) if number == 2 * (count - 1) else RoundName(LOSERS_ROUND, number)
     if number > count:
         raise DrawError(f"the {flight} flight has {count} rounds", code="bad_round", flight=flight, round=number)
     if flight == "final":
         return RoundName(GRAND_FINAL if number == 1 else RESET)
     if flight == "winners":
-        return RoundName(WINNERS_ROUND, number)
+        back = count - number
+        return RoundName(WINNERS_FROM_THE_END[back]) if back < len(WINNERS_FROM_THE_END) else RoundName(WINNERS_ROUND, number)
     if flight not in ("main", "consolation", "last_chance"):
         raise DrawError(f"no flight is called {flight!r}", code="bad_round", flight=flight)
     back = count - number
@@ -91,4 +104,25 @@ def flight_round_names(flight: str, size: int, *, rounds: int | None = None) -> 
     return tuple(round_name(flight, number, size, rounds=rounds) for number in range(1, count + 1))
 
 
-__all__ = ["KINDS", "RoundName", "flight_round_names", "round_name"]
+def paired_round_name(number: int) -> RoundName:
+    """Round ``number`` (from 1) of a Swiss or a round robin: ``round`` ``number``. Raises
+    :class:`DrawError` ``bad_round`` for a number that is not a round."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise DrawError(f"round {number!r} is not a round", code="bad_round", round=number)
+    return RoundName(ROUND, number)
+
+
+def event_round_name(format: str, flight: str, number: int, size: int | None = None, *,
+                     rounds: int | None = None) -> RoundName:
+    """The name of round ``number`` of ``flight`` in an event of ``format`` (``single_elimination``,
+    ``double_elimination``, ``swiss``, ``round_robin``): a Swiss's or round robin's rounds are
+    numbered (any flight: a round robin's groups play the same rounds), a bracket's are named by
+    :func:`round_name` (``size`` and ``rounds`` as there). Raises :class:`DrawError` as those do."""
+    if format in PAIRED_FORMATS:
+        return paired_round_name(number)
+    if size is None:
+        raise DrawError("a bracket's rounds are named from its size", code="bad_size", size=size)
+    return round_name(flight, number, size, rounds=rounds)
+
+
+__all__ = ["KINDS", "RoundName", "event_round_name", "flight_round_names", "paired_round_name", "round_name"]

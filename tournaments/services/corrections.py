@@ -33,10 +33,12 @@ from matches.models import Match
 from matches.services.reporting import claim_make, match_locked, match_override, score_winner
 from tournaments import errors
 from tournaments.draw import DrawError
+from tournaments.draw import names as round_names
 from tournaments.draw.bracket import BYE, PLAYED, READY
 from tournaments.draw.cascade import Cascade, Reset, cascade
 from tournaments.draw.routes import Routes
 from tournaments.models import EVENT_JOIN, Pairing, Tournament, event_id_of
+from tournaments.round_labels import round_phrase
 
 from . import state
 from .advance import _drop_matches, _refuse_for, bracket_sync
@@ -117,20 +119,15 @@ def _score(score) -> str:
 
 
 def round_name(bracket, flight: str, number: int) -> str:
-    """A round as people name it: the main flight's (a winners' bracket's) last rounds are the
-    final, the semi-finals and the quarter-finals; other rounds and flights are numbered."""
-    rounds = bracket.flight(flight).rounds
-    if flight in ("main", "winners"):
-        from_end = rounds - number
-        named = {0: _("the final"), 1: _("a semi-final"), 2: _("a quarter-final")}
-        if from_end in named:
-            return named[from_end]
-        return _("round %(number)s") % {"number": number}
-    if flight == "final":
-        return _("the grand final") if number == 1 else _("the deciding grand final")
-    flights = {"consolation": _("the consolation flight"), "last_chance": _("the last-chance flight"),
-               "losers": _("the losers' bracket")}
-    return _("round %(number)s of %(flight)s") % {"number": number, "flight": flights.get(flight, flight)}
+    """A round as a sentence names it ("a semi-final", "the winners' final", "losers' round 2", "a
+    quarter-final of the consolation flight"): the name ``tournaments.draw.names`` gives every
+    page, in sentence form (``tournaments.round_labels.round_phrase``)."""
+    fed = flight in ("consolation", "last_chance")
+    try:
+        name = round_names.round_name(flight, number, bracket.size, rounds=bracket.flight(flight).rounds if fed else None)
+    except DrawError:  # a round the names do not know (a bracket drawn before they were): numbered
+        name = round_names.RoundName(round_names.ROUND, number)
+    return round_phrase(name, flight=flight)
 
 
 def _name(names: dict[int, str], entrant) -> str | None:

@@ -10,8 +10,9 @@ from tournaments.draw.names import RoundName, flight_round_names, round_name
 def test_every_round_of_a_16_player_double_elimination_is_named():
     bracket = double_elimination(list(range(16)), lengths=(5,))
     named = {f.name: flight_round_names(f.name, bracket.size) for f in bracket.flights}
-    assert named["winners"] == tuple(RoundName("winners_round", n) for n in (1, 2, 3, 4))
-    assert named["losers"] == tuple(RoundName("losers_round", n) for n in (1, 2, 3, 4, 5, 6))
+    assert named["winners"] == (RoundName("winners_round", 1), RoundName("winners_quarter_final"),
+                                RoundName("winners_semi_final"), RoundName("winners_final"))
+    assert named["losers"] == (*(RoundName("losers_round", n) for n in (1, 2, 3, 4, 5)), RoundName("losers_final"))
     assert named["final"] == (RoundName("grand_final"), RoundName("reset"))
     # One name for every round the draw makes, no more, no fewer.
     assert {f.name: f.rounds for f in bracket.flights} == {name: len(names) for name, names in named.items()}
