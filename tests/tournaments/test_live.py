@@ -13,6 +13,7 @@ from tournaments.services import entry_check_in
 from tournaments.services.draw import tournament_pair_next_round
 
 from .factories import cast, closed, drawn, enter, make_another_organiser, make_staff, override, play, player
+from .factories_teams import play_board, team_event, team_pairing
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +165,16 @@ def test_a_draft_page_is_not_live():
     draft = TournamentFactory(status=Tournament.Status.DRAFT)
     html = Client().get(reverse("tournaments:detail", args=[draft.pk])).content.decode()
     assert "data-live=" not in html
+
+
+def test_a_team_match_card_is_live_and_a_board_confirmed_moves_the_version(organiser, committed):
+    tournament, _players, (aces, _bears, _cats, dogs) = team_event(organiser, lengths={"main": [3]})
+    row = team_pairing(tournament, aces, dogs)
+    html = Client().get(reverse("tournaments:team_match", args=[tournament.pk, row.pk])).content.decode()
+    client = Client()
+    before = version(client, tournament)
+    assert f'data-live="{live_url(tournament)}" data-live-version="{before}"' in html
+    assert 'id="live-team-match" data-live-region' in html
+    with committed():
+        play_board(row, 1, aces)
+    assert version(client, tournament) > before
