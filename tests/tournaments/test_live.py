@@ -2,7 +2,7 @@
 (tournaments/views_live.py, static/js/live.js)."""
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import Client
 from django.urls import reverse
 
@@ -178,3 +178,19 @@ def test_a_team_match_card_is_live_and_a_board_confirmed_moves_the_version(organ
     with committed():
         play_board(row, 1, aces)
     assert version(client, tournament) > before
+
+
+def test_without_redis_the_local_memory_cache_serves_the_polls(settings, committed, django_assert_num_queries):
+    # The embedded run (no REDIS_URL): config/settings.py's local-memory cache.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert type(caches["default"]).__name__ == "LocMemCache"
+    players = cast(4)
+    tournament, _ = drawn(4, players=players)
+    client = Client()
+    etag = client.get(live_url(tournament))["ETag"]
+    with django_assert_num_queries(0):
+        assert client.get(live_url(tournament), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    with committed():
+        play(tournament, "main-1-1", players[0])
+    response = client.get(live_url(tournament), HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200 and response["ETag"] != etag
