@@ -110,7 +110,10 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and not request.path.startswith("/api/"):
+        # A live version poll (an event's /live/, every few seconds from every open page) shows no
+        # words: reading the user for it would cost two queries a poll.
+        if (settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and not request.path.startswith("/api/")
+                and not request.path.endswith("/live/")):
             try:
                 user = getattr(request, "user", None)
                 code = getattr(user, "preferred_language", None) if user is not None and user.is_authenticated else None

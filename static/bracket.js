@@ -9,6 +9,8 @@
   var READABLE = 0.8;
 
   function setUp(tools) {
+    if (tools.getAttribute("data-ready")) return;
+    tools.setAttribute("data-ready", "1");
     var box = document.getElementById(tools.getAttribute("data-for"));
     var svg = box && box.querySelector("svg");
     if (!svg) return;
@@ -71,4 +73,6 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
+  // A live page (static/js/live.js) puts a new drawing in place of the old: set its toolbar up too.
+  document.addEventListener("crawford:live-updated", start);
 })();

@@ -239,6 +239,9 @@ MATRIX = {
     ("tournaments:rounds", "post"):                      (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:standings", "get"):                    (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:standings", "post"):                   (200, 200, 200, 200, 200, 200, 200),
+    # The live version the event's pages poll: public (a draft's: its organiser and staff); GET only.
+    ("tournaments:live", "get"):                         (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:live", "post"):                        (405, 405, 405, 405, 405, 405, 405),
     ("tournaments:manage", "get"):                       (302, 403, 403, 403, 200, 403, 200),
     ("tournaments:manage", "post"):                      (302, 403, 403, 403, 200, 403, 200),
     ("tournaments:open_entries", "get"):                 (302, 405, 405, 405, 405, 405, 405),

@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("tournaments.views_walkins")),
     path("", include("tournaments.views_paper")),
     path("", include("tournaments.views_display")),
+    path("", include("tournaments.views_live")),
 ]

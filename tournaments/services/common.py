@@ -7,6 +7,7 @@ from django.db.models import F
 from core.locking import locked_one
 from matches.services.matches import player_for_user
 from tournaments import errors
+from tournaments.live import live_forget
 from tournaments.models import Entry, Tournament
 
 
@@ -21,6 +22,7 @@ def tournament_lock(tournament_id: int) -> Tournament:
     tournament = locked_one(Tournament.objects.all(), pk=tournament_id)
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament.version += 1
+    live_forget(tournament_id)  # the event's public pages see the new version after the commit
     return tournament
 
 
