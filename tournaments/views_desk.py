@@ -84,7 +84,10 @@ def _render(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
         "random": tournament.seeding == Tournament.Seeding.RANDOM,
         "teams": tournament.kind == Tournament.Kind.TEAMS,
         "swiss": swiss, "running": tournament.status == Tournament.Status.RUNNING,
-        "can_pair": swiss and tournament.status == Tournament.Status.RUNNING and desk.complete and number is None,
+        "can_pair": swiss and tournament.status == Tournament.Status.RUNNING and desk.complete and number is None
+        and (tournament.swiss_rounds is None or max(desk.numbers, default=0) < tournament.swiss_rounds),
+        "rounds_played": swiss and tournament.status == Tournament.Status.RUNNING and desk.complete
+        and tournament.swiss_rounds is not None and max(desk.numbers, default=0) >= tournament.swiss_rounds,
         "round_links": [PageLink(_("Round %(number)d") % {"number": n}, _desk_url(tournament, n),
                                  n == number or (number is None and n in shown)) for n in desk.numbers]
         if len(desk.numbers) > 1 and tournament.format not in state.BRACKET_FORMATS else [],
@@ -163,13 +166,13 @@ def desk_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
     matched, created = len(pasted.matched), len(pasted.created)
     parts = []
     if matched:
-        parts.append(ngettext("%(count)d known player entered", "%(count)d known players entered", matched)
+        parts.append(ngettext("%(count)d known player is entered.", "%(count)d known players are entered.", matched)
                      % {"count": matched})
     if created:
-        parts.append(ngettext("%(count)d new guest player created and entered (%(names)s)",
-                              "%(count)d new guest players created and entered (%(names)s)", created)
+        parts.append(ngettext("%(count)d new guest player is created and entered: %(names)s.",
+                              "%(count)d new guest players are created and entered: %(names)s.", created)
                      % {"count": created, "names": ", ".join(line.name for line in pasted.created)})
-    messages.success(request, _("%(what)s.") % {"what": _("; ").join(parts)})
+    messages.success(request, " ".join(parts))
     return redirect(_desk_url(tournament))
 
 

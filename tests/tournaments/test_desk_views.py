@@ -54,7 +54,7 @@ def test_paste_check_in_all_and_draw_from_the_desk(client, olga):
     response = client.post(desk_url(tournament, "desk_paste"), {"paste-names": "alice\nBob\nNew Person\n"})
     assert response.status_code == 302
     page = text(client.get(desk_url(tournament)))
-    assert "2 known players entered; 1 new guest player created and entered (New Person)." in page
+    assert "2 known players are entered. 1 new guest player is created and entered: New Person." in page
     assert client.post(desk_url(tournament, "desk_check_in"), {"all": "1"}).status_code == 302
     assert set(Entry.objects.filter(tournament=tournament).values_list("status", flat=True)) == {"checked_in"}
     assert client.post(desk_url(tournament, "desk_draw"), {}).status_code == 302
