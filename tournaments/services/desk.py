@@ -272,12 +272,6 @@ def round_set_tables(*, tournament_id: int, tables: Mapping[int, str], user) -> 
     Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``, ``tournament_finished``;
     DomainError ``not_event_match`` (a match of no pairing of the event), ``bad_table`` (too long),
     ``table_taken`` (naming both matches). Nothing changes on failure."""
-    tournament = tournament_lock(tournament_id)
-    require_organiser(tournament, user)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise errors.finished()
-    if before_draw(tournament):
-        raise errors.not_drawn()
     labels: dict[int, str] = {}
     for raw_id, label in tables.items():
         try:
@@ -288,15 +282,22 @@ def round_set_tables(*, tournament_id: int, tables: Mapping[int, str], user) -> 
             raise DomainError(_("match %(match)s is not a match of this event") % {"match": raw_id},
                               code="not_event_match", field="tables", match=raw_id)
         labels[match_id] = " ".join(str(label or "").split())
-    pairings = {p.match_id: p for p in Pairing.objects.filter(tournament=tournament, match_id__isnull=False)
+    # The matches first, then the event: the order a report's confirmation takes them.
+    matches = {m.pk: m for m in locked_rows(
+        Match.objects.filter(pairing__tournament_id=tournament_id)
+        .select_related("side0__player_a", "side0__player_b", "side1__player_a", "side1__player_b"), labels)}
+    tournament = tournament_lock(tournament_id)
+    require_organiser(tournament, user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise errors.finished()
+    if before_draw(tournament):
+        raise errors.not_drawn()
+    pairings = {p.match_id: p for p in Pairing.objects.filter(tournament=tournament, match_id__in=list(labels))
                 .only("match_id", "round_number", "flight")}
-    missing = next((m for m in labels if m not in pairings), None)
+    missing = next((m for m in labels if m not in matches or m not in pairings), None)
     if missing is not None:
         raise DomainError(_("match %(match)s is not a match of this event") % {"match": missing},
                           code="not_event_match", field="tables", match=missing)
-    matches = {m.pk: m for m in locked_rows(Match.objects.select_related("side0__player_a", "side0__player_b",
-                                                                            "side1__player_a", "side1__player_b"),
-                                            labels)}
     for match_id, label in labels.items():
         if len(label) > TABLE_MAX:
             raise DomainError(_("%(match)s: a table is named in at most %(count)d characters") % {
