@@ -4,7 +4,8 @@ she pastes the 16 entrants (8 known players, 8 new guests), checks them all in, 
 for each round numbers the tables, enters every result in the grid with the keyboard alone (the
 first score has the focus; type, Tab, type, Enter) and starts the next round; then she corrects one
 result, seeing the confirmation step first. The desk is photographed at 1280 and 390 px (under the
-test's temporary folder, or ``E2E_SCREENSHOT_DIR``), and at 390 px nothing is wider than the window.
+test's temporary folder, or ``E2E_SCREENSHOT_DIR``), and at 390 px, in English and in Arabic (right to
+left), nothing is wider than the window.
 
 Needs /usr/bin/chromium (apt package ``chromium``).
 """
@@ -45,6 +46,8 @@ def page_at(browser, base_url: str, width: int):
 
 
 def test_a_director_runs_a_sixteen_player_swiss_of_four_rounds_from_the_round_desk(live_server, tmp_path):
+    from playwright.sync_api import expect
+
     olga = make_organiser()
     known = cast(8)
     tournament = closed(organiser=olga, name="Desk Swiss", format=Tournament.Format.SWISS, swiss_rounds=4,
@@ -72,7 +75,20 @@ def test_a_director_runs_a_sixteen_player_swiss_of_four_rounds_from_the_round_de
         overflow_round = phone.evaluate(OVERFLOW_JS)
         phone.context.close()
 
-    for found in (overflow, overflow_round):
+        # In Arabic (chosen in the switcher) the desk reads right to left and still fits.
+        arabic = page_at(browser, live_server.url, 390)
+        sign_in(arabic, "olga")
+        arabic.goto(desk)
+        arabic.locator("#language-switcher").select_option("ar")
+        arabic.locator("form.language button[type=submit]").click()
+        expect(arabic.locator("html")).to_have_attribute("dir", "rtl")
+        direction = arabic.evaluate("document.documentElement.dir")
+        arabic.screenshot(path=str(shots / "desk-390-ar.png"), full_page=True)
+        overflow_arabic = arabic.evaluate(OVERFLOW_JS)
+        arabic.context.close()
+
+    assert direction == "rtl"
+    for found in (overflow, overflow_round, overflow_arabic):
         assert found["scrollWidth"] <= found["innerWidth"] and not found["out"], found
     assert (shots / "desk-1280.png").stat().st_size > 0 and (shots / "desk-390.png").stat().st_size > 0
     assert Entry.objects.filter(tournament=tournament, status=Entry.Status.CHECKED_IN).count() == 16
