@@ -275,6 +275,9 @@ class Match(models.Model):
     consent1 = models.CharField(max_length=8, choices=Consent.choices, default=Consent.PENDING)
     source_hash = models.CharField(max_length=64, null=True, blank=True, unique=True,
                                    help_text="canonical hash of an imported match file")
+    # Where the match is played, as the director labels it ("3", "B2"): set from an event's round
+    # desk (tournaments.services.desk); empty when not assigned.
+    table = models.CharField(max_length=20, blank=True, default="", help_text="the table or board it is played at")
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)

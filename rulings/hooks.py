@@ -11,12 +11,14 @@ or under appeal); each is named in a sentence.
 from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
 from matches import hooks
 from tournaments import hooks as event_hooks
+from tournaments.desk_alerts import DeskAlert, DeskItem, desk_alert_register
 
 from . import wording
 from .models import Dispute
@@ -64,9 +66,25 @@ def _finish_blockers(tournament) -> list[str]:
 OPEN_DISPUTES_CHECK = event_hooks.FinishCheck(name="rulings.open_disputes", blocking=_finish_blockers)
 
 
+def _desk_items(tournament) -> list[DeskItem]:
+    """The event's unresolved disputes for its round desk, oldest first, each linking to its page."""
+    items = []
+    for dispute in disputes_unresolved_in_event(tournament):
+        if dispute.status == Dispute.Status.APPEALED:
+            text = gettext("%(dispute)s is under appeal") % {"dispute": dispute_sentence(dispute)}
+        else:
+            text = gettext("%(dispute)s is still open") % {"dispute": dispute_sentence(dispute)}
+        items.append(DeskItem(text[0].upper() + text[1:], reverse("rulings:dispute", args=[dispute.pk])))
+    return items
+
+
+OPEN_DISPUTES_DESK = DeskAlert(name="rulings.open_disputes", title=gettext_lazy("Open disputes"), items=_desk_items)
+
+
 def register() -> None:
     wording.audit_register()
     event_hooks.finish_check_register(OPEN_DISPUTES_CHECK)
+    desk_alert_register(OPEN_DISPUTES_DESK)
     hooks.match_record_register(DISPUTE_RECORD)
     hooks.result_confirmed.connect(_result_confirmed, name="rulings.disputes_settle_automatic",
                                    order=hooks.ORDER_MATCH_RECORDS)

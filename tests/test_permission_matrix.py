@@ -268,6 +268,25 @@ MATRIX = {
     ("tournaments:teams", "post"):                       (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:add_walk_in", "get"):                  (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:add_walk_in", "post"):                 (302, 403, 403, 403, 400, 403, 400),
+    # The round desk (tournaments/views_desk.py): the drawn event is running, so check-in, pasting,
+    # seeds and the draw are refused (409), as is the next round (its results are not in); the
+    # sample match is no match of the event (404).
+    ("tournaments:desk", "get"):                         (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:desk", "post"):                        (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:desk_check_in", "get"):                (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:desk_check_in", "post"):               (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:desk_paste", "get"):                   (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:desk_paste", "post"):                  (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:desk_seeds", "get"):                   (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:desk_seeds", "post"):                  (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:desk_tables", "get"):                  (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:desk_tables", "post"):                 (302, 403, 403, 403, 302, 403, 302),
+    ("tournaments:desk_draw", "get"):                    (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:desk_draw", "post"):                   (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:desk_pair", "get"):                    (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:desk_pair", "post"):                   (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:desk_result", "get"):                  (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:desk_result", "post"):                 (302, 403, 403, 403, 404, 403, 404),  # not its match
     ("tournaments:team_add_late", "get"):                (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:team_add_late", "post"):               (302, 403, 403, 403, 400, 403, 400),
     ("tournaments:team", "get"):                         (200, 200, 200, 200, 200, 200, 200),
@@ -596,6 +615,8 @@ BODIES = {
     "organiser:home": {"statement": "I run the Friday club."},
     "organiser:refuse": {"reason": "We do not know this club."},
     "organiser:revoke": {"reason": "The club closed."},
+    "tournaments:desk_paste": {"paste-names": "Somebody New"},
+    "tournaments:desk_check_in": {"all": "1"},
 }
 
 

@@ -5,6 +5,7 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from . import hooks
+        from . import desk_audit, hooks
 
         hooks.register()
+        desk_audit.register()

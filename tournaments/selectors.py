@@ -168,6 +168,7 @@ class PairingView:
     top_from: str | None = None
     bottom_from: str | None = None
     pairing_id: int | None = None
+    table: str = ""
 
 
 def _oriented_score(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int] | None:
@@ -556,7 +557,20 @@ def tournament_rounds(*, tournament: Tournament) -> tuple[RoundPairings, ...]:
             byes[pairing.round_number] = entrants[pairing.entry0_id]
             continue
         rounds[pairing.round_number].append(_round_pairing(pairing, entrants, loaded.by_id))
+    for shown in rounds.values():
+        if any(p.table for p in shown):  # by table once the round has tables (a stable sort: then by board)
+            shown.sort(key=lambda p: table_order(p.table))
     return tuple(RoundPairings(n, tuple(rounds[n]), byes.get(n)) for n in sorted(rounds))
+
+
+def table_order(label: str):
+    """How tables sort: numbered ones by their number (2 before 10), then named ones by name;
+    a match without a table after every table."""
+    if not label:
+        return (2, 0, "")
+    if label.isdigit():
+        return (0, int(label), "")
+    return (1, 0, label.casefold())
 
 
 def _board_order(pairing: Pairing):
@@ -641,10 +655,13 @@ def _round_index(pairings: QuerySet[Pairing], number: int | None) -> tuple:
     number = number if number is not None else (numbers[-1] if numbers else None)
     if number not in numbers:
         return number, numbers, (), ()
-    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "entry1_id", "match_id"),
+    rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "entry1_id", "match_id",
+                                                                   "match__table"),
                   key=lambda row: _board_key(number, row[1]))
-    byes = tuple(pk for pk, _key, entry1, match in rows if entry1 is None and match is None)
-    boards = tuple(pk for pk, _key, entry1, match in rows if not (entry1 is None and match is None))
+    if any(row[4] for row in rows):  # by table once the round has tables, then by board
+        rows.sort(key=lambda row: table_order(row[4] or ""))
+    byes = tuple(pk for pk, _key, entry1, match, _table in rows if entry1 is None and match is None)
+    boards = tuple(pk for pk, _key, entry1, match, _table in rows if not (entry1 is None and match is None))
     return number, numbers, boards, byes
 
 
@@ -654,6 +671,7 @@ def _round_pairing(pairing: Pairing, entrants: dict[int, Entrant], by_id: dict[i
         top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
         match_id=pairing.match_id, score=_oriented_score(pairing, by_id),
         winner=state.winner_entry(pairing, by_id), pairing_id=pairing.pk,
+        table=pairing.match.table if pairing.match_id is not None else "",
     )
 
 

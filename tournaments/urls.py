@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("tournaments.views_paper")),
     path("", include("tournaments.views_display")),
     path("", include("tournaments.views_live")),
+    path("", include("tournaments.views_desk")),
 ]

@@ -444,7 +444,8 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
         every = selectors.tournament_rounds(tournament=tournament)
         return render(request, "tournaments/rounds.html", {
             "tournament": tournament,
-            "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings]) for rnd in every],
+            "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings],
+                        any(p.table for p in rnd.pairings)) for rnd in every],
             "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
             "paper_rounds": [rnd.number for rnd in every],
             "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
@@ -462,7 +463,8 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     pages = -(-counted[0] // ROUND_PAGE_SIZE) if counted else 0
     return render(request, "tournaments/rounds.html", {
         "tournament": tournament,
-        "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings])] if page.number is not None else [],
+        "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings], any(p.table for p in page.pairings))]
+        if page.number is not None else [],
         "round_links": [PageLink(round_label(paired_round_name(n)), _href(tournament, "rounds", round=n),
                                  n == page.number) for n in page.numbers] if len(page.numbers) > 1 else [],
         "page_links": [PageLink(str(n), _href(tournament, "rounds", round=page.number, page=n), n == page_number)

@@ -261,6 +261,8 @@ class PairingSerializer(serializers.Serializer):
     top_from = serializers.CharField(allow_null=True, help_text="where an unknown top comes from")
     bottom_from = serializers.CharField(allow_null=True)
     pairing_id = serializers.IntegerField(allow_null=True, help_text="a team event: the team match (its card)")
+    table = serializers.CharField(help_text="the table it is played at, as the director labels it; empty when not "
+                                            "assigned (a round with tables lists its matches by table)")
 
     class Meta:
         ref_name = "TournamentPairing"
