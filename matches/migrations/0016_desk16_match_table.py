@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0013_directory_search_name'),
+        ('matches', '0015_i15texts_texts_to_data'),
     ]
 
     operations = [
