@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config import schema  # noqa: F401 - registers the schema's extension before the schema is made
 from config.views import javascript_catalog, language_set
@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/v1/", include("rulings.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("organiser/", include("accounts.views_organiser")),
     path("", include("rulings.urls")),
     path("events/", include("tournaments.urls")),

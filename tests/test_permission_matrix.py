@@ -63,7 +63,7 @@ ROLES = ("anonymous", "alice", "bob", "carol", "organiser", "other_organiser", "
 #: Routes outside the matrix: Django's admin (staff only, Django's own checks), the static files and
 #: the OpenAPI schema and its docs page (public by design, and covered by tests/test_schema.py).
 SKIPPED_PREFIXES = ("admin/", "static/")
-SKIPPED_NAMES = {"schema", "api-docs"}
+SKIPPED_NAMES = {"schema", "api-docs", "api-redoc"}
 
 #: The routes that show a player's email address when he chose to make it public (the world's
 #: ``player_id`` is alice's, who did), and nowhere else.
