@@ -277,7 +277,8 @@ SPECTACULAR_SETTINGS = {
     # Two fields named "decision" (an appeal's, a match consent's) take different choices.
     "ENUM_NAME_OVERRIDES": {"DecisionEnum": "rulings.models.Appeal.Decision",
                             "ConsentDecisionEnum": "matches.services.consent.DECISIONS",
-                            "ChouetteRecordKindEnum": "chouette.api.serializers.RECORD_KINDS"},
+                            "ChouetteRecordKindEnum": "chouette.api.serializers.RECORD_KINDS",
+                            "TournamentKindEnum": "tournaments.models.Tournament.Kind"},
     # The docs pages load Swagger UI and ReDoc from the service's own static files (no CDN: they
     # work offline and behind a strict CSP), the versions pinned by drf-spectacular-sidecar.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("tournaments.views_audit")),
     path("", include("tournaments.views_corrections")),
     path("", include("tournaments.views_walkins")),
+    path("", include("tournaments.views_life")),
 ]

@@ -124,7 +124,7 @@ def test_after_the_draw_only_the_rounds_not_begun_take_new_lengths(organiser):
     lengths = dict(Pairing.objects.filter(tournament=event).values_list("key", "length"))
     assert lengths["main-1-1"] == 5 and lengths["main-2-1"] == 11 and lengths["main-3-1"] == 13
     # The semi-final made after the change is to the new length.
-    alice, bob, carol, dave, erin, frank, grace, heidi = players
+    alice, dave = players[0], players[3]
     play(event, "main-1-1", alice)
     play(event, "main-1-2", dave)
     assert Match.objects.get(pairing__tournament=event, pairing__key="main-2-1").length == 11
@@ -170,7 +170,8 @@ def test_cancelling_tells_every_entrant_in_his_language_after_the_commit(organis
     by_address = {m.to[0]: m for m in mail.outbox}
     assert set(by_address) == {p.user.email for p in players}
     assert all("The venue flooded" in m.body for m in mail.outbox)
-    assert by_address[alice.email].subject != by_address[bob.email].subject  # Korean, Romanian
+    assert by_address[alice.email].subject.startswith("이벤트 취소")  # Korean
+    assert by_address[bob.email].subject.startswith("Eveniment anulat")  # Romanian
     assert AuditEntry.objects.filter(action="tournament.cancelled", tournament_id=event.pk).exists()
 
 
