@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config import schema  # noqa: F401 - registers the schema's extension before the schema is made
+from config.front import front
 from config.views import javascript_catalog, language_set
 from core.health import health
 
@@ -30,6 +31,8 @@ urlpatterns = [
     path("events/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("clubs/", include("chouette.urls")),
+    # Visitors' front page; a signed-in user's own page (matches:mine, also at "/") for him.
+    path("", front, name="front"),
     path("", include("matches.urls")),
 ]
 

@@ -321,8 +321,11 @@ MATRIX = {
     ("rulings:vote", "post"):                            (302, 403, 403, 404, 403, 404, 403, 302),
     ("rulings:event", "get"):                            (200, 200, 200, 200, 200, 200, 200, 200),  # public
     ("rulings:event", "post"):                           (200, 200, 200, 200, 200, 200, 200, 200),
-    ("matches:mine", "get"):                             (302, 200, 200, 200, 200, 200, 200),
-    ("matches:mine", "post"):                            (302, 200, 200, 200, 200, 200, 200),
+    # "/": the visitors' front page for the anonymous (config/front.py), each user's own page for him.
+    ("front", "get"):                                    (200, 200, 200, 200, 200, 200, 200),
+    ("front", "post"):                                   (200, 200, 200, 200, 200, 200, 200),
+    ("matches:mine", "get"):                             (200, 200, 200, 200, 200, 200, 200),
+    ("matches:mine", "post"):                            (200, 200, 200, 200, 200, 200, 200),
     ("matches:detail", "get"):                           (200, 200, 200, 200, 200, 200, 200),
     ("matches:detail", "post"):                          (200, 200, 200, 200, 200, 200, 200),
     ("matches:report", "get"):                           (302, 405, 405, 405, 405, 405, 405),
