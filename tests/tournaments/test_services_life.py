@@ -170,7 +170,7 @@ def test_cancelling_tells_every_entrant_in_his_language_after_the_commit(organis
     by_address = {m.to[0]: m for m in mail.outbox}
     assert set(by_address) == {p.user.email for p in players}
     assert all("The venue flooded" in m.body for m in mail.outbox)
-    assert by_address[alice.email].subject.startswith("이벤트 취소")  # Korean
+    assert by_address[alice.email].subject.startswith("대회 취소")  # Korean
     assert by_address[bob.email].subject.startswith("Eveniment anulat")  # Romanian
     assert AuditEntry.objects.filter(action="tournament.cancelled", tournament_id=event.pk).exists()
 
