@@ -36,6 +36,7 @@ from core.outbox import outbox_enqueue
 from tournaments import errors
 from tournaments.draw import round_length
 from tournaments.models import Entry, EventMatch, Pairing, Tournament
+from tournaments.tasks import tournament_cancelled_notify_task
 
 from . import state
 from .audit import event_audit_record, tournament_summary
@@ -209,8 +210,6 @@ def tournament_cancel(*, tournament_id: int, user, reason: str) -> Tournament:
     event_audit_record("tournament.cancelled", actor=user, tournament=tournament, obj=tournament, before=before,
                        after={**tournament_summary(tournament), "reason": reason})
     if Entry.objects.filter(tournament=tournament).exists():
-        from tournaments.tasks import tournament_cancelled_notify_task
-
         outbox_enqueue(tournament_cancelled_notify_task, tournament.pk)
     return tournament
 
