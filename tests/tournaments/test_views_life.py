@@ -179,3 +179,31 @@ def test_deleting_a_draft_from_the_page(client, olga):
     assert refused.status_code == 409 and "cancel it instead" in text(refused)
     assert client.post(url("delete", draft)).status_code == 302
     assert not Tournament.objects.filter(pk=draft.pk).exists()
+
+
+# --- bounded queries ----------------------------------------------------------------------------------
+
+
+def _queries(client, api, event) -> tuple[int, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as page:
+        assert client.get(url("edit", event)).status_code == 200
+    with CaptureQueriesContext(connection) as patch:
+        answer = api.patch(f"/api/v1/tournaments/{event.pk}/", {"lengths": {"main": [7, 7, 7, 9]}}, format="json")
+        assert answer.status_code == 200, answer.content
+    return len(page), len(patch)
+
+
+def test_the_edit_page_and_a_length_change_cost_the_same_queries_whatever_the_size(client, olga):
+    from tests.tournaments.factories import PlayerFactory, UserFactory
+
+    small, _players = drawn(4, organiser=olga, lengths={"main": 7})
+    big_players = [PlayerFactory(user=UserFactory(), rating=1500 - i) for i in range(16)]
+    big, _players = drawn(16, organiser=olga, players=big_players, lengths={"main": 7})
+    client.force_login(olga)
+    api = client_for(olga)
+    few = _queries(client, api, small)
+    many = _queries(client, api, big)
+    assert many[0] <= few[0] and many[1] <= few[1], (few, many)
