@@ -100,6 +100,27 @@ def _entrant(entry_data: dict) -> str:
     return entry_data.get("name") or gettext("an entrant")
 
 
+#: An event's settings as the audit log names them (``tournament.updated``).
+SETTINGS = {
+    "name": gettext_lazy("the name"), "starts_on": gettext_lazy("the first day"), "ends_on": gettext_lazy("the last day"),
+    "lengths": gettext_lazy("the match lengths"), "format": gettext_lazy("the format"),
+    "kind": gettext_lazy("the entrants"), "consolation_rounds": gettext_lazy("the consolation flight"),
+    "last_chance": gettext_lazy("the last-chance flight"), "swiss_rounds": gettext_lazy("the Swiss rounds"),
+    "max_losses": gettext_lazy("the losses that eliminate"), "groups": gettext_lazy("the groups"),
+    "forbid_same_club": gettext_lazy("the same-club rule"), "crawford": gettext_lazy("the Crawford rule"),
+    "move_policy": gettext_lazy("the moves"), "premature_roll": gettext_lazy("the premature roll"),
+    "clock_seconds_per_point": gettext_lazy("the clock"), "penalty_minutes_per_point": gettext_lazy("the late arrival"),
+    "seeding": gettext_lazy("the seeding"), "board_count": gettext_lazy("the boards"),
+}
+
+
+def _setting(raw) -> str:
+    if isinstance(raw, dict):
+        return "; ".join(f"{said(name)}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for name, v in raw.items())
+    day = parse_date(raw) if isinstance(raw, str) and len(raw) == 10 else None
+    return date_format(day) if day else said(raw)
+
+
 def event_sentence(entry, sides: Sides) -> str:
     """An event's change: the event itself, its entries, teams, board orders, pairings and rounds."""
     before, after = data(entry.before), data(entry.after)
@@ -117,6 +138,17 @@ def event_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s finished the event: its placings are final") % values
     if action == "tournament.reopened":
         return gettext("%(who)s reopened the event") % values
+    if action == "tournament.updated":
+        changes = [gettext("%(setting)s from %(before)s to %(after)s") % {
+            "setting": SETTINGS.get(name, name.replace("_", " ")), "before": _setting(before.get(name)),
+            "after": _setting(after.get(name))} for name in after]
+        return gettext("%(who)s changed the event's settings: %(changes)s") % {**values, "changes": listing(changes)}
+    if action == "tournament.cancelled":
+        return gettext("%(who)s cancelled the event, saying: %(reason)s") % {
+            **values, "reason": after.get("reason") or gettext("no reason given")}
+    if action == "tournament.deleted":
+        return gettext("%(who)s deleted the draft event %(name)s") % {
+            **values, "name": before.get("name") or gettext("without a name")}
     if action == "tournament.drawn":
         seeds, pairings = len(after.get("seeds") or ()), len(after.get("pairings") or ())
         return gettext("%(who)s made the draw: %(entrants)s, %(matches)s") % {
@@ -375,6 +407,9 @@ EVENT_ACTIONS = {
     "tournament.drawn": gettext_lazy("Draw made"),
     "tournament.finished": gettext_lazy("Event finished"),
     "tournament.reopened": gettext_lazy("Event reopened"),
+    "tournament.updated": gettext_lazy("Event settings changed"),
+    "tournament.cancelled": gettext_lazy("Event cancelled"),
+    "tournament.deleted": gettext_lazy("Draft event deleted"),
     "entry.added": gettext_lazy("Entrant added"),
     "entry.signed_up": gettext_lazy("Entrant signed up"),
     "entry.added_late": gettext_lazy("Entrant added late"),

@@ -189,7 +189,7 @@ def night_list(*, club: Club, upcoming_from: dt.date | None = None) -> QuerySet[
 def event_list(*, club: Club, upcoming_from: dt.date | None = None) -> QuerySet[Tournament]:
     """The club's events (tournaments with this club), soonest first; from ``upcoming_from``
     on, only those not finished that start that day or later (or have no date yet)."""
-    events = Tournament.objects.filter(club_event__club=club)
+    events = Tournament.objects.filter(club_event__club=club).exclude(status=Tournament.Status.DRAFT)  # drafts: their organiser's
     if upcoming_from is not None:
         events = events.exclude(status=Tournament.Status.FINISHED).filter(
             Q(starts_on__gte=upcoming_from) | Q(starts_on__isnull=True))
@@ -332,5 +332,6 @@ def calendar_items(*, club: Club) -> tuple[list[ClubNight], list[Tournament]]:
     """What the club's iCal feed lists: its nights and its dated events (all of them: a feed is
     read by calendars that keep past items anyway)."""
     nights = list(ClubNight.objects.filter(club=club).order_by("date", "id"))
-    events = list(Tournament.objects.filter(club_event__club=club, starts_on__isnull=False).order_by("starts_on", "id"))
+    events = list(Tournament.objects.filter(club_event__club=club, starts_on__isnull=False)
+                  .exclude(status=Tournament.Status.DRAFT).order_by("starts_on", "id"))
     return nights, events

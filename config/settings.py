@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "drf_spectacular",
+    # Swagger UI and ReDoc from our own static files, pinned with the package (SPECTACULAR_SETTINGS).
+    "drf_spectacular_sidecar",
     # Country codes and their names in every language (a player's country: matches.countries).
     "django_countries",
     # The house's bottom layer: the task outbox and the workers' heartbeats live here.
@@ -278,7 +280,13 @@ SPECTACULAR_SETTINGS = {
     # Two fields named "decision" (an appeal's, a match consent's) take different choices.
     "ENUM_NAME_OVERRIDES": {"DecisionEnum": "rulings.models.Appeal.Decision",
                             "ConsentDecisionEnum": "matches.services.consent.DECISIONS",
-                            "ChouetteRecordKindEnum": "chouette.api.serializers.RECORD_KINDS"},
+                            "ChouetteRecordKindEnum": "chouette.api.serializers.RECORD_KINDS",
+                            "TournamentKindEnum": "tournaments.models.Tournament.Kind"},
+    # The docs pages load Swagger UI and ReDoc from the service's own static files (no CDN: they
+    # work offline and behind a strict CSP), the versions pinned by drf-spectacular-sidecar.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- sign-in lockout (django-axes) ------------------------------------------------------------

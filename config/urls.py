@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config import schema  # noqa: F401 - registers the schema's extension before the schema is made
+from config.front import front
 from config.views import javascript_catalog, language_set
 from core.health import health
 
@@ -24,11 +25,14 @@ urlpatterns = [
     path("api/v1/", include("rulings.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("organiser/", include("accounts.views_organiser")),
     path("", include("rulings.urls")),
     path("events/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("clubs/", include("chouette.urls")),
+    # Visitors' front page; a signed-in user's own page (matches:mine, also at "/") for him.
+    path("", front, name="front"),
     path("", include("matches.urls")),
 ]
 

@@ -63,7 +63,7 @@ ROLES = ("anonymous", "alice", "bob", "carol", "organiser", "other_organiser", "
 #: Routes outside the matrix: Django's admin (staff only, Django's own checks), the static files and
 #: the OpenAPI schema and its docs page (public by design, and covered by tests/test_schema.py).
 SKIPPED_PREFIXES = ("admin/", "static/")
-SKIPPED_NAMES = {"schema", "api-docs"}
+SKIPPED_NAMES = {"schema", "api-docs", "api-redoc"}
 
 #: The routes that show a player's email address when he chose to make it public (the world's
 #: ``player_id`` is alice's, who did), and nowhere else.
@@ -191,6 +191,9 @@ MATRIX = {
     ("api-tournaments", "get"):                          (200, 200, 200, 200, 200, 200, 200),
     ("api-tournaments", "post"):                         (401, 400, 403, 403, 400, 400, 400),  # alice owns a club
     ("api-tournament", "get"):                           (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament", "patch"):                         (401, 403, 403, 403, 200, 403, 200),  # nothing sent: no change
+    ("api-tournament", "delete"):                        (401, 403, 403, 403, 409, 403, 409),  # drawn: not a draft
+    ("api-tournament-cancel", "post"):                   (401, 403, 403, 403, 400, 403, 400),  # no reason sent
     ("api-tournament-open", "post"):                     (401, 403, 403, 403, 409, 403, 409),
     ("api-tournament-close", "post"):                    (401, 403, 403, 403, 409, 403, 409),
     ("api-tournament-draw", "post"):                     (401, 403, 403, 403, 409, 403, 409),
@@ -226,6 +229,12 @@ MATRIX = {
     ("tournaments:mine", "get"):                         (302, 200, 200, 200, 200, 200, 200),
     ("tournaments:mine", "post"):                        (302, 200, 200, 200, 200, 200, 200),
     ("tournaments:detail", "get"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:edit", "get"):                         (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:edit", "post"):                        (302, 403, 403, 403, 400, 403, 400),  # no name sent
+    ("tournaments:cancel", "get"):                       (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:cancel", "post"):                      (302, 403, 403, 403, 400, 403, 400),  # no reason sent
+    ("tournaments:delete", "get"):                       (302, 403, 403, 403, 200, 403, 200),
+    ("tournaments:delete", "post"):                      (302, 403, 403, 403, 409, 403, 409),  # drawn: not a draft
     ("tournaments:detail", "post"):                      (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:sign_up", "get"):                      (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:sign_up", "post"):                     (302, 409, 409, 409, 403, 403, 403),
@@ -334,8 +343,11 @@ MATRIX = {
     ("rulings:vote", "post"):                            (302, 403, 403, 404, 403, 404, 403, 302),
     ("rulings:event", "get"):                            (200, 200, 200, 200, 200, 200, 200, 200),  # public
     ("rulings:event", "post"):                           (200, 200, 200, 200, 200, 200, 200, 200),
-    ("matches:mine", "get"):                             (302, 200, 200, 200, 200, 200, 200),
-    ("matches:mine", "post"):                            (302, 200, 200, 200, 200, 200, 200),
+    # "/": the visitors' front page for the anonymous (config/front.py), each user's own page for him.
+    ("front", "get"):                                    (200, 200, 200, 200, 200, 200, 200),
+    ("front", "post"):                                   (200, 200, 200, 200, 200, 200, 200),
+    ("matches:mine", "get"):                             (200, 200, 200, 200, 200, 200, 200),
+    ("matches:mine", "post"):                            (200, 200, 200, 200, 200, 200, 200),
     ("matches:detail", "get"):                           (200, 200, 200, 200, 200, 200, 200),
     ("matches:detail", "post"):                          (200, 200, 200, 200, 200, 200, 200),
     ("matches:report", "get"):                           (302, 405, 405, 405, 405, 405, 405),

@@ -130,6 +130,10 @@ def finished() -> Conflict:
     return Conflict(_("the tournament is finished"), code="tournament_finished")
 
 
+def cancelled() -> Conflict:
+    return Conflict(_("the tournament is cancelled"), code="tournament_cancelled")
+
+
 def too_few_entries(count: int, minimum: int) -> Conflict:
     return Conflict(
         ngettext("%(count)d checked-in entry: this format needs at least %(minimum)d",

@@ -73,6 +73,8 @@ class TournamentForm(forms.Form):
                                 label=_("Seeding"))
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Club"),
                                   help_text=_("On that club's calendar (the clubs you own or organise)."))
+    # One per form shown: the same form sent twice (a double click, a resend) makes one event.
+    token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, clubs=(), club_required: bool = False, **kwargs):
         """``clubs``: (id, name) of the clubs the organiser may put the event on; ``club_required``:
@@ -96,6 +98,7 @@ class TournamentForm(forms.Form):
         """The cleaned fields as the event's rules (``tournament_create``'s); an empty count keeps
         the rules' default. Raises DomainError ``bad_rules`` naming the field."""
         data = dict(self.cleaned_data)
+        data.pop("token", None)
         data["club_id"] = data.pop("club", None)
         for name in ("consolation_rounds", "groups", "penalty_minutes_per_point"):
             if data[name] is None:

@@ -161,6 +161,7 @@ def _events_played(player, limit: int) -> list[hooks.PlayerItem]:
     entered = (Q(entries__side__player_a=player) | Q(entries__side__player_b=player)) & ~Q(
         entries__status=Entry.Status.WITHDRAWN)
     events = (Tournament.objects.filter(entered | Q(teams__members__player=player)).distinct()
+              .exclude(status=Tournament.Status.DRAFT)  # a draft is its organiser's alone
               .order_by(F("starts_on").desc(nulls_last=True), "-created_at", "-id")
               .only("id", "name", "starts_on", "created_at", "status")[:limit])
     return [hooks.PlayerItem(text=event.name, url=reverse("tournaments:detail", args=[event.pk]),

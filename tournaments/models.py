@@ -41,6 +41,7 @@ class Tournament(models.Model):
         CLOSED = "closed", _("Entries closed, check-in")
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Seeding(models.TextChoices):
         RATING = "rating", _("By rating")
@@ -91,9 +92,18 @@ class Tournament(models.Model):
     # results): a version for caching what is computed from the whole event, like standings.
     version = models.PositiveIntegerField(default=0)
 
+    # Cancelled: why (shown on its pages and emailed to the entrants) and when.
+    cancel_reason = models.TextField(blank=True, default="")
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    # The create form's one-time token (or the API's Idempotency-Key): the same token sent twice by
+    # the same creator is the same event, never a second one.
+    create_token = models.UUIDField(null=True, blank=True, editable=False)
+
     class Meta:
         ordering = ["-starts_on", "name"]
         constraints = [
+            models.UniqueConstraint(fields=["organiser", "create_token"], condition=Q(create_token__isnull=False),
+                                    name="tournament_created_once_per_token"),
             models.CheckConstraint(condition=Q(board_count__gte=1), name="tournament_at_least_one_board"),
             models.CheckConstraint(condition=Q(groups__gte=1), name="tournament_at_least_one_group"),
         ]

@@ -34,10 +34,33 @@ from .services import state
 # --- events and entrants -----------------------------------------------------------------------
 
 
-def tournament_list(*, status: str | None = None, organiser_id: int | None = None, club_id: int | None = None
-                    ) -> QuerySet[Tournament]:
-    """Tournaments, newest start first, with organiser and club joined."""
-    tournaments = Tournament.objects.select_related("organiser__player", *hosts.host_joins())
+#: ``viewer`` left out: every event, drafts included (the services' and tests' reads).
+EVERYONE = object()
+
+
+def visible_to(tournaments: QuerySet[Tournament], viewer) -> QuerySet[Tournament]:
+    """``tournaments`` without the drafts ``viewer`` may not see: a draft is its organiser's (and
+    staff's) alone, everywhere (lists, pages, the API, the front page)."""
+    if viewer is EVERYONE or getattr(viewer, "is_staff", False):
+        return tournaments
+    hidden = Q(status=Tournament.Status.DRAFT)
+    if getattr(viewer, "is_authenticated", False):
+        hidden &= ~Q(organiser_id=viewer.pk)
+    return tournaments.exclude(hidden)
+
+
+def may_see(tournament: Tournament, viewer) -> bool:
+    """Whether ``viewer`` may see ``tournament`` (a draft: its organiser and staff only). No query."""
+    if tournament.status != Tournament.Status.DRAFT or getattr(viewer, "is_staff", False):
+        return True
+    return bool(getattr(viewer, "is_authenticated", False) and tournament.organiser_id == viewer.pk)
+
+
+def tournament_list(*, status: str | None = None, organiser_id: int | None = None, club_id: int | None = None,
+                    viewer=EVERYONE) -> QuerySet[Tournament]:
+    """Tournaments, newest start first, with organiser and club joined; those ``viewer`` may see
+    (:func:`visible_to`) when given."""
+    tournaments = visible_to(Tournament.objects.select_related("organiser__player", *hosts.host_joins()), viewer)
     if status:
         tournaments = tournaments.filter(status=status)
     if organiser_id is not None:

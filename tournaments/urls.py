@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("tournaments.views_display")),
     path("", include("tournaments.views_live")),
     path("", include("tournaments.views_desk")),
+    path("", include("tournaments.views_life")),
 ]

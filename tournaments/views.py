@@ -5,6 +5,7 @@ with their 4xx status (nothing is saved: every service runs in one transaction).
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -60,6 +61,14 @@ def _tournament_or_404(tournament_id: int) -> Tournament:
         return selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404(_("no such event")) from None
+
+
+def _visible_or_404(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The event, unless it is a draft the user may not see (its organiser's and staff's alone): 404."""
+    tournament = _tournament_or_404(tournament_id)
+    if not selectors.may_see(tournament, request.user):
+        raise Http404(_("no such event"))
+    return tournament
 
 
 def _call(service, **kwargs):
@@ -145,7 +154,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     """Every event, newest start first, with its status. Public."""
     user = request.user
     return render(request, "tournaments/list.html", {
-        "tournaments": selectors.tournament_list(),
+        "tournaments": selectors.tournament_list(viewer=user),
         "can_create": may_create_events(user),
     })
 
@@ -165,12 +174,14 @@ def event_new(request: HttpRequest) -> HttpResponse:
     clubs = selectors.club_choices(user=request.user)
     club_required = not request.user.is_organiser
     if request.method != "POST":
-        return render(request, "tournaments/new.html", {"form": TournamentForm(clubs=clubs, club_required=club_required)})
+        return render(request, "tournaments/new.html", {"form": TournamentForm(
+            clubs=clubs, club_required=club_required, initial={"token": uuid.uuid4()})})
     form = TournamentForm(request.POST, clubs=clubs, club_required=club_required)
     if not form.is_valid():
         return render(request, "tournaments/new.html", {"form": form}, status=400)
     try:
-        tournament = _call(services.tournament_create, user=request.user, rules=form.rules())
+        tournament = _call(services.tournament_create, user=request.user, rules=form.rules(),
+                           token=form.cleaned_data.get("token"))
     except DomainError as error:
         # The club's refusal (its manager's role) names no field: it is about the club chosen.
         form_refuse(form, error, field="club" if error.code in ("not_club_manager", "club_events_only") else None)
@@ -216,7 +227,7 @@ def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """An event: its published rules, status, draw seed, entry list with check-in state, the
     user's own entry actions and next match. Public."""
-    return _render_detail(request, _tournament_or_404(tournament_id))
+    return _render_detail(request, _visible_or_404(request, tournament_id))
 
 
 def _entry_action(request: HttpRequest, tournament_id: int, act) -> HttpResponse:
@@ -399,7 +410,7 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     first round its ``section`` (1) of :data:`BRACKET_SECTION` matches with the matches they feed,
     with links to the other windows; each match links to its page. The final placings once every
     match is decided. Public; a fixed number of queries; 404 for a flight the bracket lacks."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     first_round, section = _whole(request, "round"), _whole(request, "section")
     wanted = request.GET.get("flight")
 
@@ -438,7 +449,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     at most :data:`ROUND_PAGE_SIZE` pairings, else one round (``round``: the last paired round when
     absent), its pairings :data:`ROUND_PAGE_SIZE` at a time (``page``), with links to the other
     rounds and pages. Public; a fixed number of queries, reading the pairings shown only."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     number = _whole(request, "round") if "round" in request.GET else None
     if number is None and "page" not in request.GET and selectors.pairing_count(tournament=tournament) <= ROUND_PAGE_SIZE:
         every = selectors.tournament_rounds(tournament=tournament)
@@ -480,7 +491,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     table, team-match wins then board points then head-to-head), :data:`STANDINGS_PAGE_SIZE` rows
     a page (``page``) with links to the others. Public; a fixed number of queries (none for the
     rows while the cache has this version of the event)."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     teams = tournament.kind == Tournament.Kind.TEAMS
     rows = selectors.event_standings_cached(tournament=tournament)
     paginator = Paginator(rows, STANDINGS_PAGE_SIZE)

@@ -136,7 +136,8 @@ def test_the_ladder_csv_keeps_accents_in_utf8(cast, season, played):
 def test_the_calendar_lists_the_clubs_nights_and_dated_events_as_rfc5545(cast):
     night = ClubNightFactory(club=cast.club, opened_by=cast.organiser, date=dt.date(2025, 3, 4), title="Tuesday night")
     event = TournamentFactory(name="Lyon Open, with a very long name that has to be folded over several lines of text",
-                              club=cast.club, starts_on=dt.date(2025, 4, 5), ends_on=dt.date(2025, 4, 6))
+                              club=cast.club, starts_on=dt.date(2025, 4, 5), ends_on=dt.date(2025, 4, 6), status="open")
+    TournamentFactory(name="A draft", club=cast.club, starts_on=dt.date(2025, 4, 5))  # its organiser's alone
     TournamentFactory(name="Undated", club=cast.club)
     TournamentFactory(name="Elsewhere", starts_on=dt.date(2025, 4, 5))
     response = client_for(None).get(url(cast, "calendar.ics"))

@@ -70,7 +70,7 @@ def new_page(browser, base_url: str):
 def sign_in(page, username: str) -> None:
     from playwright.sync_api import expect
 
-    page.goto("/")
+    page.goto("/accounts/login/?next=/")  # "/" is the visitors' front page
     expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)

@@ -14,10 +14,11 @@ tournament, 409 when the event's state forbids it (``already_drawn``, ``round_in
 from __future__ import annotations
 
 import hashlib
+import uuid
 
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -49,9 +50,11 @@ from .serializers import (
     SignUpSerializer,
     StandingSerializer,
     TeamStandingSerializer,
+    TournamentCancelSerializer,
     TournamentCreateSerializer,
     TournamentFilterSerializer,
     TournamentSerializer,
+    TournamentUpdateSerializer,
 )
 
 TAGS = ["tournaments"]
@@ -108,7 +111,7 @@ class TournamentListApi(TournamentBaseApi):
         filters.is_valid(raise_exception=True)
         data = filters.validated_data
         queryset = selectors.tournament_list(status=data.get("status"), organiser_id=data.get("organiser"),
-                                             club_id=data.get("club"))
+                                             club_id=data.get("club"), viewer=request.user)
         return paginated_response(request=request, view=self, queryset=queryset, serializer_class=TournamentSerializer)
 
 
@@ -120,13 +123,27 @@ class TournamentCreateApi(TournamentBaseApi):
                                "A club's owner without the organiser role creates one on his club's calendar only "
                                "(403 club_events_only otherwise). "
                                "Rules a format does not read must stay at their defaults (400 bad_rules naming the "
-                               "field).",
+                               "field). With an Idempotency-Key header (a UUID), the same key sent again by the "
+                               "same user answers the event it made, never a second one.",
+                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                                                description="a UUID: a repeated request makes no second event")],
                    request=TournamentCreateSerializer, responses={201: TournamentSerializer, **WRITE_ERRORS})
     def post(self, request):
         permissions.check_may_create(request.user)
+        token = _idempotency_key(request)
         body = _read_body(TournamentCreateSerializer, request)
-        tournament = services.tournament_create(user=request.user, rules=body.rules())
+        tournament = services.tournament_create(user=request.user, rules=body.rules(), token=token)
         return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data, status=status.HTTP_201_CREATED)
+
+
+def _idempotency_key(request) -> uuid.UUID | None:
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return None
+    try:
+        return uuid.UUID(raw.strip())
+    except ValueError:
+        raise ValidationError({"Idempotency-Key": [_("a UUID, such as 3f2b8c1e-5d4a-4b6f-9e2d-7c1a0b9d8e6f")]}) from None
 
 
 class TournamentCollectionApi(TournamentListApi, TournamentCreateApi):
@@ -139,11 +156,46 @@ class TournamentCollectionApi(TournamentListApi, TournamentCreateApi):
 
 
 class TournamentDetailApi(TournamentBaseApi):
+    """``/tournaments/{id}/``: GET is public (a draft: its organiser and staff only, 404 for
+    others), PATCH and DELETE are the organiser's (or staff's)."""
+
+    def get_permissions(self):
+        if self.request is not None and self.request.method in ("PATCH", "DELETE"):
+            return [IsAuthenticated()]
+        return [AllowAny()]
+
     @extend_schema(operation_id="tournaments_retrieve", tags=TAGS, summary="A tournament with its published rules",
                    description="Its status, rules and, once drawn, the draw's recorded seed (random draws).",
                    responses={200: TournamentSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        return Response(TournamentSerializer(_tournament_or_404(tournament_id)).data)
+        tournament = _tournament_or_404(tournament_id)
+        if not selectors.may_see(tournament, request.user):  # a draft: its organiser's and staff's alone
+            raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(operation_id="tournaments_partial_update", tags=TAGS, summary="Change a tournament's settings",
+                   description="Only the settings sent. Until the event is finished or cancelled its name and dates; "
+                               "before the draw every rule (the kind of entrants only while nobody is entered); "
+                               "after it the match lengths of the rounds not begun. Anything else is refused with "
+                               "409 not_editable naming the setting and why; rules that do not fit the format are 400 "
+                               "bad_rules naming the field. Nothing is saved when refused.",
+                   request=TournamentUpdateSerializer, responses={200: TournamentSerializer, **WRITE_ERRORS})
+    def patch(self, request, tournament_id: int):
+        tournament = _tournament_or_404(tournament_id)
+        permissions.check_runs(tournament, request.user)
+        body = _read_body(TournamentUpdateSerializer, request)
+        services.tournament_update(tournament_id=tournament.pk, user=request.user, changes=body.changes())
+        return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data)
+
+    @extend_schema(operation_id="tournaments_destroy", tags=TAGS, summary="Delete a draft",
+                   description="Only a draft nobody has entered (409 not_a_draft otherwise: cancel it instead; 409 "
+                               "has_entrants).", request=None, responses={204: None, **WRITE_ERRORS})
+    def delete(self, request, tournament_id: int):
+        tournament = _tournament_or_404(tournament_id)
+        permissions.check_runs(tournament, request.user)
+        _read_body(NoBodySerializer, request)
+        services.tournament_delete(tournament_id=tournament.pk, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- organiser actions ------------------------------------------------------------------------------
@@ -204,6 +256,18 @@ class TournamentPairNextRoundApi(OrganiserActionApi):
         paired = services.tournament_pair_next_round(tournament_id=tournament.pk, user=request.user)
         rounds = selectors.tournament_rounds(tournament=tournament)
         return Response(RoundPairingsSerializer(next(r for r in rounds if r.number == paired.number)).data)
+
+
+class TournamentCancelApi(OrganiserActionApi):
+    input_serializer = TournamentCancelSerializer
+
+    @_action_schema("cancel", "Cancel the tournament",
+                    "With the reason, shown on its pages and emailed to every entrant in his language. Its matches "
+                    "stay as they are (confirmed results stand) and its draw moves no more. Cancelling a cancelled "
+                    "event changes nothing; 409 tournament_finished for a finished one.",
+                    request=TournamentCancelSerializer)
+    def post(self, request, tournament_id: int):
+        return self.act(request, tournament_id, services.tournament_cancel)
 
 
 class TournamentFinishApi(OrganiserActionApi):
@@ -510,6 +574,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/pair-next-round/", TournamentPairNextRoundApi.as_view(),
          name="api-tournament-pair-next-round"),
     path("tournaments/<int:tournament_id>/finish/", TournamentFinishApi.as_view(), name="api-tournament-finish"),
+    path("tournaments/<int:tournament_id>/cancel/", TournamentCancelApi.as_view(), name="api-tournament-cancel"),
     path("tournaments/<int:tournament_id>/entries/", EntryCollectionApi.as_view(), name="api-tournament-entries"),
     path("tournaments/<int:tournament_id>/sign-up/", SignUpApi.as_view(), name="api-tournament-sign-up"),
     path("tournaments/<int:tournament_id>/entries/<int:entry_id>/check-in/", EntryCheckInApi.as_view(),

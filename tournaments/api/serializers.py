@@ -89,6 +89,35 @@ class TournamentCreateSerializer(StrictInputSerializer):
         return EventRules(**data)
 
 
+class TournamentUpdateSerializer(TournamentCreateSerializer):
+    """The settings to change (PATCH: only those sent). What may change now is the service's rule
+    (``tournaments.services.life.edit_refusal``: 409 not_editable naming the setting and why).
+    The club is not changed here."""
+
+    read_only_names = (*TOURNAMENT_READ_ONLY, "club", "cancel_reason")
+
+    name = serializers.CharField(max_length=200, required=False)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, required=False)
+    club = None
+
+    class Meta:
+        ref_name = "TournamentUpdate"
+
+    def changes(self) -> dict:
+        return dict(self.validated_data)
+
+
+class TournamentCancelSerializer(StrictInputSerializer):
+    read_only_names = TOURNAMENT_READ_ONLY
+
+    reason = serializers.CharField(max_length=1000, help_text="why the event is cancelled: shown on its pages and "
+                                                              "emailed to every entrant")
+
+    class Meta:
+        ref_name = "TournamentCancel"
+
+
 class NoBodySerializer(StrictInputSerializer):
     """An action without parameters: any key sent is refused (a read-only name as such)."""
 
@@ -209,6 +238,7 @@ class TournamentSerializer(serializers.Serializer):
     kind = serializers.CharField()
     status = serializers.CharField()
     rules = TournamentRulesSerializer(source="*")
+    cancel_reason = serializers.CharField(help_text="why it was cancelled (status cancelled), else empty")
     draw_seed = serializers.IntegerField(allow_null=True)
     drawn_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()

@@ -6,7 +6,8 @@ what it raises (the messages live in :mod:`tournaments.errors`). The steps they 
 the same way and run inside the caller's transaction, under its lock: ``advance.bracket_sync``,
 ``advance.swiss_round_write``, ``advance.pairing_matches_create``, ``teams.team_matches_create``,
 ``audit.event_audit_record``. Modules: :mod:`.events` (the published rules, create, open and close
-entries, finish), :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.teams`
+entries, finish), :mod:`.life` (edit the settings, cancel, delete a draft),
+:mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.teams`
 (teams, their rosters and board orders, team matches), :mod:`.draw` (the draw, Swiss rounds),
 :mod:`.advance` (confirmed results move the draw on; the hook ``matches.services.reporting``
 calls), :mod:`.state` (rows to draw values, shared with the selectors), :mod:`.audit` (what the
@@ -18,6 +19,7 @@ from .advance import tournament_result_confirmed
 from .draw import tournament_draw, tournament_pair_next_round
 from .entries import entry_add, entry_add_late, entry_check_in, entry_sign_up, entry_withdraw
 from .events import EventRules, tournament_close_entries, tournament_create, tournament_finish, tournament_open_entries
+from .life import tournament_cancel, tournament_delete, tournament_update
 
 __all__ = [
     "EventRules",
@@ -26,11 +28,14 @@ __all__ = [
     "entry_check_in",
     "entry_sign_up",
     "entry_withdraw",
+    "tournament_cancel",
     "tournament_close_entries",
     "tournament_create",
+    "tournament_delete",
     "tournament_draw",
     "tournament_finish",
     "tournament_open_entries",
     "tournament_pair_next_round",
     "tournament_result_confirmed",
+    "tournament_update",
 ]

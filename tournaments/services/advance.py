@@ -393,6 +393,8 @@ def tournament_result_confirmed(*, match: Match) -> None:
     if event_id is None:
         return
     tournament = tournament_lock(event_id)
+    if tournament.status == Tournament.Status.CANCELLED:
+        return  # a cancelled event's draw moves no more (services/life.py); the result itself stands
     # --- team events: a confirmed board may decide its team match (teams.py) ---
     if tournament.kind == Tournament.Kind.TEAMS:
         pairing = Pairing.objects.filter(tournament=tournament, boards__match_id=match.pk).only("key").first()

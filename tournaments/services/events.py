@@ -4,10 +4,11 @@ finish it."""
 from __future__ import annotations
 
 import datetime
+import uuid
 from dataclasses import dataclass, fields
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, ngettext
 
 from tournaments import errors, hosts
@@ -183,7 +184,7 @@ def _require_creator(user, club_id: int | None) -> None:
 
 
 @transaction.atomic
-def tournament_create(*, user, rules: EventRules) -> Tournament:
+def tournament_create(*, user, rules: EventRules, token: uuid.UUID | None = None) -> Tournament:
     """Create a tournament in ``draft``, organised (directed) by ``user``, as ``rules`` publishes
     it (checked when they were made: :class:`EventRules`), on the calendar of ``rules.club_id``
     if given.
@@ -195,17 +196,33 @@ def tournament_create(*, user, rules: EventRules) -> Tournament:
     ``unknown_club``; NotAllowed ``not_club_manager`` for a club the user does not own or
     organise; DomainError ``bad_rules`` (naming the field) for what only the row's own validation
     sees. Nothing is saved on failure. Audited as ``tournament.created``.
+
+    ``token`` (the create form's hidden one-time token, the API's Idempotency-Key) makes a repeat
+    harmless: the user's event made with the same token is returned as it is, never a second one,
+    also when both requests arrive at once (the database keeps one event per creator and token).
     """
     _require_creator(user, rules.club_id)
+    if token is not None:
+        made = Tournament.objects.filter(organiser=user, create_token=token).first()
+        if made is not None:
+            return made
     # An event on a club's calendar is the club's business: the club (its app) checks who may put one there.
     attach = hosts.host_prepare(user, rules.club_id) if rules.club_id is not None else None
-    tournament = Tournament(organiser=user, **rules.tournament_fields())
+    tournament = Tournament(organiser=user, create_token=token, **rules.tournament_fields())
     try:
-        tournament.full_clean()
+        tournament.full_clean(validate_constraints=False)
     except ValidationError as error:
         field, messages = next(iter(error.message_dict.items()))
         raise errors.bad_rules(field, messages[0]) from None
-    tournament.save()
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        # The same token's other request committed its event first (the unique constraint waited for it).
+        made = Tournament.objects.filter(organiser=user, create_token=token).first() if token is not None else None
+        if made is None:
+            raise
+        return made
     if attach is not None:
         attach(tournament)
     event_audit_record("tournament.created", actor=user, tournament=tournament, obj=tournament,
@@ -250,6 +267,8 @@ def _set_status(tournament: Tournament, status: str, action: str, user) -> None:
 
 
 def _before_draw(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.CANCELLED:
+        raise errors.cancelled()
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     if tournament.status == Tournament.Status.RUNNING:

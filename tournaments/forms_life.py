@@ -1,0 +1,50 @@
+"""The forms of an event's life: its settings edited (prefilled, the settings that may not change
+now shown but disabled, with the reason) and its cancellation (the reason the entrants read)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
+from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
+
+
+def lengths_text(lengths: dict | None) -> str:
+    """``{"main": [5, 7], "consolation": 3}`` -> ``main: 5 7; consolation: 3`` (what the form reads)."""
+    return "; ".join(f"{name}: {' '.join(map(str, v)) if isinstance(v, list) else v}"
+                     for name, v in (lengths or {}).items())
+
+
+class TournamentEditForm(TournamentForm):
+    """The event's settings, prefilled; those :func:`editable_fields` refuses now are disabled (the
+    browser sends them not, the form keeps the current value) and say why."""
+
+    def __init__(self, *args, tournament: Tournament, has_entries: bool, **kwargs):
+        initial = {name: getattr(tournament, name) for name in EDITABLE}
+        initial["lengths"] = lengths_text(tournament.lengths)
+        super().__init__(*args, initial=initial, **kwargs)
+        del self.fields["club"], self.fields["token"]
+        self.fields["kind"].choices = Tournament.Kind.choices
+        self.fields["board_count"] = forms.IntegerField(min_value=1, max_value=50, label=_("Boards per team match"))
+        self.fields["board_count"].initial = tournament.board_count
+        for name, reason in editable_fields(status=tournament.status, has_entries=has_entries).items():
+            if reason and name in self.fields:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = reason
+
+    def changes(self) -> dict:
+        """The settings that may change now, as sent (the service keeps what equals the current)."""
+        data = {name: value for name, value in self.cleaned_data.items()
+                if name in EDITABLE and not self.fields[name].disabled}
+        for name in ("consolation_rounds", "groups", "penalty_minutes_per_point", "board_count"):
+            if data.get(name, 0) is None:
+                data.pop(name)
+        return data
+
+
+class CancelForm(forms.Form):
+    reason = forms.CharField(max_length=REASON_MAX, widget=forms.Textarea(attrs={"rows": 3}),
+                             label=_("Why is the event cancelled?"),
+                             help_text=_("Shown on the event's pages and emailed to every entrant."))
