@@ -21,7 +21,7 @@ from . import selectors
 from .bracket_export import bracket_png, bracket_svg_file
 from .bracket_svg import BracketCell, BracketRound, bracket_svg
 from .models import Tournament
-from .views import PAIRING_STATUS, _cell, _svg_words, _tournament_or_404, flight_title
+from .views import PAIRING_STATUS, _cell, _svg_words, _visible_or_404, flight_title
 
 #: The projector's pace: seconds per slide (``?seconds=``), by default and at the extremes.
 SECONDS_DEFAULT, SECONDS_MIN, SECONDS_MAX = 15, 5, 600
@@ -174,7 +174,7 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     the next after ``seconds`` (15; 5 to 600) and so read afresh: the flights' brackets, the
     matches being played (a Swiss or round robin: the current round's pairings) and the standings.
     Full screen, large type, no site navigation; works without a script. Public."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     slides = _slides(tournament)
     seconds = _seconds(request)
     text = request.GET.get("slide", "1")
@@ -198,7 +198,7 @@ def embed_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The bracket alone (every flight, or ``flight``), for a club's site to show in a frame: the
     one page any site may frame (no X-Frame-Options, ``frame-ancestors *``); its links open at the
     top of the window. Public, like the event."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     flight = request.GET.get("flight") or None
     _part, flights = _bracket_flights(tournament, flight=flight)
     response = render(request, "tournaments/embed_bracket.html", {
@@ -227,7 +227,7 @@ def _filename(tournament: Tournament, extension: str) -> str:
 def bracket_svg_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The whole bracket, every flight under its name, as an SVG file. Public; 404 before the draw
     or for a Swiss or round robin."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     text = bracket_svg_file(_download_flights(tournament), title=_("%(event)s: bracket") % {"event": tournament.name},
                             words=_svg_words())
     response = HttpResponse(text, content_type="image/svg+xml; charset=utf-8")
@@ -238,7 +238,7 @@ def bracket_svg_download(request: HttpRequest, tournament_id: int) -> HttpRespon
 @require_safe
 def bracket_png_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The whole bracket as a PNG image (drawn with Pillow). Public; 404 as the SVG."""
-    tournament = _tournament_or_404(tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     response = HttpResponse(bracket_png(_download_flights(tournament), words=_svg_words()), content_type="image/png")
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "png")}"'
     return response

@@ -9,7 +9,6 @@ queries, whatever the event's size.
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.urls import path
 from django.utils.text import slugify
@@ -20,7 +19,6 @@ from matches.paper import PaperError
 
 from . import paper, selectors
 from .models import Tournament
-from .services.common import runs
 
 
 def _readable(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -28,8 +26,8 @@ def _readable(request: HttpRequest, tournament_id: int) -> Tournament:
         tournament = selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404(_("no such event")) from None
-    if tournament.status == Tournament.Status.DRAFT and not runs(tournament, request.user):
-        raise PermissionDenied(_("only the event's organiser (or staff) may print a draft event's sheets"))
+    if not selectors.may_see(tournament, request.user):
+        raise Http404(_("no such event"))  # a draft is its organiser's and staff's alone, as its pages
     return tournament
 
 

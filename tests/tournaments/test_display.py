@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from PIL import Image
 
-from tests.tournaments.factories import drawn, make_organiser, play, player
+from tests.tournaments.factories import drawn, make_another_organiser, make_organiser, play, player
 from tournaments.bracket_export import bracket_png, bracket_svg_file
 from tournaments.bracket_svg import BracketCell, BracketRound
 from tournaments.crosstable import round_robin_tables
@@ -243,3 +243,16 @@ def test_the_projector_shows_a_big_flight_in_parts_from_the_round_being_played(c
     moved = text(client.get(url("projector", tournament, slide=1)))
     assert "Round 1" not in moved and "Semi-finals" in moved
     assert '<p class="slide-title">Main flight <small' in moved  # round 2: 16 matches, one part
+
+
+@pytest.mark.parametrize("name", ["tournaments:projector", "tournaments:embed_bracket", "tournaments:bracket_svg",
+                                  "tournaments:bracket_png"])
+def test_a_drafts_displays_are_its_organisers_alone(client, olga, name):
+    draft = Tournament.objects.create(name="Draft cup", organiser=olga)
+    url = reverse(name, args=[draft.pk])
+    assert client.get(url).status_code == 404
+    client.force_login(make_another_organiser())
+    assert client.get(url).status_code == 404
+    client.force_login(olga)
+    # Her own draft: the projector and the embed show it (no bracket drawn yet); the downloads have nothing.
+    assert client.get(url).status_code == (200 if name in ("tournaments:projector", "tournaments:embed_bracket") else 404)

@@ -157,10 +157,10 @@ def test_a_round_the_event_lacks_and_a_paper_not_offered_are_refused(organiser):
 def test_a_drafts_sheets_are_its_organisers_only(organiser, another_organiser):
     draft = Tournament.objects.create(name="Draft cup", organiser=organiser)
     url = _draw_url(draft)
-    assert Client().get(url).status_code == 403
+    assert Client().get(url).status_code == 404
     other = Client()
     other.force_login(another_organiser)
-    assert other.get(url).status_code == 403
+    assert other.get(url).status_code == 404
     mine = Client()
     mine.force_login(organiser)
     assert mine.get(url).status_code == 404  # nothing drawn yet: no sheet
