@@ -38,6 +38,9 @@ app.conf.beat_schedule = {
     # CRAWFORD_IMPORT_STALL_SECONDS (their worker died), or fail them after a few tries.
     "imports-sweep": {"task": "matches.tasks_imports.import_jobs_sweep_task", "schedule": float(settings.IMPORT_SWEEP_SECONDS),
                       "options": _quick(settings.IMPORT_SWEEP_SECONDS)},
+    # Every minute: send again the webhook deliveries well past their next attempt (a lost task, or
+    # a wait of an hour or more, longer than a Celery retry is kept: webhooks/services.py).
+    "webhooks-sweep": {"task": "webhooks.tasks.webhooks_sweep_task", "schedule": 60.0, "options": _quick(60.0)},
 }
 # Every CRAWFORD_HEARTBEAT_SECONDS (30 s), to each queue: a worker of that queue records that it is
 # alive and taking work (/health/ shows it).

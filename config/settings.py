@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "clubs",
     "chouette",
     "rulings",
+    # Webhooks: an event's or a club's results, pairings and rulings posted to a URL (on top of them all).
+    "webhooks",
     # Above every app: the demo data (manage.py demo_data) fills them all through their services.
     "demo",
 ]

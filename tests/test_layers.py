@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tournaments",),
     ("clubs",),  # a club hosts events: it may know tournaments, never the reverse
     ("chouette", "rulings"),
+    ("webhooks",),  # tells URLs of results, pairings and rulings: listens to the apps below through hooks
     ("config", "demo"),
 )
 APPS = sorted((app for layer in LAYERS for app in layer), key=len, reverse=True)  # tournaments.draw first

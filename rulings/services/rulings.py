@@ -40,7 +40,7 @@ from engine.errors import EngineError
 from matches.models import Match, Report
 from matches.services.logs import CheckedLog, log_from_json
 from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
-from rulings import errors
+from rulings import announce, errors
 from rulings.models import Appeal, Dispute, Ruling
 from rulings.tasks import rulings_notify_task
 from tournaments import errors as tournament_errors
@@ -163,6 +163,7 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
                  after={"outcome": outcome, "params": normalised, "dispute": dispute.pk,
                         "appeal": appeal.pk if appeal else None, "changes": _without_logs(after)},
                  note=rule)
+    announce.ruling_made.send(ruling=ruling, match=match)
     return ruling
 
 

@@ -35,7 +35,7 @@ from matches import hooks
 from matches.models import Match, Report
 from matches.services.matches import MatchSpec, match_create_many, match_summary
 from matches.services.ratings import match_rating_revert
-from tournaments import errors
+from tournaments import announce, errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.bracket import PLAYED, READY
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Tournament, event_id_of
@@ -297,6 +297,8 @@ def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: Swis
     event_audit_record("round.paired", actor=created_by, tournament=tournament, obj=round_row,
                        after={"round": number, "pairings": [pairing_summary(row, names) for row in rows],
                   "bye": names.get(answer.bye) if answer.bye is not None else None})
+    announce.round_paired.send(tournament=tournament, round_number=number, actor=created_by,
+                               pairings=[pairing_summary(row, names) for row in rows])
     return round_row
 
 

@@ -1,0 +1,13 @@
+"""What rulings announces to the apps above it that only listen (webhooks), without importing
+them: sent by ``rulings.services.rulings.ruling_apply`` inside the ruling's transaction, so a
+listener's writes commit or roll back with the ruling (see ``matches.hooks.Hook``).
+
+- :data:`ruling_made`: a director's or a committee's ruling was applied. ``ruling`` (saved) and
+  ``match`` (the dispute's match, locked).
+"""
+
+from __future__ import annotations
+
+from matches.hooks import Hook
+
+ruling_made = Hook("ruling_made", ("ruling", "match"))
