@@ -35,7 +35,7 @@ def receiver(settings):
     state = Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server's name
+        def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
             state.requests.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
                                            self.rfile.read(length)))

@@ -152,11 +152,10 @@ def test_a_transaction_that_rolls_back_after_a_confirmation_writes_no_delivery_a
     settings.CELERY_TASK_ALWAYS_EAGER = True  # what is committed is sent at once, in this process
     tournament, match = event_match()
     subscribe(receiver, tournament=tournament)
-    with django_capture_on_commit_callbacks(execute=True):
-        with pytest.raises(RuntimeError), transaction.atomic():
-            confirm(match, tournament.organiser)
-            assert Delivery.objects.count() == 1  # written in the change's own transaction...
-            raise RuntimeError("something after the confirmation failed")
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
+        confirm(match, tournament.organiser)
+        assert Delivery.objects.count() == 1  # written in the change's own transaction...
+        raise RuntimeError("something after the confirmation failed")
     assert Delivery.objects.count() == 0  # ...and gone with it
     assert not OutboxTask.objects.filter(task=services.DELIVER_TASK).exists()
     assert receiver.requests == []
@@ -231,6 +230,6 @@ def test_a_ruling_on_a_club_match_is_posted_to_the_club(receiver):
 
 
 def test_a_result_with_no_webhook_costs_one_query(django_assert_num_queries):
-    tournament, match = event_match()
+    _tournament, match = event_match()
     with django_assert_num_queries(1):
         services.deliveries_for_result(match=match)
