@@ -55,6 +55,8 @@ from tests.tournaments.factories import drawn, player
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import entry_check_in, tournament_draw
 from tournaments.services.teams import team_create
+from webhooks.models import Delivery
+from webhooks.services import subscription_create
 
 pytestmark = pytest.mark.django_db
 
@@ -518,6 +520,30 @@ MATRIX = {
     ("tournaments:bracket_svg", "post"):                 (405, 405, 405, 405, 405, 405, 405),
     ("tournaments:bracket_png", "get"):                  (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:bracket_png", "post"):                 (405, 405, 405, 405, 405, 405, 405),
+    # Webhooks: otto's on his event (otto and staff manage it; its secret is otto's alone), and the
+    # Matrix Club's, managed by its owner alice and its organiser bob (staff has no role in a club).
+    ("api-tournament-webhooks", "get"):                  (401, 403, 403, 403, 200, 403, 200),
+    ("api-tournament-webhooks", "post"):                 (401, 403, 403, 403, 201, 403, 201),
+    ("api-club-webhooks", "get"):                        (401, 200, 200, 403, 403, 403, 403),
+    ("api-club-webhooks", "post"):                       (401, 201, 201, 403, 403, 403, 403),
+    ("api-webhook", "get"):                              (401, 403, 403, 403, 200, 403, 200),
+    ("api-webhook", "patch"):                            (401, 403, 403, 403, 200, 403, 200),
+    ("api-webhook", "delete"):                           (401, 403, 403, 403, 204, 403, 204),
+    ("api-webhook-secret", "get"):                       (401, 403, 403, 403, 200, 403, 403),
+    ("api-webhook-deliveries", "get"):                   (401, 403, 403, 403, 200, 403, 200),
+    ("api-webhook-redeliver", "post"):                   (401, 403, 403, 403, 201, 403, 201),
+    ("webhooks:event", "get"):                           (302, 403, 403, 403, 200, 403, 200),
+    ("webhooks:event", "post"):                          (302, 403, 403, 403, 201, 403, 201),
+    ("webhooks:club", "get"):                            (302, 200, 200, 403, 403, 403, 403),
+    ("webhooks:club", "post"):                           (302, 201, 201, 403, 403, 403, 403),
+    ("webhooks:switch", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("webhooks:switch", "post"):                         (302, 403, 403, 403, 302, 403, 302),
+    ("webhooks:delete", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("webhooks:delete", "post"):                         (302, 403, 403, 403, 302, 403, 302),
+    ("webhooks:secret", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("webhooks:secret", "post"):                         (302, 403, 403, 403, 200, 403, 403),
+    ("webhooks:redeliver", "get"):                       (302, 405, 405, 405, 405, 405, 405),
+    ("webhooks:redeliver", "post"):                      (302, 403, 403, 403, 302, 403, 302),
 }
 
 
@@ -573,12 +599,16 @@ def world():
     Entry.objects.create(tournament=Tournament.objects.create(name="Claims cup", organiser=cast.organiser),
                          side=side_for([lasse]))
     claim = claim_request(player_id=lasse.pk, user=UserFactory(username="zed"))
+    webhook = subscription_create(user=cast.organiser, url="https://hooks.example.org/crawford", events=["results"],
+                                  tournament=tournament)
+    delivery = Delivery.objects.create(subscription=webhook, event="results", payload={"type": "result.confirmed"})
     common = {"organiser_request_id": asked.pk, "organiser_id": cast.other_organiser.pk, "claim_id": claim.pk,
               "match_id": cast.match.pk, "player_id": alice.pk, "number": 1, "job_id": job.pk,
               "entry_id": entry.pk, "club_id": club.pk, "slug": club.slug, "season_id": season.pk, "night_id": night.pk,
               "membership_id": Membership.objects.get(club=club, user=cast.other_organiser).pk,
               "dispute_id": dispute.pk, "ruling_id": ruling.pk, "appeal_id": appeal.pk,
               "chouette_id": chouette.pk, "game_number": 1, "token": invitation_token(invitation),
+              "subscription_id": webhook.pk, "delivery_id": delivery.pk,
               # allauth's links (re_path routes): a verification key and a reset link that do not exist
               "key": "not-a-key", "uidb36": "1"}
     return {
@@ -629,6 +659,10 @@ BODIES = {
     "organiser:revoke": {"reason": "The club closed."},
     "tournaments:desk_paste": {"paste-names": "Somebody New"},
     "tournaments:desk_check_in": {"all": "1"},
+    "api-tournament-webhooks": {"url": "https://hooks.example.org/event", "events": ["results"]},
+    "api-club-webhooks": {"url": "https://hooks.example.org/club", "events": ["pairings"]},
+    "webhooks:event": {"url": "https://hooks.example.org/event", "events": ["results"]},
+    "webhooks:club": {"url": "https://hooks.example.org/club", "events": ["pairings"]},
 }
 
 

@@ -50,7 +50,8 @@ def host_of(url: str) -> str:
     return urlsplit(url).hostname or url
 
 
-def _render(request, *, tournament=None, club=None, form=None, shown_secret=None, status: int = 200):
+def _render(request, *, tournament=None, club=None, form=None, shown_secret=None, refusal: str = "",
+            status: int = 200):
     target = _target(tournament, club)
     subscriptions = list(selectors.subscription_list(**target))
     for subscription in subscriptions:
@@ -60,7 +61,8 @@ def _render(request, *, tournament=None, club=None, form=None, shown_secret=None
     for delivery in deliveries:
         delivery.host = host_of(delivery.subscription.url)
     context = {"tournament": tournament, "form": form or WebhookForm(), "subscriptions": subscriptions,
-               "deliveries": deliveries, "shown_secret": shown_secret, "page_url": _page_url(tournament or club),
+               "deliveries": deliveries, "shown_secret": shown_secret, "refusal": refusal,
+               "page_url": _page_url(tournament or club),
                "target_name": tournament.name if tournament is not None else club.name}
     if club is not None:
         context = club_page_context(request, club, **context)
@@ -106,9 +108,7 @@ def _subscription(request, subscription_id: int) -> Subscription:
 
 
 def _refused(request, subscription: Subscription, error: DomainError) -> HttpResponse:
-    form = WebhookForm()
-    form.add_error(None, error_text(error))
-    return _render(request, tournament=subscription.tournament, club=subscription.club, form=form,
+    return _render(request, tournament=subscription.tournament, club=subscription.club, refusal=error_text(error),
                    status=error_status(error))
 
 

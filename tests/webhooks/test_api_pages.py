@@ -5,6 +5,7 @@ with the log."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -18,6 +19,7 @@ from webhooks import services
 from webhooks.models import Delivery, Subscription
 
 pytestmark = pytest.mark.django_db
+User = get_user_model()
 
 URL = "https://hooks.example.org/crawford"
 
@@ -84,6 +86,10 @@ def test_staff_manage_an_event_s_webhooks_but_only_the_owner_sees_the_secret():
     assert staff.get(reverse("api-webhook", args=[subscription.pk])).status_code == 200
     refused = staff.get(reverse("api-webhook-secret", args=[subscription.pk]))
     assert refused.status_code == 403 and refused.json()["code"] == "not_webhook_owner"
+    page = Client()
+    page.force_login(User.objects.get(username="stella"))
+    shown = page.post(reverse("webhooks:secret", args=[subscription.pk]))
+    assert shown.status_code == 403 and subscription.secret not in shown.content.decode()
     changed = staff.patch(reverse("api-webhook", args=[subscription.pk]), {"events": ["pairings"], "active": False},
                           format="json")
     assert changed.status_code == 200 and changed.json()["events"] == ["pairings"] and changed.json()["active"] is False
