@@ -50,14 +50,20 @@ def webhook_sentence(entry, sides) -> str:
     before, after = describe.data(entry.before), describe.data(entry.after)
     values = {"who": describe.who(entry), "host": _host(after or before), "events": _events(after or before)}
     if entry.action == "webhook.created":
-        return gettext("%(who)s subscribed %(host)s to the %(events)s.") % values
+        if not (after or before).get("events"):
+            return gettext("%(who)s added a webhook to %(host)s.") % values
+        return gettext("%(who)s had the %(events)s sent to %(host)s.") % values
     if entry.action == "webhook.deleted":
         return gettext("%(who)s removed the webhook to %(host)s.") % values
     if entry.action == "webhook.redelivered":
         return gettext("%(who)s sent a delivery to %(host)s again.") % values
     if after.get("active") is False and before.get("active") is not False:
         return gettext("%(who)s switched off the webhook to %(host)s.") % values
-    return gettext("%(who)s changed the webhook to %(host)s: now told of the %(events)s.") % values
+    if after.get("active") and before.get("active") is False:
+        return gettext("%(who)s switched on the webhook to %(host)s.") % values
+    if not after.get("events"):
+        return gettext("%(who)s changed the webhook to %(host)s.") % values
+    return gettext("%(who)s changed the webhook: the %(events)s now go to %(host)s.") % values
 
 
 AUDIT_ACTIONS = {

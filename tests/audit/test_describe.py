@@ -19,7 +19,7 @@ import pytest
 from audit.describe import action_label, as_sentence, describe, describer_of
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "audit", "chouette", "clubs", "core", "demo", "matches", "rulings", "tournaments")
+APPS = ("accounts", "audit", "chouette", "clubs", "core", "demo", "matches", "rulings", "tournaments", "webhooks")
 ACTION_SHAPE = r"^[a-z_]+\.[a-z_]+$"
 FORBIDDEN = ("{", "}", "_", "matches.", "tournaments.", "rulings.", "object_id", '":', "[", "None", "True", "False")
 
@@ -84,6 +84,12 @@ PAIRING = {"key": "main-2-1", "entries": [4, 5], "match": 11, "names": ["Ana", N
 ENTRY = {"entry": 4, "name": "Ana", "status": "checked_in", "seed": 1, "late": False, "players": [3],
          "roller": "alternate"}
 SAMPLES: dict[str, tuple[object, object, str]] = {
+    "webhook.created": (None, {"host": "hooks.example.org", "events": ["results", "rulings"], "active": True}, ""),
+    "webhook.changed": ({"host": "hooks.example.org", "events": ["results"], "active": True},
+                        {"host": "hooks.example.org", "events": ["results"], "active": False}, ""),
+    "webhook.deleted": ({"host": "hooks.example.org", "events": ["pairings"], "active": True}, None, ""),
+    "webhook.redelivered": (None, {"host": "hooks.example.org", "events": ["results"], "active": True,
+                                   "event": "results", "delivery": 9, "of": 8}, ""),
     "match.created": (None, MATCH, ""),
     "match.imported": (None, {**MATCH, "games": 7, "file": "final_match.mat"}, "imported from final_match.mat"),
     "match.reported": ({"score": [3, 5]}, {"side": 1, "score": [5, 3], "games": 0}, ""),
@@ -184,6 +190,13 @@ def test_every_action_written_has_a_describer_and_reads_as_a_sentence(action):
     assert_a_sentence(describe(entry(action, before, after, note), SIDES))
     # An entry without its data (an older shape) still reads as a sentence.
     assert_a_sentence(describe(entry(action), SIDES))
+
+
+def test_a_webhook_reads_by_its_host_and_what_it_is_told_of():
+    assert describe(entry("webhook.created", *SAMPLES["webhook.created"]), SIDES) == (
+        "Olga had the results, rulings sent to hooks.example.org.")
+    assert describe(entry("webhook.changed", *SAMPLES["webhook.changed"]), SIDES) == (
+        "Olga switched off the webhook to hooks.example.org.")
 
 
 def test_a_corrected_score_reads_as_a_director_says_it():

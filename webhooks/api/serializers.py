@@ -70,7 +70,7 @@ class WebhookSecretSerializer(serializers.Serializer):
 class DeliverySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     delivery = serializers.UUIDField(source="uid", help_text="the X-Crawford-Delivery header: the same on every retry")
-    event = serializers.ChoiceField(choices=Subscription.Event.choices)
+    event = serializers.CharField(help_text="results, pairings or rulings")  # the events' enum is named once
     status = serializers.ChoiceField(choices=Delivery.Status.choices)
     attempts = serializers.IntegerField()
     last_status_code = serializers.IntegerField(allow_null=True, help_text="the receiver's last HTTP status, or null")

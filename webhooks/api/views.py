@@ -12,7 +12,7 @@ switched-off webhook.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
@@ -39,9 +39,11 @@ TAGS = ["webhooks"]
 ERRORS = {401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer}
 WRITE_ERRORS = {400: ApiErrorSerializer, **ERRORS}
 
-NOT_FOUND = {Tournament.DoesNotExist: "there is no such event here", Club.DoesNotExist: "there is no such club here",
-             Subscription.DoesNotExist: "there is no such webhook here",
-             Delivery.DoesNotExist: "there is no such delivery of this webhook"}
+# Whole sentences, one per kind of row.
+NOT_FOUND = {Tournament.DoesNotExist: gettext_lazy("there is no such event here"),
+             Club.DoesNotExist: gettext_lazy("there is no such club here"),
+             Subscription.DoesNotExist: gettext_lazy("there is no such webhook here"),
+             Delivery.DoesNotExist: gettext_lazy("there is no such delivery of this webhook")}
 
 
 def _body(serializer_class, request) -> dict:
@@ -58,7 +60,7 @@ class WebhookBaseApi(BaseApi):
     def handle_exception(self, exc):
         for missing, text in NOT_FOUND.items():
             if isinstance(exc, missing):
-                exc = NotFound(gettext(text))
+                exc = NotFound(str(text))
                 break
         return super().handle_exception(exc)
 
