@@ -37,8 +37,9 @@ FIRST_REPORT = 3 + SAVEPOINT
 # auth, the lock, the reports seen and the report's key (one query), then sent together before the
 # next read: INSERT report (agreed), INSERT audit (reported), UPDATE theirs (confirmed), UPDATE
 # match, INSERT audit (result); the dispute the reports may have opened (rulings), then sent
-# together at the end: 2 INSERT outbox (email, rating)
-CONFIRMATION = 5 + SAVEPOINT
+# together at the end: 2 INSERT outbox (email, rating); the webhooks told of results looked for
+# (webhooks: one query)
+CONFIRMATION = 6 + SAVEPOINT
 # auth, the lock and the reports seen (one query), UPDATE theirs (contested, statement), UPDATE
 # match, the automatic dispute looked for, INSERT dispute, INSERT audit (dispute opened), INSERT outbox
 CONTEST = 8 + SAVEPOINT
