@@ -55,6 +55,8 @@ from tests.tournaments.factories import drawn, player
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import entry_check_in, tournament_draw
 from tournaments.services.teams import team_create
+from webhooks.models import Delivery
+from webhooks.services import subscription_create
 
 pytestmark = pytest.mark.django_db
 
@@ -156,6 +158,9 @@ def build_world() -> World:
     Entry.objects.create(tournament=Tournament.objects.create(name="Claims cup", organiser=cast.organiser),
                          side=side_for([lasse]))
     claim = claim_request(player_id=lasse.pk, user=UserFactory(username="zed"))
+    webhook = subscription_create(user=cast.organiser, url="https://hooks.example.org/crawford", events=["results"],
+                                  tournament=event)
+    delivery = Delivery.objects.create(subscription=webhook, event="results", payload={"type": "result.confirmed"})
 
     ids = {
         "match_id": [cast.match.pk, played.pk],
@@ -176,6 +181,8 @@ def build_world() -> World:
         "dispute_id": [dispute.pk],
         "ruling_id": [ruling.pk],
         "appeal_id": [appeal.pk],
+        "subscription_id": [webhook.pk],
+        "delivery_id": [delivery.pk],
     }
     return World(users={"player": cast.alice, "organiser": cast.organiser}, ids=ids)
 

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 
 from clubs.models import Club
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
+from core.parsers import JSONParser
 from tournaments.models import Tournament
 
 from .. import selectors, services
@@ -53,8 +54,9 @@ def _body(serializer_class, request) -> dict:
 
 
 class WebhookBaseApi(BaseApi):
-    """Signed in, always (401 first); an unknown row is a 404 with a sentence."""
+    """JSON bodies; signed in, always (401 first); an unknown row is a 404 with a sentence."""
 
+    parser_classes = [JSONParser]
     permission_classes = [IsAuthenticated]
 
     def handle_exception(self, exc):
