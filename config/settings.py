@@ -236,6 +236,11 @@ IMPORT_SWEEP_SECONDS = env_int("CRAWFORD_IMPORT_SWEEP_SECONDS", 30)
 IMPORT_STALL_SECONDS = env_int("CRAWFORD_IMPORT_STALL_SECONDS", 120)
 IMPORT_MAX_REDISPATCH = env_int("CRAWFORD_IMPORT_MAX_REDISPATCH", 3)
 
+# Webhooks (webhooks/services.py): the waits in seconds after a delivery's 1st, 2nd ... failed
+# attempt; one attempt more than waits, then the delivery fails for good. Plain http to this
+# computer is taken only with DEBUG on (WEBHOOKS_LOCAL_HTTP, webhooks/transport.py).
+WEBHOOKS_BACKOFF = tuple(int(wait) for wait in env_list("CRAWFORD_WEBHOOKS_BACKOFF", ["30", "120", "600", "3600", "21600"]))
+
 
 def _env_rate(name: str, default: str) -> str:
     """A DRF throttle rate such as ``30/minute`` (per second, minute, hour or day) from the environment."""

@@ -5,7 +5,7 @@ inside that change's transaction: they write their Delivery rows and their outbo
 a change that rolls back leaves no delivery and sends nothing).
 
 A delivery's attempts (:func:`delivery_attempt`, run by webhooks.tasks) follow the backoff of
-``BACKOFF``: an answer other than 2xx, or none within 5 s, is tried again 30 s, 2 min, 10 min, 1 h
+``WEBHOOKS_BACKOFF`` (config/settings.py): an answer other than 2xx, or none within 5 s, is tried again 30 s, 2 min, 10 min, 1 h
 and 6 h later; the sixth failure fails the delivery for good. Each attempt carries its number, and
 runs only if the delivery is still pending with exactly the attempts before it made: a second copy
 of a task (the outbox relay, a Celery retry and the sweep meeting) sends nothing.
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
@@ -33,9 +34,13 @@ from . import errors, selectors, signing, transport
 from .models import Delivery, Subscription
 
 DELIVER_TASK = "webhooks.tasks.webhook_deliver_task"
-#: Seconds to wait after the 1st, 2nd ... 5th failed attempt; the 6th failure is final.
-BACKOFF = (30, 120, 600, 3600, 6 * 3600)
-MAX_ATTEMPTS = len(BACKOFF) + 1
+
+
+def backoff() -> tuple[int, ...]:
+    """Seconds to wait after the 1st, 2nd ... failed attempt (``WEBHOOKS_BACKOFF``: 30 s, 2 min,
+    10 min, 1 h, 6 h); the attempt after the last wait is the last (the 6th)."""
+    return tuple(settings.WEBHOOKS_BACKOFF)
+
 #: A pending delivery this late past its next attempt lost its task (Redis restarted, a retry
 #: longer than Celery keeps): the sweep sends it again.
 SWEEP_GRACE = timedelta(minutes=2)
@@ -263,13 +268,13 @@ def delivery_attempt(*, delivery_id: int, attempt: int, now=None, post=transport
         })
         delivery.attempts = attempt
         delivery.last_status_code, delivery.last_error = answer.status_code, answer.error
-        retry_in = None
+        retry_in, waits = None, backoff()
         if answer.delivered:
             delivery.status, delivery.delivered_at, delivery.next_attempt_at = Delivery.Status.DELIVERED, now, None
-        elif attempt >= MAX_ATTEMPTS:
+        elif attempt > len(waits):
             delivery.status, delivery.next_attempt_at = Delivery.Status.FAILED, None
         else:
-            retry_in = BACKOFF[attempt - 1]
+            retry_in = waits[attempt - 1]
             delivery.next_attempt_at = now + timedelta(seconds=retry_in)
         delivery.save(update_fields=["attempts", "last_status_code", "last_error", "status", "delivered_at",
                                      "next_attempt_at"])

@@ -1,5 +1,5 @@
 """Celery tasks of webhooks: one attempt of a delivery, and the sweep of deliveries whose task was
-lost. The attempts' schedule is webhooks.services' (BACKOFF); a failure of the service's own
+lost. The attempts' schedule is webhooks.services' (WEBHOOKS_BACKOFF); a failure of the service's own
 (the database) follows core.tasks' retry policy."""
 
 from __future__ import annotations

@@ -233,3 +233,22 @@ def test_a_result_with_no_webhook_costs_one_query(django_assert_num_queries):
     _tournament, match = event_match()
     with django_assert_num_queries(1):
         services.deliveries_for_result(match=match)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_delivers_through_the_outbox_and_retries_after_a_500(receiver, celery_cluster):
+    # A real `celery -A config worker` (DEBUG on: http to this computer), the waits cut to a second.
+    worker = celery_cluster.worker(queues=("quick",), CRAWFORD_WEBHOOKS_BACKOFF="1,1,1,1,1")
+    tournament, match = event_match()
+    subscribe(receiver, tournament=tournament)
+    receiver.script = [500]
+    confirm(match, tournament.organiser)  # committed: its outbox row is published after the commit
+    delivery = Delivery.objects.get()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and delivery.status != Delivery.Status.DELIVERED:
+        time.sleep(0.3)
+        delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.DELIVERED, worker.log()
+    assert delivery.attempts == 2 and len(receiver.requests) == 2
+    assert {r.headers["x-crawford-delivery"] for r in receiver.requests} == {str(delivery.uid)}
