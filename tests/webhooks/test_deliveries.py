@@ -10,6 +10,7 @@ import time
 import pytest
 from django.db import transaction
 
+from clubs.models import ClubEvent
 from core.models import OutboxTask
 from matches.models import Match
 from matches.services.reporting import claim_make, match_override
@@ -18,7 +19,8 @@ from rulings.services.rulings import ruling_make
 from tests.clubs.factories import ClubFactory
 from tests.matches.factories_api import make_cast
 from tests.tournaments.factories import closed, drawn, enter, player
-from tournaments.services import tournament_draw
+from tournaments.models import Tournament
+from tournaments.services import tournament_draw, tournament_pair_next_round
 from webhooks import services, signing
 from webhooks.models import Delivery, Subscription
 from webhooks.tasks import webhook_deliver_task
@@ -211,6 +213,42 @@ def test_a_draw_and_its_pairings_are_posted(receiver):
     names = sorted(name for pairing in body["data"]["pairings"] for name in pairing["players"] if name)
     assert names == ["Ana", "Bob", "Cat", "Dan"]
     assert all(isinstance(pairing["match"], int) for pairing in body["data"]["pairings"])
+
+
+def test_each_swiss_round_is_posted_with_its_number_and_its_bye(receiver):
+    tournament = closed(format=Tournament.Format.SWISS)
+    enter(tournament, [player("ana"), player("bob"), player("cat")])
+    subscribe(receiver, tournament=tournament, events=["pairings", "results"])
+    tournament_draw(tournament_id=tournament.pk, user=tournament.organiser)
+    [first] = Delivery.objects.filter(event="pairings")
+    assert first.payload["data"]["round"] == 1
+    assert [None] in [[p for p in pairing["players"] if p is None] for pairing in first.payload["data"]["pairings"]]
+    for match in Match.objects.filter(event_link__tournament=tournament, status=Match.Status.SCHEDULED):
+        confirm(match, tournament.organiser)
+    assert Delivery.objects.filter(event="results").count() == 1
+    tournament_pair_next_round(tournament_id=tournament.pk, user=tournament.organiser)
+    second = Delivery.objects.filter(event="pairings").exclude(pk=first.pk).get()
+    assert second.payload["type"] == "round.paired" and second.payload["data"]["round"] == 2
+
+
+def test_a_ruling_on_an_event_s_match_is_posted_to_the_event_and_to_its_club(receiver):
+    tournament, match = event_match()
+    club = ClubFactory()
+    club.memberships.create(user=tournament.organiser, role="owner", status="active")
+    ClubEvent.objects.create(tournament=tournament, club=club)
+    subscribe(receiver, tournament=tournament, events=["rulings"])
+    subscribe(receiver, club=club, user=tournament.organiser, events=["rulings", "results"])
+    dispute = dispute_open(match_id=match.pk, user=match.side0.player_a.user, category="slow_play", statement="Slow.")
+    ruling_make(dispute_id=dispute.pk, user=tournament.organiser, outcome="match_awarded", params={"side": 0},
+                rule="RULES 9: no-show", reasoning="He did not come.")
+    rulings = Delivery.objects.filter(event="rulings")
+    assert sorted(d.subscription.tournament_id or 0 for d in rulings) == [0, tournament.pk]
+    payload = rulings[0].payload
+    assert payload == rulings[1].payload
+    assert (payload["data"]["event"], payload["data"]["club"]) == (tournament.pk, club.pk)
+    assert payload["data"]["match"]["winner"] == 0
+    # The match awarded is a confirmed result: the club's webhook told of results hears of it too.
+    assert Delivery.objects.get(event="results").subscription.club_id == club.pk
 
 
 def test_a_ruling_on_a_club_match_is_posted_to_the_club(receiver):
