@@ -71,7 +71,11 @@ def match_sentence(entry, sides: Sides) -> str:
             if before.get("status") == "confirmed" and before.get("score") != after.get("score"):
                 return gettext("Score corrected from %(before)s to %(score)s by %(who)s") % values
             return gettext("The result %(score)s was confirmed, by %(who)s") % values
-        if before.get("status") == "confirmed" and before.get("score") != after.get("score"):
+        origin = after.get("origin") if isinstance(after.get("origin"), dict) else {}
+        if origin.get("code") == "forfeit":
+            sentence = gettext("%(who)s set the result %(score)s: a forfeit, %(name)s withdrew") % {
+                **values, "name": origin.get("name") or gettext("an entrant")}
+        elif before.get("status") == "confirmed" and before.get("score") != after.get("score"):
             sentence = gettext("Score corrected from %(before)s to %(score)s by %(who)s") % values
         else:
             sentence = gettext("%(who)s set the result: %(score)s") % values

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.text import SEARCH_KEY_MAX, search_key
@@ -399,9 +400,20 @@ class Report(models.Model):
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     games = models.JSONField(null=True, blank=True, help_text="validated game logs, one list of actions per game")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    class Origin(models.TextChoices):
+        """Where a result came from when no person wrote it: worded where it is read
+        (:attr:`origin_text`), in the reader's language."""
+
+        IMPORTED = "imported", _("Imported from a match file")
+        FORFEIT = "forfeit", _("A forfeit")
+
     statement = models.TextField(blank=True)
     contest_statement = models.TextField(blank=True, default="", db_default="",
                                          help_text="the other side's words when it contested the report")
+    origin = models.CharField(max_length=16, choices=Origin.choices, blank=True, default="", db_default="",
+                              help_text="where the result came from when no person reported it")
+    origin_name = models.CharField(max_length=255, blank=True, default="", db_default="",
+                                   help_text="the file it was imported from, or the entrant who withdrew")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -424,6 +436,21 @@ class Report(models.Model):
     def full_score(self) -> tuple[int, int] | None:
         """The full score the claim or its logs gave (past the length), else None."""
         return None if self.full_score0 is None else (self.full_score0, self.full_score1)
+
+    @property
+    def origin_text(self) -> str:
+        """Where the result came from, as a sentence in the active language ("Imported from
+        final.mat"); empty for a person's report."""
+        return report_origin_text(self.origin, self.origin_name)
+
+
+def report_origin_text(origin: str, name: str) -> str:
+    """The sentence of a report's ``origin`` code with its ``name`` (a file, an entrant)."""
+    if origin == Report.Origin.IMPORTED:
+        return gettext("Imported from %(file)s") % {"file": name}
+    if origin == Report.Origin.FORFEIT:
+        return gettext("Forfeit: %(name)s withdrew from the tournament.") % {"name": name}
+    return ""
 
 
 class LiveRatingChanges(models.Manager):

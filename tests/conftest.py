@@ -100,6 +100,18 @@ def _broker_not_known_down():
         outbox.broker_forget()
 
 
+@pytest.fixture(autouse=True)
+def _language_not_left_behind():
+    """No test inherits the language a request of another activated (LocaleMiddleware activates the
+    request's language in the thread and leaves it there: a server's next request activates its
+    own, a test's next lines would run in it)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 #: Throttle rates in tests: high enough that no test is throttled by accident (the schemathesis run
 #: sends hundreds of requests as one user); a test lowers one with the ``throttle_rates`` fixture.
 TEST_THROTTLE_RATE = "100000/minute"

@@ -278,6 +278,10 @@ class ReportSerializer(PlainOutput, serializers.Serializer):
     statement = serializers.CharField(help_text="the reporter's own words")
     contest_statement = serializers.CharField(help_text="the other side's words when it contested the report "
                                                         "(empty otherwise)")
+    origin = serializers.CharField(help_text="where the result came from when no person reported it: imported "
+                                             "(from a match file) or forfeit; empty for a person's report")
+    origin_text = serializers.CharField(help_text="the origin as a sentence in the request's language "
+                                                  "(\"Imported from final.mat\"); empty for a person's report")
     created_at = serializers.DateTimeField()
 
     class Meta:

@@ -571,7 +571,7 @@ def _match_write(file: ImportFile, job: ImportJob, players: list[Player]) -> Mat
     Report.objects.create(
         match=match, side=None, reporter=owner, score0=match.score0, score1=match.score1,
         full_score0=match.full_score0, full_score1=match.full_score1, winner=match.winner,
-        games=games, status=Report.Status.CONFIRMED, statement=f"Imported from {file.name}",
+        games=games, status=Report.Status.CONFIRMED, origin=Report.Origin.IMPORTED, origin_name=file.name,
     )
     Game.objects.bulk_create(
         Game(match=match, number=game["number"], score0=game["score"][0], score1=game["score"][1],

@@ -190,9 +190,10 @@ def _same(report: Report, claim: Claim) -> bool:
 
 
 def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, action: str = "match.result_confirmed",
-                  note: str = "", ruled_dispute: int | None = None) -> None:
-    """Make ``confirmed`` the match's result: score, winner, status and games; audited. The match's
-    open automatic dispute is settled, unless it is ``ruled_dispute`` (a ruling records itself)."""
+                  note: str = "", ruled_dispute: int | None = None, origin: dict | None = None) -> None:
+    """Make ``confirmed`` the match's result: score, winner, status and games; audited (with the
+    result's ``origin`` when no person decided it). The match's open automatic dispute is settled,
+    unless it is ``ruled_dispute`` (a ruling records itself)."""
     before = match_snapshot(match, games=match_stored_games(match))
     match.score0, match.score1 = claim.score
     match.full_score0, match.full_score1 = claim.full_score or confirmed.full_score or (None, None)
@@ -210,7 +211,8 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
     actor = actor or confirmed.reporter
     audit_record(actor=actor, action=action, object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, **hooks.audit_ids(match), before=before,
-                 after=match_snapshot(match, games=match_stored_games(match)), note=note)
+                 after={**match_snapshot(match, games=match_stored_games(match)), **({"origin": origin} if origin else {})},
+                 note=note)
     # In this same transaction: the match's automatic score dispute is settled (rulings), then an
     # event's draw advances (tournaments); a correction the event refuses (a later match built on
     # it has started) rolls the whole change back. See matches.hooks.
@@ -435,9 +437,12 @@ def _disputed(match: Match, user, scores: list[list[int]], statement: str, *, ne
 
 
 @transaction.atomic
-def match_override(*, match_id: int, user, claim: Claim, statement: str = "") -> Report:
+def match_override(*, match_id: int, user, claim: Claim, statement: str = "", origin: str = "",
+                   origin_name: str = "") -> Report:
     """The organiser enters or overrides the result; the match is confirmed with it. The returned
-    report's ``match`` is the match as the change left it (see :func:`match_report`).
+    report's ``match`` is the match as the change left it (see :func:`match_report`). ``statement``
+    is the director's own words; a result no person decided (a forfeit) says so by its ``origin``
+    code (``Report.Origin``) and ``origin_name``, worded where it is read.
 
     Raises Match.DoesNotExist, NotAllowed for anyone but the match's organiser, its event's
     organiser or staff.
@@ -445,10 +450,11 @@ def match_override(*, match_id: int, user, claim: Claim, statement: str = "") ->
     match = _match_loaded(match_id)
     if not user_runs_match(match, user):
         raise errors.not_organiser()
-    return _override(match, user, _checked(match, claim), statement)
+    return _override(match, user, _checked(match, claim), statement, origin=origin, origin_name=origin_name)
 
 
-def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute: int | None = None) -> Report:
+def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute: int | None = None,
+              origin: str = "", origin_name: str = "") -> Report:
     live = match_live_reports(match)
     current = next((r for r in live if r.status == Report.Status.CONFIRMED), None)
     if current is not None and current.side is None and _same(current, claim):
@@ -460,14 +466,14 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
     report = Report.objects.create(
         match=match, side=None, reporter=user, score0=claim.score[0], score1=claim.score[1],
         **_full_fields(claim), winner=score_winner(match, claim.score), games=claim.games, statement=statement,
-        status=Report.Status.CONFIRMED,
+        status=Report.Status.CONFIRMED, origin=origin, origin_name=origin_name,
     )
     live[:] = [report]
     if claim.games is None and match_stored_games(match):
         match.games.all().delete()
         match.stored_games = []
     _apply_result(match, claim, report, actor=user, action="match.result_overridden", note=statement,
-                  ruled_dispute=ruled_dispute)
+                  ruled_dispute=ruled_dispute, origin={"code": origin, "name": origin_name} if origin else None)
     _after_commit(match, "confirmed")
     return report
 

@@ -8,8 +8,8 @@ import pytest
 from django.db import DatabaseError, transaction
 
 from core.bulk import key_statement, row_insert, row_update, writes_batched
-from core.prepared import statements_execute
 from core.models import OutboxTask
+from core.prepared import statements_execute
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,8 @@ for each round numbers the tables, enters every result in the grid with the keyb
 first score has the focus; type, Tab, type, Enter) and starts the next round; then she corrects one
 result, seeing the confirmation step first. The desk is photographed at 1280 and 390 px (under the
 test's temporary folder, or ``E2E_SCREENSHOT_DIR``), and at 390 px, in English and in Arabic (right to
-left), nothing is wider than the window.
+left), nothing is wider than the window. Meanwhile a visitor, in a second browser context, watches
+each round's page: every result the desk confirms appears on it without a reload (static/js/live.js).
 
 Needs /usr/bin/chromium (apt package ``chromium``).
 """
@@ -60,8 +61,12 @@ def test_a_director_runs_a_sixteen_player_swiss_of_four_rounds_from_the_round_de
         sign_in(page, "olga")
         page.goto(desk)
         enter_check_in_and_draw(page, names)
+        visitor = page_at(browser, live_server.url, 1280)  # another browser context: not signed in
         for number in range(1, 5):
+            watch_round(visitor, tournament, number)
             play_round(page, number, shots)
+            seen_live(visitor, number)
+        visitor.context.close()
         corrected = correct_one_result(page)
         page.screenshot(path=str(shots / "desk-1280.png"), full_page=True)
         page.context.close()
@@ -145,6 +150,31 @@ def play_round(page, number: int, shots: Path) -> None:
     else:
         expect(page.get_by_role("button", name="Start the next round")).to_have_count(0)
         expect(page.get_by_text("Every round is played")).to_be_visible()
+
+
+def watch_round(visitor, tournament: Tournament, number: int) -> None:
+    """The visitor opens round ``number``'s page (its pairings, no result yet) and marks the page,
+    so that a reload would show (the mark would be gone)."""
+    from playwright.sync_api import expect
+
+    visitor.goto(reverse("tournaments:rounds", args=[tournament.pk]) + f"?round={number}")
+    expect(visitor.get_by_role("heading", name=f"Round {number}", exact=True)).to_be_visible()
+    expect(visitor.locator("#live-rounds table.pairings tbody tr")).to_have_count(8)
+    expect(visitor.locator("#live-rounds tbody tr td:last-child bdi")).to_have_count(0)
+    visitor.evaluate("window.watchedRound = %d" % number)
+
+
+def seen_live(visitor, number: int) -> None:
+    """Every result the desk confirmed in round ``number`` is on the visitor's page, its winner in
+    bold, and the page was not reloaded."""
+    from playwright.sync_api import expect
+
+    scores = visitor.locator("#live-rounds tbody tr td:last-child bdi")
+    expect(scores).to_have_count(8, timeout=20_000)
+    assert set(scores.all_inner_texts()) <= {f"{LENGTH}-1", f"1-{LENGTH}", f"2-{LENGTH}", f"{LENGTH}-2"}
+    expect(visitor.locator("#live-rounds tbody td strong")).to_have_count(8)
+    assert visitor.evaluate("window.watchedRound") == number, "the visitor's page was reloaded"
+    assert visitor.evaluate("window.crawfordLive.updates") >= 1
 
 
 def correct_one_result(page) -> int:

@@ -133,7 +133,8 @@ def test_a_nul_byte_in_a_file_name_is_stored_visibly_inside_a_zip_and_out(owner)
     assert names == [("club.zip/club/first.mat", "imported"), ("club.zip/club/mid\\x00dle.mat", "imported"),
                      ("club.zip/club/third.mat", "imported"), ("odd\\x00name.mat", "failed")]
     imported = Match.objects.get(pk=job.files.get(name="club.zip/club/mid\\x00dle.mat").match_id)
-    assert Report.objects.get(match=imported).statement == "Imported from club.zip/club/mid\\x00dle.mat"
+    report = Report.objects.get(match=imported)
+    assert (report.origin, report.origin_name, report.statement) == ("imported", "club.zip/club/mid\\x00dle.mat", "")
     assert AuditEntry.objects.get(match_id=imported.pk, action="match.imported").note == \
         "imported from club.zip/club/mid\\x00dle.mat"
 
@@ -171,4 +172,4 @@ def test_an_imported_file_whose_outcome_cannot_be_saved_keeps_no_match(owner, mo
     assert (first.status, middle.status, third.status) == ("imported", "failed", "imported")
     assert middle.match_id is None and middle.error["message"] == "this file's result could not be saved"
     assert Match.objects.count() == 2  # middle.mat's match went with its outcome
-    assert not Report.objects.filter(statement="Imported from middle.mat").exists()
+    assert not Report.objects.filter(origin_name="middle.mat").exists()

@@ -58,7 +58,8 @@ def assert_forfeited(match: Match, winner: int, length: int, director) -> None:
     assert (match.status, match.score0, match.score1, match.winner) == ("confirmed", *score, winner)
     assert match.rated is False  # nothing was played
     report = match.reports.get(status=Report.Status.CONFIRMED)
-    assert report.side is None and report.reporter == director and "withdrew from the tournament" in report.statement
+    assert report.side is None and report.reporter == director and report.origin == Report.Origin.FORFEIT
+    assert report.statement == "" and report.origin_text.endswith("withdrew from the tournament.")
 
 
 # --- a bracket -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from core.errors import NotAllowed
 from core.locking import locked
-from matches.models import Match, Player, Side
+from matches.models import Match, Player, Report, Side
 from matches.services.matches import match_create, player_for_user, side_for
 from matches.services.reporting import Claim, match_override
 from tournaments import errors
@@ -305,7 +305,7 @@ def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -
                            before={"rated": True}, after={"rated": False}, note=f"forfeit: {name} withdrew")
     try:
         match_override(match_id=match.pk, user=director, claim=Claim((score[0], score[1])),
-                       statement=f"Forfeit: {name} withdrew from the tournament.")
+                       origin=Report.Origin.FORFEIT, origin_name=name)
     except NotAllowed:
         raise errors.forfeit_refused(key) from None
 
