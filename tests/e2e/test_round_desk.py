@@ -161,7 +161,7 @@ def watch_round(visitor, tournament: Tournament, number: int) -> None:
     expect(visitor.get_by_role("heading", name=f"Round {number}", exact=True)).to_be_visible()
     expect(visitor.locator("#live-rounds table.pairings tbody tr")).to_have_count(8)
     expect(visitor.locator("#live-rounds tbody tr td:last-child bdi")).to_have_count(0)
-    visitor.evaluate("window.watchedRound = %d" % number)
+    visitor.evaluate(f"window.watchedRound = {number}")
 
 
 def seen_live(visitor, number: int) -> None:
