@@ -272,7 +272,7 @@ def test_a_party_may_not_vote(cast, committee):
 
 
 def test_an_event_s_rulings_page_is_public_and_keeps_the_reasoning_private(cast):
-    event = TournamentFactory(organiser=cast.organiser)
+    event = TournamentFactory(organiser=cast.organiser, status="running")  # public: a draft is its organiser's alone
     match = MatchFactory(event=event, organiser=cast.organiser)
     dispute = dispute_open(match_id=match.pk, user=match.side0.player_a.user, category="late_arrival",
                            statement="He came late.")
