@@ -53,6 +53,23 @@ pages = {
     "organiser": [f"/events/{bracket.pk}/audit/", f"/rulings/disputes/{dispute.pk}/", "/rulings/",
                   f"/clubs/{club.slug}/members/"],
 }
+# The director's desk, the screens, paper and the live pages, the webhooks and the front page
+# (issue 16): each kind once, by its route's name.
+from django.urls import reverse
+first_round = 1
+pages["anonymous"] += ["/", "/api/docs/", "/api/redoc/",
+                       reverse("tournaments:projector", args=[bracket.pk]),
+                       reverse("tournaments:embed_bracket", args=[bracket.pk]),
+                       reverse("tournaments:bracket_svg", args=[bracket.pk]),
+                       reverse("tournaments:bracket_png", args=[bracket.pk]),
+                       reverse("tournaments:paper_draw", args=[bracket.pk]),
+                       reverse("tournaments:paper_scoresheets", args=[swiss.pk, first_round]),
+                       reverse("tournaments:paper_results", args=[swiss.pk, first_round]),
+                       reverse("tournaments:live", args=[swiss.pk]),
+                       reverse("matches:scoresheet", args=[dispute.match_id])]
+pages["organiser"] += [reverse("tournaments:desk", args=[bracket.pk]), reverse("tournaments:desk", args=[swiss.pk]),
+                       reverse("tournaments:edit", args=[swiss.pk]),
+                       reverse("webhooks:event", args=[bracket.pk]), reverse("webhooks:club", args=[club.slug])]
 from accounts.models import User
 answers = {}
 for who, paths in pages.items():

@@ -647,22 +647,33 @@ def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render_manage(request, tournament, draw_form=form, status=error_status(error))
+    draw_made(request, drawn)
+    return redirect(_manage_url(tournament))
+
+
+def draw_made(request: HttpRequest, drawn: Tournament) -> None:
+    """Tell the director the draw is made (with its seed, when it had one)."""
     if drawn.draw_seed is not None:
         messages.success(request, _("The draw is made from seed %(seed)s: the event is running.")
                          % {"seed": drawn.draw_seed})
     else:
         messages.success(request, _("The draw is made: the event is running."))
-    return redirect(_manage_url(tournament))
 
 
 @login_required
 @require_POST
 def pair_next_round(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Pair the next Swiss round; see tournament_pair_next_round."""
+    return _manage_action(request, tournament_id, pair_act(request))
+
+
+def pair_act(request: HttpRequest):
+    """The action of pairing an event's next Swiss round, for ``_manage_action`` and the desk's: it
+    returns the sentence that says so."""
     def act(tournament):
         paired = _call(services.tournament_pair_next_round, tournament_id=tournament.pk, user=request.user)
         return _("Round %(number)d is paired.") % {"number": paired.number}
-    return _manage_action(request, tournament_id, act)
+    return act
 
 
 @login_required

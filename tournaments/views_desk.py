@@ -38,7 +38,7 @@ from .services import state
 from .services.common import before_draw
 from .services.corrections import result_correct, result_correction_preview
 from .services.desk import ALL, PASTE_MAX_LINES, TABLE_MAX, entries_check_in, entries_paste, entries_seed, round_set_tables
-from .views import PAIRING_STATUS, PageLink, _call, _managed_or_403, _whole, flight_title
+from .views import PAIRING_STATUS, PageLink, _call, _managed_or_403, _whole, draw_made, flight_title, pair_act
 
 
 class PasteForm(forms.Form):
@@ -227,11 +227,7 @@ def desk_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
                       seed=form.cleaned_data["seed"])
     except DomainError as error:
         return _render(request, tournament, draw_form=form, action_error=error_text(error), status=error_status(error))
-    if drawn.draw_seed is not None:
-        messages.success(request, _("The draw is made from seed %(seed)s: the event is running.")
-                         % {"seed": drawn.draw_seed})
-    else:
-        messages.success(request, _("The draw is made: the event is running."))
+    draw_made(request, drawn)
     return redirect(_desk_url(tournament))
 
 
@@ -239,10 +235,7 @@ def desk_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def desk_pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Pair the next Swiss round; see tournament_pair_next_round."""
-    def act(tournament):
-        paired = _call(services.tournament_pair_next_round, tournament_id=tournament.pk, user=request.user)
-        return _("Round %(number)d is paired.") % {"number": paired.number}
-    return _act(request, tournament_id, act)
+    return _act(request, tournament_id, pair_act(request))
 
 
 def _event_match_or_404(tournament: Tournament, match_id: int) -> Match:
