@@ -28,6 +28,7 @@ from matches.services.matches import player_for_user
 from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
 from .crosstable import round_robin_tables, sit_outs_by_round
+from .divisions_text import division_rules, handicap_said
 from .draw import DrawError
 from .draw.names import paired_round_name
 from .errors import from_draw
@@ -37,7 +38,6 @@ from .round_labels import round_label
 from .services.common import runs
 from .services.events import may_create_events
 from .services.state import entrant_name
-from .views_divisions import division_rules, handicap_said
 
 FLIGHT_NAMES = {"main": gettext_lazy("Main flight"), "consolation": gettext_lazy("Consolation flight"),
                 "last_chance": gettext_lazy("Last-chance flight"), "winners": gettext_lazy("Winners' bracket"),

@@ -2,7 +2,7 @@
 
 from django import template
 
-from tournaments.views_divisions import handicap_said
+from tournaments.divisions_text import handicap_said
 
 register = template.Library()
 
