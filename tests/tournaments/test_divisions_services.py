@@ -24,6 +24,7 @@ from tournaments.services import (
     tournament_pair_next_round,
     tournament_update,
 )
+from tournaments.services.corrections import result_correct
 from tournaments.services.divisions import entry_set_division
 
 pytestmark = pytest.mark.django_db
@@ -273,3 +274,26 @@ def test_a_swiss_round_and_a_late_entrant_follow_the_table_rules_4_and_5(organis
         key = tuple(sorted(pair, key=["Open", "Intermediate", "Novice"].index))
         assert pair == expected[key if len(key) == 2 else ("Open", "Open")]
         assert (row.match.penalty0, row.match.penalty1) == (row.handicap0, row.handicap1)
+
+
+def test_a_corrected_winner_remakes_the_next_match_with_its_own_handicap_rule_5(organiser):
+    """divisions rule 5: a corrected result resets the match it fed; the match made again for the
+    new entrant starts from the table's score for his division, not the old one's."""
+    tournament = division_event(organiser, lengths={"main": [7, 7]})
+    alice, bob, carol, dave = (player("alice", 1900), player("bob", 1850), player("carol", 1800),
+                               player("dave", 1600))
+    enter(tournament, [alice, bob, carol], division="Open")
+    enter(tournament, [dave], division="Intermediate")
+    tournament_draw(tournament_id=tournament.pk, user=organiser)  # alice v dave, bob v carol
+    first = Match.objects.get(pairing__tournament=tournament, pairing__key="main-1-1")
+    assert first.start == (0, 1)
+    second = Match.objects.get(pairing__tournament=tournament, pairing__key="main-1-2")
+    for match, score in ((first, (7, 1)), (second, (7, 0))):
+        for side in (match.side0, match.side1):
+            match_report(match_id=match.pk, user=side.player_a.user, claim=claim_make(match, score, None))
+    final = Pairing.objects.select_related("match").get(tournament=tournament, key="main-2-1")
+    assert (final.handicap0, final.handicap1, final.match.start) == (0, 0, (0, 0))  # alice v bob
+    result_correct(match_id=first.pk, user=organiser, score=(1, 7))
+    final = Pairing.objects.select_related("match", "entry0", "entry1").get(tournament=tournament, key="main-2-1")
+    assert (final.entry0.division, final.entry1.division) == ("Intermediate", "Open")  # dave v bob
+    assert (final.handicap0, final.handicap1, final.match.start) == (1, 0, (1, 0))
