@@ -297,3 +297,15 @@ def test_a_corrected_winner_remakes_the_next_match_with_its_own_handicap_rule_5(
     final = Pairing.objects.select_related("match", "entry0", "entry1").get(tournament=tournament, key="main-2-1")
     assert (final.entry0.division, final.entry1.division) == ("Intermediate", "Open")  # dave v bob
     assert (final.handicap0, final.handicap1, final.match.start) == (1, 0, (1, 0))
+
+
+def test_a_division_that_holds_entrants_is_not_dropped_from_the_list(organiser):
+    """divisions rule 1: the list changes before the draw, but not under an entrant's feet."""
+    tournament = open_event(organiser, handicaps=[])
+    entry = entry_sign_up(tournament_id=tournament.pk, user=player("alice", 1400).user)
+    with pytest.raises(DomainError) as caught:
+        tournament_update(tournament_id=tournament.pk, user=organiser, changes={"divisions": CHICAGO[:2]})
+    assert caught.value.details["field"] == "divisions" and "Novice" in caught.value.message
+    entry_set_division(tournament_id=tournament.pk, entry_id=entry.pk, user=organiser, division="Intermediate")
+    tournament_update(tournament_id=tournament.pk, user=organiser, changes={"divisions": CHICAGO[:2]})
+    assert [d["name"] for d in Tournament.objects.get(pk=tournament.pk).divisions] == ["Open", "Intermediate"]

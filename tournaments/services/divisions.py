@@ -80,6 +80,19 @@ def division_at_entry(tournament: Tournament, players, chosen: str | None, *, di
     return placed
 
 
+def divisions_still_held(tournament: Tournament, divisions: list[dict]) -> None:
+    """Before the event's divisions become ``divisions``: DomainError ``bad_rules`` (field
+    ``divisions``) when an entrant is in a division the new list drops (the director moves him
+    first). One query."""
+    kept = {d["name"] for d in divisions}
+    held = (Entry.objects.filter(tournament=tournament).exclude(division="").exclude(division__in=kept)
+            .values_list("division", flat=True).first())
+    if held is not None:
+        raise errors.bad_rules("divisions", gettext(
+            "players are entered in the %(division)s division: move them to another division first")
+            % {"division": held})
+
+
 def handicap_for(tournament: Tournament, entry0: Entry, entry1: Entry, length: int) -> tuple[int, int]:
     """The start of a match of ``length`` between ``entry0`` (side 0) and ``entry1``: the handicap
     table's, 0-0 without divisions. Reads only what is loaded (no query)."""
