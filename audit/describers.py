@@ -115,10 +115,31 @@ SETTINGS = {
     "move_policy": gettext_lazy("the moves"), "premature_roll": gettext_lazy("the premature roll"),
     "clock_seconds_per_point": gettext_lazy("the clock"), "penalty_minutes_per_point": gettext_lazy("the late arrival"),
     "seeding": gettext_lazy("the seeding"), "board_count": gettext_lazy("the boards"),
+    # issue 17 point 5
+    "divisions": gettext_lazy("the divisions"), "handicaps": gettext_lazy("the handicap starts"),
 }
 
 
+def _division_rows(raw: list) -> str:
+    """Divisions or handicap rows (issue 17 point 5) as people say them."""
+    if not raw:
+        return gettext("none")
+    said_rows = []
+    for row in raw:
+        if not isinstance(row, dict):
+            said_rows.append(str(row))
+        elif "against" in row:
+            said_rows.append(gettext("%(division)s starts %(points)s-0 against %(against)s at %(length)s points") % {
+                "division": row.get("division"), "against": row.get("against"), "points": row.get("points"),
+                "length": row.get("length")})
+        else:
+            said_rows.append(str(row.get("name")))
+    return listing(said_rows)
+
+
 def _setting(raw) -> str:
+    if isinstance(raw, list) and all(isinstance(row, dict) for row in raw):  # divisions, handicaps
+        return _division_rows(raw)
     if isinstance(raw, dict):
         return "; ".join(f"{said(name)}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for name, v in raw.items())
     day = parse_date(raw) if isinstance(raw, str) and len(raw) == 10 else None
@@ -167,6 +188,11 @@ def event_sentence(entry, sides: Sides) -> str:
             "entry.checked_in": gettext("%(who)s checked %(entrant)s in"),
             "entry.reinstated": gettext("%(who)s reinstated %(entrant)s: the disqualification was undone"),
         }
+        if action == "entry.division_set":  # issue 17 point 5
+            values.update(division=after.get("division") or "", before=before.get("division") or "")
+            if not values["before"]:
+                return gettext("%(who)s put %(entrant)s in the %(division)s division") % values
+            return gettext("%(who)s moved %(entrant)s from the %(before)s division to the %(division)s division") % values
         if action == "entry.withdrawn":
             if not after:
                 return gettext("%(who)s removed the entry of %(entrant)s before the draw") % values
@@ -420,6 +446,7 @@ EVENT_ACTIONS = {
     "entry.checked_in": gettext_lazy("Entrant checked in"),
     "entry.withdrawn": gettext_lazy("Entrant withdrawn"),
     "entry.reinstated": gettext_lazy("Entrant reinstated"),
+    "entry.division_set": gettext_lazy("Entrant's division set"),
     "team.created": gettext_lazy("Team entered"),
     "team.added_late": gettext_lazy("Team added late"),
     "team.member_added": gettext_lazy("Team member added"),

@@ -17,6 +17,8 @@ from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import EventRules, rule_bounds
 
+from .forms_divisions import DEFAULT_HANDICAPS_TEXT, clean_division_fields, division_fields
+
 if TYPE_CHECKING:
     from tournaments.selectors import TeamView
 
@@ -80,6 +82,10 @@ class TournamentForm(forms.Form):
         """``clubs``: (id, name) of the clubs the organiser may put the event on; ``club_required``:
         a club's owner without the organiser role creates only his club's events (no "No club")."""
         super().__init__(*args, **kwargs)
+        # --- issue 17 point 5: divisions and handicaps (tournaments.forms_divisions) ---
+        self.fields.update(division_fields())
+        self.fields["handicaps"].initial = DEFAULT_HANDICAPS_TEXT
+        # --- end divisions ---
         field = self.fields["club"]
         if club_required:
             field.required = True
@@ -93,6 +99,11 @@ class TournamentForm(forms.Form):
 
     def clean_lengths(self) -> dict:
         return parse_lengths(self.cleaned_data.get("lengths", ""))
+
+    def clean(self):
+        cleaned = super().clean()
+        clean_division_fields(self)  # issue 17 point 5
+        return cleaned
 
     def rules(self) -> EventRules:
         """The cleaned fields as the event's rules (``tournament_create``'s); an empty count keeps

@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms import TournamentForm
+from tournaments.forms_divisions import divisions_text, handicaps_text
 from tournaments.models import Tournament
 from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
 
@@ -24,6 +25,8 @@ class TournamentEditForm(TournamentForm):
     def __init__(self, *args, tournament: Tournament, has_entries: bool, **kwargs):
         initial = {name: getattr(tournament, name) for name in EDITABLE}
         initial["lengths"] = lengths_text(tournament.lengths)
+        initial["divisions"] = divisions_text(tournament.divisions)  # issue 17 point 5
+        initial["handicaps"] = handicaps_text(tournament.handicaps)
         super().__init__(*args, initial=initial, **kwargs)
         del self.fields["club"], self.fields["token"]
         self.fields["kind"].choices = Tournament.Kind.choices

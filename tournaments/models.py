@@ -86,6 +86,17 @@ class Tournament(models.Model):
     appeal_minutes = models.PositiveIntegerField(default=30, help_text="a ruling may be appealed for this long")
 
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
+
+    # --- issue 17 point 5: divisions and handicaps (tournaments.draw.divisions) ---
+    divisions = models.JSONField(
+        default=list, blank=True,
+        help_text='the divisions, strongest first, e.g. [{"name": "Open"}, {"name": "Novice", "max_rating": 1500}]; '
+                  'empty: no divisions')
+    handicaps = models.JSONField(
+        default=list, blank=True,
+        help_text='handicap starts, e.g. [{"division": "Intermediate", "against": "Open", "length": 7, "points": 1}]')
+    # --- end divisions ---
+
     draw_seed = models.BigIntegerField(null=True, blank=True, help_text="the recorded random seed of the draw")
     drawn_at = models.DateTimeField(null=True, blank=True)
     # Moves on with every committed change made under the event's lock (entries, draw, rounds,
@@ -196,6 +207,8 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(null=True, blank=True, help_text="the organiser's seed, or the late entrant's")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ENTERED)
     late = models.BooleanField(default=False)
+    # issue 17 point 5: the entrant's division (by rating at entry, or the director's); empty: none.
+    division = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -235,6 +248,10 @@ class Pairing(models.Model):
     length = models.PositiveSmallIntegerField()
     match = models.OneToOneField("matches.Match", null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="pairing")
+    # issue 17 point 5: the handicap start its match was given (entry0's points, entry1's) from the
+    # divisions' handicap table when it was made; 0-0 without one.
+    handicap0 = models.PositiveSmallIntegerField(default=0)
+    handicap1 = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["tournament", "round_number", "key"]

@@ -120,6 +120,7 @@ class Entrant:
     status: str
     late: bool
     roller: str | None = None
+    division: str = ""  # issue 17 point 5
 
     @property
     def withdrawn(self) -> bool:
@@ -129,7 +130,8 @@ class Entrant:
 def _entrant(entry: Entry) -> Entrant:
     players = tuple((p.pk, p.display_name) for p in state.entrant_players(entry)) if entry.side_id else ()
     roller = entry.side.roller if entry.side_id and entry.side.is_pair else None
-    return Entrant(entry.pk, state.entrant_name(entry), entry.seed, players, entry.status, entry.late, roller)
+    return Entrant(entry.pk, state.entrant_name(entry), entry.seed, players, entry.status, entry.late, roller,
+                   entry.division)
 
 
 def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
@@ -192,6 +194,12 @@ class PairingView:
     bottom_from: str | None = None
     pairing_id: int | None = None
     table: str = ""
+    # issue 17 point 5: the handicap start between divisions, top first ((0, 0) without one).
+    handicap: tuple[int, int] = (0, 0)
+
+    @property
+    def handicapped(self) -> bool:
+        return self.handicap != (0, 0)
 
 
 def _oriented_score(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int] | None:
@@ -376,8 +384,14 @@ def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entran
         status=status, match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id), winner=winner,
         top_bye=top is BYE, bottom_bye=bottom is BYE,
         top_from=_source(m.top) if top is None else None, bottom_from=_source(m.bottom) if bottom is None else None,
-        pairing_id=pairing.pk,
+        pairing_id=pairing.pk, handicap=_handicap(pairing, top),
     )
+
+
+def _handicap(pairing: Pairing, top) -> tuple[int, int]:
+    """The pairing's handicap start (issue 17 point 5), top first: the pairing's are entry0's first."""
+    start = (pairing.handicap0, pairing.handicap1)
+    return start if top is None or top == pairing.entry0_id or pairing.entry0_id is None else start[::-1]
 
 
 class _LazyEntrants(dict):
@@ -695,6 +709,7 @@ def _round_pairing(pairing: Pairing, entrants: dict[int, Entrant], by_id: dict[i
         match_id=pairing.match_id, score=_oriented_score(pairing, by_id),
         winner=state.winner_entry(pairing, by_id), pairing_id=pairing.pk,
         table=pairing.match.table if pairing.match_id is not None else "",
+        handicap=(pairing.handicap0, pairing.handicap1),
     )
 
 

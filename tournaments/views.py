@@ -28,6 +28,7 @@ from matches.services.matches import player_for_user
 from . import selectors, services
 from .bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
 from .crosstable import round_robin_tables, sit_outs_by_round
+from .divisions_text import division_rules, handicap_said
 from .draw import DrawError
 from .draw.names import paired_round_name
 from .errors import from_draw
@@ -138,6 +139,7 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
                                      minutes) % {"count": minutes}),
         (_("Seeding"), tournament.get_seeding_display()),
     ]
+    lines += division_rules(tournament)  # issue 17 point 5
     return lines
 
 
@@ -265,8 +267,10 @@ def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
         partner_id = form.cleaned_data["partner"].pk
         me = player_for_user(request.user)
         rolls = {"me": me.pk if me else None, "partner": partner_id}.get(form.cleaned_data["rolls"])
+    division = (request.POST.get("division") or "").strip() or None if tournament.divisions else None  # issue 17 p5
     try:
-        services.entry_sign_up(tournament_id=tournament.pk, user=request.user, partner_id=partner_id, rolls=rolls)
+        services.entry_sign_up(tournament_id=tournament.pk, user=request.user, partner_id=partner_id, rolls=rolls,
+                               division=division)
     except DomainError as error:
         return _render_detail(request, tournament, action_error=error_text(error), sign_up_form=form,
                               status=error_status(error))
@@ -359,6 +363,7 @@ class FlightDrawing:
     champion: selectors.Entrant | None
     windows: tuple[PageLink, ...] = ()
     sections: tuple[PageLink, ...] = ()
+    handicaps: tuple[str, ...] = ()  # issue 17 point 5: the handicap starts of the matches shown
 
 
 def _whole(request: HttpRequest, name: str, default: int = 1) -> int:
@@ -400,8 +405,9 @@ def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, wi
         for number in range(1, _sections(count) + 1)
     ) if _sections(count) > 1 else ()
     drawing_title = _("%(event)s: %(flight)s") % {"event": tournament.name, "flight": title}
+    handicaps = tuple(filter(None, (handicap_said(m) for rnd in window.rounds for m in rnd.matches)))
     return FlightDrawing(summary.name, title, bracket_svg(rounds, title=drawing_title, words=_svg_words()),
-                         summary.champion, windows, sections)
+                         summary.champion, windows, sections, handicaps)
 
 
 def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -218,6 +218,9 @@ class MatchSpec:
     length: int
     crawford: bool = True
     move_policy: str = Match.MovePolicy.LEGAL
+    # The score it starts from (each side's points before the first game: an event's handicap
+    # between divisions), kept as the match's penalty points, which the engine replays from.
+    start: tuple[int, int] = (0, 0)
 
 
 @transaction.atomic
@@ -254,7 +257,7 @@ def match_create_many(*, created_by, specs: list[MatchSpec], context: dict | Non
         ]
         match = Match(
             consent0=consent[0], consent1=consent[1], side0=first, side1=second, length=spec.length,
-            crawford=spec.crawford, move_policy=spec.move_policy,
+            crawford=spec.crawford, move_policy=spec.move_policy, penalty0=spec.start[0], penalty1=spec.start[1],
             organiser=named[0] if named else _default_organiser(created_by, first, second), created_by=created_by,
         )
         rules = (spec.length, spec.crawford, spec.move_policy)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import connection
+from django.db import connection, models
 
 from accounts.models import User
 from audit.models import AuditEntry
@@ -177,3 +177,33 @@ def test_team_matches_are_started_in_the_same_queries_for_more_teams(organiser, 
         assert BoardOrder.objects.filter(team__tournament=tournament, round_number=1, locked=True).count() == count
         assert AuditEntry.objects.filter(tournament_id=tournament.pk, action="match.created").count() == boards.count()
     assert counts[0] == counts[1]
+
+
+# --- issue 17 point 5: divisions and handicaps ---
+
+DIVISIONS = [{"name": "Open"}, {"name": "Intermediate"}, {"name": "Novice"}]
+HANDICAPS = [{"division": "Intermediate", "against": "Open", "length": 7, "points": 1},
+             {"division": "Novice", "against": "Open", "length": 7, "points": 2}]
+
+
+def test_handicap_starts_between_divisions_take_no_query_of_their_own():
+    """A draw and a Swiss round of an event with divisions (entrants spread over three) take the
+    same constants: the handicap start is read from the entries and the event already loaded."""
+    organiser = make_organiser()
+    counts = []
+    for size in (12, 200):
+        tournament = event(size, organiser, format=Tournament.Format.SWISS, swiss_rounds=5, lengths={"rounds": 7},
+                           divisions=DIVISIONS, handicaps=HANDICAPS)
+        entries = list(Entry.objects.filter(tournament=tournament).order_by("pk"))
+        for i, entry in enumerate(entries):
+            entry.division = DIVISIONS[i % 3]["name"]
+        Entry.objects.bulk_update(entries, ["division"])
+        draw = count_queries(lambda t=tournament: tournament_draw(tournament_id=t.pk, user=organiser))
+        confirm_all(tournament, random.Random(size))
+        paired = count_queries(lambda t=tournament: tournament_pair_next_round(tournament_id=t.pk, user=organiser))
+        counts.append((draw, paired))
+        started = Match.objects.filter(event_link__tournament=tournament).exclude(penalty0=0, penalty1=0)
+        assert started.exists()
+        assert not Pairing.objects.filter(tournament=tournament, match__isnull=False).exclude(
+            handicap0=models.F("match__penalty0"), handicap1=models.F("match__penalty1")).exists()
+    assert counts == [(SWISS_DRAW_QUERIES, SWISS_ROUND_QUERIES)] * 2

@@ -50,6 +50,43 @@ class LengthsField(serializers.JSONField):
     """The published lengths as sent; ``tournament_create`` checks them, naming the flight."""
 
 
+# --- issue 17 point 5: divisions and handicaps ---
+DIVISION_SCHEMA = {
+    "type": "object", "required": ["name"], "additionalProperties": False,
+    "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 40},
+                   "min_rating": {"type": "number", "nullable": True, "description": "included; null: no bound"},
+                   "max_rating": {"type": "number", "nullable": True, "description": "excluded; null: no bound"}},
+}
+HANDICAP_SCHEMA = {
+    "type": "object", "required": ["division", "against", "length", "points"], "additionalProperties": False,
+    "properties": {"division": {"type": "string", "description": "the division that starts ahead"},
+                   "against": {"type": "string"}, "length": LENGTH,
+                   "points": {"type": "integer", "minimum": 1, "description": "less than the length"}},
+}
+
+
+@extend_schema_field({
+    "type": "array", "items": DIVISION_SCHEMA, "maxItems": 10,
+    "example": [{"name": "Open"}, {"name": "Intermediate", "max_rating": 1650}, {"name": "Novice", "max_rating": 1500}],
+    "description": "the divisions, strongest first (empty: none); a player may play in one whose rating range holds "
+                   "his rating, and is placed in the weakest of them when he names none",
+})
+class DivisionsField(serializers.JSONField):
+    """The divisions as sent; ``EventRules`` checks them, naming the value."""
+
+
+@extend_schema_field({
+    "type": "array", "items": HANDICAP_SCHEMA, "nullable": True,
+    "example": [{"division": "Intermediate", "against": "Open", "length": 7, "points": 1}],
+    "description": "handicap starts between divisions: a player of division starts a match of length points "
+                   "points ahead of one of against; null: the default table (an Intermediate starts 1-0 against an "
+                   "Open player at 7 points, a Novice 1-0 against an Intermediate and 2-0 against an Open player)",
+})
+class HandicapsField(serializers.JSONField):
+    """The handicap table as sent; ``EventRules`` checks it, naming the row and field."""
+# --- end divisions ---
+
+
 class TournamentCreateSerializer(StrictInputSerializer):
     """A new tournament's published rules (every rule optional except the name)."""
 
@@ -76,6 +113,9 @@ class TournamentCreateSerializer(StrictInputSerializer):
     penalty_minutes_per_point = serializers.IntegerField(required=False, **rule_bounds("penalty_minutes_per_point"))
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
     board_count = serializers.IntegerField(required=False, **rule_bounds("board_count"))
+    # issue 17 point 5
+    divisions = DivisionsField(required=False)
+    handicaps = HandicapsField(required=False, allow_null=True)
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -148,6 +188,9 @@ class EntryAddSerializer(StrictInputSerializer):
                                      help_text="a pair: the member who always rolls; null: alternate by game")
     seed = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                     help_text="the organiser's seed (events seeded by the organiser)")
+    division = serializers.CharField(required=False, allow_null=True, max_length=40,
+                                     help_text="an event with divisions: any of its divisions; else placed by "
+                                               "rating")
 
     class Meta:
         ref_name = "TournamentEntryAdd"
@@ -162,6 +205,9 @@ class LateEntrySerializer(StrictInputSerializer):
                                        help_text="one player id, or two for a consultation pair")
     rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                      help_text="a pair: the member who always rolls; null: alternate by game")
+    division = serializers.CharField(required=False, allow_null=True, max_length=40,
+                                     help_text="an event with divisions: any of its divisions; else placed by "
+                                               "rating")
 
     class Meta:
         ref_name = "TournamentLateEntry"
@@ -176,9 +222,23 @@ class SignUpSerializer(StrictInputSerializer):
                                           help_text="consultation pairs: the partner's player id")
     rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                      help_text="a pair: the member who always rolls; null: alternate by game")
+    division = serializers.CharField(required=False, allow_null=True, max_length=40,
+                                     help_text="an event with divisions: one your rating is eligible for; else "
+                                               "placed by rating")
 
     class Meta:
         ref_name = "TournamentSignUp"
+
+
+class EntryDivisionSerializer(StrictInputSerializer):
+    """The organiser puts an entrant in a division of the event (issue 17 point 5)."""
+
+    read_only_names = ("id", "entry_id", "status", "late", "name", "players", "seed")
+
+    division = serializers.CharField(max_length=40, help_text="one of the event's divisions, whatever the rating")
+
+    class Meta:
+        ref_name = "TournamentEntryDivision"
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -219,6 +279,9 @@ class TournamentRulesSerializer(serializers.Serializer):
     penalty_minutes_per_point = serializers.IntegerField()
     seeding = serializers.CharField()
     board_count = serializers.IntegerField()
+    # issue 17 point 5
+    divisions = DivisionsField()
+    handicaps = HandicapsField()
 
     class Meta:
         ref_name = "TournamentRules"
@@ -268,6 +331,7 @@ class EntrantSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="entered, checked_in or withdrawn")
     late = serializers.BooleanField()
     roller = serializers.CharField(allow_null=True, help_text="a pair: a, b (always that member) or alternate")
+    division = serializers.CharField(help_text="the entrant's division; empty in an event without divisions")
 
     class Meta:
         ref_name = "TournamentEntrant"
@@ -293,6 +357,9 @@ class PairingSerializer(serializers.Serializer):
     pairing_id = serializers.IntegerField(allow_null=True, help_text="a team event: the team match (its card)")
     table = serializers.CharField(help_text="the table it is played at, as the director labels it; empty when not "
                                             "assigned (a round with tables lists its matches by table)")
+    handicap = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2,
+                                     help_text="the handicap start between divisions, top first: [0, 1] when the "
+                                               "bottom starts 1-0; [0, 0] without one")
 
     class Meta:
         ref_name = "TournamentPairing"

@@ -36,6 +36,9 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_history": (400, "a round that pairs someone twice or pairs a player with himself"),
     "bad_tiebreak": (400, "a tie-break name the standings do not know"),
     "bad_result": (400, "a result whose players or points do not make sense"),
+    # issue 17 point 5: divisions and handicaps (tournaments.draw.divisions)
+    "bad_division": (400, "a division list that is not a list of named divisions with sane rating ranges"),
+    "bad_handicap": (400, "a handicap row naming unknown divisions, a bad length or too many points"),
 }
 
 

@@ -43,6 +43,7 @@ from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, To
 from . import state, teams
 from .audit import entrant_names, event_audit_record, pairing_summary
 from .common import tournament_lock
+from .divisions import handicap_for
 
 #: refuse(dependent pairing key, why) -> the error to raise when a change would reset a match
 #: that has started.
@@ -72,9 +73,14 @@ def pairing_matches_create(tournament: Tournament, pairings: list[Pairing], load
         for pairing in team:
             pairing.match = None
     if solo:
+        # issue 17 point 5: a match between divisions starts from the handicap table's score.
+        for pairing in solo:
+            pairing.handicap0, pairing.handicap1 = handicap_for(
+                tournament, loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id], pairing.length)
         matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
             MatchSpec(side0=loaded.by_id[pairing.entry0_id].side, side1=loaded.by_id[pairing.entry1_id].side,
-                      length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy)
+                      length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy,
+                      start=(pairing.handicap0, pairing.handicap1))
             for pairing in solo
         ])
         for pairing, match in zip(solo, matches, strict=True):
@@ -133,7 +139,8 @@ def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None, *, void_s
         pairing.entry0_id = pairing.entry1_id = None
         pairing.has_reports = False
         pairing.board_rows = []
-    Pairing.objects.bulk_update(pairings, ["match", "entry0", "entry1"])
+        pairing.handicap0 = pairing.handicap1 = 0
+    Pairing.objects.bulk_update(pairings, ["match", "entry0", "entry1", "handicap0", "handicap1"])
     BoardMatch.objects.filter(match_id__in=board_ids).delete()
     Match.objects.filter(pk__in=ids).delete()
     _unlock_orders(pairings[0].tournament_id, played_by)
@@ -223,7 +230,7 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
     pairing_matches_create(tournament, ready, loaded, created_by)
     for pairing in ready:
         pairing.has_reports = False
-    rows_update(Pairing, ready, ["match"])
+    rows_update(Pairing, ready, ["match", "handicap0", "handicap1"])
     if changed and audit:  # after the matches are made: an entry names the match its pairing got
         names = entrant_names(loaded)
         for pairing, before in changed:
@@ -484,7 +491,7 @@ def _bracket_plan_write(tournament: Tournament, plan: state.BracketPlan, rows: d
         changed.append((pairing, before))
     pairing_matches_create(tournament, [pairings[key] for key in plan.ready], loaded, created_by)
     # The matches first, so that each pairing's entries and match are written in one UPDATE.
-    Pairing.objects.bulk_update(list(pairings.values()), ["entry0", "entry1", "match"])
+    Pairing.objects.bulk_update(list(pairings.values()), ["entry0", "entry1", "match", "handicap0", "handicap1"])
     if changed:
         names = entrant_names(loaded)
         for pairing, before in changed:

@@ -25,6 +25,7 @@ from . import state
 from .advance import bracket_sync
 from .audit import entry_summary, event_audit_record
 from .common import before_draw, entry_of, plays_for, require_organiser, runs, tournament_lock
+from .divisions import division_at_entry
 from .teams import captains, order_for, team_check, team_summary, team_write
 
 
@@ -104,13 +105,18 @@ def _check_seed(seed) -> int | None:
 
 @transaction.atomic
 def entry_add(
-    *, tournament_id: int, user, player_ids: Sequence[int], rolls: int | None = None, seed: int | None = None
+    *, tournament_id: int, user, player_ids: Sequence[int], rolls: int | None = None, seed: int | None = None,
+    division: str | None = None,
 ) -> Entry:
     """The organiser enters a player (or a pair) before the draw, optionally with his seed (used
     when the event seeds by the organiser's list). The entry must still check in.
 
+    In an event with divisions he goes into ``division`` (any of the event's: the director places
+    anyone), else the one his rating places him in (``services.divisions``).
+
     Raises NotAllowed ``not_organiser``; DomainError ``team_event``, ``bad_entrant`` (wrong
-    number of players), ``unknown_player``, ``bad_roller``, ``bad_seed``; Conflict
+    number of players), ``unknown_player``, ``bad_roller``, ``bad_seed``, ``no_divisions``,
+    ``unknown_division``, ``no_division``; Conflict
     ``already_entered``, ``already_drawn`` (use :func:`entry_add_late`), ``tournament_finished``.
     Audited as ``entry.added``.
     """
@@ -125,7 +131,8 @@ def entry_add(
     existing = _entered(tournament, players)
     if existing is not None:
         raise errors.already_entered(existing.side.name)
-    entry = _create(tournament, _side(players, rolls), seed=seed)
+    placed = division_at_entry(tournament, players, division, director=True)  # issue 17 point 5
+    entry = _create(tournament, _side(players, rolls), seed=seed, division=placed)
     _audit_new(entry, "entry.added", user, players)
     return entry
 
@@ -133,18 +140,23 @@ def entry_add(
 def _audit_new(entry: Entry, action: str, user, players: list[Player], before: dict | None = None) -> None:
     """Audit a new (or reused) entry of ``players``: its summary, the players by id, who rolls."""
     after = {**entry_summary(entry), "players": [p.pk for p in players], "roller": entry.side.roller}
+    if entry.division:  # issue 17 point 5
+        after["division"] = entry.division
     event_audit_record(action, actor=user, tournament=entry.tournament_id, obj=entry, before=before, after=after)
 
 
 @transaction.atomic
-def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, rolls: int | None = None) -> Entry:
+def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, rolls: int | None = None,
+                  division: str | None = None) -> Entry:
     """A player enters himself while entries are open; in a consultation-pairs event he names
     his partner (who is entered with him) and who rolls (``rolls``: a member's id, or None to
-    alternate by game).
+    alternate by game). In an event with divisions he names one his rating is eligible for (he
+    may play up, never down), or is placed in the weakest one his rating is eligible for.
 
     Raises NotAllowed ``no_player``; Conflict ``entries_closed``, ``already_entered``;
     DomainError ``team_event``, ``partner_required``, ``partner_not_allowed``,
-    ``unknown_player``, ``bad_entrant``, ``bad_roller``. Audited as ``entry.signed_up``.
+    ``unknown_player``, ``bad_entrant``, ``bad_roller``, ``no_divisions``, ``unknown_division``,
+    ``not_eligible``, ``no_division``. Audited as ``entry.signed_up``.
     """
     tournament = tournament_lock(tournament_id)
     player = player_for_user(user)
@@ -166,7 +178,8 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
     existing = _entered(tournament, players)
     if existing is not None:
         raise errors.already_entered(existing.side.name)
-    entry = _create(tournament, _side(players, rolls))
+    placed = division_at_entry(tournament, players, division, director=False)  # issue 17 point 5
+    entry = _create(tournament, _side(players, rolls), division=placed)
     _audit_new(entry, "entry.signed_up", user, players)
     return entry
 
@@ -361,7 +374,8 @@ def _create_remaining_team_matches(tournament: Tournament, entry: Entry) -> list
 
 
 @transaction.atomic
-def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls: int | None = None) -> Entry:
+def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls: int | None = None,
+                   division: str | None = None) -> Entry:
     """The organiser adds a late entrant after the draw, as the last seed, checked in.
 
     Where he plays, by format:
@@ -386,6 +400,7 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
     if before_draw(tournament):
         raise errors.not_drawn()
     players = _players(tournament, player_ids)
+    placed = division_at_entry(tournament, players, division, director=True)  # issue 17 point 5
     seed = _late_seed(tournament)
     side = _side(players, rolls)
     existing = _entered(tournament, players)
@@ -395,10 +410,11 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
             raise errors.already_entered(existing.side.name)
         before = entry_summary(existing)
         existing.seed, existing.late, existing.status = seed, True, Entry.Status.CHECKED_IN
-        existing.save(update_fields=["seed", "late", "status"])
+        existing.division = placed if division or not existing.division else existing.division
+        existing.save(update_fields=["seed", "late", "status", "division"])
         entry = existing
     else:
-        entry = _create(tournament, side, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
+        entry = _create(tournament, side, seed=seed, late=True, status=Entry.Status.CHECKED_IN, division=placed)
     _audit_new(entry, "entry.added_late", user, players, before)
     _place_late(tournament, user)
     return entry

@@ -13,6 +13,8 @@ from django.utils.translation import gettext, ngettext
 
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
+from tournaments.draw.divisions import MAX_DIVISIONS, MAX_HANDICAP_ROWS, parse_divisions, parse_handicaps
+from tournaments.draw.divisions import MAX_LENGTH as MAX_HANDICAP_LENGTH
 from tournaments.draw.lengths import check_schedule
 from tournaments.finish_checks import finish_blockers
 from tournaments.models import Tournament
@@ -83,6 +85,35 @@ def _lengths(format: str, lengths) -> dict:
     return out
 
 
+# --- issue 17 point 5: divisions and handicaps ---
+def division_reason(error: DrawError) -> str:
+    """Why the divisions or the handicap table were refused (``tournaments.draw.divisions``), in a
+    sentence for people."""
+    reason = error.details.get("reason")
+    if reason == "not_a_list":
+        return gettext("a list, strongest division first") if error.code == "bad_division" else gettext(
+            "a list of handicap rows")
+    if reason == "too_many":
+        if error.code == "bad_division":
+            return gettext("at most %(max)d divisions") % {"max": MAX_DIVISIONS}
+        return gettext("at most %(max)d handicap rows") % {"max": MAX_HANDICAP_ROWS}
+    sentences = {
+        "not_a_mapping": gettext("each one is a mapping of its fields"),
+        "unknown_key": gettext("not a field of a division or of a handicap row"),
+        "bad_name": gettext("a name of 1 to 40 characters"),
+        "duplicate_name": gettext("two divisions cannot have the same name"),
+        "bad_rating": gettext("a rating from 0 to 10000, or empty for no bound"),
+        "empty_range": gettext("the highest rating must be above the lowest"),
+        "unknown_division": gettext("not one of the event's divisions"),
+        "same_division": gettext("a handicap is between two different divisions"),
+        "bad_length": gettext("a match length from 1 to %(max)d points") % {"max": MAX_HANDICAP_LENGTH},
+        "bad_points": gettext("a start of at least 1 point and less than the match length"),
+        "duplicate_row": gettext("these two divisions already have a handicap at this length"),
+    }
+    return sentences.get(reason, error.message)
+# --- end divisions ---
+
+
 @dataclass(frozen=True)
 class EventRules:
     """A new event as it is published: its name, dates and club, its format and kind, and the rules
@@ -118,6 +149,12 @@ class EventRules:
     penalty_minutes_per_point: int = 5
     seeding: str = Tournament.Seeding.RATING
     board_count: int = 3
+    # --- issue 17 point 5: divisions and handicaps (tournaments.draw.divisions) ---
+    # The divisions, strongest first (empty or None: none); the handicap table (None: the default
+    # table's rows between these divisions). Both stored as lists of plain dicts.
+    divisions: list | None = None
+    handicaps: list | None = None
+    # --- end divisions ---
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -151,10 +188,26 @@ class EventRules:
             raise errors.bad_rules(field, gettext("only a Swiss has rounds to count"))
         if format != Tournament.Format.ROUND_ROBIN and groups != 1:
             raise errors.bad_rules("groups", gettext("only a round robin plays in groups"))
+        self._check_divisions()
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
+
+    # --- issue 17 point 5: divisions and handicaps ---
+    def _check_divisions(self) -> None:
+        """The divisions and the handicap table checked (``tournaments.draw.divisions`` rules 1, 5
+        and 6) and normalised; DomainError ``bad_rules`` naming the value (``divisions.1.name``)."""
+        try:
+            divisions = parse_divisions(self.divisions)
+            handicaps = parse_handicaps(self.handicaps, divisions)
+        except DrawError as error:
+            raise errors.bad_rules(error.details.get("field", "divisions"), division_reason(error)) from None
+        if divisions and self.kind != Tournament.Kind.INDIVIDUAL:
+            raise errors.bad_rules("divisions", gettext("divisions are for events of single players"))
+        object.__setattr__(self, "divisions", [d.as_dict() for d in divisions])
+        object.__setattr__(self, "handicaps", [h.as_dict() for h in handicaps])
+    # --- end divisions ---
 
     def tournament_fields(self) -> dict:
         """The rules as the Tournament row's fields (all but the club, which is looked up)."""

@@ -41,6 +41,7 @@ from tournaments.tasks import tournament_cancelled_notify_task
 from . import state
 from .audit import event_audit_record, tournament_summary
 from .common import require_organiser, tournament_lock
+from .divisions import divisions_still_held
 from .events import EventRules
 
 #: The settings an organiser edits: the published rules (the club stays where the event was made).
@@ -166,6 +167,8 @@ def tournament_update(*, tournament_id: int, user, changes: dict) -> Tournament:
         reason = edit_refusal(name, status=tournament.status, has_entries=has_entries)
         if reason:
             raise _not_editable(name, reason)
+    if "divisions" in changed and has_entries:  # issue 17 point 5
+        divisions_still_held(tournament, wanted.divisions)
     before = {name: _json(getattr(tournament, name)) for name in changed}
     if "lengths" in changed and tournament.status not in BEFORE_DRAW:
         preview = Tournament(**{f.attname: getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields})
