@@ -76,6 +76,17 @@ class TournamentCreateSerializer(StrictInputSerializer):
     penalty_minutes_per_point = serializers.IntegerField(required=False, **rule_bounds("penalty_minutes_per_point"))
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
     board_count = serializers.IntegerField(required=False, **rule_bounds("board_count"))
+    # issue 17 point 1: clocks (clocks17)
+    clock_policy = serializers.ChoiceField(
+        choices=Tournament.ClockPolicy.choices, required=False,
+        help_text="none, allowed, preferred or required; omitted: required when clock_seconds_per_point is given")
+    clock_delay_seconds = serializers.IntegerField(required=False, **rule_bounds("clock_delay_seconds"))
+    clock_doubling = serializers.BooleanField(required=False, help_text="the doubling variant's longer reserve and delay")
+    clock_doubling_seconds_per_point = serializers.IntegerField(required=False,
+                                                                **rule_bounds("clock_doubling_seconds_per_point"))
+    clock_doubling_delay_seconds = serializers.IntegerField(required=False, **rule_bounds("clock_doubling_delay_seconds"))
+    clock_overtime_seconds = serializers.IntegerField(required=False, help_text="0: no overtime",
+                                                      **rule_bounds("clock_overtime_seconds"))
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -219,6 +230,13 @@ class TournamentRulesSerializer(serializers.Serializer):
     penalty_minutes_per_point = serializers.IntegerField()
     seeding = serializers.CharField()
     board_count = serializers.IntegerField()
+    # issue 17 point 1: clocks (clocks17)
+    clock_policy = serializers.CharField()
+    clock_delay_seconds = serializers.IntegerField()
+    clock_doubling = serializers.BooleanField()
+    clock_doubling_seconds_per_point = serializers.IntegerField()
+    clock_doubling_delay_seconds = serializers.IntegerField()
+    clock_overtime_seconds = serializers.IntegerField()
 
     class Meta:
         ref_name = "TournamentRules"

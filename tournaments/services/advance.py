@@ -42,6 +42,7 @@ from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, To
 
 from . import state, teams
 from .audit import entrant_names, event_audit_record, pairing_summary
+from .clocks import event_match_clock
 from .common import tournament_lock
 
 #: refuse(dependent pairing key, why) -> the error to raise when a change would reset a match
@@ -72,9 +73,11 @@ def pairing_matches_create(tournament: Tournament, pairings: list[Pairing], load
         for pairing in team:
             pairing.match = None
     if solo:
+        clock = event_match_clock(tournament)  # issue 17 point 1
         matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
             MatchSpec(side0=loaded.by_id[pairing.entry0_id].side, side1=loaded.by_id[pairing.entry1_id].side,
-                      length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy)
+                      length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy,
+                      clock=clock)
             for pairing in solo
         ])
         for pairing, match in zip(solo, matches, strict=True):

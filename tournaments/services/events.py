@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, ngettext
 
+from engine import clocks
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
 from tournaments.draw.lengths import check_schedule
@@ -41,6 +42,11 @@ RULE_BOUNDS = {
     "board_count": (1, 50),
     "penalty_minutes_per_point": (1, 1440),
     "clock_seconds_per_point": (1, 86400),
+    # issue 17 point 1: clocks (clocks17)
+    "clock_delay_seconds": (0, 600),
+    "clock_doubling_seconds_per_point": (1, 86400),
+    "clock_doubling_delay_seconds": (0, 600),
+    "clock_overtime_seconds": (0, 86400),
 }
 
 
@@ -118,6 +124,15 @@ class EventRules:
     penalty_minutes_per_point: int = 5
     seeding: str = Tournament.Seeding.RATING
     board_count: int = 3
+    # --- issue 17 point 1: clocks (clocks17). ``clock_policy`` None: "required" when a reserve
+    # per point is given (as before the policy existed), else "none"; a clock without a reserve
+    # per point gets the default (engine.clocks: 2 minutes a point).
+    clock_policy: str | None = None
+    clock_delay_seconds: int = clocks.DEFAULT_DELAY_SECONDS
+    clock_doubling: bool = False
+    clock_doubling_seconds_per_point: int = clocks.DEFAULT_DOUBLING_SECONDS_PER_POINT
+    clock_doubling_delay_seconds: int = clocks.DEFAULT_DOUBLING_DELAY_SECONDS
+    clock_overtime_seconds: int = 0
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -153,8 +168,28 @@ class EventRules:
             raise errors.bad_rules("groups", gettext("only a round robin plays in groups"))
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
-        for flag in ("last_chance", "forbid_same_club", "crawford"):
+        for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
+        self._check_clock()
+
+    def _check_clock(self) -> None:
+        """Issue 17 point 1 (clocks17): the clock policy and its numbers; with a policy other than
+        "none" the reserve per point is set (its default when not given), with "none" it is not."""
+        policy = self.clock_policy
+        if policy is None:
+            policy = Tournament.ClockPolicy.REQUIRED if self.clock_seconds_per_point is not None else Tournament.ClockPolicy.NONE
+        _choice("clock_policy", policy, Tournament.ClockPolicy)
+        for field in ("clock_delay_seconds", "clock_doubling_seconds_per_point", "clock_doubling_delay_seconds",
+                      "clock_overtime_seconds"):
+            _count(field, getattr(self, field))
+        seconds = self.clock_seconds_per_point
+        if policy == Tournament.ClockPolicy.NONE and seconds is not None:
+            raise errors.bad_rules("clock_seconds_per_point", gettext(
+                "an event without clocks has no reserve per point: choose a clock policy or leave it empty"))
+        if policy != Tournament.ClockPolicy.NONE and seconds is None:
+            seconds = clocks.DEFAULT_SECONDS_PER_POINT
+        object.__setattr__(self, "clock_policy", str(policy))
+        object.__setattr__(self, "clock_seconds_per_point", seconds)
 
     def tournament_fields(self) -> dict:
         """The rules as the Tournament row's fields (all but the club, which is looked up)."""
