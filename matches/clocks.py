@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from engine.clocks import ClockRules, match_reserve
+from core.errors import DomainError
+from engine.clocks import ClockError, ClockRules, check_remaining, match_reserve
 
 from .models import Match
 
@@ -102,9 +103,6 @@ def remaining_checked(match: Match, remaining, *, with_log: bool) -> tuple[int, 
     given only with the game logs, only for a match with a clock, each a whole number of seconds
     from 0 to the reserve (with the overtime where the event allows it: ``engine.clocks``). None
     when not given. Raises DomainError ``bad_clock`` (field ``clock_remaining``)."""
-    from core.errors import DomainError
-    from engine.clocks import ClockError, check_remaining
-
     if remaining is None:
         return None
     rules = match_clock_rules(match)

@@ -14,7 +14,9 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pages import error_status, error_text
 
+from . import errors
 from .services.clocks import match_flag_fall
+from .services.reporting import user_runs_match
 from .views import _detail_url, _match_or_404, _render_detail
 
 
@@ -28,6 +30,9 @@ def flag_fall(request: HttpRequest, match_id: int) -> HttpResponse:
     """The director records that a side's flag fell: the match goes to the opponent; see
     match_flag_fall."""
     match = _match_or_404(match_id)
+    if not user_runs_match(match, request.user):
+        error = errors.not_organiser()
+        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
     form = FlagFallForm(request.POST)
     if not form.is_valid():
         return _render_detail(request, match, action_error=gettext("choose the side whose flag fell"), status=400)

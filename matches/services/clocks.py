@@ -46,10 +46,11 @@ def match_flag_fall(*, match_id: int, side: int, user, statement: str = "") -> R
     score = list(match.start)
     score[1 - side] = match.length
     loser = (match.side0, match.side1)[side]
-    report = match_override(match_id=match.pk, user=user, claim=Claim((score[0], score[1])), statement=statement,
-                            origin=Report.Origin.FLAG_FALL, origin_name=str(loser))
+    report = match_override(match_id=match.pk, user=user, claim=Claim((score[0], score[1])),
+                            statement=statement, origin=Report.Origin.FLAG_FALL, origin_name=str(loser))
     audit_record(actor=user, action="match.flag_fell", object_type="matches.Match", object_id=match.pk,
-                 match_id=match.pk, **hooks.audit_ids(match), after={"side": side, "name": str(loser), "score": score}, note=statement)
+                 match_id=match.pk, **hooks.audit_ids(match), after={"side": side, "name": str(loser), "score": score},
+                 note=statement)
     return report
 
 

@@ -74,7 +74,7 @@ def test_the_draws_matches_record_the_events_clock(rules, expected):
 
 
 def test_a_later_rounds_match_records_the_clock_for_its_own_length():
-    tournament, players = drawn(4, lengths={"main": [3, 5]}, clock_policy="required", clock_seconds_per_point=120)
+    tournament, _players = drawn(4, lengths={"main": [3, 5]}, clock_policy="required", clock_seconds_per_point=120)
     for key in ("main-1-1", "main-1-2"):
         match = pairing(tournament, key).match
         match_flag_fall(match_id=match.pk, side=1, user=tournament.organiser)
