@@ -84,9 +84,8 @@ def match_clock_introduce(*, match_id: int, user, score, seconds_per_point: int 
             "length": _("a money session is not played with a clock"),
             "score": _("the score of a match under way: two whole numbers below the length"),
         }
-        raise DomainError(
-            f"{field}: {messages.get(field, _('a whole number of seconds, at least 1 for the reserve'))}",
-            code="bad_clock", field=field) from None
+        reason = messages.get(field) or _("a whole number of seconds, at least 1 for the reserve")
+        raise DomainError(f"{field}: {reason}", code="bad_clock", field=field) from None
     before = {"policy": match.clock_policy, "reserve_seconds": match.clock_reserve_seconds}
     match.clock_policy = Match.ClockPolicy.REQUIRED
     match.clock_seconds_per_point, match.clock_delay_seconds = rules.seconds_per_point, rules.delay_seconds
