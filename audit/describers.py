@@ -134,6 +134,12 @@ SETTINGS = {
     "move_policy": gettext_lazy("the moves"), "premature_roll": gettext_lazy("the premature roll"),
     "clock_seconds_per_point": gettext_lazy("the clock"), "penalty_minutes_per_point": gettext_lazy("the late arrival"),
     "seeding": gettext_lazy("the seeding"), "board_count": gettext_lazy("the boards"),
+    # issue 17 point 1 (clocks17)
+    "clock_policy": gettext_lazy("the clock policy"), "clock_delay_seconds": gettext_lazy("the clock's delay"),
+    "clock_doubling": gettext_lazy("the clock with doubling in play"),
+    "clock_doubling_seconds_per_point": gettext_lazy("the clock's reserve with doubling in play"),
+    "clock_doubling_delay_seconds": gettext_lazy("the clock's delay with doubling in play"),
+    "clock_overtime_seconds": gettext_lazy("the clock's overtime"),
 }
 
 

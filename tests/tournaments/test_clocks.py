@@ -9,7 +9,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
+from audit.describe import describe
+from audit.models import AuditEntry
 from core.errors import Conflict, DomainError
 from matches.models import Match
 from matches.services.clocks import match_flag_fall
@@ -98,6 +101,10 @@ def test_the_organiser_changes_the_clock_before_the_draw(organiser):
     tournament.refresh_from_db()
     assert (tournament.clock_policy, tournament.clock_seconds_per_point, tournament.clock_doubling) == (
         "required", 90, True)
+    entry = AuditEntry.objects.get(tournament_id=tournament.pk, action="tournament.updated")
+    with translation.override("en"):
+        text = str(describe(entry))
+    assert "the clock policy" in text and "the clock with doubling in play" in text
 
 
 def test_the_api_creates_an_event_with_its_clock_and_shows_it_in_the_rules(organiser):
