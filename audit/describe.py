@@ -180,6 +180,7 @@ VALUES = {
     "premature_roll": gettext_lazy("a premature roll"), "crawford_double": gettext_lazy("a double in the Crawford game"),
     "cube_or_setup": gettext_lazy("a misplaced cube or a wrong setup"), "late_arrival": gettext_lazy("a late arrival"),
     "slow_play": gettext_lazy("slow play"), "score_disagreement": gettext_lazy("a score disagreement"),
+    "flag_fall": gettext_lazy("a flag fall"),
     "no_show": gettext_lazy("a no-show"), "conduct": gettext_lazy("conduct"), "other": gettext_lazy("another matter"),
 }
 

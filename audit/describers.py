@@ -75,6 +75,9 @@ def match_sentence(entry, sides: Sides) -> str:
         if origin.get("code") == "forfeit":
             sentence = gettext("%(who)s set the result %(score)s: a forfeit, %(name)s withdrew") % {
                 **values, "name": origin.get("name") or gettext("an entrant")}
+        elif origin.get("code") == "flag_fall":  # issue 17 point 1 (clocks17)
+            sentence = gettext("%(who)s set the result %(score)s: a flag fall, %(name)s ran out of time") % {
+                **values, "name": origin.get("name") or gettext("a player")}
         elif before.get("status") == "confirmed" and before.get("score") != after.get("score"):
             sentence = gettext("Score corrected from %(before)s to %(score)s by %(who)s") % values
         else:
@@ -94,7 +97,23 @@ def match_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s declined, for %(side)s, to have the match on the record") % values
     if action == "unrated":
         return gettext("%(who)s made the match unrated: it was a forfeit") % values
+    # issue 17 point 1 (clocks17): a flag fall recorded, a clock introduced mid-match.
+    if action == "flag_fell":
+        values["side"] = after.get("name") or side_name(after.get("side"), sides)
+        return gettext("%(who)s recorded a flag fall: %(side)s ran out of time and loses the match") % values
+    if action == "clock_introduced":
+        values.update(score=score(after.get("score")), reserve=_minutes(after.get("reserve_seconds")))
+        return gettext("%(who)s introduced a clock at %(score)s: %(reserve)s for each side") % values
     return gettext("%(who)s changed the match") % values
+
+
+def _minutes(seconds) -> str:
+    """Seconds of a clock, as minutes when whole (issue 17 point 1)."""
+    if not isinstance(seconds, int):
+        return gettext("an unknown time")
+    if seconds % 60 == 0:
+        return ngettext("%(count)d minute", "%(count)d minutes", seconds // 60) % {"count": seconds // 60}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 # --- events ----------------------------------------------------------------------------------------
@@ -117,6 +136,12 @@ SETTINGS = {
     "seeding": gettext_lazy("the seeding"), "board_count": gettext_lazy("the boards"),
     # issue 17 point 5
     "divisions": gettext_lazy("the divisions"), "handicaps": gettext_lazy("the handicap starts"),
+    # issue 17 point 1 (clocks17)
+    "clock_policy": gettext_lazy("the clock policy"), "clock_delay_seconds": gettext_lazy("the clock's delay"),
+    "clock_doubling": gettext_lazy("the clock with doubling in play"),
+    "clock_doubling_seconds_per_point": gettext_lazy("the clock's reserve with doubling in play"),
+    "clock_doubling_delay_seconds": gettext_lazy("the clock's delay with doubling in play"),
+    "clock_overtime_seconds": gettext_lazy("the clock's overtime"),
 }
 
 
@@ -429,6 +454,8 @@ MATCH_ACTIONS = {
     "match.consent_declined": gettext_lazy("Consent to the record declined"),
     "match.deleted": gettext_lazy("Match removed with its pairing"),
     "match.unrated": gettext_lazy("Match made unrated"),
+    "match.flag_fell": gettext_lazy("Flag fall recorded"),  # issue 17 point 1 (clocks17)
+    "match.clock_introduced": gettext_lazy("Clock introduced"),
 }
 EVENT_ACTIONS = {
     "tournament.created": gettext_lazy("Event created"),

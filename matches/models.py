@@ -230,6 +230,11 @@ class Match(models.Model):
         LEGAL = "legal", _("Legal moves")
         RESPONSIBLE = "responsible", _("Responsible moves")
 
+    class ClockPolicy(models.TextChoices):  # issue 17 point 1 (clocks17)
+        ALLOWED = "allowed", _("Clocks allowed")
+        PREFERRED = "preferred", _("Clocks preferred")
+        REQUIRED = "required", _("Clocks required")
+
     side0 = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="+")
     side1 = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="+")
     length = models.PositiveSmallIntegerField(help_text="points to win; 0 for a money session")
@@ -279,6 +284,18 @@ class Match(models.Model):
     # Where the match is played, as the director labels it ("3", "B2"): set from an event's round
     # desk (tournaments.services.desk); empty when not assigned.
     table = models.CharField(max_length=20, blank=True, default="", help_text="the table or board it is played at")
+    # --- issue 17 point 1: clocks (clocks17). The clock the match is played with, as its event
+    # published it when the match was made (matches/clocks.py; engine/clocks.py the arithmetic):
+    # empty policy, no clock. The reserve is each side's for the whole match (reduced when the
+    # clock came in mid-match); the remaining times are the confirmed report's, when it gave them.
+    clock_policy = models.CharField(max_length=16, choices=ClockPolicy.choices, blank=True, default="", db_default="")
+    clock_seconds_per_point = models.PositiveIntegerField(null=True, blank=True)
+    clock_reserve_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_delay_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_overtime_seconds = models.PositiveIntegerField(default=0, db_default=0)
+    clock_remaining0 = models.PositiveIntegerField(null=True, blank=True, help_text="side 0's time left, seconds")
+    clock_remaining1 = models.PositiveIntegerField(null=True, blank=True, help_text="side 1's time left, seconds")
+    # --- end clocks
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -406,6 +423,7 @@ class Report(models.Model):
 
         IMPORTED = "imported", _("Imported from a match file")
         FORFEIT = "forfeit", _("A forfeit")
+        FLAG_FALL = "flag_fall", _("A flag fall")  # issue 17 point 1 (clocks17)
 
     statement = models.TextField(blank=True)
     contest_statement = models.TextField(blank=True, default="", db_default="",
@@ -414,6 +432,9 @@ class Report(models.Model):
                               help_text="where the result came from when no person reported it")
     origin_name = models.CharField(max_length=255, blank=True, default="", db_default="",
                                    help_text="the file it was imported from, or the entrant who withdrew")
+    # issue 17 point 1 (clocks17): each side's time left on the clock, when a report with the logs gave it.
+    clock_remaining0 = models.PositiveIntegerField(null=True, blank=True)
+    clock_remaining1 = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -450,6 +471,8 @@ def report_origin_text(origin: str, name: str) -> str:
         return gettext("Imported from %(file)s") % {"file": name}
     if origin == Report.Origin.FORFEIT:
         return gettext("Forfeit: %(name)s withdrew from the tournament.") % {"name": name}
+    if origin == Report.Origin.FLAG_FALL:
+        return gettext("Flag fall: %(name)s ran out of time on the clock.") % {"name": name}
     return ""
 
 

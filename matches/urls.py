@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("matches.views_walkins")),
     path("", include("matches.views_directory")),
     path("", include("matches.views_paper")),
+    path("", include("matches.views_clocks")),  # issue 17 point 1 (clocks17)
 ]

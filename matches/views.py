@@ -25,6 +25,7 @@ from engine.errors import EngineError
 
 from . import errors, hooks
 from .board import board_svg
+from .clocks import match_clock_text, remaining_text
 from .forms import ConsentForm, ContestForm, ResultForm
 from .models import Game, Match, Player, Report
 from .selectors import (
@@ -292,6 +293,10 @@ def _render_detail(
         "report_step": _step(request, match, reported, my_side or 0, prefix="report_", anchor="report-board"),
         # The match's own audit log, for whoever directs it (the event's log is on the event's audit page).
         # Each change as a sentence naming the sides (audit.describe), never its action's name or JSON.
+        # issue 17 point 1 (clocks17): the clock, the time left, and the director's flag-fall buttons.
+        "clock_text": match_clock_text(match),
+        "clock_left": remaining_text(match, (match.side0.name, match.side1.name)),
+        "flag_fall": runs and bool(match.clock_policy) and match.status != Match.Status.CONFIRMED,
         "history": audit_rows(audit_of_match(match)[:HISTORY_ROWS], {match.pk: (match.side0.name, match.side1.name)})
         if runs else None,
     }

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from . import hooks
+from .clocks import match_clock_text
 from .models import Match
 from .paper import PaperError, Scoresheet, scoresheets_pdf
 from .selectors import match_get
@@ -22,7 +23,8 @@ def scoresheet(request: HttpRequest, match_id: int) -> HttpResponse:
     except Match.DoesNotExist:
         raise Http404(_("no such match")) from None
     sheet = Scoresheet(context=" \u00b7 ".join(text for _label, text in hooks.describe(match)), reference="",
-                       names=(match.side0.name, match.side1.name), length=match.length, crawford=match.crawford)
+                       names=(match.side0.name, match.side1.name), length=match.length, crawford=match.crawford,
+                       clock=match_clock_text(match))
     try:
         content = scoresheets_pdf([sheet], paper=request.GET.get("paper"), title=str(match))
     except PaperError:

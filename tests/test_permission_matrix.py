@@ -184,6 +184,9 @@ MATRIX = {
     ("api-match-contest", "post"):                       (401, 409, 409, 403, 403, 403, 403),
     ("api-match-override", "post"):                      (401, 403, 403, 403, 400, 403, 400),
     ("api-match-consent", "post"):                       (401, 400, 400, 403, 400, 403, 400),  # otto: their events
+    # issue 17 point 1 (clocks17): the director records a flag fall, introduces a clock mid-match.
+    ("api-match-flag-fall", "post"):                     (401, 403, 403, 403, 400, 403, 400),
+    ("api-match-clock", "post"):                         (401, 403, 403, 403, 400, 403, 400),
     ("api-match-games", "get"):                          (200, 200, 200, 200, 200, 200, 200),
     ("api-match-game", "get"):                           (404, 404, 404, 404, 404, 404, 404),  # the match has no games yet
     ("api-match-mat", "get"):                            (409, 409, 409, 409, 409, 409, 409),  # nothing played to export yet
@@ -365,6 +368,8 @@ MATRIX = {
     ("matches:override", "post"):                        (302, 403, 403, 403, 302, 403, 302),
     ("matches:consent", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
+    ("matches:flag_fall", "get"):                        (302, 405, 405, 405, 405, 405, 405),  # issue 17 point 1
+    ("matches:flag_fall", "post"):                       (302, 403, 403, 403, 400, 403, 400),
     ("matches:directory", "get"):                        (200, 200, 200, 200, 200, 200, 200),  # public
     ("matches:directory", "post"):                       (405, 405, 405, 405, 405, 405, 405),
     ("matches:player", "get"):                           (200, 200, 200, 200, 200, 200, 200),

@@ -63,7 +63,7 @@ def test_the_schema_documents_request_bodies_and_errors(schema):
     components = schema["components"]["schemas"]
     report = schema["paths"]["/api/v1/matches/{match_id}/report/"]["post"]["requestBody"]["content"]
     assert set(report) == {"application/json", "multipart/form-data"}
-    assert set(components["ResultClaimRequest"]["properties"]) == {"score", "games", "statement"}
+    assert set(components["ResultClaimRequest"]["properties"]) == {"score", "games", "statement", "clock_remaining"}
     assert set(components["ResultClaimMatFileRequest"]["properties"]) == {"score0", "score1", "file", "file_side", "statement"}
     assert {"detail", "code", "line", "game", "move", "side", "rule", "file"} <= set(components["ApiError"]["properties"])
     mat = schema["paths"]["/api/v1/matches/{match_id}/mat/"]["get"]["responses"]["200"]["content"]

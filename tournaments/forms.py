@@ -39,6 +39,11 @@ def parse_lengths(text: str) -> dict:
     return out
 
 
+#: The clock's counts (issue 17 point 1): empty keeps the rules' default.
+CLOCK_COUNTS = ("clock_delay_seconds", "clock_doubling_seconds_per_point", "clock_doubling_delay_seconds",
+                "clock_overtime_seconds")
+
+
 class TournamentForm(forms.Form):
     """A new event and its published rules (see EventRules and tournament_create)."""
 
@@ -68,7 +73,24 @@ class TournamentForm(forms.Form):
                                     label=_("Moves"))
     premature_roll = forms.ChoiceField(choices=Tournament.PrematureRoll.choices, label=_("Premature roll"))
     clock_seconds_per_point = forms.IntegerField(**rule_bounds("clock_seconds_per_point"), required=False,
-                                                 label=_("Clock: seconds per match point (empty: no clock)"))
+                                                 label=_("Clock: seconds of reserve per match point"),
+                                                 help_text=_("Empty: 120 (2 minutes) when the event has clocks."))
+    # --- issue 17 point 1: clocks (clocks17)
+    clock_policy = forms.ChoiceField(choices=[("", _("As the reserve says (none when empty)")),
+                                              *Tournament.ClockPolicy.choices],
+                                     required=False, label=_("Clocks"))
+    clock_delay_seconds = forms.IntegerField(**rule_bounds("clock_delay_seconds"), required=False, initial=12,
+                                             label=_("Clock: delay per move in seconds"))
+    clock_doubling = forms.BooleanField(required=False,
+                                        label=_("Clock: the longer reserve and delay when doubling is in play"))
+    clock_doubling_seconds_per_point = forms.IntegerField(**rule_bounds("clock_doubling_seconds_per_point"),
+                                                          required=False, initial=180,
+                                                          label=_("Doubling in play: seconds of reserve per point"))
+    clock_doubling_delay_seconds = forms.IntegerField(**rule_bounds("clock_doubling_delay_seconds"), required=False,
+                                                      initial=15, label=_("Doubling in play: delay per move in seconds"))
+    clock_overtime_seconds = forms.IntegerField(**rule_bounds("clock_overtime_seconds"), required=False, initial=0,
+                                                label=_("Clock: overtime in seconds (0: no overtime)"))
+    # --- end clocks
     penalty_minutes_per_point = forms.IntegerField(**rule_bounds("penalty_minutes_per_point"), initial=5,
                                                    label=_("Late arrival: one penalty point per N minutes"))
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING,
@@ -111,9 +133,11 @@ class TournamentForm(forms.Form):
         data = dict(self.cleaned_data)
         data.pop("token", None)
         data["club_id"] = data.pop("club", None)
-        for name in ("consolation_rounds", "groups", "penalty_minutes_per_point"):
-            if data[name] is None:
+        for name in ("consolation_rounds", "groups", "penalty_minutes_per_point", *CLOCK_COUNTS):
+            if data.get(name, 0) is None:
                 data.pop(name)
+        if not data.get("clock_policy"):
+            data["clock_policy"] = None
         return EventRules(**data)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms import TournamentForm
+from tournaments.forms import CLOCK_COUNTS, TournamentForm
 from tournaments.forms_divisions import divisions_text, handicaps_text
 from tournaments.models import Tournament
 from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
@@ -41,9 +41,11 @@ class TournamentEditForm(TournamentForm):
         """The settings that may change now, as sent (the service keeps what equals the current)."""
         data = {name: value for name, value in self.cleaned_data.items()
                 if name in EDITABLE and not self.fields[name].disabled}
-        for name in ("consolation_rounds", "groups", "penalty_minutes_per_point", "board_count"):
+        for name in ("consolation_rounds", "groups", "penalty_minutes_per_point", "board_count", *CLOCK_COUNTS):
             if data.get(name, 0) is None:
                 data.pop(name)
+        if "clock_policy" in data and not data["clock_policy"]:
+            data.pop("clock_policy")  # issue 17 point 1: empty keeps the policy
         return data
 
 

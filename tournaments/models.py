@@ -52,6 +52,12 @@ class Tournament(models.Model):
         STANDS = "stands", _("The roll stands")
         OPPONENTS_CHOICE = "opponents_choice", _("Stands or is rerolled, at the opponent's choice")
 
+    class ClockPolicy(models.TextChoices):  # issue 17 point 1 (clocks17)
+        NONE = "none", _("No clock")
+        ALLOWED = "allowed", _("Clocks allowed")
+        PREFERRED = "preferred", _("Clocks preferred")
+        REQUIRED = "required", _("Clocks required")
+
     name = models.CharField(max_length=200)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments")
     starts_on = models.DateField(null=True, blank=True)
@@ -81,9 +87,19 @@ class Tournament(models.Model):
                                                             ("responsible", _("Responsible moves"))],
                                    default="legal")
     premature_roll = models.CharField(max_length=24, choices=PrematureRoll.choices, default=PrematureRoll.STANDS)
-    clock_seconds_per_point = models.PositiveIntegerField(null=True, blank=True, help_text="empty: no clock")
+    clock_seconds_per_point = models.PositiveIntegerField(null=True, blank=True,
+                                                  help_text="the clock's reserve per match point; empty: no clock")
     penalty_minutes_per_point = models.PositiveSmallIntegerField(default=5, help_text="late arrival: 1 point per N minutes")
     appeal_minutes = models.PositiveIntegerField(default=30, help_text="a ruling may be appealed for this long")
+    # --- issue 17 point 1: clocks (clocks17). The reserve per point is clock_seconds_per_point
+    # above (set exactly when the policy is not "none"); engine/clocks.py does the arithmetic.
+    clock_policy = models.CharField(max_length=16, choices=ClockPolicy.choices, default=ClockPolicy.NONE)
+    clock_delay_seconds = models.PositiveSmallIntegerField(default=12, help_text="the clock's delay per move")
+    clock_doubling = models.BooleanField(default=False, help_text="the doubling variant: the longer reserve and delay")
+    clock_doubling_seconds_per_point = models.PositiveIntegerField(default=180)
+    clock_doubling_delay_seconds = models.PositiveSmallIntegerField(default=15)
+    clock_overtime_seconds = models.PositiveIntegerField(default=0, help_text="0: no overtime")
+    # --- end clocks
 
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
 

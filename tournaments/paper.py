@@ -27,11 +27,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from reportlab.pdfgen.canvas import Canvas
 
+from matches.clocks import planned_clock_text
 from matches.paper import INK, MUTED, RULE, Page, Scoresheet, draw, page_size, render, scoresheet_pages
 
 from . import selectors
 from .bracket_svg import _targets as feeds  # which cell a cell's winner goes to: one rule for screen and paper
 from .models import Tournament
+from .services.clocks import event_match_clock
 from .views import flight_title  # the one place that names flights
 
 ROUNDS_PER_PAGE = 6
@@ -237,6 +239,7 @@ def scoresheets(tournament: Tournament, groups: Sequence[RoundGroup]) -> list[Sc
     """A scoresheet for each match of ``groups`` whose two players are known (a team event's
     pairing of two teams has no match of its own: its boards' matches have their own sheets)."""
     out = []
+    clock = event_match_clock(tournament)  # issue 17 point 1: the clock the event's matches get
     for group in groups:
         for index, match in enumerate(group.matches, 1):
             if match.top is None or match.bottom is None or match.top_bye or match.bottom_bye or match.match_id is None:
@@ -244,7 +247,8 @@ def scoresheets(tournament: Tournament, groups: Sequence[RoundGroup]) -> list[Sc
             out.append(Scoresheet(
                 context=_("%(event)s, %(round)s") % {"event": tournament.name, "round": group.heading},
                 reference=_("Match %(number)d") % {"number": index},
-                names=(match.top.name, match.bottom.name), length=match.length, crawford=tournament.crawford))
+                names=(match.top.name, match.bottom.name), length=match.length, crawford=tournament.crawford,
+                clock=planned_clock_text(clock, match.length)))
     return out
 
 

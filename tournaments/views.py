@@ -35,6 +35,7 @@ from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
 from .round_labels import round_label
+from .services.clocks import event_clock_text
 from .services.common import runs
 from .services.events import may_create_events
 from .services.state import entrant_name
@@ -128,13 +129,13 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
                                                      tournament.max_losses) % {"count": tournament.max_losses}))
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         lines.append((_("Groups"), str(tournament.groups)))
-    seconds, minutes = tournament.clock_seconds_per_point, tournament.penalty_minutes_per_point
+    minutes = tournament.penalty_minutes_per_point
     lines += [
         (_("Crawford rule"), pgettext("Crawford rule", "on") if tournament.crawford
          else pgettext("Crawford rule", "off")),
         (_("Moves"), tournament.get_move_policy_display()),
         (_("Premature roll"), tournament.get_premature_roll_display()),
-        (_("Clock"), _("%(seconds)d s per match point") % {"seconds": seconds} if seconds else _("no clock")),
+        (_("Clock"), event_clock_text(tournament)),  # issue 17 point 1 (clocks17)
         (_("Late arrival"), ngettext("1 penalty point per minute", "1 penalty point per %(count)d minutes",
                                      minutes) % {"count": minutes}),
         (_("Seeding"), tournament.get_seeding_display()),

@@ -301,7 +301,7 @@ def _claim_from_request(request, match: Match, data: dict | None = None) -> tupl
         data = data if data is not None else _json_claim(request)
         log = log_from_json(data["games"], match.rules(), start=match.start) if "games" in data else None
         score = data["score"]
-    return claim_make(match, score, log), data.get("statement", "")
+    return claim_make(match, score, log, remaining=data.get("clock_remaining")), data.get("statement", "")
 
 
 CLAIM_REQUEST = {"application/json": ClaimJsonInputSerializer, "multipart/form-data": ClaimMatInputSerializer}
@@ -329,7 +329,7 @@ class MatchReportApi(BaseApi):
             # known to be a party and the report not a repeat (a repeat replays no log): the match
             # and its reports are read once, and the answer is built from them.
             data = _json_claim(request)
-            claim = Draft(tuple(data["score"]), data.get("games"))
+            claim = Draft(tuple(data["score"]), data.get("games"), data.get("clock_remaining"))
             statement = data.get("statement", "")
         try:
             report = match_report(match_id=match_id, user=request.user, claim=claim, statement=statement)

@@ -20,6 +20,7 @@ from core.api import PlainOutput, StrictInputSerializer
 from core.bounds import INT_MAX
 
 from .. import hooks
+from ..clocks import match_clock_text
 from ..models import MAX_SCORE, Match
 from ..services.logs import report_games
 
@@ -67,6 +68,9 @@ def _whole_number(value) -> bool:
 
 SCORE_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": MAX_SCORE}, "minItems": 2,
                 "maxItems": 2, "example": [5, 3]}
+#: Each side's time left on a clock, in seconds (issue 17 point 1).
+TIMES_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": INT_MAX}, "minItems": 2,
+                "maxItems": 2, "nullable": True}
 
 
 @extend_schema_field(SCORE_SCHEMA)
@@ -127,6 +131,11 @@ class ClaimJsonInputSerializer(StrictInputSerializer):
     score = ScoreField()
     games = GameLogsField(required=False)
     statement = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    # issue 17 point 1 (clocks17)
+    clock_remaining = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=INT_MAX), min_length=2, max_length=2, required=False,
+        help_text="each side's time left on the clock in seconds, side 0's first: only with the games, for a match "
+                  "played with a clock, each at most the match's reserve (with its overtime)")
 
     class Meta:
         ref_name = "ResultClaim"
@@ -279,13 +288,19 @@ class ReportSerializer(PlainOutput, serializers.Serializer):
     contest_statement = serializers.CharField(help_text="the other side's words when it contested the report "
                                                         "(empty otherwise)")
     origin = serializers.CharField(help_text="where the result came from when no person reported it: imported "
-                                             "(from a match file) or forfeit; empty for a person's report")
+                                             "(from a match file), forfeit or flag_fall; empty for a person's report")
     origin_text = serializers.CharField(help_text="the origin as a sentence in the request's language "
                                                   "(\"Imported from final.mat\"); empty for a person's report")
+    clock_remaining = serializers.SerializerMethodField(
+        help_text="each side's time left on the clock in seconds, side 0's first, when the report gave them")
     created_at = serializers.DateTimeField()
 
     class Meta:
         ref_name = "MatchReport"
+
+    @extend_schema_field(TIMES_SCHEMA)
+    def get_clock_remaining(self, report) -> list[int] | None:
+        return score_or_none(report.clock_remaining0, report.clock_remaining1)
 
     @extend_schema_field(SCORE_SCHEMA)
     def get_score(self, report) -> list[int]:
@@ -303,6 +318,31 @@ class ReportSerializer(PlainOutput, serializers.Serializer):
         return None if games is None else ReportedGameSerializer(games, many=True).data
 
 
+class MatchClockSerializer(PlainOutput, serializers.Serializer):
+    """A match's clock (issue 17 point 1): as its event published it when the match was made."""
+
+    policy = serializers.CharField(source="clock_policy", help_text="allowed, preferred or required")
+    seconds_per_point = serializers.IntegerField(source="clock_seconds_per_point")
+    reserve_seconds = serializers.IntegerField(source="clock_reserve_seconds",
+                                               help_text="each side's reserve for the match (reduced when the clock "
+                                                         "came in mid-match)")
+    delay_seconds = serializers.IntegerField(source="clock_delay_seconds", help_text="the delay per move")
+    overtime_seconds = serializers.IntegerField(source="clock_overtime_seconds", help_text="0: no overtime")
+    remaining = serializers.SerializerMethodField(
+        help_text="each side's time left in seconds, side 0's first, as the confirmed report gave them; null otherwise")
+    text = serializers.SerializerMethodField(help_text="the clock as a sentence in the request's language")
+
+    class Meta:
+        ref_name = "MatchClock"
+
+    @extend_schema_field(TIMES_SCHEMA)
+    def get_remaining(self, match) -> list[int] | None:
+        return score_or_none(match.clock_remaining0, match.clock_remaining1)
+
+    def get_text(self, match) -> str:
+        return match_clock_text(match)
+
+
 class MatchDetailSerializer(MatchSummarySerializer):
     """A match with its rules, games and live reports (as ``matches.selectors.match_get`` loads it)."""
 
@@ -311,9 +351,14 @@ class MatchDetailSerializer(MatchSummarySerializer):
     confirmed_at = serializers.DateTimeField(allow_null=True)
     games = GameSummarySerializer(many=True, source="games.all")
     reports = ReportSerializer(many=True, source="reports.all")
+    clock = serializers.SerializerMethodField(help_text="the clock the match is played with; null: none")
 
     class Meta:
         ref_name = "MatchDetail"
+
+    @extend_schema_field(MatchClockSerializer(allow_null=True))
+    def get_clock(self, match) -> dict | None:
+        return MatchClockSerializer(match).data if match.clock_policy else None
 
 
 class MomentSerializer(serializers.Serializer):

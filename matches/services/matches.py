@@ -12,6 +12,7 @@ from core.engine_messages import refusal_text
 from engine.errors import EngineError
 
 from .. import errors, hooks
+from ..clocks import MatchClock, clock_fields
 from ..models import Match, Player, Side
 
 
@@ -152,6 +153,7 @@ def match_create(
     scheduled_at=None,
     played_on=None,
     context: dict | None = None,
+    clock: MatchClock | None = None,
 ) -> Match:
     """Create a scheduled match between two sides.
 
@@ -190,6 +192,7 @@ def match_create(
         side0=first, side1=second, length=length, crawford=crawford, move_policy=move_policy, jacoby=jacoby,
         beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles, cube_cap=cube_cap,
         organiser=organiser, created_by=created_by, scheduled_at=scheduled_at, played_on=played_on,
+        **clock_fields(clock, length),
     )
     try:
         match.rules()
@@ -221,6 +224,7 @@ class MatchSpec:
     # The score it starts from (each side's points before the first game: an event's handicap
     # between divisions), kept as the match's penalty points, which the engine replays from.
     start: tuple[int, int] = (0, 0)
+    clock: MatchClock | None = None  # issue 17 point 1: the event's clock
 
 
 @transaction.atomic
@@ -259,6 +263,7 @@ def match_create_many(*, created_by, specs: list[MatchSpec], context: dict | Non
             consent0=consent[0], consent1=consent[1], side0=first, side1=second, length=spec.length,
             crawford=spec.crawford, move_policy=spec.move_policy, penalty0=spec.start[0], penalty1=spec.start[1],
             organiser=named[0] if named else _default_organiser(created_by, first, second), created_by=created_by,
+            **clock_fields(spec.clock, spec.length),
         )
         rules = (spec.length, spec.crawford, spec.move_policy)
         if rules not in checked:

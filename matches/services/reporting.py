@@ -31,6 +31,7 @@ from matches.selectors import (
 )
 
 from .. import errors, hooks
+from ..clocks import remaining_checked
 from ..models import MAX_SCORE, Game, Match, Report
 from ..tasks import match_notify_task
 from .consent import consent_by_side, rating_dispatch
@@ -47,6 +48,7 @@ class Claim:
     score: tuple[int, int]
     log: CheckedLog | None = None
     full: tuple[int, int] | None = None
+    remaining: tuple[int, int] | None = None  # issue 17 point 1: each side's time left (checked)
 
     @property
     def games(self) -> list | None:
@@ -72,12 +74,13 @@ class Draft:
 
     score: tuple[int, int]
     games: list | None = None
+    remaining: list | None = None  # issue 17 point 1: each side's time left, seconds
 
     def claim(self, match: Match) -> Claim:
         """The checked claim (see :func:`claim_make`); raises DomainError and the engine's errors
         for logs that do not hold or do not agree with the score."""
         log = log_from_json(self.games, match.rules(), start=match.start) if self.games is not None else None
-        return claim_make(match, self.score, log)
+        return claim_make(match, self.score, log, remaining=self.remaining)
 
 
 def user_runs_match(match: Match, user) -> bool:
@@ -125,11 +128,13 @@ def _final(match: Match, score: tuple[int, int]) -> FinalScore:
                                reason=error.details.get("reason", error.code)) from None
 
 
-def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> Claim:
+def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None, *, remaining=None) -> Claim:
     """A checked claim: a final score the match can end at (:func:`score_winner`: never below the
     penalty points a ruling gave a side), that the logs, when given, really produce (as they are,
     or capped at the length). The claim holds the capped score, and the full score where the claim
-    or the logs give it. Raises DomainError (``bad_score``, ``log_disagrees``)."""
+    or the logs give it; ``remaining`` (each side's time left on the clock) only with the logs, for a
+    match with a clock (``matches.clocks.remaining_checked``). Raises DomainError (``bad_score``,
+    ``log_disagrees``, ``bad_clock``)."""
     score = (score[0], score[1])
     final = _final(match, score)
     if log is not None:
@@ -137,7 +142,7 @@ def claim_make(match: Match, score: tuple[int, int], log: CheckedLog | None) -> 
     full = final.full
     if log is not None and not match.is_money:
         full = tuple(log.final_score)
-    return Claim(final.score, log, full)
+    return Claim(final.score, log, full, remaining_checked(match, remaining, with_log=log is not None))
 
 
 def match_locked(match_id: int) -> Match:
@@ -200,8 +205,10 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
     match.winner = score_winner(match, claim.score)
     match.status = Match.Status.CONFIRMED
     match.confirmed_at = timezone.now()
-    row_update(match, ["score0", "score1", "full_score0", "full_score1", "winner", "status", "confirmed_at", "updated_at"],
-               later=True)
+    # The confirmed report's clock times (issue 17 point 1), when it gave them.
+    match.clock_remaining0, match.clock_remaining1 = confirmed.clock_remaining0, confirmed.clock_remaining1
+    row_update(match, ["score0", "score1", "full_score0", "full_score1", "winner", "status", "confirmed_at",
+                       "clock_remaining0", "clock_remaining1", "updated_at"], later=True)
     games = confirmed.games if _has_logs(confirmed) else None
     if games is not None:
         replay = claim.log.replay if claim.log and claim.log.games == games else None
@@ -292,12 +299,14 @@ def _checked(match: Match, claim: Claim | Draft) -> Claim:
     # match can end at, and it is stored capped.
     if isinstance(claim, Draft):
         return claim.claim(match)
-    return claim_make(match, claim.full or claim.score, claim.log)
+    return claim_make(match, claim.full or claim.score, claim.log, remaining=claim.remaining)
 
 
 def _full_fields(claim: Claim) -> dict:
     full = claim.full_score or (None, None)
-    return {"full_score0": full[0], "full_score1": full[1]}
+    remaining = claim.remaining or (None, None)
+    return {"full_score0": full[0], "full_score1": full[1],
+            "clock_remaining0": remaining[0], "clock_remaining1": remaining[1]}
 
 
 def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Report:

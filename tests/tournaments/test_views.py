@@ -58,7 +58,8 @@ def open_event(olga):
     """An event of olga's with entries open, alice entered."""
     tournament = closed(organiser=olga, name="Spring Open", status=Tournament.Status.OPEN,
                         lengths={"main": [5, 7], "consolation": 3}, consolation_rounds=1, crawford=True,
-                        move_policy="responsible", clock_seconds_per_point=90, penalty_minutes_per_point=4)
+                        move_policy="responsible", clock_seconds_per_point=90, penalty_minutes_per_point=4,
+                        clock_policy="required")
     alice, bob = cast(2)
     enter(tournament, [alice], checked_in=False)
     return tournament, alice, bob
@@ -157,7 +158,8 @@ def test_the_event_page_publishes_the_rules_and_the_entry_list_to_everyone(clien
     page = text(response)
     assert response.status_code == 200
     for shown in ("Entries open", "Main flight: 5, 7 points; Consolation flight: 3 points", "first-round losers",
-                  "Crawford rule", "Responsible moves", "The roll stands", "90 s per match point",
+                  "Crawford rule", "Responsible moves", "The roll stands",
+                      "Clocks required: 90 seconds per match point, a delay of 12 seconds per move; no overtime",
                   "1 penalty point per 4 minutes", "Alice", "Not checked in"):
         assert shown in page, shown
     assert (url("manage", tournament) in page) == (role in ("olga", "staff"))

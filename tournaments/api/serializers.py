@@ -116,6 +116,17 @@ class TournamentCreateSerializer(StrictInputSerializer):
     # issue 17 point 5
     divisions = DivisionsField(required=False)
     handicaps = HandicapsField(required=False, allow_null=True)
+    # issue 17 point 1: clocks (clocks17)
+    clock_policy = serializers.ChoiceField(
+        choices=Tournament.ClockPolicy.choices, required=False,
+        help_text="none, allowed, preferred or required; omitted: required when clock_seconds_per_point is given")
+    clock_delay_seconds = serializers.IntegerField(required=False, **rule_bounds("clock_delay_seconds"))
+    clock_doubling = serializers.BooleanField(required=False, help_text="the doubling variant's longer reserve and delay")
+    clock_doubling_seconds_per_point = serializers.IntegerField(required=False,
+                                                                **rule_bounds("clock_doubling_seconds_per_point"))
+    clock_doubling_delay_seconds = serializers.IntegerField(required=False, **rule_bounds("clock_doubling_delay_seconds"))
+    clock_overtime_seconds = serializers.IntegerField(required=False, help_text="0: no overtime",
+                                                      **rule_bounds("clock_overtime_seconds"))
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -282,6 +293,13 @@ class TournamentRulesSerializer(serializers.Serializer):
     # issue 17 point 5
     divisions = DivisionsField()
     handicaps = HandicapsField()
+    # issue 17 point 1: clocks (clocks17)
+    clock_policy = serializers.CharField()
+    clock_delay_seconds = serializers.IntegerField()
+    clock_doubling = serializers.BooleanField()
+    clock_doubling_seconds_per_point = serializers.IntegerField()
+    clock_doubling_delay_seconds = serializers.IntegerField()
+    clock_overtime_seconds = serializers.IntegerField()
 
     class Meta:
         ref_name = "TournamentRules"

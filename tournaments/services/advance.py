@@ -42,6 +42,7 @@ from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, To
 
 from . import state, teams
 from .audit import entrant_names, event_audit_record, pairing_summary
+from .clocks import event_match_clock
 from .common import tournament_lock
 from .divisions import handicap_for
 
@@ -77,10 +78,11 @@ def pairing_matches_create(tournament: Tournament, pairings: list[Pairing], load
         for pairing in solo:
             pairing.handicap0, pairing.handicap1 = handicap_for(
                 tournament, loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id], pairing.length)
+        clock = event_match_clock(tournament)  # issue 17 point 1
         matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
             MatchSpec(side0=loaded.by_id[pairing.entry0_id].side, side1=loaded.by_id[pairing.entry1_id].side,
                       length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy,
-                      start=(pairing.handicap0, pairing.handicap1))
+                      start=(pairing.handicap0, pairing.handicap1), clock=clock)
             for pairing in solo
         ])
         for pairing, match in zip(solo, matches, strict=True):

@@ -24,6 +24,7 @@ from tournaments.models import BoardMatch, Entry, Pairing, Team, Tournament, eve
 from . import state
 from .advance import bracket_sync
 from .audit import entry_summary, event_audit_record
+from .clocks import event_match_clock
 from .common import before_draw, entry_of, plays_for, require_organiser, runs, tournament_lock
 from .divisions import division_at_entry
 from .teams import captains, order_for, team_check, team_summary, team_write
@@ -368,6 +369,7 @@ def _create_remaining_team_matches(tournament: Tournament, entry: Entry) -> list
             match = match_create(
                 created_by=tournament.organiser, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
                 crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
+                clock=event_match_clock(tournament),
             )
             boards.append(BoardMatch.objects.create(pairing=pairing, board=number, match=match))
     return boards

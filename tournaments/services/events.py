@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, ngettext
 
+from engine import clocks
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
 from tournaments.draw.divisions import MAX_DIVISIONS, MAX_HANDICAP_ROWS, parse_divisions, parse_handicaps
@@ -43,6 +44,11 @@ RULE_BOUNDS = {
     "board_count": (1, 50),
     "penalty_minutes_per_point": (1, 1440),
     "clock_seconds_per_point": (1, 86400),
+    # issue 17 point 1: clocks (clocks17)
+    "clock_delay_seconds": (0, 600),
+    "clock_doubling_seconds_per_point": (1, 86400),
+    "clock_doubling_delay_seconds": (0, 600),
+    "clock_overtime_seconds": (0, 86400),
 }
 
 
@@ -155,6 +161,15 @@ class EventRules:
     divisions: list | None = None
     handicaps: list | None = None
     # --- end divisions ---
+    # --- issue 17 point 1: clocks (clocks17). ``clock_policy`` None: "required" when a reserve
+    # per point is given (as before the policy existed), else "none"; a clock without a reserve
+    # per point gets the default (engine.clocks: 2 minutes a point).
+    clock_policy: str | None = None
+    clock_delay_seconds: int = clocks.DEFAULT_DELAY_SECONDS
+    clock_doubling: bool = False
+    clock_doubling_seconds_per_point: int = clocks.DEFAULT_DOUBLING_SECONDS_PER_POINT
+    clock_doubling_delay_seconds: int = clocks.DEFAULT_DOUBLING_DELAY_SECONDS
+    clock_overtime_seconds: int = 0
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -191,8 +206,28 @@ class EventRules:
         self._check_divisions()
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
-        for flag in ("last_chance", "forbid_same_club", "crawford"):
+        for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
+        self._check_clock()
+
+    def _check_clock(self) -> None:
+        """Issue 17 point 1 (clocks17): the clock policy and its numbers; with a policy other than
+        "none" the reserve per point is set (its default when not given), with "none" it is not."""
+        policy = self.clock_policy
+        if policy is None:
+            policy = Tournament.ClockPolicy.REQUIRED if self.clock_seconds_per_point is not None else Tournament.ClockPolicy.NONE
+        _choice("clock_policy", policy, Tournament.ClockPolicy)
+        for field in ("clock_delay_seconds", "clock_doubling_seconds_per_point", "clock_doubling_delay_seconds",
+                      "clock_overtime_seconds"):
+            _count(field, getattr(self, field))
+        seconds = self.clock_seconds_per_point
+        if policy == Tournament.ClockPolicy.NONE and seconds is not None:
+            raise errors.bad_rules("clock_seconds_per_point", gettext(
+                "an event without clocks has no reserve per point: choose a clock policy or leave it empty"))
+        if policy != Tournament.ClockPolicy.NONE and seconds is None:
+            seconds = clocks.DEFAULT_SECONDS_PER_POINT
+        object.__setattr__(self, "clock_policy", str(policy))
+        object.__setattr__(self, "clock_seconds_per_point", seconds)
 
     # --- issue 17 point 5: divisions and handicaps ---
     def _check_divisions(self) -> None:

@@ -51,7 +51,10 @@ ALWAYS = ("name", "starts_on", "ends_on")
 DRAW_RULES = ("format", "kind", "consolation_rounds", "last_chance", "swiss_rounds", "max_losses", "groups", "seeding",
               "board_count", "forbid_same_club")
 #: Fixed by the draw: the rules the matches already made are played by.
-PLAY_RULES = ("crawford", "move_policy", "premature_roll", "clock_seconds_per_point", "penalty_minutes_per_point")
+PLAY_RULES = ("crawford", "move_policy", "premature_roll", "clock_seconds_per_point", "penalty_minutes_per_point",
+              # issue 17 point 1: clocks (clocks17)
+              "clock_policy", "clock_delay_seconds", "clock_doubling", "clock_doubling_seconds_per_point",
+              "clock_doubling_delay_seconds", "clock_overtime_seconds")
 BEFORE_DRAW = (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
 OVER = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
 REASON_MAX = 1000

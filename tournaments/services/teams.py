@@ -53,6 +53,7 @@ from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Te
 
 from . import state
 from .audit import event_audit_record
+from .clocks import event_match_clock
 from .common import before_draw, runs, tournament_lock
 
 # --- who acts ------------------------------------------------------------------------------------
@@ -405,9 +406,10 @@ def team_matches_create(tournament: Tournament, pairings: list[Pairing], loaded:
         top, bottom = (used[(loaded.by_id[e].team_id, pairing.round_number)] for e in (pairing.entry0_id, pairing.entry1_id))
         seats.extend((pairing, board, a, b) for board, (a, b) in enumerate(zip(top, bottom, strict=True), start=1))
     sides = sides_for_many([[found[player_id]] for _, _, a, b in seats for player_id in (a, b)])
+    clock = event_match_clock(tournament)  # issue 17 point 1
     matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
         MatchSpec(side0=sides[2 * i], side1=sides[2 * i + 1], length=pairing.length, crawford=tournament.crawford,
-                  move_policy=tournament.move_policy)
+                  move_policy=tournament.move_policy, clock=clock)
         for i, (pairing, _, _, _) in enumerate(seats)
     ])
     boards = [BoardMatch(pairing=pairing, board=board, match=match)
