@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from ..errors import ChouetteError
 from .base import is_int
 
-
 BOOLEAN_OPTIONS = (
     "single_cube", "jacoby", "box_must_take_half", "lone_taker_must_beaver", "beavers", "raccoons",
     "three_handed_both_cubes", "box_must_take_captain", "take_half_initial_only", "captain_alone_must_beaver",
