@@ -60,6 +60,22 @@ class ChouetteStartForm(forms.Form):
         required=False, label=gettext_lazy("House rule: when all cubes are turned at once the Box takes half"))
     lone_taker_must_beaver = forms.BooleanField(required=False,
                                                 label=gettext_lazy("House rule: a lone taker must beaver"))
+    # Issue 17, point 8: the house rules.
+    take_half_initial_only = forms.BooleanField(required=False, label=gettext_lazy(
+        "House rule: the Box takes half of a full turn of initial cubes only (turned from the centre)"))
+    three_handed_both_cubes = forms.BooleanField(
+        required=False, label=gettext_lazy("House rule: at three players the Box takes both cubes or passes both"))
+    box_must_take_captain = forms.BooleanField(
+        required=False, label=gettext_lazy("House rule: the Box takes the Captain's cube when he takes another"))
+    captain_alone_must_beaver = forms.BooleanField(
+        required=False, label=gettext_lazy("House rule: a Captain who takes alone must beaver (needs beavers)"))
+    box_partner_next_in_line = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Partner convention: the Box partner is the next in line and captains when the Box loses"))
+    jacoby_counts_automatic = forms.BooleanField(
+        required=False, label=gettext_lazy("An automatic double counts for Jacoby"),
+        help_text=gettext_lazy("Off by default, as in gnubg and most clubs: a gammon on a cube turned only by "
+                               "automatic doubles counts single."))
 
     def __init__(self, *args, players: list[tuple[int, str]], nights: list[tuple[int, str]], club=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,7 +153,9 @@ class ChouetteStartForm(forms.Form):
     def service_arguments(self) -> dict:
         data = self.cleaned_data
         names = ("name", "stake", "currency", "single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles",
-                 "box_partner_from", "box_must_take_half", "lone_taker_must_beaver")
+                 "box_partner_from", "box_must_take_half", "lone_taker_must_beaver", "take_half_initial_only",
+                 "three_handed_both_cubes", "box_must_take_captain", "captain_alone_must_beaver",
+                 "box_partner_next_in_line", "jacoby_counts_automatic")
         return {"rolloff": self.rolloff(), "night_id": data["night"], **{name: data[name] for name in names}}
 
 

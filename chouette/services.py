@@ -98,7 +98,7 @@ from matches.models import Player
 
 from . import errors
 from .models import ChouetteSession, ChouetteStep
-from .selectors import engine_step, engine_steps, session_settings
+from .selectors import HOUSE_RULES, engine_step, engine_steps, session_settings
 
 QUICK, FULL = "quick", "full"
 ENTRIES = (QUICK, FULL)
@@ -109,7 +109,7 @@ CODE_FIELDS = {
     "missing_result": "winner", "unexpected_result": "winner", "bad_winner": "winner", "bad_level": "level",
     "too_many_automatic": "automatic", "bad_automatic": "automatic", "bad_box_partner": "box_partner",
     "box_partner_not_allowed": "box_partner", "amounts_unbalanced": "amounts", "amounts_mismatch": "amounts",
-    "single_cube_values": "cubes", "single_cube_split": "cubes",
+    "single_cube_values": "cubes", "single_cube_split": "cubes", "box_partner_not_next": "box_partner",
 }
 CURRENCY = re.compile(r"[A-Z]{3}")
 MAX_STAKE = Decimal("9999999.99")
@@ -376,7 +376,7 @@ def _step_create(session: ChouetteSession, user, kind: str, data: dict, number: 
 def _settings_summary(session: ChouetteSession) -> dict:
     return {name: getattr(session, name) for name in (
         "single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles", "box_partner_from",
-        "box_must_take_half", "lone_taker_must_beaver", "stake", "currency")}
+        "box_must_take_half", "lone_taker_must_beaver", *HOUSE_RULES, "stake", "currency")}
 
 
 # --- the session -----------------------------------------------------------------------------------------
@@ -396,13 +396,23 @@ def _stake(stake) -> Decimal:
 def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int | None = None,
                    single_cube: bool = False, jacoby: bool = True, beavers: bool = False, raccoons: bool = False,
                    automatic_doubles: int = 0, box_partner_from: int | None = None, box_must_take_half: bool = False,
-                   lone_taker_must_beaver: bool = False, stake=Decimal("1.00"), currency: str = "EUR") -> ChouetteSession:
+                   lone_taker_must_beaver: bool = False, stake=Decimal("1.00"), currency: str = "EUR",
+                   three_handed_both_cubes: bool = False, box_must_take_captain: bool = False,
+                   take_half_initial_only: bool = False, captain_alone_must_beaver: bool = False,
+                   box_partner_next_in_line: bool = False, jacoby_counts_automatic: bool = False) -> ChouetteSession:
     """An owner or organiser starts a chouette table: its settings (RULES.md §7: one cube per member
     or a single cube, Jacoby, beavers and raccoons, the limit on automatic doubles, a Box partner from
-    a given number of players, the two house options, the stake per point) and the opening roll-off
+    a given number of players, the house rules, the stake per point) and the opening roll-off
     (``rolloff``: rounds of ``[player_id, die]``, the first with every player, each later one the
     rerolls of the players still tied; see ``engine.chouette.lineup_from_rolloff``), which gives the
     first line-up. Creates the session and its step 1 (the start); audited as ``chouette.started``.
+
+    The house rules (issue 17, point 8; engine.chouette.settings): ``three_handed_both_cubes``,
+    ``box_must_take_captain``, ``take_half_initial_only`` (narrows ``box_must_take_half``),
+    ``captain_alone_must_beaver`` (needs beavers), ``box_partner_next_in_line`` (the partner
+    convention: the partner is the next in line and captains when the Box loses) and
+    ``jacoby_counts_automatic``: off by default, so at a new table an automatic double does not turn
+    the cube for Jacoby (gnubg's and most clubs' convention); tables started before keep counting it.
 
     Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``bad_chouette`` (name,
     stake, currency, automatic_doubles), the engine's ``bad_settings`` / ``raccoons_without_beavers``
@@ -428,6 +438,9 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
             single_cube=single_cube, jacoby=jacoby, box_must_take_half=box_must_take_half,
             lone_taker_must_beaver=lone_taker_must_beaver, beavers=beavers, raccoons=raccoons,
             automatic_doubles=automatic_doubles, box_partner_from=box_partner_from,
+            three_handed_both_cubes=three_handed_both_cubes, box_must_take_captain=box_must_take_captain,
+            take_half_initial_only=take_half_initial_only, captain_alone_must_beaver=captain_alone_must_beaver,
+            box_partner_next_in_line=box_partner_next_in_line, jacoby_counts_automatic=jacoby_counts_automatic,
         )
     except ChouetteError as error:
         raise _refusal(error, field=error.details.get("field")) from None
@@ -457,6 +470,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
         beavers=settings.beavers, raccoons=settings.raccoons, automatic_doubles=settings.automatic_doubles,
         box_partner_from=settings.box_partner_from, box_must_take_half=settings.box_must_take_half,
         lone_taker_must_beaver=settings.lone_taker_must_beaver, stake=stake, currency=currency, version=1,
+        **{name: getattr(settings, name) for name in HOUSE_RULES},
     )
     step = _step_create(session, user, ChouetteStep.Kind.START, step_to_json(start), 1)
     _keep(session, state, last=step.number, games=0)

@@ -138,7 +138,8 @@ def _render_table(request: HttpRequest, club: Club, session: ChouetteSession, *,
     if club_role(club, request.user) in MANAGERS and session.status == ChouetteSession.Status.OPEN:
         extra = _forms(club, state, **forms)
     return render(request, "chouette/table.html", club_page_context(
-        request, club, session=session, state=state, action_error=action_error, **extra), status=status)
+        request, club, session=session, state=state, action_error=action_error,
+        house_rules=selectors.house_rule_labels(session), **extra), status=status)
 
 
 @login_required
