@@ -152,7 +152,7 @@ def check_box_partner(lineup: Lineup, partner: Player | None, settings: Chouette
         )
     if settings is not None and settings.box_partner_next_in_line and partner != lineup.crew[0]:
         raise ChouetteError(
-            f"house rule: the Box partner is the player next in line, {lineup.crew[0]!r}, not {partner!r}",
+            f"house rule: the Box partner is the player next in line (the first crew member), not {partner!r}",
             code="box_partner_not_next", player=partner,
         )
     if settings is not None and not settings.box_partner_allowed(len(lineup.players)):

@@ -103,11 +103,14 @@ def test_take_half_for_initial_cubes_only_lets_the_box_pass_redoubles_and_settle
     initial = table(cast, name="initial", box_must_take_half=True, take_half_initial_only=True)
     play(cast, initial, record)
     assert ledger(initial) == {"Ann": -8, "Otis": 4, "Mia": 2, "Max": 2}
-    # Initial cubes passed two of three are still refused.
+    # Otis won as Captain: he is the Box, Mia captains, Max and Ann are the crew. Initial cubes, all
+    # turned at once, two of three passed: still refused.
+    assert lineup(initial) == ["Otis", "Mia", "Max", "Ann"]
     with pytest.raises(DomainError) as caught:
-        play(cast, initial, quick("team", cubes={p["max"]: (1, "box_dropped"), p["mia"]: (1, "box_dropped")},
-                                  log=[team_double(p["mia"], p["ann"], box_drops=[p["mia"], p["ann"]])]))
-    assert caught.value.code in ("box_must_take_half", "decision_order", "unknown_player")
+        play(cast, initial, quick("team", cubes={p["ann"]: (1, "box_dropped"), p["max"]: (1, "box_dropped"),
+                                                 p["mia"]: 2},
+                                  log=[team_double(p["ann"], p["max"], p["mia"], box_drops=[p["ann"], p["max"]])]))
+    assert (caught.value.code, caught.value.details["field"]) == ("box_must_take_half", "log[0]")
 
 
 @pytest.mark.parametrize(("settings", "amounts"), [
@@ -276,12 +279,20 @@ def test_the_start_page_refuses_a_house_rule_that_needs_another_on_its_field(cas
 
 
 def test_the_table_page_refuses_a_game_that_breaks_a_house_rule_and_saves_nothing(cast, p):
-    session = table(cast, dice=THREE, three_handed_both_cubes=True)
+    session = table(cast, box_partner_from=3, box_partner_next_in_line=True)
     before = chouette_snapshot(session)
-    response = browser(cast.organiser).post(f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/full/", {
-        "record": "{}", "version": session.version})
+    data = {"winner": "box", "level": "1", "version": str(session.version), "box_partner": str(p["max"])}
+    for name in ("otis", "mia", "max"):
+        data.update({f"cube-{p[name]}": "", f"end-{p[name]}": "played"})
+    client = browser(cast.organiser)
+    response = client.post(f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/", data)
     assert response.status_code == 400
+    assert "house rule: the Box partner is the player next in line (the first crew member), not Max" in text(response)
     assert chouette_snapshot(session) == before
+    response = client.post(f"/clubs/{cast.club.slug}/chouettes/{session.pk}/games/", {
+        **data, "box_partner": str(p["mia"])})
+    assert response.status_code == 302
+    assert lineup(session) == ["Ann", "Max", "Mia", "Otis"]
 
 
 def test_the_table_page_with_house_rules_reads_in_as_many_queries_as_without(cast, p):
