@@ -159,6 +159,32 @@ class ChouetteStartForm(forms.Form):
         return {"rolloff": self.rolloff(), "night_id": data["night"], **{name: data[name] for name in names}}
 
 
+class ChouetteRulesForm(forms.Form):
+    """The house rules of an open table (issue 17, point 8), on its page: each rule as the start form
+    words it, ticked as the table plays it now. ``version`` is the table's version the form was built
+    from."""
+
+    RULES = ("box_must_take_half", "take_half_initial_only", "lone_taker_must_beaver", "three_handed_both_cubes",
+             "box_must_take_captain", "captain_alone_must_beaver", "box_partner_next_in_line",
+             "jacoby_counts_automatic")
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        start = ChouetteStartForm.base_fields
+        for name in self.RULES:
+            self.fields[name] = forms.BooleanField(required=False, label=start[name].label,
+                                                   help_text=start[name].help_text)
+
+    @classmethod
+    def for_session(cls, session) -> ChouetteRulesForm:
+        return cls(initial={"version": session.version, **{name: getattr(session, name) for name in cls.RULES}},
+                   prefix="rules")
+
+    def rules(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name in self.RULES}
+
+
 class QuickResultForm(forms.Form):
     """A quick result for the table's line-up: who won the board and how, each member's cube and how
     his game ended, the Box partner if the table allows one, the automatic doubles if it has them.

@@ -481,6 +481,60 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     return session
 
 
+#: The house rules a table may change while it is open (issue 17, point 8): every recorded game must
+#: still stand under them, and the session is settled again by them.
+CHANGEABLE_RULES = ("box_must_take_half", "lone_taker_must_beaver", *HOUSE_RULES)
+
+
+@transaction.atomic
+def chouette_rules_change(*, club_id: int, chouette_id: int, user, rules: Mapping[str, bool],
+                          expected_version: int | None = None) -> ChouetteSession:
+    """Change the house rules of an open table (``rules``: a rule's name -> on or off; the rules left
+    out keep their value). The rules apply to the whole session: every game recorded so far is
+    replayed under them and must still stand, and the line-up and the ledger follow them (e.g.
+    Jacoby with automatic doubles not counting settles an earlier gammon single). Changing nothing
+    changes nothing. Audited as ``chouette.rules_changed`` with the rules before and after.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``;
+    DomainError ``bad_chouette`` (a name that is not a house rule, a value that is not true or
+    false; ``field`` the name), the engine's ``bad_settings`` (``field`` the rule: "initial cubes
+    only" without the take-half rule, a Captain made to beaver without beavers); Conflict
+    ``chouette_ended``, ``stale_table``, ``house_rules_break_game`` (a recorded game breaks the new
+    rules: ``details`` ``game``, ``step`` and ``reason``, the rule's code).
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    _check_open(session, expected_version)
+    for name, value in rules.items():
+        if name not in CHANGEABLE_RULES:
+            raise errors.bad_chouette(str(name), gettext("not a house rule of the table"))
+        if not isinstance(value, bool):
+            raise errors.bad_chouette(name, gettext("true or false"))
+    before = {name: getattr(session, name) for name in CHANGEABLE_RULES}
+    after = {**before, **rules}
+    if after == before:
+        return session
+    try:
+        settings = ChouetteSettings(**{**asdict(session_settings(session)), **after})
+    except ChouetteError as error:
+        raise _refusal(error, field=error.details.get("field")) from None
+    rows = _rows(session)
+    try:
+        state, _ = session_advance(SessionState(), engine_steps(rows), settings)
+    except ChouetteError as error:
+        index = error.details.get("step")
+        games = [number for number, (at, _row) in enumerate(_game_rows(rows), start=1) if at == index]
+        raise errors.house_rules_break_game(
+            games[0] if games else None, rows[index].number if index is not None else None, error.code,
+            _named(_engine_message(error), error.details.get("player"))) from None
+    for name, value in after.items():
+        setattr(session, name, value)
+    _moved_on(session, state, last=rows[-1].number, games=len(_game_rows(rows)), fields=CHANGEABLE_RULES)
+    changed = sorted(name for name in CHANGEABLE_RULES if before[name] != after[name])
+    _audit("chouette.rules_changed", actor=user, club=club, obj=session,
+           before={name: before[name] for name in changed}, after={name: after[name] for name in changed})
+    return session
+
+
 @transaction.atomic
 def chouette_join(*, club_id: int, chouette_id: int, user, player_id: int,
                   expected_version: int | None = None) -> ChouetteStep:
@@ -858,6 +912,7 @@ def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
 
 
 __all__ = [
+    "CHANGEABLE_RULES",
     "FULL",
     "QUICK",
     "chouette_end",
@@ -866,5 +921,6 @@ __all__ = [
     "chouette_game_void",
     "chouette_join",
     "chouette_leave",
+    "chouette_rules_change",
     "chouette_start",
 ]

@@ -108,6 +108,24 @@ class ChouetteStartSerializer(StrictInputSerializer):
         ref_name = "ChouetteStart"
 
 
+class ChouetteRulesInputSerializer(StrictInputSerializer):
+    """The house rules to change at an open table (issue 17, point 8); those left out keep their value."""
+
+    box_must_take_half = serializers.BooleanField(required=False)
+    lone_taker_must_beaver = serializers.BooleanField(required=False, help_text="needs beavers")
+    three_handed_both_cubes = serializers.BooleanField(required=False)
+    box_must_take_captain = serializers.BooleanField(required=False)
+    take_half_initial_only = serializers.BooleanField(required=False, help_text="needs box_must_take_half")
+    captain_alone_must_beaver = serializers.BooleanField(required=False, help_text="needs beavers")
+    box_partner_next_in_line = serializers.BooleanField(required=False)
+    jacoby_counts_automatic = serializers.BooleanField(required=False)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
+                                       help_text=VERSION_HELP)
+
+    class Meta:
+        ref_name = "ChouetteRulesInput"
+
+
 class ChouettePlayerSerializer(StrictInputSerializer):
     player = serializers.IntegerField(min_value=1, help_text="a player id (joining: an active member's)")
     version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
