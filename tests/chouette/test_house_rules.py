@@ -328,3 +328,149 @@ def test_the_migration_keeps_existing_tables_counting_automatic_doubles_for_jaco
     finally:
         MigrationExecutor(connection).migrate(latest)
     assert table(cast, name="new").jacoby_counts_automatic is False
+
+
+# --- changing the house rules of an open table -----------------------------------------------------------
+
+from audit.models import AuditEntry  # noqa: E402
+from chouette.services import chouette_end, chouette_rules_change  # noqa: E402
+from core.errors import Conflict  # noqa: E402
+
+
+def change(cast, session, **rules):
+    return chouette_rules_change(club_id=cast.club.pk, chouette_id=session.pk, user=cast.organiser, rules=rules)
+
+
+def test_changing_jacoby_with_automatic_doubles_settles_the_games_already_played_again(cast, p):
+    session = table(cast, automatic_doubles=1)
+    play(cast, session, quick("team", 2, automatic=1))
+    assert ledger(session) == {"Ann": -6, "Otis": 2, "Mia": 2, "Max": 2}
+    version = ChouetteSession.objects.get(pk=session.pk).version
+    change(cast, session, jacoby_counts_automatic=True)
+    session.refresh_from_db()
+    assert session.jacoby_counts_automatic is True and session.version == version + 1
+    assert ledger(session) == {"Ann": -12, "Otis": 4, "Mia": 4, "Max": 4}
+    entry = AuditEntry.objects.get(action="chouette.rules_changed")
+    assert (entry.before, entry.after) == ({"jacoby_counts_automatic": False}, {"jacoby_counts_automatic": True})
+    # The next game is folded into the kept state of the new rules: it settles one game.
+    # Otis won as Captain: he is the Box now and wins a gammon on Mia's, Max's and Ann's cubes at 2.
+    play(cast, session, quick("box", 2, automatic=1))
+    assert ledger(session) == {"Ann": -12 - 4, "Otis": 4 + 12, "Mia": 4 - 4, "Max": 4 - 4}
+
+
+def test_a_house_rule_a_recorded_game_breaks_is_refused_naming_the_game_and_nothing_changes(cast, p):
+    session = table(cast)
+    play(cast, session, quick("box"))
+    # Game 2: Mia captains (Ann, Mia, Max, Otis); the Box takes Max's cube and passes the Captain's.
+    play(cast, session, quick("team", cubes={p["mia"]: (1, "box_dropped"), p["max"]: 2, p["otis"]: 2},
+                              log=[team_double(p["otis"], p["max"], p["mia"], box_drops=[p["mia"]])]))
+    before = chouette_snapshot(session)
+    with pytest.raises(Conflict) as caught:
+        change(cast, session, box_must_take_captain=True, three_handed_both_cubes=True)
+    error = caught.value
+    assert (error.code, error.details["game"], error.details["step"], error.details["reason"]) == (
+        "house_rules_break_game", 2, 3, "box_must_take_captain")
+    assert "game 2 breaks these house rules" in error.message and "Mia" in error.message
+    assert chouette_snapshot(session) == before
+    change(cast, session, three_handed_both_cubes=True)  # a rule no game breaks is taken
+    session.refresh_from_db()
+    assert (session.three_handed_both_cubes, session.box_must_take_captain) == (True, False)
+
+
+@pytest.mark.parametrize(("rules", "kind", "code", "field"), [
+    ({"take_half_initial_only": True}, DomainError, "bad_settings", "take_half_initial_only"),
+    ({"captain_alone_must_beaver": True}, DomainError, "bad_settings", "captain_alone_must_beaver"),
+    ({"beavers": True}, DomainError, "bad_chouette", "beavers"),
+    ({"three_handed_both_cubes": "yes"}, DomainError, "bad_chouette", "three_handed_both_cubes"),
+])
+def test_a_bad_change_of_the_house_rules_is_refused_on_its_field(cast, rules, kind, code, field):
+    session = table(cast)
+    before = chouette_snapshot(session)
+    with pytest.raises(kind) as caught:
+        change(cast, session, **rules)
+    assert (caught.value.code, caught.value.details["field"]) == (code, field)
+    assert chouette_snapshot(session) == before
+
+
+def test_the_house_rules_of_an_ended_table_or_anothers_club_stay_as_they_are(cast, p):
+    session = table(cast)
+    with pytest.raises(Exception) as caught:
+        chouette_rules_change(club_id=cast.club.pk, chouette_id=session.pk, user=cast.members[0],
+                              rules={"box_must_take_captain": True})
+    assert caught.value.code == "not_club_manager"
+    chouette_end(club_id=cast.club.pk, chouette_id=session.pk, user=cast.organiser)
+    with pytest.raises(Conflict) as caught:
+        change(cast, session, box_must_take_captain=True)
+    assert caught.value.code == "chouette_ended"
+
+
+def test_the_api_changes_the_house_rules_and_answers_the_state_settled_by_them(cast, p):
+    session = table(cast, automatic_doubles=1)
+    play(cast, session, quick("team", 2, automatic=1))
+    organiser = client_for(cast.organiser)
+    response = organiser.post(api(cast, session, "rules/"), {"jacoby_counts_automatic": True, "version": 2},
+                              format="json")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["settings"]["jacoby_counts_automatic"] is True and body["version"] == 3
+    assert [(row["display_name"], row["points"]) for row in body["ledger"]] == [
+        ("Ann", -12), ("Otis", 4), ("Mia", 4), ("Max", 4)]
+    before = chouette_snapshot(session)
+    for sent, field in (({"jacoby_counts_automatic": "often"}, "jacoby_counts_automatic"), ({"colour": "red"}, "colour"),
+                        ({"version": -1}, "version")):
+        response = organiser.post(api(cast, session, "rules/"), sent, format="json")
+        assert response.status_code == 400 and set(response.json()["errors"]) == {field}
+    response = organiser.post(api(cast, session, "rules/"), {"take_half_initial_only": True}, format="json")
+    assert (response.status_code, response.json()["code"], response.json()["field"]) == (
+        400, "bad_settings", "take_half_initial_only")
+    response = organiser.post(api(cast, session, "rules/"), {"box_must_take_captain": True, "version": 2},
+                              format="json")
+    assert (response.status_code, response.json()["code"]) == (409, "stale_table")
+    assert client_for(cast.members[0]).post(api(cast, session, "rules/"), {}, format="json").status_code == 403
+    assert chouette_snapshot(session) == before
+
+
+def test_the_api_refuses_house_rules_a_recorded_game_breaks_with_409(cast, p):
+    session = table(cast, dice=THREE)
+    play(cast, session, quick("team", cubes={p["mia"]: (1, "box_dropped"), p["otis"]: 2},
+                              log=[team_double(p["mia"], p["otis"], box_drops=[p["mia"]])]))
+    response = client_for(cast.organiser).post(api(cast, session, "rules/"), {"three_handed_both_cubes": True},
+                                               format="json")
+    body = response.json()
+    assert (response.status_code, body["code"], body["game"], body["reason"]) == (
+        409, "house_rules_break_game", 1, "three_handed_both_cubes")
+
+
+@pytest.mark.parametrize("games", [2, 14])
+def test_changing_the_house_rules_costs_the_same_queries_whatever_the_number_of_games(cast, p, games,
+                                                                                      django_assert_max_num_queries):
+    session = table(cast)
+    for number in range(games):
+        play(cast, session, quick("team" if number % 3 else "box"))
+    with django_assert_max_num_queries(12):
+        change(cast, session, box_must_take_captain=True)
+
+
+def test_the_table_page_offers_the_house_rules_to_managers_and_changes_them(cast, p):
+    session = table(cast, automatic_doubles=1)
+    play(cast, session, quick("team", 2, automatic=1))
+    page = f"/clubs/{cast.club.slug}/chouettes/{session.pk}/"
+    shown = text(browser(cast.organiser).get(page))
+    assert "Change the house rules" in shown and "an automatic double does not count for Jacoby" in shown
+    assert "Change the house rules" not in text(browser(cast.members[0]).get(page))
+    client = browser(cast.organiser)
+    response = client.post(page + "rules/", {"rules-version": "2", "rules-jacoby_counts_automatic": "on"}, follow=True)
+    assert response.status_code == 200
+    body = text(response)
+    assert "The house rules are changed: every game of the session is settled by them." in body
+    assert "an automatic double counts for Jacoby" in body
+    assert ledger(session)["Ann"] == -12
+    before = chouette_snapshot(session)
+    response = client.post(page + "rules/", {"rules-version": "3", "rules-take_half_initial_only": "on",
+                                             "rules-jacoby_counts_automatic": "on"})
+    assert response.status_code == 400
+    assert '"initial cubes only" narrows the "take at least half" rule, which is off' in text(response)
+    response = client.post(page + "rules/", {"rules-version": "1", "rules-box_must_take_captain": "on"})
+    assert response.status_code == 409 and "reload it" in text(response)
+    assert browser(cast.members[0]).post(page + "rules/", {"rules-box_must_take_captain": "on"}).status_code == 403
+    assert chouette_snapshot(session) == before
