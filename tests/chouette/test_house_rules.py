@@ -20,11 +20,12 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from audit.models import AuditEntry
 from chouette import selectors
 from chouette.models import ChouetteSession
 from chouette.selectors import chouette_state
-from chouette.services import chouette_game_record
-from core.errors import DomainError
+from chouette.services import chouette_end, chouette_game_record, chouette_rules_change
+from core.errors import Conflict, DomainError, NotAllowed
 from engine.chouette import session as engine_session
 from tests.chouette.factories import chouette_snapshot, ids, play, quick, table
 from tests.clubs.factories import club_cast
@@ -332,9 +333,6 @@ def test_the_migration_keeps_existing_tables_counting_automatic_doubles_for_jaco
 
 # --- changing the house rules of an open table -----------------------------------------------------------
 
-from audit.models import AuditEntry  # noqa: E402
-from chouette.services import chouette_end, chouette_rules_change  # noqa: E402
-from core.errors import Conflict  # noqa: E402
 
 
 def change(cast, session, **rules):
@@ -394,7 +392,7 @@ def test_a_bad_change_of_the_house_rules_is_refused_on_its_field(cast, rules, ki
 
 def test_the_house_rules_of_an_ended_table_or_anothers_club_stay_as_they_are(cast, p):
     session = table(cast)
-    with pytest.raises(Exception) as caught:
+    with pytest.raises(NotAllowed) as caught:
         chouette_rules_change(club_id=cast.club.pk, chouette_id=session.pk, user=cast.members[0],
                               rules={"box_must_take_captain": True})
     assert caught.value.code == "not_club_manager"
