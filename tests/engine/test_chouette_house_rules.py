@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.actions import Double, Drop, Take
 from engine.chouette import (
     GAMMON,
     SINGLE,
@@ -26,12 +27,14 @@ from engine.chouette import (
     Side,
     StartStep,
     TeamDouble,
+    chouette_full_game,
     chouette_next_lineup,
     chouette_settle,
     replay_session,
 )
 from engine.chouette.settle import replay_cube_log
 from engine.errors import ChouetteError
+from tests.engine.test_chouette_full_game import BoardLog, opening, team_on_roll
 
 THREE = Lineup("Ann", "Bob", ("Cat",))
 LINE = Lineup("Ann", "Bob", ("Cat", "Dan"))
@@ -287,3 +290,52 @@ def test_every_house_rule_is_off_by_default_in_the_engine(rule):
     automatic double counting for Jacoby (the service makes "not counting" new tables' default)."""
     assert getattr(ChouetteSettings(), rule) is False
     assert ChouetteSettings().jacoby_counts_automatic is True
+
+
+# --- the house rules on a full record (the board's log and the crew's moments) -------------------
+
+
+
+def _captain_passed_with_dan_taken():
+    board = team_on_roll()
+    at = board.here
+    board.cube(Double(1), Drop(0)).turn(1, 3, 2).resign(1, SINGLE)
+    return board.actions, [(at, TeamDouble(("Dan",)))], at
+
+
+def _captain_took_alone():
+    board = opening()
+    at = board.here
+    board.cube(Double(0), Take(1)).turn(0, 5, 2).resign(1, SINGLE)
+    return board.actions, [(at, BoxDouble((("Dan", DROP), ("Cat", DROP))))], at
+
+
+@pytest.mark.parametrize(("record", "settings", "code"), [
+    (_captain_passed_with_dan_taken, CAPTAIN, "box_must_take_captain"),
+    (_captain_passed_with_dan_taken, table(), None),
+    (_captain_took_alone, CAPTAIN_BEAVERS, "captain_alone_must_beaver"),
+    (_captain_took_alone, table(), None),
+])
+def test_house_rules_hold_on_a_full_record_where_the_captains_cube_is_on_the_board(record, settings, code):
+    """The house rules "the Box must take the Captain's cube" and "a Captain taking alone must beaver"
+    (club sheets, in our words) judge the crew's moment and the Captain's own exchange on the board
+    as one moment, the crew first and the Captain last (RULES.md §7), and name the board action."""
+    actions, moments, at = record()
+    try:
+        chouette_full_game(LINE, actions, moments, settings)
+    except ChouetteError as refused:
+        assert (refused.code, refused.details["action_index"]) == (code, at)
+    else:
+        assert code is None
+
+
+@pytest.mark.parametrize(("counts", "ann"), [(False, 6), (True, 12)])
+def test_house_rule_jacoby_on_a_full_record_with_an_opening_tie(counts, ann):
+    """Jacoby (RULES.md §5) on a full record whose opening roll tied once (§2): the team resigns a
+    gammon on cubes turned only by the automatic double; it counts single unless the table counts
+    automatic doubles for Jacoby."""
+    board = BoardLog().tie(4).turn(0, 3, 1).turn(1, 6, 4).resign(1, GAMMON)
+    settings = table(jacoby=True, automatic_doubles=1, jacoby_counts_automatic=counts)
+    game = chouette_full_game(LINE, board.actions, [], settings)
+    assert (game.automatic, game.level) == (1, GAMMON)
+    assert chouette_settle(LINE, game, settings).amounts["Ann"] == ann
