@@ -388,6 +388,8 @@ def chouette_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s corrected a game of the chouette") % values
     if action == "chouette.game_voided":
         return gettext("%(who)s voided a game of the chouette") % values
+    if action == "chouette.rules_changed":
+        return gettext("%(who)s changed the house rules of the chouette") % values
     if action == "chouette.ended":
         transfers = len(after.get("transfers") or ())
         return ngettext("%(who)s ended the chouette: %(n)s payment settles it",
@@ -520,6 +522,7 @@ CHOUETTE_ACTIONS = {
     "chouette.game_amended": gettext_lazy("Chouette game corrected"),
     "chouette.game_voided": gettext_lazy("Chouette game voided"),
     "chouette.ended": gettext_lazy("Chouette ended"),
+    "chouette.rules_changed": gettext_lazy("Chouette house rules changed"),
 }
 
 

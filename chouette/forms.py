@@ -60,6 +60,22 @@ class ChouetteStartForm(forms.Form):
         required=False, label=gettext_lazy("House rule: when all cubes are turned at once the Box takes half"))
     lone_taker_must_beaver = forms.BooleanField(required=False,
                                                 label=gettext_lazy("House rule: a lone taker must beaver"))
+    # Issue 17, point 8: the house rules.
+    take_half_initial_only = forms.BooleanField(required=False, label=gettext_lazy(
+        "House rule: the Box takes half of a full turn of initial cubes only (turned from the centre)"))
+    three_handed_both_cubes = forms.BooleanField(
+        required=False, label=gettext_lazy("House rule: at three players the Box takes both cubes or passes both"))
+    box_must_take_captain = forms.BooleanField(
+        required=False, label=gettext_lazy("House rule: the Box takes the Captain's cube when he takes another"))
+    captain_alone_must_beaver = forms.BooleanField(
+        required=False, label=gettext_lazy("House rule: a Captain who takes alone must beaver (needs beavers)"))
+    box_partner_next_in_line = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Partner convention: the Box partner is the next in line and captains when the Box loses"))
+    jacoby_counts_automatic = forms.BooleanField(
+        required=False, label=gettext_lazy("An automatic double counts for Jacoby"),
+        help_text=gettext_lazy("Off by default, as in gnubg and most clubs: a gammon on a cube turned only by "
+                               "automatic doubles counts single."))
 
     def __init__(self, *args, players: list[tuple[int, str]], nights: list[tuple[int, str]], club=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,8 +153,36 @@ class ChouetteStartForm(forms.Form):
     def service_arguments(self) -> dict:
         data = self.cleaned_data
         names = ("name", "stake", "currency", "single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles",
-                 "box_partner_from", "box_must_take_half", "lone_taker_must_beaver")
+                 "box_partner_from", "box_must_take_half", "lone_taker_must_beaver", "take_half_initial_only",
+                 "three_handed_both_cubes", "box_must_take_captain", "captain_alone_must_beaver",
+                 "box_partner_next_in_line", "jacoby_counts_automatic")
         return {"rolloff": self.rolloff(), "night_id": data["night"], **{name: data[name] for name in names}}
+
+
+class ChouetteRulesForm(forms.Form):
+    """The house rules of an open table (issue 17, point 8), on its page: each rule as the start form
+    words it, ticked as the table plays it now. ``version`` is the table's version the form was built
+    from."""
+
+    RULES = ("box_must_take_half", "take_half_initial_only", "lone_taker_must_beaver", "three_handed_both_cubes",
+             "box_must_take_captain", "captain_alone_must_beaver", "box_partner_next_in_line",
+             "jacoby_counts_automatic")
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        start = ChouetteStartForm.base_fields
+        for name in self.RULES:
+            self.fields[name] = forms.BooleanField(required=False, label=start[name].label,
+                                                   help_text=start[name].help_text)
+
+    @classmethod
+    def for_session(cls, session) -> ChouetteRulesForm:
+        return cls(initial={"version": session.version, **{name: getattr(session, name) for name in cls.RULES}},
+                   prefix="rules")
+
+    def rules(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name in self.RULES}
 
 
 class QuickResultForm(forms.Form):

@@ -4,7 +4,8 @@ line-up and ledger are always recomputed from.
 Invariants the database guards:
 - a session's steps are numbered once each, and it has one start;
 - a session's settings are sane (raccoons need beavers, a Box partner needs at least three players,
-  the stake is not negative);
+  the stake is not negative, "initial cubes only" needs the take-half rule, a Captain made to beaver
+  needs beavers);
 - a join or a leave names its player;
 - nothing of the ledger is stored to be edited: amounts are derived from the steps by the engine
   (the session keeps the state its steps lead to, ``kept``, only as a checked shortcut of the
@@ -49,6 +50,19 @@ class ChouetteSession(models.Model):
                                                         help_text="the Box takes a partner from this many players")
     box_must_take_half = models.BooleanField(default=False)
     lone_taker_must_beaver = models.BooleanField(default=False)
+    # Issue 17, point 8: the house rules (engine.chouette.settings). Automatic doubles do not count
+    # for Jacoby at a new table; the migration keeps tables that existed before counting them.
+    three_handed_both_cubes = models.BooleanField(
+        default=False, help_text="at a table of three the Box takes both cubes turned at once or passes both")
+    box_must_take_captain = models.BooleanField(
+        default=False, help_text="the Box takes the Captain's cube when he takes another's with it")
+    take_half_initial_only = models.BooleanField(
+        default=False, help_text="the take-half rule applies to initial cubes only")
+    captain_alone_must_beaver = models.BooleanField(default=False, help_text="a Captain who takes alone beavers")
+    box_partner_next_in_line = models.BooleanField(
+        default=False, help_text="the Box partner is the next in line and captains when the Box loses")
+    jacoby_counts_automatic = models.BooleanField(
+        default=False, help_text="an automatic double turns the cube for Jacoby")
     stake = models.DecimalField(max_digits=9, decimal_places=2, default=1, help_text="money per point")
     currency = models.CharField(max_length=3, default="EUR")
     # Moves on with every step written: the table page polls it to know when to refresh.
@@ -68,6 +82,10 @@ class ChouetteSession(models.Model):
             models.CheckConstraint(condition=Q(box_partner_from__isnull=True) | Q(box_partner_from__gte=3),
                                    name="chouette_box_partner_from_three"),
             models.CheckConstraint(condition=Q(stake__gte=0), name="chouette_stake_not_negative"),
+            models.CheckConstraint(condition=Q(take_half_initial_only=False) | Q(box_must_take_half=True),
+                                   name="chouette_initial_only_needs_take_half"),
+            models.CheckConstraint(condition=Q(captain_alone_must_beaver=False) | Q(beavers=True),
+                                   name="chouette_captain_beaver_needs_beavers"),
         ]
 
     def __str__(self) -> str:

@@ -64,6 +64,30 @@ RESULT_LABELS = {
 
 # --- from rows to the engine ---------------------------------------------------------------------
 
+#: Issue 17, point 8: the house rules a table may play by, each a column of the session named as the
+#: engine's option (engine.chouette.settings).
+HOUSE_RULES = ("three_handed_both_cubes", "box_must_take_captain", "take_half_initial_only",
+               "captain_alone_must_beaver", "box_partner_next_in_line", "jacoby_counts_automatic")
+#: The sentence a table's page shows for each house rule it plays by (jacoby_counts_automatic: when
+#: Jacoby is on, one of the two sentences is shown, see house_rule_labels).
+HOUSE_RULE_LABELS = {
+    "three_handed_both_cubes": _("at three players the Box takes both cubes or passes both"),
+    "box_must_take_captain": _("the Box takes the Captain's cube when he takes another"),
+    "take_half_initial_only": _("the Box takes half of a full turn of initial cubes only"),
+    "captain_alone_must_beaver": _("a Captain who takes alone beavers"),
+    "box_partner_next_in_line": _("the Box partner is the next in line and captains when the Box loses"),
+}
+
+
+def house_rule_labels(session: ChouetteSession) -> list[str]:
+    """The sentences naming the house rules a table plays by, for its page."""
+    labels = [str(label) for name, label in HOUSE_RULE_LABELS.items() if getattr(session, name)]
+    if session.jacoby and session.automatic_doubles:
+        labels.append(gettext("an automatic double counts for Jacoby") if session.jacoby_counts_automatic
+                      else gettext("an automatic double does not count for Jacoby"))
+    return labels
+
+
 
 def session_settings(session: ChouetteSession) -> ChouetteSettings:
     """The engine's table options of a session (every option passed explicitly)."""
@@ -71,6 +95,7 @@ def session_settings(session: ChouetteSession) -> ChouetteSettings:
         single_cube=session.single_cube, jacoby=session.jacoby, box_must_take_half=session.box_must_take_half,
         lone_taker_must_beaver=session.lone_taker_must_beaver, beavers=session.beavers, raccoons=session.raccoons,
         automatic_doubles=session.automatic_doubles, box_partner_from=session.box_partner_from,
+        **{name: getattr(session, name) for name in HOUSE_RULES},
     )
 
 

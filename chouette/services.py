@@ -98,7 +98,7 @@ from matches.models import Player
 
 from . import errors
 from .models import ChouetteSession, ChouetteStep
-from .selectors import engine_step, engine_steps, session_settings
+from .selectors import HOUSE_RULES, engine_step, engine_steps, session_settings
 
 QUICK, FULL = "quick", "full"
 ENTRIES = (QUICK, FULL)
@@ -109,7 +109,7 @@ CODE_FIELDS = {
     "missing_result": "winner", "unexpected_result": "winner", "bad_winner": "winner", "bad_level": "level",
     "too_many_automatic": "automatic", "bad_automatic": "automatic", "bad_box_partner": "box_partner",
     "box_partner_not_allowed": "box_partner", "amounts_unbalanced": "amounts", "amounts_mismatch": "amounts",
-    "single_cube_values": "cubes", "single_cube_split": "cubes",
+    "single_cube_values": "cubes", "single_cube_split": "cubes", "box_partner_not_next": "box_partner",
 }
 CURRENCY = re.compile(r"[A-Z]{3}")
 MAX_STAKE = Decimal("9999999.99")
@@ -376,7 +376,7 @@ def _step_create(session: ChouetteSession, user, kind: str, data: dict, number: 
 def _settings_summary(session: ChouetteSession) -> dict:
     return {name: getattr(session, name) for name in (
         "single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles", "box_partner_from",
-        "box_must_take_half", "lone_taker_must_beaver", "stake", "currency")}
+        "box_must_take_half", "lone_taker_must_beaver", *HOUSE_RULES, "stake", "currency")}
 
 
 # --- the session -----------------------------------------------------------------------------------------
@@ -396,13 +396,23 @@ def _stake(stake) -> Decimal:
 def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int | None = None,
                    single_cube: bool = False, jacoby: bool = True, beavers: bool = False, raccoons: bool = False,
                    automatic_doubles: int = 0, box_partner_from: int | None = None, box_must_take_half: bool = False,
-                   lone_taker_must_beaver: bool = False, stake=Decimal("1.00"), currency: str = "EUR") -> ChouetteSession:
+                   lone_taker_must_beaver: bool = False, stake=Decimal("1.00"), currency: str = "EUR",
+                   three_handed_both_cubes: bool = False, box_must_take_captain: bool = False,
+                   take_half_initial_only: bool = False, captain_alone_must_beaver: bool = False,
+                   box_partner_next_in_line: bool = False, jacoby_counts_automatic: bool = False) -> ChouetteSession:
     """An owner or organiser starts a chouette table: its settings (RULES.md §7: one cube per member
     or a single cube, Jacoby, beavers and raccoons, the limit on automatic doubles, a Box partner from
-    a given number of players, the two house options, the stake per point) and the opening roll-off
+    a given number of players, the house rules, the stake per point) and the opening roll-off
     (``rolloff``: rounds of ``[player_id, die]``, the first with every player, each later one the
     rerolls of the players still tied; see ``engine.chouette.lineup_from_rolloff``), which gives the
     first line-up. Creates the session and its step 1 (the start); audited as ``chouette.started``.
+
+    The house rules (issue 17, point 8; engine.chouette.settings): ``three_handed_both_cubes``,
+    ``box_must_take_captain``, ``take_half_initial_only`` (narrows ``box_must_take_half``),
+    ``captain_alone_must_beaver`` (needs beavers), ``box_partner_next_in_line`` (the partner
+    convention: the partner is the next in line and captains when the Box loses) and
+    ``jacoby_counts_automatic``: off by default, so at a new table an automatic double does not turn
+    the cube for Jacoby (gnubg's and most clubs' convention); tables started before keep counting it.
 
     Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``bad_chouette`` (name,
     stake, currency, automatic_doubles), the engine's ``bad_settings`` / ``raccoons_without_beavers``
@@ -428,6 +438,9 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
             single_cube=single_cube, jacoby=jacoby, box_must_take_half=box_must_take_half,
             lone_taker_must_beaver=lone_taker_must_beaver, beavers=beavers, raccoons=raccoons,
             automatic_doubles=automatic_doubles, box_partner_from=box_partner_from,
+            three_handed_both_cubes=three_handed_both_cubes, box_must_take_captain=box_must_take_captain,
+            take_half_initial_only=take_half_initial_only, captain_alone_must_beaver=captain_alone_must_beaver,
+            box_partner_next_in_line=box_partner_next_in_line, jacoby_counts_automatic=jacoby_counts_automatic,
         )
     except ChouetteError as error:
         raise _refusal(error, field=error.details.get("field")) from None
@@ -457,6 +470,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
         beavers=settings.beavers, raccoons=settings.raccoons, automatic_doubles=settings.automatic_doubles,
         box_partner_from=settings.box_partner_from, box_must_take_half=settings.box_must_take_half,
         lone_taker_must_beaver=settings.lone_taker_must_beaver, stake=stake, currency=currency, version=1,
+        **{name: getattr(settings, name) for name in HOUSE_RULES},
     )
     step = _step_create(session, user, ChouetteStep.Kind.START, step_to_json(start), 1)
     _keep(session, state, last=step.number, games=0)
@@ -464,6 +478,60 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     _audit("chouette.started", actor=user, club=club, obj=session, after={
         "name": session.name, "night": night_id, "settings": _settings_summary(session),
         "rolloff": step.record["rolloff"], "lineup": lineup_to_json(lineup)})
+    return session
+
+
+#: The house rules a table may change while it is open (issue 17, point 8): every recorded game must
+#: still stand under them, and the session is settled again by them.
+CHANGEABLE_RULES = ("box_must_take_half", "lone_taker_must_beaver", *HOUSE_RULES)
+
+
+@transaction.atomic
+def chouette_rules_change(*, club_id: int, chouette_id: int, user, rules: Mapping[str, bool],
+                          expected_version: int | None = None) -> ChouetteSession:
+    """Change the house rules of an open table (``rules``: a rule's name -> on or off; the rules left
+    out keep their value). The rules apply to the whole session: every game recorded so far is
+    replayed under them and must still stand, and the line-up and the ledger follow them (e.g.
+    Jacoby with automatic doubles not counting settles an earlier gammon single). Changing nothing
+    changes nothing. Audited as ``chouette.rules_changed`` with the rules before and after.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``;
+    DomainError ``bad_chouette`` (a name that is not a house rule, a value that is not true or
+    false; ``field`` the name), the engine's ``bad_settings`` (``field`` the rule: "initial cubes
+    only" without the take-half rule, a Captain made to beaver without beavers); Conflict
+    ``chouette_ended``, ``stale_table``, ``house_rules_break_game`` (a recorded game breaks the new
+    rules: ``details`` ``game``, ``step`` and ``reason``, the rule's code).
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    _check_open(session, expected_version)
+    for name, value in rules.items():
+        if name not in CHANGEABLE_RULES:
+            raise errors.bad_chouette(str(name), gettext("not a house rule of the table"))
+        if not isinstance(value, bool):
+            raise errors.bad_chouette(name, gettext("true or false"))
+    before = {name: getattr(session, name) for name in CHANGEABLE_RULES}
+    after = {**before, **rules}
+    if after == before:
+        return session
+    try:
+        settings = ChouetteSettings(**{**asdict(session_settings(session)), **after})
+    except ChouetteError as error:
+        raise _refusal(error, field=error.details.get("field")) from None
+    rows = _rows(session)
+    try:
+        state, _ = session_advance(SessionState(), engine_steps(rows), settings)
+    except ChouetteError as error:
+        index = error.details.get("step")
+        games = [number for number, (at, _row) in enumerate(_game_rows(rows), start=1) if at == index]
+        raise errors.house_rules_break_game(
+            games[0] if games else None, rows[index].number if index is not None else None, error.code,
+            _named(_engine_message(error), error.details.get("player"))) from None
+    for name, value in after.items():
+        setattr(session, name, value)
+    _moved_on(session, state, last=rows[-1].number, games=len(_game_rows(rows)), fields=CHANGEABLE_RULES)
+    changed = sorted(name for name in CHANGEABLE_RULES if before[name] != after[name])
+    _audit("chouette.rules_changed", actor=user, club=club, obj=session,
+           before={name: before[name] for name in changed}, after={name: after[name] for name in changed})
     return session
 
 
@@ -844,6 +912,7 @@ def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
 
 
 __all__ = [
+    "CHANGEABLE_RULES",
     "FULL",
     "QUICK",
     "chouette_end",
@@ -852,5 +921,6 @@ __all__ = [
     "chouette_game_void",
     "chouette_join",
     "chouette_leave",
+    "chouette_rules_change",
     "chouette_start",
 ]

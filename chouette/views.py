@@ -32,7 +32,7 @@ from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
 
 from . import selectors, services
-from .forms import ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
+from .forms import ChouetteRulesForm, ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
 from .models import ChouetteSession
 
 LAST_GAMES = 8
@@ -122,12 +122,14 @@ def _leave_form(club: Club, state, data=None) -> PlayerChoiceForm:
                             players=[(seat.player_id, seat.display_name) for seat in state.lineup])
 
 
-def _forms(club: Club, state: selectors.ChouetteState, *, game_form=None, full_form=None) -> dict:
+def _forms(club: Club, session: ChouetteSession, state: selectors.ChouetteState, *, game_form=None, full_form=None,
+           rules_form=None) -> dict:
     return {
         "game_form": game_form or QuickResultForm.for_state(state, initial={"version": state.version, "level": 1}),
         "full_form": full_form or FullRecordForm(initial={"version": state.version}),
         "join_form": _join_form(club, state),
         "leave_form": _leave_form(club, state),
+        "rules_form": rules_form or ChouetteRulesForm.for_session(session),
     }
 
 
@@ -136,9 +138,10 @@ def _render_table(request: HttpRequest, club: Club, session: ChouetteSession, *,
     state = selectors.chouette_state(session=session, last_games=LAST_GAMES)
     extra = {}
     if club_role(club, request.user) in MANAGERS and session.status == ChouetteSession.Status.OPEN:
-        extra = _forms(club, state, **forms)
+        extra = _forms(club, session, state, **forms)
     return render(request, "chouette/table.html", club_page_context(
-        request, club, session=session, state=state, action_error=action_error, **extra), status=status)
+        request, club, session=session, state=state, action_error=action_error,
+        house_rules=selectors.house_rule_labels(session), **extra), status=status)
 
 
 @login_required
@@ -255,6 +258,25 @@ def chouette_end(request: HttpRequest, slug: str, chouette_id: int) -> HttpRespo
     except DomainError as error:
         return _render_table(request, club, session, action_error=error_text(error), status=error_status(error))
     return success_redirect(request, gettext("The session is over: here is who pays whom."), _table_url(club, session))
+
+
+@login_required
+@require_POST
+def chouette_rules(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """Change the table's house rules (issue 17, point 8): they apply to every game of the session,
+    which is settled again by them; see chouette_rules_change."""
+    club, session = _manager_session(request, slug, chouette_id)
+    form = ChouetteRulesForm(request.POST, prefix="rules")
+    if not form.is_valid():
+        return _render_table(request, club, session, rules_form=form, status=400)
+    try:
+        services.chouette_rules_change(club_id=club.pk, chouette_id=session.pk, user=request.user, rules=form.rules(),
+                                       expected_version=form.cleaned_data["version"])
+    except DomainError as error:
+        form_refuse(form, error)
+        return _render_table(request, club, session, rules_form=form, status=error_status(error))
+    return success_redirect(request, gettext("The house rules are changed: every game of the session is settled by "
+                                             "them."), _table_url(club, session))
 
 
 # --- one game ------------------------------------------------------------------------------------------------

@@ -166,6 +166,14 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "box_must_take_half": (gettext_noop("House rule: when all the team's cubes are turned at once, the Box takes at least "
                               "half of them or passes all."),),
     "lone_taker_must_beaver": (gettext_noop("House rule: a member who takes alone must beaver."),),
+    # issue 17, point 8: the chouette house rules
+    "three_handed_both_cubes": (gettext_noop("House rule: at a table of three, the Box takes both cubes turned at "
+                                             "once or passes both."),),
+    "box_must_take_captain": (gettext_noop("House rule: the Box cannot pass the Captain's cube while taking another "
+                                           "member's, unless he took another member's cube earlier in the game."),),
+    "captain_alone_must_beaver": (gettext_noop("House rule: a Captain who takes alone must beaver."),),
+    "box_partner_not_next": (gettext_noop("House rule: the Box's partner is the player next in line, the first "
+                                          "member of the crew."),),
     "decision_order": (gettext_noop("Cube decisions go from the bottom of the line-up up to the Captain."),),
     "not_cube_owner": (gettext_noop("This cube is owned by the other side: it cannot be doubled now."),),
     "member_out": (gettext_noop("This member is already out of the game."),),

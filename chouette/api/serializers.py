@@ -79,9 +79,51 @@ class ChouetteStartSerializer(StrictInputSerializer):
     stake = serializers.DecimalField(max_digits=9, decimal_places=2, required=False, default="1.00",
                                      help_text="money per point")
     currency = serializers.CharField(max_length=3, required=False, default="EUR")
+    # Issue 17, point 8: the house rules (a game that breaks one is refused with the rule's code).
+    three_handed_both_cubes = serializers.BooleanField(
+        required=False, default=False,
+        help_text="at a table of three, the Box takes both cubes turned at once or passes both "
+                  "(refused: three_handed_both_cubes)")
+    box_must_take_captain = serializers.BooleanField(
+        required=False, default=False,
+        help_text="the Box cannot pass the Captain's cube while taking another's at the same moment, unless he took "
+                  "another member's cube earlier in the game (refused: box_must_take_captain)")
+    take_half_initial_only = serializers.BooleanField(
+        required=False, default=False,
+        help_text="box_must_take_half applies only to initial cubes, turned from the centre (needs box_must_take_half)")
+    captain_alone_must_beaver = serializers.BooleanField(
+        required=False, default=False,
+        help_text="a Captain doubled with others who alone stays in must beaver (needs beavers; refused: "
+                  "captain_alone_must_beaver)")
+    box_partner_next_in_line = serializers.BooleanField(
+        required=False, default=False,
+        help_text="the partner convention: the Box partner is the next in line (the first crew member; refused: "
+                  "box_partner_not_next); he stays next in line while the Box wins and captains when it loses")
+    jacoby_counts_automatic = serializers.BooleanField(
+        required=False, default=False,
+        help_text="an automatic double turns the cube for Jacoby; false by default (gnubg's and most clubs' "
+                  "convention): a gammon on a cube turned only automatically counts single")
 
     class Meta:
         ref_name = "ChouetteStart"
+
+
+class ChouetteRulesInputSerializer(StrictInputSerializer):
+    """The house rules to change at an open table (issue 17, point 8); those left out keep their value."""
+
+    box_must_take_half = serializers.BooleanField(required=False)
+    lone_taker_must_beaver = serializers.BooleanField(required=False, help_text="needs beavers")
+    three_handed_both_cubes = serializers.BooleanField(required=False)
+    box_must_take_captain = serializers.BooleanField(required=False)
+    take_half_initial_only = serializers.BooleanField(required=False, help_text="needs box_must_take_half")
+    captain_alone_must_beaver = serializers.BooleanField(required=False, help_text="needs beavers")
+    box_partner_next_in_line = serializers.BooleanField(required=False)
+    jacoby_counts_automatic = serializers.BooleanField(required=False)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0,
+                                       help_text=VERSION_HELP)
+
+    class Meta:
+        ref_name = "ChouetteRulesInput"
 
 
 class ChouettePlayerSerializer(StrictInputSerializer):
@@ -216,6 +258,14 @@ class ChouetteSettingsSerializer(serializers.Serializer):
     box_partner_from = serializers.IntegerField(allow_null=True)
     box_must_take_half = serializers.BooleanField()
     lone_taker_must_beaver = serializers.BooleanField()
+    three_handed_both_cubes = serializers.BooleanField()
+    box_must_take_captain = serializers.BooleanField()
+    take_half_initial_only = serializers.BooleanField()
+    captain_alone_must_beaver = serializers.BooleanField()
+    box_partner_next_in_line = serializers.BooleanField()
+    jacoby_counts_automatic = serializers.BooleanField(
+        help_text="false: an automatic double does not turn the cube for Jacoby (new tables' default); tables "
+                  "started before the setting existed keep true")
     stake = serializers.DecimalField(max_digits=9, decimal_places=2)
     currency = serializers.CharField()
 

@@ -23,4 +23,6 @@ urlpatterns = [
          name="api-club-chouette-end"),
     path("clubs/<int:club_id>/chouettes/<int:chouette_id>/settlement/", views.ChouetteSettlementApi.as_view(),
          name="api-club-chouette-settlement"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/rules/", views.ChouetteRulesApi.as_view(),
+         name="api-club-chouette-rules"),
 ]

@@ -45,6 +45,7 @@ from .serializers import (
     GAMES_SCHEMA,
     ChouetteGameInputSerializer,
     ChouettePlayerSerializer,
+    ChouetteRulesInputSerializer,
     ChouetteSerializer,
     ChouetteStartSerializer,
     ChouetteStateQuerySerializer,
@@ -242,6 +243,24 @@ class ChouetteGameDetailApi(ThrottledWritesMixin, ChouetteBaseApi):
         body = read_body(ChouetteVoidInputSerializer, request) if request.data else {"later": []}
         services.chouette_game_void(club_id=club.pk, chouette_id=chouette_id, number=game_number, user=request.user,
                                     expected_version=query.validated_data["version"], later=later_games(body["later"]))
+        return _state(club, chouette_id)
+
+
+class ChouetteRulesApi(ChouetteBaseApi):
+    @extend_schema(operation_id="clubs_chouettes_rules", tags=TAGS,
+                   summary="Change the table's house rules (owners, organisers)",
+                   description="The house rules sent are set (those left out keep their value) and apply to the "
+                               "whole session: every recorded game is replayed under them and the ledger follows. "
+                               "400 per field for a value that is not true or false, bad_settings naming the rule "
+                               "another needs; 409 house_rules_break_game (a recorded game breaks them: game, step "
+                               "and reason, the rule's code), chouette_ended, stale_table.",
+                   request=ChouetteRulesInputSerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
+    def post(self, request, club_id: int, chouette_id: int):
+        club = _manager_club(request, club_id)
+        body = read_body(ChouetteRulesInputSerializer, request)
+        version = body.pop("version")
+        services.chouette_rules_change(club_id=club.pk, chouette_id=chouette_id, user=request.user, rules=body,
+                                       expected_version=version)
         return _state(club, chouette_id)
 
 

@@ -59,7 +59,9 @@ Every error is a :class:`~engine.errors.ChouetteError` whose ``code`` names the 
 ``amounts_mismatch``, ``amounts_unbalanced`` (game record); ``bad_log``, ``bad_answer``,
 ``duplicate_decision``, ``decision_order``, ``member_out``, ``not_cube_owner``, ``log_mismatch``
 (cube log); ``single_cube_split``, ``box_must_take_half``, ``lone_taker_must_beaver``,
-``beavers_not_allowed``, ``raccoons_not_allowed`` (answers to a double); ``ledger_unbalanced``,
+``beavers_not_allowed``, ``raccoons_not_allowed``, and the house rules' ``three_handed_both_cubes``,
+``box_must_take_captain``, ``captain_alone_must_beaver`` (answers to a double), ``box_partner_not_next``
+(the partner convention); ``ledger_unbalanced``,
 ``bad_ledger`` (ledger); ``bad_json`` (JSON form; ``details['path']`` names the field, e.g.
 ``cubes[2].value``); ``bad_step``, ``session_not_started``, ``session_started``, ``lineup_mismatch``
 (session; ``details['step']`` is the step's 0-based index). A full game

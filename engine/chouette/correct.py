@@ -31,7 +31,7 @@ from .lineup import Lineup
 from .record import ChouetteGame
 from .session import GameStep, SessionGame, SessionState, Step, _step_error, session_advance
 from .settings import ChouetteSettings
-from .settle import chouette_settle, rotate
+from .settle import chouette_settle, partner_of, rotate
 
 BOX_CHANGED, CAPTAIN_CHANGED, PLAYERS_CHANGED = "box_changed", "captain_changed", "players_changed"
 
@@ -126,17 +126,19 @@ def session_correct(steps: Sequence[Step], settings: ChouetteSettings) -> Correc
                 continue
         to_amend.append(GameToAmend(index, recorded, current, code))
         out.append(step)
-        state = SessionState(index + 1, rotate(current, _captain_won(index, step, recorded, settings)),
+        won, partner = _captain_won(index, step, recorded, settings)
+        state = SessionState(index + 1, rotate(current, won, partner),
                              MappingProxyType(dict(state.ledger)))
     return Correction(tuple(out), state, tuple(games), MappingProxyType(lineups), tuple(moved), tuple(to_amend))
 
 
-def _captain_won(index: int, step: GameStep, recorded: Lineup, settings: ChouetteSettings) -> bool:
-    """How a game to amend ended as recorded: whether its Captain won, against its own line-up."""
+def _captain_won(index: int, step: GameStep, recorded: Lineup, settings: ChouetteSettings) -> tuple[bool, object]:
+    """How a game to amend ended as recorded: whether its Captain won, against its own line-up, and
+    the Box partner the rotation keeps in place (the partner convention; ``None`` otherwise)."""
     try:
         record = step.record
         game = record if isinstance(record, ChouetteGame) else record.chouette_game(recorded, settings)
-        return chouette_settle(recorded, game, settings).captain_won
+        return chouette_settle(recorded, game, settings).captain_won, partner_of(game, settings)
     except ChouetteError as error:
         raise _step_error(index, error) from None
 

@@ -271,10 +271,23 @@ class Settlement:
 # --- answers to a double -------------------------------------------------------------------------
 
 
-def check_cube_answer(moment: CubeMoment, active: Iterable[Player], settings: ChouetteSettings) -> None:
+def check_cube_answer(
+    moment: CubeMoment,
+    active: Iterable[Player],
+    settings: ChouetteSettings,
+    *,
+    initial: Iterable[Player] | None = None,
+    players: int | None = None,
+    captain: Player | None = None,
+    box_took: Iterable[Player] = (),
+) -> None:
     """Check the answer to one double against the table's options; return ``None`` if it stands.
 
-    ``active`` is the team members still in the game when the double was offered.
+    ``active`` is the team members still in the game when the double was offered. The house rules
+    need to know more of the game, which :func:`~engine.chouette.settle.replay_cube_log` passes:
+    ``initial`` the members whose cube was still centred (``None``: every cube offered is), ``players``
+    how many sit at the table (``None``: not three), ``captain`` the original Captain and ``box_took``
+    the members whose double the Box took earlier in the game.
 
     Raises :class:`ChouetteError`:
 
@@ -284,7 +297,16 @@ def check_cube_answer(moment: CubeMoment, active: Iterable[Player], settings: Ch
     - ``box_must_take_half``: with that option, all active cubes were turned at once and the Box took
       fewer than half of them without passing them all;
     - ``lone_taker_must_beaver``: with that option, the Box doubled two or more members, exactly one
-      stayed in and he took instead of beavering.
+      stayed in and he took instead of beavering;
+    - ``three_handed_both_cubes``: with that option at a table of three, both team cubes were turned
+      at once and the Box took one and passed the other;
+    - ``box_must_take_captain``: with that option, the Box passed the Captain's cube while taking
+      another member's at the same moment, not having taken another member's cube before;
+    - ``captain_alone_must_beaver``: with that option, the Box doubled the Captain with other
+      members, the Captain alone stayed in and took instead of beavering.
+
+    ``box_must_take_half`` with ``take_half_initial_only`` applies only when every cube turned was
+    centred (an initial cube).
     """
     if isinstance(moment, TeamDouble):
         beavered = moment.beavers
@@ -306,11 +328,24 @@ def check_cube_answer(moment: CubeMoment, active: Iterable[Player], settings: Ch
                 "single cube: the Box takes or drops the team's double as a whole", code="single_cube_split"
             )
         all_at_once = set(active) <= set(moment.doublers)
-        if settings.box_must_take_half and all_at_once and taken > 0 and 2 * taken < offered:
+        initial_only = initial is None or set(moment.doublers) <= set(initial)
+        if (settings.box_must_take_half and all_at_once and taken > 0 and 2 * taken < offered
+                and (initial_only or not settings.take_half_initial_only)):
             raise ChouetteError(
                 f"house rule: all team cubes were turned at once, so the Box must take at least half of them "
                 f"or pass all; it took {taken} of {offered}",
                 code="box_must_take_half",
+            )
+        if settings.three_handed_both_cubes and players == 3 and offered == 2 and taken == 1:
+            raise ChouetteError(
+                "house rule: at a table of three, the Box takes both cubes turned at once or passes both",
+                code="three_handed_both_cubes",
+            )
+        if (settings.box_must_take_captain and captain is not None and captain in moment.box_drops
+                and taken > 0 and not set(box_took) - {captain}):
+            raise ChouetteError(
+                f"house rule: the Box must take the Captain's cube when he takes another's; {captain!r}'s was passed",
+                code="box_must_take_captain", player=captain,
             )
     else:
         stayed = [(player, answer) for player, answer in moment.answers if answer is not Answer.DROP]
@@ -325,6 +360,17 @@ def check_cube_answer(moment: CubeMoment, active: Iterable[Player], settings: Ch
                 f"house rule: a lone taker must beaver; {stayed[0][0]!r} took alone",
                 code="lone_taker_must_beaver",
                 player=stayed[0][0],
+            )
+        if (
+            settings.captain_alone_must_beaver
+            and captain is not None
+            and len(moment.answers) >= 2
+            and stayed == [(captain, Answer.TAKE)]
+        ):
+            raise ChouetteError(
+                f"house rule: a Captain who takes alone must beaver; {captain!r} took alone",
+                code="captain_alone_must_beaver",
+                player=captain,
             )
 
 

@@ -34,7 +34,7 @@ from .full_game import full_game_from_json
 from .lineup import Lineup, Rolls, lineup_from_rolloff, lineup_leave
 from .record import ChouetteGame, Settlement
 from .settings import ChouetteSettings
-from .settle import chouette_settle, rotate
+from .settle import chouette_settle, partner_of, rotate
 
 
 @runtime_checkable
@@ -217,7 +217,7 @@ def session_advance(
                 for player, amount in settlement.amounts.items():
                     ledger[player] += amount
                 # chouette_settle has checked the record: rotate by its result, not by checking again.
-                lineup = rotate(lineup, settlement.captain_won)
+                lineup = rotate(lineup, settlement.captain_won, partner_of(game, settings))
         except ChouetteError as error:
             raise _step_error(index, error) from None
     return SessionState(state.steps + len(steps), lineup, MappingProxyType(ledger)), tuple(games)

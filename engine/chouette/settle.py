@@ -73,6 +73,7 @@ def replay_cube_log(
     """
     position = {player: index for index, player in enumerate(lineup.team)}
     cubes = {player: [start, _CENTRED, None] for player in members}
+    box_took: set[Player] = set()  # members whose double the Box has taken (box_must_take_captain)
 
     def fail(number: int, message: str, code: str, **details: Any) -> ChouetteError:
         if where is not None:
@@ -98,7 +99,11 @@ def replay_cube_log(
                                f"{list(moment.deciders)!r}", "decision_order")
         if settings is not None:
             try:
-                check_cube_answer(moment, [player for player, cube in cubes.items() if cube[2] is None], settings)
+                check_cube_answer(
+                    moment, [player for player, cube in cubes.items() if cube[2] is None], settings,
+                    initial=[player for player, cube in cubes.items() if cube[1] == _CENTRED],
+                    players=len(lineup.players), captain=lineup.captain, box_took=frozenset(box_took),
+                )
             except ChouetteError as refused:
                 raise fail(number, refused.message, refused.code, **refused.details) from None
         if box_doubles:
@@ -127,13 +132,16 @@ def replay_cube_log(
                         cube[2] = CubeEnd.BOX_DROPPED if beaverer_dropped else CubeEnd.MEMBER_DROPPED
                 else:
                     cube[0:2] = [2 * cube[0], _BOX_OWNS]
+                if player not in moment.box_drops:
+                    box_took.add(player)
     return {player: (value, end or CubeEnd.PLAYED) for player, (value, _, end) in cubes.items()}
 
 
 def check_box_partner(lineup: Lineup, partner: Player | None, settings: ChouetteSettings | None) -> None:
     """Check a game's Box partner (``None``: the Box plays alone) against the line-up and, with
-    ``settings``, the table. Raises :class:`ChouetteError` ``bad_box_partner`` (not a crew member)
-    or ``box_partner_not_allowed``."""
+    ``settings``, the table. Raises :class:`ChouetteError` ``bad_box_partner`` (not a crew member),
+    ``box_partner_not_next`` (the partner convention: not the first crew member) or
+    ``box_partner_not_allowed``."""
     if partner is None:
         return
     if partner not in lineup.crew:
@@ -141,6 +149,11 @@ def check_box_partner(lineup: Lineup, partner: Player | None, settings: Chouette
             f"the Box partner must be a crew member (not the Box or the Captain), not {partner!r}",
             code="bad_box_partner",
             player=partner,
+        )
+    if settings is not None and settings.box_partner_next_in_line and partner != lineup.crew[0]:
+        raise ChouetteError(
+            f"house rule: the Box partner is the player next in line (the first crew member), not {partner!r}",
+            code="box_partner_not_next", player=partner,
         )
     if settings is not None and not settings.box_partner_allowed(len(lineup.players)):
         when = "never" if settings.box_partner_from is None else f"from {settings.box_partner_from} players"
@@ -229,8 +242,11 @@ def _member_amount(cube: MemberCube, game: ChouetteGame, settings: ChouetteSetti
     if cube.end is CubeEnd.BOX_DROPPED:
         return cube.value
     level = game.level
-    # A cube still at 1 was never turned, by hand or automatically (RULES.md §2, §5).
-    if settings.jacoby and cube.value == 1:
+    # A cube still at 1 was never turned, by hand or automatically (RULES.md §2, §5); one still at
+    # its automatic start was never turned by hand, which is "not turned" where automatic doubles do
+    # not count for Jacoby (the house rule jacoby_counts_automatic off).
+    untouched = cube.value == 1 if settings.jacoby_counts_automatic else cube.value == game.start_value
+    if settings.jacoby and untouched:
         level = SINGLE
     return cube.value * level if game.winner is Side.TEAM else -cube.value * level
 
@@ -280,15 +296,32 @@ def chouette_next_lineup(lineup: Lineup, game: ChouetteGame, settings: ChouetteS
     too when ``settings`` is given.
     """
     cubes = member_cubes(lineup, game, settings)
-    return rotate(lineup, _captain_won(lineup, game, cubes))
+    return rotate(lineup, _captain_won(lineup, game, cubes), partner_of(game, settings))
 
 
-def rotate(lineup: Lineup, captain_won: bool) -> Lineup:
+def partner_of(game: ChouetteGame, settings: ChouetteSettings | None) -> Player | None:
+    """The Box partner the rotation must keep in his place: the game's partner at a table that plays
+    the partner convention (``box_partner_next_in_line``), else ``None``."""
+    if settings is None or not settings.box_partner_next_in_line:
+        return None
+    return game.box_partner
+
+
+def rotate(lineup: Lineup, captain_won: bool, partner: Player | None = None) -> Lineup:
     """The next line-up by the original Captain's result, already checked (see
-    :func:`chouette_next_lineup`, which checks the game first)."""
+    :func:`chouette_next_lineup`, which checks the game first).
+
+    ``partner`` is the Box partner under the partner convention (see :func:`partner_of`; he is the
+    first crew member): when the Box loses he becomes the Captain, as the first crew member always
+    does; when the Box wins the partnership keeps the Box, so he stays next in line and the member
+    after him captains (at a table of three, the Captain, who is the only one left, captains again).
+    """
     if captain_won:
         team = (*lineup.crew, lineup.box)
         return Lineup(lineup.captain, team[0], team[1:])
+    if partner is not None and lineup.crew and lineup.crew[0] == partner:
+        team = (*lineup.crew[1:], lineup.captain)
+        return Lineup(lineup.box, team[0], (partner, *team[1:]))
     team = (*lineup.crew, lineup.captain)
     return Lineup(lineup.box, team[0], team[1:])
 
@@ -357,6 +390,7 @@ __all__ = [
     "chouette_quick_game",
     "chouette_settle",
     "member_cubes",
+    "partner_of",
     "replay_cube_log",
     "rotate",
 ]
