@@ -471,19 +471,19 @@ def wrong_length_choices(
     finished a longer match than was set (the director may let it stand rather than cut it
     short: the winner has the right length all the same).
 
-    Raises :class:`EngineError` (``bad_length``) for a length below 1, the two lengths equal, or
+    Raises :class:`EngineError` (``bad_wrong_length``) for a length below 1, the two lengths equal, or
     a score that is not two whole numbers of 0 or more.
     """
-    _whole("played_length", played_length, 1, "bad_length")
+    _whole("played_length", played_length, 1, "bad_wrong_length")
     if rules.is_money:
-        raise EngineError("a money session has no length to get wrong", code="bad_length", field="length")
+        raise EngineError("a money session has no length to get wrong", code="bad_wrong_length", field="length")
     if played_length == rules.length:
-        raise EngineError(f"the match was played to its own length ({rules.length})", code="bad_length",
+        raise EngineError(f"the match was played to its own length ({rules.length})", code="bad_wrong_length",
                           field="played_length")
     if not isinstance(score, (tuple, list)) or len(score) != 2:
-        raise EngineError(f"the score must be two whole numbers, not {score!r}", code="bad_length", field="score")
+        raise EngineError(f"the score must be two whole numbers, not {score!r}", code="bad_wrong_length", field="score")
     for points in score:
-        _whole("score", points, 0, "bad_length")
+        _whole("score", points, 0, "bad_wrong_length")
     score = (score[0], score[1])
     reached = [side for side in (0, 1) if score[side] >= rules.length]
     if finished:
@@ -494,6 +494,6 @@ def wrong_length_choices(
         return WrongLength((WON_AT_LENGTH,), None, reached[0])
     if reached:
         raise EngineError(f"both sides have {rules.length} or more at {score[0]}-{score[1]}: the match was "
-                          "over before now", code="bad_length", field="score")
+                          "over before now", code="bad_wrong_length", field="score")
     state = MatchState(rules, score=score, crawford_played=crawford_played)
     return WrongLength((CONTINUE_TO_LENGTH,), state, None)

@@ -211,4 +211,4 @@ def test_wrong_length_the_directors_choices(label, played_length, score, finishe
 def test_wrong_length_refusals(rules, played_length, score):
     with pytest.raises(EngineError) as caught:
         wrong_length_choices(rules, played_length, score, finished=False)
-    assert caught.value.code == "bad_length"
+    assert caught.value.code == "bad_wrong_length"
