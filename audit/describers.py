@@ -94,7 +94,25 @@ def match_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s declined, for %(side)s, to have the match on the record") % values
     if action == "unrated":
         return gettext("%(who)s made the match unrated: it was a forfeit") % values
+    if action == "penalty_given":
+        return _penalty_sentence(after, sides, values)
     return gettext("%(who)s changed the match") % values
+
+
+def _penalty_sentence(after: dict, sides: Sides, values: dict) -> str:
+    """Issue 17 point 2: penalty points given mid-match (``matches.services.penalties``)."""
+    side = after.get("side")
+    points = after.get("points") or 0
+    values.update(side=side_name(side, sides), opponent=side_name(1 - side if side in (0, 1) else None, sides),
+                  points=points, before=score(after.get("before")), after=score(after.get("after")))
+    sentence = ngettext("%(who)s gave %(side)s %(points)s penalty point at %(before)s: the score is %(after)s",
+                        "%(who)s gave %(side)s %(points)s penalty points at %(before)s: the score is %(after)s",
+                        points) % values
+    if after.get("ended_match"):
+        return gettext("%(sentence)s, and %(opponent)s wins the match") % {"sentence": sentence, **values}
+    if after.get("crawford_next"):
+        return gettext("%(sentence)s, and the next game is the Crawford game") % {"sentence": sentence}
+    return sentence
 
 
 # --- events ----------------------------------------------------------------------------------------
@@ -403,6 +421,7 @@ MATCH_ACTIONS = {
     "match.consent_declined": gettext_lazy("Consent to the record declined"),
     "match.deleted": gettext_lazy("Match removed with its pairing"),
     "match.unrated": gettext_lazy("Match made unrated"),
+    "match.penalty_given": gettext_lazy("Penalty points given"),
 }
 EVENT_ACTIONS = {
     "tournament.created": gettext_lazy("Event created"),

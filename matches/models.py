@@ -681,3 +681,48 @@ class PlayerClaim(models.Model):
             return str(self.Reason(self.reason_code).label) if self.reason_code in self.Reason.values \
                 else self.reason_code
         return self.reason
+
+
+class MatchPenalty(models.Model):
+    """Penalty points a director gave mid-match, between two games (RULES.md §9; issue 17 point
+    2): against ``side``, to the opponent's score, at the score as it then stood. The Crawford
+    game follows from the score after it (``crawford_next``: the penalty put a side one point
+    short and the next game is the Crawford game; False: it is not; None: unchanged by the
+    penalty, a side stood at match point already, so the games played decide it)."""
+
+    class Reason(models.TextChoices):
+        LATE = "late", _("Late arrival or overrun")
+        SLOW_PLAY = "slow_play", _("Slow play")
+        OTHER = "other", _("Another breach of the rules")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="penalties")
+    side = models.PositiveSmallIntegerField(help_text="the penalised side; the points go to the other")
+    points = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    score0_before = models.PositiveIntegerField()
+    score1_before = models.PositiveIntegerField()
+    score0_after = models.PositiveIntegerField()
+    score1_after = models.PositiveIntegerField()
+    crawford_next = models.BooleanField(null=True, blank=True)
+    ended_match = models.BooleanField(default=False)
+    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(side__in=(0, 1)), name="match_penalty_side_is_a_side"),
+            models.CheckConstraint(condition=Q(points__gte=1), name="match_penalty_points_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"penalty of {self.points} against side {self.side} of match {self.match_id}"
+
+    @property
+    def score_before(self) -> tuple[int, int]:
+        return (self.score0_before, self.score1_before)
+
+    @property
+    def score_after(self) -> tuple[int, int]:
+        return (self.score0_after, self.score1_after)
