@@ -118,7 +118,7 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
     penalty = MatchPenalty.objects.create(
         match=match, side=side, points=points, reason=reason, score0_before=before[0], score1_before=before[1],
         score0_after=after.score[0], score1_after=after.score[1], given_by=user, ended_match=after.is_over,
-        crawford_next=None if settled and not after.is_over else after.next_is_crawford,
+        crawford_next=_crawford_next(after, settled),
     )
     audit_record(actor=user, action="match.penalty_given", object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, **hooks.audit_ids(match), before={"score": list(before)},
@@ -128,6 +128,15 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
         final = engine_rulings.match_ended_by_award(match.length, winner, score=_capped(after.score, match.length))
         _override(match, user, claim_make(match, final, None), "")
     return penalty
+
+
+def _crawford_next(after: MatchState, settled: bool) -> bool | None:
+    """Whether the next game is the Crawford game: known when the match is over or both sides
+    stand at match point (no), or when no side stood at match point before the penalty (the
+    engine's answer); else the games played decide it (None)."""
+    if after.is_over or min(after.score) >= after.rules.length - 1:
+        return False
+    return None if settled else after.next_is_crawford
 
 
 def _capped(score: tuple[int, int], length: int) -> tuple[int, int]:
