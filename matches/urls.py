@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("matches.views_walkins")),
     path("", include("matches.views_directory")),
     path("", include("matches.views_paper")),
+    path("", include("matches.views_penalties")),  # issue 17 point 2
 ]

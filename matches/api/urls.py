@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("matches.api.matches")),
     path("", include("matches.api.imports")),
     path("", include("matches.api.invitations")),
+    path("", include("matches.api.penalties")),  # issue 17 point 2
 ]

@@ -16,6 +16,7 @@ left, else the match's starting score. It may not be below either (a score never
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from audit.services import audit_record
@@ -120,6 +121,8 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
         score0_after=after.score[0], score1_after=after.score[1], given_by=user, ended_match=after.is_over,
         crawford_next=_crawford_next(after, settled),
     )
+    # The match's version (its cached answers are kept under updated_at) moves with its score.
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
     audit_record(actor=user, action="match.penalty_given", object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, **hooks.audit_ids(match), before={"score": list(before)},
                  after=penalty_summary(penalty))
