@@ -184,6 +184,8 @@ MATRIX = {
     ("api-match-contest", "post"):                       (401, 409, 409, 403, 403, 403, 403),
     ("api-match-override", "post"):                      (401, 403, 403, 403, 400, 403, 400),
     ("api-match-consent", "post"):                       (401, 400, 400, 403, 400, 403, 400),  # otto: their events
+    ("api-match-penalties", "get"):                      (200, 200, 200, 200, 200, 200, 200),  # public, as the match
+    ("api-match-penalties", "post"):                     (401, 403, 403, 403, 400, 403, 400),  # its director only
     ("api-match-games", "get"):                          (200, 200, 200, 200, 200, 200, 200),
     ("api-match-game", "get"):                           (404, 404, 404, 404, 404, 404, 404),  # the match has no games yet
     ("api-match-mat", "get"):                            (409, 409, 409, 409, 409, 409, 409),  # nothing played to export yet
@@ -362,6 +364,9 @@ MATRIX = {
     ("matches:override", "post"):                        (302, 403, 403, 403, 302, 403, 302),
     ("matches:consent", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
+    # Penalty points mid-match (issue 17 point 2): the match's director only; an empty form is a 400.
+    ("matches:penalty", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("matches:penalty", "post"):                         (302, 403, 403, 403, 400, 403, 400),
     ("matches:directory", "get"):                        (200, 200, 200, 200, 200, 200, 200),  # public
     ("matches:directory", "post"):                       (405, 405, 405, 405, 405, 405, 405),
     ("matches:player", "get"):                           (200, 200, 200, 200, 200, 200, 200),
