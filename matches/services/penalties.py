@@ -37,10 +37,15 @@ def _bad(field: str, message: str) -> DomainError:
     return DomainError(message, code="bad_penalty", field=field)
 
 
+def _label(field: str) -> str:
+    return {"side": _("the penalised side"), "points": _("the penalty points"),
+            "score": _("the score as it stands")}[field]
+
+
 def _whole(field: str, value, least: int, most: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
         raise _bad(field, _("%(field)s must be a whole number from %(least)s to %(most)s") % {
-            "field": field, "least": least, "most": most})
+            "field": _label(field), "least": least, "most": most})
     return value
 
 
