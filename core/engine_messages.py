@@ -132,6 +132,11 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "penalty_after_match": (gettext_noop("The match was already won: no penalty points can be given after it."),),
     "penalty_no_such_game": (gettext_noop("Penalty points can be given only between games already played, or after "
                                           "the last one."),),
+    "stood_not_allowed": (gettext_noop("Under the responsible-moves policy an illegal play that stands is condoned, "
+                                       "not marked as stood."),),
+    "nothing_to_stand": (gettext_noop("This play is legal: there is nothing to let stand."),),
+    "already_stood": (gettext_noop("This play already stands."),),
+    "cannot_stand": (gettext_noop("Letting this play stand would leave a game that cannot go on."),),
     "bad_wrong_length": (gettext_noop("A match played to the wrong length needs both lengths of 1 point or more, "
                                       "different, and a score of whole numbers that ends the match at most once."),),
     # chouette (RULES.md §7)

@@ -396,6 +396,8 @@ class Game:
                               "the set-up is the standard starting position: leave it out of the log")
         self.position = position
         self.setup = position_id(position)
+        # The moment before the set-up is the board the game really started from, not the standard one.
+        self.frames[-1] = self.frame()
 
     def _over_cap(self, value: int) -> bool:
         return self.rules.cube_cap is not None and value > self.rules.cube_cap

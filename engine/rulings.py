@@ -201,6 +201,42 @@ def play_condoned(
     return _ruled(rules, _replaced(games, game_number, action_index, condoned), start)
 
 
+def play_stood(
+    rules: MatchRules, games: Sequence[Sequence[Action]], game_number: int, action_index: int, *,
+    start: tuple[int, int] = (0, 0),
+) -> RuledMatch:
+    """Mark the illegal play of the move action ``action_index`` (1-based) of game ``game_number``
+    (1-based) as *stood*: under the legal-moves policy an illegal play noticed only after the
+    opponent rolled or doubled stands (RULES.md §9, illegal move), so the game keeps its verified
+    log, the play replayed as played (:class:`~engine.game.StoodPlay`, kept apart from a
+    condoned play, the responsible-moves remedy: :func:`play_condoned`).
+
+    Raises :class:`MatchError` (``no_such_game``, ``match_over``) and :class:`GameLogError`:
+    ``no_such_action``, ``not_a_move``, ``stood_not_allowed`` (responsible-moves policy: the play
+    is condoned there), ``nothing_to_stand`` (the play was legal), ``already_stood``,
+    ``cannot_stand`` (the play leads to a board that cannot exist), or the engine's own error,
+    with ``action_index``, at the first action that does not replay.
+    """
+    recorded = _target_move(games, game_number, action_index)
+    if rules.responsible_moves:
+        raise _refusal(games[game_number - 1], game_number, action_index, "stood_not_allowed",
+                       "under the responsible-moves policy an illegal play that stands is condoned")
+    _, game = _before_move(rules, games, game_number, action_index, start)
+    if _is_legal(game, recorded.play):
+        raise _refusal(games[game_number - 1], game_number, action_index, "nothing_to_stand",
+                       f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: "
+                       "there is nothing to let stand")
+    if recorded.stood:
+        raise _refusal(games[game_number - 1], game_number, action_index, "already_stood",
+                       "the play already stands")
+    stood = Move(recorded.side, play=recorded.play, stood=True, line=recorded.line)
+    try:
+        game.apply(stood)
+    except GameLogError as impossible:
+        raise _relabelled(impossible, "cannot_stand", action_index) from None
+    return _ruled(rules, _replaced(games, game_number, action_index, stood), start)
+
+
 # --- games voided -------------------------------------------------------------------------------
 
 

@@ -368,6 +368,9 @@ class Game(models.Model):
     ending = models.CharField(max_length=16, choices=ENDINGS)
     log = models.JSONField(default=list)
     condoned = models.JSONField(default=list, blank=True)
+    # Illegal plays that stood under the legal-moves policy (noticed too late; RULES.md §9), kept
+    # apart from the condoned ones (issue 17 point 3).
+    stood = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["match", "number"]

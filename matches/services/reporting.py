@@ -228,6 +228,7 @@ def _write_games(match: Match, games: list, replay) -> None:
             crawford=checked.crawford, winner=checked.result.winner, points=checked.result.points,
             cube=checked.result.cube, ending=checked.result.ending, log=games[checked.number - 1],
             condoned=[_condoned(c) for c in checked.replay.condoned],
+            stood=[_condoned(c) for c in checked.replay.stood],
         )
         for checked in replay.games
     )

@@ -171,7 +171,7 @@ def test_rules_9_a_game_from_a_wrong_setup_is_recorded_from_its_real_start(label
         return
     game = replay_game(actions, finished=False)
     assert game.setup == position
-    assert game.frames[1].position.boards == WRONG.boards
+    assert game.frames[0].position.boards == game.frames[1].position.boards == WRONG.boards
     assert game.final.position.boards[0] == side_board({24: 2, 13: 4, 8: 3, 6: 4, 5: 2})
 
 
@@ -212,3 +212,33 @@ def test_wrong_length_refusals(rules, played_length, score):
     with pytest.raises(EngineError) as caught:
         wrong_length_choices(rules, played_length, score, finished=False)
     assert caught.value.code == "bad_wrong_length"
+
+
+# --- RULES.md §9: a director lets an illegal play stand (legal moves) -----------------------------
+
+
+
+@pytest.mark.parametrize(
+    ("label", "rules", "play", "index", "code"),
+    [
+        ("an illegal play noticed too late stands", FIVE, "8/5", 2, None),
+        ("responsible moves: condoned, not stood", MatchRules(length=5, responsible_moves=True), "8/5", 2,
+         "stood_not_allowed"),
+        ("a legal play needs nothing", FIVE, "8/5 6/5", 2, "nothing_to_stand"),
+        ("not a move", FIVE, "8/5", 1, "not_a_move"),
+        ("a board that cannot exist", FIVE, "7/4 6/5", 2, "cannot_stand"),
+    ],
+)
+def test_rules_9_play_stood_ruling(label, rules, play, index, code):
+    from engine.rulings import play_stood
+
+    actions = [Roll(0, dice=(3, 1)), Move(0, play=play), *log(REPLY), *log("0:resign=1 | 1:accept")]
+    if code is None:
+        games_after, replay = play_stood(rules, [actions], 1, index)
+        assert games_after[0][index - 1].stood and not games_after[0][index - 1].condoned, label
+        assert [s.play for s in replay.games[0].replay.stood] == [play]
+        assert replay.games[0].replay.condoned == ()
+        return
+    with pytest.raises((GameLogError, MatchError)) as caught:
+        play_stood(rules, [actions], 1, index)
+    assert caught.value.code == code, label
