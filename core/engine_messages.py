@@ -132,6 +132,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "penalty_after_match": (gettext_noop("The match was already won: no penalty points can be given after it."),),
     "penalty_no_such_game": (gettext_noop("Penalty points can be given only between games already played, or after "
                                           "the last one."),),
+    "penalty_not_reached": (gettext_noop("Penalty points were given at a score the game logs never reach."),),
     "stood_not_allowed": (gettext_noop("Under the responsible-moves policy an illegal play that stands is condoned, "
                                        "not marked as stood."),),
     "nothing_to_stand": (gettext_noop("This play is legal: there is nothing to let stand."),),

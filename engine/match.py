@@ -157,6 +157,18 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class PenaltyAt:
+    """Penalty points given against ``side`` when the score stood at ``score`` between two games,
+    the game not named: what a director records mid-match, with no game log at hand. The replay
+    places it before the first game played at that score (:func:`replay_match`)."""
+
+    score: tuple[int, int]
+    side: int
+    points: int
+    reason: str = "late"
+
+
+@dataclass(frozen=True, slots=True)
 class GivenPenalty:
     """A penalty as the replay applied it: the score before and after it, and whether the next
     game is the Crawford game (it may have made it so) and whether it ended the match."""
@@ -221,7 +233,7 @@ class MatchReplay:
 
 
 def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[int, int] = (0, 0),
-                 penalties: Sequence[Penalty] = ()) -> MatchReplay:
+                 penalties: Sequence[Penalty | PenaltyAt] = ()) -> MatchReplay:
     """Replay every game of a match in order, each under its own rules (Crawford included).
 
     ``start`` is the score before the first game: (0, 0), or the penalty points a director gave
@@ -239,8 +251,14 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
     the penalties' total against a side counts only ``penalties``. Raises MatchError
     ``penalty_no_such_game`` for a penalty before a game past ``len(games) + 1``, and those of
     :meth:`MatchState.penalty_given`.
+
+    A :class:`PenaltyAt` (a penalty recorded at a score, in the order given) is placed before the
+    first game at which the score is its ``score`` (after the penalties before it); one the games
+    never reach is refused (MatchError ``penalty_not_reached``).
     """
     state = MatchState(rules, score=_checked_start(rules, start))
+    at_scores = [p for p in penalties if isinstance(p, PenaltyAt)]
+    penalties = [p for p in penalties if not isinstance(p, PenaltyAt)]
     pending = sorted(penalties, key=lambda p: p.before_game if isinstance(p.before_game, int) else 0)
     for penalty in pending:
         penalty.check()
@@ -255,6 +273,12 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
             before = state.score
             state = state.penalty_given(penalty)
             given.append(GivenPenalty(penalty, before, state.score, state.next_is_crawford, state.winner))
+        while at_scores and tuple(at_scores[0].score) == state.score and not state.is_over:
+            found = at_scores.pop(0)
+            penalty = Penalty(number, found.side, found.points, found.reason)
+            before = state.score
+            state = state.penalty_given(penalty)
+            given.append(GivenPenalty(penalty, before, state.score, state.next_is_crawford, state.winner))
         if number > len(games):
             break
         actions = games[number - 1]
@@ -265,6 +289,10 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
         replay = replay_game(actions, state.next_game_rules(), number=number)
         checked.append(MatchGame(number, state.score, crawford, replay))
         state = state.after(replay.result)
+    if at_scores:
+        missed = at_scores[0]
+        raise MatchError(f"penalty points were given at {missed.score[0]}-{missed.score[1]}, a score the games never "
+                         "reach", code="penalty_not_reached")
     return MatchReplay(rules, tuple(checked), state, tuple(given))
 
 

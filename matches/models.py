@@ -28,7 +28,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.text import SEARCH_KEY_MAX, search_key
-from engine.match import MatchRules
+from engine.match import MatchRules, PenaltyAt
 
 from . import hooks
 
@@ -183,7 +183,7 @@ class MatchQuerySet(models.QuerySet):
         fields = hooks.director_fields()
         return self.select_related("side0", "side1", *{path.rsplit("__", 1)[0] for path in fields}).only(
             "id", "length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles",
-            "cube_cap", "rated", "status", "penalty0", "penalty1", "organiser", "side0__player_a",
+            "cube_cap", "rated", "status", "penalty0", "penalty1", "penalties_mid", "organiser", "side0__player_a",
             "side0__player_b", "side1__player_a", "side1__player_b", *fields,
         )
 
@@ -266,6 +266,10 @@ class Match(models.Model):
     # match starts from them, and game logs reported for it are replayed from that score.
     penalty0 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 0 by rulings")
     penalty1 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 1 by rulings")
+    # Penalty points a director gave mid-match, between games (issue 17 point 2): the
+    # MatchPenalty rows as the engine replays them ({"score", "side", "points", "reason"}), kept on
+    # the row so that replaying a reported log costs no query.
+    penalties_mid = models.JSONField(default=list, blank=True)
     # Each side's consent to the match being on its players' records (an import names players
     # by display name; an organiser may create a match between any two players): the match
     # counts for ratings and shows on their pages only once both are given. Given at creation
@@ -342,6 +346,11 @@ class Match(models.Model):
     def start(self) -> tuple[int, int]:
         """The score the match starts from: the penalty points rulings credited, else 0-0."""
         return (self.penalty0, self.penalty1)
+
+    def penalties_at(self) -> list[PenaltyAt]:
+        """The penalty points given mid-match, as the engine places them between the games."""
+        return [PenaltyAt((p["score"][0], p["score"][1]), p["side"], p["points"], p["reason"])
+                for p in self.penalties_mid or []]
 
     def rules(self) -> MatchRules:
         """The engine's rules for this match's games."""

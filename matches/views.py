@@ -333,7 +333,8 @@ def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
         # Read one byte past the limit so that log_from_mat can name an oversized file.
         data = upload.read(settings.MAX_UPLOAD_BYTES + 1)
         sides = file_sides(match, side=side, file_side=form.cleaned_data.get("file_side"))
-        log = log_from_mat(upload.name, data, match.rules(), start=match.start, sides=sides)
+        log = log_from_mat(upload.name, data, match.rules(), start=match.start, sides=sides,
+                           penalties=match.penalties_at())
     return claim_make(match, form.score, log)
 
 

@@ -126,8 +126,11 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
         score0_after=after.score[0], score1_after=after.score[1], given_by=user, ended_match=after.is_over,
         crawford_next=_crawford_next(after, settled),
     )
-    # The match's version (its cached answers are kept under updated_at) moves with its score.
-    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
+    # The match's version (its cached answers are kept under updated_at) moves with its score; the
+    # row keeps the penalties as the engine replays them (Match.penalties_at).
+    match.penalties_mid = [*(match.penalties_mid or []),
+                           {"score": list(before), "side": side, "points": points, "reason": reason}]
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now(), penalties_mid=match.penalties_mid)
     audit_record(actor=user, action="match.penalty_given", object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, **hooks.audit_ids(match), before={"score": list(before)},
                  after=penalty_summary(penalty))

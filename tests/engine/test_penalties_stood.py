@@ -12,7 +12,7 @@ from engine.board import Position, side_board
 from engine.errors import EngineError, GameLogError, MatchError
 from engine.game import GameRules, replay_game
 from engine.ids import position_id
-from engine.match import MatchRules, Penalty, replay_match
+from engine.match import MatchRules, Penalty, PenaltyAt, replay_match
 from engine.rulings import CONTINUE_TO_LENGTH, RESULT_STANDS, WON_AT_LENGTH, wrong_length_choices
 from tests.engine.test_game import REPLY, log
 from tests.engine.test_match import dropped, resigned
@@ -217,7 +217,6 @@ def test_wrong_length_refusals(rules, played_length, score):
 # --- RULES.md §9: a director lets an illegal play stand (legal moves) -----------------------------
 
 
-
 @pytest.mark.parametrize(
     ("label", "rules", "play", "index", "code"),
     [
@@ -242,3 +241,25 @@ def test_rules_9_play_stood_ruling(label, rules, play, index, code):
     with pytest.raises((GameLogError, MatchError)) as caught:
         play_stood(rules, [actions], 1, index)
     assert caught.value.code == code, label
+
+
+@pytest.mark.parametrize(
+    ("label", "winners", "at", "score", "crawford_games"),
+    [
+        # RULES.md §9 + §5: recorded at 3-3 with no game number: placed before game 7, the Crawford game.
+        ("a penalty recorded at 3-3 precedes game 7", (0, 1, 0, 1, 0, 1, 1), [PenaltyAt((3, 3), 1, 1)], (4, 4), [7]),
+        ("two at one score apply in order", (0,), [PenaltyAt((0, 0), 0, 1), PenaltyAt((0, 1), 0, 1)], (1, 2), []),
+        ("at the score after the last game", (0, 0), [PenaltyAt((2, 0), 0, 2)], (2, 2), []),
+    ],
+)
+def test_rules_9_penalties_recorded_at_a_score_are_placed_between_the_games(label, winners, at, score,
+                                                                           crawford_games):
+    replay = replay_match(FIVE, games(*winners), penalties=at)
+    assert replay.final_score == score, label
+    assert [g.number for g in replay.games if g.crawford] == crawford_games
+
+
+def test_rules_9_a_penalty_at_a_score_the_games_never_reach_is_refused():
+    with pytest.raises(MatchError) as caught:
+        replay_match(FIVE, games(0, 0), penalties=[PenaltyAt((1, 1), 0, 1)])
+    assert caught.value.code == "penalty_not_reached"

@@ -108,3 +108,21 @@ def test_a_finished_match_or_a_money_session_takes_no_penalty():
     with pytest.raises(DomainError) as caught:
         match_penalty_give(money.pk, 1, 1, "late", money.organiser)
     assert caught.value.code == "penalty_money"
+
+
+def test_rules_9_a_log_reported_after_a_mid_match_penalty_replays_with_it(match):
+    """RULES.md §9 + §5: given at 3-3 (4-3 after it), the reported log's seventh game is the
+    Crawford game and the logs give the claimed 5-3."""
+    from engine.actions import action_to_dict
+    from matches.services.reporting import Draft, match_report
+    from tests.engine.test_game import log
+    from tests.engine.test_match import resigned
+
+    match_penalty_give(match.pk, 1, 1, "late", match.organiser, score=(3, 3))
+    games = [[action_to_dict(a) for a in log(resigned(side, 1))] for side in (0, 1, 0, 1, 0, 1, 0)]
+    match.refresh_from_db()
+    report = match_report(match_id=match.pk, user=match.side0.player_a.user, claim=Draft((5, 3), games))
+    assert report.games == games
+    assert report.match.status == Match.Status.REPORTED
+    with pytest.raises(DomainError):  # without the penalty the logs give 4-3
+        match_report(match_id=MatchFactory(length=5).pk, user=UserFactory(), claim=Draft((5, 3), games))
