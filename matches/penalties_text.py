@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext
 
+from audit.describe import ltr
+
 from .models import Match, MatchPenalty
 
 
 def _score(score: tuple[int, int]) -> str:
-    return f"{score[0]}-{score[1]}"
+    """A score kept left to right in a right-to-left sentence (audit.describe.ltr)."""
+    return ltr(f"{score[0]}-{score[1]}")
 
 
 def penalty_text(match: Match, penalty: MatchPenalty) -> str:

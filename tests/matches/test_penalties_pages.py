@@ -103,3 +103,14 @@ def test_the_page_and_the_api_read_a_fixed_number_of_queries_however_many_penalt
         match_penalty_give(match.pk, number % 2, 1, "slow_play", match.organiser)
     assert MatchPenalty.objects.filter(match=match).count() == 16
     assert _counts(client, match) == few
+
+
+def test_the_penalty_sentence_keeps_its_scores_left_to_right_in_arabic(match):
+    from django.utils import translation
+
+    from matches.penalties_text import penalty_text
+
+    penalty = match_penalty_give(match.pk, 1, 1, "late", match.organiser, score=(3, 3))
+    with translation.override("ar"):
+        text = penalty_text(match, penalty)
+    assert "\u20664-3\u2069" in text and "\u20663-3\u2069" in text
