@@ -104,6 +104,8 @@ def match_sentence(entry, sides: Sides) -> str:
     if action == "clock_introduced":
         values.update(score=score(after.get("score")), reserve=_minutes(after.get("reserve_seconds")))
         return gettext("%(who)s introduced a clock at %(score)s: %(reserve)s for each side") % values
+    if action == "penalty_given":
+        return _penalty_sentence(after, sides, values)
     return gettext("%(who)s changed the match") % values
 
 
@@ -114,6 +116,22 @@ def _minutes(seconds) -> str:
     if seconds % 60 == 0:
         return ngettext("%(count)d minute", "%(count)d minutes", seconds // 60) % {"count": seconds // 60}
     return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+
+
+def _penalty_sentence(after: dict, sides: Sides, values: dict) -> str:
+    """Issue 17 point 2: penalty points given mid-match (``matches.services.penalties``)."""
+    side = after.get("side")
+    points = after.get("points") or 0
+    values.update(side=side_name(side, sides), opponent=side_name(1 - side if side in (0, 1) else None, sides),
+                  points=points, before=score(after.get("before")), after=score(after.get("after")))
+    sentence = ngettext("%(who)s gave %(side)s %(points)s penalty point at %(before)s: the score is %(after)s",
+                        "%(who)s gave %(side)s %(points)s penalty points at %(before)s: the score is %(after)s",
+                        points) % values
+    if after.get("ended_match"):
+        return gettext("%(sentence)s, and %(opponent)s wins the match") % {"sentence": sentence, **values}
+    if after.get("crawford_next"):
+        return gettext("%(sentence)s, and the next game is the Crawford game") % {"sentence": sentence}
+    return sentence
 
 
 # --- events ----------------------------------------------------------------------------------------
@@ -458,6 +476,7 @@ MATCH_ACTIONS = {
     "match.unrated": gettext_lazy("Match made unrated"),
     "match.flag_fell": gettext_lazy("Flag fall recorded"),  # issue 17 point 1 (clocks17)
     "match.clock_introduced": gettext_lazy("Clock introduced"),
+    "match.penalty_given": gettext_lazy("Penalty points given"),
 }
 EVENT_ACTIONS = {
     "tournament.created": gettext_lazy("Event created"),

@@ -127,6 +127,19 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "not_a_move": (gettext_noop("A ruling on a play needs a move, not a roll or a cube action."),),
     "double_unanswered": (gettext_noop("The double is never answered."),),
     "crawford_double_dropped": (gettext_noop("A double in the Crawford game was dropped: void the double, not the game."),),
+    # issue 17: penalty points between games, a match played to the wrong length
+    "penalty_money": (gettext_noop("A money session has no penalty points."),),
+    "penalty_after_match": (gettext_noop("The match was already won: no penalty points can be given after it."),),
+    "penalty_no_such_game": (gettext_noop("Penalty points can be given only between games already played, or after "
+                                          "the last one."),),
+    "penalty_not_reached": (gettext_noop("Penalty points were given at a score the game logs never reach."),),
+    "stood_not_allowed": (gettext_noop("Under the responsible-moves policy an illegal play that stands is condoned, "
+                                       "not marked as stood."),),
+    "nothing_to_stand": (gettext_noop("This play is legal: there is nothing to let stand."),),
+    "already_stood": (gettext_noop("This play already stands."),),
+    "cannot_stand": (gettext_noop("Letting this play stand would leave a game that cannot go on."),),
+    "bad_wrong_length": (gettext_noop("A match played to the wrong length needs both lengths of 1 point or more, "
+                                      "different, and a score of whole numbers that ends the match at most once."),),
     # chouette (RULES.md §7)
     "bad_player": (gettext_noop("A player in a chouette record must be given by the player's id."),),
     "unknown_player": (gettext_noop("A player named in the record is not in the line-up."),),

@@ -50,7 +50,7 @@ from .errors import (
 )
 from .game import Game, GameReplay, GameResult, GameRules, check_double, replay_game
 from .ids import match_id, match_id_decode, position_from_id, position_id, xgid, xgid_decode
-from .match import MatchReplay, MatchRules, MatchState, replay_match
+from .match import MatchReplay, MatchRules, MatchState, Penalty, replay_match
 from .moves import Play, legal_plays, validate_play
 from .scores import FinalScore, ScoreProblem, capped_score, claim_agrees_with_full, final_score, final_score_problem
 
@@ -77,6 +77,7 @@ __all__ = [
     "MatchRules",
     "MatchState",
     "NotationError",
+    "Penalty",
     "Play",
     "Position",
     "PositionError",

@@ -7,6 +7,8 @@ JSON form (what the API accepts and ``python -m engine`` speaks)::
 
     {"type": "roll", "side": 0, "dice": [6, 1]}
     {"type": "move", "side": 0, "play": "13/7 8/7", "condoned": false}
+    {"type": "move", "side": 0, "play": "13/7 13/7", "stood": true}   # illegal, noticed too late
+    {"type": "setup", "position": "4HPwATDgc/ABMA"}   # first action only: the real starting position
     {"type": "opening_tie", "die": 3}          # both rolled 3 (automatic doubles)
     {"type": "double", "side": 1, "value": 2}  # value optional: the cube's new face
     {"type": "take" | "drop", "side": 0}
@@ -58,14 +60,35 @@ class Roll(Action):
 
 @dataclass(frozen=True, slots=True)
 class Move(Action):
-    """A checker play as written (``24/18 13/8``); ``condoned`` marks an accepted illegal play."""
+    """A checker play as written (``24/18 13/8``).
+
+    Two marks let an illegal play stand as played, and they are kept apart because the rules
+    that allow them differ (RULES.md §9, illegal move): ``condoned`` — under the responsible-moves
+    policy the opponent condoned it; ``stood`` — under the legal-moves policy it was noticed only
+    after the opponent had rolled or doubled, too late to correct, so it stands.
+    """
 
     play: str = ""
     condoned: bool = False
+    stood: bool = False
     type = "move"
 
     def describe(self) -> str:
         return f"play {self.play.strip() or '(none)'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Setup(Action):
+    """The position a game really started from, when the checkers were set up wrongly and the
+    game stands (RULES.md §9: a wrong setup is corrected only early in the game). ``position`` is
+    a GNU Backgammon Position ID read with side 0 as the side on roll (RULES.md §6); only the
+    first action of a game may be one. It belongs to nobody (``side`` None)."""
+
+    position: str = ""
+    type = "setup"
+
+    def describe(self) -> str:
+        return f"set-up {self.position}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,16 +143,18 @@ class Decline(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
-    for cls in (OpeningTie, Roll, Move, Double, Take, Drop, Beaver, Raccoon, Resign, Accept, Decline)
+    for cls in (Setup, OpeningTie, Roll, Move, Double, Take, Drop, Beaver, Raccoon, Resign, Accept, Decline)
 }
 
 
 def action_to_dict(action: Action) -> dict:
     """The JSON form of ``action`` (see the module docstring)."""
     data: dict = {"type": action.type}
-    if not isinstance(action, OpeningTie):
+    if not isinstance(action, (OpeningTie, Setup)):
         data["side"] = action.side
-    if isinstance(action, OpeningTie):
+    if isinstance(action, Setup):
+        data["position"] = action.position
+    elif isinstance(action, OpeningTie):
         data["die"] = action.die
     elif isinstance(action, Roll):
         data["dice"] = list(action.dice)
@@ -137,6 +162,8 @@ def action_to_dict(action: Action) -> dict:
         data["play"] = action.play
         if action.condoned:
             data["condoned"] = True
+        if action.stood:
+            data["stood"] = True
     elif isinstance(action, (Double, Beaver, Raccoon)):
         if action.value is not None:
             data["value"] = action.value
@@ -166,16 +193,22 @@ def action_from_dict(data: object, index: int = 0) -> Action:
     if cls is None:
         raise _bad(index, f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
     allowed = {"type", "side"} | {
-        OpeningTie: {"die"}, Roll: {"dice"}, Move: {"play", "condoned"}, Double: {"value"},
+        OpeningTie: {"die"}, Setup: {"position"}, Roll: {"dice"}, Move: {"play", "condoned", "stood"},
+        Double: {"value"},
         Beaver: {"value"}, Raccoon: {"value"}, Resign: {"level"},
     }.get(cls, set())
-    if cls is OpeningTie:
+    if cls in (OpeningTie, Setup):
         allowed = allowed - {"side"}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise _bad(index, f"unknown field(s) {', '.join(unknown)} for a {kind} action")
     if cls is OpeningTie:
         return OpeningTie(None, die=_int_field(data, "die", index, range(1, 7)))
+    if cls is Setup:
+        position = data.get("position")
+        if not isinstance(position, str) or len(position) > 20:
+            raise _bad(index, "'position' must be a GNU Backgammon Position ID such as \"4HPwATDgc/ABMA\"")
+        return Setup(None, position=position)
     side = _int_field(data, "side", index, range(0, 2))
     if cls is Roll:
         dice = data.get("dice")
@@ -188,11 +221,16 @@ def action_from_dict(data: object, index: int = 0) -> Action:
     if cls is Move:
         play = data.get("play", "")
         condoned = data.get("condoned", False)
+        stood = data.get("stood", False)
         if not isinstance(play, str) or len(play) > 200:
             raise _bad(index, "'play' must be a string such as \"24/18 13/8\"")
         if not isinstance(condoned, bool):
             raise _bad(index, "'condoned' must be true or false")
-        return Move(side, play=play, condoned=condoned)
+        if not isinstance(stood, bool):
+            raise _bad(index, "'stood' must be true or false")
+        if condoned and stood:
+            raise _bad(index, "a play is either condoned (responsible moves) or stood (legal moves), not both")
+        return Move(side, play=play, condoned=condoned, stood=stood)
     if cls in (Double, Beaver, Raccoon):
         value = data.get("value")
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 2):

@@ -35,10 +35,12 @@ from .actions import (
     Raccoon,
     Resign,
     Roll,
+    Setup,
     Take,
 )
 from .board import BAR, CHECKERS, OFF, Position
-from .errors import CubeError, EngineError, GameLogError, IllegalPlay
+from .errors import CubeError, EngineError, GameLogError, IdError, IllegalPlay, PositionError
+from .ids import position_from_id, position_id
 from .moves import Play, legal_plays, parse_play, validate_play
 
 OPENING, TO_ROLL, TO_PLAY, DOUBLED, BEAVERED, RACCOONED, RESIGNED, OVER = (
@@ -137,15 +139,26 @@ class CondonedPlay:
 
 
 @dataclass(frozen=True, slots=True)
+class StoodPlay(CondonedPlay):
+    """An illegal play that stands under the legal-moves policy because it was noticed only
+    after the opponent rolled or doubled (RULES.md §9, illegal move): kept apart from a
+    :class:`CondonedPlay` (the opponent's choice under responsible moves)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameReplay:
     """A checked game: its result, the frame before every action (and one after the last),
-    the play made by every move action (None for other actions) and the condoned plays."""
+    the play made by every move action (None for other actions), the condoned plays, the plays
+    that stood, and the real starting position's Position ID when the game started from a wrong
+    set-up (``setup``; None: the standard start)."""
 
     actions: tuple[Action, ...]
     frames: tuple[Frame, ...]
     plays: tuple[Play | None, ...]
     result: GameResult | None
     condoned: tuple[CondonedPlay, ...] = ()
+    stood: tuple[StoodPlay, ...] = ()
+    setup: str | None = None
 
     @property
     def final(self) -> Frame:
@@ -229,6 +242,8 @@ class Game:
         self.frames: list[Frame] = []
         self.plays: list[Play | None] = []
         self.condoned: list[CondonedPlay] = []
+        self.stood: list[StoodPlay] = []
+        self.setup: str | None = None
 
     # --- reading the state ----------------------------------------------------------------
 
@@ -238,7 +253,7 @@ class Game:
 
     def replay(self) -> GameReplay:
         return GameReplay(tuple(self.actions), (*self.frames, self.frame()), tuple(self.plays), self.result,
-                          tuple(self.condoned))
+                          tuple(self.condoned), tuple(self.stood), self.setup)
 
     # --- errors ---------------------------------------------------------------------------
 
@@ -327,24 +342,62 @@ class Game:
             self.position = play.position
             self.plays[-1] = play
         except IllegalPlay as illegal:
-            if not action.condoned:
+            if action.stood:
+                self._stand(action, illegal)
+            elif not action.condoned:
                 raise self._error(action, illegal.code, illegal.message) from None
-            if not self.rules.responsible_moves:
+            elif not self.rules.responsible_moves:
                 raise self._error(action, illegal.code,
                                   f"{illegal.message}; condoning needs the responsible-moves policy") from None
-            try:
-                self.position = _apply_as_played(self.position, action.play)
-            except IllegalPlay as impossible:
-                message = f"cannot stand even condoned: {impossible.message}"
-                raise self._error(action, impossible.code, message) from None
-            self.condoned.append(CondonedPlay(len(self.actions), self.move, action.side, action.play,
-                                              illegal.code, illegal.message))
+            else:
+                try:
+                    self.position = _apply_as_played(self.position, action.play)
+                except IllegalPlay as impossible:
+                    message = f"cannot stand even condoned: {impossible.message}"
+                    raise self._error(action, impossible.code, message) from None
+                self.condoned.append(CondonedPlay(len(self.actions), self.move, action.side, action.play,
+                                                  illegal.code, illegal.message))
         mover = action.side
         if self.position.boards[mover][OFF] == CHECKERS:
             level = game_level(self.position, mover)
             self._end(mover, level, ("single", "gammon", "backgammon")[level - 1])
         else:
             self._next_turn()
+
+    def _stand(self, action: Move, illegal: IllegalPlay) -> None:
+        """RULES.md §9, illegal move, legal-moves policy: a play noticed only after the opponent
+        rolled or doubled stands as played. Under responsible moves the opponent's rolling on is
+        condoning it, and the log says so (``condoned``), so ``stood`` is refused there."""
+        if self.rules.responsible_moves:
+            raise self._error(action, "stood_needs_legal_moves",
+                              f"{illegal.message}; under the responsible-moves policy a play that stands is "
+                              "condoned, not stood") from None
+        try:
+            self.position = _apply_as_played(self.position, action.play)
+        except IllegalPlay as impossible:
+            raise self._error(action, impossible.code, f"cannot stand: {impossible.message}") from None
+        self.stood.append(StoodPlay(len(self.actions), self.move, action.side, action.play,
+                                    illegal.code, illegal.message))
+
+    def _setup(self, action: Setup) -> None:
+        """RULES.md §9, wrong setup: corrected when noticed early; a game that went on from a wrong
+        set-up stands and is recorded from the position it really started from."""
+        if self.phase != OPENING or len(self.actions) > 1:
+            raise self._error(action, "setup_not_first", "a set-up can only be the first action of a game")
+        try:
+            position = position_from_id(action.position, 0)
+            position.validate()
+        except (IdError, PositionError) as bad:
+            raise self._error(action, "bad_setup", f"not a starting position: {bad.message}") from None
+        if position.is_over():
+            raise self._error(action, "bad_setup", "a side has borne off every checker: no game starts there")
+        if position_id(position) == position_id(Position.start(0)):
+            raise self._error(action, "setup_is_standard",
+                              "the set-up is the standard starting position: leave it out of the log")
+        self.position = position
+        self.setup = position_id(position)
+        # The moment before the set-up is the board the game really started from, not the standard one.
+        self.frames[-1] = self.frame()
 
     def _over_cap(self, value: int) -> bool:
         return self.rules.cube_cap is not None and value > self.rules.cube_cap
@@ -482,6 +535,7 @@ def _double_or_play_on(game: Game, action: Double) -> None:
 
 
 _HANDLERS = {
+    Setup: Game._setup,
     OpeningTie: Game._opening_tie,
     Roll: _roll_or_play_on,
     Move: Game._move,

@@ -9,6 +9,7 @@ Jacoby, beavers (and raccoons), automatic doubles and a cube cap.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .actions import Action
@@ -55,12 +56,18 @@ class MatchState:
     score: tuple[int, int] = (0, 0)
     games: int = 0
     crawford_played: bool = False
+    # Penalty points given against each side between games (RULES.md §9), and the side whose
+    # total passed half the match length (it lost the match: the opponent is its winner).
+    penalised: tuple[int, int] = (0, 0)
+    lost_on_penalties: int | None = None
 
     @property
     def winner(self) -> int | None:
         """The side that has won the match, or None (always None in a money session)."""
         if self.rules.is_money:
             return None
+        if self.lost_on_penalties is not None:
+            return 1 - self.lost_on_penalties
         for side in (0, 1):
             if self.score[side] >= self.rules.length:
                 return side
@@ -92,9 +99,85 @@ class MatchState:
         return replace(self, score=(score[0], score[1]), games=self.games + 1,
                        crawford_played=self.crawford_played or self.next_is_crawford)
 
+    def penalty_given(self, penalty: Penalty) -> MatchState:
+        """The state after ``penalty`` between two games (RULES.md §9): its points go to the
+        penalised side's opponent's score, so the Crawford game follows from the score as it then
+        stands (a penalty that puts the opponent one point short makes the next game the Crawford
+        game, unless it has been played; one that takes him to the length wins him the match, as
+        any score reaching the length does, RULES.md §5); a side whose penalties come to more
+        than half the match length loses the match to the opponent.
+
+        Raises MatchError: ``penalty_money`` (a money session has no penalty points),
+        ``penalty_after_match`` (the match was already won), ``bad_penalty`` (figures)."""
+        penalty.check()
+        if self.rules.is_money:
+            raise MatchError("a money session has no penalty points", code="penalty_money",
+                             game=penalty.before_game)
+        if self.is_over:
+            raise MatchError(f"the match was already won at {self.score[0]}-{self.score[1]}: no penalty points "
+                             f"after it", code="penalty_after_match", game=penalty.before_game)
+        score, penalised = list(self.score), list(self.penalised)
+        score[1 - penalty.side] += penalty.points
+        penalised[penalty.side] += penalty.points
+        lost = penalty.side if 2 * penalised[penalty.side] > self.rules.length else None
+        return replace(self, score=(score[0], score[1]), penalised=(penalised[0], penalised[1]),
+                       lost_on_penalties=lost)
+
     def points_needed(self, side: int) -> int | None:
         """Points ``side`` still needs to win the match (None in a money session)."""
         return None if self.rules.is_money else max(self.rules.length - self.score[side], 0)
+
+
+# Why a director gives penalty points (RULES.md §9): late arrival or overrun, slow play, other.
+PENALTY_REASONS = ("late", "slow_play", "other")
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Penalty points given against ``side`` between two games: before game ``before_game``
+    (1-based; ``games + 1`` is after the last game recorded). The points go to the opponent."""
+
+    before_game: int
+    side: int
+    points: int
+    reason: str = "late"
+
+    def check(self) -> None:
+        """Raise MatchError (``bad_penalty``, ``field`` naming it) for figures that make no sense."""
+        for name, value, least in (("before_game", self.before_game, 1), ("points", self.points, 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise MatchError(f"{name} must be a whole number of at least {least}, not {value!r}",
+                                 code="bad_penalty", field=name)
+        if self.side not in (0, 1) or isinstance(self.side, bool):
+            raise MatchError(f"the penalised side must be 0 or 1, not {self.side!r}", code="bad_penalty",
+                             field="side")
+        if self.reason not in PENALTY_REASONS:
+            raise MatchError(f"the reason must be one of {', '.join(PENALTY_REASONS)}, not {self.reason!r}",
+                             code="bad_penalty", field="reason")
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyAt:
+    """Penalty points given against ``side`` when the score stood at ``score`` between two games,
+    the game not named: what a director records mid-match, with no game log at hand. The replay
+    places it before the first game played at that score (:func:`replay_match`)."""
+
+    score: tuple[int, int]
+    side: int
+    points: int
+    reason: str = "late"
+
+
+@dataclass(frozen=True, slots=True)
+class GivenPenalty:
+    """A penalty as the replay applied it: the score before and after it, and whether the next
+    game is the Crawford game (it may have made it so) and whether it ended the match."""
+
+    penalty: Penalty
+    score_before: tuple[int, int]
+    score_after: tuple[int, int]
+    next_is_crawford: bool
+    winner: int | None
 
 
 def is_crawford_game(rules: MatchRules, score: tuple[int, int], crawford_played: bool) -> bool:
@@ -138,6 +221,7 @@ class MatchReplay:
     rules: MatchRules
     games: tuple[MatchGame, ...]
     final: MatchState
+    penalties: tuple[GivenPenalty, ...] = ()
 
     @property
     def final_score(self) -> tuple[int, int]:
@@ -148,7 +232,8 @@ class MatchReplay:
         return self.final.winner
 
 
-def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[int, int] = (0, 0)) -> MatchReplay:
+def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[int, int] = (0, 0),
+                 penalties: Sequence[Penalty | PenaltyAt] = ()) -> MatchReplay:
     """Replay every game of a match in order, each under its own rules (Crawford included).
 
     ``start`` is the score before the first game: (0, 0), or the penalty points a director gave
@@ -157,10 +242,46 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
     breaks a rule (its details name the game and move) and :class:`MatchError` for a game played
     after the match was over, or (code ``bad_start``) for a starting score that is negative, at or
     beyond the match length, or not (0, 0) in a money session.
+
+    ``penalties`` are penalty points given between games (RULES.md §9; :meth:`MatchState.penalty_given`),
+    each before the game it names (``len(games) + 1``: after the last one), in the order given
+    for the same game. A match-level list rather than an action in a game log: a penalty is no
+    part of either game (a game log is one game, as a .mat file and a game's board show it).
+    ``start`` stays the score before anything (the starting penalty points a ruling credited);
+    the penalties' total against a side counts only ``penalties``. Raises MatchError
+    ``penalty_no_such_game`` for a penalty before a game past ``len(games) + 1``, and those of
+    :meth:`MatchState.penalty_given`.
+
+    A :class:`PenaltyAt` (a penalty recorded at a score, in the order given) is placed before the
+    first game at which the score is its ``score`` (after the penalties before it); one the games
+    never reach is refused (MatchError ``penalty_not_reached``).
     """
     state = MatchState(rules, score=_checked_start(rules, start))
+    at_scores = [p for p in penalties if isinstance(p, PenaltyAt)]
+    penalties = [p for p in penalties if not isinstance(p, PenaltyAt)]
+    pending = sorted(penalties, key=lambda p: p.before_game if isinstance(p.before_game, int) else 0)
+    for penalty in pending:
+        penalty.check()
+        if penalty.before_game > len(games) + 1:
+            raise MatchError(f"a penalty before game {penalty.before_game}: the match has {len(games)} game(s)",
+                             code="penalty_no_such_game", game=penalty.before_game)
+    given: list[GivenPenalty] = []
     checked = []
-    for number, actions in enumerate(games, start=1):
+    for number in range(1, len(games) + 2):
+        while pending and pending[0].before_game == number:
+            penalty = pending.pop(0)
+            before = state.score
+            state = state.penalty_given(penalty)
+            given.append(GivenPenalty(penalty, before, state.score, state.next_is_crawford, state.winner))
+        while at_scores and tuple(at_scores[0].score) == state.score and not state.is_over:
+            found = at_scores.pop(0)
+            penalty = Penalty(number, found.side, found.points, found.reason)
+            before = state.score
+            state = state.penalty_given(penalty)
+            given.append(GivenPenalty(penalty, before, state.score, state.next_is_crawford, state.winner))
+        if number > len(games):
+            break
+        actions = games[number - 1]
         if state.is_over:
             raise MatchError(f"game {number}: the match was already won at {state.score[0]}-{state.score[1]}",
                              code="match_over", game=number)
@@ -168,7 +289,11 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
         replay = replay_game(actions, state.next_game_rules(), number=number)
         checked.append(MatchGame(number, state.score, crawford, replay))
         state = state.after(replay.result)
-    return MatchReplay(rules, tuple(checked), state)
+    if at_scores:
+        missed = at_scores[0]
+        raise MatchError(f"penalty points were given at {missed.score[0]}-{missed.score[1]}, a score the games never "
+                         "reach", code="penalty_not_reached")
+    return MatchReplay(rules, tuple(checked), state, tuple(given))
 
 
 def _checked_start(rules: MatchRules, start: tuple[int, int]) -> tuple[int, int]:

@@ -201,6 +201,42 @@ def play_condoned(
     return _ruled(rules, _replaced(games, game_number, action_index, condoned), start)
 
 
+def play_stood(
+    rules: MatchRules, games: Sequence[Sequence[Action]], game_number: int, action_index: int, *,
+    start: tuple[int, int] = (0, 0),
+) -> RuledMatch:
+    """Mark the illegal play of the move action ``action_index`` (1-based) of game ``game_number``
+    (1-based) as *stood*: under the legal-moves policy an illegal play noticed only after the
+    opponent rolled or doubled stands (RULES.md §9, illegal move), so the game keeps its verified
+    log, the play replayed as played (:class:`~engine.game.StoodPlay`, kept apart from a
+    condoned play, the responsible-moves remedy: :func:`play_condoned`).
+
+    Raises :class:`MatchError` (``no_such_game``, ``match_over``) and :class:`GameLogError`:
+    ``no_such_action``, ``not_a_move``, ``stood_not_allowed`` (responsible-moves policy: the play
+    is condoned there), ``nothing_to_stand`` (the play was legal), ``already_stood``,
+    ``cannot_stand`` (the play leads to a board that cannot exist), or the engine's own error,
+    with ``action_index``, at the first action that does not replay.
+    """
+    recorded = _target_move(games, game_number, action_index)
+    if rules.responsible_moves:
+        raise _refusal(games[game_number - 1], game_number, action_index, "stood_not_allowed",
+                       "under the responsible-moves policy an illegal play that stands is condoned")
+    _, game = _before_move(rules, games, game_number, action_index, start)
+    if _is_legal(game, recorded.play):
+        raise _refusal(games[game_number - 1], game_number, action_index, "nothing_to_stand",
+                       f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: "
+                       "there is nothing to let stand")
+    if recorded.stood:
+        raise _refusal(games[game_number - 1], game_number, action_index, "already_stood",
+                       "the play already stands")
+    stood = Move(recorded.side, play=recorded.play, stood=True, line=recorded.line)
+    try:
+        game.apply(stood)
+    except GameLogError as impossible:
+        raise _relabelled(impossible, "cannot_stand", action_index) from None
+    return _ruled(rules, _replaced(games, game_number, action_index, stood), start)
+
+
 # --- games voided -------------------------------------------------------------------------------
 
 
@@ -436,3 +472,64 @@ def _replaced(games: Sequence[Sequence[Action]], number: int, index: int, action
     ruled = [list(game) for game in games]
     ruled[number - 1][index - 1] = action
     return ruled
+
+
+# --- a match played to the wrong length ----------------------------------------------------------
+
+# The director's choices for a match played to the wrong length (see wrong_length_choices).
+RESULT_STANDS, CONTINUE_TO_LENGTH, WON_AT_LENGTH = "result_stands", "continue_to_length", "won_at_length"
+
+
+class WrongLength(NamedTuple):
+    """What a director may do with a match played to the wrong length: ``choices`` (the first is
+    the rule's own answer) and, for :data:`CONTINUE_TO_LENGTH`, the match as it goes on (``state``:
+    the score as it stands, at the right length, the Crawford game following from it) or, for
+    :data:`WON_AT_LENGTH`, ``winner``."""
+
+    choices: tuple[str, ...]
+    state: MatchState | None
+    winner: int | None
+
+
+def wrong_length_choices(
+    rules: MatchRules, played_length: int, score: tuple[int, int], *, finished: bool, crawford_played: bool = False,
+) -> WrongLength:
+    """A match whose event set ``rules.length`` was played to ``played_length``; ``score`` is the
+    score as it stands (the final score when ``finished``: the match was completed and its result
+    given before anyone noticed).
+
+    RULES.md has no section on a wrong length; this is the rule as the federations' tournament
+    rules usually give it, in my own words (the published texts cannot be read here): found
+    after the match is over, the result stands; found while it is being played, the match goes
+    on to the right length from the score as it stands, and a side that already has the right
+    length (a match set too long) has won. Only one of these fits each case, so ``choices``
+    holds one answer; :data:`RESULT_STANDS` is also offered beside the others when the players
+    finished a longer match than was set (the director may let it stand rather than cut it
+    short: the winner has the right length all the same).
+
+    Raises :class:`EngineError` (``bad_wrong_length``) for a length below 1, the two lengths equal, or
+    a score that is not two whole numbers of 0 or more.
+    """
+    _whole("played_length", played_length, 1, "bad_wrong_length")
+    if rules.is_money:
+        raise EngineError("a money session has no length to get wrong", code="bad_wrong_length", field="length")
+    if played_length == rules.length:
+        raise EngineError(f"the match was played to its own length ({rules.length})", code="bad_wrong_length",
+                          field="played_length")
+    if not isinstance(score, (tuple, list)) or len(score) != 2:
+        raise EngineError(f"the score must be two whole numbers, not {score!r}", code="bad_wrong_length", field="score")
+    for points in score:
+        _whole("score", points, 0, "bad_wrong_length")
+    score = (score[0], score[1])
+    reached = [side for side in (0, 1) if score[side] >= rules.length]
+    if finished:
+        if played_length > rules.length and len(reached) == 1:
+            return WrongLength((RESULT_STANDS, WON_AT_LENGTH), None, reached[0])
+        return WrongLength((RESULT_STANDS,), None, None)
+    if len(reached) == 1:
+        return WrongLength((WON_AT_LENGTH,), None, reached[0])
+    if reached:
+        raise EngineError(f"both sides have {rules.length} or more at {score[0]}-{score[1]}: the match was "
+                          "over before now", code="bad_wrong_length", field="score")
+    state = MatchState(rules, score=score, crawford_played=crawford_played)
+    return WrongLength((CONTINUE_TO_LENGTH,), state, None)

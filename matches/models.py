@@ -28,7 +28,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.text import SEARCH_KEY_MAX, search_key
-from engine.match import MatchRules
+from engine.match import MatchRules, PenaltyAt
 
 from . import hooks
 
@@ -183,7 +183,7 @@ class MatchQuerySet(models.QuerySet):
         fields = hooks.director_fields()
         return self.select_related("side0", "side1", *{path.rsplit("__", 1)[0] for path in fields}).only(
             "id", "length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles",
-            "cube_cap", "rated", "status", "penalty0", "penalty1", "organiser", "side0__player_a",
+            "cube_cap", "rated", "status", "penalty0", "penalty1", "penalties_mid", "organiser", "side0__player_a",
             "side0__player_b", "side1__player_a", "side1__player_b", *fields,
         )
 
@@ -271,6 +271,10 @@ class Match(models.Model):
     # match starts from them, and game logs reported for it are replayed from that score.
     penalty0 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 0 by rulings")
     penalty1 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 1 by rulings")
+    # Penalty points a director gave mid-match, between games (issue 17 point 2): the
+    # MatchPenalty rows as the engine replays them ({"score", "side", "points", "reason"}), kept on
+    # the row so that replaying a reported log costs no query.
+    penalties_mid = models.JSONField(default=list, blank=True)
     # Each side's consent to the match being on its players' records (an import names players
     # by display name; an organiser may create a match between any two players): the match
     # counts for ratings and shows on their pages only once both are given. Given at creation
@@ -360,6 +364,11 @@ class Match(models.Model):
         """The score the match starts from: the penalty points rulings credited, else 0-0."""
         return (self.penalty0, self.penalty1)
 
+    def penalties_at(self) -> list[PenaltyAt]:
+        """The penalty points given mid-match, as the engine places them between the games."""
+        return [PenaltyAt((p["score"][0], p["score"][1]), p["side"], p["points"], p["reason"])
+                for p in self.penalties_mid or []]
+
     def rules(self) -> MatchRules:
         """The engine's rules for this match's games."""
         return MatchRules(
@@ -385,6 +394,9 @@ class Game(models.Model):
     ending = models.CharField(max_length=16, choices=ENDINGS)
     log = models.JSONField(default=list)
     condoned = models.JSONField(default=list, blank=True)
+    # Illegal plays that stood under the legal-moves policy (noticed too late; RULES.md §9), kept
+    # apart from the condoned ones (issue 17 point 3).
+    stood = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["match", "number"]
@@ -704,3 +716,48 @@ class PlayerClaim(models.Model):
             return str(self.Reason(self.reason_code).label) if self.reason_code in self.Reason.values \
                 else self.reason_code
         return self.reason
+
+
+class MatchPenalty(models.Model):
+    """Penalty points a director gave mid-match, between two games (RULES.md §9; issue 17 point
+    2): against ``side``, to the opponent's score, at the score as it then stood. The Crawford
+    game follows from the score after it (``crawford_next``: the penalty put a side one point
+    short and the next game is the Crawford game; False: it is not; None: unchanged by the
+    penalty, a side stood at match point already, so the games played decide it)."""
+
+    class Reason(models.TextChoices):
+        LATE = "late", _("Late arrival or overrun")
+        SLOW_PLAY = "slow_play", _("Slow play")
+        OTHER = "other", _("Another breach of the rules")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="penalties")
+    side = models.PositiveSmallIntegerField(help_text="the penalised side; the points go to the other")
+    points = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    score0_before = models.PositiveIntegerField()
+    score1_before = models.PositiveIntegerField()
+    score0_after = models.PositiveIntegerField()
+    score1_after = models.PositiveIntegerField()
+    crawford_next = models.BooleanField(null=True, blank=True)
+    ended_match = models.BooleanField(default=False)
+    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(side__in=(0, 1)), name="match_penalty_side_is_a_side"),
+            models.CheckConstraint(condition=Q(points__gte=1), name="match_penalty_points_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"penalty of {self.points} against side {self.side} of match {self.match_id}"
+
+    @property
+    def score_before(self) -> tuple[int, int]:
+        return (self.score0_before, self.score1_before)
+
+    @property
+    def score_after(self) -> tuple[int, int]:
+        return (self.score0_after, self.score1_after)

@@ -101,7 +101,7 @@ def match_get(match_id: int, *, logs: bool = False) -> Match:
     """
     games = Game.objects.order_by("number")
     if not logs:
-        games = games.defer("log", "condoned")
+        games = games.defer("log", "condoned", "stood")
     match = (
         Match.objects.with_side_ids()
         .prefetch_related(
@@ -251,7 +251,7 @@ def match_stored_games(match: Match) -> list[Game]:
     when the match is known to have none (``has_games`` false: see ``match_reports_seen``)."""
     if not hasattr(match, "stored_games"):
         if getattr(match, "has_games", True):
-            match.stored_games = list(Game.objects.filter(match=match).order_by("number").defer("log", "condoned"))
+            match.stored_games = list(Game.objects.filter(match=match).order_by("number").defer("log", "condoned", "stood"))
         else:
             match.stored_games = []
     return match.stored_games

@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("matches.views_directory")),
     path("", include("matches.views_paper")),
     path("", include("matches.views_clocks")),  # issue 17 point 1 (clocks17)
+    path("", include("matches.views_penalties")),  # issue 17 point 2
 ]

@@ -27,7 +27,9 @@ from . import errors, hooks
 from .board import board_svg
 from .clocks import match_clock_text, remaining_text
 from .forms import ConsentForm, ContestForm, ResultForm
+from .forms_penalties import PenaltyForm
 from .models import Game, Match, Player, Report
+from .penalties_text import penalty_text
 from .selectors import (
     game_moments,
     match_get,
@@ -38,6 +40,7 @@ from .selectors import (
 from .services.consent import DECLINE, consent_sides, match_consent
 from .services.logs import file_sides, log_from_mat, report_games
 from .services.matches import player_for_user
+from .services.penalties import penalty_standing
 from .services.reporting import (
     Claim,
     claim_make,
@@ -243,7 +246,7 @@ def _reported_game_text(match: Match, game: Game) -> str:
 def _render_detail(
     request: HttpRequest, match: Match, *, report_form: ResultForm | None = None,
     override_form: ResultForm | None = None, contest_form: ContestForm | None = None,
-    action_error: str = "", status: int = 200,
+    action_error: str = "", status: int = 200, penalty_form=None,
 ) -> HttpResponse:
     user = request.user
     my_side = side_of_user(match, user)
@@ -300,7 +303,24 @@ def _render_detail(
         "history": audit_rows(audit_of_match(match)[:HISTORY_ROWS], {match.pk: (match.side0.name, match.side1.name)})
         if runs else None,
     }
+    context.update(_penalties_context(match, runs, penalty_form))
     return render(request, "matches/detail.html", context, status=status)
+
+
+def _penalties_context(match: Match, runs: bool, form) -> dict:
+    """Issue 17 point 2: the penalty points given mid-match, the score they left and, for whoever
+    directs a match in play, the form to give more."""
+    penalties = list(match.penalties.all()) if not match.is_money else []
+    last = penalties[-1] if penalties else None
+    open_ = runs and not match.is_money and match.status in (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
+    if open_ and form is None:
+        form = PenaltyForm(match=match, standing=penalty_standing(match, penalties), prefix="penalty")
+    return {
+        "penalties": [penalty_text(match, p) for p in penalties],
+        "penalty_standing": _score_text(*last.score_after) if last and not last.ended_match else "",
+        "penalty_crawford_next": bool(last and last.crawford_next and not last.ended_match),
+        "penalty_form": form if open_ else None,
+    }
 
 
 def detail(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -318,7 +338,8 @@ def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
         # Read one byte past the limit so that log_from_mat can name an oversized file.
         data = upload.read(settings.MAX_UPLOAD_BYTES + 1)
         sides = file_sides(match, side=side, file_side=form.cleaned_data.get("file_side"))
-        log = log_from_mat(upload.name, data, match.rules(), start=match.start, sides=sides)
+        log = log_from_mat(upload.name, data, match.rules(), start=match.start, sides=sides,
+                           penalties=match.penalties_at())
     return claim_make(match, form.score, log)
 
 

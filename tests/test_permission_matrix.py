@@ -187,6 +187,8 @@ MATRIX = {
     # issue 17 point 1 (clocks17): the director records a flag fall, introduces a clock mid-match.
     ("api-match-flag-fall", "post"):                     (401, 403, 403, 403, 400, 403, 400),
     ("api-match-clock", "post"):                         (401, 403, 403, 403, 400, 403, 400),
+    ("api-match-penalties", "get"):                      (200, 200, 200, 200, 200, 200, 200),  # public, as the match
+    ("api-match-penalties", "post"):                     (401, 403, 403, 403, 400, 403, 400),  # its director only
     ("api-match-games", "get"):                          (200, 200, 200, 200, 200, 200, 200),
     ("api-match-game", "get"):                           (404, 404, 404, 404, 404, 404, 404),  # the match has no games yet
     ("api-match-mat", "get"):                            (409, 409, 409, 409, 409, 409, 409),  # nothing played to export yet
@@ -370,6 +372,9 @@ MATRIX = {
     ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
     ("matches:flag_fall", "get"):                        (302, 405, 405, 405, 405, 405, 405),  # issue 17 point 1
     ("matches:flag_fall", "post"):                       (302, 403, 403, 403, 400, 403, 400),
+    # Penalty points mid-match (issue 17 point 2): the match's director only; an empty form is a 400.
+    ("matches:penalty", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("matches:penalty", "post"):                         (302, 403, 403, 403, 400, 403, 400),
     ("matches:directory", "get"):                        (200, 200, 200, 200, 200, 200, 200),  # public
     ("matches:directory", "post"):                       (405, 405, 405, 405, 405, 405, 405),
     ("matches:player", "get"):                           (200, 200, 200, 200, 200, 200, 200),

@@ -295,7 +295,8 @@ def _claim_from_request(request, match: Match, data: dict | None = None) -> tupl
         if upload.size > settings.MAX_UPLOAD_BYTES:
             raise errors.upload_too_large(upload.name, upload.size, settings.MAX_UPLOAD_BYTES)
         sides = file_sides(match, side=side_of_user(match, request.user), file_side=data.get("file_side"))
-        log = log_from_mat(upload.name, upload.read(), match.rules(), start=match.start, sides=sides)
+        log = log_from_mat(upload.name, upload.read(), match.rules(), start=match.start, sides=sides,
+                           penalties=match.penalties_at())
         score = (data["score0"], data["score1"])
     else:
         data = data if data is not None else _json_claim(request)

@@ -392,6 +392,8 @@ class GameWithMomentsSerializer(serializers.Serializer):
     ending = serializers.CharField(source="game.ending")
     condoned = serializers.ListField(source="game.condoned", child=serializers.DictField(),
                                      help_text="illegal plays that stood (responsible-moves policy)")
+    stood = serializers.ListField(source="game.stood", child=serializers.DictField(),
+                                  help_text="illegal plays noticed too late that stood (legal-moves policy)")
     moments = MomentSerializer(many=True)
 
     class Meta:

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("matches.api.imports")),
     path("", include("matches.api.invitations")),
     path("", include("matches.api.clocks")),  # issue 17 point 1 (clocks17)
+    path("", include("matches.api.penalties")),  # issue 17 point 2
 ]

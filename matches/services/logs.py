@@ -42,9 +42,11 @@ def _count(games) -> int:
     return sum(len(game) for game in games if isinstance(game, list))
 
 
-def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = (0, 0)) -> CheckedLog:
+def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = (0, 0),
+                  penalties=()) -> CheckedLog:
     """Replay JSON game logs (a list of games, each a list of actions) from the score ``start``
-    (``Match.start``: the penalty points a ruling credited, else 0-0).
+    (``Match.start``: the penalty points a ruling credited, else 0-0), with the penalty points
+    given mid-match between its games (``penalties``: ``Match.penalties_at()``).
 
     Raises DomainError (``log_too_large``) past the action limit, and the engine's GameLogError
     (naming game, move, side and rule) for a log that breaks a rule.
@@ -62,7 +64,7 @@ def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = 
             error.details["game"] = number
             error.message = _("game %(number)s, %(error)s") % {"number": number, "error": error.message}
             raise
-    replay = replay_match(rules, parsed, start=start)
+    replay = replay_match(rules, parsed, start=start, penalties=penalties)
     return CheckedLog([[action_to_dict(a) for a in game] for game in parsed], replay)
 
 
@@ -165,7 +167,7 @@ def _turned(action: Action) -> Action:
 
 
 def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int, int] = (0, 0),
-                 sides: FileSides | None = None) -> CheckedLog:
+                 sides: FileSides | None = None, penalties=()) -> CheckedLog:
     """Read (:func:`mat_read`, within the limits) and check a .mat file for a match with
     ``rules``; its length must be the match's. Its games are replayed from the score ``start``,
     as :func:`log_from_json` does. With ``sides``, the file's players are matched to the match's
@@ -190,7 +192,7 @@ def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int,
              for game in check.games]
     if sum(len(g) for g in games) > settings.MAX_LOG_ACTIONS:
         raise errors.log_too_large(sum(len(g) for g in games), settings.MAX_LOG_ACTIONS)
-    replay = replay_match(rules, games, start=start)
+    replay = replay_match(rules, games, start=start, penalties=penalties)
     return CheckedLog([[action_to_dict(a) for a in game] for game in games], replay)
 
 
@@ -233,7 +235,7 @@ def report_games(report: Report) -> list[Game] | None:
 
 def _games_of(match: Match, logs: list) -> list[Game] | None:
     try:
-        replay = log_from_json(logs, match.rules(), start=match.start).replay
+        replay = log_from_json(logs, match.rules(), start=match.start, penalties=match.penalties_at()).replay
     except (EngineError, DomainError):
         return None
     games = []

@@ -79,7 +79,8 @@ class Draft:
     def claim(self, match: Match) -> Claim:
         """The checked claim (see :func:`claim_make`); raises DomainError and the engine's errors
         for logs that do not hold or do not agree with the score."""
-        log = log_from_json(self.games, match.rules(), start=match.start) if self.games is not None else None
+        log = (log_from_json(self.games, match.rules(), start=match.start, penalties=match.penalties_at())
+               if self.games is not None else None)
         return claim_make(match, self.score, log, remaining=self.remaining)
 
 
@@ -213,7 +214,7 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
     if games is not None:
         replay = claim.log.replay if claim.log and claim.log.games == games else None
         if replay is None:
-            replay = log_from_json(games, match.rules(), start=match.start).replay
+            replay = log_from_json(games, match.rules(), start=match.start, penalties=match.penalties_at()).replay
         _write_games(match, games, replay)
     actor = actor or confirmed.reporter
     audit_record(actor=actor, action=action, object_type="matches.Match", object_id=match.pk,
@@ -235,6 +236,7 @@ def _write_games(match: Match, games: list, replay) -> None:
             crawford=checked.crawford, winner=checked.result.winner, points=checked.result.points,
             cube=checked.result.cube, ending=checked.result.ending, log=games[checked.number - 1],
             condoned=[_condoned(c) for c in checked.replay.condoned],
+            stood=[_condoned(c) for c in checked.replay.stood],
         )
         for checked in replay.games
     )

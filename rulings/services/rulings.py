@@ -474,8 +474,13 @@ def _illegal_play(context: _Context, *, corrected: bool):
     if corrected:
         ruled = engine_rulings.play_corrected(rules, games, where["game"], where["move"], normalised["play"],
                                               start=match.start)
-    else:
+    elif rules.responsible_moves:
         ruled = engine_rulings.play_condoned(rules, games, where["game"], where["move"], start=match.start)
+    else:
+        # Issue 17 point 3: under legal moves a play noticed too late stands, and the game keeps its
+        # verified log, the play marked "stood" (RULES.md §9), not condoned.
+        ruled = engine_rulings.play_stood(rules, games, where["game"], where["move"], start=match.start)
+        normalised["stood"] = True
     _ruled_result(context, ruled)
     return normalised, before, _state(match)
 

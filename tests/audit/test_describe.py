@@ -100,6 +100,8 @@ SAMPLES: dict[str, tuple[object, object, str]] = {
     "match.consent_declined": ({"side": 0, "consent": "pending"}, {"side": 0, "consent": "declined"}, "player"),
     "match.deleted": ({"pairing": "main-2-1", "board": 2, **MATCH}, None, "reset with pairing main-2-1"),
     "match.unrated": ({"rated": True}, {"rated": False}, "forfeit: Ana withdrew"),
+    "match.penalty_given": ({"score": [3, 3]}, {"side": 1, "points": 1, "reason": "late", "before": [3, 3],
+                                                "after": [4, 3], "crawford_next": True, "ended_match": False}, ""),
     "tournament.created": (None, {"name": "Autumn Open", "status": "draft", "format": "single_elimination",
                                   "kind": "individual", "club": None, "lengths": {"main": [5, 7]}}, ""),
     "tournament.drawn": ({"status": "closed"}, {"status": "running", "draw_seed": 4, "seeds": [[4, "Ana"], [5, "Bob"]],
@@ -215,6 +217,8 @@ def test_a_corrected_score_reads_as_a_director_says_it():
     ("appeal.decided", "The appeals committee replaced the ruling: Bob is given 2 penalty points: they go to Ana's score."),
     ("club.updated", "Olga changed the club's city and open to requests."),
     ("night.opened", "Olga opened Friday night on 1 Dec 2026."),
+    ("match.penalty_given", "Olga gave Bob 1 penalty point at 3-3: the score is 4-3, and the next game is the "
+                            "Crawford game."),
 ])
 def test_sentences(action, expected):
     assert describe(entry(action, *SAMPLES[action], actor="Olga"), SIDES) == expected

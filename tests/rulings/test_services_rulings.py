@@ -283,14 +283,16 @@ def test_under_responsible_moves_an_illegal_play_the_opponent_accepts_is_condone
     assert [c["play"] for c in game.condoned] == [ILLEGAL_PLAY]
 
 
-def test_under_legal_moves_a_play_that_stands_cannot_be_kept_in_the_record(cast):
+def test_rules_9_under_legal_moves_a_play_noticed_too_late_stands_in_the_record_as_stood(cast):
+    """RULES.md §9 (issue 17 point 3): the game keeps its verified log, the play marked stood."""
     confirm_with_games(cast.match, RECORD)
     dispute = dispute_on(cast.match, cast.bob, game_number=1, move_number=2, log=as_played_game_1())
-    before = snapshot()
-    with pytest.raises(Conflict) as refused:
-        rule_on(dispute, cast.organiser, Ruling.Outcome.PLAY_CONDONED, {"noticed_before_next_roll": False})
-    assert (refused.value.code, refused.value.details["reason"]) == ("ruling_refused", "condoning_not_allowed")
-    assert snapshot() == before
+    ruling = rule_on(dispute, cast.organiser, Ruling.Outcome.PLAY_CONDONED, {"noticed_before_next_roll": False})
+    assert ruling.params["stood"] is True
+    assert result(cast.match) == ("confirmed", 5, 2, 0) and cast.match.full_score == (6, 2)
+    game = cast.match.games.get(number=1)
+    assert game.log[1] == {**move(0, ILLEGAL_PLAY), "stood": True}
+    assert [c["play"] for c in game.stood] == [ILLEGAL_PLAY] and game.condoned == []
 
 
 def test_a_play_ruling_needs_game_records(cast):
