@@ -70,13 +70,15 @@ class BracketMatch:
 @dataclass(frozen=True)
 class Flight:
     """A bracket within the event. ``source`` is the flight whose losers feed it (None for a flight
-    of seeded entrants) and ``fed_rounds`` the rounds of ``source`` whose losers drop in."""
+    of seeded entrants) and ``fed_rounds`` the rounds of ``source`` whose losers drop in;
+    ``shifted``: a shifted progressive consolation (``add_consolation``)."""
 
     name: str
     rounds: int
     lengths: tuple[int, ...]
     source: str | None = None
     fed_rounds: tuple[int, ...] = ()
+    shifted: bool = False
 
 
 @dataclass(frozen=True)
