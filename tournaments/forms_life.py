@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms import TournamentForm
+from tournaments.forms import TournamentForm, payouts_text
 from tournaments.models import Tournament
 from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
 
@@ -24,6 +24,7 @@ class TournamentEditForm(TournamentForm):
     def __init__(self, *args, tournament: Tournament, has_entries: bool, **kwargs):
         initial = {name: getattr(tournament, name) for name in EDITABLE}
         initial["lengths"] = lengths_text(tournament.lengths)
+        initial["payouts"] = payouts_text(tournament.payouts)  # issue 17 point 4 (flights17)
         super().__init__(*args, initial=initial, **kwargs)
         del self.fields["club"], self.fields["token"]
         self.fields["kind"].choices = Tournament.Kind.choices

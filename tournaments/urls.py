@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("tournaments.views_live")),
     path("", include("tournaments.views_desk")),
     path("", include("tournaments.views_life")),
+    path("", include("tournaments.views_payouts")),  # issue 17 point 4 (flights17)
 ]

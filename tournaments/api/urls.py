@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("tournaments.api.audit")),
     path("", include("tournaments.api.corrections")),
     path("", include("tournaments.api.walkins")),
+    path("", include("tournaments.api.payouts")),  # issue 17 point 4 (flights17)
 ]

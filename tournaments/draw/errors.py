@@ -36,6 +36,9 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_history": (400, "a round that pairs someone twice or pairs a player with himself"),
     "bad_tiebreak": (400, "a tie-break name the standings do not know"),
     "bad_result": (400, "a result whose players or points do not make sense"),
+    # --- issue 17 point 4 (flights17) ---
+    "bad_payouts": (400, "paid places that are not positive percentages summing to 100, never increasing"),
+    "reentry_refused": (409, "a re-entry the bracket does not allow now (its reason says why)"),
 }
 
 

@@ -27,9 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from .bracket import BracketState, Placing
+from .bracket import BracketState, WinnerOf
 from .errors import DrawError
-from .values import Entrant
+from .values import BYE, Entrant
 
 HUNDRED = Decimal(100)
 
@@ -82,10 +82,33 @@ class Payout:
         return str(self.place) if self.place == self.last_place else f"{self.place}-{self.last_place}"
 
 
-def flight_place(state: BracketState, placing: Placing) -> tuple[int, int]:
-    """``placing``'s places counted within its own flight (its winner 1)."""
-    offset = state.bracket._structure.offsets[placing.flight]
-    return placing.place - offset, placing.last_place - offset
+def flight_places(state: BracketState) -> tuple[tuple[str, int, int, Entrant], ...]:
+    """Every placing decided so far as ``(flight, place, last_place)`` counted within the flight
+    that pays it, with its entrant. A flight ranking within another (the playoff for 2nd) is paid
+    by that one (its places are the main's 2 and 3); a flight whose winner plays on in such a
+    playoff still has him as its place 1 (the consolation's winner keeps his consolation place),
+    its other places after him."""
+    bracket = state.bracket
+    structure = bracket._structure
+    host = {f.name: f.ranks_within or f.name for f in bracket.flights}
+    inner = {f.name for f in bracket.flights if f.ranks_within}
+    challengers = {}
+    for m in bracket.matches:
+        if m.flight in inner:
+            for slot in (m.top, m.bottom):
+                if isinstance(slot, WinnerOf):
+                    challengers[bracket.by_id[slot.match].flight] = slot.match
+    out = []
+    for placing in state.placings():
+        flight = host[placing.flight]
+        shift = 1 if flight in challengers else 0
+        offset = structure.offsets[flight]
+        out.append((flight, placing.place - offset + shift, placing.last_place - offset + shift, placing.entrant))
+    for flight, final in challengers.items():
+        won = state.by_id[final]
+        if won.winner is not None and won.winner is not BYE:
+            out.append((flight, 1, 1, won.winner))
+    return tuple(out)
 
 
 def split(pool: int, percentages: Sequence[Decimal], first: int, last: int, players: int) -> list[int]:
@@ -110,21 +133,21 @@ def payouts(state: BracketState, rules: Mapping[str, tuple[int, Sequence]]) -> t
     checked = {flight: (int(pool), check_percentages(list(p), field=f"{flight}.percentages"))
                for flight, (pool, p) in rules.items()}
     seed = {e: i for i, e in enumerate(state.bracket.seeding)}
-    ties: dict[tuple[str, int, int], list[Placing]] = {}
-    for placing in state.placings():
-        if placing.flight in checked:
-            ties.setdefault((placing.flight, *flight_place(state, placing)), []).append(placing)
+    ties: dict[tuple[str, int, int], list[Entrant]] = {}
+    for flight, first, last, entrant in flight_places(state):
+        if flight in checked:
+            ties.setdefault((flight, first, last), []).append(entrant)
     out = []
     for (flight, first, last), tied in ties.items():
         pool, percentages = checked[flight]
-        tied.sort(key=lambda p: seed.get(p.entrant, 0))
+        tied.sort(key=lambda e: seed.get(e, 0))
         amounts = split(pool, percentages, first, last, last - first + 1)
         if len(tied) < len(amounts):  # the tie is not all placed yet: its leftover units wait
             amounts = [min(amounts)] * len(tied)
         paid = sum((percentages[p - 1] for p in range(first, last + 1) if p <= len(percentages)), Decimal(0))
         share = paid / (last - first + 1)
-        for placing, amount in zip(tied, amounts, strict=False):
-            out.append(Payout(placing.entrant, flight, first, last, share.quantize(Decimal("0.01")), amount))
+        for entrant, amount in zip(tied, amounts, strict=False):
+            out.append(Payout(entrant, flight, first, last, share.quantize(Decimal("0.01")), amount))
     order = {name: i for i, name in enumerate(state.bracket.placing_order)}
     return tuple(sorted(out, key=lambda p: (order[p.flight], p.place, seed.get(p.entrant, 0))))
 
