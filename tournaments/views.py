@@ -33,7 +33,9 @@ from .draw.names import paired_round_name
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
+from .payouts_display import money
 from .round_labels import round_label
+from .selectors_payouts import prizes_by_entry, tournament_payouts
 from .services.common import runs
 from .services.events import may_create_events
 from .services.state import entrant_name
@@ -428,9 +430,6 @@ def _flights17_prizes(tournament: Tournament, placings) -> list | None:
     empty when none), in the placings' order; None when the event pays nothing."""
     if not placings or not tournament.payouts:
         return None
-    from .selectors_payouts import prizes_by_entry, tournament_payouts
-    from .views_payouts import money
-
     won = prizes_by_entry(tournament_payouts(tournament=tournament))
     return [money(won[p.entrant.entry_id]) if won.get(p.entrant.entry_id) else "" for p in placings]
 

@@ -3,30 +3,16 @@ each paid place, and the prize winners decided so far. Public like the event's o
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
-from django.utils.formats import number_format
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
+from .payouts_display import money, percent
 from .selectors_payouts import tournament_payouts
 from .services.common import runs
 from .views import _visible_or_404, flight_title
-
-
-def money(cents: int) -> str:
-    """An amount in cents in the reader's number format (two decimals)."""
-    return number_format(Decimal(cents) / 100, 2, force_grouping=True)
-
-
-def percent(value: Decimal) -> str:
-    """A percentage in the reader's number format, without needless decimals."""
-    whole = value == value.to_integral_value()
-    return _("%(value)s %%") % {"value": number_format(value.quantize(Decimal(1)) if whole else value, 0 if whole else 2)}
 
 
 def flight_lines(tournament) -> list[dict]:

@@ -13,9 +13,11 @@ semi-finalists 10 % each). The rules, as directors write them on an entry form:
   percentages of those places equally: with ``[40, 20, 10, 10, 5, 5, 5, 5]`` each of 5-8 gets
   5 %, and with ``[50, 30, 12, 8]`` each of 3-4 gets 10 %. A shared place beyond the paid ones
   shares what falls inside them (places 3-4 with only 3 paid: each gets half of place 3's);
-- amounts are whole minor units: each share is rounded down and the cents left over (at most
-  one per player of the tie) go to the players of the tie in seed order, so the amounts always
-  add up to the pool once every paid place is decided;
+- amounts are whole minor units: a tie's amount (its places' percentages of the pool) is rounded
+  down to a unit, shared equally, and the units its players cannot share (fewer than the players)
+  go one each to the players of the tie in seed order; so the amounts never exceed the pool and
+  fall short of it by less than one unit per tie (a pool whose percentages give whole units is
+  paid exactly);
 - *cashed*: a player has cashed when his placing gets an amount above nothing (:func:`cashed`).
 
 Raises :class:`~.errors.DrawError` ``bad_payouts`` with ``field`` naming what is wrong.

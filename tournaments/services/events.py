@@ -14,6 +14,7 @@ from django.utils.translation import gettext, ngettext
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
 from tournaments.draw.lengths import check_schedule
+from tournaments.draw.payouts import check_percentages
 from tournaments.finish_checks import finish_blockers
 from tournaments.models import Tournament
 
@@ -105,8 +106,6 @@ def _payouts(value, flights: tuple[str, ...]) -> dict:
     a whole number from 0 (not yet known) to :data:`MAX_POOL`, the percentages positive, summing
     to 100, never increasing (``tournaments.draw.payouts.check_percentages``). Normalised: the
     percentages as numbers (whole ones as ints)."""
-    from tournaments.draw.payouts import check_percentages
-
     if value is None:
         return {}
     if not isinstance(value, dict):
