@@ -51,7 +51,7 @@ class LengthsField(serializers.JSONField):
 
 
 # --- issue 17 point 4 (flights17): paid places per flight ---
-PERCENT = {"type": "number", "exclusiveMinimum": 0, "maximum": 100}
+PERCENT = {"type": "number", "minimum": 0.01, "maximum": 100}
 
 
 @extend_schema_field({
