@@ -20,12 +20,15 @@ from tests.factories import PlayerFactory
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import cast as make_players
 from tests.tournaments.factories import closed, drawn, enter, make_organiser
+from tests.tournaments.test_corrections import score_for
 from tests.tournaments.test_draw_queries import BRACKET_DRAW_QUERIES, drawn_count
+from tests.tournaments.test_views import new_event_data
 from tournaments.bracket_svg import _targets
 from tournaments.draw.consolation import notation
 from tournaments.forms import parse_payouts, payouts_text
 from tournaments.models import Pairing, Tournament
 from tournaments.services import state, tournament_draw, tournament_finish
+from tournaments.services.corrections import result_correct, result_correction_preview
 from tournaments.services.events import EventRules
 from tournaments.services.life import tournament_update
 
@@ -310,3 +313,60 @@ def test_a_draw_with_every_new_flight_takes_the_same_queries_for_512_and_64_entr
     small, small_count = drawn_count(64, organiser, **rules)
     assert (big_count, small_count) == (BRACKET_DRAW_QUERIES, BRACKET_DRAW_QUERIES)
     assert Pairing.objects.filter(tournament=small, flight="playoff").count() == 1
+
+
+def test_correcting_the_main_final_resets_the_playoff_for_2nd_it_fed(cast):
+    """Playoff for 2nd under a correction: the main final's other player now loses it, so the
+    playoff (played by the old loser) is reset, named in the director's sentence."""
+    tournament, _ = drawn(8, players=cast.players[:8], organiser=cast.organiser, consolation_rounds=1,
+                          playoff_second=True)
+    play_out(tournament, seed=6)
+    final = Pairing.objects.select_related("match__side0", "match__side1").get(tournament=tournament, key="main-3-1")
+    loser = final.match.side1 if final.match.winner == 0 else final.match.side0
+    match, score = score_for(tournament, "main-3-1", loser.name)
+    preview = result_correction_preview(match_id=match.pk, user=cast.organiser, score=score)
+    assert preview.keys == ["playoff-1-1"]
+    assert preview.resets[0].sentence.startswith("The playoff for 2nd, ")
+    result_correct(match_id=match.pk, user=cast.organiser, score=score, expected=preview.keys)
+    playoff = Pairing.objects.select_related("match").get(tournament=tournament, key="playoff-1-1")
+    assert playoff.match.status == Match.Status.SCHEDULED
+
+
+@pytest.mark.parametrize("path", ["projector/", "embed/bracket/", "bracket.svg", "bracket.png", "paper/draw.pdf",
+                                  "bracket/?flight=playoff", "bracket/?flight=last_chance"])
+def test_every_screen_and_sheet_shows_an_event_with_the_new_flights(cast, path):
+    """The projector, the embedded bracket, the downloads and the draw sheet take the shifted
+    consolation, the playoff for 2nd and the open last chance like any flight."""
+    tournament, _ = drawn(16, players=cast.players, organiser=cast.organiser, consolation_rounds=3,
+                          consolation_shifted=True, playoff_second=True, last_chance_open=True, payouts=PAYS)
+    play_out(tournament, seed=7)
+    response = Client().get(f"/events/{tournament.pk}/{path}")
+    assert response.status_code == 200
+    if path.startswith("bracket/?flight=playoff"):
+        assert "Playoff for 2nd" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("changes", "status", "shown"),
+    [
+        ({"payouts": "main: 1000 = 50 30 20", "playoff_second": "on", "consolation_shifted": ""}, 302, None),
+        ({"payouts": "main: 1000 = 30 50 20"}, 400, "a place is paid more than the place before it"),
+        ({"payouts": "main 1000 50 30 20"}, 400, "is not “flight: pool = percentages”"),
+        ({"consolation_shifted": "on"}, 400, "only a progressive consolation of at least 3 rounds"),
+    ],
+)
+def test_the_event_form_takes_the_flights_settings_or_says_what_is_wrong(cast, changes, status, shown):
+    """The event form: the paid places as a line and the new flights as boxes; a wrong one is a
+    400 saying what is wrong, and nothing is created."""
+    client = Client()
+    client.force_login(cast.organiser)
+    response = client.post("/events/new/", new_event_data(**changes))
+    assert response.status_code == status
+    if shown:
+        assert shown in response.content.decode()
+        assert not Tournament.objects.exists()
+    else:
+        made = Tournament.objects.get()
+        assert made.payouts == {"main": {"pool": 100000, "percentages": [50, 30, 20]}} and made.playoff_second
+        edit = client.get(f"/events/{made.pk}/manage/edit/").content.decode()
+        assert "main: 1000 = 50 30 20" in edit
