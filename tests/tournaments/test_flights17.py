@@ -370,3 +370,15 @@ def test_the_event_form_takes_the_flights_settings_or_says_what_is_wrong(cast, c
         assert made.payouts == {"main": {"pool": 100000, "percentages": [50, 30, 20]}} and made.playoff_second
         edit = client.get(f"/events/{made.pk}/manage/edit/").content.decode()
         assert "main: 1000 = 50 30 20" in edit
+
+
+def test_a_swiss_pays_its_placings_as_main_with_ties_split(cast):
+    """Paid places in a Swiss: its placings (standings order, equal entrants sharing) are paid from
+    the main pool; players sharing places share their percentages."""
+    tournament, _ = drawn(4, players=cast.players[:4], organiser=cast.organiser, format="swiss",
+                          payouts={"main": {"pool": 1000, "percentages": [60, 40]}})
+    play_out(tournament, seed=8)
+    [main] = client_for().get(f"/api/v1/tournaments/{tournament.pk}/payouts/").data
+    paid = sorted((p["label"], p["amount"]) for p in main["prizes"] if p["amount"])
+    # after one round two players have won: they share places 1-2 (60 % + 40 %) equally
+    assert paid == [("1-2", 500), ("1-2", 500)]
