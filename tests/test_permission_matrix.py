@@ -560,6 +560,10 @@ MATRIX = {
     ("webhooks:secret", "post"):                         (302, 403, 403, 403, 200, 403, 403),
     ("webhooks:redeliver", "get"):                       (302, 405, 405, 405, 405, 405, 405),
     ("webhooks:redeliver", "post"):                      (302, 403, 403, 403, 302, 403, 302),
+    # issue 17 point 4 (flights17): the paid places, public (GET only on the page)
+    ("api-tournament-payouts", "get"):                   (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:payouts", "get"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:payouts", "post"):                     (405, 405, 405, 405, 405, 405, 405),
 }
 
 

@@ -131,12 +131,20 @@ def _el(tag: str, text: str | None = None, **attrs) -> str:
 
 
 def _targets(count: int, next_count: int) -> list[int | None]:
-    """For each of ``count`` cells, the cell it feeds among ``next_count`` (None: none)."""
+    """For each of ``count`` cells, the cell it feeds among ``next_count`` (None: none). Between
+    half and as many cells (a shifted consolation's mixed round, issue 17): the first
+    ``2 * next_count - count`` cells meet newcomers one to one, the rest pair off after them."""
+    newcomers = 2 * next_count - count if count / 2 <= next_count <= count else 0
     out = []
     for i in range(count):
-        j = i if next_count == count else i // 2
+        j = i if i < newcomers else newcomers + (i - newcomers) // 2
         out.append(j if j < next_count else None)
     return out
+
+
+def _entry_side(count: int, next_count: int, i: int) -> bool:
+    """Whether cell ``i``'s winner takes the top side of a cell that a newcomer joins."""
+    return count / 2 < next_count <= count and i < 2 * next_count - count
 
 
 def _centres(rounds: Sequence[BracketRound]) -> list[list[float]]:
@@ -249,10 +257,10 @@ def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "", words: Words
         x1, x2 = _column_x(r) + CELL_W, _column_x(r + 1)
         middle = x1 + GAP / 2
         cells = rounds[r].cells
-        entry = len(rounds[r + 1].cells) == len(cells)
         for i, j in enumerate(_targets(len(cells), len(rounds[r + 1].cells))):
             if j is None:
                 continue
+            entry = _entry_side(len(cells), len(rounds[r + 1].cells), i)
             # In an entry round the survivor takes the top line (the bottom one is a newcomer).
             y1, y2 = centres[r][i], centres[r + 1][j] - (ROW_H / 2 if entry else 0)
             # Only a confirmed result advances a bracket (RULES.md §8): a reported one stays grey.

@@ -5,6 +5,7 @@ the services (tournaments.services)."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from django import forms
@@ -42,6 +43,44 @@ def parse_lengths(text: str) -> dict:
 #: The clock's counts (issue 17 point 1): empty keeps the rules' default.
 CLOCK_COUNTS = ("clock_delay_seconds", "clock_doubling_seconds_per_point", "clock_doubling_delay_seconds",
                 "clock_overtime_seconds")
+# --- issue 17 point 4 (flights17): paid places per flight, as a line of text ---
+_PAYOUT = re.compile(r"^(?P<flight>[\w -]+):\s*(?P<pool>\d+(?:[.,]\d{1,2})?)\s*=\s*(?P<percentages>.+)$")
+
+
+def parse_payouts(text: str) -> dict:
+    """``main: 1000 = 50 30 10 10; consolation: 200.50 = 70 30`` -> ``{"main": {"pool": 100000,
+    "percentages": [50, 30, 10, 10]}, "consolation": {"pool": 20050, "percentages": [70, 30]}}``:
+    per flight its pool (in the event's currency, two decimals at most; kept in cents) and the
+    percentage of each paid place, best first. Raises forms.ValidationError naming the part that
+    is not ``flight: pool = percentages`` (the service checks the numbers)."""
+    out: dict = {}
+    for part in filter(None, (p.strip() for p in re.split(r"[;\n]", text or ""))):
+        found = _PAYOUT.match(part)
+        values = [v for v in re.split(r"[\s]+", found["percentages"].strip()) if v] if found else []
+        numbers = []
+        for value in values:
+            try:
+                numbers.append(Decimal(value.replace(",", ".")))
+            except InvalidOperation:
+                numbers = []
+                break
+        if not found or not numbers:
+            raise forms.ValidationError(_("“%(part)s” is not “flight: pool = percentages”, e.g. main: 1000 = 50 30 20")
+                                        % {"part": part})
+        flight = found["flight"].strip().lower().replace(" ", "_").replace("-", "_")
+        pool = int(Decimal(found["pool"].replace(",", ".")) * 100)
+        out[flight] = {"pool": pool, "percentages": [int(n) if n == n.to_integral_value() else float(n) for n in numbers]}
+    return out
+
+
+def payouts_text(payouts: dict | None) -> str:
+    """What :func:`parse_payouts` reads, from the stored paid places."""
+    def money(cents: int) -> str:
+        return str(cents // 100) if cents % 100 == 0 else f"{cents // 100}.{cents % 100:02d}"
+
+    return "; ".join(f"{flight}: {money(rule.get('pool', 0))} = {' '.join(str(p) for p in rule['percentages'])}"
+                     for flight, rule in (payouts or {}).items())
+# --- end issue 17 point 4 ---
 
 
 class TournamentForm(forms.Form):
@@ -63,6 +102,23 @@ class TournamentForm(forms.Form):
         **rule_bounds("consolation_rounds"), initial=0, label=_("Consolation flight"),
         help_text=_("0: none; 1: first-round losers; k: losers of the first k rounds (single elimination)."))
     last_chance = forms.BooleanField(required=False, label=_("Last-chance flight for consolation losers"))
+    # --- issue 17 point 4 (flights17) ---
+    consolation_shifted = forms.BooleanField(
+        required=False, label=_("Shifted progressive consolation"),
+        help_text=_("Losers of later main rounds join the consolation sooner, so it ends one or two rounds earlier "
+                    "(3 consolation rounds or more)."))
+    playoff_second = forms.BooleanField(
+        required=False, label=_("Playoff for 2nd"),
+        help_text=_("The loser of the main final plays the winner of the consolation for 2nd place."))
+    last_chance_open = forms.BooleanField(
+        required=False, label=_("Last chance open to everyone who has not cashed"),
+        help_text=_("Every player who goes out in a place that is not paid plays a last-chance flight (needs the "
+                    "paid places)."))
+    payouts = forms.CharField(
+        required=False, label=_("Paid places"),
+        help_text=_("Per flight, its prize pool and the percentage of each paid place, best first, e.g. "
+                    "“main: 1000 = 50 30 10 10; consolation: 200 = 70 30”. The percentages add up to 100."))
+    # --- end issue 17 point 4 ---
     swiss_rounds = forms.IntegerField(**rule_bounds("swiss_rounds"), required=False, label=_("Swiss rounds"))
     max_losses = forms.IntegerField(**rule_bounds("max_losses"), required=False,
                                     label=_("Elimination Swiss: out at this many losses"))
@@ -126,6 +182,8 @@ class TournamentForm(forms.Form):
         cleaned = super().clean()
         clean_division_fields(self)  # issue 17 point 5
         return cleaned
+    def clean_payouts(self) -> dict:
+        return parse_payouts(self.cleaned_data.get("payouts", ""))
 
     def rules(self) -> EventRules:
         """The cleaned fields as the event's rules (``tournament_create``'s); an empty count keeps

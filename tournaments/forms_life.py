@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms import CLOCK_COUNTS, TournamentForm
+from tournaments.forms import CLOCK_COUNTS, TournamentForm, payouts_text
 from tournaments.forms_divisions import divisions_text, handicaps_text
 from tournaments.models import Tournament
 from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
@@ -27,6 +27,7 @@ class TournamentEditForm(TournamentForm):
         initial["lengths"] = lengths_text(tournament.lengths)
         initial["divisions"] = divisions_text(tournament.divisions)  # issue 17 point 5
         initial["handicaps"] = handicaps_text(tournament.handicaps)
+        initial["payouts"] = payouts_text(tournament.payouts)  # issue 17 point 4 (flights17)
         super().__init__(*args, initial=initial, **kwargs)
         del self.fields["club"], self.fields["token"]
         self.fields["kind"].choices = Tournament.Kind.choices

@@ -78,6 +78,18 @@ class Tournament(models.Model):
     consolation_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="0: no consolation; 1: first-round losers; k: losers of the first k rounds")
     last_chance = models.BooleanField(default=False, help_text="consolation losers play a last-chance flight")
+    # --- issue 17 point 4 (flights17): flights directors use, and paid places ---
+    consolation_shifted = models.BooleanField(
+        default=False, help_text="progressive consolation shifted: later losers enter sooner (TourneyGeek's A.B.C.D.|.|.)")
+    playoff_second = models.BooleanField(
+        default=False, help_text="the main final's loser plays the consolation's winner for 2nd")
+    last_chance_open = models.BooleanField(
+        default=False, help_text="the last-chance flight is open to everyone who goes out without cashing")
+    payouts = models.JSONField(
+        default=dict, blank=True,
+        help_text='paid places per flight: {"main": {"pool": 100000, "percentages": [50, 30, 10, 10]}}; '
+                  "the pool in minor units (cents), the percentages best place first")
+    # --- end issue 17 point 4 ---
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     max_losses = models.PositiveSmallIntegerField(null=True, blank=True, help_text="elimination Swiss: out at this loss")
     groups = models.PositiveSmallIntegerField(default=1, help_text="round robin groups")

@@ -33,6 +33,7 @@ def round_label(name: RoundName | None, *, number: int = 0, compact: bool = Fals
             round_names.WINNERS_SEMI_FINAL: pgettext("round, compact", "WSF"),
             round_names.WINNERS_QUARTER_FINAL: pgettext("round, compact", "WQF"),
             round_names.LOSERS_FINAL: pgettext("round, compact", "LF"),
+            round_names.PLAYOFF_SECOND: pgettext("round, compact", "P2"),
         }[kind] % {"count": count}
     return {
         round_names.FINAL: gettext("Final"),
@@ -48,6 +49,7 @@ def round_label(name: RoundName | None, *, number: int = 0, compact: bool = Fals
         round_names.WINNERS_SEMI_FINAL: gettext("Winners' semi-finals"),
         round_names.WINNERS_QUARTER_FINAL: gettext("Winners' quarter-finals"),
         round_names.LOSERS_FINAL: gettext("Losers' final"),
+        round_names.PLAYOFF_SECOND: gettext("Playoff for 2nd"),
     }[kind] % {"count": count}
 
 
@@ -70,6 +72,7 @@ def round_phrase(name: RoundName, *, flight: str = "main") -> str:
         round_names.WINNERS_SEMI_FINAL: gettext("a winners' semi-final"),
         round_names.WINNERS_QUARTER_FINAL: gettext("a winners' quarter-final"),
         round_names.LOSERS_FINAL: gettext("the losers' final"),
+        round_names.PLAYOFF_SECOND: gettext("the playoff for 2nd"),
     }[kind] % {"count": count, "number": count}
     flights = {"consolation": gettext("the consolation flight"), "last_chance": gettext("the last-chance flight")}
     if flight in flights:

@@ -34,7 +34,9 @@ from .draw.names import paired_round_name
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from .models import Entry, Tournament
+from .payouts_display import money
 from .round_labels import round_label
+from .selectors_payouts import prizes_by_entry, tournament_payouts
 from .services.clocks import event_clock_text
 from .services.common import runs
 from .services.events import may_create_events
@@ -43,7 +45,8 @@ from .services.state import entrant_name
 FLIGHT_NAMES = {"main": gettext_lazy("Main flight"), "consolation": gettext_lazy("Consolation flight"),
                 "last_chance": gettext_lazy("Last-chance flight"), "winners": gettext_lazy("Winners' bracket"),
                 "losers": gettext_lazy("Losers' bracket"), "final": pgettext_lazy("flight", "Final"),
-                "swiss": gettext_lazy("Swiss"), "rounds": gettext_lazy("Every round")}
+                "swiss": gettext_lazy("Swiss"), "rounds": gettext_lazy("Every round"),
+                "playoff": gettext_lazy("Playoff for 2nd")}  # playoff: issue 17 point 4 (flights17)
 PAIRING_STATUS = {**dict(Match.Status.choices), "waiting": gettext_lazy("Waiting for a player"),
                   "bye": gettext_lazy("Bye"), "walkover": gettext_lazy("Walkover"),
                   "not_needed": gettext_lazy("Not needed")}
@@ -96,6 +99,23 @@ def flight_title(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
+def _flights17_rules(tournament: Tournament) -> list[tuple[str, str]]:
+    """Issue 17 point 4 (flights17): the shifted consolation, the playoff for 2nd, the open last
+    chance and the paid places, as (term, description) lines."""
+    lines = []
+    if tournament.consolation_shifted:
+        lines.append((_("Shifted progressive consolation"), _("losers of later main rounds join it sooner")))
+    if tournament.playoff_second:
+        lines.append((_("Playoff for 2nd"), _("the loser of the main final plays the winner of the consolation")))
+    if tournament.last_chance_open:
+        lines.append((_("Last-chance flight"), _("open to everyone who goes out without cashing")))
+    if tournament.payouts:
+        count = sum(len(rule["percentages"]) for rule in tournament.payouts.values())
+        lines.append((_("Paid places"), ngettext("%(count)d place paid", "%(count)d places paid", count)
+                      % {"count": count}))
+    return lines
+
+
 def _rules(tournament: Tournament) -> list[tuple[str, str]]:
     """The published rules as (term, description) lines."""
     lengths = tournament.lengths or {}
@@ -122,6 +142,7 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
             consolation = ngettext("first-round losers", "losers of the first %(count)d rounds",
                                    rounds) % {"count": rounds}
         lines.append((_("Consolation flight"), consolation))
+        lines += _flights17_rules(tournament)
     if tournament.format == Tournament.Format.SWISS:
         lines.append((_("Swiss rounds"), str(tournament.swiss_rounds or _("as the organiser decides"))))
         if tournament.max_losses:
@@ -411,6 +432,15 @@ def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, wi
                          summary.champion, windows, sections, handicaps)
 
 
+def _flights17_prizes(tournament: Tournament, placings) -> list | None:
+    """Issue 17 point 4 (flights17): each placing's prize money (in the reader's number format,
+    empty when none), in the placings' order; None when the event pays nothing."""
+    if not placings or not tournament.payouts:
+        return None
+    won = prizes_by_entry(tournament_payouts(tournament=tournament))
+    return [money(won[p.entrant.entry_id]) if won.get(p.entrant.entry_id) else "" for p in placings]
+
+
 def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The bracket of an elimination event: a drawing per flight (with ``flight``, that flight
     only) of a window of :data:`BRACKET_ROUNDS_SHOWN` rounds from ``round`` (1), and of a big
@@ -439,8 +469,10 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     flights = [_flight_drawing(tournament, summaries[w.name], w, first_round=first_round, section=section)
                for w in view.windows] if view is not None else []
     placings = selectors.tournament_placings(tournament=tournament) if view is not None and view.finished else ()
+    prizes = _flights17_prizes(tournament, placings)
     return render(request, "tournaments/bracket.html", {
-        "tournament": tournament, "bracket": view, "flights": flights, "placings": placings,
+        "tournament": tournament, "bracket": view, "flights": flights, "placings": placings, "prizes": prizes,
+        "placing_rows": list(zip(placings, prizes or [""] * len(placings), strict=True)),
         "flight_title": {f.name: flight_title(f.name) for f in view.flights} if view is not None else {},
         "other_flights": [PageLink(flight_title(f.name), _href(tournament, "bracket", flight=f.name), f.name == wanted)
                           for f in view.flights] if view is not None and len(view.flights) > 1 else [],

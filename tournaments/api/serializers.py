@@ -85,6 +85,26 @@ class DivisionsField(serializers.JSONField):
 class HandicapsField(serializers.JSONField):
     """The handicap table as sent; ``EventRules`` checks it, naming the row and field."""
 # --- end divisions ---
+# --- issue 17 point 4 (flights17): paid places per flight ---
+PERCENT = {"type": "number", "minimum": 0.01, "maximum": 100}
+
+
+@extend_schema_field({
+    "type": "object",
+    "additionalProperties": {
+        "type": "object", "required": ["percentages"], "additionalProperties": False,
+        "properties": {"pool": {"type": "integer", "minimum": 0, "description": "the flight's prize pool in cents"},
+                       "percentages": {"type": "array", "items": PERCENT, "minItems": 1,
+                                       "description": "each paid place's share, best place first: summing to 100, "
+                                                      "never increasing"}},
+    },
+    "example": {"main": {"pool": 100000, "percentages": [50, 30, 10, 10]}, "consolation": {"pool": 20000,
+                                                                                           "percentages": [70, 30]}},
+    "description": "paid places per flight (a single elimination's main, consolation, last_chance; other formats: main)",
+})
+class PayoutsField(serializers.JSONField):
+    """The paid places as sent; ``EventRules`` checks them, naming the flight and the place."""
+# --- end issue 17 point 4 ---
 
 
 class TournamentCreateSerializer(StrictInputSerializer):
@@ -127,6 +147,15 @@ class TournamentCreateSerializer(StrictInputSerializer):
     clock_doubling_delay_seconds = serializers.IntegerField(required=False, **rule_bounds("clock_doubling_delay_seconds"))
     clock_overtime_seconds = serializers.IntegerField(required=False, help_text="0: no overtime",
                                                       **rule_bounds("clock_overtime_seconds"))
+    # --- issue 17 point 4 (flights17) ---
+    consolation_shifted = serializers.BooleanField(
+        required=False, help_text="a shifted progressive consolation: later losers enter sooner, it ends 1-2 rounds sooner")
+    playoff_second = serializers.BooleanField(
+        required=False, help_text="the main final's loser plays the consolation's winner for 2nd")
+    last_chance_open = serializers.BooleanField(
+        required=False, help_text="a last-chance flight open to everyone who goes out without cashing")
+    payouts = PayoutsField(required=False)
+    # --- end issue 17 point 4 ---
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -300,6 +329,12 @@ class TournamentRulesSerializer(serializers.Serializer):
     clock_doubling_seconds_per_point = serializers.IntegerField()
     clock_doubling_delay_seconds = serializers.IntegerField()
     clock_overtime_seconds = serializers.IntegerField()
+    # --- issue 17 point 4 (flights17) ---
+    consolation_shifted = serializers.BooleanField()
+    playoff_second = serializers.BooleanField()
+    last_chance_open = serializers.BooleanField()
+    payouts = PayoutsField()
+    # --- end issue 17 point 4 ---
 
     class Meta:
         ref_name = "TournamentRules"

@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("tournaments.api.corrections")),
     path("", include("tournaments.api.walkins")),
     path("", include("tournaments.api.divisions")),  # issue 17 point 5
+    path("", include("tournaments.api.payouts")),  # issue 17 point 4 (flights17)
 ]

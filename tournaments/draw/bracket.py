@@ -70,13 +70,18 @@ class BracketMatch:
 @dataclass(frozen=True)
 class Flight:
     """A bracket within the event. ``source`` is the flight whose losers feed it (None for a flight
-    of seeded entrants) and ``fed_rounds`` the rounds of ``source`` whose losers drop in."""
+    of seeded entrants) and ``fed_rounds`` the rounds of ``source`` whose losers drop in;
+    ``shifted``: a shifted progressive consolation (``add_consolation``); ``ranks_within``: the
+    flight whose places this one decides, right after that flight's winner (the playoff for 2nd
+    ranks within ``main``: its winner is 2nd, its loser 3rd; :mod:`.playoff`)."""
 
     name: str
     rounds: int
     lengths: tuple[int, ...]
     source: str | None = None
     fed_rounds: tuple[int, ...] = ()
+    shifted: bool = False
+    ranks_within: str | None = None
 
 
 @dataclass(frozen=True)
@@ -288,6 +293,7 @@ class _Structure:
     loser_fed: frozenset[str]
     winner_fed: frozenset[str]
     has_decider: dict[str, str]
+    starts: dict[tuple[str, int], int]
 
     @classmethod
     def of(cls, bracket: Bracket) -> _Structure:
@@ -322,16 +328,35 @@ class _Structure:
             if top and bottom and m.id not in loser_fed:
                 rounds = eliminated[m.flight]
                 rounds[m.round] = rounds.get(m.round, 0) + 1
+        # Each flight places its winner, then the flights ranking within it (a playoff), then its
+        # losers by round, later rounds first; flights in their placing order.
+        starts: dict[tuple[str, int], int] = {}
         offsets, total = {}, 0
-        for name in bracket.placing_order:
+        inner = {f.name: [g.name for g in bracket.flights if g.ranks_within == f.name] for f in bracket.flights}
+
+        def place(name: str, total: int, *, nested: bool) -> int:
             offsets[name] = total
-            total += champions[name] + sum(eliminated[name].values())
-        return cls(offsets, champions, eliminated, frozenset(loser_fed), frozenset(winner_fed), has_decider)
+            total += champions[name]
+            if not nested:
+                for other in inner[name]:
+                    total = place(other, total, nested=True)
+            for r in sorted(eliminated[name], reverse=True):
+                starts[(name, r)] = total
+                total += eliminated[name][r]
+            return total
+
+        for name in bracket.placing_order:
+            if bracket.flight(name).ranks_within is None:
+                total = place(name, total, nested=False)
+        return cls(offsets, champions, eliminated, frozenset(loser_fed), frozenset(winner_fed), has_decider, starts)
 
     def elimination_places(self, flight: str, round_number: int) -> tuple[int, int]:
         rounds = self.eliminated[flight]
-        better = self.champions[flight] + sum(n for r, n in rounds.items() if r > round_number)
-        first = self.offsets[flight] + better + 1
+        if (flight, round_number) in self.starts:
+            first = self.starts[(flight, round_number)] + 1
+        else:  # a round that eliminates nobody by the shape (a walkover's loser): after the later ones
+            better = self.champions[flight] + sum(n for r, n in rounds.items() if r > round_number)
+            first = self.offsets[flight] + better + 1
         return first, first + rounds.get(round_number, 1) - 1
 
 

@@ -39,6 +39,9 @@ CODES: dict[str, tuple[int, str]] = {
     # issue 17 point 5: divisions and handicaps (tournaments.draw.divisions)
     "bad_division": (400, "a division list that is not a list of named divisions with sane rating ranges"),
     "bad_handicap": (400, "a handicap row naming unknown divisions, a bad length or too many points"),
+    # --- issue 17 point 4 (flights17) ---
+    "bad_payouts": (400, "paid places that are not positive percentages summing to 100, never increasing"),
+    "reentry_refused": (409, "a re-entry the bracket does not allow now (its reason says why)"),
 }
 
 

@@ -14,7 +14,9 @@ language (``tournaments.selectors.round_label``).
   its earlier rounds ``winners_round`` 1, 2...;
 - ``losers``: its losers' bracket, ``losers_round`` 1, 2..., its last round ``losers_final``;
 - ``final``: the grand final (round 1, ``grand_final``) and its reset (round 2, ``reset``: the
-  second match, played only if the losers' bracket winner wins the first).
+  second match, played only if the losers' bracket winner wins the first);
+- ``playoff``: the playoff for 2nd (its one round, ``playoff_second``: the main final's loser
+  against the consolation's winner).
 
 A Swiss or a round robin has no bracket: its rounds are numbered (``round`` 1, 2...), by
 :func:`paired_round_name`; :func:`event_round_name` names a round of any format.
@@ -30,8 +32,9 @@ FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND = "final", "semi_final", "quar
 WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET = "winners_round", "losers_round", "grand_final", "reset"
 WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL = "winners_final", "winners_semi_final", "winners_quarter_final"
 LOSERS_FINAL = "losers_final"
+PLAYOFF_SECOND = "playoff_second"  # issue 17 point 4: the playoff for 2nd (flight ``playoff``, one round)
 KINDS = (FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND, WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET,
-         WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL, LOSERS_FINAL)
+         WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL, LOSERS_FINAL, PLAYOFF_SECOND)
 #: The winners' bracket's last rounds, by their distance from its final.
 WINNERS_FROM_THE_END = (WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL)
 #: The formats whose rounds are numbered, not named from a bracket.
@@ -73,6 +76,8 @@ def round_name(flight: str, number: int, size: int, *, rounds: int | None = None
         raise DrawError(f"a bracket of {size} has {count} rounds, not {rounds}", code="bad_round", flight=flight)
     if flight == "final":
         count = 2
+    if flight == "playoff":
+        count = 1
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise DrawError(f"round {number!r} is not a round", code="bad_round", flight=flight, round=number)
     if flight == "losers":
@@ -86,6 +91,8 @@ def round_name(flight: str, number: int, size: int, *, rounds: int | None = None
         raise DrawError(f"the {flight} flight has {count} rounds", code="bad_round", flight=flight, round=number)
     if flight == "final":
         return RoundName(GRAND_FINAL if number == 1 else RESET)
+    if flight == "playoff":
+        return RoundName(PLAYOFF_SECOND)
     if flight == "winners":
         back = count - number
         return RoundName(WINNERS_FROM_THE_END[back]) if back < len(WINNERS_FROM_THE_END) else RoundName(WINNERS_ROUND, number)
@@ -99,8 +106,9 @@ def round_name(flight: str, number: int, size: int, *, rounds: int | None = None
 
 def flight_round_names(flight: str, size: int, *, rounds: int | None = None) -> tuple[RoundName, ...]:
     """Every round's name of a flight, first round first (see :func:`round_name`)."""
-    count = rounds if rounds is not None else (
-        2 if flight == "final" else 2 * (_rounds_of(size) - 1) if flight == "losers" else _rounds_of(size))
+    fixed = {"playoff": 1, "final": 2}
+    count = rounds if rounds is not None else fixed.get(flight) or (
+        2 * (_rounds_of(size) - 1) if flight == "losers" else _rounds_of(size))
     return tuple(round_name(flight, number, size, rounds=rounds) for number in range(1, count + 1))
 
 

@@ -17,6 +17,7 @@ from tournaments.draw import DrawError
 from tournaments.draw.divisions import MAX_DIVISIONS, MAX_HANDICAP_ROWS, parse_divisions, parse_handicaps
 from tournaments.draw.divisions import MAX_LENGTH as MAX_HANDICAP_LENGTH
 from tournaments.draw.lengths import check_schedule
+from tournaments.draw.payouts import check_percentages
 from tournaments.finish_checks import finish_blockers
 from tournaments.models import Tournament
 
@@ -118,6 +119,65 @@ def division_reason(error: DrawError) -> str:
     }
     return sentences.get(reason, error.message)
 # --- end divisions ---
+# --- issue 17 point 4 (flights17): paid places per flight ---------------------------------------
+
+#: The largest prize pool taken, in minor units (ten billion in a currency of cents).
+MAX_POOL = 10**12
+#: The most paid places a flight takes.
+MAX_PAID_PLACES = 1024
+
+
+def payout_flights(format: str, consolation_rounds: int, last_chance: bool) -> tuple[str, ...]:
+    """The flights an event may pay: a single elimination's main, consolation and last chance as
+    it has them; any other format its overall placings, as ``main``."""
+    if format != Tournament.Format.SINGLE_ELIMINATION:
+        return ("main",)
+    return ("main",) + (("consolation",) if consolation_rounds else ()) + (("last_chance",) if last_chance else ())
+
+
+def _payouts(value, flights: tuple[str, ...]) -> dict:
+    """The paid places, checked (DomainError ``bad_rules`` naming ``payouts.<flight>.<what>``):
+    ``{flight: {"pool": minor units, "percentages": [...]}}``, only flights the event has, a pool
+    a whole number from 0 (not yet known) to :data:`MAX_POOL`, the percentages positive, summing
+    to 100, never increasing (``tournaments.draw.payouts.check_percentages``). Normalised: the
+    percentages as numbers (whole ones as ints)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise errors.bad_rules("payouts", gettext(
+            'a mapping of flights to their pool and percentages, such as {"main": {"pool": 100000, '
+            '"percentages": [50, 30, 20]}}'))
+    out = {}
+    for flight, paid in value.items():
+        where = f"payouts.{flight}"
+        if flight not in flights:
+            raise errors.bad_rules(where, gettext("this event pays only %(flights)s") % {"flights": ", ".join(flights)})
+        if not isinstance(paid, dict) or set(paid) - {"pool", "percentages"} or "percentages" not in paid:
+            raise errors.bad_rules(where, gettext("a pool (in cents) and a list of percentages, best place first"))
+        pool = paid.get("pool", 0)
+        if not isinstance(pool, int) or isinstance(pool, bool) or not 0 <= pool <= MAX_POOL:
+            raise errors.bad_rules(f"{where}.pool", gettext("a whole number of cents from 0 to %(max)d")
+                                   % {"max": MAX_POOL})
+        percentages = paid["percentages"]
+        if isinstance(percentages, list | tuple) and len(percentages) > MAX_PAID_PLACES:
+            raise errors.bad_rules(f"{where}.percentages", gettext("at most %(max)d paid places")
+                                   % {"max": MAX_PAID_PLACES})
+        try:
+            checked = check_percentages(percentages, field=f"{where}.percentages")
+        except DrawError as error:
+            reason = error.details.get("reason")
+            message = {
+                "sum": gettext("the percentages add up to %(total)s, not 100") % {"total": error.details.get("total")},
+                "increasing": gettext("a place is paid more than the place before it"),
+                "not_positive": gettext("each percentage is above 0, with at most two decimals"),
+                "not_number": gettext("each percentage is a number"),
+            }.get(reason, gettext("a list of percentages, best place first"))
+            raise errors.bad_rules(error.details["field"], message) from None
+        out[flight] = {"pool": pool, "percentages": [int(p) if p == p.to_integral_value() else float(p) for p in checked]}
+    return out
+
+
+# --- end issue 17 point 4 ---
 
 
 @dataclass(frozen=True)
@@ -170,6 +230,12 @@ class EventRules:
     clock_doubling_seconds_per_point: int = clocks.DEFAULT_DOUBLING_SECONDS_PER_POINT
     clock_doubling_delay_seconds: int = clocks.DEFAULT_DOUBLING_DELAY_SECONDS
     clock_overtime_seconds: int = 0
+    # --- issue 17 point 4 (flights17) ---
+    consolation_shifted: bool = False
+    playoff_second: bool = False
+    last_chance_open: bool = False
+    payouts: dict | None = None
+    # --- end issue 17 point 4 ---
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -204,6 +270,27 @@ class EventRules:
         if format != Tournament.Format.ROUND_ROBIN and groups != 1:
             raise errors.bad_rules("groups", gettext("only a round robin plays in groups"))
         self._check_divisions()
+        # --- issue 17 point 4 (flights17) ---
+        if self.consolation_shifted and consolation_rounds < 3:
+            raise errors.bad_rules("consolation_shifted", gettext(
+                "only a progressive consolation of at least 3 rounds of losers can be shifted: set consolation_rounds"))
+        if self.playoff_second and not consolation_rounds:
+            raise errors.bad_rules("playoff_second", gettext(
+                "the playoff for 2nd is against the consolation's winner: set consolation_rounds"))
+        if self.last_chance_open and format != Tournament.Format.SINGLE_ELIMINATION:
+            raise errors.bad_rules("last_chance_open", gettext("last-chance flights are for single elimination"))
+        if self.last_chance_open and self.last_chance:
+            raise errors.bad_rules("last_chance_open", gettext(
+                "choose one last chance: for the consolation's first-round losers, or open to everyone who has not cashed"))
+        payouts = _payouts(self.payouts, payout_flights(format, consolation_rounds,
+                                                        bool(self.last_chance or self.last_chance_open)))
+        if self.last_chance_open and not payouts:
+            raise errors.bad_rules("last_chance_open", gettext(
+                "a last chance open to everyone who has not cashed needs the paid places: set payouts"))
+        object.__setattr__(self, "payouts", payouts)
+        for flag in ("consolation_shifted", "playoff_second", "last_chance_open"):
+            object.__setattr__(self, flag, bool(getattr(self, flag)))
+        # --- end issue 17 point 4 ---
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):

@@ -49,7 +49,9 @@ EDITABLE = tuple(f.name for f in fields(EventRules) if f.name != "club_id")
 ALWAYS = ("name", "starts_on", "ends_on")
 #: Fixed by the draw: the shape of the draw and who is in it.
 DRAW_RULES = ("format", "kind", "consolation_rounds", "last_chance", "swiss_rounds", "max_losses", "groups", "seeding",
-              "board_count", "forbid_same_club")
+              "board_count", "forbid_same_club",
+              # issue 17 point 4 (flights17): the flights' shapes
+              "consolation_shifted", "playoff_second", "last_chance_open")
 #: Fixed by the draw: the rules the matches already made are played by.
 PLAY_RULES = ("crawford", "move_policy", "premature_roll", "clock_seconds_per_point", "penalty_minutes_per_point",
               # issue 17 point 1: clocks (clocks17)
@@ -69,7 +71,7 @@ def edit_refusal(field: str, *, status: str, has_entries: bool) -> str | None:
         return _("the event is finished: its settings no longer change")
     if status == Tournament.Status.CANCELLED:
         return _("the event is cancelled: its settings no longer change")
-    if field in ALWAYS or field == "lengths":
+    if field in ALWAYS or field == "lengths" or field == "payouts":  # payouts: see tournament_update (flights17)
         return None
     if status in BEFORE_DRAW:
         if field == "kind" and has_entries:
@@ -172,6 +174,14 @@ def tournament_update(*, tournament_id: int, user, changes: dict) -> Tournament:
             raise _not_editable(name, reason)
     if "divisions" in changed and has_entries:  # issue 17 point 5
         divisions_still_held(tournament, wanted.divisions)
+    # issue 17 point 4 (flights17): the paid places change after the draw (the pool is known once
+    # the entries are) unless they shaped it (a last chance open to everyone who has not cashed).
+    if "payouts" in changed and tournament.status not in BEFORE_DRAW and tournament.last_chance_open:
+        old = {f: len(r["percentages"]) for f, r in (tournament.payouts or {}).items()}
+        new = {f: len(r["percentages"]) for f, r in (wanted.payouts or {}).items()}
+        if old != new:
+            raise _not_editable("payouts", _("the draw is made: its last chance was drawn from the number of paid "
+                                             "places; only the pools and percentages may change"))
     before = {name: _json(getattr(tournament, name)) for name in changed}
     if "lengths" in changed and tournament.status not in BEFORE_DRAW:
         preview = Tournament(**{f.attname: getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields})

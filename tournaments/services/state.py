@@ -46,6 +46,7 @@ from tournaments.draw import (
 )
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING, LoserOf, MatchState, Seeded, WinnerOf
 from tournaments.draw.elimination import bracket_size
+from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.draw.lengths import Schedule
 from tournaments.draw.routes import Routes
 from tournaments.draw.teams import team_match
@@ -56,7 +57,8 @@ DEFAULT_LENGTH = 5
 
 #: The schedules each format reads from ``Tournament.lengths``, and where a missing one falls back.
 LENGTH_KEYS: dict[str, dict[str, str | None]] = {
-    Tournament.Format.SINGLE_ELIMINATION: {"main": None, "consolation": "main", "last_chance": "consolation"},
+    Tournament.Format.SINGLE_ELIMINATION: {"main": None, "consolation": "main", "last_chance": "consolation",
+                                           "playoff": "main"},
     Tournament.Format.DOUBLE_ELIMINATION: {"winners": "main", "losers": "winners", "final": None, "main": None},
     Tournament.Format.ROUND_ROBIN: {"rounds": "main", "main": None},
     Tournament.Format.SWISS: {"rounds": "main", "main": None},
@@ -155,11 +157,19 @@ def build_bracket(tournament: Tournament, order) -> Bracket:
         )
     bracket = single_elimination(seeding, lengths=schedule(tournament, "main"))
     if tournament.consolation_rounds:
-        bracket = add_consolation(bracket, lengths=schedule(tournament, "consolation"), rounds=tournament.consolation_rounds)
+        bracket = add_consolation(bracket, lengths=schedule(tournament, "consolation"), rounds=tournament.consolation_rounds,
+                                  shifted=bool(tournament.consolation_shifted))
+        # --- issue 17 point 4 (flights17): the playoff for 2nd ---
+        if tournament.playoff_second:
+            bracket = add_playoff(bracket, lengths=schedule(tournament, "playoff"))
         if tournament.last_chance:
             bracket = add_consolation(
                 bracket, name="last_chance", source="consolation", rounds=1, lengths=schedule(tournament, "last_chance")
             )
+    # --- issue 17 point 4 (flights17): a last chance open to everyone who has not cashed ---
+    if tournament.last_chance_open:
+        paid = {flight: len(rule["percentages"]) for flight, rule in (tournament.payouts or {}).items()}
+        bracket = add_open_last_chance(bracket, lengths=schedule(tournament, "last_chance"), paid=paid)
     return bracket
 
 
@@ -389,8 +399,12 @@ def bracket_rows(tournament: Tournament, keys) -> dict[str, BracketRow]:
 
 
 @lru_cache(maxsize=32)
-def _routes(format: str, size: int, consolation_rounds: int, last_chance: bool) -> Routes:
-    rules = SimpleNamespace(format=format, lengths={}, consolation_rounds=consolation_rounds, last_chance=last_chance)
+def _routes(format: str, size: int, consolation_rounds: int, last_chance: bool, flights17: tuple = ()) -> Routes:
+    # flights17 (issue 17 point 4): (shifted, playoff, open last chance, paid places per flight)
+    shifted, playoff, last_chance_open, paid = flights17 or (False, False, False, ())
+    rules = SimpleNamespace(format=format, lengths={}, consolation_rounds=consolation_rounds, last_chance=last_chance,
+                            consolation_shifted=shifted, playoff_second=playoff, last_chance_open=last_chance_open,
+                            payouts={flight: {"percentages": [0] * count} for flight, count in paid})
     return Routes(build_bracket(rules, range(1, size + 1)))
 
 
@@ -399,8 +413,11 @@ def bracket_routes(tournament: Tournament, entrants: int) -> Routes:
     bracket's size and flights (lengths are on the stored pairings), so it is built once per
     process for each size and set of flights (about 15 ms for 1,024 entrants with consolation
     flights, then free) instead of for every confirmation. Raises ``DrawError``."""
+    paid = tuple(sorted((flight, len(rule["percentages"])) for flight, rule in (tournament.payouts or {}).items()))
+    flights17 = (bool(tournament.consolation_shifted), bool(tournament.playoff_second),
+                 bool(tournament.last_chance_open), paid if tournament.last_chance_open else ())
     return _routes(tournament.format, bracket_size(max(entrants, 2)), tournament.consolation_rounds,
-                   bool(tournament.last_chance))
+                   bool(tournament.last_chance), flights17)
 
 
 class NeedRows(Exception):
