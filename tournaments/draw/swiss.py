@@ -47,7 +47,7 @@ from .lengths import Schedule, round_length
 from .matching import Matcher
 from .seeding import Seeding, as_order
 from .standings import SWISS, Record, Standing, records, standings
-from .values import Entrant, Pairing, Result
+from .values import DRAW, Entrant, Pairing, Result
 from .weighted import max_weight_matching
 
 #: The pairing methods: the fairest pairing (the default), and the greedy one of before issue 17.
@@ -137,8 +137,38 @@ def swiss_standings(
     order = as_order(entrants)
     rounds = check_history(order, history)
     return standings(
-        order, [r for p in rounds for r in p.results], [p.bye for p in rounds if p.bye is not None], tiebreaks=tiebreaks
+        order, [r for p in rounds for r in p.results], [p.bye for p in rounds if p.bye is not None], tiebreaks=tiebreaks,
+        unplayed=unplayed_rounds(order, rounds) if "fide_buchholz" in tiebreaks else None,
     )
+
+
+def unplayed_rounds(
+    entrants: Seeding | Iterable[Entrant], history: Iterable[SwissRound]
+) -> dict[Entrant, list[tuple[float, float, int]]]:
+    """Each entrant's unplayed rounds, for FIDE's Buchholz (tournaments.draw.standings): a bye
+    (it gave him 1) or a round he was not in (withdrawn, not yet entered: 0), each as (his score
+    before that round, the points it gave him, the rounds played after it)."""
+    order = as_order(entrants)
+    rounds = sorted(history, key=lambda p: p.number)
+    score = dict.fromkeys(order, 0.0)
+    out: dict[Entrant, list[tuple[float, float, int]]] = {}
+    for index, played in enumerate(rounds):
+        after = len(rounds) - index - 1
+        gained = dict.fromkeys(order, None)
+        for r in played.results:
+            if r.winner is None:
+                continue
+            for e in (r.top, r.bottom):
+                gained[e] = 0.5 if r.winner is DRAW else float(r.winner == e)
+        if played.bye is not None:
+            out.setdefault(played.bye, []).append((score[played.bye], 1.0, after))
+            gained[played.bye] = 1.0
+        for e in order:
+            if gained[e] is None:
+                out.setdefault(e, []).append((score[e], 0.0, after))
+                gained[e] = 0.0
+            score[e] += gained[e]
+    return out
 
 
 def pair_round(
