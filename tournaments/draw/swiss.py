@@ -155,11 +155,9 @@ def unplayed_rounds(
     for index, played in enumerate(rounds):
         after = len(rounds) - index - 1
         gained = dict.fromkeys(order, None)
-        for r in played.results:
-            if r.winner is None:
-                continue
+        for r in played.results:  # an undecided game (a round in play) is played, for nothing yet
             for e in (r.top, r.bottom):
-                gained[e] = 0.5 if r.winner is DRAW else float(r.winner == e)
+                gained[e] = 0.0 if r.winner is None else 0.5 if r.winner is DRAW else float(r.winner == e)
         if played.bye is not None:
             out.setdefault(played.bye, []).append((score[played.bye], 1.0, after))
             gained[played.bye] = 1.0
@@ -357,7 +355,7 @@ def _choose_bye(n: int, byes: list[int], matcher: Matcher) -> int | None:
 
 
 class _Costs:
-    """The cost of pairing ranks ``a < b``, lexicographic in four parts, packed in one integer
+    """The cost of pairing ranks ``a < b``, lexicographic in five parts, packed in one integer
     (each part's unit exceeds the largest total the parts after it can reach in one round):
 
     1. a rematch (only when the organiser allows them: then as few as possible);
@@ -365,7 +363,9 @@ class _Costs:
        next to a 1.0 v 0.0 costs 2, where plain differences cost 2 both ways and could not prefer
        the second (issue 17's six-player round 4);
     3. a floater (the two are in different score groups);
-    4. for a floater pair, how far the upper player is from the bottom of his group and the lower
+    4. for a floater pair, how high in the table it floats (the higher, the dearer: as in the
+       top-down Swiss, the leading groups are kept together first);
+    5. for a floater pair, how far the upper player is from the bottom of his group and the lower
        from the top of his (the traditional float: last of one group v first of the next).
 
     Pairs within a score group cost nothing but a rematch: who meets whom inside a group is the
@@ -378,17 +378,21 @@ class _Costs:
         spread = (max(level) - min(level)) if level else 0
         self.start = start = [0] * n
         self.end = end = [0] * n
-        i = 0
+        self.group = group = [0] * n
+        i = count = 0
         while i < n:
             j = i
             while j < n and level[j] == level[i]:
                 j += 1
             for k in range(i, j):
-                start[k], end[k] = i, j
+                start[k], end[k], group[k] = i, j, count
+            count += 1
             i = j
         self.avoid = avoid
         self.n = n
-        self.float_unit = 2 * n * n + 1
+        self.groups = count
+        self.gap_unit = 2 * n * n + 1
+        self.float_unit = self.gap_unit * (n * (count + 1) + 1)
         self.square_unit = self.float_unit * (n + 1)
         self.rematch_unit = self.square_unit * (n * spread * spread + 1)
         self.top = self.rematch_unit * (1 if avoid is None else 2) + self.square_unit * spread * spread + self.float_unit * 2
@@ -397,7 +401,8 @@ class _Costs:
         d = self.level[a] - self.level[b]
         cost = 0
         if d:
-            cost = (self.end[a] - 1 - a) + (b - self.start[b]) + self.float_unit + self.square_unit * d * d
+            cost = ((self.end[a] - 1 - a) + (b - self.start[b]) + self.gap_unit * (self.groups - self.group[a])
+                    + self.float_unit + self.square_unit * d * d)
         if self.avoid is not None and b in self.avoid[a]:
             cost += self.rematch_unit
         return cost
