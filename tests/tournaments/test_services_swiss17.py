@@ -90,3 +90,16 @@ def test_a_round_robin_in_berger_order_plays_the_fide_table(organiser):
     # FIDE's Berger table for 6: round 2 is 6 v 4, 5 v 3, 1 v 2 (seeds: Alice 1 ... Frank 6)
     assert round_of(tournament, 1) == [("Alice", "Frank"), ("Bob", "Erin"), ("Carol", "Dave")]
     assert round_of(tournament, 2) == [("Alice", "Bob"), ("Erin", "Carol"), ("Frank", "Dave")]
+
+
+def test_the_api_takes_and_shows_the_new_rules(organiser):
+    from tests.matches.factories_api import client_for
+
+    body = {"name": "Berger Open", "format": "round_robin", "round_robin_order": "berger"}
+    response = client_for(organiser).post("/api/v1/tournaments/", body)
+    assert response.status_code == 201, response.data
+    rules = response.data["rules"]
+    assert (rules["round_robin_order"], rules["swiss_pairing"], rules["swiss_tiebreaks"]) == ("berger", "fair", "standard")
+    response = client_for(organiser).post("/api/v1/tournaments/", {"name": "X", "format": "swiss",
+                                                                    "swiss_pairing": "dutch"})
+    assert response.status_code == 400 and "swiss_pairing" in str(response.data)

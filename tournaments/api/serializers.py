@@ -76,6 +76,10 @@ class TournamentCreateSerializer(StrictInputSerializer):
     penalty_minutes_per_point = serializers.IntegerField(required=False, **rule_bounds("penalty_minutes_per_point"))
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
     board_count = serializers.IntegerField(required=False, **rule_bounds("board_count"))
+    # Issue 17, point 7 (swiss17)
+    swiss_pairing = serializers.ChoiceField(choices=Tournament.SwissPairing.choices, required=False)
+    swiss_tiebreaks = serializers.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False)
+    round_robin_order = serializers.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False)
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -219,6 +223,10 @@ class TournamentRulesSerializer(serializers.Serializer):
     penalty_minutes_per_point = serializers.IntegerField()
     seeding = serializers.CharField()
     board_count = serializers.IntegerField()
+    # Issue 17, point 7 (swiss17)
+    swiss_pairing = serializers.CharField()
+    swiss_tiebreaks = serializers.CharField()
+    round_robin_order = serializers.CharField()
 
     class Meta:
         ref_name = "TournamentRules"
