@@ -35,6 +35,8 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_max_losses": (400, "an elimination Swiss is out at a positive number of losses"),
     "bad_method": (400, "a Swiss is paired fair or top down"),
     "bad_order": (400, "a round robin's order is the circle method or FIDE's Berger tables"),
+    "bad_contention": (400, "remaining rounds must be 0 or more, paid places 1 or more"),
+    "not_time_for_playoffs": (409, "more players can still cash than there are paid places"),
     "bad_history": (400, "a round that pairs someone twice or pairs a player with himself"),
     "bad_tiebreak": (400, "a tie-break name the standings do not know"),
     "bad_result": (400, "a result whose players or points do not make sense"),
