@@ -271,3 +271,71 @@ def test_allowing_rematches_pairs_the_fewest_rematches():
         history.append(SwissRound(answer.round, tuple(Result(p.top, p.bottom, rng.choice((p.top, p.bottom)))
                                                       for p in answer.pairings), answer.bye))
     assert checked  # some rounds needed rematches
+
+
+# --- small random positions against brute force ------------------------------------------------------
+
+
+def brute_least(players, score, valid):
+    """The least (squares, floaters) of a perfect matching of ``players`` on ``valid`` pairs, by
+    trying every pairing (None when there is none)."""
+
+    @cache
+    def best(rest: tuple):
+        if not rest:
+            return (0, 0)
+        first, others = rest[0], rest[1:]
+        options = []
+        for q in others:
+            if valid(first, q):
+                tail = best(tuple(o for o in others if o != q))
+                if tail is not None:
+                    squares, floats = measure([(first, q)], score)
+                    options.append((tail[0] + squares, tail[1] + floats))
+        return min(options) if options else None
+
+    return best(tuple(players))
+
+
+@st.composite
+def positions(draw):
+    n = draw(st.integers(2, 10))
+    entrants = [f"p{i}" for i in range(n)]
+    history = []
+    for number in range(1, draw(st.integers(0, 5)) + 1):
+        order = draw(st.permutations(entrants))
+        games = [(order[i], order[i + 1]) for i in range(0, n - 1, 2)]
+        wins = draw(st.lists(st.booleans(), min_size=len(games), max_size=len(games)))
+        results = tuple(Result(a, b, a if w else b) for (a, b), w in zip(games, wins, strict=True))
+        history.append(SwissRound(number, results, order[-1] if n % 2 else None))
+    pick = st.sampled_from(entrants)
+    forbidden = draw(st.lists(st.tuples(pick, pick).filter(lambda t: t[0] != t[1]), max_size=3))
+    return entrants, history, forbidden
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_small_positions_get_the_brute_force_optimum(position):
+    """Any small position (random history, rematches, forbidden pairs, odd counts): the fair
+    pairing is valid, gives the bye to the same player as the top-down one, and has the least
+    (squared differences, floaters) of all valid pairings of the others (brute force)."""
+    entrants, history, forbidden = position
+    fair = pair_round(entrants, history, lengths=5, forbidden=forbidden)
+    old = pair_round(entrants, history, lengths=5, forbidden=forbidden, method="top_down")
+    assert fair.ok == old.ok and (not fair.ok or fair.bye == old.bye)
+    if not fair.ok:
+        assert fair.code == old.code
+        return
+    table = swiss_records(entrants, history)
+    score = {e: table[e].score for e in entrants}
+    shut = {frozenset(p) for p in forbidden} | {frozenset((r.top, r.bottom)) for h in history for r in h.results}
+
+    def valid(a, b):
+        return frozenset((a, b)) not in shut
+
+    pairs = [(p.top, p.bottom) for p in fair.pairings]
+    assert all(valid(a, b) for a, b in pairs)
+    assert sorted([e for p in pairs for e in p] + ([fair.bye] if fair.bye else [])) == sorted(entrants)
+    assert measure(pairs, score) == brute_least([e for e in entrants if e != fair.bye], score, valid)
+    # and never worse than the top-down pairing of the same position
+    assert measure(pairs, score) <= measure([(p.top, p.bottom) for p in old.pairings], score)
