@@ -12,7 +12,19 @@ The rules, in order of strength:
    seed; each score group is paired top half against bottom half (1 v 5, 2 v 6, 3 v 7, 4 v 8 in
    a group of eight), and the odd one out floats down to meet the top of the next group.
 
-The pairing is made top board first: the best-ranked player still unpaired gets his most
+Two methods (``pair_round(..., method=...)``; an event's ``swiss_pairing`` setting):
+
+``fair`` (the default since issue 17, point 7)
+    of all valid pairings, one with the least sum of *squared* score differences, then the
+    fewest floaters, then floaters as low in the table as they can be, the floater being the
+    lowest of his group meeting the highest of the next; within a score group, the top-down
+    fold below. Made by the quick way when it reaches the lower bound, else as a
+    maximum-weight perfect matching (pure Python Edmonds blossom, :mod:`.weighted`); see
+    :func:`_pair_fair`. 1,000 players: tens of milliseconds (bench/draw.py).
+``top_down`` (the pairing before issue 17, kept for events that started with it)
+    greedy from the top board, as follows.
+
+The top-down pairing is made top board first: the best-ranked player still unpaired gets his most
 preferred partner *among those that still leave a valid pairing of everyone else*. That check
 is one augmenting-path search on a maximum matching kept alongside
 (:class:`~tournaments.draw.matching.Matcher`), so the result is valid whenever any valid pairing
@@ -499,7 +511,10 @@ def _pair_fair(
 
     1. The bye as in the top-down pairing (the lowest of the fewest byes who leaves the rest
        pairable).
-    2. The floaters: a valid perfect matching of the least cost (:class:`_Costs`: rematches when
+    2. The quick way (:func:`_plain_floats`): when each score group can pass at most one floater
+       to the next and pair the rest within itself, that pairing is optimal (it reaches the
+       lower bound) and is taken. Otherwise:
+    3. The floaters: a valid perfect matching of the least cost (:class:`_Costs`: rematches when
        ``avoid`` lists them, squared score differences, floaters), as a maximum-weight matching
        (:mod:`~tournaments.draw.weighted`). It is solved on a sparse graph (:func:`_candidates`);
        when the answer does not reach the lower bound every pairing obeys (:func:`_at_bound`),
@@ -507,7 +522,7 @@ def _pair_fair(
        (:func:`_neighbourhood`; tests/tournaments/draw/test_fair_swiss.py checks on seeded events
        that this never loses the optimum of the full graph), and on the full graph when that
        holds no perfect matching.
-    3. Inside each score group, the players the matching paired there are paired again by the
+    4. Inside each score group, the players the matching paired there are paired again by the
        top-down fold (:func:`_top_down`): same cost, the traditional pairs.
     """
     n = len(ranked)
@@ -523,29 +538,106 @@ def _pair_fair(
     costs = _Costs(score, avoid)
     ok = matcher.compatible
     groups = _score_groups(players, costs.level)
-    solved = _solve(players, _candidates(groups, ok), costs)
-    if solved is None or not _at_bound(solved, players, groups, costs):
-        solved = _solve(players, _neighbourhood(groups, ok), costs)
-        if solved is None:
-            solved = _solve(players, {(a, b) for i, a in enumerate(players) for b in players[i + 1:] if ok(a, b)}, costs)
-    result, _ = solved
-    found = [(players[u], players[v]) for u, v in result.pairs()]
-    inside: dict[int, list[tuple[int, int]]] = {}
-    final = []
-    for p, q in found:
-        p, q = min(p, q), max(p, q)
-        if costs.level[p] == costs.level[q]:
-            inside.setdefault(costs.level[p], []).append((p, q))
-        else:
-            final.append((p, q))
-    for pairs in inside.values():
-        final.extend(_top_down(pairs, blocked, group, avoid))
+    final = _plain_floats(groups, blocked, group, avoid)
+    if final is None:
+        solved = _solve(players, _candidates(groups, ok), costs)
+        if solved is None or not _at_bound(solved, players, groups, costs):
+            solved = _solve(players, _neighbourhood(groups, ok), costs)
+            if solved is None:
+                solved = _solve(players, {(a, b) for i, a in enumerate(players) for b in players[i + 1:] if ok(a, b)},
+                                costs)
+        result, _ = solved
+        found = [(players[u], players[v]) for u, v in result.pairs()]
+        inside: dict[int, list[tuple[int, int]]] = {}
+        final = []
+        for p, q in found:
+            p, q = min(p, q), max(p, q)
+            if costs.level[p] == costs.level[q]:
+                inside.setdefault(costs.level[p], []).append((p, q))
+            else:
+                final.append((p, q))
+        for pairs in inside.values():
+            final.extend(_top_down(pairs, blocked, group, avoid))
     final.sort()
     pairings = tuple(
         Pairing(f"swiss-{number}-{i}", "swiss", number, ranked[p], ranked[q], length)
         for i, (p, q) in enumerate(final, start=1)
     )
     return SwissPairing(number, pairings, ranked[bye] if bye is not None else None)
+
+
+def _plain_floats(groups: list[list[int]], blocked: list[set[int]], group: list,
+                  avoid: list[set[int]] | None) -> list[tuple[int, int]] | None:
+    """The quick way to the optimum, taken when it exists (nearly always in a big event): group
+    by group from the top, the floater from above (if any) meets the highest player of this group
+    who leaves the rest pairable, and when the rest is odd its lowest player who leaves the
+    others pairable floats down; the rest is paired top-down (:func:`_top_down_members`); no
+    rematch, nothing forbidden. Such a pairing reaches the lower bound of :func:`_at_bound` (one
+    floater pair across each gap with an odd number above, each between neighbouring groups),
+    so no pairing has smaller squared differences or fewer floaters. None when a step finds no
+    such player: the weighted matching decides then."""
+    shut = blocked if avoid is None else [blocked[i] | avoid[i] for i in range(len(blocked))]
+    out: list[tuple[int, int]] = []
+    carry = None
+    for members in groups:
+        rest = list(members)
+        if carry is not None:
+            matcher = _local_matcher(rest, shut, group)
+            size = matcher.maximise()
+            odd = len(rest) % 2
+            if size < len(rest) // 2:
+                return None
+            for i, y in enumerate(rest):
+                if y in shut[carry] or (group[y] is not None and group[y] == group[carry]):
+                    continue
+                if not odd or matcher.remove(i):
+                    out.append((carry, y))
+                    del rest[i]
+                    break
+            else:
+                return None
+            carry = None
+        matcher = _local_matcher(rest, shut, group)
+        size = matcher.maximise()
+        if len(rest) % 2 == 0:
+            if size < len(rest) // 2:
+                return None
+        else:
+            if size < len(rest) // 2:
+                return None
+            for i in range(len(rest) - 1, -1, -1):
+                if matcher.remove(i):
+                    carry = rest.pop(i)
+                    break
+            else:
+                return None
+        out.extend(_top_down_members(rest, shut, group))
+    return None if carry is not None else out
+
+
+def _local_matcher(members: list[int], shut: list[set[int]], group: list) -> Matcher:
+    local = {p: i for i, p in enumerate(members)}
+    return Matcher(len(members), [{local[o] for o in shut[p] if o in local} for p in members],
+                   [group[p] for p in members])
+
+
+def _top_down_members(members: list[int], shut: list[set[int]], group: list) -> list[tuple[int, int]]:
+    """``members`` (ranks, best first; perfectly pairable where ``shut`` pairs and same-``group``
+    pairs never meet) paired top board first, as :func:`_pair` pairs a score group."""
+    matcher = _local_matcher(members, shut, group)
+    if matcher.maximise() < len(members) // 2:
+        raise AssertionError("a score group to pair top-down is not pairable")
+    alive = matcher.alive
+    out = []
+    while alive:
+        p = alive[0]
+        for q in _walk(alive, len(alive)):
+            if matcher.fix(p, q):
+                break
+        else:  # cannot happen: the rest was perfectly matchable
+            raise AssertionError("Swiss pairing lost its perfect matching")
+        out.append((members[p], members[q]))
+    return out
 
 
 def _top_down(pairs: list[tuple[int, int]], blocked: list[set[int]], group: list,

@@ -16,15 +16,17 @@ next to a 1.0 v 0.0 (the squared differences).
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 from functools import cache
 from itertools import combinations
+from unittest import mock
 
 import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.draw import Result, SwissRound, pair_round, swiss_records
+from tournaments.draw import Result, SwissRound, pair_round, swiss, swiss_records
 from tournaments.draw.matching import Matcher
 from tournaments.draw.swiss import _Costs, _neighbourhood, _score_groups, _solve
 from tournaments.draw.weighted import max_weight_matching
@@ -176,18 +178,23 @@ def in_group_pairing_exists(players, score, valid) -> bool:
     return True
 
 
+@pytest.mark.parametrize("path", ["as_drawn", "matching_only"])
 @pytest.mark.parametrize(
     ("players", "rounds", "seed", "club_size"),
     [(64, 9, 1, 0), (64, 9, 2, 8), (101, 10, 3, 0), (101, 10, 4, 10)],
 )
 def test_every_round_of_a_seeded_event_has_the_least_score_differences_and_no_avoidable_floater(
-    players, rounds, seed, club_size
+    players, rounds, seed, club_size, path, monkeypatch
 ):
     """Seeded 64- and 101-player events, every round, random results (and clubs kept apart in
     two of them): each round's (squared differences, floaters) equals networkx's optimum on the
     full graph of valid pairs; no pair crosses score groups when every group can be paired
     within itself; and the restriction the draw solves first at scale (every pair within a score
-    group or between neighbouring groups) loses nothing against the full graph."""
+    group or between neighbouring groups) loses nothing against the full graph. ``matching_only``:
+    the same with the quick way (swiss._plain_floats) turned off, so that every round goes
+    through the weighted matching."""
+    if path == "matching_only":
+        monkeypatch.setattr(swiss, "_plain_floats", lambda *args: None)
     rng = random.Random(seed)
     entrants = list(range(1, players + 1))
     clubs = {e: e % (players // club_size) for e in entrants} if club_size else None
@@ -313,14 +320,16 @@ def positions(draw):
     return entrants, history, forbidden
 
 
-@settings(max_examples=300, deadline=None)
-@given(positions())
-def test_small_positions_get_the_brute_force_optimum(position):
+@settings(max_examples=400, deadline=None)
+@given(positions(), st.booleans())
+def test_small_positions_get_the_brute_force_optimum(position, matching_only):
     """Any small position (random history, rematches, forbidden pairs, odd counts): the fair
     pairing is valid, gives the bye to the same player as the top-down one, and has the least
-    (squared differences, floaters) of all valid pairings of the others (brute force)."""
+    (squared differences, floaters) of all valid pairings of the others (brute force); with
+    ``matching_only``, the quick way turned off (every round through the weighted matching)."""
     entrants, history, forbidden = position
-    fair = pair_round(entrants, history, lengths=5, forbidden=forbidden)
+    with mock.patch.object(swiss, "_plain_floats", lambda *args: None) if matching_only else nullcontext():
+        fair = pair_round(entrants, history, lengths=5, forbidden=forbidden)
     old = pair_round(entrants, history, lengths=5, forbidden=forbidden, method="top_down")
     assert fair.ok == old.ok and (not fair.ok or fair.bye == old.bye)
     if not fair.ok:
