@@ -151,6 +151,13 @@ class TournamentForm(forms.Form):
                                                    label=_("Late arrival: one penalty point per N minutes"))
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING,
                                 label=_("Seeding"))
+    # Issue 17, point 7 (swiss17)
+    swiss_pairing = forms.ChoiceField(choices=Tournament.SwissPairing.choices, initial=Tournament.SwissPairing.FAIR,
+                                      required=False, label=_("Swiss pairing"))
+    swiss_tiebreaks = forms.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False,
+                                        initial=Tournament.SwissTiebreaks.STANDARD, label=_("Swiss tie-breaks"))
+    round_robin_order = forms.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False,
+                                          initial=Tournament.RoundRobinOrder.CIRCLE, label=_("Round-robin order"))
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Club"),
                                   help_text=_("On that club's calendar (the clubs you own or organise)."))
     # One per form shown: the same form sent twice (a double click, a resend) makes one event.
@@ -196,6 +203,9 @@ class TournamentForm(forms.Form):
                 data.pop(name)
         if not data.get("clock_policy"):
             data["clock_policy"] = None
+        for name in ("swiss_pairing", "swiss_tiebreaks", "round_robin_order"):  # not sent: the default
+            if not data.get(name):
+                data.pop(name, None)
         return EventRules(**data)
 
 

@@ -113,6 +113,24 @@ class Tournament(models.Model):
     clock_overtime_seconds = models.PositiveIntegerField(default=0, help_text="0: no overtime")
     # --- end clocks
 
+    # Issue 17, point 7 (swiss17): how a Swiss is paired and its table ordered, and the order of a
+    # round robin's rounds (tournaments/draw: pair_round's method, SWISS or SWISS_FIDE, round_robin's order).
+    class SwissPairing(models.TextChoices):
+        FAIR = "fair", _("Fairest pairing: the least score differences")
+        TOP_DOWN = "top_down", _("Top board first")
+
+    class SwissTiebreaks(models.TextChoices):
+        STANDARD = "standard", _("Buchholz, median-Buchholz, head-to-head")
+        FIDE = "fide", _("FIDE Buchholz, median-Buchholz, direct encounter")
+
+    class RoundRobinOrder(models.TextChoices):
+        CIRCLE = "circle", _("Circle method")
+        BERGER = "berger", _("FIDE Berger tables")
+
+    swiss_pairing = models.CharField(max_length=16, choices=SwissPairing.choices, default=SwissPairing.FAIR)
+    swiss_tiebreaks = models.CharField(max_length=16, choices=SwissTiebreaks.choices, default=SwissTiebreaks.STANDARD)
+    round_robin_order = models.CharField(max_length=16, choices=RoundRobinOrder.choices, default=RoundRobinOrder.CIRCLE)
+
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
 
     # --- issue 17 point 5: divisions and handicaps (tournaments.draw.divisions) ---

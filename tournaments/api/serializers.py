@@ -156,6 +156,10 @@ class TournamentCreateSerializer(StrictInputSerializer):
         required=False, help_text="a last-chance flight open to everyone who goes out without cashing")
     payouts = PayoutsField(required=False)
     # --- end issue 17 point 4 ---
+    # Issue 17, point 7 (swiss17)
+    swiss_pairing = serializers.ChoiceField(choices=Tournament.SwissPairing.choices, required=False)
+    swiss_tiebreaks = serializers.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False)
+    round_robin_order = serializers.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False)
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -335,6 +339,10 @@ class TournamentRulesSerializer(serializers.Serializer):
     last_chance_open = serializers.BooleanField()
     payouts = PayoutsField()
     # --- end issue 17 point 4 ---
+    # Issue 17, point 7 (swiss17)
+    swiss_pairing = serializers.CharField()
+    swiss_tiebreaks = serializers.CharField()
+    round_robin_order = serializers.CharField()
 
     class Meta:
         ref_name = "TournamentRules"

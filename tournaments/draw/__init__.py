@@ -57,8 +57,11 @@ placing
 
 Where things are: :mod:`.seeding`; :mod:`.elimination` (single elimination, seeding positions),
 :mod:`.consolation` (fed flights, drop maps), :mod:`.double` (double elimination), and
-:mod:`.bracket` (bracket values, :func:`advance`, placings); :mod:`.roundrobin`; :mod:`.swiss`
-(with :mod:`.matching`, the blossom matching it stands on); :mod:`.standings` (tables and
+:mod:`.bracket` (bracket values, :func:`advance`, placings); :mod:`.roundrobin` (circle method
+or FIDE's Berger tables); :mod:`.swiss`
+(with :mod:`.matching`, the blossom matching it stands on, and :mod:`.weighted`, the weighted
+blossom of its fairest pairing); :mod:`.abt` (the ABT-style modified Swiss: who can still cash
+or win, the move to playoffs); :mod:`.standings` (tables and
 tie-breaks) and :mod:`.teams` (team matches); :mod:`.lengths` (match-length schedules);
 :mod:`.errors` (:class:`DrawError` and its codes).
 """

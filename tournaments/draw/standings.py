@@ -18,6 +18,20 @@ Tie-breaks are named and applied in order; entrants still equal after the last o
     players are split by their game; three or more by their mini-table, applied again to any
     smaller group it leaves level. No games between them: still tied. (Each entrant's games are
     indexed once per table, so a tied group reads only its members' games.)
+``fide_buchholz`` (issue 17; after FIDE's handbook, C.02 and its successor C.07, the rule of the
+    "virtual opponent", described here in our own words, without its section numbers)
+    the Buchholz with unplayed rounds (a bye, a round missed after a withdrawal or before a late
+    entry) counted fairly. For the player's *own* unplayed round, he is given a virtual opponent
+    whose score is what the player had before that round, plus the points the player did *not*
+    get for it (0 for a bye, 1 for a round missed), plus half a point for every round after it.
+    When a real *opponent* had unplayed rounds, his score counts each of them as a draw (half a
+    point) whatever it gave him: a bye does not inflate his opponents' Buchholz, a withdrawal
+    does not sink it. Needs the rounds of the unplayed games (``unplayed``, which
+    :func:`tournaments.draw.swiss.swiss_standings` gives); with no unplayed round at all it is
+    the plain Buchholz.
+``direct_encounter`` (issue 17; FIDE's strict form, described in our own words)
+    the score in the games among the tied entrants, *only when every two of them have met*;
+    otherwise it leaves them tied (``head_to_head`` uses whatever games they played).
 ``points_difference``
     match points won minus match points lost (a 5-point match won 5-3 is +2).
 ``points_for``
@@ -30,7 +44,7 @@ board points, head-to-head).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import DrawError
@@ -41,6 +55,10 @@ SWISS = ("wins", "buchholz", "median_buchholz", "head_to_head")
 ROUND_ROBIN = ("wins", "head_to_head", "points_difference")
 TEAM = ("wins", "points_for", "head_to_head")
 TIEBREAKS = ("wins", "buchholz", "median_buchholz", "head_to_head", "points_difference", "points_for")
+#: The tie-breaks added by issue 17 (point 7), options an event may choose.
+FIDE_TIEBREAKS = ("fide_buchholz", "direct_encounter")
+#: The Swiss order with FIDE's Buchholz and the strict direct encounter.
+SWISS_FIDE = ("wins", "fide_buchholz", "median_buchholz", "direct_encounter")
 
 
 @dataclass(frozen=True)
@@ -127,17 +145,24 @@ def standings(
     byes: Iterable[Entrant] = (),
     *,
     tiebreaks: Sequence[str] = SWISS,
+    unplayed: Mapping[Entrant, Sequence[tuple[float, float, int]]] | None = None,
 ) -> tuple[Standing, ...]:
-    """The table, best first, ordered by ``tiebreaks`` (names from :data:`TIEBREAKS`).
+    """The table, best first, ordered by ``tiebreaks`` (names from :data:`TIEBREAKS` and
+    :data:`FIDE_TIEBREAKS`).
 
     ``entrants`` in seed order (a withdrawn entrant stays in: his games count for his opponents'
-    Buchholz). Raises ``DrawError``: ``bad_tiebreak``, ``unknown_entrant``.
+    Buchholz). ``unplayed`` (for ``fide_buchholz``) lists each entrant's unplayed rounds as
+    (his score before it, the points it gave him, the rounds played after it). Raises
+    ``DrawError``: ``bad_tiebreak`` (also ``fide_buchholz`` with byes but no ``unplayed``),
+    ``unknown_entrant``.
     """
+    known = TIEBREAKS + FIDE_TIEBREAKS
     for name in tiebreaks:
-        if name not in TIEBREAKS:
-            raise DrawError(f"no tie-break {name!r}; known: {', '.join(TIEBREAKS)}", code="bad_tiebreak", tiebreak=name)
+        if name not in known:
+            raise DrawError(f"no tie-break {name!r}; known: {', '.join(known)}", code="bad_tiebreak", tiebreak=name)
     order = as_order(entrants)
     results = [r for r in results if r.winner is not None]
+    byes = list(byes)
     table = records(order, results, byes)
     buchholz, median = {}, {}
     for entrant, record in table.items():
@@ -145,10 +170,22 @@ def standings(
         buchholz[entrant] = sum(scores)
         median[entrant] = sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
 
+    fide: dict[Entrant, float] = {}
+    if "fide_buchholz" in tiebreaks:
+        if unplayed is None:
+            if byes:
+                raise DrawError("fide_buchholz needs the rounds of the byes (swiss_standings gives them)",
+                                code="bad_tiebreak", tiebreak="fide_buchholz")
+            unplayed = {}
+        adjusted = {e: table[e].score + sum(0.5 - got for _, got, _ in unplayed.get(e, ())) for e in order}
+        for entrant, record in table.items():
+            virtual = sum(before + (1 - got) + 0.5 * after for before, got, after in unplayed.get(entrant, ()))
+            fide[entrant] = sum(adjusted[o] for o in record.opponents) + virtual
+
     # Each entrant's games as (opponent, points won: 1, 0.5 or 0), indexed once: a tied group's
     # mini-table reads only its members' games instead of every result.
     games: dict[Entrant, list[tuple[Entrant, float]]] = {}
-    if "head_to_head" in tiebreaks:
+    if "head_to_head" in tiebreaks or "direct_encounter" in tiebreaks:
         games = {e: [] for e in order}
         for r in results:
             if r.winner is DRAW:
@@ -167,9 +204,17 @@ def standings(
                     score[entrant] += won
         return score
 
+    def all_met(block: list[Entrant]) -> bool:
+        members = set(block)
+        return all(len(members & {o for o, _ in games[e]}) == len(block) - 1 for e in block)
+
     def key_of(name: str, block: list[Entrant]):
         if name == "head_to_head":
             return head_to_head(block).__getitem__
+        if name == "direct_encounter":
+            return head_to_head(block).__getitem__ if all_met(block) else (lambda e: 0)
+        if name == "fide_buchholz":
+            return fide.__getitem__
         if name == "wins":
             return lambda e: table[e].score
         if name == "buchholz":
@@ -190,7 +235,7 @@ def standings(
             if i == len(ordered) or key(ordered[i]) != key(ordered[start]):
                 tied = ordered[start:i]
                 # head-to-head that split the block is applied again to each smaller tied group
-                again = criteria[0] == "head_to_head" and len(tied) < len(block)
+                again = criteria[0] in ("head_to_head", "direct_encounter") and len(tied) < len(block)
                 out.extend(rank(tied, criteria if again else criteria[1:]))
                 start = i
         return out

@@ -257,7 +257,7 @@ def swiss_pair(tournament: Tournament, loaded: state.Loaded, *, history=None, wi
         return pair_round(
             order, state.swiss_history(loaded) if history is None else history,
             lengths=state.schedule(tournament, "rounds"), clubs=clubs, max_losses=tournament.max_losses,
-            withdrawn=[e for e in out if e in members],
+            withdrawn=[e for e in out if e in members], method=tournament.swiss_pairing,
         )
     except DrawError as error:
         raise errors.from_draw(error) from None

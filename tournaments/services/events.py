@@ -236,6 +236,10 @@ class EventRules:
     last_chance_open: bool = False
     payouts: dict | None = None
     # --- end issue 17 point 4 ---
+    # Issue 17, point 7 (swiss17): the Swiss pairing and tie-breaks; the round robin's order.
+    swiss_pairing: str = Tournament.SwissPairing.FAIR
+    swiss_tiebreaks: str = Tournament.SwissTiebreaks.STANDARD
+    round_robin_order: str = Tournament.RoundRobinOrder.CIRCLE
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -291,6 +295,17 @@ class EventRules:
         for flag in ("consolation_shifted", "playoff_second", "last_chance_open"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
         # --- end issue 17 point 4 ---
+        # Issue 17, point 7 (swiss17)
+        _choice("swiss_pairing", self.swiss_pairing, Tournament.SwissPairing)
+        _choice("swiss_tiebreaks", self.swiss_tiebreaks, Tournament.SwissTiebreaks)
+        _choice("round_robin_order", self.round_robin_order, Tournament.RoundRobinOrder)
+        if format != Tournament.Format.SWISS:
+            for field, default in (("swiss_pairing", Tournament.SwissPairing.FAIR),
+                                   ("swiss_tiebreaks", Tournament.SwissTiebreaks.STANDARD)):
+                if getattr(self, field) != default:
+                    raise errors.bad_rules(field, gettext("only a Swiss is paired and ranked this way"))
+        if format != Tournament.Format.ROUND_ROBIN and self.round_robin_order != Tournament.RoundRobinOrder.CIRCLE:
+            raise errors.bad_rules("round_robin_order", gettext("only a round robin has an order of rounds"))
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):

@@ -174,7 +174,8 @@ def build_bracket(tournament: Tournament, order) -> Bracket:
 
 
 def build_round_robin(tournament: Tournament, order) -> RoundRobin:
-    return round_robin(seed_by_list(order), lengths=schedule(tournament, "rounds"), groups=tournament.groups)
+    return round_robin(seed_by_list(order), lengths=schedule(tournament, "rounds"), groups=tournament.groups,
+                       order=tournament.round_robin_order)
 
 
 def is_confirmed(pairing: Pairing) -> bool:

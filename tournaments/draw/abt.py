@@ -1,0 +1,99 @@
+"""ABT-style modified Swiss (issue 17, point 6): when a Swiss stops and its playoffs begin.
+
+The American Backgammon Tour's events are often a *modified Swiss*: Swiss rounds, each followed
+by a look at who can still finish in the money, and single-elimination playoffs among those
+players once they are no more than the paid places. We could not read the ABT's own regulations
+here; this module implements that rule as the issue states it, in our own words:
+
+- a player *can still cash* when fewer than ``paid`` players already have more wins than he can
+  reach (his wins plus every remaining round won). A player level with him at the end might be
+  split either way by the tie-breaks, so a tie still counts as a chance;
+- a player *can still win* when nobody already has more wins than he can reach;
+- *cash only*: the players who can still cash but no longer win (they play on for a place, not
+  for the title: the organiser may, for instance, offer them a split);
+- the Swiss *moves to playoffs* as soon as the players who can still cash are no more than the
+  paid places (or no round remains): those players, in the order of the Swiss table, are the
+  playoff's seeds; everyone else's place is his place in the table;
+- the playoff is a single-elimination bracket with byes to the top seeds
+  (:func:`~tournaments.draw.elimination.single_elimination`). With three players, that is the
+  usual three-player playoff: the first seed waits in the final, the second and third seeds play
+  for the other seat, and the loser of that match is third.
+
+Pure: the table (:class:`~tournaments.draw.standings.Standing` lines, best first, as
+:func:`~tournaments.draw.swiss.swiss_standings` gives them) and two numbers in, a value out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .elimination import single_elimination
+from .errors import DrawError
+from .lengths import Schedule
+from .standings import Standing
+from .values import Entrant
+
+
+@dataclass(frozen=True)
+class Contention:
+    """Who can still do what with ``remaining`` rounds left and ``paid`` places paid."""
+
+    remaining: int
+    paid: int
+    can_win: tuple[Entrant, ...]
+    can_cash: tuple[Entrant, ...]
+    cash_only: tuple[Entrant, ...]
+    out_of_the_money: tuple[Entrant, ...]
+    to_playoffs: bool
+
+
+def contention(table: Sequence[Standing], *, remaining: int, paid: int) -> Contention:
+    """Who can still win and who can still cash in ``table`` (best first) with ``remaining``
+    Swiss rounds to play and ``paid`` places in the money; whether it is time for the playoffs.
+    Every list is in the order of the table. Raises ``DrawError`` ``bad_contention`` for a
+    negative ``remaining`` or a ``paid`` below 1."""
+    for name, value, least in (("remaining", remaining, 0), ("paid", paid, 1)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise DrawError(f"{name} must be a whole number of at least {least}", code="bad_contention",
+                            field=name)
+    scores = sorted((line.score for line in table), reverse=True)
+
+    def ahead_of(best: float) -> int:
+        """How many players already have more than ``best``."""
+        count = 0
+        for score in scores:
+            if score <= best:
+                break
+            count += 1
+        return count
+
+    can_win, can_cash, out = [], [], []
+    for line in table:
+        best = line.score + remaining
+        above = ahead_of(best)
+        if above == 0:
+            can_win.append(line.entrant)
+        if above < paid:
+            can_cash.append(line.entrant)
+        else:
+            out.append(line.entrant)
+    winners = set(can_win)
+    return Contention(
+        remaining, paid, tuple(can_win), tuple(can_cash), tuple(e for e in can_cash if e not in winners), tuple(out),
+        to_playoffs=len(can_cash) <= paid or remaining == 0,
+    )
+
+
+def playoff(state: Contention, *, lengths: Schedule):
+    """The playoff bracket of the players who can still cash, seeded in the order of the table
+    (``state`` must say ``to_playoffs``). With one such player there is nothing to play: None.
+    Raises ``DrawError`` ``not_time_for_playoffs`` otherwise, and the bracket's own errors."""
+    if not state.to_playoffs:
+        raise DrawError(
+            f"{len(state.can_cash)} players can still cash for {state.paid} paid places: the Swiss goes on",
+            code="not_time_for_playoffs", contenders=len(state.can_cash),
+        )
+    if len(state.can_cash) < 2:
+        return None
+    return single_elimination(state.can_cash, lengths=lengths, flight="playoff")
