@@ -40,6 +40,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "mat_parse_error": (gettext_noop("Line %(line)s of the match file cannot be read."),
                         gettext_noop("The match file cannot be read.")),
     "invalid_chouette": (gettext_noop("This chouette record breaks the chouette rules."),),
+    "invalid_clock": (gettext_noop("These clock settings or this time left do not make sense."),),
     # positions and IDs
     "bad_point": (gettext_noop("A point must be from 1 to 24."),),
     "bad_count": (gettext_noop("Each side must have 15 checkers, none of them a negative count."),),
@@ -230,6 +231,16 @@ DRAW_MESSAGES: dict[str, tuple[str, ...]] = {
     "bad_history": (gettext_noop("A round pairs someone twice or pairs a player with himself."),),
     "bad_tiebreak": (gettext_noop("The standings know no such tie-break."),),
     "bad_result": (gettext_noop("A result's players or points do not make sense."),),
+    "bad_method": (gettext_noop("A Swiss is paired fairly or from the top board down."),),
+    "bad_order": (gettext_noop("A round robin's rounds follow the circle method or FIDE's Berger tables."),),
+    "bad_contention": (gettext_noop("The rounds left must be 0 or more, and the paid places 1 or more."),),
+    "not_time_for_playoffs": (gettext_noop("More players can still cash than there are paid places: the "
+                                           "playoffs are not due yet."),),
+    "bad_division": (gettext_noop("The divisions must be a list of named divisions with sensible rating ranges."),),
+    "bad_handicap": (gettext_noop("A handicap names a division the event lacks, a bad match length or too many "
+                                  "points."),),
+    "bad_payouts": (gettext_noop("The paid places must be positive percentages that sum to 100, never increasing."),),
+    "reentry_refused": (gettext_noop("The bracket does not take this re-entry now."),),
 }
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")

@@ -310,7 +310,8 @@ def _render_detail(
 def _penalties_context(match: Match, runs: bool, form) -> dict:
     """Issue 17 point 2: the penalty points given mid-match, the score they left and, for whoever
     directs a match in play, the form to give more."""
-    penalties = list(match.penalties.all()) if not match.is_money else []
+    # The match row keeps its penalties' scores (penalties_mid): a match without any reads no rows.
+    penalties = list(match.penalties.all()) if match.penalties_mid and not match.is_money else []
     last = penalties[-1] if penalties else None
     open_ = runs and not match.is_money and match.status in (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
     if open_ and form is None:
