@@ -627,6 +627,13 @@ def _top_down_members(members: list[int], shut: list[set[int]], group: list) -> 
     matcher = _local_matcher(members, shut, group)
     if matcher.maximise() < len(members) // 2:
         raise AssertionError("a score group to pair top-down is not pairable")
+    return _folded(matcher, members)
+
+
+def _folded(matcher: Matcher, members: list[int]) -> list[tuple[int, int]]:
+    """The perfectly matchable ``members`` of ``matcher`` paired top board first: each in turn
+    meets his most preferred partner (fold, then further down, then up) among those leaving the
+    rest pairable."""
     alive = matcher.alive
     out = []
     while alive:
@@ -655,17 +662,7 @@ def _top_down(pairs: list[tuple[int, int]], blocked: list[set[int]], group: list
     matcher = Matcher(len(members), shut, [group[p] for p in members])
     if matcher.maximise() < len(members) // 2:
         return pairs
-    alive = matcher.alive
-    out = []
-    while alive:
-        p = alive[0]
-        for q in _walk(alive, len(alive)):
-            if matcher.fix(p, q):
-                break
-        else:  # cannot happen: the rest was perfectly matchable
-            raise AssertionError("Swiss pairing lost its perfect matching")
-        out.append((members[p], members[q]))
-    return out
+    return _folded(matcher, members)
 
 
 def _solve(players: list[int], chosen: set[tuple[int, int]], costs: _Costs):

@@ -68,10 +68,15 @@ class WebhookBaseApi(BaseApi):
 
 
 class _TargetWebhooksApi(WebhookBaseApi):
+    """The webhooks of one target: ``target_model`` (an event or a club), read by key and passed
+    to the selectors and services under ``target_name``."""
+
     pagination_class = Pagination
+    target_model: type
+    target_name: str
 
     def target(self, request, pk: int) -> dict:
-        raise NotImplementedError
+        return {self.target_name: self.target_model.objects.get(pk=pk)}
 
     def _list(self, request, pk: int):
         target = self.target(request, pk)
@@ -88,8 +93,7 @@ class _TargetWebhooksApi(WebhookBaseApi):
 
 
 class EventWebhooksApi(_TargetWebhooksApi):
-    def target(self, request, pk: int) -> dict:
-        return {"tournament": Tournament.objects.get(pk=pk)}
+    target_model, target_name = Tournament, "tournament"
 
     @extend_schema(operation_id="tournaments_webhooks_list", tags=TAGS, summary="The event's webhooks",
                    description="Its organiser and staff. Paginated; never the secrets.",
@@ -105,8 +109,7 @@ class EventWebhooksApi(_TargetWebhooksApi):
 
 
 class ClubWebhooksApi(_TargetWebhooksApi):
-    def target(self, request, pk: int) -> dict:
-        return {"club": Club.objects.get(pk=pk)}
+    target_model, target_name = Club, "club"
 
     @extend_schema(operation_id="clubs_webhooks_list", tags=TAGS, summary="The club's webhooks",
                    description="Its owners and organisers. Paginated; never the secrets.",
