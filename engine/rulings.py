@@ -185,9 +185,20 @@ def play_condoned(
         raise _refusal(games[game_number - 1], game_number, action_index, "condoning_not_allowed",
                        "only the responsible-moves policy lets an illegal play stand in a game log; under legal "
                        "moves the result is recorded without this game's log")
-    return _illegal_play_kept(rules, games, game_number, action_index, start, recorded, mark="condoned",
-                              codes=("nothing_to_condone", "already_condoned", "cannot_condone"),
-                              words=("there is nothing to condone", "the play is already condoned"))
+    _, game = _before_move(rules, games, game_number, action_index, start)
+    if _is_legal(game, recorded.play):
+        raise _refusal(games[game_number - 1], game_number, action_index, "nothing_to_condone",
+                       f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: "
+                       "there is nothing to condone")
+    if recorded.condoned:
+        raise _refusal(games[game_number - 1], game_number, action_index, "already_condoned",
+                       "the play is already condoned")
+    condoned = Move(recorded.side, play=recorded.play, condoned=True, line=recorded.line)
+    try:
+        game.apply(condoned)
+    except GameLogError as impossible:
+        raise _relabelled(impossible, "cannot_condone", action_index) from None
+    return _ruled(rules, _replaced(games, game_number, action_index, condoned), start)
 
 
 def play_stood(
@@ -210,30 +221,20 @@ def play_stood(
     if rules.responsible_moves:
         raise _refusal(games[game_number - 1], game_number, action_index, "stood_not_allowed",
                        "under the responsible-moves policy an illegal play that stands is condoned")
-    return _illegal_play_kept(rules, games, game_number, action_index, start, recorded, mark="stood",
-                              codes=("nothing_to_stand", "already_stood", "cannot_stand"),
-                              words=("there is nothing to let stand", "the play already stands"))
-
-
-def _illegal_play_kept(rules: MatchRules, games, game_number: int, action_index: int, start, recorded: Move, *,
-                       mark: str, codes: tuple[str, str, str], words: tuple[str, str]) -> RuledMatch:
-    """The illegal play of the move ``action_index`` of game ``game_number`` kept as played and
-    marked ``mark`` (``condoned`` or ``stood``: each policy's remedy), the match replayed with it.
-    ``codes`` and ``words`` name the refusals: the play was legal, it is marked already, it leads to
-    a board that cannot exist."""
     _, game = _before_move(rules, games, game_number, action_index, start)
-    legal, marked, impossible_code = codes
     if _is_legal(game, recorded.play):
-        raise _refusal(games[game_number - 1], game_number, action_index, legal,
-                       f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: {words[0]}")
-    if getattr(recorded, mark):
-        raise _refusal(games[game_number - 1], game_number, action_index, marked, words[1])
-    kept = Move(recorded.side, play=recorded.play, line=recorded.line, **{mark: True})
+        raise _refusal(games[game_number - 1], game_number, action_index, "nothing_to_stand",
+                       f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: "
+                       "there is nothing to let stand")
+    if recorded.stood:
+        raise _refusal(games[game_number - 1], game_number, action_index, "already_stood",
+                       "the play already stands")
+    stood = Move(recorded.side, play=recorded.play, stood=True, line=recorded.line)
     try:
-        game.apply(kept)
+        game.apply(stood)
     except GameLogError as impossible:
-        raise _relabelled(impossible, impossible_code, action_index) from None
-    return _ruled(rules, _replaced(games, game_number, action_index, kept), start)
+        raise _relabelled(impossible, "cannot_stand", action_index) from None
+    return _ruled(rules, _replaced(games, game_number, action_index, stood), start)
 
 
 # --- games voided -------------------------------------------------------------------------------
