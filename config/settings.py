@@ -153,7 +153,10 @@ if REDIS_URL:
     # after a failure none tries Redis again for retry_seconds.
     # One Redis client (and pool of connections) per process, shared by every thread's cache
     # object: no client is built per operation (core/cache.py, PooledRedisCacheClient).
+    # Every key starts with the prefix (tests give each of their processes its own, so that they
+    # share one Redis database); clearing the cache removes only its own keys (core/cache.py).
     CACHES = {"default": {"BACKEND": "core.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": env_str("CRAWFORD_CACHE_KEY_PREFIX", ""),
                           "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "retry_seconds": 5}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

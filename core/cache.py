@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -194,9 +195,32 @@ class FailOpenRedisCache(RedisCache):
         return self._guarded(partial(super().delete_many, keys, version), lambda: None)
 
     def clear(self):
+        """Remove this cache's keys (those under its ``KEY_PREFIX``), and nothing else of its Redis
+        database: not the Celery broker's queues (the same database in production), not another
+        cache's keys under another prefix (each test process has its own). Django's ``clear``
+        empties the whole database (``FLUSHDB``). Returns False when Redis could not be reached."""
         # The answers this process keeps in memory are a front of this cache: cleared with it.
         answers_forget()
-        return self._guarded(partial(super().clear), lambda: False)
+        return self._guarded(self._clear_own_keys, lambda: False)
+
+    def _clear_own_keys(self) -> bool:
+        client = self._cache.get_client(write=True)
+        # Django's key function writes "<prefix>:<version>:<key>" (no other is configured).
+        pattern = _glob_escape(self.key_prefix) + ":*"
+        batch = []
+        for key in client.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                client.unlink(*batch)
+                batch.clear()
+        if batch:
+            client.unlink(*batch)
+        return True
+
+
+def _glob_escape(text: str) -> str:
+    """``text`` matched literally in a Redis ``SCAN MATCH`` pattern."""
+    return re.sub(r"([\\*?\[\]])", r"\\\1", text)
 
 
 # --- answers kept as the bytes sent ---------------------------------------------------------------

@@ -19,8 +19,8 @@ import pytest
 
 def kept_database_unknown_migrations(name: str | None = None) -> list[tuple[str, str]]:
     """The migrations the kept test database (``name``; by default the one pytest-django is about
-    to use) records that this code does not have (made on a branch since gone), or [] when there
-    is no kept database or it is in step.
+    to use, this xdist worker's own when run in parallel) records that this code does not have
+    (made on a branch since gone), or [] when there is no kept database or it is in step.
 
     Read on a connection of its own, outside pytest-django's setup: it runs before the test
     database is chosen. Only PostgreSQL is asked (the suite refuses anything else)."""
@@ -43,10 +43,13 @@ def kept_database_unknown_migrations(name: str | None = None) -> list[tuple[str,
 
 
 @pytest.fixture(scope="session")
-def django_db_createdb(request) -> bool:  # replaces pytest-django's fixture
+def django_db_createdb(request, django_db_modify_db_settings) -> bool:  # replaces pytest-django's fixture
     """Make the test database anew when asked (``--create-db``) or when the kept one (the suite
     runs with ``--reuse-db``) records a migration this code lacks: migrating it would fail, and
-    with it every database test."""
+    with it every database test.
+
+    Asked after ``django_db_modify_db_settings``, which gives an xdist worker's test database its
+    suffix (``test_crawford_gw0``): the database looked at is the one this worker will use."""
     if request.config.getvalue("create_db"):
         return True
     unknown = kept_database_unknown_migrations()
@@ -71,7 +74,8 @@ def django_db_setup(django_db_setup, django_db_blocker):  # extends pytest-djang
     from django.core.cache import cache
 
     # A kept test database starts its ids where the last run stopped, a new one from 1: either
-    # way, nothing cached by an earlier run may answer for this one.
+    # way, nothing cached by an earlier run may answer for this one. Only this process's keys go
+    # (tests/settings_env.py): another xdist worker's cache and queues are left alone.
     cache.clear()
     yield
 

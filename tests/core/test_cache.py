@@ -94,6 +94,31 @@ def test_with_redis_up_it_is_an_ordinary_cache():
     assert cache.circuit.failures == 0
 
 
+def test_clearing_the_cache_removes_its_own_keys_and_leaves_the_broker_and_other_prefixes_alone():
+    """Each xdist worker clears its own cache (tests/settings_env.py) while another runs on the same
+    Redis database, as the Celery broker does in production."""
+    tag = uuid.uuid4().hex
+    ours = FailOpenRedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"test-{tag}-gw0"})
+    # A prefix that starts like ours, and one with the glob's own characters, read literally.
+    theirs = FailOpenRedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"test-{tag}-gw0x"})
+    starred = FailOpenRedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"test-{tag}-*"})
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    queue = f"crawford-test-{tag}-quick"
+    try:
+        ours.set_many({f"key{i}": i for i in range(2500)})  # more than one batch of SCAN and UNLINK
+        theirs.set("key1", "theirs")
+        starred.set("key1", "starred")
+        client.lpush(queue, "a task")
+        assert ours.clear() is True
+        assert ours.get_many(["key1", "key2499"]) == {}
+        assert theirs.get("key1") == "theirs" and client.llen(queue) == 1
+        assert starred.clear() is True
+        assert starred.get("key1") is None and theirs.get("key1") == "theirs"
+    finally:
+        theirs.clear()
+        client.delete(queue)
+
+
 def test_the_failure_is_logged_once_a_minute_then_its_end_once(clock, caplog, monkeypatch):
     cache = FailOpenRedisCache(settings.REDIS_URL, {"OPTIONS": {"retry_seconds": 0}})
     real_get = RedisCacheClient.get
