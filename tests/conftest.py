@@ -80,6 +80,39 @@ def django_db_setup(django_db_setup, django_db_blocker):  # extends pytest-djang
     yield
 
 
+# --- in parallel (pytest-xdist, -n) ----------------------------------------------------------------
+
+#: Folders whose tests all run on one xdist worker, one after another: the fault tests build one stack
+#: of servers for the session (tests/faults/conftest.py), stop and start them and time recoveries; a
+#: second worker would build a second stack and stop and start its servers at the same moments.
+ONE_WORKER = ("tests/faults/",)
+
+
+def one_worker_scope(nodeid: str) -> str:
+    """The unit of work ``nodeid`` is sent to a worker in: its folder of ``ONE_WORKER``, or itself."""
+    return next((folder for folder in ONE_WORKER if nodeid.startswith(folder)), nodeid)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """With ``-n`` (and no other ``--dist`` asked for) each test goes to whichever worker is free,
+    biggest unit first, and the tests of a folder of ``ONE_WORKER`` go to one worker together.
+
+    Not xdist's ``--dist loadgroup`` and the ``xdist_group`` mark: it tells the controller the group
+    by rewriting the tests' node ids, which pytest 9.2 no longer reads (pytest-xdist issue 1386),
+    so the tests would be spread silently. The controller knows the paths. Returns None (xdist's
+    own scheduler) for any other ``--dist``."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerFoldersScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return one_worker_scope(nodeid)
+
+    return OneWorkerFoldersScheduling(config, log)
+
+
 #: The queues' prefix of this test run (config/settings.py QUEUE_PREFIX).
 SESSION_QUEUE_PREFIX = f"crawford-test-{os.getpid()}-{uuid.uuid4().hex[:8]}-"
 

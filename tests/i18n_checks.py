@@ -223,10 +223,18 @@ def _cwd(path: Path):
 
 @functools.cache
 def extracted_msgids(domain: str, root: Path = BASE_DIR) -> polib.POFile:
-    """What makemessages finds in the code for ``domain``, without touching locale/: the source
-    folders are linked into a temporary folder whose own locale/ receives the catalog.
+    """What makemessages finds in the code for ``domain``, without touching the project: the source
+    folders are laid out again in a temporary folder, each file a link to its source, and that
+    folder's own locale/ receives the catalog.
+
+    Folders are made, not linked: makemessages writes each template it reads as a ``.py`` file
+    beside it (``login.html.py``) and removes it after, so in a linked folder it would write into
+    the project, where another test process reading the templates, or making the same file, at
+    the same moment would trip over it (the suite runs in parallel).
 
     Cached for the test session: xgettext over the whole project takes seconds."""
+    import shutil
+
     from django.core.management import call_command
     from django.test import override_settings
 
@@ -235,7 +243,11 @@ def extracted_msgids(domain: str, root: Path = BASE_DIR) -> polib.POFile:
         for child in root.iterdir():
             if child.name.startswith(".") or child.name in IGNORED or child.name == "__pycache__":
                 continue
-            (tmp_path / child.name).symlink_to(child)
+            if child.is_dir():
+                shutil.copytree(child, tmp_path / child.name, copy_function=os.symlink,
+                                ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                (tmp_path / child.name).symlink_to(child)
         locale = tmp_path / "locale"
         locale.mkdir()
         with _cwd(tmp_path), override_settings(LOCALE_PATHS=[str(locale)]):

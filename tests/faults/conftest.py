@@ -5,9 +5,9 @@ The stack takes about a minute to build (a fresh cluster, migrations, static fil
 it is built once, by the first test that asks for it, and torn down when the session ends, even
 after a failure. A test may stop Redis or PostgreSQL, start workers and beat: after it,
 ``stack.ensure_up()`` stops its workers and starts the servers again, so the next test begins with
-everything up. Every test here is marked ``slow`` and ``xdist_group("faults")``: run in parallel
-(``-n``, ``--dist loadgroup``), they all go to one worker, which builds the stack once, and no two
-of them stop and start servers or time a recovery at the same moment."""
+everything up. Every test here is marked ``slow``. Run in parallel (``-n``), they all go to one
+worker (tests/conftest.py, ``ONE_WORKER``), which builds the stack once, and no two of them stop and
+start servers or time a recovery at the same moment."""
 
 from __future__ import annotations
 

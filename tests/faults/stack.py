@@ -327,7 +327,9 @@ class Service:
                 raise RuntimeError(f"gunicorn ended:\n{self.process.log()}")
             try:
                 return requests.get(self.base_url + "/accounts/login/", timeout=5).status_code == 200
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):
+                # Not listening yet, or its first answer (the app loading) slower than 5 s on a
+                # busy machine: either way, ask again until the minute is up.
                 return False
 
         wait_for("gunicorn to answer", answers, timeout=60, log=self.process.log)

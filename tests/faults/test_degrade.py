@@ -21,7 +21,7 @@ import requests
 
 from tests.faults.stack import wait_for
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("faults")]
+pytestmark = pytest.mark.slow
 
 
 def test_with_redis_down_reads_answer_from_the_database_and_the_cache_comes_back(stack):

@@ -22,7 +22,7 @@ import pytest
 
 from tests.faults.scenario import PASSWORD, figures_record, make, mat_file, new_tag, poll, zip_of
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("faults")]
+pytestmark = pytest.mark.slow
 
 FILES = ["galaxy_1pt_match1501137.mat", "galaxy_3pt_match1161689.mat", "galaxy_3pt_match2561306.mat",
          "galaxy_5pt_match1484923.mat", "galaxy_5pt_match9012369.mat"]

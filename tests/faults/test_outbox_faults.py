@@ -39,7 +39,7 @@ from tests.faults.scenario import (
     poll,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("faults")]
+pytestmark = pytest.mark.slow
 
 NOTIFY = "matches.tasks.match_notify_task"
 RATE = "matches.tasks.match_rating_apply_task"

@@ -7,7 +7,7 @@ import pytest
 
 from tests.faults.scenario import invariants_broken
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("faults")]
+pytestmark = pytest.mark.slow
 
 
 def test_a_worker_takes_tasks_from_the_private_redis_and_dies_when_killed(stack):
