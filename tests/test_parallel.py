@@ -45,3 +45,11 @@ def test_a_worker_has_its_own_test_database_and_cache_keys():
     else:  # one process: the test database of the configured one, no prefix
         configured = dj_database_url.parse(os.environ["DATABASE_URL"])["NAME"]
         assert (prefix, database) == ("", f"test_{configured}")
+
+
+def test_the_kept_database_is_looked_at_once_the_worker_suffix_is_given(django_db_createdb, request):
+    """tests/conftest.py's ``django_db_createdb`` asks the kept database (by default the name in the
+    settings) after pytest-django gave it the worker's suffix: otherwise a worker would look at
+    test_crawford, not test_crawford_gw0, and keep a database that no longer migrates."""
+    assert django_db_createdb in (True, False)
+    assert "django_db_modify_db_settings" in request.fixturenames
