@@ -27,6 +27,7 @@ from . import errors, hooks
 from .board import board_svg
 from .clocks import match_clock_text, remaining_text
 from .forms import ConsentForm, ContestForm, ResultForm
+from .forms_clocks import ClockIntroduceForm
 from .forms_penalties import PenaltyForm
 from .models import Game, Match, Player, Report
 from .penalties_text import penalty_text
@@ -303,17 +304,21 @@ def _render_detail(
         "history": audit_rows(audit_of_match(match)[:HISTORY_ROWS], {match.pk: (match.side0.name, match.side1.name)})
         if runs else None,
     }
-    context.update(_penalties_context(match, runs, penalty_form))
+    # The match row keeps its penalties' scores (penalties_mid): a match without any reads no rows.
+    penalties = list(match.penalties.all()) if match.penalties_mid and not match.is_money else []
+    open_ = runs and not match.is_money and match.status in (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
+    context.update(_penalties_context(match, open_, penalty_form, penalties))
+    # Issue 17 point 1: a match under way without a required clock may get one for slow play,
+    # from the score as it stands (the reserve shown first, on the clock's own page).
+    context["clock_form"] = (ClockIntroduceForm(match=match, standing=penalty_standing(match, penalties), prefix="clock")
+                             if open_ and match.clock_policy != Match.ClockPolicy.REQUIRED else None)
     return render(request, "matches/detail.html", context, status=status)
 
 
-def _penalties_context(match: Match, runs: bool, form) -> dict:
+def _penalties_context(match: Match, open_: bool, form, penalties: list) -> dict:
     """Issue 17 point 2: the penalty points given mid-match, the score they left and, for whoever
-    directs a match in play, the form to give more."""
-    # The match row keeps its penalties' scores (penalties_mid): a match without any reads no rows.
-    penalties = list(match.penalties.all()) if match.penalties_mid and not match.is_money else []
+    directs a match in play (``open_``), the form to give more."""
     last = penalties[-1] if penalties else None
-    open_ = runs and not match.is_money and match.status in (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
     if open_ and form is None:
         form = PenaltyForm(match=match, standing=penalty_standing(match, penalties), prefix="penalty")
     return {
