@@ -372,6 +372,12 @@ MATRIX = {
     ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
     ("matches:flag_fall", "get"):                        (302, 405, 405, 405, 405, 405, 405),  # issue 17 point 1
     ("matches:flag_fall", "post"):                       (302, 403, 403, 403, 400, 403, 400),
+    # A clock brought in mid-match (issue 17 point 1): the match's director only; an empty form is a 400.
+    ("matches:clock_introduce", "get"):                  (302, 403, 403, 403, 200, 403, 200),
+    ("matches:clock_introduce", "post"):                 (302, 403, 403, 403, 400, 403, 400),
+    # How ratings are computed (issue 17 point 9): public, read-only.
+    ("matches:ratings", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("matches:ratings", "post"):                         (405, 405, 405, 405, 405, 405, 405),
     # Penalty points mid-match (issue 17 point 2): the match's director only; an empty form is a 400.
     ("matches:penalty", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("matches:penalty", "post"):                         (302, 403, 403, 403, 400, 403, 400),

@@ -63,9 +63,9 @@ def test_the_explanation_page_speaks_the_readers_language(language):
                       "A worked example", "When a rating changes"):
             assert f">{html.escape(translation.gettext(msgid), quote=False)}<" in body, msgid
     # The formulas are notation, read left to right in every language.
-    assert '<code dir="ltr">P<sub>upset</sub> = 1 / (10<sup>D × √n / 2000</sup> + 1)</code>' in body
-    assert '<code dir="ltr">4 × K × √n × P</code>' in body
-    assert '<code dir="ltr">K = max(1, 5 − experience / 100)</code>' in body
+    assert '<code dir="ltr">P<sub>upset</sub> = 1 / (10<sup>D \u00d7 √n / 2000</sup> + 1)</code>' in body
+    assert '<code dir="ltr">4 \u00d7 K \u00d7 √n \u00d7 P</code>' in body
+    assert '<code dir="ltr">K = max(1, 5 \u2212 experience / 100)</code>' in body
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -121,7 +121,7 @@ def test_the_example_is_computed_as_the_page_is_made_not_written_in_it(monkeypat
     shown = figures(page())
     change = fibs_change(1800.0, 1450.0, 11, winner_experience=0, loser_experience=50)
     assert shown["favourite-gains"][0][0] == pytest.approx(change.winner_delta)
-    assert shown["favourite-k"][0][0] == 5.0 and "5 − 0 / 100 = 5.00" in text_of(page())
+    assert shown["favourite-k"][0][0] == 5.0 and "5 \u2212 0 / 100 = 5.00" in text_of(page())
 
     def doubled(*args, **kwargs):
         real = fibs_change(*args, **kwargs)
