@@ -60,8 +60,9 @@ def match_clock_introduce(*, match_id: int, user, score, seconds_per_point: int 
     play): each side's reserve is the reduced one (``engine.clocks.reduced_reserve``: one minute
     less per point already played, the US clock rules of 2013 in our words). The clock's reserve
     per point and delay are the match's own when it records a clock (its event's), else the given
-    ones or the defaults (2 minutes, 12 s); the policy becomes "required". Audited as
-    ``match.clock_introduced``.
+    ones or the defaults (2 minutes, 12 s); the policy becomes "required". The clock is
+    ``matches.clocks.mid_match_clock``'s, the one the match page shows before it is applied.
+    Audited as ``match.clock_introduced``.
 
     Raises Match.DoesNotExist; NotAllowed ``not_organiser``; Conflict ``already_confirmed``;
     DomainError ``bad_clock`` naming the field (a money session, a score that is not one of a
