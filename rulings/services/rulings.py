@@ -37,8 +37,9 @@ from core.outbox import outbox_enqueue
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
-from matches.models import Match, Report
+from matches.models import Match, MatchPenalty, Report
 from matches.services.logs import CheckedLog, log_from_json
+from matches.services.penalties import penalties_follow, penalties_restore, penalty_record, penalty_rows, penalty_standing
 from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
 from rulings import announce, errors
 from rulings.models import Appeal, Dispute, Ruling
@@ -302,6 +303,11 @@ def _state(match: Match, *, logs: bool = False) -> dict:
     }
     if logs:
         state["logs"] = list(games.values_list("log", flat=True)) if state["games"] else None
+    if match.penalties_mid:
+        # Issue 17 point 2: the mid-match penalties (as the engine places them, and their rows),
+        # which a ruling that changes the games moves with them, and an overturned one puts back.
+        state["penalties_mid"] = match.penalties_mid
+        state["penalty_rows"] = penalty_rows(match)
     return state
 
 
@@ -309,7 +315,10 @@ SAME_KEYS = ("status", "score", "winner", "penalty", "reports", "games")
 
 
 def _same_state(current: dict, recorded: dict) -> bool:
-    return all(current.get(key) == recorded.get(key) for key in SAME_KEYS)
+    # A ruling recorded before mid-match penalties existed holds none: compare them only when
+    # one side of the comparison has them.
+    penalties = ("penalties_mid",) if "penalties_mid" in current or "penalties_mid" in recorded else ()
+    return all(current.get(key) == recorded.get(key) for key in (*SAME_KEYS, *penalties))
 
 
 def _without_logs(changes):
@@ -350,11 +359,22 @@ def _stored_games(match: Match) -> list[list]:
     return [actions_from_json(log) for log in logs]
 
 
+def _penalties(match: Match, games: list[list]) -> tuple:
+    """The match's mid-match penalties, each placed before the stored game it came before (the
+    engine then keeps it between the same two games whatever the ruling changes)."""
+    if not match.penalties_mid:
+        return ()
+    return engine_rulings.penalties_placed(match.rules(), games, match.penalties_at(), start=match.start)
+
+
 def _ruled_result(context: _Context, ruled: engine_rulings.RuledMatch, *, replay_game: bool = False) -> None:
     """Make the logs a ruling produced the match's record: the result they give is confirmed, or
     (unfinished) the match is played on from them. A money session has no end: its new totals
-    are confirmed, unless a game is to be replayed."""
+    are confirmed, unless a game is to be replayed. The mid-match penalties follow the ruled
+    replay first (the scores they now come at), so every later replay of the logs places them."""
     match = context.match
+    if match.penalties_mid:
+        penalties_follow(match, ruled.replay.penalties)
     games = [[action_to_dict(action) for action in game] for game in ruled.games]
     log = CheckedLog(games, ruled.replay)
     finished = not replay_game if match.is_money else ruled.replay.winner is not None
@@ -392,7 +412,8 @@ def _stands(context: _Context):
         raise errors.bad_ruling("score", _("%(score)s is not a reported result of this match (reported: %(claimed)s); "
                                            "to set another, correct the score") % {
             "score": f"{claim.score[0]}-{claim.score[1]}", "claimed": claimed})
-    log = log_from_json(report.games, match.rules(), start=match.start) if report.games is not None else None
+    log = (log_from_json(report.games, match.rules(), start=match.start, penalties=match.penalties_at())
+           if report.games is not None else None)
     _confirm(context, claim_make(match, claim.score, log))
     return {"score": list(claim.score)}, before, _state(match)
 
@@ -464,6 +485,7 @@ def _illegal_play(context: _Context, *, corrected: bool):
                         "%(policy)s policy")
         raise errors.bad_ruling(field, message % {"policy": policy})
     games = _stored_games(match)
+    penalties = _penalties(match, games)
     played = _as_played(context, params, where["game"])
     if played is not None:
         if "log" in params:
@@ -473,13 +495,15 @@ def _illegal_play(context: _Context, *, corrected: bool):
     before = _state(match, logs=True)
     if corrected:
         ruled = engine_rulings.play_corrected(rules, games, where["game"], where["move"], normalised["play"],
-                                              start=match.start)
+                                              start=match.start, penalties=penalties)
     elif rules.responsible_moves:
-        ruled = engine_rulings.play_condoned(rules, games, where["game"], where["move"], start=match.start)
+        ruled = engine_rulings.play_condoned(rules, games, where["game"], where["move"], start=match.start,
+                                             penalties=penalties)
     else:
         # Issue 17 point 3: under legal moves a play noticed too late stands, and the game keeps its
         # verified log, the play marked "stood" (RULES.md §9), not condoned.
-        ruled = engine_rulings.play_stood(rules, games, where["game"], where["move"], start=match.start)
+        ruled = engine_rulings.play_stood(rules, games, where["game"], where["move"], start=match.start,
+                                          penalties=penalties)
         normalised["stood"] = True
     _ruled_result(context, ruled)
     return normalised, before, _state(match)
@@ -490,7 +514,8 @@ def _game_removed(context: _Context, *, replayed: bool):
     params = _game_and_move(context, context.take("game"), move=False)
     games = _stored_games(match)
     before = _state(match, logs=True)
-    ruled = engine_rulings.game_voided(match.rules(), games, params["game"], start=match.start)
+    ruled = engine_rulings.game_voided(match.rules(), games, params["game"], start=match.start,
+                                       penalties=_penalties(match, games))
     if replayed and not match.is_money and ruled.replay.winner is not None:
         a, b = ruled.replay.final_score
         raise errors.ruling_refused(_("the match is decided without game %(game)s (%(score)s): there is nothing to "
@@ -511,7 +536,7 @@ def _crawford_double_voided(context: _Context):
     games = _stored_games(match)
     before = _state(match, logs=True)
     ruled = engine_rulings.crawford_double_voided(match.rules(), games, normalised["game"], as_played,
-                                                  start=match.start)
+                                                  start=match.start, penalties=_penalties(match, games))
     _ruled_result(context, ruled)
     return normalised, before, _state(match)
 
@@ -546,6 +571,20 @@ def _penalty_points(context: _Context):
         normalised["minutes_late"] = minutes
     normalised["points"] = points
     before = _state(match, logs=True)
+    if match.penalties_mid:
+        # Issue 17 point 2: once penalties were given mid-match, the score has moved on from the
+        # start: these points are given as one more, at the score the last one left (the Crawford
+        # game follows from it; more than half the length in all loses the match).
+        reason = MatchPenalty.Reason.LATE if "minutes_late" in normalised else MatchPenalty.Reason.OTHER
+        try:
+            _penalty, final = penalty_record(match, side, points, reason, context.director)
+        except DomainError as error:
+            raise errors.bad_ruling("points", error.message, reason=error.code) from None
+        if final is not None:
+            _confirm(context, claim_make(match, final, None))
+            normalised["match_lost"] = True
+        normalised["mid_match"] = True
+        return normalised, before, _state(match)
     opponent = 1 - side
     credit = [match.penalty0, match.penalty1]
     credit[opponent] += points
@@ -564,7 +603,9 @@ def _match_awarded(context: _Context):
     if match.is_money:
         raise errors.bad_ruling("outcome", _("a money session has no match to award"))
     before = _state(match, logs=True)
-    score = engine_rulings.match_ended_by_award(match.length, side, score=match.start)
+    # The loser keeps the points he had as the score stood: the penalty points given mid-match
+    # included (issue 17 point 2), else those of the start.
+    score = engine_rulings.match_ended_by_award(match.length, side, score=penalty_standing(match))
     _confirm(context, claim_make(match, score, None))
     return {"side": side}, before, _state(match)
 
@@ -647,14 +688,18 @@ def _put_back(match: Match, before: dict, actor, note: str) -> None:
         match.penalty0, match.penalty1 = penalty
         match.rated = rated
         match.save(update_fields=["penalty0", "penalty1", "rated", "updated_at"])
+    # The mid-match penalties as they were (issue 17 point 2): the logs put back replay with them.
+    if before.get("penalties_mid") or match.penalties_mid:
+        penalties_restore(match, before.get("penalties_mid") or [], before.get("penalty_rows") or [])
     if _same_state(_state(match), before):
         return
     logs = before.get("logs")
     if before["status"] == Match.Status.CONFIRMED:
-        log = log_from_json(logs, match.rules(), start=penalty) if logs is not None else None
+        log = (log_from_json(logs, match.rules(), start=penalty, penalties=match.penalties_at())
+               if logs is not None else None)
         _override(match, actor, Claim(tuple(before["score"]), log), note)
     else:
-        log = log_from_json(logs or [], match.rules(), start=penalty)
+        log = log_from_json(logs or [], match.rules(), start=penalty, penalties=match.penalties_at(), partial=True)
         match_reopen(match_id=match.pk, actor=actor, note=note, log=log, status=before["status"],
                      reports=dict((pk, status) for pk, status in before["reports"]))
         match.refresh_from_db()
