@@ -37,7 +37,7 @@ from core.outbox import outbox_enqueue
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
-from matches.models import Match, MatchPenalty, Report
+from matches.models import MAX_SCORE, Match, MatchPenalty, Report
 from matches.services.logs import CheckedLog, log_from_json
 from matches.services.penalties import penalties_follow, penalties_restore, penalty_record, penalty_rows, penalty_standing
 from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
@@ -132,7 +132,10 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
       other had);
     - ``warning`` {"side"}: recorded only;
     - ``disqualification`` {"side"}: the side's entry withdrawn from the event (its unplayed
-      matches forfeited to the opponents); only in an event.
+      matches forfeited to the opponents); only in an event;
+    - ``wrong_length`` {"played_length", "choice", "score"?, "finished"?, "crawford_played"?}: a
+      match played to the wrong length resolved by the director's choice among the engine's
+      (:func:`_wrong_length`).
 
     Raises DomainError ``bad_ruling`` (with ``field``) for bad input, Conflict ``ruling_in_force``
     (the dispute has one), ``ruling_refused`` (with the reason: the event's, the engine's or the
@@ -339,7 +342,7 @@ def _confirm(context: _Context, claim: Claim) -> None:
         raise _refused(error) from None
 
 
-def _reopen(context: _Context, log: CheckedLog) -> None:
+def _reopen(context: _Context, log: CheckedLog | None) -> None:
     match = context.match
     event = event_of(match)
     if event is not None and event.status == Tournament.Status.FINISHED:
@@ -648,6 +651,74 @@ def _disqualification(context: _Context):
     return {"side": side}, before, after
 
 
+#: A length a match may have been played to (a 64-point match is already a marathon).
+MAX_PLAYED_LENGTH = 99
+
+
+def _wrong_length(context: _Context):
+    """Issue 17 point 3: a match played to ``played_length`` instead of its own length. The engine
+    gives the director's choices (``engine.rulings.wrong_length_choices``); the choice made is
+    applied through the result services: the result stands (the match's length becomes the
+    length played, and the score is confirmed), the side that reached the right length wins
+    (confirmed at the length), or the match goes on to its right length from the score as it
+    stands (a reported or confirmed result is taken back; the Crawford game follows from that
+    score)."""
+    match = context.match
+    params = context.take("played_length", "choice", "score", "finished", "crawford_played")
+    if match.is_money:
+        raise errors.bad_ruling("outcome", _("a money session has no length to get wrong"))
+    played = _whole(params, "played_length", 1, maximum=MAX_PLAYED_LENGTH)
+    reported = match.status in (Match.Status.CONFIRMED, Match.Status.REPORTED, Match.Status.DISPUTED)
+    finished = _flag(params, "finished", reported)
+    score = _score_standing(match, params)
+    stored = list(match.games.values_list("crawford", flat=True))
+    crawford_played = _flag(params, "crawford_played", any(stored))
+    answer = engine_rulings.wrong_length_choices(match.rules(), played, score, finished=finished,
+                                                 crawford_played=crawford_played)
+    choice = params.get("choice")
+    if choice not in answer.choices:
+        raise errors.bad_ruling("choice", _("choice is one of %(choices)s for this match, not %(given)s") % {
+            "choices": ", ".join(answer.choices), "given": choice if isinstance(choice, str) else _("none")})
+    normalised = {"played_length": played, "choice": choice, "score": list(score), "finished": finished,
+                  "length": match.length}
+    before = {**_state(match, logs=True), "length": match.length}
+    if choice == engine_rulings.RESULT_STANDS:
+        match.length = played
+        match.save(update_fields=["length", "updated_at"])
+        try:
+            claim = claim_make(match, score, None)
+        except DomainError as error:
+            raise errors.bad_ruling("score", error.message, reason=error.code) from None
+        _confirm(context, claim)
+    elif choice == engine_rulings.WON_AT_LENGTH:
+        final = engine_rulings.match_ended_by_award(match.length, answer.winner, score=(
+            min(score[0], match.length), min(score[1], match.length)))
+        _confirm(context, claim_make(match, final, None))
+    else:
+        normalised["crawford_next"] = answer.state.next_is_crawford
+        if reported or match.reports.exclude(status=Report.Status.SUPERSEDED).exists():
+            _reopen(context, None)
+    return normalised, before, {**_state(match), "length": match.length}
+
+
+def _score_standing(match: Match, params: dict) -> tuple[int, int]:
+    """The score a wrong-length ruling starts from: ``params["score"]``, else the confirmed
+    result (in full), else the one score every live report gives."""
+    value = params.get("score")
+    if value is None:
+        if match.status == Match.Status.CONFIRMED:
+            value = match.full_score or (match.score0, match.score1)
+        else:
+            reported = {r.full_score or r.score for r in _live_reports(match) if r.side is not None}
+            value = reported.pop() if len(reported) == 1 else None
+    if value is None:
+        raise errors.bad_ruling("score", _("score is the score as it stands, two whole numbers [side 0, side 1]"))
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_SCORE for v in value)):
+        raise errors.bad_ruling("score", _("score is the score as it stands, two whole numbers [side 0, side 1]"))
+    return value[0], value[1]
+
+
 def _forfeitable(entry) -> list[Match]:
     """The entry's matches a withdrawal forfeits: those of its pairings without a confirmed result."""
     return list(
@@ -668,6 +739,7 @@ OUTCOMES: dict[str, Outcome] = {
     Ruling.Outcome.MATCH_AWARDED: _match_awarded,
     Ruling.Outcome.WARNING: _warning,
     Ruling.Outcome.DISQUALIFICATION: _disqualification,
+    Ruling.Outcome.WRONG_LENGTH: _wrong_length,
 }
 
 
@@ -684,6 +756,10 @@ def _restore_result(match: Match, before: dict, after: dict, actor, note: str) -
 
 def _put_back(match: Match, before: dict, actor, note: str) -> None:
     penalty, rated = tuple(before["penalty"]), before["rated"]
+    if before.get("length") not in (None, match.length):
+        # A wrong-length ruling changed the match's length (the result stood as played).
+        match.length = before["length"]
+        match.save(update_fields=["length", "updated_at"])
     if (match.penalty0, match.penalty1) != penalty or match.rated != rated:
         match.penalty0, match.penalty1 = penalty
         match.rated = rated
