@@ -181,3 +181,16 @@ def test_the_ruling_form_refuses_a_choice_the_rules_do_not_give_on_its_field(cas
     assert response.status_code == 400
     assert '<a href="#id_choice">' in response.content.decode()
     assert Ruling.objects.count() == 0 and cast.match.status == Match.Status.SCHEDULED
+
+
+def test_a_reported_result_is_taken_back_when_the_match_goes_on_to_its_right_length(cast):
+    # Both reported 5-2, but the director finds they stopped a 5-point match they had been playing
+    # to 3 at 2-1 (as the scoresheet shows): it goes on from 2-1, the reports superseded.
+    confirm_score(cast.match, (5, 2))
+    ruling = rule(cast, {"played_length": 3, "score": [2, 1], "finished": False, "choice": "continue_to_length"})
+    assert state(cast.match) == (5, "in_play", None, None, None)
+    assert not cast.match.reports.exclude(status="superseded").exists()
+    assert ruling.params["crawford_next"] is False
+    ruling.refresh_from_db()
+    ruling_revert(ruling=ruling, actor=cast.staff)
+    assert state(cast.match) == (5, "confirmed", 5, 2, 0)
