@@ -17,6 +17,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from audit.describe import ltr
 from audit.selectors import audit_of_match, audit_rows
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse
@@ -172,6 +173,9 @@ def _moment_text(match: Match, game: Game, moment) -> str:
                         "end of game %(number)s: %(winner)s wins %(points)s points (%(ending)s)", game.points) % {
             "number": game.number, "winner": match.sides[game.winner].name, "points": game.points, "ending": ending}
     action = action_from_dict(moment.action)
+    if action.type == "setup":
+        return gettext("the checkers were set up wrongly and the game stands: it started from the position shown "
+                       "(Position ID %(position)s)") % {"position": ltr(action.position)}
     if action.side is None:
         return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action.describe()}
     return gettext("move %(move)s, side %(side)s (%(name)s): %(action)s") % {

@@ -300,7 +300,8 @@ def _claim_from_request(request, match: Match, data: dict | None = None) -> tupl
         score = (data["score0"], data["score1"])
     else:
         data = data if data is not None else _json_claim(request)
-        log = log_from_json(data["games"], match.rules(), start=match.start) if "games" in data else None
+        log = (log_from_json(data["games"], match.rules(), start=match.start, penalties=match.penalties_at())
+               if "games" in data else None)
         score = data["score"]
     return claim_make(match, score, log, remaining=data.get("clock_remaining")), data.get("statement", "")
 
