@@ -10,6 +10,8 @@ seed 7, the line of Bob's bye (main-1-3).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.db import IntegrityError, transaction
 
@@ -28,6 +30,12 @@ from tournaments.services.reentry import entry_reenter
 pytestmark = pytest.mark.django_db
 
 
+def named(result) -> tuple[Tournament, SimpleNamespace]:
+    """A drawn event and its players by name (``who.erin``)."""
+    tournament, players = result
+    return tournament, SimpleNamespace(**{p.display_name.lower(): p for p in players})
+
+
 def first(tournament: Tournament, who) -> Entry:
     """``who``'s original entry (a re-entry is a second entry of the same side)."""
     return Entry.objects.get(tournament=tournament, side__player_a=who, reentry_of__isnull=True)
@@ -35,8 +43,7 @@ def first(tournament: Tournament, who) -> Entry:
 
 @pytest.fixture
 def event():
-    tournament, players = drawn(6, reentries=1)
-    return tournament, players
+    return named(drawn(6, reentries=1))
 
 
 def reenter(tournament: Tournament, who, user=None) -> Entry:
@@ -102,72 +109,72 @@ def test_the_director_allows_or_stops_re_entry_after_the_draw():
 
 
 def test_a_first_round_loser_re_enters_into_the_first_unused_bye_as_the_next_seed(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    again = reenter(tournament, erin)
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    again = reenter(tournament, who.erin)
     assert (again.side_id, again.seed, again.status, again.reentry_of_id, again.late) == (
-        first(tournament, erin).side_id, 7, Entry.Status.CHECKED_IN, first(tournament, erin).pk, False)
+        first(tournament, who.erin).side_id, 7, Entry.Status.CHECKED_IN, first(tournament, who.erin).pk, False)
     bye = pairing(tournament, "main-1-3")
     assert names(bye) == ("Bob", "Erin") and bye.entry1_id == again.pk and bye.match is not None
     # The first entry stays what it was: the loser of main-1-2.
-    assert first(tournament, erin).status == Entry.Status.CHECKED_IN
+    assert first(tournament, who.erin).status == Entry.Status.CHECKED_IN
     audit = AuditEntry.objects.get(action="entry.reentered")
     assert (audit.object_id, audit.tournament_id, audit.after["reentry_of"], audit.after["match"]) == (
-        again.pk, tournament.pk, first(tournament, erin).pk, "main-1-3")
-    assert describe(audit) == f"{audit.actor_name} re-entered Erin into the main, after a first-round loss."
+        again.pk, tournament.pk, first(tournament, who.erin).pk, "main-1-3")
+    assert describe(audit).endswith(" re-entered Erin into the main, after a first-round loss.")
 
 
 def test_a_re_entry_is_shown_as_one_beside_the_name(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    again = reenter(tournament, erin)
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    again = reenter(tournament, who.erin)
     shown = {e.entry_id: e for e in selectors.entry_list(tournament=tournament)}
-    assert shown[again.pk].reentry and shown[again.pk].reentry_of == first(tournament, erin).pk
+    assert shown[again.pk].reentry and shown[again.pk].reentry_of == first(tournament, who.erin).pk
     assert shown[again.pk].name == "Erin (re-entry)"
-    assert not shown[first(tournament, erin).pk].reentry and shown[first(tournament, erin).pk].name == "Erin"
+    assert not shown[first(tournament, who.erin).pk].reentry and shown[first(tournament, who.erin).pk].name == "Erin"
 
 
 def test_the_bracket_goes_on_with_the_re_entered_player_to_the_final_and_the_placings(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    again = reenter(tournament, erin)
-    play(tournament, "main-1-3", erin)  # the re-entry beats Bob, who had the bye
-    play(tournament, "main-1-4", carol)
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    again = reenter(tournament, who.erin)
+    play(tournament, "main-1-3", who.erin)  # the re-entry beats Bob, who had the bye
+    play(tournament, "main-1-4", who.carol)
     semi = pairing(tournament, "main-2-2")
-    assert (semi.entry0_id, semi.entry1_id) == (again.pk, first(tournament, carol).pk) and semi.match is not None
-    play(tournament, "main-2-1", alice)
-    play(tournament, "main-2-2", erin)
+    assert (semi.entry0_id, semi.entry1_id) == (again.pk, first(tournament, who.carol).pk) and semi.match is not None
+    play(tournament, "main-2-1", who.alice)
+    play(tournament, "main-2-2", who.erin)
     final = pairing(tournament, "main-3-1")
-    assert (final.entry0_id, final.entry1_id) == (first(tournament, alice).pk, again.pk)
-    play(tournament, "main-3-1", erin)
+    assert (final.entry0_id, final.entry1_id) == (first(tournament, who.alice).pk, again.pk)
+    play(tournament, "main-3-1", who.erin)
     tournament_finish(tournament_id=tournament.pk, user=tournament.organiser)
     placings = selectors.tournament_placings(tournament=Tournament.objects.get(pk=tournament.pk))
     assert (placings[0].place, placings[0].entrant.entry_id, placings[0].entrant.name) == (1, again.pk,
                                                                                           "Erin (re-entry)")
     # Her first entry keeps its first-round loss.
-    assert first(tournament, erin).pk in {row.entrant.entry_id for row in placings if row.place > 2}
+    assert first(tournament, who.erin).pk in {row.entrant.entry_id for row in placings if row.place > 2}
 
 
 @pytest.fixture
 def event7():
     """Seven players: only Alice (seed 1) has a bye (main-1-1), and a re-entry takes seed 8, her
     bye's line; round 1 is Dave-Erin (main-1-2), Bob-Grace (main-1-3), Carol-Frank (main-1-4)."""
-    return drawn(7, reentries=1)
+    return named(drawn(7, reentries=1))
 
 
 def test_the_re_entry_may_be_made_before_the_bye_holders_next_match_starts(event7):
-    tournament, (alice, bob, carol, dave, erin, frank, grace) = event7
-    play(tournament, "main-1-2", dave)  # Alice (bye) meets Dave in main-2-1: made, not started
+    tournament, who = event7
+    play(tournament, "main-1-2", who.dave)  # Alice (bye) meets Dave in main-2-1: made, not started
     assert pairing(tournament, "main-2-1").match_id is not None
-    play(tournament, "main-1-3", bob)
-    again = reenter(tournament, grace)
+    play(tournament, "main-1-3", who.bob)
+    again = reenter(tournament, who.grace)
     semi = pairing(tournament, "main-2-1")
     # Alice's match with Dave is reset: Alice must first beat the re-entry.
     assert semi.match_id is None and (semi.entry0_id, semi.entry1_id) == (None, None)
     assert names(pairing(tournament, "main-1-1")) == ("Alice", "Grace") and again.seed == 8
-    play(tournament, "main-1-1", alice)
+    play(tournament, "main-1-1", who.alice)
     semi = pairing(tournament, "main-2-1")
-    assert (semi.entry0_id, semi.entry1_id) == (first(tournament, alice).pk, first(tournament, dave).pk)
+    assert (semi.entry0_id, semi.entry1_id) == (first(tournament, who.alice).pk, first(tournament, who.dave).pk)
     assert semi.match_id is not None
     assert AuditEntry.objects.filter(action="pairing.reset").exists()
 
@@ -188,31 +195,31 @@ def test_a_pair_re_enters_like_a_player():
 
 
 def test_an_event_without_re_entry_refuses_it():
-    tournament, (alice, bob, carol, dave, erin, frank) = drawn(6)
-    play(tournament, "main-1-2", dave)
+    tournament, who = named(drawn(6))
+    play(tournament, "main-1-2", who.dave)
     before = snapshot(tournament)
     with pytest.raises(Conflict) as raised:
-        reenter(tournament, erin)
+        reenter(tournament, who.erin)
     assert raised.value.code == "reentry_off" and "allows no re-entry" in raised.value.message
     assert snapshot(tournament) == before
 
 
 def test_a_player_who_has_not_lost_in_round_one_cannot_re_enter(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    error = refused(tournament, dave, "not_a_first_round_loser")  # he won
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    error = refused(tournament, who.dave, "not_a_first_round_loser")  # he won
     assert "Dave did not lose a match of the main's first round" in error.message
-    refused(tournament, carol, "not_a_first_round_loser")  # still to play
-    refused(tournament, alice, "not_a_first_round_loser")  # a bye
+    refused(tournament, who.carol, "not_a_first_round_loser")  # still to play
+    refused(tournament, who.alice, "not_a_first_round_loser")  # a bye
 
 
 def test_a_player_re_enters_once(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    again = reenter(tournament, erin)
-    error = refused(tournament, erin, "already_reentered")
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    again = reenter(tournament, who.erin)
+    error = refused(tournament, who.erin, "already_reentered")
     assert "Erin has already re-entered" in error.message
-    play(tournament, "main-1-3", bob)  # the re-entry loses in round 1 too
+    play(tournament, "main-1-3", who.bob)  # the re-entry loses in round 1 too
     before = snapshot(tournament)
     with pytest.raises(Conflict) as raised:
         entry_reenter(tournament_id=tournament.pk, entry_id=again.pk, user=tournament.organiser)
@@ -220,15 +227,15 @@ def test_a_player_re_enters_once(event):
 
 
 def test_no_re_entry_once_the_first_round_is_over(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    play(tournament, "main-1-4", carol)
-    error = refused(tournament, erin, "first_round_closed")
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    play(tournament, "main-1-4", who.carol)
+    error = refused(tournament, who.erin, "first_round_closed")
     assert "the main's first round is over" in error.message
 
 
 def test_no_re_entry_into_a_full_bracket():
-    tournament, players = drawn(8, reentries=1)
+    tournament, _ = drawn(8, reentries=1)
     loser_key = "main-1-1"
     p = pairing(tournament, loser_key)
     play(tournament, loser_key, p.entry0.side.player_a)
@@ -236,35 +243,35 @@ def test_no_re_entry_into_a_full_bracket():
 
 
 def test_no_re_entry_once_the_bye_holder_has_played_on(event7):
-    tournament, (alice, bob, carol, dave, erin, frank, grace) = event7
-    play(tournament, "main-1-2", dave)
-    play(tournament, "main-2-1", alice)  # Alice, who had the bye a re-entry would take, has played on
-    play(tournament, "main-1-3", bob)
-    refused(tournament, grace, "slot_played_on")
+    tournament, who = event7
+    play(tournament, "main-1-2", who.dave)
+    play(tournament, "main-2-1", who.alice)  # Alice, who had the bye a re-entry would take, has played on
+    play(tournament, "main-1-3", who.bob)
+    refused(tournament, who.grace, "slot_played_on")
 
 
 def test_no_re_entry_once_the_bye_holders_next_match_has_started(event7):
-    tournament, (alice, bob, carol, dave, erin, frank, grace) = event7
-    play(tournament, "main-1-2", dave)
-    report_only(tournament, "main-2-1", alice)  # reported, not confirmed: it has started
-    play(tournament, "main-1-3", bob)
-    error = refused(tournament, grace, "slot_played_on")
+    tournament, who = event7
+    play(tournament, "main-1-2", who.dave)
+    report_only(tournament, "main-2-1", who.alice)  # reported, not confirmed: it has started
+    play(tournament, "main-1-3", who.bob)
+    error = refused(tournament, who.grace, "slot_played_on")
     assert "main-2-1" in error.message and error.details["match"] == "main-2-1"
 
 
 def test_a_withdrawn_player_cannot_re_enter(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    entry_withdraw(tournament_id=tournament.pk, entry_id=first(tournament, erin).pk, user=tournament.organiser)
-    refused(tournament, erin, "withdrawn")
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    entry_withdraw(tournament_id=tournament.pk, entry_id=first(tournament, who.erin).pk, user=tournament.organiser)
+    refused(tournament, who.erin, "withdrawn")
 
 
 def test_only_the_director_re_enters_a_player(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
     before = snapshot(tournament)
     with pytest.raises(DomainError) as raised:
-        reenter(tournament, erin, user=erin.user)
+        reenter(tournament, who.erin, user=who.erin.user)
     assert raised.value.code == "not_organiser" and snapshot(tournament) == before
 
 
@@ -276,11 +283,11 @@ def test_an_unknown_entry_is_bad_input(event):
 
 
 def test_a_finished_event_takes_no_re_entry():
-    tournament, (alice, bob) = drawn(2, reentries=1)
-    play(tournament, "main-1-1", alice)
+    tournament, who = named(drawn(2, reentries=1))
+    play(tournament, "main-1-1", who.alice)
     tournament_finish(tournament_id=tournament.pk, user=tournament.organiser)
     with pytest.raises(Conflict) as raised:
-        reenter(tournament, bob)
+        reenter(tournament, who.bob)
     assert raised.value.code == "tournament_finished"
 
 
@@ -288,10 +295,10 @@ def test_a_finished_event_takes_no_re_entry():
 
 
 def test_the_database_keeps_a_side_to_one_original_and_one_re_entry(event):
-    tournament, (alice, bob, carol, dave, erin, frank) = event
-    play(tournament, "main-1-2", dave)
-    again = reenter(tournament, erin)
-    original = first(tournament, erin)
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    again = reenter(tournament, who.erin)
+    original = first(tournament, who.erin)
     for fields in ({"reentry_of": original}, {"reentry_of": again}, {"reentry_of": None}):
         with pytest.raises(IntegrityError), transaction.atomic():
             Entry.objects.create(tournament=tournament, side_id=original.side_id, **fields)
@@ -299,9 +306,9 @@ def test_the_database_keeps_a_side_to_one_original_and_one_re_entry(event):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_directors_re_entering_the_same_loser_at_once_make_one_re_entry():
-    tournament, (alice, bob, carol, dave, erin, frank) = drawn(6, reentries=1)
-    play(tournament, "main-1-2", dave)
-    entry_id = first(tournament, erin).pk
+    tournament, who = named(drawn(6, reentries=1))
+    play(tournament, "main-1-2", who.dave)
+    entry_id = first(tournament, who.erin).pk
 
     def call():
         return entry_reenter(tournament_id=tournament.pk, entry_id=entry_id, user=tournament.organiser)
