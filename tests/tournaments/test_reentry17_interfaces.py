@@ -19,6 +19,7 @@ from django.urls import reverse
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import drawn, make_another_organiser, make_organiser, play, player, snapshot
 from tournaments.models import Entry, Pairing, Tournament
+from tournaments.selectors_desk import desk_view
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +190,22 @@ def test_the_manage_page_asks_the_same_queries_with_re_entry_allowed_whatever_th
             assert manage_page(client, tournament).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_re_entered_players_next_match_is_his_re_entrys(event):
+    tournament, who = event
+    url = f"/api/v1/tournaments/{tournament.pk}/my-next-match/"
+    assert client_for(who.erin.user).get(url).data == {"next_match": None}  # she lost main-1-2
+    client_for(tournament.organiser).post(reenter_url(tournament, first(tournament, who.erin)), format="json")
+    nxt = client_for(who.erin.user).get(url).data["next_match"]
+    assert (nxt["key"], nxt["entrant"]["name"], nxt["opponent"]["name"]) == ("main-1-3", "Erin (re-entry)", "Bob")
+
+
+def test_the_round_desk_names_each_of_a_re_entered_players_entries_in_its_own_match(event, client):
+    tournament, who = event
+    client_for(tournament.organiser).post(reenter_url(tournament, first(tournament, who.erin)), format="json")
+    rows = {row.key: (row.name0, row.name1) for r in desk_view(tournament=tournament, number=1).rounds for row in r.rows}
+    assert rows["main-1-2"] == ("Dave", "Erin") and rows["main-1-3"] == ("Bob", "Erin (re-entry)")
+    client.force_login(tournament.organiser)
+    desk = page(client.get(reverse("tournaments:desk", args=[tournament.pk])))
+    assert "Erin (re-entry)" in desk
