@@ -253,6 +253,11 @@ def reentry_bye_taken(name: str, match: str, why: str) -> Conflict:
                     match=match)
 
 
+def reentered_loser(name: str) -> Conflict:
+    return Conflict(_("%(name)s re-entered the main after losing this match: withdraw the re-entry first, then "
+                      "correct the result") % {"name": name}, code="reentered_loser")
+
+
 def forfeit_refused(key: str) -> Conflict:
     return Conflict(
         _("%(match)s cannot be forfeited by the organiser, who plays in it: staff must record it") % {"match": key},

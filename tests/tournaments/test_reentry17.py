@@ -23,6 +23,7 @@ from tests.tournaments.factories import drawn, names, pairing, play, report_only
 from tournaments import selectors
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import entry_withdraw, tournament_finish
+from tournaments.services.corrections import result_correct, result_correction_preview
 from tournaments.services.events import EventRules
 from tournaments.services.life import tournament_update
 from tournaments.services.reentry import entry_reenter
@@ -316,3 +317,19 @@ def test_two_directors_re_entering_the_same_loser_at_once_make_one_re_entry():
     outcomes = at_once([call, call])
     assert sorted(outcomes) == ["done", "reentry_refused"]
     assert Entry.objects.filter(tournament=tournament, reentry_of__isnull=False).count() == 1
+
+
+def test_a_correction_cannot_make_a_re_entered_loser_the_winner_until_the_re_entry_is_withdrawn(event):
+    tournament, who = event
+    match = play(tournament, "main-1-2", who.dave)
+    again = reenter(tournament, who.erin)
+    score = (0, match.length) if match.side1.player_a_id == who.erin.pk else (match.length, 0)
+    before = snapshot(tournament)
+    for correct in (result_correction_preview, result_correct):
+        with pytest.raises(Conflict) as raised:
+            correct(match_id=match.pk, user=tournament.organiser, score=score)
+        assert raised.value.code == "reentered_loser" and "Erin re-entered the main" in raised.value.message
+    assert snapshot(tournament) == before
+    entry_withdraw(tournament_id=tournament.pk, entry_id=again.pk, user=tournament.organiser)
+    result_correct(match_id=match.pk, user=tournament.organiser, score=score)
+    assert pairing(tournament, "main-2-1").entry1_id == first(tournament, who.erin).pk
