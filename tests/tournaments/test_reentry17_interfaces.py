@@ -9,6 +9,7 @@ in main-1-2, Carol-Frank (main-1-4) is still to play."""
 from __future__ import annotations
 
 import html
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -209,3 +210,25 @@ def test_the_round_desk_names_each_of_a_re_entered_players_entries_in_its_own_ma
     client.force_login(tournament.organiser)
     desk = page(client.get(reverse("tournaments:desk", args=[tournament.pk])))
     assert "Erin (re-entry)" in desk
+
+
+def test_the_event_form_offers_re_entry_and_the_edit_page_allows_it_after_the_draw(client):
+    organiser = make_organiser()
+    client.force_login(organiser)
+    data = {"name": "Buy-back Cup", "format": "single_elimination", "kind": "individual", "lengths": "main: 5 5 7",
+            "consolation_rounds": "0", "groups": "1", "crawford": "on", "move_policy": "legal",
+            "premature_roll": "stands", "penalty_minutes_per_point": "5", "seeding": "rating", "reentries": "1"}
+    created = client.post(reverse("tournaments:new"), data)
+    assert created.status_code == 302
+    assert Tournament.objects.get(name="Buy-back Cup").reentries == 1
+    refused = client.post(reverse("tournaments:new"), {**data, "name": "Other", "consolation_rounds": "1"})
+    assert refused.status_code == 400 and "re-entry is for an event without them" in page(refused)
+    tournament, _ = drawn(4, players=[player(f"e{i}", 1900.0 - i) for i in range(4)], organiser=organiser)
+    edit = page(client.get(reverse("tournaments:edit", args=[tournament.pk])))
+    tag = re.search(r'<select name="reentries"[^>]*>', edit).group(0)
+    assert "disabled" not in tag  # the draw is made, re-entry may still be allowed
+    assert re.search(r'<select name="format"[^>]*disabled', edit)
+    done = client.post(reverse("tournaments:edit", args=[tournament.pk]), {"name": tournament.name, "reentries": "1"})
+    assert done.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.reentries == 1
