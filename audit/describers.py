@@ -160,6 +160,8 @@ SETTINGS = {
     "clock_doubling_seconds_per_point": gettext_lazy("the clock's reserve with doubling in play"),
     "clock_doubling_delay_seconds": gettext_lazy("the clock's delay with doubling in play"),
     "clock_overtime_seconds": gettext_lazy("the clock's overtime"),
+    # issue 17 point 4 (reentry17)
+    "reentries": gettext_lazy("the re-entries allowed"),
 }
 
 
@@ -230,6 +232,8 @@ def event_sentence(entry, sides: Sides) -> str:
             "entry.added_late": gettext("%(who)s added %(entrant)s late, after the draw"),
             "entry.checked_in": gettext("%(who)s checked %(entrant)s in"),
             "entry.reinstated": gettext("%(who)s reinstated %(entrant)s: the disqualification was undone"),
+            # issue 17 point 4 (reentry17): a buy-back into the main
+            "entry.reentered": gettext("%(who)s re-entered %(entrant)s into the main, after a first-round loss"),
         }
         if action == "entry.division_set":  # issue 17 point 5
             values.update(division=after.get("division") or "", before=before.get("division") or "")
@@ -495,6 +499,7 @@ EVENT_ACTIONS = {
     "entry.withdrawn": gettext_lazy("Entrant withdrawn"),
     "entry.reinstated": gettext_lazy("Entrant reinstated"),
     "entry.division_set": gettext_lazy("Entrant's division set"),
+    "entry.reentered": gettext_lazy("Entrant re-entered"),
     "team.created": gettext_lazy("Team entered"),
     "team.added_late": gettext_lazy("Team added late"),
     "team.member_added": gettext_lazy("Team member added"),

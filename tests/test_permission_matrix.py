@@ -216,6 +216,7 @@ MATRIX = {
     ("api-tournament-walk-in", "post"):                  (401, 403, 403, 403, 400, 403, 400),  # otto's event: a walk-in
     ("api-tournament-late-entries", "post"):             (401, 403, 403, 403, 400, 403, 400),
     ("api-tournament-entry-division", "post"):           (401, 403, 403, 403, 400, 403, 400),  # no division sent
+    ("api-tournament-entry-reenter", "post"):            (401, 403, 403, 403, 409, 403, 409),  # re-entry off (reentry17)
     ("api-tournament-bracket", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-rounds", "get"):                    (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-standings", "get"):                 (200, 200, 200, 200, 200, 200, 200),
@@ -273,6 +274,8 @@ MATRIX = {
     ("tournaments:manage_withdraw", "post"):             (302, 403, 403, 403, 400, 403, 400),
     ("tournaments:manage_division", "get"):              (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:manage_division", "post"):             (302, 403, 403, 403, 400, 403, 400),  # no entry sent
+    ("tournaments:manage_reenter", "get"):               (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:manage_reenter", "post"):              (302, 403, 403, 403, 400, 403, 400),  # no entry sent
     ("tournaments:draw", "get"):                         (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:draw", "post"):                        (302, 403, 403, 403, 409, 403, 409),
     ("tournaments:pair", "get"):                         (302, 405, 405, 405, 405, 405, 405),

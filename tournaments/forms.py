@@ -118,6 +118,11 @@ class TournamentForm(forms.Form):
         required=False, label=_("Paid places"),
         help_text=_("Per flight, its prize pool and the percentage of each paid place, best first, e.g. "
                     "“main: 1000 = 50 30 10 10; consolation: 200 = 70 30”. The percentages add up to 100."))
+    reentries = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=0, initial=0, label=_("Re-entry (buy-back)"),
+        choices=[(0, _("No re-entry")), (1, _("Once: a first-round loser may enter the main again"))],
+        help_text=_("While the main's first round is open, a player who lost his first match may enter again, "
+                    "into a bye (single elimination without a consolation or last chance)."))
     # --- end issue 17 point 4 ---
     swiss_rounds = forms.IntegerField(**rule_bounds("swiss_rounds"), required=False, label=_("Swiss rounds"))
     max_losses = forms.IntegerField(**rule_bounds("max_losses"), required=False,

@@ -5,7 +5,8 @@ The draw itself (brackets, flights, Swiss pairing, standings) is pure Python in
 pairing that is played is a ``matches.Match``, reported and confirmed like any other.
 
 Invariants the database guards:
-- one entry per side (player or pair) or team per event, and an entry is one or the other;
+- one entry per side (player or pair) or team per event, and an entry is one or the other; a side
+  may have one re-entry besides (``Entry.reentry_of``: one per original entry, one per side);
 - a player is in at most one team per event;
 - one pairing per draw key (``main-2-3``, ``swiss-4-7``) per event: two confirmations racing
   can never create the same next match twice;
@@ -89,6 +90,11 @@ class Tournament(models.Model):
         default=dict, blank=True,
         help_text='paid places per flight: {"main": {"pool": 100000, "percentages": [50, 30, 10, 10]}}; '
                   "the pool in minor units (cents), the percentages best place first")
+    # Re-entry (buy-back, issue 17 point 4: tournaments.draw.flights.reentry): how many times a
+    # player who lost his main round-1 match may enter the main again while its first round is
+    # open. 0: no re-entry; the pure rule allows one (a check constraint keeps it at most 1).
+    reentries = models.PositiveSmallIntegerField(
+        default=0, help_text="re-entries (buy-backs) into the main allowed per player while its first round is open: 0 or 1")
     # --- end issue 17 point 4 ---
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     max_losses = models.PositiveSmallIntegerField(null=True, blank=True, help_text="elimination Swiss: out at this loss")
@@ -163,6 +169,7 @@ class Tournament(models.Model):
                                     name="tournament_created_once_per_token"),
             models.CheckConstraint(condition=Q(board_count__gte=1), name="tournament_at_least_one_board"),
             models.CheckConstraint(condition=Q(groups__gte=1), name="tournament_at_least_one_group"),
+            models.CheckConstraint(condition=Q(reentries__lte=1), name="tournament_reentries_at_most_one"),
         ]
 
     def __str__(self) -> str:
@@ -256,13 +263,21 @@ class Entry(models.Model):
     # issue 17 point 5: the entrant's division (by rating at entry, or the director's); empty: none.
     division = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Issue 17 point 4 (re-entry, buy-back): the player's earlier entry this one re-enters the main
+    # for (tournaments.services.reentry); null for an original entry. Same side, same event.
+    reentry_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="reentry")
 
     class Meta:
         ordering = ["tournament", "seed", "created_at", "id"]
         verbose_name_plural = "entries"
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "side"], condition=Q(side__isnull=False),
+            # A side enters an event once, and re-enters it at most once (the pure rule's limit).
+            models.UniqueConstraint(fields=["tournament", "side"], condition=Q(side__isnull=False, reentry_of__isnull=True),
                                     name="entry_side_once_per_event"),
+            models.UniqueConstraint(fields=["tournament", "side"], condition=Q(reentry_of__isnull=False),
+                                    name="entry_side_reenters_once_per_event"),
+            models.CheckConstraint(condition=Q(reentry_of__isnull=True) | Q(side__isnull=False),
+                                   name="entry_reentry_is_a_side"),
             models.CheckConstraint(condition=Q(side__isnull=False) ^ Q(team__isnull=False),
                                    name="entry_is_a_side_or_a_team"),
         ]

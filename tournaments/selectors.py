@@ -30,7 +30,7 @@ from tournaments.draw.swiss import unplayed_rounds
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .round_labels import round_label
-from .services import state
+from .services import reentry, state
 
 # --- events and entrants -----------------------------------------------------------------------
 
@@ -122,6 +122,11 @@ class Entrant:
     late: bool
     roller: str | None = None
     division: str = ""  # issue 17 point 5
+    reentry_of: int | None = None  # issue 17 point 4: the entry a re-entry (buy-back) re-enters for
+
+    @property
+    def reentry(self) -> bool:
+        return self.reentry_of is not None
 
     @property
     def withdrawn(self) -> bool:
@@ -132,7 +137,7 @@ def _entrant(entry: Entry) -> Entrant:
     players = tuple((p.pk, p.display_name) for p in state.entrant_players(entry)) if entry.side_id else ()
     roller = entry.side.roller if entry.side_id and entry.side.is_pair else None
     return Entrant(entry.pk, state.entrant_name(entry), entry.seed, players, entry.status, entry.late, roller,
-                   entry.division)
+                   entry.division, entry.reentry_of_id)
 
 
 def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
@@ -153,6 +158,15 @@ def entry_queryset(*, tournament: Tournament) -> QuerySet[Entry]:
 def entrants_of(entries) -> tuple[Entrant, ...]:
     """``entries`` (from :func:`entry_queryset`) as shown."""
     return tuple(_entrant(e) for e in entries)
+
+
+def reentry_candidates(*, tournament: Tournament) -> frozenset[int]:
+    """The entries whose player the director may re-enter into the main now (buy-back, issue 17
+    point 4: ``services.reentry.reentry_candidates``). No query unless the event allows re-entry
+    and is running; then two (its entries and pairings)."""
+    if not tournament.reentries or tournament.status != Tournament.Status.RUNNING:
+        return frozenset()
+    return reentry.reentry_candidates(tournament, state.load(tournament))
 
 
 def entry_candidates(*, entrants: tuple[Entrant, ...]) -> QuerySet[Player]:
@@ -945,8 +959,9 @@ def _my_entry(tournament: Tournament, loaded: state.Loaded, player_id: int) -> t
     reserve) and, in a team event, his team's board orders by round (``{round: [player ids]}``).
     One query more in a team event (two when he is in a team)."""
     if tournament.kind != Tournament.Kind.TEAMS:
-        entry = next((e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)),
-                     None)
+        # A player who re-entered (issue 17 point 4) plays on under his re-entry: look at it first.
+        mine = [e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)]
+        entry = min(mine, key=lambda e: e.reentry_of_id is None, default=None)
         return entry, {}
     team_id = TeamMember.objects.filter(tournament=tournament, player_id=player_id).values_list("team_id",
                                                                                                  flat=True).first()

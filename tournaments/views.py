@@ -565,6 +565,7 @@ def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form
                    draw_form: DrawForm | None = None, action_error: str = "", status: int = 200) -> HttpResponse:
     entrants = selectors.entry_list(tournament=tournament)
     candidates = selectors.entry_candidates(entrants=entrants)
+    reentries = selectors.reentry_candidates(tournament=tournament)  # issue 17 point 4 (reentry17)
     before_draw = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
     context = {
         "tournament": tournament,
@@ -579,6 +580,7 @@ def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form
         "random": tournament.seeding == Tournament.Seeding.RANDOM,
         "swiss": tournament.format == Tournament.Format.SWISS,
         "action_error": action_error,
+        "reentries": reentries,
     }
     return render(request, "tournaments/manage.html", context, status=status)
 

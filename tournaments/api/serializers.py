@@ -155,6 +155,10 @@ class TournamentCreateSerializer(StrictInputSerializer):
     last_chance_open = serializers.BooleanField(
         required=False, help_text="a last-chance flight open to everyone who goes out without cashing")
     payouts = PayoutsField(required=False)
+    reentries = serializers.IntegerField(
+        required=False, **rule_bounds("reentries"),
+        help_text="re-entries (buy-backs) into the main a first-round loser may make while its first round is open: "
+                  "0 or 1 (single elimination without a consolation or last chance)")
     # --- end issue 17 point 4 ---
     # Issue 17, point 7 (swiss17)
     swiss_pairing = serializers.ChoiceField(choices=Tournament.SwissPairing.choices, required=False)
@@ -338,6 +342,7 @@ class TournamentRulesSerializer(serializers.Serializer):
     playoff_second = serializers.BooleanField()
     last_chance_open = serializers.BooleanField()
     payouts = PayoutsField()
+    reentries = serializers.IntegerField(help_text="re-entries a first-round loser may make: 0 or 1")
     # --- end issue 17 point 4 ---
     # Issue 17, point 7 (swiss17)
     swiss_pairing = serializers.CharField()
@@ -393,6 +398,8 @@ class EntrantSerializer(serializers.Serializer):
     late = serializers.BooleanField()
     roller = serializers.CharField(allow_null=True, help_text="a pair: a, b (always that member) or alternate")
     division = serializers.CharField(help_text="the entrant's division; empty in an event without divisions")
+    reentry_of = serializers.IntegerField(allow_null=True, help_text="a re-entry (buy-back, issue 17 point 4): the "
+                                                                     "entry it re-enters for; null for an original entry")
 
     class Meta:
         ref_name = "TournamentEntrant"

@@ -50,6 +50,8 @@ RULE_BOUNDS = {
     "clock_doubling_seconds_per_point": (1, 86400),
     "clock_doubling_delay_seconds": (0, 600),
     "clock_overtime_seconds": (0, 86400),
+    # issue 17 point 4 (reentry17): the pure rule allows one re-entry a player
+    "reentries": (0, 1),
 }
 
 
@@ -235,11 +237,26 @@ class EventRules:
     playoff_second: bool = False
     last_chance_open: bool = False
     payouts: dict | None = None
+    # Re-entry (buy-back) into the main while its first round is open (reentry17): 0 or 1.
+    reentries: int = 0
     # --- end issue 17 point 4 ---
     # Issue 17, point 7 (swiss17): the Swiss pairing and tie-breaks; the round robin's order.
     swiss_pairing: str = Tournament.SwissPairing.FAIR
     swiss_tiebreaks: str = Tournament.SwissTiebreaks.STANDARD
     round_robin_order: str = Tournament.RoundRobinOrder.CIRCLE
+
+    def _check_reentries(self, format: str, consolation_rounds: int) -> None:
+        """Re-entry (issue 17 point 4, ``tournaments.draw.flights.reentry``) is into the main of a
+        single elimination, into a bye; and only without a flight fed by the main's first round (a
+        consolation, an open last chance): the first entry's loss would already place the player
+        there, so one player would hold two places in it and could meet himself."""
+        reentries = _count("reentries", self.reentries)
+        if reentries and format != Tournament.Format.SINGLE_ELIMINATION:
+            raise errors.bad_rules("reentries", gettext("re-entry is into the main of a single elimination"))
+        if reentries and (consolation_rounds or self.last_chance_open):
+            raise errors.bad_rules("reentries", gettext(
+                "a player who re-enters would also keep his place in the consolation or last chance his first-round "
+                "loss gave him: re-entry is for an event without them"))
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -294,6 +311,7 @@ class EventRules:
         object.__setattr__(self, "payouts", payouts)
         for flag in ("consolation_shifted", "playoff_second", "last_chance_open"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
+        self._check_reentries(format, consolation_rounds)
         # --- end issue 17 point 4 ---
         # Issue 17, point 7 (swiss17)
         _choice("swiss_pairing", self.swiss_pairing, Tournament.SwissPairing)

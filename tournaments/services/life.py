@@ -71,7 +71,9 @@ def edit_refusal(field: str, *, status: str, has_entries: bool) -> str | None:
         return _("the event is finished: its settings no longer change")
     if status == Tournament.Status.CANCELLED:
         return _("the event is cancelled: its settings no longer change")
-    if field in ALWAYS or field == "lengths" or field == "payouts":  # payouts: see tournament_update (flights17)
+    # payouts: see tournament_update (flights17); re-entries (reentry17) shape nothing drawn: a
+    # director may allow them, or stop them, until the event ends.
+    if field in ALWAYS or field in ("lengths", "payouts", "reentries"):
         return None
     if status in BEFORE_DRAW:
         if field == "kind" and has_entries:

@@ -27,6 +27,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
+from django.utils.translation import pgettext
 
 from matches.models import Match, Report
 from tournaments import hosts
@@ -113,9 +114,17 @@ def load(tournament: Tournament) -> Loaded:
 
 
 def entrant_name(entry: Entry) -> str:
-    if entry.team_id:
-        return entry.team.name
-    return entry.side.name
+    """The entrant as people read him: a team's name, a side's (``Alice``, ``Alice & Bob``); a
+    re-entry (issue 17 point 4) says so beside it, as the bracket, rounds and desk show it."""
+    name = plain_name(entry)
+    if entry.reentry_of_id is not None:
+        return pgettext("an entrant", "%(name)s (re-entry)") % {"name": name}
+    return name
+
+
+def plain_name(entry: Entry) -> str:
+    """The entrant's name alone, in no language (what the audit log keeps)."""
+    return entry.team.name if entry.team_id else entry.side.name
 
 
 def entrant_players(entry: Entry) -> list:
