@@ -45,7 +45,7 @@ from rulings import announce, errors
 from rulings.models import Appeal, Dispute, Ruling
 from rulings.tasks import rulings_notify_task
 from tournaments import errors as tournament_errors
-from tournaments.models import Entry, Tournament, event_id_of, event_of
+from tournaments.models import Entry, Pairing, Tournament, event_id_of, event_of
 from tournaments.services import entry_withdraw
 from tournaments.services import state as event_state
 from tournaments.services.advance import bracket_sync
@@ -619,6 +619,15 @@ def _warning(context: _Context):
     return {"side": side}, None, {"warning": {"side": side, "name": match.sides[side].name}}
 
 
+def _entry_in(match: Match, event: Tournament, side: int) -> Entry | None:
+    """The side's entry that plays ``match``: a player who re-entered (issue 17 point 4) holds two
+    entries of the event, and the one this match belongs to is the one disqualified."""
+    entries = list(Entry.objects.filter(tournament=event, side_id=match.sides[side].pk).order_by("pk"))
+    pairing = Pairing.objects.filter(match=match).only("entry0_id", "entry1_id").first()
+    playing = {pairing.entry0_id, pairing.entry1_id} if pairing else set()
+    return next((entry for entry in entries if entry.pk in playing), entries[0] if entries else None)
+
+
 def _disqualification(context: _Context):
     match = context.match
     side = _side(context.take("side"))
@@ -630,7 +639,7 @@ def _disqualification(context: _Context):
                                       "withdraws the team"))
     if before_draw(event):
         raise errors.ruling_refused(_("the event has not been drawn"))
-    entry = Entry.objects.filter(tournament=event, side_id=match.sides[side].pk).first()
+    entry = _entry_in(match, event, side)
     if entry is None:
         raise errors.ruling_refused(_("%(name)s is not an entrant of %(event)s") % {
             "name": match.sides[side].name, "event": event.name})

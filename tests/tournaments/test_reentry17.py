@@ -333,3 +333,21 @@ def test_a_correction_cannot_make_a_re_entered_loser_the_winner_until_the_re_ent
     entry_withdraw(tournament_id=tournament.pk, entry_id=again.pk, user=tournament.organiser)
     result_correct(match_id=match.pk, user=tournament.organiser, score=score)
     assert pairing(tournament, "main-2-1").entry1_id == first(tournament, who.erin).pk
+
+
+def test_disqualifying_a_re_entered_player_withdraws_the_entry_that_plays_the_match(event):
+    """Issue 17 point 4 with RULES.md §9: a player who re-entered holds two entries; a
+    disqualification ruled on his re-entry's match withdraws the re-entry (his first entry, already
+    out of the main, stays as it was)."""
+    from rulings.models import Dispute, Ruling
+    from tests.rulings.test_services_rulings import dispute_on, rule_on
+
+    tournament, who = event
+    play(tournament, "main-1-2", who.dave)
+    again = reenter(tournament, who.erin)
+    match = pairing(tournament, "main-1-3").match
+    side = 0 if match.side0_id == again.side_id else 1
+    dispute = dispute_on(match, who.bob.user, category=Dispute.Category.CONDUCT)
+    rule_on(dispute, tournament.organiser, Ruling.Outcome.DISQUALIFICATION, {"side": side})
+    assert Entry.objects.get(pk=again.pk).status == Entry.Status.WITHDRAWN
+    assert first(tournament, who.erin).status == Entry.Status.CHECKED_IN
