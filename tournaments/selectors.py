@@ -21,12 +21,11 @@ from django.utils.translation import gettext, pgettext
 
 from matches.models import Match, Player
 from tournaments import hosts
-from tournaments.draw import BYE, DRAW, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
+from tournaments.draw import BYE, DRAW, ROUND_ROBIN, LoserOf, WinnerOf, standings
 from tournaments.draw import names as round_names
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
 from tournaments.draw.names import RoundName
-from tournaments.draw.standings import SWISS_FIDE, TEAM
-from tournaments.draw.swiss import unplayed_rounds
+from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .round_labels import round_label
@@ -752,14 +751,7 @@ def tournament_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     entrants = {e.pk: _entrant(e) for e in loaded.entries}
     rows = []
     if tournament.format == Tournament.Format.SWISS:
-        results = [state.result_of(p, loaded.by_id) for p in loaded.pairings if p.entry1_id is not None]
-        byes = [p.entry0_id for p in loaded.pairings if p.entry1_id is None and p.entry0_id is not None]
-        if tournament.swiss_tiebreaks == Tournament.SwissTiebreaks.FIDE:  # issue 17, point 7
-            table = standings(loaded.order, results, byes, tiebreaks=SWISS_FIDE,
-                              unplayed=unplayed_rounds(loaded.order, state.swiss_history(loaded)))
-        else:
-            table = standings(loaded.order, results, byes, tiebreaks=SWISS)
-        rows += _rows(table, entrants, None)
+        rows += _rows(state.swiss_table(loaded), entrants, None)  # a modified Swiss's playoffs left out
     else:
         draw = state.build_round_robin(tournament, loaded.order)
         for group in draw.groups:

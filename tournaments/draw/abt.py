@@ -85,7 +85,7 @@ def contention(table: Sequence[Standing], *, remaining: int, paid: int) -> Conte
     )
 
 
-def playoff(state: Contention, *, lengths: Schedule):
+def playoff(state: Contention, *, lengths: Schedule, flight: str = "playoff"):
     """The playoff bracket of the players who can still cash, seeded in the order of the table
     (``state`` must say ``to_playoffs``). With one such player there is nothing to play: None.
     Raises ``DrawError`` ``not_time_for_playoffs`` otherwise, and the bracket's own errors."""
@@ -96,4 +96,11 @@ def playoff(state: Contention, *, lengths: Schedule):
         )
     if len(state.can_cash) < 2:
         return None
-    return single_elimination(state.can_cash, lengths=lengths, flight="playoff")
+    return playoff_bracket(state.can_cash, lengths=lengths, flight=flight)
+
+
+def playoff_bracket(seeds: Sequence[Entrant], *, lengths: Schedule, flight: str = "playoff"):
+    """The playoff bracket of ``seeds`` (best first, at least two), as :func:`playoff` draws it:
+    the same seeds and lengths give the same bracket, which is how a stored playoff is rebuilt.
+    Raises the bracket's ``DrawError``."""
+    return single_elimination(tuple(seeds), lengths=lengths, flight=flight)

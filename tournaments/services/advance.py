@@ -510,7 +510,42 @@ def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
     later = Round.objects.filter(tournament=tournament, number__gt=OuterRef("round_number"))
     found = (Pairing.objects.filter(tournament=tournament, match_id=match.pk).order_by().annotate(later=Exists(later))
              .values("key", "later").first())
+    if found is not None and tournament.abt_playoffs:  # issue 17 point 6 (abt17)
+        _modified_swiss_confirmed(tournament, found["key"], bool(found["later"]))
+        return
     if found is None or not found["later"]:
         return
     loaded = state.load(tournament)
     _swiss_corrected(tournament, loaded, loaded.by_key[found["key"]])
+
+
+def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> None:
+    """Issue 17 point 6 (abt17): a result of a modified Swiss (``services.playoffs``). A playoff
+    result moves the playoffs on. A Swiss result completing its round may stop the Swiss for the
+    playoffs. Once they are drawn, a corrected Swiss result stands only if every later Swiss round
+    still pairs the same and the same players still play the playoffs (Conflict
+    ``result_built_on`` otherwise: the playoffs were drawn from the table it gives)."""
+    from . import playoffs  # playoffs builds on this module's steps
+
+    loaded = state.load(tournament)
+    pairing = loaded.by_key[key]
+    if pairing.flight == state.PLAYOFFS:
+        playoffs.playoffs_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+        return
+    if playoffs.playoffs_started(tournament):
+        stopped = tournament.abt_playoff
+        swiss_later = sorted({p.round_number for p in loaded.pairings
+                              if p.flight != state.PLAYOFFS and p.round_number > pairing.round_number})
+        if state.has_matches(pairing) and not state.is_confirmed(pairing):
+            raise errors.playoffs_changed(pairing.key)
+        if any(not _pairs_the_same(tournament, loaded, k) for k in swiss_later):
+            raise errors.playoffs_changed(pairing.key)
+        again = playoffs.contention(state.swiss_table(loaded), paid=stopped["paid"],
+                                    remaining=max(tournament.swiss_rounds - stopped["after_round"], 0))
+        if list(again.can_cash) != list(stopped["seeds"]):
+            raise errors.playoffs_changed(pairing.key)
+        return
+    if later:
+        _swiss_corrected(tournament, loaded, pairing)
+        return
+    playoffs.playoffs_after_round(tournament, loaded, actor=tournament.organiser)
