@@ -29,7 +29,7 @@ from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .round_labels import round_label
-from .services import state
+from .services import playoffs, state
 
 # --- events and entrants -----------------------------------------------------------------------
 
@@ -866,6 +866,8 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
         entrants = {e.pk: _entrant(e) for e in loaded.entries}
         return tuple(PlacingRow(p.place, p.last_place, entrants[p.entrant], p.flight) for p in view.state.placings())
     rows = event_standings(tournament=tournament)
+    if tournament.format == Tournament.Format.SWISS and (tournament.abt_playoff or {}).get("seeds"):
+        return _modified_swiss_placings(tournament, rows)
     if tournament.format == Tournament.Format.SWISS:
         ties: dict[int, int] = {}
         for row in rows:
@@ -879,6 +881,32 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
         tied = by_place[place]
         out += [PlacingRow(first, first + len(tied) - 1, r.entrant, r.group) for r in tied]
         first += len(tied)
+    return tuple(out)
+
+
+def _modified_swiss_placings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> tuple[PlacingRow, ...]:
+    """Issue 17 point 6 (abt17): a modified Swiss whose playoffs are drawn places their players
+    by the playoffs (flight ``playoffs``: as a bracket places them, so far as decided; a lone
+    player who could cash is first), then everyone else by the Swiss table, the places after the
+    playoffs' shared as the table shares them. Two queries more than the table."""
+    seeds = tournament.abt_playoff["seeds"]
+    entrants = {row.entrant.entry_id: row.entrant for row in rows}
+    out = []
+    if len(seeds) == 1:
+        out.append(PlacingRow(1, 1, entrants[seeds[0]], state.PLAYOFFS))
+    else:
+        decided = playoffs.playoffs_state(state.load(tournament))
+        out += [PlacingRow(p.place, p.last_place, entrants[p.entrant], state.PLAYOFFS) for p in decided.placings()]
+    rest = [row for row in rows if row.entrant.entry_id not in set(seeds)]
+    ties: dict[int, int] = {}
+    for row in rest:
+        ties[row.place] = ties.get(row.place, 0) + 1
+    first, seen = len(seeds) + 1, {}
+    for row in rest:
+        if row.place not in seen:
+            seen[row.place] = first
+            first += ties[row.place]
+        out.append(PlacingRow(seen[row.place], seen[row.place] + ties[row.place] - 1, row.entrant))
     return tuple(out)
 
 

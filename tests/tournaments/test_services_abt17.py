@@ -107,6 +107,7 @@ def test_abt_playoff_results_move_the_playoff_on_and_decide_the_placings(organis
     final = pairing(tournament, "playoffs-2-1")
     assert names(final) == ("Alice", "Carol") and final.match.length == 9 and final.round_number == 4
     play(tournament, "playoffs-2-1", carol)
+    tournament.refresh_from_db()
     assert [(p.label, p.entrant.name) for p in tournament_placings(tournament=tournament)] == [
         ("1", "Carol"), ("2", "Alice"), ("3", "Bob"), ("4", "Dave")]
 

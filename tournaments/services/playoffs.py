@@ -171,6 +171,24 @@ def tournament_playoffs_start(*, tournament_id: int, user) -> Tournament:
     return tournament
 
 
+def playoffs_state(loaded: state.Loaded):
+    """Where the playoffs stand (the draw's ``BracketState`` of the playoff bracket after its
+    confirmed results), or None before they are drawn or when one player alone could cash.
+    Reads nothing more than ``loaded``. Raises ``DrawError`` when a confirmed result no longer
+    fits its match (the services refuse such a correction first)."""
+    seeds = (loaded.tournament.abt_playoff or {}).get("seeds") or []
+    if len(seeds) < 2:
+        return None
+    bracket = playoff_bracket(seeds, lengths=state.schedule(loaded.tournament, "playoffs"), flight=state.PLAYOFFS)
+    results = {}
+    for pairing in loaded.pairings:
+        if pairing.flight == state.PLAYOFFS:
+            winner = state.winner_entry(pairing, loaded.by_id, bracket=True)
+            if winner is not None:
+                results[pairing.key] = winner
+    return advance(bracket, results)
+
+
 def playoffs_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse,
                   audit: bool = True) -> None:
     """Bring the stored playoff pairings in line with the playoffs' confirmed results: a pairing
@@ -181,19 +199,12 @@ def playoffs_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, r
     would read. Audited as ``pairing.entrants_set`` (or ``_cleared``) and ``match.created`` under
     ``created_by``; the draw of the playoffs passes ``audit=False`` for the pairings it writes, which
     its own ``tournament.playoffs_started`` entry lists. Raises what ``refuse`` returns."""
-    seeds = (tournament.abt_playoff or {}).get("seeds") or []
-    if len(seeds) < 2:
+    if len((tournament.abt_playoff or {}).get("seeds") or []) < 2:
         return
     after = tournament.abt_playoff["after_round"]
-    bracket = playoff_bracket(seeds, lengths=state.schedule(tournament, "playoffs"), flight=state.PLAYOFFS)
     stored = {p.key: p for p in loaded.pairings if p.flight == state.PLAYOFFS}
-    results = {}
-    for key, pairing in stored.items():
-        winner = state.winner_entry(pairing, loaded.by_id, bracket=True)
-        if winner is not None:
-            results[key] = winner
     try:
-        view = advance(bracket, results)
+        view = playoffs_state(loaded)
     except DrawError as error:  # a confirmed result whose players changed under it
         raise refuse(str(error.details.get("match", gettext("a later match"))), gettext("has a confirmed result")) from None
     stale, gone, changed, new, ready = [], [], [], [], []
