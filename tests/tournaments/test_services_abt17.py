@@ -28,7 +28,7 @@ def modified_swiss(organiser, count=4, **rules):
 
 
 def play_round_one(tournament, four):
-    alice, bob, carol, dave = four
+    alice, bob, _carol, _dave = four
     # the fair pairing's round 1 by rating: Alice-Carol, Bob-Dave
     play(tournament, "swiss-1-1", alice)
     play(tournament, "swiss-1-2", bob)
@@ -75,7 +75,7 @@ def test_abt_the_last_confirmation_of_a_round_stops_the_swiss_and_draws_a_three_
     still cash but no longer win, Dave (0-2) is out: three players, so seed 1 (Alice) has a bye
     into the final and Bob plays Carol for the other seat, at the playoffs' published lengths."""
     tournament, four = modified_swiss(organiser)
-    alice, bob, carol, dave = four
+    alice, bob, carol, _dave = four
     play_round_one(tournament, four)
     play(tournament, "swiss-2-1", alice)  # Alice-Bob
     play(tournament, "swiss-2-2", carol)  # Carol-Dave: completes the round
@@ -99,7 +99,7 @@ def test_abt_playoff_results_move_the_playoff_on_and_decide_the_placings(organis
     """ABT rule: the winner of seeds 2 v 3 meets seed 1 in the final (the second round's length);
     the loser is third; the players outside the playoffs keep their Swiss places after them."""
     tournament, four = modified_swiss(organiser)
-    alice, bob, carol, dave = four
+    alice, _bob, carol, _dave = four
     play_round_one(tournament, four)
     play(tournament, "swiss-2-1", alice)
     play(tournament, "swiss-2-2", carol)
@@ -116,7 +116,7 @@ def test_abt_the_swiss_goes_on_while_more_can_cash_than_are_paid(organiser):
     """ABT rule: after round 1 of 2 every player can still reach 2 wins: four can cash for three
     places, so nothing stops, and the director's start is refused with the draw's code."""
     tournament, four = modified_swiss(organiser)
-    alice, bob, carol, dave = four
+    alice, bob, _carol, _dave = four
     play(tournament, "swiss-1-1", alice)
     play(tournament, "swiss-1-2", bob)
     tournament.refresh_from_db()
@@ -173,7 +173,7 @@ def test_abt_a_swiss_correction_that_changes_the_playoffs_seeds_is_refused(organ
     """ABT rule: the playoffs were drawn from the Swiss table; a correction that would change who
     plays them is refused (result_built_on), one that does not stands."""
     tournament, four = modified_swiss(organiser)
-    alice, bob, carol, dave = four
+    alice, _bob, carol, dave = four
     play_round_one(tournament, four)
     play(tournament, "swiss-2-1", alice)
     play(tournament, "swiss-2-2", carol)
