@@ -29,7 +29,7 @@ from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .round_labels import round_label
-from .services import playoffs, state
+from .services import contention, state
 
 # --- events and entrants -----------------------------------------------------------------------
 
@@ -895,7 +895,7 @@ def _modified_swiss_placings(tournament: Tournament, rows: tuple[StandingRow, ..
     if len(seeds) == 1:
         out.append(PlacingRow(1, 1, entrants[seeds[0]], state.PLAYOFFS))
     else:
-        decided = playoffs.playoffs_state(state.load(tournament))
+        decided = contention.playoffs_state(state.load(tournament))
         out += [PlacingRow(p.place, p.last_place, entrants[p.entrant], state.PLAYOFFS) for p in decided.placings()]
     rest = [row for row in rows if row.entrant.entry_id not in set(seeds)]
     ties: dict[int, int] = {}

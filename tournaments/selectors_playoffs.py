@@ -13,7 +13,7 @@ from tournaments.draw.bracket import PLAYED
 from tournaments.models import Tournament
 
 from .selectors import STANDINGS_CACHE_SECONDS, Entrant, _entrant, standings_cache_key
-from .services import playoffs, state
+from .services import contention, state
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def tournament_contention(*, tournament: Tournament) -> Contention | None:
 
 
 def _contention(loaded: state.Loaded) -> Contention | None:
-    counted = playoffs.event_contention(loaded)
+    counted = contention.event_contention(loaded)
     if counted is None:
         return None
     entrants = {e.pk: _entrant(e) for e in loaded.entries}
@@ -88,7 +88,7 @@ def _contention(loaded: state.Loaded) -> Contention | None:
     champion = None
     if stopped.get("seeds"):
         seeds = stopped["seeds"]
-        view = playoffs.playoffs_state(loaded)
+        view = contention.playoffs_state(loaded)
         if view is None:
             champion = entrants[seeds[0]]  # the only player who could cash
         else:

@@ -13,6 +13,7 @@ from tests.tournaments.factories import drawn, entry_of, names, override, pairin
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import tournament_placings, tournament_standings
 from tournaments.services import tournament_create, tournament_pair_next_round, tournament_update
+from tournaments.services.contention import paid_places
 from tournaments.services.events import EventRules
 from tournaments.services.playoffs import tournament_playoffs_start
 
@@ -65,7 +66,6 @@ def test_abt_paid_places_come_from_the_setting_or_the_main_payouts(organiser):
                                                              abt_playoffs=True, abt_paid_places=4))
     from_payouts = tournament_create(user=organiser, rules=EventRules(name="B", format="swiss", swiss_rounds=3,
                                                                       abt_playoffs=True, payouts=THREE_PAID))
-    from tournaments.services.playoffs import paid_places
 
     assert (paid_places(own), paid_places(from_payouts)) == (4, 3)
 
@@ -151,11 +151,11 @@ def test_abt_director_start_is_refused_with_its_code_and_changes_nothing(organis
 def test_abt_director_starts_the_playoffs_when_the_round_ended_before_him(organiser, monkeypatch):
     """ABT rule, from the round page: the director's start takes the same step as the round's last
     confirmation (here that step was skipped, as for a round completed before the rule was on)."""
-    from tournaments.services import playoffs
+    from tournaments.services import advance
 
     tournament, four = modified_swiss(organiser)
     play_round_one(tournament, four)
-    monkeypatch.setattr(playoffs, "playoffs_after_round", lambda *args, **kwargs: False)
+    monkeypatch.setattr(advance, "playoffs_after_round", lambda *args, **kwargs: False)
     play(tournament, "swiss-2-1", four[0])
     play(tournament, "swiss-2-2", four[2])
     assert keys_of(tournament) == []

@@ -13,7 +13,7 @@ from tournaments import announce, errors
 from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rating, seed_randomly
 from tournaments.models import Entry, Pairing, Round, TeamMember, Tournament
 
-from . import state
+from . import contention, state
 from .advance import bracket_sync, pairing_matches_create, swiss_pair, swiss_round_write
 from .audit import entrant_names, event_audit_record, pairing_summary, tournament_summary
 from .common import require_organiser, tournament_lock
@@ -233,9 +233,7 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
     if missing:
         raise errors.round_incomplete(current, len(missing))
     if tournament.abt_playoffs:
-        from .playoffs import event_contention  # the playoffs build on the draw's steps
-
-        found = event_contention(loaded)
+        found = contention.event_contention(loaded)
         if found is not None and found.complete and found.state.to_playoffs:
             raise errors.playoffs_due(len(found.state.can_cash), found.state.paid)
     if tournament.swiss_rounds is not None and current >= tournament.swiss_rounds:
