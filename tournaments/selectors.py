@@ -950,6 +950,7 @@ class NextMatch:
         names = {
             "main": pgettext("next match", "Main round %(round)d"),
             "swiss": pgettext("next match", "Swiss round %(round)d"),
+            "playoffs": pgettext("next match", "Playoffs, in round %(round)d of the event"),  # issue 17 point 6
             "consolation": pgettext("next match", "Consolation round %(round)d"),
             "last_chance": pgettext("next match", "Last-chance round %(round)d"),
             "winners": pgettext("next match", "Winners' round %(round)d"),

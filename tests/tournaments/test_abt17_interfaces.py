@@ -89,6 +89,12 @@ def test_abt_standings_page_shows_the_playoffs_once_they_start(client, olga):
     _status, rounds = page(client, "rounds", tournament)
     assert "(playoffs)" in rounds and "Alice: a bye into the next round" in rounds
     assert "Bye (counts as a win): Alice" not in rounds
+    play(tournament, "playoffs-1-2", four[2])
+    _status, text = page(client, "standings", tournament)
+    assert "Alice v Carol" in text
+    play(tournament, "playoffs-2-1", four[2])
+    _status, text = page(client, "standings", tournament)
+    assert "Carol wins the playoffs." in text
 
 
 def test_abt_a_plain_swiss_page_shows_no_contention(client, olga):

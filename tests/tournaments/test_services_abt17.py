@@ -209,3 +209,33 @@ def test_fide_swiss_settings_cannot_change_after_the_first_draw(organiser, field
         tournament_update(tournament_id=tournament.pk, user=organiser, changes={field: value})
     assert caught.value.code == "not_editable" and caught.value.details["field"] == field
     assert field in caught.value.message
+
+
+def test_abt_playoff_lengths_change_only_for_playoff_rounds_not_begun(organiser):
+    """The event's life rule (lengths of rounds not begun) applied to the playoffs' own schedule."""
+    tournament, four = modified_swiss(organiser)
+    alice, bob, carol, _dave = four
+    play_round_one(tournament, four)
+    play(tournament, "swiss-2-1", alice)
+    play(tournament, "swiss-2-2", carol)
+    with pytest.raises(Conflict) as caught:
+        tournament_update(tournament_id=tournament.pk, user=organiser, changes={"lengths": {"rounds": 5,
+                                                                                          "playoffs": [9, 11]}})
+    assert caught.value.details["field"] == "lengths"
+    tournament_update(tournament_id=tournament.pk, user=organiser, changes={"lengths": {"rounds": 5,
+                                                                                      "playoffs": [7, 11]}})
+    assert pairing(tournament, "playoffs-1-2").length == 7
+    play(tournament, "playoffs-1-2", bob)
+    assert pairing(tournament, "playoffs-2-1").match.length == 11
+
+
+def test_abt_a_playoff_match_is_named_as_the_playoffs_in_the_players_next_match(organiser):
+    from tournaments.selectors import player_next_match
+
+    tournament, four = modified_swiss(organiser)
+    play_round_one(tournament, four)
+    play(tournament, "swiss-2-1", four[0])
+    play(tournament, "swiss-2-2", four[2])
+    tournament.refresh_from_db()
+    found = player_next_match(tournament=tournament, player=four[1])
+    assert found.key == "playoffs-1-2" and found.round_text == "Playoffs, in round 3 of the event"

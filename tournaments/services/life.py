@@ -35,6 +35,7 @@ from core.errors import Conflict, DomainError
 from core.outbox import outbox_enqueue
 from tournaments import errors
 from tournaments.draw import round_length
+from tournaments.draw.abt import playoff_bracket
 from tournaments.models import Entry, EventMatch, Pairing, Tournament
 from tournaments.tasks import tournament_cancelled_notify_task
 
@@ -120,7 +121,14 @@ def _new_lengths(tournament: Tournament, changed: Tournament, loaded: state.Load
         by_key = {m.id: m.length for m in state.build_bracket(changed, loaded.order).matches}
         return {p.pk: by_key.get(p.key, p.length) for p in loaded.pairings}
     schedule = state.schedule(changed, "rounds")
-    return {p.pk: round_length(schedule, p.round_number) for p in loaded.pairings}
+    out = {p.pk: round_length(schedule, p.round_number) for p in loaded.pairings if p.flight != state.PLAYOFFS}
+    # issue 17 point 6 (abt17): a modified Swiss's playoffs follow their own schedule, by bracket round
+    seeds = (tournament.abt_playoff or {}).get("seeds") or []
+    if len(seeds) > 1:
+        by_key = {m.id: m.length for m in playoff_bracket(seeds, lengths=state.schedule(changed, "playoffs"),
+                                                          flight=state.PLAYOFFS).matches}
+        out.update({p.pk: by_key.get(p.key, p.length) for p in loaded.pairings if p.flight == state.PLAYOFFS})
+    return out
 
 
 def _flight_name(flight: str) -> str:
