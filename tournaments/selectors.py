@@ -886,17 +886,15 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
 
 def _modified_swiss_placings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> tuple[PlacingRow, ...]:
     """Issue 17 point 6 (abt17): a modified Swiss whose playoffs are drawn places their players
-    by the playoffs (flight ``playoffs``: as a bracket places them, so far as decided; a lone
-    player who could cash is first), then everyone else by the Swiss table, the places after the
-    playoffs' shared as the table shares them. Two queries more than the table."""
+    by the playoffs (flight ``playoffs``: as a bracket places them, three players by the USBGF's
+    contingent bye, so far as decided; a lone player who could cash is first), then everyone else
+    by the Swiss table, the places after the playoffs' shared as the table shares them. Two
+    queries more than the table."""
     seeds = tournament.abt_playoff["seeds"]
     entrants = {row.entrant.entry_id: row.entrant for row in rows}
     out = []
-    if len(seeds) == 1:
-        out.append(PlacingRow(1, 1, entrants[seeds[0]], state.PLAYOFFS))
-    else:
-        decided = contention.playoffs_state(state.load(tournament))
-        out += [PlacingRow(p.place, p.last_place, entrants[p.entrant], state.PLAYOFFS) for p in decided.placings()]
+    out += [PlacingRow(place, last, entrants[entry], state.PLAYOFFS)
+            for place, last, entry in contention.playoff_places(state.load(tournament))]
     rest = [row for row in rows if row.entrant.entry_id not in set(seeds)]
     ties: dict[int, int] = {}
     for row in rest:

@@ -95,21 +95,28 @@ def test_abt_the_last_confirmation_of_a_round_stops_the_swiss_and_draws_a_three_
         ("Alice", 2), ("Bob", 1), ("Carol", 1), ("Dave", 0)]
 
 
-def test_abt_playoff_results_move_the_playoff_on_and_decide_the_placings(organiser):
-    """ABT rule: the winner of seeds 2 v 3 meets seed 1 in the final (the second round's length);
-    the loser is third; the players outside the playoffs keep their Swiss places after them."""
+@pytest.mark.parametrize(
+    ("final_winner", "places"),
+    [("carol", ["Carol", "Bob", "Alice", "Dave"]), ("alice", ["Alice", "Carol", "Bob", "Dave"])],
+)
+def test_abt_playoff_results_move_the_playoff_on_and_decide_the_placings(organiser, final_winner, places):
+    """USBGF contingent bye: Carol beats Bob and meets Alice (the contingent bye) in the final, at
+    the second round's length. Alice wins: Alice, Carol, Bob. Carol wins: the bye is taken back,
+    Carol first, Bob (beaten in the first match) second, Alice third. Nobody in the playoffs is
+    placed before the final; the players outside them keep their Swiss places after them."""
     tournament, four = modified_swiss(organiser)
-    alice, _bob, carol, _dave = four
+    alice, bob, carol, dave = four
     play_round_one(tournament, four)
     play(tournament, "swiss-2-1", alice)
     play(tournament, "swiss-2-2", carol)
     play(tournament, "playoffs-1-2", carol)
     final = pairing(tournament, "playoffs-2-1")
     assert names(final) == ("Alice", "Carol") and final.match.length == 9 and final.round_number == 4
-    play(tournament, "playoffs-2-1", carol)
     tournament.refresh_from_db()
+    assert [(p.label, p.entrant.name) for p in tournament_placings(tournament=tournament)] == [("4", "Dave")]
+    play(tournament, "playoffs-2-1", {"alice": alice, "carol": carol}[final_winner])
     assert [(p.label, p.entrant.name) for p in tournament_placings(tournament=tournament)] == [
-        ("1", "Carol"), ("2", "Alice"), ("3", "Bob"), ("4", "Dave")]
+        (str(i), name) for i, name in enumerate(places, start=1)]
 
 
 def test_abt_the_swiss_goes_on_while_more_can_cash_than_are_paid(organiser):
@@ -239,3 +246,23 @@ def test_abt_a_playoff_match_is_named_as_the_playoffs_in_the_players_next_match(
     tournament.refresh_from_db()
     found = player_next_match(tournament=tournament, player=four[1])
     assert found.key == "playoffs-1-2" and found.round_text == "Playoffs, in round 3 of the event"
+
+
+def test_abt_three_way_playoff_gives_the_contingent_bye_to_the_best_placed_without_a_bye(organiser):
+    """USBGF contingent bye: the bye into the final goes to a player with the fewest byes in the
+    event. Three players, two rounds, two paid places: Carol (bye, then a win) and Alice (a bye)
+    each had a bye, Bob none: Bob waits in the final, Carol and Alice play for the other seat."""
+    tournament, three = drawn(3, organiser=organiser, format="swiss", swiss_rounds=2, abt_playoffs=True,
+                              abt_paid_places=2)
+    alice, bob, carol = three
+    assert names(pairing(tournament, "swiss-1-1")) == ("Alice", "Bob")
+    assert names(pairing(tournament, "swiss-1-bye")) == ("Carol", None)
+    play(tournament, "swiss-1-1", bob)
+    tournament_pair_next_round(tournament_id=tournament.pk, user=organiser)
+    assert names(pairing(tournament, "swiss-2-bye")) == ("Alice", None)
+    play(tournament, "swiss-2-1", carol)
+    tournament.refresh_from_db()
+    ids = {p: entry_of(tournament, p).pk for p in three}
+    assert tournament.abt_playoff["seeds"] == [ids[bob], ids[carol], ids[alice]]
+    assert names(pairing(tournament, "playoffs-1-1")) == ("Bob", None)
+    assert set(names(pairing(tournament, "playoffs-1-2"))) == {"Carol", "Alice"}

@@ -73,7 +73,8 @@ class ContentionApi(TournamentBaseApi):
                                "who can still cash but no longer win, and how many are out of the money (a match "
                                "still to play counts as one the player may win); once no more can cash than there "
                                "are paid places the Swiss stops and they play single-elimination playoffs, seeded "
-                               "by the Swiss table (three players: the first seed has a bye into the final). 404 "
+                               "by the Swiss table (three players: the USBGF's contingent bye into the final for the "
+                               "best placed of those with the fewest byes, who is third if he loses it). 404 "
                                "for any other event or before the draw.",
                    responses={200: ContentionSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):

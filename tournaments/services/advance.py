@@ -539,9 +539,10 @@ def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> 
             raise errors.playoffs_changed(pairing.key)
         if any(not _pairs_the_same(tournament, loaded, k) for k in swiss_later):
             raise errors.playoffs_changed(pairing.key)
-        again = contention.contention(state.swiss_table(loaded), paid=stopped["paid"],
-                                    remaining=max(tournament.swiss_rounds - stopped["after_round"], 0))
-        if list(again.can_cash) != list(stopped["seeds"]):
+        table = state.swiss_table(loaded)
+        again = contention.contention(table, paid=stopped["paid"],
+                                      remaining=max(tournament.swiss_rounds - stopped["after_round"], 0))
+        if contention.playoff_seeds(table, again) != list(stopped["seeds"]):
             raise errors.playoffs_changed(pairing.key)
         return
     if later:
@@ -555,12 +556,14 @@ def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> 
 
 def playoffs_draw(tournament: Tournament, loaded: state.Loaded, found: contention.EventContention, actor) -> None:
     """Stop the Swiss after round ``found.played`` and draw the playoffs among the players who can
-    still cash (``found.state`` must say it is time). Audited as ``tournament.playoffs_started``."""
+    still cash (``found.state`` must say it is time), in the order of
+    :func:`contention.playoff_seeds` (three players: the USBGF's contingent bye first). Audited as
+    ``tournament.playoffs_started``."""
     try:
         playoff(found.state, lengths=state.schedule(tournament, "playoffs"), flight=state.PLAYOFFS)
     except DrawError as error:
         raise errors.from_draw(error) from None
-    seeds = list(found.state.can_cash)
+    seeds = contention.playoff_seeds(state.swiss_table(loaded), found.state)
     tournament.abt_playoff = {"after_round": found.played, "paid": found.state.paid, "seeds": seeds,
                               "cash_only": list(found.state.cash_only)}
     tournament.save(update_fields=["abt_playoff", "version"])

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.draw import advance
-from tournaments.draw.abt import Contention, contention, playoff_bracket
+from tournaments.draw import BYE, advance
+from tournaments.draw.abt import Contention, contention, contingent_bye_first, contingent_bye_places, playoff_bracket
+from tournaments.draw.bracket import PLAYED
 from tournaments.models import Tournament
 
 from . import state
 
-__all__ = ["Contention", "EventContention", "contention", "event_contention", "paid_places", "playoffs_started",
-           "playoffs_state", "swiss_rounds_played"]
+__all__ = ["Contention", "EventContention", "contention", "event_contention", "paid_places", "playoff_places",
+           "playoff_seeds", "playoffs_started", "playoffs_state", "swiss_rounds_played"]
 
 
 def paid_places(tournament: Tournament) -> int | None:
@@ -82,3 +83,33 @@ def playoffs_state(loaded: state.Loaded):
             if winner is not None:
                 results[pairing.key] = winner
     return advance(bracket, results)
+
+
+def playoff_seeds(table, found: Contention) -> list:
+    """The playoffs' seeds in bracket order: the players who can still cash in the order of the
+    Swiss ``table``; three of them in the USBGF's order, the contingent bye's player first
+    (:func:`tournaments.draw.abt.contingent_bye_first`: the best placed of those with the fewest
+    byes)."""
+    byes = {line.entrant: line.record.byes for line in table}
+    return list(contingent_bye_first(found.can_cash, byes))
+
+
+def playoff_places(loaded: state.Loaded) -> list[tuple[int, int, int]]:
+    """The places the playoffs have decided so far, as (place, last place, entry id), first
+    first: a bracket's placings, or with three players the USBGF's contingent bye
+    (:func:`tournaments.draw.abt.contingent_bye_places`: nobody placed before the final). One
+    player alone who could cash is first. Reads nothing more than ``loaded``."""
+    seeds = (loaded.tournament.abt_playoff or {}).get("seeds") or []
+    if len(seeds) == 1:
+        return [(1, 1, seeds[0])]
+    view = playoffs_state(loaded)
+    if view is None:
+        return []
+    if len(seeds) != 3:
+        return [(p.place, p.last_place, p.entrant) for p in view.placings()]
+    rounds = max(m.match.round for m in view.matches)
+    first = next((m for m in view.matches if m.match.round == 1 and m.status == PLAYED and m.loser is not BYE), None)
+    final = next(m for m in view.matches if m.match.round == rounds)
+    places = contingent_bye_places(seeds, (first.winner, first.loser) if first is not None else None,
+                                   final.winner if final.status == PLAYED else None)
+    return [(place, place, entrant) for place, entrant in places]

@@ -13,9 +13,12 @@ stops); this module wires it to an event whose ``abt_playoffs`` is on:
 - the playoffs are a single-elimination bracket with byes to the top seeds
   (:func:`tournaments.draw.abt.playoff_bracket`), flight ``playoffs``, at the published
   ``lengths["playoffs"]`` (else the rounds' length). Three players: the *published shape* is the
-  usual three-player playoff of a modified Swiss, as ``tournaments/draw/abt.py`` states it: the
-  first seed has a bye into the final, the second and third seeds play for the other seat of the
-  final and the loser of that match is third;
+  USBGF's standard playoff for a three-way tie on the ABT, its "contingent bye" (effective for
+  every ABT tournament from June 2018; the ABT Policy and Formula document, usbgf.org): one
+  player has a contingent bye into the final (the USBGF draws him among those with the fewest
+  byes; we take the best placed of them), the other two play, the winner meets him; if he loses
+  the final he is third and the player beaten in the first match second
+  (``tournaments/draw/abt.py``: ``contingent_bye_first``, ``contingent_bye_places``);
 - the players who could still cash but no longer win the Swiss when it stopped are kept
   (``abt_playoff["cash_only"]``) and shown as such; the playoff decides their place like the others'.
 
@@ -45,7 +48,8 @@ def tournament_playoffs_start(*, tournament_id: int, user) -> Tournament:
     """The director stops a modified Swiss and draws its playoffs (the same step as the round's
     last confirmation takes: see the module docstring): the players who can still cash, in the
     order of the Swiss table, play a single-elimination bracket with byes to the top seeds (three
-    players: seed 1 waits in the final, seeds 2 and 3 play for the other seat). The pairings
+    players: the USBGF's contingent bye, see the module docstring: the best placed of those with
+    the fewest byes waits in the final, the other two play for the other seat). The pairings
     whose players are known get their matches; ``Tournament.abt_playoff`` records the round, the
     paid places, the seeds and who could still cash but no longer win. Audited as
     ``tournament.playoffs_started`` (and ``match.created`` per match).
