@@ -105,7 +105,7 @@ def test_abt_playoff_results_move_the_playoff_on_and_decide_the_placings(organis
     Carol first, Bob (beaten in the first match) second, Alice third. Nobody in the playoffs is
     placed before the final; the players outside them keep their Swiss places after them."""
     tournament, four = modified_swiss(organiser)
-    alice, bob, carol, dave = four
+    alice, _bob, carol, _dave = four
     play_round_one(tournament, four)
     play(tournament, "swiss-2-1", alice)
     play(tournament, "swiss-2-2", carol)
