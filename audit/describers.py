@@ -162,6 +162,11 @@ SETTINGS = {
     "clock_overtime_seconds": gettext_lazy("the clock's overtime"),
     # issue 17 point 4 (reentry17)
     "reentries": gettext_lazy("the re-entries allowed"),
+    # issue 17 points 4, 6 and 7
+    "payouts": gettext_lazy("the paid places"), "swiss_pairing": gettext_lazy("the Swiss pairing"),
+    "swiss_tiebreaks": gettext_lazy("the Swiss tie-breaks"), "round_robin_order": gettext_lazy("the round-robin order"),
+    "abt_playoffs": gettext_lazy("the modified Swiss's playoffs"),
+    "abt_paid_places": gettext_lazy("the paid places the playoffs count"),
 }
 
 
@@ -208,6 +213,14 @@ def event_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s finished the event: its placings are final") % values
     if action == "tournament.reopened":
         return gettext("%(who)s reopened the event") % values
+    if action == "tournament.playoffs_started":  # issue 17 point 6 (abt17)
+        seeds = [str(name) for name in after.get("seeds") or ()]
+        sentence = gettext("%(who)s stopped the Swiss after round %(round)s: %(seeds)s play the playoffs") % {
+            **values, "round": need(after, "round"), "seeds": listing(seeds) if seeds else gettext("nobody")}
+        if after.get("cash_only"):
+            sentence = gettext("%(sentence)s (%(names)s could still cash but no longer win)") % {
+                "sentence": sentence, "names": listing([str(name) for name in after["cash_only"]])}
+        return sentence
     if action == "tournament.updated":
         changes = [gettext("%(setting)s from %(before)s to %(after)s") % {
             "setting": SETTINGS.get(name, name.replace("_", " ")), "before": _setting(before.get(name)),
@@ -489,6 +502,7 @@ EVENT_ACTIONS = {
     "tournament.drawn": gettext_lazy("Draw made"),
     "tournament.finished": gettext_lazy("Event finished"),
     "tournament.reopened": gettext_lazy("Event reopened"),
+    "tournament.playoffs_started": gettext_lazy("Playoffs started"),
     "tournament.updated": gettext_lazy("Event settings changed"),
     "tournament.cancelled": gettext_lazy("Event cancelled"),
     "tournament.deleted": gettext_lazy("Draft event deleted"),

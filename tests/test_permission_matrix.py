@@ -571,6 +571,11 @@ MATRIX = {
     ("webhooks:redeliver", "post"):                      (302, 403, 403, 403, 302, 403, 302),
     # issue 17 point 4 (flights17): the paid places, public (GET only on the page)
     ("api-tournament-payouts", "get"):                   (200, 200, 200, 200, 200, 200, 200),
+    # issue 17 point 6 (abt17): the matrix's event is a bracket, no modified Swiss: 404; not a Swiss: 409
+    ("api-tournament-contention", "get"):                (404, 404, 404, 404, 404, 404, 404),
+    ("api-tournament-playoffs", "post"):                 (401, 403, 403, 403, 409, 403, 409),
+    ("tournaments:playoffs_start", "get"):               (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:playoffs_start", "post"):              (302, 403, 403, 403, 409, 403, 409),
     ("tournaments:payouts", "get"):                      (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:payouts", "post"):                     (405, 405, 405, 405, 405, 405, 405),
 }

@@ -172,6 +172,31 @@ def swiss_complete(message: str) -> Conflict:
     return Conflict(message, code="swiss_complete")
 
 
+# --- issue 17 point 6 (abt17): the modified Swiss's playoffs ---
+
+
+def abt_off() -> Conflict:
+    return Conflict(_("this Swiss is not a modified Swiss with playoffs: it is played to its last round"),
+                    code="abt_off")
+
+
+def playoffs_started() -> Conflict:
+    return Conflict(_("the Swiss has stopped: its playoffs are drawn"), code="playoffs_started")
+
+
+def playoffs_due(contenders: int, paid: int) -> Conflict:
+    return Conflict(ngettext("%(count)d player can still cash for %(paid)d paid places: the Swiss stops, start the "
+                             "playoffs", "%(count)d players can still cash for %(paid)d paid places: the Swiss stops, "
+                             "start the playoffs", contenders) % {"count": contenders, "paid": paid},
+                    code="playoffs_due")
+
+
+def playoffs_changed(changed: str) -> Conflict:
+    return Conflict(_("the result of %(changed)s cannot change: the playoffs were drawn from the Swiss table it "
+                      "gives, and it would change who plays them") % {"changed": changed},
+                    code="result_built_on", pairing=changed)
+
+
 def _no_pairing_reason(reason: str, message: str) -> str:
     """The draw's reason (``tournaments.draw.swiss.NO_PAIRING``) in the reader's language; the
     draw's own English sentence for a reason not known here."""

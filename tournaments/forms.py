@@ -163,6 +163,14 @@ class TournamentForm(forms.Form):
                                         initial=Tournament.SwissTiebreaks.STANDARD, label=_("Swiss tie-breaks"))
     round_robin_order = forms.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False,
                                           initial=Tournament.RoundRobinOrder.CIRCLE, label=_("Round-robin order"))
+    # Issue 17, point 6 (abt17)
+    abt_playoffs = forms.BooleanField(
+        required=False, label=_("Modified Swiss: playoffs once no more players can still cash than there are paid places"),
+        help_text=_("After each round; the players who can still cash play single-elimination playoffs, seeded by the "
+                    "Swiss table. Needs the number of Swiss rounds."))
+    abt_paid_places = forms.IntegerField(
+        **rule_bounds("abt_paid_places"), required=False, label=_("Modified Swiss: paid places"),
+        help_text=_("Empty: the main flight's paid places."))
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Club"),
                                   help_text=_("On that club's calendar (the clubs you own or organise)."))
     # One per form shown: the same form sent twice (a double click, a resend) makes one event.

@@ -137,6 +137,20 @@ class Tournament(models.Model):
     swiss_tiebreaks = models.CharField(max_length=16, choices=SwissTiebreaks.choices, default=SwissTiebreaks.STANDARD)
     round_robin_order = models.CharField(max_length=16, choices=RoundRobinOrder.choices, default=RoundRobinOrder.CIRCLE)
 
+    # Issue 17, point 6 (abt17): the ABT-style modified Swiss (tournaments/draw/abt.py). Once a round
+    # ends with no more players able to cash than the paid places, the Swiss stops and those players
+    # play single-elimination playoffs (tournaments/services/playoffs.py).
+    abt_playoffs = models.BooleanField(
+        default=False, help_text="ABT-style modified Swiss: playoffs once the players who can still cash are no more "
+                                 "than the paid places")
+    abt_paid_places = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the paid places the move to playoffs counts; empty: the main flight's paid "
+                                         "places (payouts)")
+    abt_playoff = models.JSONField(
+        default=dict, blank=True, editable=False,
+        help_text='the playoffs once drawn: {"after_round": 5, "paid": 4, "seeds": [entry ids, best first], '
+                  '"cash_only": [entry ids]}; empty: the Swiss goes on')
+
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
 
     # --- issue 17 point 5: divisions and handicaps (tournaments.draw.divisions) ---

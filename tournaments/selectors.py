@@ -21,16 +21,15 @@ from django.utils.translation import gettext, pgettext
 
 from matches.models import Match, Player
 from tournaments import hosts
-from tournaments.draw import BYE, DRAW, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
+from tournaments.draw import BYE, DRAW, ROUND_ROBIN, LoserOf, WinnerOf, standings
 from tournaments.draw import names as round_names
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
 from tournaments.draw.names import RoundName
-from tournaments.draw.standings import SWISS_FIDE, TEAM
-from tournaments.draw.swiss import unplayed_rounds
+from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .round_labels import round_label
-from .services import reentry, state
+from .services import contention, reentry, state
 
 # --- events and entrants -----------------------------------------------------------------------
 
@@ -766,14 +765,7 @@ def tournament_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     entrants = {e.pk: _entrant(e) for e in loaded.entries}
     rows = []
     if tournament.format == Tournament.Format.SWISS:
-        results = [state.result_of(p, loaded.by_id) for p in loaded.pairings if p.entry1_id is not None]
-        byes = [p.entry0_id for p in loaded.pairings if p.entry1_id is None and p.entry0_id is not None]
-        if tournament.swiss_tiebreaks == Tournament.SwissTiebreaks.FIDE:  # issue 17, point 7
-            table = standings(loaded.order, results, byes, tiebreaks=SWISS_FIDE,
-                              unplayed=unplayed_rounds(loaded.order, state.swiss_history(loaded)))
-        else:
-            table = standings(loaded.order, results, byes, tiebreaks=SWISS)
-        rows += _rows(table, entrants, None)
+        rows += _rows(state.swiss_table(loaded), entrants, None)  # a modified Swiss's playoffs left out
     else:
         draw = state.build_round_robin(tournament, loaded.order)
         for group in draw.groups:
@@ -888,6 +880,8 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
         entrants = {e.pk: _entrant(e) for e in loaded.entries}
         return tuple(PlacingRow(p.place, p.last_place, entrants[p.entrant], p.flight) for p in view.state.placings())
     rows = event_standings(tournament=tournament)
+    if tournament.format == Tournament.Format.SWISS and (tournament.abt_playoff or {}).get("seeds"):
+        return _modified_swiss_placings(tournament, rows)
     if tournament.format == Tournament.Format.SWISS:
         ties: dict[int, int] = {}
         for row in rows:
@@ -901,6 +895,30 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
         tied = by_place[place]
         out += [PlacingRow(first, first + len(tied) - 1, r.entrant, r.group) for r in tied]
         first += len(tied)
+    return tuple(out)
+
+
+def _modified_swiss_placings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> tuple[PlacingRow, ...]:
+    """Issue 17 point 6 (abt17): a modified Swiss whose playoffs are drawn places their players
+    by the playoffs (flight ``playoffs``: as a bracket places them, three players by the USBGF's
+    contingent bye, so far as decided; a lone player who could cash is first), then everyone else
+    by the Swiss table, the places after the playoffs' shared as the table shares them. Two
+    queries more than the table."""
+    seeds = tournament.abt_playoff["seeds"]
+    entrants = {row.entrant.entry_id: row.entrant for row in rows}
+    out = []
+    out += [PlacingRow(place, last, entrants[entry], state.PLAYOFFS)
+            for place, last, entry in contention.playoff_places(state.load(tournament))]
+    rest = [row for row in rows if row.entrant.entry_id not in set(seeds)]
+    ties: dict[int, int] = {}
+    for row in rest:
+        ties[row.place] = ties.get(row.place, 0) + 1
+    first, seen = len(seeds) + 1, {}
+    for row in rest:
+        if row.place not in seen:
+            seen[row.place] = first
+            first += ties[row.place]
+        out.append(PlacingRow(seen[row.place], seen[row.place] + ties[row.place] - 1, row.entrant))
     return tuple(out)
 
 
@@ -944,6 +962,7 @@ class NextMatch:
         names = {
             "main": pgettext("next match", "Main round %(round)d"),
             "swiss": pgettext("next match", "Swiss round %(round)d"),
+            "playoffs": pgettext("next match", "Playoffs, in round %(round)d of the event"),  # issue 17 point 6
             "consolation": pgettext("next match", "Consolation round %(round)d"),
             "last_chance": pgettext("next match", "Last-chance round %(round)d"),
             "winners": pgettext("next match", "Winners' round %(round)d"),

@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("tournaments.views_divisions")),  # issue 17 point 5
     path("", include("tournaments.views_payouts")),  # issue 17 point 4 (flights17)
     path("", include("tournaments.views_reentry")),  # issue 17 point 4 (reentry17)
+    path("", include("tournaments.views_playoffs")),  # issue 17 point 6 (abt17)
 ]

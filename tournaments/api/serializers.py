@@ -164,6 +164,13 @@ class TournamentCreateSerializer(StrictInputSerializer):
     swiss_pairing = serializers.ChoiceField(choices=Tournament.SwissPairing.choices, required=False)
     swiss_tiebreaks = serializers.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False)
     round_robin_order = serializers.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False)
+    # Issue 17, point 6 (abt17)
+    abt_playoffs = serializers.BooleanField(
+        required=False, help_text="an ABT-style modified Swiss: once a round ends with no more players able to cash "
+                                  "than the paid places, the Swiss stops and they play single-elimination playoffs")
+    abt_paid_places = serializers.IntegerField(
+        required=False, allow_null=True, help_text="the paid places the move to playoffs counts; null: the main "
+                                                   "flight's paid places (payouts)", **rule_bounds("abt_paid_places"))
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -348,6 +355,9 @@ class TournamentRulesSerializer(serializers.Serializer):
     swiss_pairing = serializers.CharField()
     swiss_tiebreaks = serializers.CharField()
     round_robin_order = serializers.CharField()
+    # Issue 17, point 6 (abt17)
+    abt_playoffs = serializers.BooleanField()
+    abt_paid_places = serializers.IntegerField(allow_null=True)
 
     class Meta:
         ref_name = "TournamentRules"

@@ -52,6 +52,8 @@ RULE_BOUNDS = {
     "clock_overtime_seconds": (0, 86400),
     # issue 17 point 4 (reentry17): the pure rule allows one re-entry a player
     "reentries": (0, 1),
+    # issue 17 point 6 (abt17): as many as a flight may pay (MAX_PAID_PLACES)
+    "abt_paid_places": (1, 1024),
 }
 
 
@@ -244,6 +246,10 @@ class EventRules:
     swiss_pairing: str = Tournament.SwissPairing.FAIR
     swiss_tiebreaks: str = Tournament.SwissTiebreaks.STANDARD
     round_robin_order: str = Tournament.RoundRobinOrder.CIRCLE
+    # Issue 17, point 6 (abt17): the ABT-style modified Swiss and the paid places it counts (None:
+    # the main flight's paid places from ``payouts``).
+    abt_playoffs: bool = False
+    abt_paid_places: int | None = None
 
     def _check_reentries(self, format: str, consolation_rounds: int) -> None:
         """Re-entry (issue 17 point 4, ``tournaments.draw.flights.reentry``) is into the main of a
@@ -324,6 +330,7 @@ class EventRules:
                     raise errors.bad_rules(field, gettext("only a Swiss is paired and ranked this way"))
         if format != Tournament.Format.ROUND_ROBIN and self.round_robin_order != Tournament.RoundRobinOrder.CIRCLE:
             raise errors.bad_rules("round_robin_order", gettext("only a round robin has an order of rounds"))
+        self._check_abt(format, swiss_rounds, max_losses, payouts)
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):
@@ -348,6 +355,32 @@ class EventRules:
             seconds = clocks.DEFAULT_SECONDS_PER_POINT
         object.__setattr__(self, "clock_policy", str(policy))
         object.__setattr__(self, "clock_seconds_per_point", seconds)
+
+    def _check_abt(self, format: str, swiss_rounds: int | None, max_losses: int | None, payouts: dict) -> None:
+        """Issue 17 point 6 (abt17): the ABT-style modified Swiss is a Swiss of players or pairs with
+        a known number of rounds (who can still cash depends on the rounds left), no elimination
+        by losses, and paid places: its own count or the main flight's payouts."""
+        paid = _count("abt_paid_places", self.abt_paid_places, optional=True)
+        if not self.abt_playoffs:
+            if paid is not None:
+                raise errors.bad_rules("abt_paid_places", gettext(
+                    "only an ABT-style modified Swiss counts paid places for its playoffs: set abt_playoffs"))
+            object.__setattr__(self, "abt_playoffs", False)
+            return
+        if format != Tournament.Format.SWISS:
+            raise errors.bad_rules("abt_playoffs", gettext("only a Swiss moves to playoffs"))
+        if self.kind == Tournament.Kind.TEAMS:
+            raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "
+                                                           "not teams"))
+        if swiss_rounds is None:
+            raise errors.bad_rules("swiss_rounds", gettext(
+                "who can still cash depends on the rounds left: a modified Swiss publishes its number of rounds"))
+        if max_losses is not None:
+            raise errors.bad_rules("max_losses", gettext("a modified Swiss eliminates by its playoffs, not by losses"))
+        if paid is None and "main" not in payouts:
+            raise errors.bad_rules("abt_paid_places", gettext(
+                "the playoffs are for those who can still cash: give the paid places, here or in the payouts"))
+        object.__setattr__(self, "abt_playoffs", True)
 
     # --- issue 17 point 5: divisions and handicaps ---
     def _check_divisions(self) -> None:
