@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("tournaments.api.walkins")),
     path("", include("tournaments.api.divisions")),  # issue 17 point 5
     path("", include("tournaments.api.payouts")),  # issue 17 point 4 (flights17)
+    path("", include("tournaments.api.analysis")),  # issue 18: players ranked by PR (analysisapp18)
 ]
