@@ -39,8 +39,9 @@ class MatchAnalysisApi(BaseApi):
     parser_classes = [JSONParser]
 
     class InputSerializer(StrictInputSerializer):
-        plies = serializers.ChoiceField(choices=(0, 1, 2), required=False,
-                                        help_text="gnubg's depth (default: the event's, else the service's: 2)")
+        plies = serializers.IntegerField(min_value=0, max_value=2, required=False,
+                                         help_text="gnubg's depth, 0, 1 or 2 plies (default: the event's, else the "
+                                                   "service's: 2)")
 
         class Meta:
             ref_name = "MatchAnalysisRequest"
