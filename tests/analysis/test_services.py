@@ -149,7 +149,7 @@ def test_a_re_request_replaces_the_first_and_the_older_run_changes_nothing(playe
     assert match_analysis_run(played.match.pk, generation=2).status == "queued"  # the old delivery: nothing
     replaced = match_analysis_run(played.match.pk, generation=3)
     assert (replaced.status, replaced.generation) == ("done", 3)
-    assert replaced.result["sides"] == done.result["sides"]  # the same games, the same verdict
+    assert [replaced.side(s) for s in (0, 1)] == [done.side(s) for s in (0, 1)]  # the same games, the same verdict
     assert MatchAnalysis.objects.count() == 1
 
 
