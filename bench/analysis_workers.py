@@ -207,12 +207,16 @@ def main() -> int:
           f"({os.cpu_count()} CPUs here, load average {os.getloadavg()[0]:.1f}):")
     for row in figures:
         print(f"  {row['workers']} worker(s): {row['decisions']} decisions in {row['seconds']:.1f} s, "
-              f"{row['per_second']:.0f} decisions/s (workers' CPU {row['cpu']:.1f} s)")
+              f"{row['per_second']:.0f} decisions/s (workers' CPU {row['cpu']:.1f} s: "
+              f"{row['decisions'] / max(row['cpu'], 1e-9):.0f} decisions per CPU second)")
     ratio = figures[1]["per_second"] / figures[0]["per_second"]
     verdict = "ok" if ratio >= GOAL else "MISSED"
     print(f"  2 workers / 1 worker: {ratio:.2f}x (goal >= {GOAL}x: {verdict}); the workers had "
           f"{figures[0]['cpu'] / figures[0]['seconds']:.2f} and {figures[1]['cpu'] / figures[1]['seconds']:.2f} "
           f"of a CPU on average")
+    # What two free cores would give: the CPU each decision costs with two workers against one.
+    print(f"  the work per decision with 2 workers, against 1: {figures[1]['cpu'] / max(figures[0]['cpu'], 1e-9):.2f}x "
+          f"(1.00: two free cores would make it {2 * figures[0]['cpu'] / max(figures[1]['cpu'], 1e-9):.2f}x as fast)")
     return 0 if ratio >= GOAL else 1
 
 
