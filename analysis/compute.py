@@ -437,6 +437,7 @@ class _Evaluator:
         self.cap = cap
         self._luck: dict = {}
         self._after: dict = {}
+        self._stuck: dict = {}
 
     def _best(self, board, cube: Cube, dice: tuple[int, int], plies: int, *, best_only: bool, stuck: int = 1
               ) -> float:
@@ -448,10 +449,13 @@ class _Evaluator:
         if stuck <= 0:
             # Both sides stuck in turn (closed out): the cubeless equity is the last word.
             return adapter.cubeless_equity(board, cube)
-        theirs = cube.turned()
-        swapped = (board[1], board[0])
-        their_equity = self.optimal(swapped, theirs, plies, stuck=stuck - 1)
-        return _opponent_view(their_equity, cube, theirs)
+        key = (board, cube, plies, stuck)
+        if key not in self._stuck:  # every dancing roll of a position has the same value
+            theirs = cube.turned()
+            swapped = (board[1], board[0])
+            their_equity = self.optimal(swapped, theirs, plies, stuck=stuck - 1)
+            self._stuck[key] = _opponent_view(their_equity, cube, theirs)
+        return self._stuck[key]
 
     # -- cube -----------------------------------------------------------------------------
 
