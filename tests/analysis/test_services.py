@@ -12,7 +12,7 @@ from analysis.services import match_analysis_request, match_analysis_run
 from core.errors import Conflict, DomainError, NotAllowed
 from core.models import OutboxTask
 from matches.models import Game, Match
-from tests.analysis.conftest import confirm_with_file
+from tests.analysis.conftest import confirm_with_file, same_verdict
 from tests.tournaments.factories import drawn, player
 from tournaments.models import EventMatch
 
@@ -149,7 +149,7 @@ def test_a_re_request_replaces_the_first_and_the_older_run_changes_nothing(playe
     assert match_analysis_run(played.match.pk, generation=2).status == "queued"  # the old delivery: nothing
     replaced = match_analysis_run(played.match.pk, generation=3)
     assert (replaced.status, replaced.generation) == ("done", 3)
-    assert [replaced.side(s) for s in (0, 1)] == [done.side(s) for s in (0, 1)]  # the same games, the same verdict
+    assert same_verdict(replaced, done)  # the same games, the same verdict
     assert MatchAnalysis.objects.count() == 1
 
 
