@@ -73,7 +73,7 @@ from typing import NamedTuple
 from engine.actions import Action, Beaver, Double, Drop, Move, Roll, Take
 from engine.board import BAR, OFF, Position
 from engine.errors import CubeError
-from engine.game import OPENING, TO_ROLL, GameReplay, GameRules, check_double
+from engine.game import DOUBLED, OPENING, TO_ROLL, GameReplay, GameRules, check_double
 from engine.ids import MatchId, match_id, position_id
 from engine.match import MatchGame, MatchRules, Penalty, PenaltyAt, replay_match
 from engine.moves import Play, legal_plays
@@ -133,8 +133,11 @@ class Decision:
 
 @dataclass
 class SideStats:
-    """One side's figures over a game or the whole match. ``rolls`` (an addition to the
-    contract's fields) counts the rolls whose luck is summed in ``luck``."""
+    """One side's figures over a game or the whole match (fields as in the contract).
+
+    ``rolls`` (an addition to the contract's fields) counts the rolls whose luck is summed in
+    ``luck``. With no unforced decision the rates are 0.0 and ``rating`` is that of no error
+    (7, Supernatural): a page should show no rating then."""
 
     decisions: int = 0
     unforced: int = 0
@@ -298,7 +301,7 @@ def _steps(game: MatchGame, rules: MatchRules) -> Iterator[_Step]:
             if isinstance(action, Double) or _cube_available(game, rules, game_rules, frame.cube, frame.owner,
                                                              action.side):
                 yield _Step(index, "cube", action.side)
-        elif isinstance(action, (Take, Drop, Beaver)) and frame.phase == "doubled":
+        elif isinstance(action, (Take, Drop, Beaver)) and frame.phase == DOUBLED:
             yield _Step(index, "take", action.side)
 
 
