@@ -101,6 +101,13 @@ result_confirmed = Hook("result_confirmed", ("match", "actor", "ruled_dispute"))
 #: the two reported scores that disagree, or the one contested, each ``[side 0, side 1]``).
 result_disputed = Hook("result_disputed", ("match", "user", "statement", "scores"))
 
+#: A match file's match was written by an import (``matches.services.imports``), confirmed with
+#: its games, inside the file's transaction (a savepoint: a duplicate racing in takes it back with
+#: the match). Payload: ``match`` (saved, status ``confirmed``, its games written) and ``actor``
+#: (the importer). Apps that work on a match's games (its analysis) start from here as they do
+#: from :data:`result_confirmed`, which an import does not send.
+match_imported = Hook("match_imported", ("match", "actor"))
+
 #: A match's result was taken back (a ruling had a game replayed, or reverted a result): the
 #: match is saved without score or winner. Payload: ``match`` (locked) and ``actor``.
 result_reopened = Hook("result_reopened", ("match", "actor"))

@@ -578,6 +578,13 @@ MATRIX = {
     ("tournaments:playoffs_start", "post"):              (302, 403, 403, 403, 409, 403, 409),
     ("tournaments:payouts", "get"):                      (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:payouts", "post"):                     (405, 405, 405, 405, 405, 405, 405),
+    # issue 18 (analysisapp18): a match's analysis, public; asked for by its director (no games yet: 409)
+    ("api-match-analysis", "get"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("api-match-analysis", "post"):                      (401, 403, 403, 403, 409, 403, 409),
+    ("api-player-analysis", "get"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-analysis", "get"):                  (200, 200, 200, 200, 200, 200, 200),
+    ("analysis:export", "get"):                          (404, 404, 404, 404, 404, 404, 404),  # not analysed yet
+    ("analysis:export", "post"):                         (405, 405, 405, 405, 405, 405, 405),
 }
 
 

@@ -163,6 +163,16 @@ class Tournament(models.Model):
         help_text='handicap starts, e.g. [{"division": "Intermediate", "against": "Open", "length": 7, "points": 1}]')
     # --- end divisions ---
 
+    # --- issue 18: how deep GNU Backgammon analyses the event's matches (analysis.hooks) ---
+    class AnalysisPlies(models.IntegerChoices):
+        ZERO = 0, _("0-ply (fastest)")
+        ONE = 1, _("1-ply")
+        TWO = 2, _("2-ply (the usual depth)")
+
+    analysis_plies = models.PositiveSmallIntegerField(choices=AnalysisPlies.choices, default=AnalysisPlies.TWO,
+                                                      help_text="the depth of the analysis of the event's matches")
+    # --- end analysis ---
+
     draw_seed = models.BigIntegerField(null=True, blank=True, help_text="the recorded random seed of the draw")
     drawn_at = models.DateTimeField(null=True, blank=True)
     # Moves on with every committed change made under the event's lock (entries, draw, rounds,
@@ -184,6 +194,7 @@ class Tournament(models.Model):
             models.CheckConstraint(condition=Q(board_count__gte=1), name="tournament_at_least_one_board"),
             models.CheckConstraint(condition=Q(groups__gte=1), name="tournament_at_least_one_group"),
             models.CheckConstraint(condition=Q(reentries__lte=1), name="tournament_reentries_at_most_one"),
+            models.CheckConstraint(condition=Q(analysis_plies__lte=2), name="tournament_analysis_plies_0_to_2"),
         ]
 
     def __str__(self) -> str:

@@ -171,6 +171,10 @@ class TournamentCreateSerializer(StrictInputSerializer):
     abt_paid_places = serializers.IntegerField(
         required=False, allow_null=True, help_text="the paid places the move to playoffs counts; null: the main "
                                                    "flight's paid places (payouts)", **rule_bounds("abt_paid_places"))
+    # Issue 18 (analysisapp18)
+    analysis_plies = serializers.IntegerField(required=False, min_value=0, max_value=2,
+                                              help_text="how deep GNU Backgammon analyses the event's matches: 0, 1 "
+                                                        "or 2 plies (default 2)")
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -358,6 +362,8 @@ class TournamentRulesSerializer(serializers.Serializer):
     # Issue 17, point 6 (abt17)
     abt_playoffs = serializers.BooleanField()
     abt_paid_places = serializers.IntegerField(allow_null=True)
+    # Issue 18 (analysisapp18)
+    analysis_plies = serializers.IntegerField(help_text="the depth of the analysis of the event's matches (plies)")
 
     class Meta:
         ref_name = "TournamentRules"

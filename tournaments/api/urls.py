@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("tournaments.api.payouts")),  # issue 17 point 4 (flights17)
     path("", include("tournaments.api.reentry")),  # issue 17 point 4 (reentry17)
     path("", include("tournaments.api.playoffs")),  # issue 17 point 6 (abt17)
+    path("", include("tournaments.api.analysis")),  # issue 18: players ranked by PR (analysisapp18)
 ]

@@ -250,6 +250,8 @@ class EventRules:
     # the main flight's paid places from ``payouts``).
     abt_playoffs: bool = False
     abt_paid_places: int | None = None
+    # Issue 18 (analysisapp18): how deep GNU Backgammon analyses the event's matches (0, 1, 2 plies).
+    analysis_plies: int = Tournament.AnalysisPlies.TWO
 
     def _check_reentries(self, format: str, consolation_rounds: int) -> None:
         """Re-entry (issue 17 point 4, ``tournaments.draw.flights.reentry``) is into the main of a
@@ -331,6 +333,8 @@ class EventRules:
         if format != Tournament.Format.ROUND_ROBIN and self.round_robin_order != Tournament.RoundRobinOrder.CIRCLE:
             raise errors.bad_rules("round_robin_order", gettext("only a round robin has an order of rounds"))
         self._check_abt(format, swiss_rounds, max_losses, payouts)
+        if isinstance(self.analysis_plies, bool) or self.analysis_plies not in Tournament.AnalysisPlies.values:
+            raise errors.bad_rules("analysis_plies", gettext("the depth of the analysis is 0, 1 or 2 plies"))
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):
