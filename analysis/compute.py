@@ -411,7 +411,7 @@ class _Evaluator:
     def _average_best(self, board, cube: Cube, plies: int) -> float:
         total = 0.0
         for d1, d2 in _ROLLS:
-            entries = adapter.best_moves(board, cube, (d1, d2), plies)
+            entries = adapter.best_moves(board, cube, (d1, d2), plies, best_only=True)
             total += (1 if d1 == d2 else 2) * (entries[0][1] if entries else 0.0)
         return total / 36.0
 
