@@ -5,6 +5,7 @@ class AnalysisConfig(AppConfig):
     name = "analysis"
 
     def ready(self):
-        from . import receivers
+        from . import pages, receivers
 
         receivers.register()
+        pages.register()

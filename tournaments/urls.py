@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("tournaments.views_life")),
     path("", include("tournaments.views_divisions")),  # issue 17 point 5
     path("", include("tournaments.views_payouts")),  # issue 17 point 4 (flights17)
+    path("", include("tournaments.views_analysis")),  # issue 18 point 3 (analysisui18)
 ]
