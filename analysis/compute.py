@@ -13,48 +13,55 @@ match score with the Crawford state (gnubg's match equity table converts them at
 How each verdict is computed (and where it departs from gnubg's own ``analyse match``):
 
 (a) **Checker play.** ``find_best_moves`` at the chosen depth, cubeful, with the cube, score and
-    Crawford state of the moment, lists every play best first, one per distinct resulting
-    position. The played play is found in that list by its resulting position (the engine
-    applies gnubg's move tuples; the binding cuts a tuple at its first checker borne off, and
-    such a tuple is matched to the engine's legal plays by what can follow it). Loss = equity of
-    the best - equity of the played, 0.0 exactly when the played play is the best. gnubg's move
-    filters evaluate only the few best plays at the full depth; as in gnubg's analysis (which
-    rescores the played move at the deepest ply), a played play left at a shallower depth is
-    evaluated again at the full depth (by averaging the opponent's 21 replies, the way gnubg's
-    n-ply evaluation does). A play that cannot be identified in gnubg's list (an ambiguous
-    bear-off) is evaluated the same way, with every legal play, so best and played stay
-    comparable. Forced plays (one legal resulting position) are listed, ``forced`` and loss 0.
+    Crawford state of the moment and gnubg's analysis settings (pruning nets, the analysis move
+    filter MOVEFILTER_LARGE), lists every play best first, one per distinct resulting position.
+    The played play is found in that list by its resulting position (the engine applies gnubg's
+    move tuples). Loss = equity of the best - equity of the played; 0.0 exactly when the played
+    play is the best, or as good. gnubg's move filters evaluate only the best plays at the full
+    depth; as gnubg's analysis rescores the played move deeper, a played play the filters left
+    at 0-ply is evaluated at the full depth: minus the opponent's cube-optimal equity, averaged
+    over his 21 replies one ply shallower (gnubg's n-ply evaluation). The binding cuts a move
+    tuple at its first checker borne off, so in a bear-off several entries may read alike
+    (``(6,)`` for ``6/off 5/off`` and ``6/off 6/1``): those plays are ranked by that deeper
+    evaluation and given gnubg's equities in that order. Forced plays (one resulting position)
+    are listed, ``forced`` and loss 0.
 
 (b) **Cube decisions.** The binding has no cube-hint call and ``evaluate`` returns cubeless
     equity only, so the cube equities are built the way gnubg's n-ply cube decision is (eval.c
-    ``GeneralCubeDecisionE``): for each of the 21 rolls, the best play's cubeful equity one ply
-    shallower, averaged over the 36 rolls, under two cube states — *no double* (the cube as it
+    ``GeneralCubeDecisionE``): for each of the 21 rolls, the 0-ply best play evaluated one ply
+    shallower, averaged over the 36 rolls, under two cube states: *no double* (the cube as it
     is) and *double/take* (twice the face, owned by the taker; at money play scaled by 2, at
-    match play converted through the match winning chance). *Double/drop* is +1.0 by the
-    normalisation (the doubler wins the cube's value). Optimal = max(no double, min(take, drop)).
-    Unlike gnubg, each roll's best play is chosen separately per cube state, and at 0-ply the
-    cube decision is a 1-ply one (no static cubeful evaluation is exposed).
+    match play converted through the match winning chance with gnubg's MET). *Double/pass* is
+    +1.0 by the normalisation (the doubler wins the cube's value). Optimal = max(no double,
+    min(take, pass)). Departures: each cube state picks its own play per roll (gnubg shares one),
+    and at 0-ply the cube decision is a 1-ply one (no static cubeful evaluation is exposed).
     The doubler's decision ("double" kind) is judged where the cube was available to him
     (centred or his, not the Crawford game, a cube cap not passed, and at match play only while
-    his score plus the cube is short of the length: gnubg's ``GetDPEq``). Following gnubg's
-    analysis convention, a *no double* is listed only when it was close (double within the
-    blunder threshold of no double, gnubg's ``isCloseCubedecision``) or a missed double; every
-    double, take and drop is listed. The taker's decision ("take" kind; a beaver counts as a take)
-    is judged from his side: take = -(double/take), drop = -1.0.
+    his score plus the cube is short of the length: gnubg's ``GetDPEq``). As in gnubg's
+    statistics, a *no double* is listed only when it was close (double within 0.16 of no
+    double, gnubg's ``isCloseCubedecision``) or a missed double; every double, take and pass is
+    listed. The taker's decision ("take" kind; a beaver counts as a take) is judged from his
+    side: take = -(double/take), pass = -1.0.
 
 (c) **Luck** (gnubg's ``LuckNormal``/``LuckFirst``, 0-ply cubeful): the best play's equity for
     the roll made minus its average over all 36 rolls; for a game's opening roll, the average
     over the 30 non-double rolls of either side (the other side's rolls counted with their sign
-    turned). Every roll counts, unplayable ones included.
+    turned). Every roll counts, unplayable ones included. A roll that cannot be played (a
+    dance) is valued one ply deeper than gnubg's static evaluation (not exposed).
 
 (d) **Figures.** Per side: ``equity_lost`` = the sum of losses (EMG); ``unforced`` = listed
     decisions with a real choice (plays with more than one resulting position, and every listed
     cube decision: gnubg's unforced moves + close cube decisions); error rate = 1000 x lost /
     unforced (millipoints per decision), PR = 500 x lost / unforced (the eXtreme Gammon and
     Galaxy convention, EMG). Marks use gnubg's default thresholds (gnubg.c ``arSkillLevel``):
-    doubtful above 0.04, error above 0.08, blunder above 0.16 equity lost. The rating word is
+    doubtful above 0.03, error above 0.06, blunder above 0.12 equity lost. The rating word is
     gnubg 1.08's table (analysis.c ``arThrsRating``) of the equity lost per unforced decision; the
     luck rating gnubg's ``getLuckRating`` of the luck per roll.
+
+Checked against gnubg's own ``analyse match`` of ``gnubg_3pt_test_match01.mat`` (run through
+``gnubg.command``; tests/analysis/test_against_gnubg.py): at 0-ply and 2-ply every checker-play
+loss agrees to the 3 decimals gnubg prints, the unforced and close-cube counts agree, and at
+2-ply each side's total equity lost agrees within 0.01 (the cube approximations of (b)).
 """
 
 from __future__ import annotations
@@ -76,8 +83,12 @@ from .gnubg_adapter import Cube
 
 VERSION = 1
 
-# gnubg's default analysis thresholds (gnubg.c arSkillLevel: very bad, bad, doubtful).
-DOUBTFUL, ERROR, BLUNDER = 0.04, 0.08, 0.16
+# gnubg's default analysis thresholds (gnubg.c arSkillLevel = {0.12 very bad, 0.06 bad, 0.03
+# doubtful}, as in GNU Backgammon 1.07+ and the installed build; 0.04/0.08/0.16 were older defaults).
+DOUBTFUL, ERROR, BLUNDER = 0.03, 0.06, 0.12
+# A no-double is a "close" cube decision when doubling is within this much of not doubling
+# (gnubg's isCloseCubedecision); it reproduces gnubg's count of close cube decisions.
+CLOSE = 0.16
 # gnubg 1.08 analysis.c arThrsRating: a rating i is given while the error per decision is below
 # RATING_THRESHOLDS[i], the highest such i winning.
 RATING_THRESHOLDS = (1e38, 0.035, 0.026, 0.018, 0.012, 0.008, 0.005, 0.002)
@@ -399,47 +410,90 @@ def _cube_of(rules: MatchRules, game: MatchGame, cube: int, owner: int | None, o
 _ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
 
 
+def _can_double(cube: Cube, cap: int | None) -> bool:
+    """May the side on roll double, and does it mean anything (gnubg's ``GetDPEq``)?
+
+    Not in the Crawford game, not when the opponent owns the cube, not past a cube cap; at match
+    play not when the side's score plus the cube already reaches the length (nothing to gain)."""
+    if cube.crawford or (cube.owner is not None and cube.owner != cube.on_roll):
+        return False
+    if cap is not None and cube.value * 2 > cap:
+        return False
+    return not cube.length or cube.score[cube.on_roll] + cube.value < cube.length
+
+
+def _opponent_view(equity: float, mine: Cube, theirs: Cube) -> float:
+    """An equity of the side on roll of ``theirs`` seen by the other side (EMG of ``mine``)."""
+    if mine.length:
+        return adapter.mwc2eq(1.0 - adapter.eq2mwc(equity, theirs), mine)
+    return -equity * theirs.value / mine.value
+
+
 class _Evaluator:
     """The evaluations of one analysis, at ``plies``, with small caches per position."""
 
-    def __init__(self, plies: int):
+    def __init__(self, plies: int, cap: int | None = None):
         self.plies = plies
+        self.cap = cap
         self._luck: dict = {}
+        self._after: dict = {}
+
+    def _best(self, board, cube: Cube, dice: tuple[int, int], plies: int, *, best_only: bool, stuck: int = 1
+              ) -> float:
+        """The best play's equity for ``dice``; for a roll that cannot be played, the equity of
+        the same board with the opponent on roll (gnubg evaluates it so)."""
+        entries = adapter.best_moves(board, cube, dice, plies, best_only=best_only)
+        if entries:
+            return entries[0][1]
+        if stuck <= 0:
+            # Both sides stuck in turn (closed out): the cubeless equity is the last word.
+            return adapter.cubeless_equity(board, cube)
+        theirs = cube.turned()
+        swapped = (board[1], board[0])
+        their_equity = self.optimal(swapped, theirs, plies, stuck=stuck - 1)
+        return _opponent_view(their_equity, cube, theirs)
 
     # -- cube -----------------------------------------------------------------------------
 
-    def _average_best(self, board, cube: Cube, plies: int) -> float:
+    def _average_best(self, board, cube: Cube, plies: int, stuck: int = 1) -> float:
         total = 0.0
         for d1, d2 in _ROLLS:
-            entries = adapter.best_moves(board, cube, (d1, d2), plies, best_only=True)
-            total += (1 if d1 == d2 else 2) * (entries[0][1] if entries else 0.0)
+            total += (1 if d1 == d2 else 2) * self._best(board, cube, (d1, d2), plies, best_only=True, stuck=stuck)
         return total / 36.0
 
-    def cube_equities(self, board, cube: Cube, available: bool) -> tuple[float, float, float]:
-        """(no double, double/take, double/drop) for the side on roll, EMG of ``cube``.
-
-        Without a cube available, double/take and double/drop repeat no double."""
-        depth = max(self.plies, 1) - 1
-        no_double = self._average_best(board, cube, depth)
+    def cube_equities(self, board, cube: Cube, available: bool, depth: int | None = None, stuck: int = 1
+                      ) -> tuple[float, float, float]:
+        """(no double, double/take, double/drop) for the side on roll, EMG of ``cube``, each the
+        average over the 36 rolls of the best play at ``depth`` (by default one ply less than the
+        analysis, at least 0). Without a cube available, all three are the no-double equity."""
+        if depth is None:
+            depth = max(self.plies, 1) - 1
+        no_double = self._average_best(board, cube, depth, stuck)
         if not available:
             return no_double, no_double, no_double
         doubled = cube.doubled()
-        take = self._average_best(board, doubled, depth)
+        take = self._average_best(board, doubled, depth, stuck)
         if cube.length:
             take = adapter.mwc2eq(adapter.eq2mwc(take, doubled), cube)
         else:
             take *= 2.0
         return no_double, take, 1.0
 
-    def after_play(self, position: Position, cube: Cube, available_to_opponent: bool) -> float:
-        """Cubeful equity, for the side that just played, of ``position`` (opponent on roll),
-        at the full depth (at least 1 ply): minus the opponent's optimal cube equity."""
-        opponent = cube.turned()
-        no_double, take, drop = self.cube_equities(position.to_gnubg(), opponent, available_to_opponent)
-        theirs = max(no_double, min(take, drop))
-        if cube.length:
-            return adapter.mwc2eq(1.0 - adapter.eq2mwc(theirs, opponent), cube)
-        return -theirs
+    def optimal(self, board, cube: Cube, depth: int, stuck: int = 1) -> float:
+        """The side on roll's cubeful equity before rolling, its own cube action taken optimally."""
+        no_double, take, drop = self.cube_equities(board, cube, _can_double(cube, self.cap), depth, stuck)
+        return max(no_double, min(take, drop))
+
+    def after_play(self, position: Position, cube: Cube) -> float:
+        """Cubeful equity, for the side that just played, of ``position`` (opponent on roll) at
+        the analysis depth (at least 1 ply: no static cubeful evaluation is exposed): minus the
+        opponent's optimal equity, his cube action included, as gnubg's n-ply evaluation."""
+        key = (position, cube)
+        if key not in self._after:
+            theirs = cube.turned()
+            their_equity = self.optimal(position.to_gnubg(), theirs, max(self.plies, 1) - 1)
+            self._after[key] = _opponent_view(their_equity, cube, theirs)
+        return self._after[key]
 
     # -- luck -----------------------------------------------------------------------------
 
@@ -451,22 +505,22 @@ class _Evaluator:
         if table is None:
             table = {}
             if first:
-                # LuckFirst: the 15 non-doubles of the side on roll, the 15 of the other side.
+                # LuckFirst: the 15 non-doubles of the side on roll, the 15 of the other side
+                # (the starting position looks the same from both sides).
                 other = cube.turned()
                 total = 0.0
                 for d1, d2 in _ROLLS:
                     if d1 == d2:
                         continue
-                    mine = adapter.best_moves(board, cube, (d1, d2), 0)[0][1]
-                    theirs = -adapter.best_moves(board, other, (d1, d2), 0)[0][1]
+                    mine = self._best(board, cube, (d1, d2), 0, best_only=False)
+                    theirs = -self._best(board, other, (d1, d2), 0, best_only=False)
                     table[(d1, d2)] = mine
                     total += mine + theirs
                 table["mean"] = total / 30.0
             else:
                 total = 0.0
                 for d1, d2 in _ROLLS:
-                    entries = adapter.best_moves(board, cube, (d1, d2), 0)
-                    table[(d1, d2)] = entries[0][1] if entries else 0.0
+                    table[(d1, d2)] = self._best(board, cube, (d1, d2), 0, best_only=False)
                     total += (1 if d1 == d2 else 2) * table[(d1, d2)]
                 table["mean"] = total / 36.0
             self._luck[key] = table
@@ -475,8 +529,29 @@ class _Evaluator:
 
     # -- checker play ---------------------------------------------------------------------
 
-    def play(self, position: Position, dice: tuple[int, int], cube: Cube, played: Play,
-             opponent_cube_available: bool) -> tuple[Play, float, float, bool]:
+    def _identify(self, position: Position, dice: tuple[int, int], entries, plays: dict, cube: Cube) -> list:
+        """The resulting position (key) of each of gnubg's entries.
+
+        Complete move tuples are applied; a tuple cut at its first bear-off is matched to the
+        legal plays it can stand for. Where several cut tuples could be several plays (a
+        bear-off: ``6/off 5/off`` and ``6/off 6/1`` both read ``(6,)``), the plays are ranked by
+        their own evaluation (:meth:`after_play`) and given gnubg's equities in that order.
+        """
+        keys, _ = _match_entries(position, dice, entries, set(plays))
+        missing = [i for i, key in enumerate(keys) if key is None]
+        if missing:
+            free = set(plays) - {key for key in keys if key is not None}
+            value = {key: self.after_play(plays[key].position, cube) for key in free}
+            for i in sorted(missing, key=lambda i: -entries[i][1]):
+                _, candidates = _entry_keys(position, dice, entries[i][0])
+                options = (candidates & free) or free
+                if options:
+                    keys[i] = max(options, key=value.__getitem__)
+                    free.discard(keys[i])
+        return keys
+
+    def play(self, position: Position, dice: tuple[int, int], cube: Cube, played: Play
+             ) -> tuple[Play, float, float, bool]:
         """(best play, its equity, the played play's equity, forced) for one checker play."""
         side = position.turn
         plays = {_key(play.position, side): play for play in legal_plays(position, dice)}
@@ -484,27 +559,26 @@ class _Evaluator:
         forced = len(plays) <= 1
         board = position.to_gnubg()
         entries = adapter.best_moves(board, cube, dice, self.plies)
-        keys, certain = _match_entries(position, dice, entries, set(plays))
+        if not entries:  # gnubg finds no play where the engine does: should not happen
+            equity = self.after_play(played.position, cube)
+            return played, equity, equity, forced
+        keys = self._identify(position, dice, entries, plays, cube)
         scores = {key: score for key, (_, score) in zip(keys, entries, strict=True) if key is not None}
-        best_key = keys[0] if entries else None
+        best_key = keys[0] if keys[0] is not None else played_key
         if forced:
-            equity = scores.get(played_key, entries[0][1] if entries else 0.0)
+            equity = scores.get(played_key, entries[0][1])
             return played, equity, equity, True
-        if not certain and (best_key is None or played_key not in scores):
-            # An ambiguous bear-off: judge every legal play the same, deeper way.
-            equities = {key: self.after_play(play.position, cube, opponent_cube_available)
-                        for key, play in plays.items()}
-            best_key = max(equities, key=equities.__getitem__)
-            return plays[best_key], equities[best_key], equities[played_key], False
-        played_equity = scores[played_key]
+        played_equity = scores.get(played_key)
         if self.plies and played_key != best_key:
             shallow = adapter.best_moves(board, cube, dice, 0)
-            shallow_keys, _ = _match_entries(position, dice, shallow, set(plays))
+            shallow_keys = self._identify(position, dice, shallow, plays, cube)
             shallow_scores = {key: score for key, (_, score) in zip(shallow_keys, shallow, strict=True)}
-            if shallow_scores.get(played_key) == played_equity:
+            if played_equity is None or shallow_scores.get(played_key) == played_equity:
                 # The move filters left the played play at 0-ply: evaluate it at the full depth.
-                played_equity = self.after_play(played.position, cube, opponent_cube_available)
-        return plays[best_key], scores[best_key], played_equity, False
+                played_equity = self.after_play(played.position, cube)
+        if played_equity is None:
+            played_equity = self.after_play(played.position, cube)
+        return plays.get(best_key, played), scores.get(best_key, played_equity), played_equity, False
 
 
 # --- the analysis --------------------------------------------------------------------------------
@@ -521,7 +595,6 @@ def _ids(frame_position: Position, cube: Cube, rules: MatchRules, side: int, *, 
 def _analyse_game(game: MatchGame, rules: MatchRules, evaluator: _Evaluator, on_step: Callable[[], None]
                   ) -> GameAnalysis:
     replay: GameReplay = game.replay
-    game_rules = rules.game_rules(crawford_game=game.crawford)
     sides = [SideStats(), SideStats()]
     decisions: list[Decision] = []
     steps = {step.index: step for step in _steps(game, rules)}
@@ -546,14 +619,15 @@ def _analyse_game(game: MatchGame, rules: MatchRules, evaluator: _Evaluator, on_
         if step.kind == "play":
             position = frame.position
             cube = _cube_of(rules, game, frame.cube, frame.owner, side)
-            opponent_available = _cube_available(game, rules, game_rules, frame.cube, frame.owner, 1 - side)
             played = replay.plays[index]
-            best, equity_best, equity_played, forced = evaluator.play(position, frame.dice, cube, played,
-                                                                      opponent_available)
-            same = _key(best.position, side) == _key(played.position, side)
-            loss = 0.0 if same or forced else max(equity_best - equity_played, 0.0)
-            if same or forced:
-                equity_played = equity_best
+            best, equity_best, equity_played, forced = evaluator.play(position, frame.dice, cube, played)
+            # A play as good as gnubg's first (an equal equity, or a deeper evaluation that
+            # found it better) is a best play: it loses nothing and is named as the best.
+            same = forced or _key(best.position, side) == _key(played.position, side)
+            if same or equity_played >= equity_best:
+                best, equity_played, equity_best = played, max(equity_played, equity_best), max(equity_played,
+                                                                                                equity_best)
+            loss = max(equity_best - equity_played, 0.0)
             pid, mid = _ids(position, cube, rules, side, dice=frame.dice)
             decision = Decision(index, frame.move, side, "play", list(frame.dice), played.notation,
                                 best.notation, equity_played, equity_best, loss, mark(loss), forced,
@@ -570,7 +644,7 @@ def _analyse_game(game: MatchGame, rules: MatchRules, evaluator: _Evaluator, on_
             optimal = max(no_double, double_equity)
             equity_played = double_equity if doubled else no_double
             loss = 0.0 if best_word == played_word else max(optimal - equity_played, 0.0)
-            close = double_equity > no_double - BLUNDER
+            close = double_equity > no_double - CLOSE
             on_step()
             if not doubled and not close and loss == 0.0:
                 continue  # gnubg lists only close no-doubles and missed doubles
@@ -631,7 +705,7 @@ def analyse_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[
         if progress is not None:
             progress(done, total)
 
-    evaluator = _Evaluator(plies)
+    evaluator = _Evaluator(plies, rules.cube_cap)
     analysed = [_analyse_game(game, rules, evaluator, on_step) for game in replay.games]
     if progress is not None and total == 0:
         progress(0, 0)

@@ -60,7 +60,7 @@ def available() -> bool:
 def engine_name() -> str:
     """The evaluator's name and version, as stored with an analysis."""
     gnubg = _gnubg()
-    return f"GNU Backgammon (gnubg {getattr(gnubg, '__version__', 'unknown')})"
+    return f"GNU Backgammon {getattr(gnubg, '__version__', '(version unknown)')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,14 +111,14 @@ def _filter(ply: int, level: int, accept: int, extra: int, threshold: float) -> 
     return {"ply": ply, "level": level, "acceptmoves": accept, "extramoves": extra, "threshold": threshold}
 
 
-# gnubg's "normal" move filter (movefilters.inc MOVEFILTER_NORMAL, its analysis default): at each
-# depth the plays are screened at 0-ply, and only the best (up to 8 more within 0.16 of it) go on.
-# The binding's own default is wider (12 within 0.24), which costs twice the time for the same verdict.
-_NORMAL = (
+# gnubg's analysis move filter (gnubg.c aamfAnalysis = movefilters.inc MOVEFILTER_LARGE): at
+# each depth the plays are screened at 0-ply and only the best (up to 16 more within 0.32 of it)
+# go on; at 3-ply a 2-ply pass keeps up to 4 more within 0.08. The binding's own default differs.
+_ANALYSIS = (
     (),
-    (_filter(1, 0, 0, 8, 0.16),),
-    (_filter(2, 0, 0, 8, 0.16), _filter(2, 1, -1, 0, 0.0)),
-    (_filter(3, 0, 0, 8, 0.16), _filter(3, 1, -1, 0, 0.0), _filter(3, 2, 0, 2, 0.04)),
+    (_filter(1, 0, 0, 16, 0.32),),
+    (_filter(2, 0, 0, 16, 0.32), _filter(2, 1, -1, 0, 0.0)),
+    (_filter(3, 0, 0, 16, 0.32), _filter(3, 1, -1, 0, 0.0), _filter(3, 2, 0, 4, 0.08)),
 )
 # For a cube decision gnubg picks each roll's play at 0-ply and evaluates only that one deeper
 # (eval.c EvaluatePositionCubeful4): keep exactly one play at every screening level.
@@ -130,20 +130,27 @@ def best_moves(board, cube: Cube, dice: tuple[int, int], plies: int, *, best_onl
     """gnubg's plays of ``dice``, best first: (move tuple, cubeful equity after it) each.
 
     gnubg lists one entry per distinct resulting position (the unchanged position once when
-    nothing can be played). Its move filters (gnubg's normal filter; with ``best_only``, only the
+    nothing can be played). Its move filters (gnubg's analysis filter; with ``best_only``, only the
     0-ply best play goes deeper, as in gnubg's cube evaluations) evaluate only the best plays at
     the full depth; the others keep the 0-ply score that screened them out. A move tuple is
     (from, to) pairs in the mover's numbering (25 the bar); the binding cuts it short at the
     first checker borne off (an odd length: the rest of the play is not said).
     """
     gnubg = _gnubg()
-    filters = list((_BEST_ONLY if best_only else _NORMAL)[min(plies, 3)])
+    filters = list((_BEST_ONLY if best_only else _ANALYSIS)[min(plies, 3)])
     with _lock:
         if filters:
             found = gnubg.find_best_moves(board, _cube_info(cube), _eval_context(plies), (dice[0], dice[1]), filters)
         else:
             found = gnubg.find_best_moves(board, _cube_info(cube), _eval_context(plies), (dice[0], dice[1]))
     return [(tuple(entry["move"]), float(entry["score"])) for entry in found]
+
+
+def cubeless_equity(board, cube: Cube) -> float:
+    """The 0-ply cubeless equity of the side on roll (normalised; gnubg's ``evaluate``)."""
+    gnubg = _gnubg()
+    with _lock:
+        return float(gnubg.evaluate(board, _cube_info(cube), _eval_context(0))[5])
 
 
 def eq2mwc(equity: float, cube: Cube) -> float:

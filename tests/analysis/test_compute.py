@@ -148,8 +148,8 @@ def test_rates_follow_the_pr_convention():
 
 
 @pytest.mark.parametrize(("loss", "word"), [
-    (0.0, ""), (0.04, ""), (0.0401, "doubtful"), (0.08, "doubtful"), (0.0801, "error"), (0.16, "error"),
-    (0.1601, "blunder"), (1.2, "blunder"),
+    (0.0, ""), (0.03, ""), (0.0301, "doubtful"), (0.06, "doubtful"), (0.0601, "error"), (0.12, "error"),
+    (0.1201, "blunder"), (1.2, "blunder"),
 ])
 def test_marks_use_gnubgs_default_thresholds(loss, word):
     assert mark(loss) == word
@@ -205,6 +205,7 @@ def test_a_real_match_is_analysed_to_the_end_with_losses_never_negative(stem):
 
 
 @oracle
+@pytest.mark.slow
 def test_gnubg_playing_gnubg_loses_almost_nothing_at_2_ply():
     # Side 0 of this file is GNU Backgammon itself: judged by gnubg at 2-ply, its plays and cube
     # actions are (nearly) all best; the human opponent's are not.
