@@ -59,7 +59,8 @@ def page_analysis(match: Match) -> MatchAnalysis | None:
 
 def number(value: float | None, places: int) -> str:
     """``value`` with ``places`` decimals in the reader's language ("" for none)."""
-    return "" if value is None else formats.number_format(value, places)
+    # number_format cuts the decimals off; rounded first, 3.136 reads 3.14.
+    return "" if value is None else formats.number_format(round(value, places), places)
 
 
 def depth_text(plies: int) -> str:
@@ -113,7 +114,8 @@ def _side_rows(match: Match, analysis: MatchAnalysis) -> list[dict]:
             "blunders": stats.get("blunders", 0),
             "unforced": stats.get("unforced", 0),
             "luck": number(stats.get("luck"), 3),
-            "luck_word": luck_text(stats.get("luck_rating")),
+            # gnubg's neutral luck word ("None") is left out: next to a number it reads as missing.
+            "luck_word": luck_text(stats.get("luck_rating")) if stats.get("luck_rating") != 2 else "",
             "rating": rating_text(stats.get("rating")),
         })
     return rows

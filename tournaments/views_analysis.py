@@ -23,8 +23,9 @@ def analysis(request: HttpRequest, tournament_id: int) -> HttpResponse:
     number of queries however many matches are analysed."""
     tournament = _visible_or_404(request, tournament_id)
     ranking = analysis_ranking(matches=Match.objects.filter(event_link__tournament=tournament))
-    rows = [{"player": player, "pr": formats.number_format(player.pr, 2),
-             "error_rate": formats.number_format(player.error_rate, 1)} for player in ranking]
+    # number_format cuts the decimals off: rounded first.
+    rows = [{"player": player, "pr": formats.number_format(round(player.pr, 2), 2),
+             "error_rate": formats.number_format(round(player.error_rate, 1), 1)} for player in ranking]
     return render(request, "tournaments/analysis.html", {
         "tournament": tournament, "rows": rows, "runs": runs(tournament, request.user)})
 
