@@ -21,6 +21,8 @@ from datetime import datetime, time
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
@@ -40,12 +42,10 @@ PR_TABLE_ROWS = 20
 #: Depths a director may choose (0-ply: quick; 2-ply: gnubg's usual "world class" analysis).
 DEPTHS = (0, 1, 2)
 
-# Left-to-right isolates (LRI ... PDI): move notation inside a sentence of any direction.
-_LRI, _PDI = "\u2066", "\u2069"
-
 
 def _ltr(text: str) -> str:
-    return f"{_LRI}{text}{_PDI}"
+    """Move notation isolated left to right inside a sentence of any direction (as ``|ltr``)."""
+    return format_html('<bdi dir="ltr">{}</bdi>', text)
 
 
 def page_analysis(match: Match) -> MatchAnalysis | None:
@@ -70,20 +70,23 @@ def depth_text(plies: int) -> str:
 
 #: The cube actions of the analysis's notation (contract: "no double", "double", "take", "drop").
 def cube_action_text(action: str) -> str:
-    """A play (move notation, isolated left to right) or a cube action (in the reader's language)."""
+    """A play (move notation, isolated left to right) or a cube action (in the reader's language),
+    as safe HTML."""
     words = {"no double": pgettext("cube action", "no double"), "double": pgettext("cube action", "double"),
              "take": pgettext("cube action", "take"), "drop": pgettext("cube action", "drop")}
-    return words.get(action) or _ltr(action)
+    return conditional_escape(words[action]) if action in words else _ltr(action)
 
 
 def mark_text(decision: dict) -> str:
-    """A blunder or an error as a sentence: "Blunder: played 13/7 6/5, best 24/18 13/11, equity
-    lost 0.215" (the loss in normalised equity)."""
+    """A blunder or an error as a sentence, safe HTML (the plays isolated left to right): "Blunder:
+    played 13/7 6/5, best 24/18 13/11, equity lost 0.215" (the loss in normalised equity)."""
     values = {"played": cube_action_text(decision["played"]), "best": cube_action_text(decision["best"]),
-              "loss": number(decision["loss"], 3)}
+              "loss": _ltr(number(decision["loss"], 3))}
     if decision["mark"] == "blunder":
-        return _("Blunder: played %(played)s, best %(best)s, equity lost %(loss)s") % values
-    return _("Error: played %(played)s, best %(best)s, equity lost %(loss)s") % values
+        sentence = _("Blunder: played %(played)s, best %(best)s, equity lost %(loss)s")
+    else:
+        sentence = _("Error: played %(played)s, best %(best)s, equity lost %(loss)s")
+    return mark_safe(conditional_escape(sentence) % values)
 
 
 def match_marks(match: Match) -> list[hooks.MoveMark]:

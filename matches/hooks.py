@@ -679,8 +679,9 @@ def player_fragments(request, player) -> list[str]:
 class MoveMark:
     """A judgement of the action ``index`` of game ``game`` (its number) of a match's log: ``kind``
     (a word for the page's style: ``blunder``, ``error``) and ``text`` (the sentence, translated:
-    "Blunder: played 13/7 6/5, best 24/18 13/11, equity lost 0.215"); ``stop``: whether the
-    stepper's next and previous links stop at it."""
+    "Blunder: played 13/7 6/5, best 24/18 13/11, equity lost 0.215"; plain text, or safe HTML
+    from ``format_html``/``mark_safe`` to isolate its notation); ``stop``: whether the stepper's
+    next and previous links stop at it."""
 
     game: int
     index: int
