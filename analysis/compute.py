@@ -73,7 +73,7 @@ from typing import NamedTuple
 from engine.actions import Action, Beaver, Double, Drop, Move, Roll, Take
 from engine.board import BAR, OFF, Position
 from engine.errors import CubeError
-from engine.game import OPENING, TO_ROLL, GameReplay, GameRules, check_double
+from engine.game import DOUBLED, OPENING, TO_ROLL, GameReplay, GameRules, check_double
 from engine.ids import MatchId, match_id, position_id
 from engine.match import MatchGame, MatchRules, Penalty, PenaltyAt, replay_match
 from engine.moves import Play, legal_plays
@@ -133,8 +133,11 @@ class Decision:
 
 @dataclass
 class SideStats:
-    """One side's figures over a game or the whole match. ``rolls`` (an addition to the
-    contract's fields) counts the rolls whose luck is summed in ``luck``."""
+    """One side's figures over a game or the whole match (fields as in the contract).
+
+    ``rolls`` (an addition to the contract's fields) counts the rolls whose luck is summed in
+    ``luck``. With no unforced decision the rates are 0.0 and ``rating`` is that of no error
+    (7, Supernatural): a page should show no rating then."""
 
     decisions: int = 0
     unforced: int = 0
@@ -298,7 +301,7 @@ def _steps(game: MatchGame, rules: MatchRules) -> Iterator[_Step]:
             if isinstance(action, Double) or _cube_available(game, rules, game_rules, frame.cube, frame.owner,
                                                              action.side):
                 yield _Step(index, "cube", action.side)
-        elif isinstance(action, (Take, Drop, Beaver)) and frame.phase == "doubled":
+        elif isinstance(action, (Take, Drop, Beaver)) and frame.phase == DOUBLED:
             yield _Step(index, "take", action.side)
 
 
@@ -437,6 +440,7 @@ class _Evaluator:
         self.cap = cap
         self._luck: dict = {}
         self._after: dict = {}
+        self._stuck: dict = {}
 
     def _best(self, board, cube: Cube, dice: tuple[int, int], plies: int, *, best_only: bool, stuck: int = 1
               ) -> float:
@@ -448,10 +452,13 @@ class _Evaluator:
         if stuck <= 0:
             # Both sides stuck in turn (closed out): the cubeless equity is the last word.
             return adapter.cubeless_equity(board, cube)
-        theirs = cube.turned()
-        swapped = (board[1], board[0])
-        their_equity = self.optimal(swapped, theirs, plies, stuck=stuck - 1)
-        return _opponent_view(their_equity, cube, theirs)
+        key = (board, cube, plies, stuck)
+        if key not in self._stuck:  # every dancing roll of a position has the same value
+            theirs = cube.turned()
+            swapped = (board[1], board[0])
+            their_equity = self.optimal(swapped, theirs, plies, stuck=stuck - 1)
+            self._stuck[key] = _opponent_view(their_equity, cube, theirs)
+        return self._stuck[key]
 
     # -- cube -----------------------------------------------------------------------------
 

@@ -158,6 +158,10 @@ class TournamentForm(forms.Form):
                                         initial=Tournament.SwissTiebreaks.STANDARD, label=_("Swiss tie-breaks"))
     round_robin_order = forms.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False,
                                           initial=Tournament.RoundRobinOrder.CIRCLE, label=_("Round-robin order"))
+    # Issue 18 (analysisapp18): not sent, the default (2 plies).
+    analysis_plies = forms.TypedChoiceField(choices=Tournament.AnalysisPlies.choices, coerce=int, empty_value=None,
+                                            initial=Tournament.AnalysisPlies.TWO, required=False,
+                                            label=_("Depth of GNU Backgammon's analysis"))
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Club"),
                                   help_text=_("On that club's calendar (the clubs you own or organise)."))
     # One per form shown: the same form sent twice (a double click, a resend) makes one event.
@@ -206,6 +210,8 @@ class TournamentForm(forms.Form):
         for name in ("swiss_pairing", "swiss_tiebreaks", "round_robin_order"):  # not sent: the default
             if not data.get(name):
                 data.pop(name, None)
+        if data.get("analysis_plies") is None:  # issue 18: not sent, the default
+            data.pop("analysis_plies", None)
         return EventRules(**data)
 
 

@@ -160,6 +160,10 @@ class TournamentCreateSerializer(StrictInputSerializer):
     swiss_pairing = serializers.ChoiceField(choices=Tournament.SwissPairing.choices, required=False)
     swiss_tiebreaks = serializers.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False)
     round_robin_order = serializers.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False)
+    # Issue 18 (analysisapp18)
+    analysis_plies = serializers.IntegerField(required=False, min_value=0, max_value=2,
+                                              help_text="how deep GNU Backgammon analyses the event's matches: 0, 1 "
+                                                        "or 2 plies (default 2)")
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -343,6 +347,8 @@ class TournamentRulesSerializer(serializers.Serializer):
     swiss_pairing = serializers.CharField()
     swiss_tiebreaks = serializers.CharField()
     round_robin_order = serializers.CharField()
+    # Issue 18 (analysisapp18)
+    analysis_plies = serializers.IntegerField(help_text="the depth of the analysis of the event's matches (plies)")
 
     class Meta:
         ref_name = "TournamentRules"

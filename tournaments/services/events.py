@@ -240,6 +240,8 @@ class EventRules:
     swiss_pairing: str = Tournament.SwissPairing.FAIR
     swiss_tiebreaks: str = Tournament.SwissTiebreaks.STANDARD
     round_robin_order: str = Tournament.RoundRobinOrder.CIRCLE
+    # Issue 18 (analysisapp18): how deep GNU Backgammon analyses the event's matches (0, 1, 2 plies).
+    analysis_plies: int = Tournament.AnalysisPlies.TWO
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -306,6 +308,8 @@ class EventRules:
                     raise errors.bad_rules(field, gettext("only a Swiss is paired and ranked this way"))
         if format != Tournament.Format.ROUND_ROBIN and self.round_robin_order != Tournament.RoundRobinOrder.CIRCLE:
             raise errors.bad_rules("round_robin_order", gettext("only a round robin has an order of rounds"))
+        if isinstance(self.analysis_plies, bool) or self.analysis_plies not in Tournament.AnalysisPlies.values:
+            raise errors.bad_rules("analysis_plies", gettext("the depth of the analysis is 0, 1 or 2 plies"))
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):

@@ -46,7 +46,9 @@ from .events import EventRules
 
 #: The settings an organiser edits: the published rules (the club stays where the event was made).
 EDITABLE = tuple(f.name for f in fields(EventRules) if f.name != "club_id")
-ALWAYS = ("name", "starts_on", "ends_on")
+ALWAYS = ("name", "starts_on", "ends_on",
+          # issue 18: the depth of the analysis of the matches to come (analysed ones keep theirs)
+          "analysis_plies")
 #: Fixed by the draw: the shape of the draw and who is in it.
 DRAW_RULES = ("format", "kind", "consolation_rounds", "last_chance", "swiss_rounds", "max_losses", "groups", "seeding",
               "board_count", "forbid_same_club",
