@@ -156,12 +156,10 @@ def match_section(request, match: Match) -> str:
         "version": live_version(analysis),
         "sides": _side_rows(match, analysis) if done else [],
         "depth": depth_text(analysis.plies) if analysis is not None else "",
-        "engine": analysis.engine if done else "",
         "failure": failure_text(analysis.failure_code) if status == MatchAnalysis.Status.FAILED else "",
         "may_request": may_request,
         "depths": [(plies, depth_text(plies)) for plies in DEPTHS],
         "default_depth": analysis.plies if analysis is not None else plies_for(match),
-        "no_games": runs and not has_games and analysis is None,
     }
     return render_to_string("analysis/_match.html", context, request=request)
 

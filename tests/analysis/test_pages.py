@@ -106,7 +106,7 @@ def test_the_match_page_shows_each_sides_pr_errors_blunders_luck_rating_and_dept
     assert "Analysis by GNU Backgammon" in text and "Analysed at 0-ply on" in text
     for side, name in ((0, "Alice"), (1, "Bob")):
         stats = row.result["sides"][side]
-        assert re.search(rf"{name} {stats['pr']:.2f} {stats['error_rate']:.1f} millipoints a decision "
+        assert re.search(rf"{name} {stats['pr']:.2f} {stats['error_rate']:.1f} "
                          rf"{stats['errors']} {stats['blunders']} ", text), text
         assert ["Awful!", "Beginner", "Casual player", "Intermediate", "Advanced", "Expert", "World class",
                 "Supernatural"][stats["rating"]] in text
