@@ -53,8 +53,9 @@ def _on(match: Match, analysis: MatchAnalysis) -> date:
 
 
 def player_pr_points(*, player_id: int) -> list[PrPoint]:
-    """Every done analysis of a match ``player_id`` played (alone or in a pair), oldest first (by
-    the day played, else confirmed): his PR over time. One query."""
+    """Every done analysis of a match ``player_id`` played (alone or in a pair) where his side had
+    an unforced decision (without one a PR says nothing), oldest first (by the day played, else
+    confirmed): his PR over time. One query."""
     rows = (MatchAnalysis.objects.filter(status=MatchAnalysis.Status.DONE)
             .filter(Q(match__side0__player_a_id=player_id) | Q(match__side0__player_b_id=player_id)
                     | Q(match__side1__player_a_id=player_id) | Q(match__side1__player_b_id=player_id))
@@ -64,6 +65,8 @@ def player_pr_points(*, player_id: int) -> list[PrPoint]:
     for row in rows:
         match = row.match
         side = 0 if player_id in (match.side0.player_a_id, match.side0.player_b_id) else 1
+        if not getattr(row, f"unforced{side}"):
+            continue
         points.append(PrPoint(match.pk, _on(match, row), side, match.sides[1 - side].name, getattr(row, f"pr{side}"),
                               getattr(row, f"error_rate{side}"), getattr(row, f"unforced{side}"),
                               getattr(row, f"blunders{side}"), row.plies))
@@ -91,7 +94,8 @@ class RankedPlayer:
 def analysis_ranking(*, matches: QuerySet[Match]) -> list[RankedPlayer]:
     """The players of ``matches`` whose analyses are done, best PR first (ties: more matches,
     then name), each with his number of analysed matches. A pair's figures count for both its
-    players. Two queries."""
+    players; a player without any unforced decision in them is left out (no PR to rank). Two
+    queries."""
     rows = MatchAnalysis.objects.filter(status=MatchAnalysis.Status.DONE, match__in=matches).values_list(
         "match__side0__player_a_id", "match__side0__player_b_id", "match__side1__player_a_id",
         "match__side1__player_b_id", "unforced0", "unforced1", "equity_lost0", "equity_lost1", "errors0", "errors1",
@@ -111,6 +115,8 @@ def analysis_ranking(*, matches: QuerySet[Match]) -> list[RankedPlayer]:
     names = dict(Player.objects.filter(pk__in=list(totals)).values_list("pk", "display_name")) if totals else {}
     ranked = []
     for player_id, (count, unforced, lost, errors, blunders) in totals.items():
+        if not unforced:
+            continue
         pr = 500 * lost / unforced if unforced else 0.0
         rate = 1000 * lost / unforced if unforced else 0.0
         ranked.append((pr, -count, names.get(player_id, ""), player_id, count, unforced, lost, rate, errors, blunders))

@@ -10,7 +10,9 @@ lock (``matches.services.reporting.match_locked``, core/locking.py). The task ru
 
 - a run of an older generation, or of a row done or failed, changes nothing (a second delivery of
   a done run, a run a re-request replaced);
-- a run claims the row (running, ``attempt`` one more) and analyses the games as they are then,
+- a run claims the row (running, ``attempt`` one more; a row left running longer than the hard
+  time limit, its worker killed, fails ``time_limit`` instead of running again) and analyses the
+  games as they are then,
   outside any transaction (minutes at 2-ply), writing its progress at most every
   ``ANALYSIS_PROGRESS_SECONDS`` by a conditional update on (generation, attempt): once a
   re-request or a later attempt has taken the row, the next progress write finds nothing and the
@@ -29,6 +31,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -180,13 +183,19 @@ def _claim(match_id: int, generation: int | None) -> tuple[MatchAnalysis, Replay
             return row
         if row.status in (MatchAnalysis.Status.DONE, MatchAnalysis.Status.FAILED):
             return row
+        now = timezone.now()
+        if (row.status == MatchAnalysis.Status.RUNNING and row.started_at is not None
+                and now - row.started_at >= timedelta(seconds=settings.ANALYSIS_TIME_LIMIT)):
+            # Its last run was killed at the hard time limit (the task went back to the queue):
+            # running it again would be killed again.
+            _failed(row, "time_limit", f"its run was stopped at the hard time limit ({settings.ANALYSIS_TIME_LIMIT} s)")
+            return row
         match = Match.objects.get(pk=match_id)
         logs = _logs(match)
         if not logs:
             _failed(row, "games_gone", "the match has no recorded games")
             return row
         replay = replay_input(match, logs)
-        now = timezone.now()
         row.status, row.attempt, row.games_hash = MatchAnalysis.Status.RUNNING, row.attempt + 1, replay.fingerprint
         row.started_at = row.progressed_at = now
         row.done = 0

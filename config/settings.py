@@ -183,7 +183,8 @@ IMPORT_SOFT_TIME_LIMIT = env_int("CRAWFORD_IMPORT_SOFT_TIME_LIMIT", 1740)
 IMPORT_TIME_LIMIT = env_int("CRAWFORD_IMPORT_TIME_LIMIT", 1800)
 # The analysis of one match (analysis/tasks.py) has its own limits too: a 25-point match at 2-ply
 # takes minutes on one core. The soft limit fails the run with a reason a person reads; the hard
-# one kills the worker's child (the task goes back to the queue, and its next run fails it).
+# one kills the worker's child (the task goes back to the queue, and its next run fails it:
+# analysis.services).
 ANALYSIS_TIME_LIMIT = env_int("CRAWFORD_ANALYSIS_TIME_LIMIT", 1800)
 ANALYSIS_SOFT_TIME_LIMIT = env_int("CRAWFORD_ANALYSIS_SOFT_TIME_LIMIT", max(ANALYSIS_TIME_LIMIT - 60, 1))
 # How deep a match outside any event is analysed (0, 1 or 2 plies); an event says its own

@@ -23,7 +23,8 @@ class SideStatsSerializer(serializers.Serializer):
     blunders = serializers.IntegerField()
     luck = serializers.FloatField(help_text="the luck of the side's rolls (EMG)")
     rating = serializers.IntegerField(help_text="gnubg's rating of the play, 0 (awful) to 7 (supernatural)")
-    rating_text = serializers.SerializerMethodField(help_text="gnubg's rating word, in the reader's language")
+    rating_text = serializers.SerializerMethodField(help_text="gnubg's rating word, in the reader's language; empty "
+                                                              "without an unforced decision")
     luck_rating = serializers.IntegerField(help_text="gnubg's rating of the luck, 0 to 5")
     luck_text = serializers.SerializerMethodField(help_text="gnubg's luck word, in the reader's language")
 
@@ -31,7 +32,8 @@ class SideStatsSerializer(serializers.Serializer):
         ref_name = "AnalysisSideStats"
 
     def get_rating_text(self, stats) -> str:
-        return rating_text(stats.get("rating"))
+        # With no unforced decision gnubg's rating is that of no error: no rating is shown.
+        return rating_text(stats.get("rating")) if stats.get("unforced") else ""
 
     def get_luck_text(self, stats) -> str:
         return luck_text(stats.get("luck_rating"))

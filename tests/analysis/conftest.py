@@ -32,6 +32,20 @@ def confirm_with_file(match: Match, alice, bob, name: str = SHORT) -> Match:
     return Match.objects.get(pk=match.pk)
 
 
+def same_verdict(first, second) -> bool:
+    """Whether two analyses of the same games give each side the same figures: the counts exactly,
+    the equities to a millionth (gnubg's float arithmetic may differ in the last bits from run to
+    run, its evaluation cache warm or cold)."""
+    for side in (0, 1):
+        a, b = first.side(side), second.side(side)
+        for name, value in a.items():
+            if isinstance(value, float) and value != pytest.approx(b[name], rel=1e-6, abs=1e-9):
+                return False
+            if not isinstance(value, float) and value != b[name]:
+                return False
+    return True
+
+
 @pytest.fixture
 def cast():
     """The cast around a 3-point match, not played yet (otto directs it)."""

@@ -144,3 +144,15 @@ def test_an_event_ranks_its_players_by_pr_over_their_analysed_matches(played, dj
     assert [row["rank"] for row in ranking] == [1, 2, 3]
     assert [row["pr"] for row in ranking] == sorted(row["pr"] for row in ranking)
     assert client_for().get(f"/api/v1/tournaments/{tournament.pk + 1000}/analysis/").status_code == 404
+
+
+def test_a_side_without_an_unforced_decision_shows_no_rating_nor_pr_point(played):
+    row = analysed(played)
+    MatchAnalysis.objects.filter(pk=row.pk).update(unforced1=0)
+    result = row.result
+    result["sides"][1]["unforced"] = 0
+    MatchAnalysis.objects.filter(pk=row.pk).update(result=result)
+    sides = client_for().get(url(played.match.pk)).json()["sides"]
+    assert sides[0]["rating_text"] and sides[1]["rating_text"] == ""
+    bob = played.match.side1.player_a
+    assert client_for().get(f"/api/v1/players/{bob.pk}/analysis/").json() == []

@@ -4,7 +4,10 @@ first, a stale run queued again, the depth from the event or the settings."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from analysis import gnubg_adapter, services
 from analysis.models import MatchAnalysis
@@ -12,7 +15,7 @@ from analysis.services import match_analysis_request, match_analysis_run
 from core.errors import Conflict, DomainError, NotAllowed
 from core.models import OutboxTask
 from matches.models import Game, Match
-from tests.analysis.conftest import confirm_with_file
+from tests.analysis.conftest import confirm_with_file, same_verdict
 from tests.tournaments.factories import drawn, player
 from tournaments.models import EventMatch
 
@@ -149,7 +152,7 @@ def test_a_re_request_replaces_the_first_and_the_older_run_changes_nothing(playe
     assert match_analysis_run(played.match.pk, generation=2).status == "queued"  # the old delivery: nothing
     replaced = match_analysis_run(played.match.pk, generation=3)
     assert (replaced.status, replaced.generation) == ("done", 3)
-    assert [replaced.side(s) for s in (0, 1)] == [done.side(s) for s in (0, 1)]  # the same games, the same verdict
+    assert same_verdict(replaced, done)  # the same games, the same verdict
     assert MatchAnalysis.objects.count() == 1
 
 
@@ -202,3 +205,13 @@ def test_gnubg_missing_on_the_worker_fails_the_run_with_a_reason(played, monkeyp
     row = match_analysis_run(played.match.pk, generation=1)
     assert (row.status, row.failure_code, row.result) == ("failed", "analysis_unavailable", None)
     assert match_analysis_run(played.match.pk, generation=1).status == "failed"  # done with for good
+
+
+def test_a_run_killed_at_the_hard_time_limit_is_failed_not_run_again(played, settings):
+    MatchAnalysis.objects.filter(pk=played.match.pk).update(
+        status="running", attempt=1, started_at=timezone.now() - timedelta(seconds=settings.ANALYSIS_TIME_LIMIT + 1))
+    row = match_analysis_run(played.match.pk, generation=1)
+    assert (row.status, row.failure_code, row.attempt) == ("failed", "time_limit", 1)
+    MatchAnalysis.objects.filter(pk=played.match.pk).update(status="running", failure_code="",
+                                                            started_at=timezone.now())
+    assert match_analysis_run(played.match.pk, generation=1).status == "done"  # a redelivery in time runs

@@ -4,11 +4,13 @@ transient faults retried (bounded), anything else and the time limit failing the
 from __future__ import annotations
 
 import pytest
+from celery import current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import OperationalError
 
 from analysis import tasks
 from analysis.models import MatchAnalysis
+from analysis.services import match_analysis_request
 from core.models import OutboxTask
 from core.tasks import MAX_RETRIES
 
@@ -87,3 +89,15 @@ def test_the_task_has_its_queue_limits_and_late_acks(settings):
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > settings.ANALYSIS_TIME_LIMIT
     assert settings.OUTBOX_RESEND_SECONDS["analysis"] > settings.ANALYSIS_TIME_LIMIT
     assert "analysis" in settings.QUEUES
+
+
+def test_without_a_broker_a_request_is_analysed_in_process_after_its_commit(played, settings,
+                                                                             django_capture_on_commit_callbacks):
+    # The laptop run (no REDIS_URL): the outbox runs the task here, as it does every other task.
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    assert TASK in current_app.tasks  # registered by the app, not only by a worker's discovery
+    with django_capture_on_commit_callbacks(execute=True):
+        match_analysis_request(played.match, actor=played.organiser, plies=0)
+    row = MatchAnalysis.objects.get(pk=played.match.pk)
+    assert (row.status, row.generation, row.plies) == ("done", 2, 0)
+    assert OutboxTask.objects.get(task=TASK, args=[played.match.pk, 2]).done_at is not None
