@@ -320,6 +320,8 @@ def _render_detail(
         "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0),
                    _score_text(g.score0, g.score1)) for g in games],
         "step": _step(request, match, games, my_side or 0, marked=_marks(match, games)),
+        # The sections the apps above draw of this match (its analysis), each from its own template.
+        "fragments": hooks.match_fragments(request, match),
         "reported_games": [(g, _reported_game_text(match, g),
                             _detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
                            for g in reported],
@@ -334,8 +336,6 @@ def _render_detail(
         if runs else None,
     }
     context.update(_penalties_context(match, runs, penalty_form))
-    # The sections the apps above draw of this match (its analysis), each from its own template.
-    context["fragments"] = hooks.match_fragments(request, match)
     return render(request, "matches/detail.html", context, status=status)
 
 
