@@ -19,6 +19,8 @@ Everything runs on loopback and through the product's own paths:
 3. it prints the decisions analysed, the time and decisions per second with each number of
    workers and the ratio, next to the goal (two workers at least 1.8 times as fast as one), and
    stops the workers, also on failure or Ctrl-C.
+Run no test suite on the same Redis database meanwhile: its fixtures clear the cache, which
+empties that database, the bench's queued messages with it (they would wait for beat's relay).
 The exit status is 1 when an analysis failed, did not finish within ``--timeout`` seconds, or the
 ratio misses its goal. Two workers need two free cores: on a machine whose cores others are busy
 with, the ratio shows that too (the CPU time the workers used is printed beside it).
