@@ -8,6 +8,7 @@ class AnalysisConfig(AppConfig):
         # The task is written in the outbox by name (analysis.services.TASK, tasks import the
         # services): its module is imported here so that every process knows it (the laptop run
         # runs it in-process, and the outbox gives its time limits to the message).
-        from . import receivers, tasks  # noqa: F401
+        from . import pages, receivers, tasks  # noqa: F401
 
         receivers.register()
+        pages.register()

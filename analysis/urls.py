@@ -8,4 +8,6 @@ app_name = "analysis"
 
 urlpatterns = [
     path("matches/<int:match_id>/analysis.json", views.analysis_json, name="export"),
+    path("matches/<int:match_id>/analysis/live/", views.analysis_live, name="live"),
+    path("matches/<int:match_id>/analysis/request/", views.analysis_request, name="request"),
 ]

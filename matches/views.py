@@ -162,6 +162,32 @@ class Step:
     previous: str | None
     next: str | None
     last: str | None
+    # What the apps above say of the action that follows (hooks.MoveMarker: a blunder), and
+    # their links to the next and previous marked moments: (label, url, rel).
+    marks: tuple[hooks.MoveMark, ...] = ()
+    jumps: tuple[tuple[str, str, str], ...] = ()
+
+
+def _marks(match: Match, games: list[Game]) -> list[tuple[hooks.MoveMarker, list[hooks.MoveMark]]]:
+    """Every registered marker's marks on ``match``'s stored games (none without games)."""
+    if not games:
+        return []
+    return [(marker, marker.marks(match)) for marker in hooks.move_markers()]
+
+
+def _jumps(marked, game: Game, index: int, link) -> tuple[tuple[str, str, str], ...]:
+    """The links to each marker's previous and next stop around moment ``index`` of ``game``."""
+    out = []
+    here = (game.number, index)
+    for marker, marks in marked:
+        stops = sorted((mark.game, mark.index) for mark in marks if mark.stop)
+        before = [stop for stop in stops if stop < here]
+        after = [stop for stop in stops if stop > here]
+        if before and marker.previous_label:
+            out.append((str(marker.previous_label), link(*before[-1]), "previous"))
+        if after and marker.next_label:
+            out.append((str(marker.next_label), link(*after[0]), "next"))
+    return tuple(out)
 
 
 def _moment_text(match: Match, game: Game, moment) -> str:
@@ -184,10 +210,11 @@ def _moment_text(match: Match, game: Game, moment) -> str:
 
 
 def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",
-          anchor: str = "board") -> Step | None:
+          anchor: str = "board", marked=()) -> Step | None:
     """The moment chosen by ``?game=&moment=`` (default: game 1's start); 404 when it does not exist.
     ``prefix`` names another board's parameters (``?report_game=&report_moment=``: the games of
-    the report awaiting confirmation), ``anchor`` the element its links lead to."""
+    the report awaiting confirmation), ``anchor`` the element its links lead to; ``marked``: the
+    markers' marks on these games (:func:`_marks`), shown at their moments."""
     if not games:
         return None
     try:
@@ -212,8 +239,9 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
         title = gettext("Game %(number)s, moment %(index)s: %(name)s on roll") % values
     last = len(moments) - 1
 
-    def link(i: int) -> str:
-        return _detail_url(match, anchor=anchor, **{f"{prefix}game": game.number, f"{prefix}moment": i})
+    def link(i: int, number: int | None = None) -> str:
+        return _detail_url(match, anchor=anchor, **{f"{prefix}game": game.number if number is None else number,
+                                                    f"{prefix}moment": i})
 
     return Step(
         game=game, index=index, count=len(moments),
@@ -222,6 +250,8 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
         text=_moment_text(match, game, moment),
         first=link(0) if index > 0 else None, previous=link(index - 1) if index > 0 else None,
         next=link(index + 1) if index < last else None, last=link(last) if index < last else None,
+        marks=tuple(mark for _, marks in marked for mark in marks if (mark.game, mark.index) == (game.number, index)),
+        jumps=_jumps(marked, game, index, lambda number, i: link(i, number)),
     )
 
 
@@ -294,7 +324,9 @@ def _render_detail(
                             for index in answerable if match.consents[index] != Match.Consent.GIVEN],
         "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0),
                    _score_text(g.score0, g.score1)) for g in games],
-        "step": _step(request, match, games, my_side or 0),
+        "step": _step(request, match, games, my_side or 0, marked=_marks(match, games)),
+        # The sections the apps above draw of this match (its analysis), each from its own template.
+        "fragments": hooks.match_fragments(request, match),
         "reported_games": [(g, _reported_game_text(match, g),
                             _detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
                            for g in reported],

@@ -585,6 +585,14 @@ MATRIX = {
     ("api-tournament-analysis", "get"):                  (200, 200, 200, 200, 200, 200, 200),
     ("analysis:export", "get"):                          (404, 404, 404, 404, 404, 404, 404),  # not analysed yet
     ("analysis:export", "post"):                         (405, 405, 405, 405, 405, 405, 405),
+    # issue 18 point 3 (analysisui18): the match page's poll of its analysis, public; the director's
+    # request from the page (the sample match has no games: 409); an event's PR ranking, public
+    ("analysis:live", "get"):                            (200, 200, 200, 200, 200, 200, 200),
+    ("analysis:live", "post"):                           (405, 405, 405, 405, 405, 405, 405),
+    ("analysis:request", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("analysis:request", "post"):                        (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:analysis", "get"):                     (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:analysis", "post"):                    (405, 405, 405, 405, 405, 405, 405),
 }
 
 
@@ -674,6 +682,7 @@ BODIES = {
     "import-mapping": {"mapping": {"lasse": "guest"}},
     "matches:report": {"report-score0": "5", "report-score1": "1"},
     "matches:override": {"override-score0": "5", "override-score1": "1"},
+    "analysis:request": {"plies": "0"},
     "set_language": {"language": "ko", "next": "/players/"},
     "matches:profile": {"display_name": "Someone Else", "country": "RO", "preferred_language": "ro"},
     "api-tournament-teams": lambda world: {"name": "Cats", "captain_id": world["carol_player"]},

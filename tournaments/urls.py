@@ -7,6 +7,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", include("tournaments.views")),
     path("", include("tournaments.views_teams")),
+    path("", include("tournaments.views_analysis")),  # issue 18 point 3 (analysisui18): players by PR
     path("", include("tournaments.views_audit")),
     path("", include("tournaments.views_corrections")),
     path("", include("tournaments.views_walkins")),
