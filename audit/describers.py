@@ -160,6 +160,13 @@ SETTINGS = {
     "clock_doubling_seconds_per_point": gettext_lazy("the clock's reserve with doubling in play"),
     "clock_doubling_delay_seconds": gettext_lazy("the clock's delay with doubling in play"),
     "clock_overtime_seconds": gettext_lazy("the clock's overtime"),
+    # issue 17 point 4 (reentry17)
+    "reentries": gettext_lazy("the re-entries allowed"),
+    # issue 17 points 4, 6 and 7
+    "payouts": gettext_lazy("the paid places"), "swiss_pairing": gettext_lazy("the Swiss pairing"),
+    "swiss_tiebreaks": gettext_lazy("the Swiss tie-breaks"), "round_robin_order": gettext_lazy("the round-robin order"),
+    "abt_playoffs": gettext_lazy("the modified Swiss's playoffs"),
+    "abt_paid_places": gettext_lazy("the paid places the playoffs count"),
 }
 
 
@@ -206,6 +213,14 @@ def event_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s finished the event: its placings are final") % values
     if action == "tournament.reopened":
         return gettext("%(who)s reopened the event") % values
+    if action == "tournament.playoffs_started":  # issue 17 point 6 (abt17)
+        seeds = [str(name) for name in after.get("seeds") or ()]
+        sentence = gettext("%(who)s stopped the Swiss after round %(round)s: %(seeds)s play the playoffs") % {
+            **values, "round": need(after, "round"), "seeds": listing(seeds) if seeds else gettext("nobody")}
+        if after.get("cash_only"):
+            sentence = gettext("%(sentence)s (%(names)s could still cash but no longer win)") % {
+                "sentence": sentence, "names": listing([str(name) for name in after["cash_only"]])}
+        return sentence
     if action == "tournament.updated":
         changes = [gettext("%(setting)s from %(before)s to %(after)s") % {
             "setting": SETTINGS.get(name, name.replace("_", " ")), "before": _setting(before.get(name)),
@@ -230,6 +245,8 @@ def event_sentence(entry, sides: Sides) -> str:
             "entry.added_late": gettext("%(who)s added %(entrant)s late, after the draw"),
             "entry.checked_in": gettext("%(who)s checked %(entrant)s in"),
             "entry.reinstated": gettext("%(who)s reinstated %(entrant)s: the disqualification was undone"),
+            # issue 17 point 4 (reentry17): a buy-back into the main
+            "entry.reentered": gettext("%(who)s re-entered %(entrant)s into the main, after a first-round loss"),
         }
         if action == "entry.division_set":  # issue 17 point 5
             values.update(division=after.get("division") or "", before=before.get("division") or "")
@@ -485,6 +502,7 @@ EVENT_ACTIONS = {
     "tournament.drawn": gettext_lazy("Draw made"),
     "tournament.finished": gettext_lazy("Event finished"),
     "tournament.reopened": gettext_lazy("Event reopened"),
+    "tournament.playoffs_started": gettext_lazy("Playoffs started"),
     "tournament.updated": gettext_lazy("Event settings changed"),
     "tournament.cancelled": gettext_lazy("Event cancelled"),
     "tournament.deleted": gettext_lazy("Draft event deleted"),
@@ -495,6 +513,7 @@ EVENT_ACTIONS = {
     "entry.withdrawn": gettext_lazy("Entrant withdrawn"),
     "entry.reinstated": gettext_lazy("Entrant reinstated"),
     "entry.division_set": gettext_lazy("Entrant's division set"),
+    "entry.reentered": gettext_lazy("Entrant re-entered"),
     "team.created": gettext_lazy("Team entered"),
     "team.added_late": gettext_lazy("Team added late"),
     "team.member_added": gettext_lazy("Team member added"),

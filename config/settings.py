@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "audit",
     "accounts",
     "matches",
+    # GNU Backgammon's analysis of recorded matches (issue 18): above matches, below the events.
+    "analysis",
     "tournaments",
     "clubs",
     "chouette",
@@ -182,6 +184,27 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 360)
 # with a reason); the hard limit kills the worker's child.
 IMPORT_SOFT_TIME_LIMIT = env_int("CRAWFORD_IMPORT_SOFT_TIME_LIMIT", 1740)
 IMPORT_TIME_LIMIT = env_int("CRAWFORD_IMPORT_TIME_LIMIT", 1800)
+# The analysis of one match (analysis/tasks.py) has its own limits too: a 25-point match at 2-ply
+# takes minutes on one core. The soft limit fails the run with a reason a person reads; the hard
+# one kills the worker's child (the task goes back to the queue, and its next run fails it:
+# analysis.services).
+ANALYSIS_TIME_LIMIT = env_int("CRAWFORD_ANALYSIS_TIME_LIMIT", 1800)
+ANALYSIS_SOFT_TIME_LIMIT = env_int("CRAWFORD_ANALYSIS_SOFT_TIME_LIMIT", max(ANALYSIS_TIME_LIMIT - 60, 1))
+# How deep a match outside any event is analysed (0, 1 or 2 plies); an event says its own
+# (Tournament.analysis_plies). A run writes its progress at most every ANALYSIS_PROGRESS_SECONDS.
+ANALYSIS_PLIES = env_int("CRAWFORD_ANALYSIS_PLIES", 2)
+if ANALYSIS_PLIES not in (0, 1, 2):
+    raise ImproperlyConfigured(f"CRAWFORD_ANALYSIS_PLIES={ANALYSIS_PLIES} is not 0, 1 or 2")
+ANALYSIS_PROGRESS_SECONDS = env_int("CRAWFORD_ANALYSIS_PROGRESS_MS", 500) / 1000
+# The deepest analysis this site runs, whatever an event asks. Without a broker the task runs in
+# the request that confirmed the result: 0-ply takes a second or two for a 7-point match, 2-ply
+# minutes, so a laptop (no REDIS_URL) analyses at 0-ply unless told otherwise.
+ANALYSIS_MAX_PLIES = env_int("CRAWFORD_ANALYSIS_MAX_PLIES", 2 if REDIS_URL else 0)
+if ANALYSIS_MAX_PLIES not in (0, 1, 2):
+    raise ImproperlyConfigured(f"CRAWFORD_ANALYSIS_MAX_PLIES={ANALYSIS_MAX_PLIES} is not 0, 1 or 2")
+# Tests only: the number of first attempts of each analysis run that fail with a transient
+# database error before any work, so that a real worker's retry can be seen (tests/analysis).
+ANALYSIS_FAIL_FIRST = env_int("CRAWFORD_ANALYSIS_FAIL_FIRST", 0)
 # A task is acknowledged when it has run, not when it is received, and a task whose worker died
 # (kill -9, out of memory) goes back to the queue: with the outbox and idempotent tasks, running a
 # task twice is harmless, losing it is not.
@@ -190,19 +213,22 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Redis gives an unacknowledged message to another worker after the visibility timeout: it must be
 # longer than the longest task may run (the imports' hard limit), or a running import would be
 # handed to a second worker while the first still works on it.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(IMPORT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT) + 60}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(IMPORT_TIME_LIMIT, ANALYSIS_TIME_LIMIT,
+                                                                CELERY_TASK_TIME_LIMIT) + 60}
 # One message at a time per worker process: a long import never holds quick tasks behind it.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # --- queues and the task outbox (core/outbox.py) ------------------------------------------------
-# Two queues: "imports" for the long jobs (and later analysis), "quick" for everything else, so an
-# import never delays another user's email or rating. Each queue's real name is the prefix plus
+# Three queues: "imports" for the long import jobs, "analysis" for GNU Backgammon's analysis of a
+# match (CPU-bound, minutes; its workers may run on other machines: README "Production shape"),
+# "quick" for everything else, so neither delays another user's email or rating. Each queue's real name is the prefix plus
 # its name: the tests give their workers a prefix of their own so that no two runs share a queue.
 QUEUE_PREFIX = env_str("CRAWFORD_QUEUE_PREFIX", "")
-QUEUES = ("quick", "imports")
+QUEUES = ("quick", "imports", "analysis")
 # The queue of each task that does not go to "quick".
-TASK_QUEUES = {"matches.tasks_imports.import_job_run_task": "imports"}
+TASK_QUEUES = {"matches.tasks_imports.import_job_run_task": "imports",
+               "analysis.tasks.match_analysis_task": "analysis"}
 CELERY_TASK_DEFAULT_QUEUE = f"{QUEUE_PREFIX}quick"
 CELERY_TASK_ROUTES = {name: {"queue": f"{QUEUE_PREFIX}{queue}"} for name, queue in TASK_QUEUES.items()}
 # A dispatch after commit gives the broker this long to answer, and tries once: when Redis is
@@ -220,7 +246,8 @@ OUTBOX_RELAY_SECONDS = env_int("CRAWFORD_OUTBOX_RELAY_SECONDS", 30)
 OUTBOX_GRACE_SECONDS = env_int("CRAWFORD_OUTBOX_GRACE_SECONDS", 10)
 _RESEND = env_int("CRAWFORD_OUTBOX_RESEND_SECONDS", 0)
 OUTBOX_RESEND_SECONDS = {"quick": _RESEND or CELERY_TASK_TIME_LIMIT + 60,
-                         "imports": _RESEND or CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] + 60}
+                         "imports": _RESEND or CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] + 60,
+                         "analysis": _RESEND or CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] + 60}
 OUTBOX_BATCH = env_int("CRAWFORD_OUTBOX_BATCH", 500)
 OUTBOX_MAX_ATTEMPTS = env_int("CRAWFORD_OUTBOX_MAX_ATTEMPTS", 10)
 # Rows done are kept this many days (to see what was sent), then pruned (hourly).

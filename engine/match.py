@@ -222,6 +222,8 @@ class MatchReplay:
     games: tuple[MatchGame, ...]
     final: MatchState
     penalties: tuple[GivenPenalty, ...] = ()
+    # A partial replay's penalties recorded at a score its games never reached (replay_match).
+    unplaced: tuple[PenaltyAt, ...] = ()
 
     @property
     def final_score(self) -> tuple[int, int]:
@@ -233,7 +235,7 @@ class MatchReplay:
 
 
 def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[int, int] = (0, 0),
-                 penalties: Sequence[Penalty | PenaltyAt] = ()) -> MatchReplay:
+                 penalties: Sequence[Penalty | PenaltyAt] = (), partial: bool = False) -> MatchReplay:
     """Replay every game of a match in order, each under its own rules (Crawford included).
 
     ``start`` is the score before the first game: (0, 0), or the penalty points a director gave
@@ -255,6 +257,10 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
     A :class:`PenaltyAt` (a penalty recorded at a score, in the order given) is placed before the
     first game at which the score is its ``score`` (after the penalties before it); one the games
     never reach is refused (MatchError ``penalty_not_reached``).
+
+    ``partial``: ``games`` are only the first games of the match (a ruling replays the games
+    before the one it rules on): a penalty before a later game, or at a score these games do not
+    reach, is left out (``MatchReplay.unplaced`` keeps those recorded at a score) instead of refused.
     """
     state = MatchState(rules, score=_checked_start(rules, start))
     at_scores = [p for p in penalties if isinstance(p, PenaltyAt)]
@@ -262,6 +268,9 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
     pending = sorted(penalties, key=lambda p: p.before_game if isinstance(p.before_game, int) else 0)
     for penalty in pending:
         penalty.check()
+    if partial:
+        pending = [p for p in pending if p.before_game <= len(games) + 1]
+    for penalty in pending:
         if penalty.before_game > len(games) + 1:
             raise MatchError(f"a penalty before game {penalty.before_game}: the match has {len(games)} game(s)",
                              code="penalty_no_such_game", game=penalty.before_game)
@@ -289,6 +298,8 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
         replay = replay_game(actions, state.next_game_rules(), number=number)
         checked.append(MatchGame(number, state.score, crawford, replay))
         state = state.after(replay.result)
+    if at_scores and partial:
+        return MatchReplay(rules, tuple(checked), state, tuple(given), tuple(at_scores))
     if at_scores:
         missed = at_scores[0]
         raise MatchError(f"penalty points were given at {missed.score[0]}-{missed.score[1]}, a score the games never "

@@ -8,6 +8,11 @@ Game logs are the engine's action lists, one list per game, as :func:`engine.mat
 takes them. Every operation on them returns a :class:`RuledMatch`: the new list of games (new
 lists; the caller's are never changed) and the :class:`~engine.match.MatchReplay` of the whole
 match replayed from its start, so that a ruling is only ever recorded with logs that replay.
+Every operation takes the match's starting score (``start``) and the penalty points given between
+its games (``penalties``, as :func:`~engine.match.replay_match` takes them): the match is replayed
+with them, each kept between the same two games (:func:`penalties_placed`), so that a ruling on a
+match with a penalty keeps it in the score and the Crawford game where it follows from it
+(issue 17 point 2, RULES.md §9).
 
 Locations: games are numbered from 1 (as in the engine's errors and a .mat file); an action is
 named by its **1-based** index in its game's log, as the engine's own ``action_index`` is (a
@@ -27,7 +32,7 @@ from typing import NamedTuple
 from .actions import Action, Beaver, Double, Drop, Move, Raccoon, Take
 from .errors import EngineError, GameLogError, IllegalPlay, MatchError
 from .game import TO_PLAY, Game
-from .match import MatchReplay, MatchRules, MatchState, replay_match
+from .match import MatchReplay, MatchRules, MatchState, Penalty, PenaltyAt, replay_match
 from .moves import validate_play
 
 # The two remedies for an illegal play (see illegal_play_remedy).
@@ -35,6 +40,10 @@ CORRECT, STANDS = "correct", "stands"
 
 # RULES.md §9: late arrival or overrun costs one penalty point per 5 minutes.
 MINUTES_PER_POINT = 5
+
+
+#: Penalty points given between games (engine.match): each ruling replays the match with them.
+Penalties = Sequence[Penalty | PenaltyAt]
 
 
 class RuledMatch(NamedTuple):
@@ -130,7 +139,7 @@ def illegal_play_remedy(*, responsible_moves: bool, noticed_before_next_roll: bo
 
 def play_corrected(
     rules: MatchRules, games: Sequence[Sequence[Action]], game_number: int, action_index: int, play: str, *,
-    start: tuple[int, int] = (0, 0),
+    start: tuple[int, int] = (0, 0), penalties: Penalties = (),
 ) -> RuledMatch:
     """Replace the illegal play of the move action ``action_index`` (1-based) of game
     ``game_number`` (1-based) by ``play``, a legal play of the same roll; the rest of the match is
@@ -144,7 +153,8 @@ def play_corrected(
     action that no longer replays (earlier games and this game's earlier actions included, and
     a move action that is out of turn or out of place).
     """
-    recorded, game = _before_move(rules, games, game_number, action_index, start)
+    penalties = penalties_placed(rules, games, penalties, start=start)
+    recorded, game = _before_move(rules, games, game_number, action_index, start, penalties)
     if _is_legal(game, recorded.play):
         raise _refusal(games[game_number - 1], game_number, action_index, "nothing_to_correct",
                        f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: "
@@ -156,12 +166,12 @@ def play_corrected(
         raise _refusal(games[game_number - 1], game_number, action_index, "correction_illegal",
                        f"the correction must be a legal play of the {_roll(game)}: {illegal.message}",
                        rule=illegal.code) from None
-    return _ruled(rules, _replaced(games, game_number, action_index, corrected), start)
+    return _ruled(rules, _replaced(games, game_number, action_index, corrected), start, penalties)
 
 
 def play_condoned(
     rules: MatchRules, games: Sequence[Sequence[Action]], game_number: int, action_index: int, *,
-    start: tuple[int, int] = (0, 0),
+    start: tuple[int, int] = (0, 0), penalties: Penalties = (),
 ) -> RuledMatch:
     """Mark the illegal play of the move action ``action_index`` (1-based) of game
     ``game_number`` (1-based) as condoned: it stands as played and the game goes on from the
@@ -185,7 +195,8 @@ def play_condoned(
         raise _refusal(games[game_number - 1], game_number, action_index, "condoning_not_allowed",
                        "only the responsible-moves policy lets an illegal play stand in a game log; under legal "
                        "moves the result is recorded without this game's log")
-    _, game = _before_move(rules, games, game_number, action_index, start)
+    penalties = penalties_placed(rules, games, penalties, start=start)
+    _, game = _before_move(rules, games, game_number, action_index, start, penalties)
     if _is_legal(game, recorded.play):
         raise _refusal(games[game_number - 1], game_number, action_index, "nothing_to_condone",
                        f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: "
@@ -198,12 +209,12 @@ def play_condoned(
         game.apply(condoned)
     except GameLogError as impossible:
         raise _relabelled(impossible, "cannot_condone", action_index) from None
-    return _ruled(rules, _replaced(games, game_number, action_index, condoned), start)
+    return _ruled(rules, _replaced(games, game_number, action_index, condoned), start, penalties)
 
 
 def play_stood(
     rules: MatchRules, games: Sequence[Sequence[Action]], game_number: int, action_index: int, *,
-    start: tuple[int, int] = (0, 0),
+    start: tuple[int, int] = (0, 0), penalties: Penalties = (),
 ) -> RuledMatch:
     """Mark the illegal play of the move action ``action_index`` (1-based) of game ``game_number``
     (1-based) as *stood*: under the legal-moves policy an illegal play noticed only after the
@@ -221,7 +232,8 @@ def play_stood(
     if rules.responsible_moves:
         raise _refusal(games[game_number - 1], game_number, action_index, "stood_not_allowed",
                        "under the responsible-moves policy an illegal play that stands is condoned")
-    _, game = _before_move(rules, games, game_number, action_index, start)
+    penalties = penalties_placed(rules, games, penalties, start=start)
+    _, game = _before_move(rules, games, game_number, action_index, start, penalties)
     if _is_legal(game, recorded.play):
         raise _refusal(games[game_number - 1], game_number, action_index, "nothing_to_stand",
                        f"{recorded.play.strip() or 'no move'} is a legal play of the {_roll(game)}: "
@@ -234,7 +246,7 @@ def play_stood(
         game.apply(stood)
     except GameLogError as impossible:
         raise _relabelled(impossible, "cannot_stand", action_index) from None
-    return _ruled(rules, _replaced(games, game_number, action_index, stood), start)
+    return _ruled(rules, _replaced(games, game_number, action_index, stood), start, penalties)
 
 
 # --- games voided -------------------------------------------------------------------------------
@@ -242,6 +254,7 @@ def play_stood(
 
 def game_voided(
     rules: MatchRules, games: Sequence[Sequence[Action]], game_number: int, *, start: tuple[int, int] = (0, 0),
+    penalties: Penalties = (),
 ) -> RuledMatch:
     """Remove game ``game_number`` (1-based) from the match; the later games move up one and
     their scores, Crawford flags and values are recomputed by the replay. The match may be left
@@ -254,8 +267,13 @@ def game_voided(
     """
     _check_game_number(games, game_number)
     remaining = [list(game) for number, game in enumerate(games, start=1) if number != game_number]
+    # A penalty stays between the games it was given between: one before a later game moves up
+    # with it, one before the voided game now comes before the game after it.
+    moved_up = [Penalty(p.before_game - 1, p.side, p.points, p.reason)
+                if isinstance(p, Penalty) and p.before_game > game_number else p
+                for p in penalties_placed(rules, games, penalties, start=start)]
     try:
-        return _ruled(rules, remaining, start)
+        return _ruled(rules, remaining, start, moved_up)
     except (GameLogError, MatchError) as error:
         moved = error.details.get("game")
         if isinstance(moved, int) and moved >= game_number:
@@ -266,7 +284,7 @@ def game_voided(
 
 def crawford_double_voided(
     rules: MatchRules, games: Sequence[Sequence[Action]], game_number: int, as_played: Sequence[Action], *,
-    start: tuple[int, int] = (0, 0),
+    start: tuple[int, int] = (0, 0), penalties: Penalties = (),
 ) -> RuledMatch:
     """Void the double(s) of a Crawford game (RULES.md §5 and §9: the score is corrected as if
     the double never happened) and put the game, scored at cube 1, in place of game
@@ -285,7 +303,8 @@ def crawford_double_voided(
     game without its doubles) when the games do not replay.
     """
     _check_game_number(games, game_number, appending=True)
-    state = _state_before(rules, games, game_number, start)
+    penalties = penalties_placed(rules, games, penalties, start=start)
+    state = _state_before(rules, games, game_number, start, penalties)
     if not state.next_is_crawford:
         a, b = state.score
         raise MatchError(f"game {game_number}, played at {a}-{b}, is not the Crawford game: its doubles stand",
@@ -296,7 +315,7 @@ def crawford_double_voided(
         ruled[game_number - 1] = cleaned
     else:
         ruled.append(cleaned)
-    return _ruled(rules, ruled, start)
+    return _ruled(rules, ruled, start, penalties)
 
 
 def _without_doubles(actions: Sequence[Action], number: int) -> list[Action]:
@@ -340,18 +359,51 @@ def _without_doubles(actions: Sequence[Action], number: int) -> list[Action]:
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def _ruled(rules: MatchRules, games: list[list[Action]], start: tuple[int, int]) -> RuledMatch:
-    return RuledMatch(games, _replay(rules, games, start))
+def penalties_placed(
+    rules: MatchRules, games: Sequence[Sequence[Action]], penalties: Penalties, *, start: tuple[int, int] = (0, 0),
+) -> tuple[Penalty | PenaltyAt, ...]:
+    """``penalties`` (in their order) with each :class:`~engine.match.PenaltyAt` (recorded at a
+    score) turned into the :class:`~engine.match.Penalty` before the game of ``games`` it came
+    before, so that a ruling that changes the games keeps every penalty between the same two
+    games (issue 17 point 2, RULES.md §9) rather than at a score the new games may never reach.
+
+    Placed as far as ``games`` replay: past the first game that does not (a game with the illegal
+    play a ruling mends), a penalty recorded at a score is kept as it is, and the ruled replay
+    places it by its score. Raises the engine's MatchError for penalties that do not fit the
+    games that replay (``penalty_after_match``, ``penalty_no_such_game``, ``bad_penalty``).
+    """
+    if not any(isinstance(p, PenaltyAt) for p in penalties):
+        return tuple(penalties)
+    count = len(games)
+    while True:
+        try:
+            replay = replay_match(rules, [list(game) for game in games[:count]], start=start, penalties=penalties,
+                                  partial=True)
+            break
+        except GameLogError as error:
+            failing = error.details.get("game")
+            if not isinstance(failing, int) or not 1 <= failing <= count:
+                raise
+            count = failing - 1
+    later = [p for p in penalties if isinstance(p, Penalty) and p.before_game > count + 1]
+    return (*(given.penalty for given in replay.penalties), *later, *replay.unplaced)
 
 
-def _replay(rules: MatchRules, games: Sequence[Sequence[Action]], start: tuple[int, int]) -> MatchReplay:
+def _ruled(rules: MatchRules, games: list[list[Action]], start: tuple[int, int], penalties: Penalties = ()) -> RuledMatch:
+    return RuledMatch(games, _replay(rules, games, start, penalties))
+
+
+def _replay(
+    rules: MatchRules, games: Sequence[Sequence[Action]], start: tuple[int, int], penalties: Penalties = (), *,
+    partial: bool = False,
+) -> MatchReplay:
     """:func:`replay_match`, its GameLogError completed with the failing action's ``action_index``."""
     try:
-        return replay_match(rules, [list(game) for game in games], start=start)
+        return replay_match(rules, [list(game) for game in games], start=start, penalties=penalties, partial=partial)
     except GameLogError as error:
         number = error.details.get("game")
         if isinstance(number, int) and 1 <= number <= len(games):
-            index = _failing_index(_state_before(rules, games, number, start), games[number - 1], number)
+            index = _failing_index(_state_before(rules, games, number, start, penalties), games[number - 1], number)
             if index is not None:
                 error.details["action_index"] = index
         raise
@@ -370,10 +422,12 @@ def _failing_index(state: MatchState, actions: Sequence[Action], number: int) ->
 
 
 def _state_before(
-    rules: MatchRules, games: Sequence[Sequence[Action]], number: int, start: tuple[int, int]
+    rules: MatchRules, games: Sequence[Sequence[Action]], number: int, start: tuple[int, int],
+    penalties: Penalties = (),
 ) -> MatchState:
-    """The match before game ``number``, the earlier games replayed; refused if already won."""
-    state = _replay(rules, games[: number - 1], start).final
+    """The match before game ``number``, the earlier games replayed with the penalties given
+    before it; refused if already won."""
+    state = _replay(rules, games[: number - 1], start, penalties, partial=True).final
     if state.is_over:
         raise MatchError(f"game {number}: the match was already won at {state.score[0]}-{state.score[1]}",
                          code="match_over", game=number)
@@ -400,12 +454,13 @@ def _target_move(games: Sequence[Sequence[Action]], number: int, index: int) -> 
 
 
 def _before_move(
-    rules: MatchRules, games: Sequence[Sequence[Action]], number: int, index: int, start: tuple[int, int]
+    rules: MatchRules, games: Sequence[Sequence[Action]], number: int, index: int, start: tuple[int, int],
+    penalties: Penalties = (),
 ) -> tuple[Move, Game]:
     """The recorded move and the game replayed up to it, the move's roll waiting to be played by
     the move's side; the engine's error (with ``action_index``) for anything in the way."""
     recorded = _target_move(games, number, index)
-    game = Game(_state_before(rules, games, number, start).next_game_rules(), number=number)
+    game = Game(_state_before(rules, games, number, start, penalties).next_game_rules(), number=number)
     _apply(game, games[number - 1][: index - 1], 1)
     if game.phase != TO_PLAY or game.to_act != recorded.side:
         # Out of turn, or no roll waiting: the engine refuses the move and says why.

@@ -7,8 +7,16 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
+from audit.describe import ltr
 from core.errors import DomainError
-from engine.clocks import ClockError, ClockRules, check_remaining, match_reserve
+from engine.clocks import (
+    MID_MATCH_REDUCTION_SECONDS,
+    ClockError,
+    ClockRules,
+    check_remaining,
+    match_reserve,
+    reduced_reserve,
+)
 
 from .models import Match
 
@@ -119,3 +127,76 @@ def remaining_checked(match: Match, remaining, *, with_log: bool) -> tuple[int, 
         raise DomainError(gettext("clock_remaining: each side's time left is a whole number of seconds from 0 to "
                                   "%(max)d") % {"max": allowed}, code="bad_clock", field="clock_remaining",
                           side=error.details.get("side")) from None
+
+
+@dataclass(frozen=True)
+class MidMatchClock:
+    """A clock brought into a match under way (issue 17 point 1), before or after it is: its
+    rules, the score it comes in at, the match's full reserve and each side's reduced one."""
+
+    rules: ClockRules
+    score: tuple[int, int]
+    full: int
+    reserve: int
+
+    @property
+    def played(self) -> int:
+        """The points already played: the sum of the score, as ``engine.clocks`` counts them."""
+        return self.score[0] + self.score[1]
+
+
+def mid_match_clock(match: Match, score, *, seconds_per_point: int | None = None,
+                    delay_seconds: int | None = None) -> MidMatchClock:
+    """The clock ``match`` gets when the director brings one in at ``score``: the reserve per
+    point and delay are the given ones, else the match's own clock's (its event's), else the
+    defaults (2 minutes, 12 s); each side's reserve is ``engine.clocks.reduced_reserve`` (one
+    minute less per point already played, never below one point's reserve). Changes nothing: the
+    page shows it before the director applies it (``match_clock_introduce``).
+
+    Raises DomainError ``bad_clock`` naming the field (``length`` for a money session, ``score``
+    for a score that is not one of a match under way, ``seconds_per_point`` or ``delay_seconds``)."""
+    try:
+        own = match_clock_rules(match) or ClockRules()
+        rules = ClockRules(own.seconds_per_point if seconds_per_point is None else seconds_per_point,
+                           own.delay_seconds if delay_seconds is None else delay_seconds, own.overtime_seconds)
+        full = match_reserve(rules, match.length)
+        reserve = reduced_reserve(rules, match.length, tuple(score) if isinstance(score, list) else score)
+    except ClockError as error:
+        field = error.details.get("field")
+        messages = {
+            "length": gettext("a money session is not played with a clock"),
+            "score": gettext("the score of a match under way: two whole numbers below the length"),
+        }
+        reason = messages.get(field) or gettext("a whole number of seconds, at least 1 for the reserve")
+        raise DomainError(f"{field}: {reason}", code="bad_clock", field=field) from None
+    return MidMatchClock(rules, (score[0], score[1]), full, reserve)
+
+
+def score_text(score: tuple[int, int]) -> str:
+    """A score kept left to right in a right-to-left sentence (audit.describe.ltr)."""
+    return ltr(f"{score[0]}-{score[1]}")
+
+
+def mid_match_text(clock: MidMatchClock) -> str:
+    """The reserve a clock brought in mid-match gives, as a sentence that shows the rule's
+    arithmetic ("At 2-1, 3 points played: each side gets 7 minutes, ...")."""
+    played = clock.played
+    values = {"score": score_text(clock.score), "played": played,
+              "reserve": duration_text(clock.reserve), "full": duration_text(clock.full),
+              "less": duration_text(MID_MATCH_REDUCTION_SECONDS * played),
+              "floor": duration_text(min(clock.full, clock.rules.seconds_per_point)),
+              "delay": duration_text(clock.rules.delay_seconds)}
+    if clock.reserve > clock.full - MID_MATCH_REDUCTION_SECONDS * played:
+        # The reduction would leave less than one point's reserve: the floor applies.
+        return ngettext(
+            "At %(score)s, %(played)d point played: each side gets %(reserve)s, one point's reserve, the least a "
+            "side is given (the full reserve of %(full)s less %(less)s would be less), with a delay of %(delay)s "
+            "per move.",
+            "At %(score)s, %(played)d points played: each side gets %(reserve)s, one point's reserve, the least a "
+            "side is given (the full reserve of %(full)s less %(less)s would be less), with a delay of %(delay)s "
+            "per move.", played) % values
+    return ngettext(
+        "At %(score)s, %(played)d point played: each side gets %(reserve)s, the full reserve of %(full)s less one "
+        "minute per point played (%(less)s), with a delay of %(delay)s per move.",
+        "At %(score)s, %(played)d points played: each side gets %(reserve)s, the full reserve of %(full)s less one "
+        "minute per point played (%(less)s), with a delay of %(delay)s per move.", played) % values

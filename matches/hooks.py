@@ -101,6 +101,13 @@ result_confirmed = Hook("result_confirmed", ("match", "actor", "ruled_dispute"))
 #: the two reported scores that disagree, or the one contested, each ``[side 0, side 1]``).
 result_disputed = Hook("result_disputed", ("match", "user", "statement", "scores"))
 
+#: A match file's match was written by an import (``matches.services.imports``), confirmed with
+#: its games, inside the file's transaction (a savepoint: a duplicate racing in takes it back with
+#: the match). Payload: ``match`` (saved, status ``confirmed``, its games written) and ``actor``
+#: (the importer). Apps that work on a match's games (its analysis) start from here as they do
+#: from :data:`result_confirmed`, which an import does not send.
+match_imported = Hook("match_imported", ("match", "actor"))
+
 #: A match's result was taken back (a ruling had a game replayed, or reverted a result): the
 #: match is saved without score or winner. Payload: ``match`` (locked) and ``actor``.
 result_reopened = Hook("result_reopened", ("match", "actor"))
@@ -606,3 +613,108 @@ def player_kept_by(player_id: int) -> list[str]:
     """The words of every registered app that holds records of ``player_id``, by name."""
     return [str(_player_keepers[name].why) for name in sorted(_player_keepers)
             if _player_keepers[name].keeps(player_id)]
+
+
+# --- sections of a match's or a player's page drawn by an app above -----------------------------------
+#
+# An app above matches may show what it knows of a match or a player on their pages (the analysis of
+# a match: each side's PR; a player's PR over time) without matches naming it: it registers a
+# :class:`PageFragment`, whose ``render`` gives the HTML of its section, drawn from its own template.
+
+
+@dataclass(frozen=True)
+class PageFragment:
+    """A section of a page of matches, drawn by the app that registers it.
+
+    - ``name``: the registration key; ``order``: fragments are shown by order, then name;
+    - ``render(request, obj)``: the section's HTML (safe, translated: the app's own template), or
+      "" for nothing to show. ``obj`` is the page's ``Match`` (match fragments) or ``Player``
+      (player fragments). A fixed number of queries, whatever the size of what it shows (the
+      pages' query counts are tested).
+    """
+
+    name: str
+    order: int
+    render: Callable[[Any, Any], str]
+
+
+_match_fragments: dict[str, PageFragment] = {}
+_player_fragments: dict[str, PageFragment] = {}
+
+
+def match_fragment_register(fragment: PageFragment) -> None:
+    """Register (or, under the same name, replace) a section of the match page."""
+    _match_fragments[fragment.name] = fragment
+
+
+def player_fragment_register(fragment: PageFragment) -> None:
+    """Register (or, under the same name, replace) a section of the player page."""
+    _player_fragments[fragment.name] = fragment
+
+
+def match_fragments(request, match) -> list[str]:
+    """The HTML of every registered section of ``match``'s page that has something to show, in order."""
+    out = [fragment.render(request, match) for fragment in
+           sorted(_match_fragments.values(), key=lambda f: (f.order, f.name))]
+    return [html for html in out if html]
+
+
+def player_fragments(request, player) -> list[str]:
+    """The HTML of every registered section of ``player``'s page that has something to show, in order."""
+    out = [fragment.render(request, player) for fragment in
+           sorted(_player_fragments.values(), key=lambda f: (f.order, f.name))]
+    return [html for html in out if html]
+
+
+# --- marks on the moments of a game --------------------------------------------------------------------
+#
+# The board stepper of a match's page shows one moment of a game at a time. An app above that judges
+# the actions of a game (the analysis: a blunder, an error) marks them: it registers a
+# :class:`MoveMarker`, whose ``marks(match)`` says which action of which game it judges and how. The
+# stepper shows the mark of the moment before that action, and links to the next and previous
+# marked moments that are ``stops``, across the games.
+
+
+@dataclass(frozen=True)
+class MoveMark:
+    """A judgement of the action ``index`` of game ``game`` (its number) of a match's log: ``kind``
+    (a word for the page's style: ``blunder``, ``error``) and ``text`` (the sentence, translated:
+    "Blunder: played 13/7 6/5, best 24/18 13/11, equity lost 0.215"; plain text, or safe HTML
+    from ``format_html``/``mark_safe`` to isolate its notation); ``stop``: whether the stepper's
+    next and previous links stop at it."""
+
+    game: int
+    index: int
+    kind: str
+    text: str
+    stop: bool = False
+
+
+@dataclass(frozen=True)
+class MoveMarker:
+    """Marks on a match's actions, registered by the app that judges them.
+
+    - ``name``: the registration key;
+    - ``marks(match)``: its :class:`MoveMark` list, in log order (game, index); a fixed number of
+      queries (one at most: read once per page);
+    - ``next_label`` and ``previous_label``: the stepper's links to the next and previous stops
+      ("Next blunder").
+    """
+
+    name: str
+    marks: Callable[[Any], list[MoveMark]]
+    next_label: Any = ""
+    previous_label: Any = ""
+
+
+_move_markers: dict[str, MoveMarker] = {}
+
+
+def move_marker_register(marker: MoveMarker) -> None:
+    """Register (or, under the same name, replace) a :class:`MoveMarker`."""
+    _move_markers[marker.name] = marker
+
+
+def move_markers() -> list[MoveMarker]:
+    """The registered markers, by name."""
+    return [_move_markers[name] for name in sorted(_move_markers)]

@@ -408,6 +408,13 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"game {self.number} of {self.match_id}"
 
+    @property
+    def setup(self) -> str | None:
+        """The Position ID the game really started from when its checkers were set up wrongly and
+        the game stands (RULES.md §9; issue 17 point 3: the log's first action), else None."""
+        first = self.log[0] if self.log else None
+        return first.get("position") if isinstance(first, dict) and first.get("type") == "setup" else None
+
 
 class Report(models.Model):
     """A side's (or the organiser's) claim of a match's final result, optionally with the logs."""

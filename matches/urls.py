@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("matches.views_paper")),
     path("", include("matches.views_clocks")),  # issue 17 point 1 (clocks17)
     path("", include("matches.views_penalties")),  # issue 17 point 2
+    path("", include("matches.views_ratings")),  # issue 17 point 9
 ]

@@ -17,6 +17,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
+from audit.describe import ltr
 from audit.selectors import audit_of_match, audit_rows
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse
@@ -27,6 +28,7 @@ from . import errors, hooks
 from .board import board_svg
 from .clocks import match_clock_text, remaining_text
 from .forms import ConsentForm, ContestForm, ResultForm
+from .forms_clocks import ClockIntroduceForm
 from .forms_penalties import PenaltyForm
 from .models import Game, Match, Player, Report
 from .penalties_text import penalty_text
@@ -160,6 +162,32 @@ class Step:
     previous: str | None
     next: str | None
     last: str | None
+    # What the apps above say of the action that follows (hooks.MoveMarker: a blunder), and
+    # their links to the next and previous marked moments: (label, url, rel).
+    marks: tuple[hooks.MoveMark, ...] = ()
+    jumps: tuple[tuple[str, str, str], ...] = ()
+
+
+def _marks(match: Match, games: list[Game]) -> list[tuple[hooks.MoveMarker, list[hooks.MoveMark]]]:
+    """Every registered marker's marks on ``match``'s stored games (none without games)."""
+    if not games:
+        return []
+    return [(marker, marker.marks(match)) for marker in hooks.move_markers()]
+
+
+def _jumps(marked, game: Game, index: int, link) -> tuple[tuple[str, str, str], ...]:
+    """The links to each marker's previous and next stop around moment ``index`` of ``game``."""
+    out = []
+    here = (game.number, index)
+    for marker, marks in marked:
+        stops = sorted((mark.game, mark.index) for mark in marks if mark.stop)
+        before = [stop for stop in stops if stop < here]
+        after = [stop for stop in stops if stop > here]
+        if before and marker.previous_label:
+            out.append((str(marker.previous_label), link(*before[-1]), "previous"))
+        if after and marker.next_label:
+            out.append((str(marker.next_label), link(*after[0]), "next"))
+    return tuple(out)
 
 
 def _moment_text(match: Match, game: Game, moment) -> str:
@@ -171,6 +199,9 @@ def _moment_text(match: Match, game: Game, moment) -> str:
                         "end of game %(number)s: %(winner)s wins %(points)s points (%(ending)s)", game.points) % {
             "number": game.number, "winner": match.sides[game.winner].name, "points": game.points, "ending": ending}
     action = action_from_dict(moment.action)
+    if action.type == "setup":
+        return gettext("the checkers were set up wrongly and the game stands: it started from the position shown "
+                       "(Position ID %(position)s)") % {"position": ltr(action.position)}
     if action.side is None:
         return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action.describe()}
     return gettext("move %(move)s, side %(side)s (%(name)s): %(action)s") % {
@@ -179,10 +210,11 @@ def _moment_text(match: Match, game: Game, moment) -> str:
 
 
 def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",
-          anchor: str = "board") -> Step | None:
+          anchor: str = "board", marked=()) -> Step | None:
     """The moment chosen by ``?game=&moment=`` (default: game 1's start); 404 when it does not exist.
     ``prefix`` names another board's parameters (``?report_game=&report_moment=``: the games of
-    the report awaiting confirmation), ``anchor`` the element its links lead to."""
+    the report awaiting confirmation), ``anchor`` the element its links lead to; ``marked``: the
+    markers' marks on these games (:func:`_marks`), shown at their moments."""
     if not games:
         return None
     try:
@@ -207,8 +239,9 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
         title = gettext("Game %(number)s, moment %(index)s: %(name)s on roll") % values
     last = len(moments) - 1
 
-    def link(i: int) -> str:
-        return _detail_url(match, anchor=anchor, **{f"{prefix}game": game.number, f"{prefix}moment": i})
+    def link(i: int, number: int | None = None) -> str:
+        return _detail_url(match, anchor=anchor, **{f"{prefix}game": game.number if number is None else number,
+                                                    f"{prefix}moment": i})
 
     return Step(
         game=game, index=index, count=len(moments),
@@ -217,6 +250,8 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
         text=_moment_text(match, game, moment),
         first=link(0) if index > 0 else None, previous=link(index - 1) if index > 0 else None,
         next=link(index + 1) if index < last else None, last=link(last) if index < last else None,
+        marks=tuple(mark for _, marks in marked for mark in marks if (mark.game, mark.index) == (game.number, index)),
+        jumps=_jumps(marked, game, index, lambda number, i: link(i, number)),
     )
 
 
@@ -289,7 +324,9 @@ def _render_detail(
                             for index in answerable if match.consents[index] != Match.Consent.GIVEN],
         "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0),
                    _score_text(g.score0, g.score1)) for g in games],
-        "step": _step(request, match, games, my_side or 0),
+        "step": _step(request, match, games, my_side or 0, marked=_marks(match, games)),
+        # The sections the apps above draw of this match (its analysis), each from its own template.
+        "fragments": hooks.match_fragments(request, match),
         "reported_games": [(g, _reported_game_text(match, g),
                             _detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
                            for g in reported],
@@ -303,17 +340,21 @@ def _render_detail(
         "history": audit_rows(audit_of_match(match)[:HISTORY_ROWS], {match.pk: (match.side0.name, match.side1.name)})
         if runs else None,
     }
-    context.update(_penalties_context(match, runs, penalty_form))
+    # The match row keeps its penalties' scores (penalties_mid): a match without any reads no rows.
+    penalties = list(match.penalties.all()) if match.penalties_mid and not match.is_money else []
+    open_ = runs and not match.is_money and match.status in (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
+    context.update(_penalties_context(match, open_, penalty_form, penalties))
+    # Issue 17 point 1: a match under way without a required clock may get one for slow play,
+    # from the score as it stands (the reserve shown first, on the clock's own page).
+    context["clock_form"] = (ClockIntroduceForm(match=match, standing=penalty_standing(match, penalties), prefix="clock")
+                             if open_ and match.clock_policy != Match.ClockPolicy.REQUIRED else None)
     return render(request, "matches/detail.html", context, status=status)
 
 
-def _penalties_context(match: Match, runs: bool, form) -> dict:
+def _penalties_context(match: Match, open_: bool, form, penalties: list) -> dict:
     """Issue 17 point 2: the penalty points given mid-match, the score they left and, for whoever
-    directs a match in play, the form to give more."""
-    # The match row keeps its penalties' scores (penalties_mid): a match without any reads no rows.
-    penalties = list(match.penalties.all()) if match.penalties_mid and not match.is_money else []
+    directs a match in play (``open_``), the form to give more."""
     last = penalties[-1] if penalties else None
-    open_ = runs and not match.is_money and match.status in (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
     if open_ and form is None:
         form = PenaltyForm(match=match, standing=penalty_standing(match, penalties), prefix="penalty")
     return {

@@ -84,6 +84,8 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "rated_count": max(len(points) - 1, 0),
         "corrections": player_rating_corrections(profile),
         "sections": player_sections(profile),
+        # The sections the apps above draw of him (his PR over time), each from its own template.
+        "fragments": hooks.player_fragments(request, profile),
         "recent": recent,
         "own": own,
     })

@@ -19,8 +19,8 @@ from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
 from .models import Appeal, Dispute, Ruling
 from .selectors import DisputeFilters
 from .services.disputes import MAX_GAME_NUMBER
-from .services.rulings import MAX_MINUTES_LATE
-from .wording import outcome_choices
+from .services.rulings import MAX_MINUTES_LATE, MAX_PLAYED_LENGTH
+from .wording import WRONG_LENGTH_CHOICES, outcome_choices
 
 STATEMENT_MAX = 5000
 RULE_MAX = 200
@@ -107,6 +107,7 @@ OUTCOME_FIELDS: dict[str, tuple[str, ...]] = {
     Ruling.Outcome.MATCH_AWARDED: ("side",),
     Ruling.Outcome.WARNING: ("side",),
     Ruling.Outcome.DISQUALIFICATION: ("side",),
+    Ruling.Outcome.WRONG_LENGTH: ("played_length", "choice", "score0", "score1"),
 }
 
 #: The details grouped as the form shows them: a heading and its fields.
@@ -116,6 +117,7 @@ DETAIL_GROUPS = (
     ("play", _("The illegal play"), ("play", "noticed_before_next_roll", "opponent_demands_replay")),
     ("side", _("Who"), ("side",)),
     ("penalty", _("The penalty"), ("points", "minutes_late")),
+    ("length", _("The wrong length"), ("played_length", "choice")),
 )
 
 
@@ -139,8 +141,9 @@ class OutcomeFields(forms.Form):
 
     Only the detail fields the outcome needs are filled in; ``params()`` gathers the filled ones
     under the names the ruling service reads: ``score`` ([side 0, side 1]), ``game``, ``move``,
-    ``play``, ``noticed_before_next_roll``, ``opponent_demands_replay``, ``side``, ``points`` and
-    ``minutes_late`` (the service refuses a detail the outcome does not read, naming it).
+    ``play``, ``noticed_before_next_roll``, ``opponent_demands_replay``, ``side``, ``points``,
+    ``minutes_late``, ``played_length`` and ``choice`` (the service refuses a detail the outcome
+    does not read, naming it).
     :meth:`detail_groups` gives the details grouped, each marked with the outcomes that read it:
     the page shows every group with its heading, and its script (``static/rulings.js``) only the
     chosen outcome's fields.
@@ -169,12 +172,19 @@ class OutcomeFields(forms.Form):
     points = forms.IntegerField(required=False, min_value=1, max_value=SMALLINT_MAX, label=_("Penalty points"))
     minutes_late = forms.IntegerField(required=False, min_value=1, max_value=MAX_MINUTES_LATE, label=_("Minutes late"),
                                       help_text=_("Instead of the points: one point per 5 minutes."))
+    played_length = forms.IntegerField(required=False, min_value=1, max_value=MAX_PLAYED_LENGTH,
+                                       label=_("Length the match was played to"))
+    choice = forms.ChoiceField(required=False, label=_("What becomes of the match"),
+                               choices=[("", "—"), *WRONG_LENGTH_CHOICES.items()],
+                               help_text=_("Found after the match, the result stands; found during it, the match goes "
+                                           "on to its right length, or the side that already reached it wins. The "
+                                           "score above is the score as it stands (empty: the reported one)."))
     rule = forms.CharField(max_length=RULE_MAX, label=_("Rule applied"),
                            help_text=_("e.g. RULES 9: a double in the Crawford game is void"))
     reasoning = _text(_("Reasoning"))
 
     PARAM_FIELDS = ("game", "move", "play", "noticed_before_next_roll", "opponent_demands_replay", "side", "points",
-                    "minutes_late")
+                    "minutes_late", "played_length", "choice")
     DETAIL_FIELDS = ("score0", "score1", *PARAM_FIELDS)
 
     def __init__(self, *args, side_names: tuple[str, str] | None = None, stands_label: str | None = None,

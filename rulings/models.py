@@ -99,6 +99,7 @@ class Ruling(models.Model):
         MATCH_AWARDED = "match_awarded", _("Match awarded")
         WARNING = "warning", _("Warning")
         DISQUALIFICATION = "disqualification", _("Disqualification from the event")
+        WRONG_LENGTH = "wrong_length", _("Match played to the wrong length")
 
     class Status(models.TextChoices):
         IN_FORCE = "in_force", _("In force")

@@ -32,6 +32,7 @@ OUTCOME_CHOICES = {
     Outcome.MATCH_AWARDED: gettext_lazy("The match is awarded"),
     Outcome.WARNING: gettext_lazy("A warning"),
     Outcome.DISQUALIFICATION: gettext_lazy("Disqualification from the event"),
+    Outcome.WRONG_LENGTH: gettext_lazy("The match was played to the wrong length"),
 }
 
 DEFAULT_SIDES = (gettext_lazy("the first side"), gettext_lazy("the second side"))
@@ -138,7 +139,40 @@ def ruling_sentence(outcome: str, params: dict | None, sides: Sequence[str] = DE
         return gettext("%(side)s is warned") % values
     if outcome == Outcome.DISQUALIFICATION:
         return gettext("%(side)s is disqualified from the event") % values
+    if outcome == Outcome.WRONG_LENGTH:
+        return wrong_length_sentence(params, sides)
     return str(OUTCOME_CHOICES.get(outcome, gettext("A ruling")))
+
+
+#: The director's choices for a match played to the wrong length (engine.rulings.wrong_length_choices).
+WRONG_LENGTH_CHOICES = {
+    "result_stands": gettext_lazy("The result stands as played"),
+    "won_at_length": gettext_lazy("The side that reached the right length wins"),
+    "continue_to_length": gettext_lazy("The match goes on to its right length"),
+}
+
+
+def wrong_length_sentence(params: dict, sides: Sequence[str]) -> str:
+    """A wrong-length ruling as a sentence: "The match to 5 was played to 3 points: the result
+    stands as played, 3-1 to Ana"."""
+    choice = params.get("choice")
+    score = params.get("score")
+    plain = choice != "result_stands" and score and len(score) == 2 and None not in score
+    values = {"length": params.get("length"), "played": params.get("played_length"),
+              "score": plain_score(score) if plain else score_text(score, sides)}
+    if choice == "result_stands":
+        text = gettext("The match to %(length)s was played to %(played)s points: the result stands as played, "
+                       "%(score)s")
+    elif choice == "won_at_length":
+        text = gettext("The match to %(length)s was played to %(played)s points: at %(score)s the side that "
+                       "reached %(length)s wins")
+    elif params.get("crawford_next"):
+        text = gettext("The match to %(length)s was played to %(played)s points: it goes on to %(length)s from "
+                       "%(score)s, and the next game is the Crawford game")
+    else:
+        text = gettext("The match to %(length)s was played to %(played)s points: it goes on to %(length)s from "
+                       "%(score)s")
+    return text % values
 
 
 # --- the audit log's sentences (registered by rulings.hooks) ----------------------------------------

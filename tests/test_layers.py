@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("audit",),
     ("accounts",),
     ("matches",),  # the kernel: players, sides, matches, results, ratings
+    ("analysis",),  # GNU Backgammon's verdict on a match's games: on matches, told an event's depth by a hook
     ("tournaments",),
     ("clubs",),  # a club hosts events: it may know tournaments, never the reverse
     ("chouette", "rulings"),

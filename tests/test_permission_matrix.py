@@ -216,6 +216,7 @@ MATRIX = {
     ("api-tournament-walk-in", "post"):                  (401, 403, 403, 403, 400, 403, 400),  # otto's event: a walk-in
     ("api-tournament-late-entries", "post"):             (401, 403, 403, 403, 400, 403, 400),
     ("api-tournament-entry-division", "post"):           (401, 403, 403, 403, 400, 403, 400),  # no division sent
+    ("api-tournament-entry-reenter", "post"):            (401, 403, 403, 403, 409, 403, 409),  # re-entry off (reentry17)
     ("api-tournament-bracket", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-rounds", "get"):                    (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-standings", "get"):                 (200, 200, 200, 200, 200, 200, 200),
@@ -273,6 +274,8 @@ MATRIX = {
     ("tournaments:manage_withdraw", "post"):             (302, 403, 403, 403, 400, 403, 400),
     ("tournaments:manage_division", "get"):              (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:manage_division", "post"):             (302, 403, 403, 403, 400, 403, 400),  # no entry sent
+    ("tournaments:manage_reenter", "get"):               (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:manage_reenter", "post"):              (302, 403, 403, 403, 400, 403, 400),  # no entry sent
     ("tournaments:draw", "get"):                         (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:draw", "post"):                        (302, 403, 403, 403, 409, 403, 409),
     ("tournaments:pair", "get"):                         (302, 405, 405, 405, 405, 405, 405),
@@ -372,6 +375,12 @@ MATRIX = {
     ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
     ("matches:flag_fall", "get"):                        (302, 405, 405, 405, 405, 405, 405),  # issue 17 point 1
     ("matches:flag_fall", "post"):                       (302, 403, 403, 403, 400, 403, 400),
+    # A clock brought in mid-match (issue 17 point 1): the match's director only; an empty form is a 400.
+    ("matches:clock_introduce", "get"):                  (302, 403, 403, 403, 200, 403, 200),
+    ("matches:clock_introduce", "post"):                 (302, 403, 403, 403, 400, 403, 400),
+    # How ratings are computed (issue 17 point 9): public, read-only.
+    ("matches:ratings", "get"):                          (200, 200, 200, 200, 200, 200, 200),
+    ("matches:ratings", "post"):                         (405, 405, 405, 405, 405, 405, 405),
     # Penalty points mid-match (issue 17 point 2): the match's director only; an empty form is a 400.
     ("matches:penalty", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("matches:penalty", "post"):                         (302, 403, 403, 403, 400, 403, 400),
@@ -562,8 +571,28 @@ MATRIX = {
     ("webhooks:redeliver", "post"):                      (302, 403, 403, 403, 302, 403, 302),
     # issue 17 point 4 (flights17): the paid places, public (GET only on the page)
     ("api-tournament-payouts", "get"):                   (200, 200, 200, 200, 200, 200, 200),
+    # issue 17 point 6 (abt17): the matrix's event is a bracket, no modified Swiss: 404; not a Swiss: 409
+    ("api-tournament-contention", "get"):                (404, 404, 404, 404, 404, 404, 404),
+    ("api-tournament-playoffs", "post"):                 (401, 403, 403, 403, 409, 403, 409),
+    ("tournaments:playoffs_start", "get"):               (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:playoffs_start", "post"):              (302, 403, 403, 403, 409, 403, 409),
     ("tournaments:payouts", "get"):                      (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:payouts", "post"):                     (405, 405, 405, 405, 405, 405, 405),
+    # issue 18 (analysisapp18): a match's analysis, public; asked for by its director (no games yet: 409)
+    ("api-match-analysis", "get"):                       (200, 200, 200, 200, 200, 200, 200),
+    ("api-match-analysis", "post"):                      (401, 403, 403, 403, 409, 403, 409),
+    ("api-player-analysis", "get"):                      (200, 200, 200, 200, 200, 200, 200),
+    ("api-tournament-analysis", "get"):                  (200, 200, 200, 200, 200, 200, 200),
+    ("analysis:export", "get"):                          (404, 404, 404, 404, 404, 404, 404),  # not analysed yet
+    ("analysis:export", "post"):                         (405, 405, 405, 405, 405, 405, 405),
+    # issue 18 point 3 (analysisui18): the match page's poll of its analysis, public; the director's
+    # request from the page (the sample match has no games: 409); an event's PR ranking, public
+    ("analysis:live", "get"):                            (200, 200, 200, 200, 200, 200, 200),
+    ("analysis:live", "post"):                           (405, 405, 405, 405, 405, 405, 405),
+    ("analysis:request", "get"):                         (302, 405, 405, 405, 405, 405, 405),
+    ("analysis:request", "post"):                        (302, 403, 403, 403, 409, 403, 409),
+    ("tournaments:analysis", "get"):                     (200, 200, 200, 200, 200, 200, 200),
+    ("tournaments:analysis", "post"):                    (405, 405, 405, 405, 405, 405, 405),
 }
 
 
@@ -653,6 +682,7 @@ BODIES = {
     "import-mapping": {"mapping": {"lasse": "guest"}},
     "matches:report": {"report-score0": "5", "report-score1": "1"},
     "matches:override": {"override-score0": "5", "override-score1": "1"},
+    "analysis:request": {"plies": "0"},
     "set_language": {"language": "ko", "next": "/players/"},
     "matches:profile": {"display_name": "Someone Else", "country": "RO", "preferred_language": "ro"},
     "api-tournament-teams": lambda world: {"name": "Cats", "captain_id": world["carol_player"]},

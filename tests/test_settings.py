@@ -31,6 +31,7 @@ print(json.dumps({
     "broker": app.conf.broker_url, "result_backend": app.conf.result_backend,
     "eager": app.conf.task_always_eager, "serializer": app.conf.task_serializer,
     "allowed_hosts": settings.ALLOWED_HOSTS, "email_backend": settings.EMAIL_BACKEND,
+    "analysis_max_plies": settings.ANALYSIS_MAX_PLIES,
 }))
 """
 
@@ -107,3 +108,11 @@ def test_production_values_come_from_the_environment():
     assert shown["debug"] is False
     assert shown["allowed_hosts"] == ["crawford.example", "www.crawford.example"]
     assert shown["email_backend"] == "django.core.mail.backends.smtp.EmailBackend"
+
+
+def test_a_laptop_analyses_at_0_ply_and_a_site_with_a_broker_at_the_events_depth():
+    """Without a broker the analysis runs in the request that confirmed the result (seconds at
+    0-ply, minutes at 2-ply); with one, on the analysis queue at up to 2 plies; either can be set."""
+    assert show()["analysis_max_plies"] == 0
+    assert show(REDIS_URL="redis://cache.example:6379/2")["analysis_max_plies"] == 2
+    assert show(CRAWFORD_ANALYSIS_MAX_PLIES="1")["analysis_max_plies"] == 1

@@ -172,6 +172,31 @@ def swiss_complete(message: str) -> Conflict:
     return Conflict(message, code="swiss_complete")
 
 
+# --- issue 17 point 6 (abt17): the modified Swiss's playoffs ---
+
+
+def abt_off() -> Conflict:
+    return Conflict(_("this Swiss is not a modified Swiss with playoffs: it is played to its last round"),
+                    code="abt_off")
+
+
+def playoffs_started() -> Conflict:
+    return Conflict(_("the Swiss has stopped: its playoffs are drawn"), code="playoffs_started")
+
+
+def playoffs_due(contenders: int, paid: int) -> Conflict:
+    return Conflict(ngettext("%(count)d player can still cash for %(paid)d paid places: the Swiss stops, start the "
+                             "playoffs", "%(count)d players can still cash for %(paid)d paid places: the Swiss stops, "
+                             "start the playoffs", contenders) % {"count": contenders, "paid": paid},
+                    code="playoffs_due")
+
+
+def playoffs_changed(changed: str) -> Conflict:
+    return Conflict(_("the result of %(changed)s cannot change: the playoffs were drawn from the Swiss table it "
+                      "gives, and it would change who plays them") % {"changed": changed},
+                    code="result_built_on", pairing=changed)
+
+
 def _no_pairing_reason(reason: str, message: str) -> str:
     """The draw's reason (``tournaments.draw.swiss.NO_PAIRING``) in the reader's language; the
     draw's own English sentence for a reason not known here."""
@@ -220,6 +245,42 @@ def not_finished(event: str) -> Conflict:
 
 def late_entry_closed(reason: str) -> Conflict:
     return Conflict(_("a late entry is not possible: %(reason)s") % {"reason": reason}, code="late_entry_closed")
+
+
+# --- re-entry (buy-back), issue 17 point 4 (reentry17) -------------------------------------------
+
+
+def reentry_off() -> Conflict:
+    return Conflict(_("this event allows no re-entry: its director may allow one in the event's settings"),
+                    code="reentry_off")
+
+
+def reentry_refused(reason: str, name: str, **details) -> Conflict:
+    """The pure rule's refusal (``tournaments.draw.flights.reentry``) in a sentence, by its
+    ``reason`` (kept in the error's details)."""
+    sentences = {
+        "not_a_first_round_loser": _("%(name)s did not lose a match of the main's first round: only a first-round "
+                                     "loser may re-enter"),
+        "already_reentered": _("%(name)s has already re-entered: a player re-enters once"),
+        "first_round_closed": _("the main's first round is over (every match of it has a result): re-entry is closed"),
+        "bracket_full": _("the bracket is full: a re-entry takes a bye and none is left"),
+        "slot_played_on": _("the player who had the bye %(name)s would take has already played on"),
+        "withdrawn": _("%(name)s has withdrawn from the event"),
+    }
+    message = sentences.get(reason, _("the bracket does not take this re-entry now")) % {"name": name}
+    return Conflict(_("%(name)s cannot re-enter: %(reason)s") % {"name": name, "reason": message},
+                    code="reentry_refused", reason=reason, **details)
+
+
+def reentry_bye_taken(name: str, match: str, why: str) -> Conflict:
+    return Conflict(_("%(name)s cannot re-enter: the bye a re-entry takes feeds %(match)s, which %(why)s")
+                    % {"name": name, "match": match, "why": why}, code="reentry_refused", reason="slot_played_on",
+                    match=match)
+
+
+def reentered_loser(name: str) -> Conflict:
+    return Conflict(_("%(name)s re-entered the main after losing this match: withdraw the re-entry first, then "
+                      "correct the result") % {"name": name}, code="reentered_loser")
 
 
 def forfeit_refused(key: str) -> Conflict:

@@ -118,6 +118,11 @@ class TournamentForm(forms.Form):
         required=False, label=_("Paid places"),
         help_text=_("Per flight, its prize pool and the percentage of each paid place, best first, e.g. "
                     "“main: 1000 = 50 30 10 10; consolation: 200 = 70 30”. The percentages add up to 100."))
+    reentries = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=0, initial=0, label=_("Re-entry (buy-back)"),
+        choices=[(0, _("No re-entry")), (1, _("Once: a first-round loser may enter the main again"))],
+        help_text=_("While the main's first round is open, a player who lost his first match may enter again, "
+                    "into a bye (single elimination without a consolation or last chance)."))
     # --- end issue 17 point 4 ---
     swiss_rounds = forms.IntegerField(**rule_bounds("swiss_rounds"), required=False, label=_("Swiss rounds"))
     max_losses = forms.IntegerField(**rule_bounds("max_losses"), required=False,
@@ -158,6 +163,18 @@ class TournamentForm(forms.Form):
                                         initial=Tournament.SwissTiebreaks.STANDARD, label=_("Swiss tie-breaks"))
     round_robin_order = forms.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False,
                                           initial=Tournament.RoundRobinOrder.CIRCLE, label=_("Round-robin order"))
+    # Issue 17, point 6 (abt17)
+    abt_playoffs = forms.BooleanField(
+        required=False, label=_("Modified Swiss: playoffs once no more players can still cash than there are paid places"),
+        help_text=_("After each round; the players who can still cash play single-elimination playoffs, seeded by the "
+                    "Swiss table. Needs the number of Swiss rounds."))
+    abt_paid_places = forms.IntegerField(
+        **rule_bounds("abt_paid_places"), required=False, label=_("Modified Swiss: paid places"),
+        help_text=_("Empty: the main flight's paid places."))
+    # Issue 18 (analysisapp18): not sent, the default (2 plies).
+    analysis_plies = forms.TypedChoiceField(choices=Tournament.AnalysisPlies.choices, coerce=int, empty_value=None,
+                                            initial=Tournament.AnalysisPlies.TWO, required=False,
+                                            label=_("Depth of GNU Backgammon's analysis"))
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Club"),
                                   help_text=_("On that club's calendar (the clubs you own or organise)."))
     # One per form shown: the same form sent twice (a double click, a resend) makes one event.
@@ -206,6 +223,8 @@ class TournamentForm(forms.Form):
         for name in ("swiss_pairing", "swiss_tiebreaks", "round_robin_order"):  # not sent: the default
             if not data.get(name):
                 data.pop(name, None)
+        if data.get("analysis_plies") is None:  # issue 18: not sent, the default
+            data.pop("analysis_plies", None)
         return EventRules(**data)
 
 

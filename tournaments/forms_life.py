@@ -47,6 +47,8 @@ class TournamentEditForm(TournamentForm):
                 data.pop(name)
         if "clock_policy" in data and not data["clock_policy"]:
             data.pop("clock_policy")  # issue 17 point 1: empty keeps the policy
+        if "analysis_plies" in data and data["analysis_plies"] is None:
+            data.pop("analysis_plies")  # issue 18: empty keeps the depth
         return data
 
 

@@ -13,6 +13,8 @@
 - The result hooks: a confirmed, overridden or reopened result of an event's match syncs the
   event's draw in the same transaction (``tournament_result_confirmed``), after the match's own
   records (``ORDER_BUILT_ON``): a change the draw refuses rolls the whole change back.
+- The depth of the analysis of an event's matches (``Tournament.analysis_plies``), given to
+  analysis through ``analysis.hooks.plies_source_register`` (analysis imports no tournaments).
 - The events a player played: a section of his page (``EVENTS_SECTION``), the events he entered
   alone, in a pair or in a team (not withdrawn), the latest first.
 
@@ -33,6 +35,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from analysis import hooks as analysis_hooks
 from core.errors import NotAllowed
 from matches import hooks
 from matches.models import Player
@@ -174,7 +177,15 @@ EVENTS_SECTION = hooks.PlayerSection(
 )
 
 
+def _analysis_plies(match) -> int | None:
+    """The depth an event's match is analysed at (``Tournament.analysis_plies``); None outside an
+    event. Read through the match's joins (``EVENT_JOIN``): no query."""
+    event = event_of(match)
+    return None if event is None else event.analysis_plies
+
+
 def register() -> None:
+    analysis_hooks.plies_source_register("tournaments.event", _analysis_plies)
     hooks.match_context_register(EVENT_CONTEXT)
     hooks.player_section_register(EVENTS_SECTION)
     hooks.player_director_register(hooks.PlayerDirector(name="tournaments.event", directs=_directs_player))

@@ -5,7 +5,8 @@ The draw itself (brackets, flights, Swiss pairing, standings) is pure Python in
 pairing that is played is a ``matches.Match``, reported and confirmed like any other.
 
 Invariants the database guards:
-- one entry per side (player or pair) or team per event, and an entry is one or the other;
+- one entry per side (player or pair) or team per event, and an entry is one or the other; a side
+  may have one re-entry besides (``Entry.reentry_of``: one per original entry, one per side);
 - a player is in at most one team per event;
 - one pairing per draw key (``main-2-3``, ``swiss-4-7``) per event: two confirmations racing
   can never create the same next match twice;
@@ -89,6 +90,11 @@ class Tournament(models.Model):
         default=dict, blank=True,
         help_text='paid places per flight: {"main": {"pool": 100000, "percentages": [50, 30, 10, 10]}}; '
                   "the pool in minor units (cents), the percentages best place first")
+    # Re-entry (buy-back, issue 17 point 4: tournaments.draw.flights.reentry): how many times a
+    # player who lost his main round-1 match may enter the main again while its first round is
+    # open. 0: no re-entry; the pure rule allows one (a check constraint keeps it at most 1).
+    reentries = models.PositiveSmallIntegerField(
+        default=0, help_text="re-entries (buy-backs) into the main allowed per player while its first round is open: 0 or 1")
     # --- end issue 17 point 4 ---
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     max_losses = models.PositiveSmallIntegerField(null=True, blank=True, help_text="elimination Swiss: out at this loss")
@@ -131,6 +137,20 @@ class Tournament(models.Model):
     swiss_tiebreaks = models.CharField(max_length=16, choices=SwissTiebreaks.choices, default=SwissTiebreaks.STANDARD)
     round_robin_order = models.CharField(max_length=16, choices=RoundRobinOrder.choices, default=RoundRobinOrder.CIRCLE)
 
+    # Issue 17, point 6 (abt17): the ABT-style modified Swiss (tournaments/draw/abt.py). Once a round
+    # ends with no more players able to cash than the paid places, the Swiss stops and those players
+    # play single-elimination playoffs (tournaments/services/playoffs.py).
+    abt_playoffs = models.BooleanField(
+        default=False, help_text="ABT-style modified Swiss: playoffs once the players who can still cash are no more "
+                                 "than the paid places")
+    abt_paid_places = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the paid places the move to playoffs counts; empty: the main flight's paid "
+                                         "places (payouts)")
+    abt_playoff = models.JSONField(
+        default=dict, blank=True, editable=False,
+        help_text='the playoffs once drawn: {"after_round": 5, "paid": 4, "seeds": [entry ids, best first], '
+                  '"cash_only": [entry ids]}; empty: the Swiss goes on')
+
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
 
     # --- issue 17 point 5: divisions and handicaps (tournaments.draw.divisions) ---
@@ -142,6 +162,16 @@ class Tournament(models.Model):
         default=list, blank=True,
         help_text='handicap starts, e.g. [{"division": "Intermediate", "against": "Open", "length": 7, "points": 1}]')
     # --- end divisions ---
+
+    # --- issue 18: how deep GNU Backgammon analyses the event's matches (analysis.hooks) ---
+    class AnalysisPlies(models.IntegerChoices):
+        ZERO = 0, _("0-ply (fastest)")
+        ONE = 1, _("1-ply")
+        TWO = 2, _("2-ply (the usual depth)")
+
+    analysis_plies = models.PositiveSmallIntegerField(choices=AnalysisPlies.choices, default=AnalysisPlies.TWO,
+                                                      help_text="the depth of the analysis of the event's matches")
+    # --- end analysis ---
 
     draw_seed = models.BigIntegerField(null=True, blank=True, help_text="the recorded random seed of the draw")
     drawn_at = models.DateTimeField(null=True, blank=True)
@@ -163,6 +193,8 @@ class Tournament(models.Model):
                                     name="tournament_created_once_per_token"),
             models.CheckConstraint(condition=Q(board_count__gte=1), name="tournament_at_least_one_board"),
             models.CheckConstraint(condition=Q(groups__gte=1), name="tournament_at_least_one_group"),
+            models.CheckConstraint(condition=Q(reentries__lte=1), name="tournament_reentries_at_most_one"),
+            models.CheckConstraint(condition=Q(analysis_plies__lte=2), name="tournament_analysis_plies_0_to_2"),
         ]
 
     def __str__(self) -> str:
@@ -256,13 +288,21 @@ class Entry(models.Model):
     # issue 17 point 5: the entrant's division (by rating at entry, or the director's); empty: none.
     division = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Issue 17 point 4 (re-entry, buy-back): the player's earlier entry this one re-enters the main
+    # for (tournaments.services.reentry); null for an original entry. Same side, same event.
+    reentry_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="reentry")
 
     class Meta:
         ordering = ["tournament", "seed", "created_at", "id"]
         verbose_name_plural = "entries"
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "side"], condition=Q(side__isnull=False),
+            # A side enters an event once, and re-enters it at most once (the pure rule's limit).
+            models.UniqueConstraint(fields=["tournament", "side"], condition=Q(side__isnull=False, reentry_of__isnull=True),
                                     name="entry_side_once_per_event"),
+            models.UniqueConstraint(fields=["tournament", "side"], condition=Q(reentry_of__isnull=False),
+                                    name="entry_side_reenters_once_per_event"),
+            models.CheckConstraint(condition=Q(reentry_of__isnull=True) | Q(side__isnull=False),
+                                   name="entry_reentry_is_a_side"),
             models.CheckConstraint(condition=Q(side__isnull=False) ^ Q(team__isnull=False),
                                    name="entry_is_a_side_or_a_team"),
         ]

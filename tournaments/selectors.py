@@ -21,16 +21,15 @@ from django.utils.translation import gettext, pgettext
 
 from matches.models import Match, Player
 from tournaments import hosts
-from tournaments.draw import BYE, DRAW, ROUND_ROBIN, SWISS, LoserOf, WinnerOf, standings
+from tournaments.draw import BYE, DRAW, ROUND_ROBIN, LoserOf, WinnerOf, standings
 from tournaments.draw import names as round_names
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
 from tournaments.draw.names import RoundName
-from tournaments.draw.standings import SWISS_FIDE, TEAM
-from tournaments.draw.swiss import unplayed_rounds
+from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .round_labels import round_label
-from .services import state
+from .services import contention, reentry, state
 
 # --- events and entrants -----------------------------------------------------------------------
 
@@ -122,6 +121,11 @@ class Entrant:
     late: bool
     roller: str | None = None
     division: str = ""  # issue 17 point 5
+    reentry_of: int | None = None  # issue 17 point 4: the entry a re-entry (buy-back) re-enters for
+
+    @property
+    def reentry(self) -> bool:
+        return self.reentry_of is not None
 
     @property
     def withdrawn(self) -> bool:
@@ -132,7 +136,7 @@ def _entrant(entry: Entry) -> Entrant:
     players = tuple((p.pk, p.display_name) for p in state.entrant_players(entry)) if entry.side_id else ()
     roller = entry.side.roller if entry.side_id and entry.side.is_pair else None
     return Entrant(entry.pk, state.entrant_name(entry), entry.seed, players, entry.status, entry.late, roller,
-                   entry.division)
+                   entry.division, entry.reentry_of_id)
 
 
 def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
@@ -153,6 +157,15 @@ def entry_queryset(*, tournament: Tournament) -> QuerySet[Entry]:
 def entrants_of(entries) -> tuple[Entrant, ...]:
     """``entries`` (from :func:`entry_queryset`) as shown."""
     return tuple(_entrant(e) for e in entries)
+
+
+def reentry_candidates(*, tournament: Tournament) -> frozenset[int]:
+    """The entries whose player the director may re-enter into the main now (buy-back, issue 17
+    point 4: ``services.reentry.reentry_candidates``). No query unless the event allows re-entry
+    and is running; then two (its entries and pairings)."""
+    if not tournament.reentries or tournament.status != Tournament.Status.RUNNING:
+        return frozenset()
+    return reentry.reentry_candidates(tournament, state.load(tournament))
 
 
 def entry_candidates(*, entrants: tuple[Entrant, ...]) -> QuerySet[Player]:
@@ -752,14 +765,7 @@ def tournament_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     entrants = {e.pk: _entrant(e) for e in loaded.entries}
     rows = []
     if tournament.format == Tournament.Format.SWISS:
-        results = [state.result_of(p, loaded.by_id) for p in loaded.pairings if p.entry1_id is not None]
-        byes = [p.entry0_id for p in loaded.pairings if p.entry1_id is None and p.entry0_id is not None]
-        if tournament.swiss_tiebreaks == Tournament.SwissTiebreaks.FIDE:  # issue 17, point 7
-            table = standings(loaded.order, results, byes, tiebreaks=SWISS_FIDE,
-                              unplayed=unplayed_rounds(loaded.order, state.swiss_history(loaded)))
-        else:
-            table = standings(loaded.order, results, byes, tiebreaks=SWISS)
-        rows += _rows(table, entrants, None)
+        rows += _rows(state.swiss_table(loaded), entrants, None)  # a modified Swiss's playoffs left out
     else:
         draw = state.build_round_robin(tournament, loaded.order)
         for group in draw.groups:
@@ -874,6 +880,8 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
         entrants = {e.pk: _entrant(e) for e in loaded.entries}
         return tuple(PlacingRow(p.place, p.last_place, entrants[p.entrant], p.flight) for p in view.state.placings())
     rows = event_standings(tournament=tournament)
+    if tournament.format == Tournament.Format.SWISS and (tournament.abt_playoff or {}).get("seeds"):
+        return _modified_swiss_placings(tournament, rows)
     if tournament.format == Tournament.Format.SWISS:
         ties: dict[int, int] = {}
         for row in rows:
@@ -887,6 +895,30 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
         tied = by_place[place]
         out += [PlacingRow(first, first + len(tied) - 1, r.entrant, r.group) for r in tied]
         first += len(tied)
+    return tuple(out)
+
+
+def _modified_swiss_placings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> tuple[PlacingRow, ...]:
+    """Issue 17 point 6 (abt17): a modified Swiss whose playoffs are drawn places their players
+    by the playoffs (flight ``playoffs``: as a bracket places them, three players by the USBGF's
+    contingent bye, so far as decided; a lone player who could cash is first), then everyone else
+    by the Swiss table, the places after the playoffs' shared as the table shares them. Two
+    queries more than the table."""
+    seeds = tournament.abt_playoff["seeds"]
+    entrants = {row.entrant.entry_id: row.entrant for row in rows}
+    out = []
+    out += [PlacingRow(place, last, entrants[entry], state.PLAYOFFS)
+            for place, last, entry in contention.playoff_places(state.load(tournament))]
+    rest = [row for row in rows if row.entrant.entry_id not in set(seeds)]
+    ties: dict[int, int] = {}
+    for row in rest:
+        ties[row.place] = ties.get(row.place, 0) + 1
+    first, seen = len(seeds) + 1, {}
+    for row in rest:
+        if row.place not in seen:
+            seen[row.place] = first
+            first += ties[row.place]
+        out.append(PlacingRow(seen[row.place], seen[row.place] + ties[row.place] - 1, row.entrant))
     return tuple(out)
 
 
@@ -930,6 +962,7 @@ class NextMatch:
         names = {
             "main": pgettext("next match", "Main round %(round)d"),
             "swiss": pgettext("next match", "Swiss round %(round)d"),
+            "playoffs": pgettext("next match", "Playoffs, in round %(round)d of the event"),  # issue 17 point 6
             "consolation": pgettext("next match", "Consolation round %(round)d"),
             "last_chance": pgettext("next match", "Last-chance round %(round)d"),
             "winners": pgettext("next match", "Winners' round %(round)d"),
@@ -945,8 +978,9 @@ def _my_entry(tournament: Tournament, loaded: state.Loaded, player_id: int) -> t
     reserve) and, in a team event, his team's board orders by round (``{round: [player ids]}``).
     One query more in a team event (two when he is in a team)."""
     if tournament.kind != Tournament.Kind.TEAMS:
-        entry = next((e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)),
-                     None)
+        # A player who re-entered (issue 17 point 4) plays on under his re-entry: look at it first.
+        mine = [e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)]
+        entry = min(mine, key=lambda e: e.reentry_of_id is None, default=None)
         return entry, {}
     team_id = TeamMember.objects.filter(tournament=tournament, player_id=player_id).values_list("team_id",
                                                                                                  flat=True).first()

@@ -108,7 +108,10 @@ def desk_view(*, tournament: Tournament, number: int | None = None) -> Desk:
                 if pairing.entry0_id is not None and pairing.entry1_id is None:
                     byes.append(state.entrant_name(by_id[pairing.entry0_id]))
                 continue
-            names = [state.entrant_name(by_side[s]) if s in by_side else "?" for s in (match.side0_id, match.side1_id)]
+            # The pairing's own entries first: a player who re-entered has two entries of one side.
+            mine = {by_id[e].side_id: by_id[e] for e in (pairing.entry0_id, pairing.entry1_id) if e in by_id}
+            names = [state.entrant_name(mine.get(s) or by_side[s]) if s in mine or s in by_side else "?"
+                     for s in (match.side0_id, match.side1_id)]
             confirmed = match.status == Match.Status.CONFIRMED
             rows.append(DeskRow(
                 match_id=match.pk, pairing_id=pairing.pk, key=pairing.key, flight=flight, round=chosen,

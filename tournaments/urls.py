@@ -7,6 +7,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", include("tournaments.views")),
     path("", include("tournaments.views_teams")),
+    path("", include("tournaments.views_analysis")),  # issue 18 point 3 (analysisui18): players by PR
     path("", include("tournaments.views_audit")),
     path("", include("tournaments.views_corrections")),
     path("", include("tournaments.views_walkins")),
@@ -17,4 +18,6 @@ urlpatterns = [
     path("", include("tournaments.views_life")),
     path("", include("tournaments.views_divisions")),  # issue 17 point 5
     path("", include("tournaments.views_payouts")),  # issue 17 point 4 (flights17)
+    path("", include("tournaments.views_reentry")),  # issue 17 point 4 (reentry17)
+    path("", include("tournaments.views_playoffs")),  # issue 17 point 6 (abt17)
 ]

@@ -37,10 +37,11 @@ from .models import Entry, Tournament
 from .payouts_display import money
 from .round_labels import round_label
 from .selectors_payouts import prizes_by_entry, tournament_payouts
+from .selectors_playoffs import tournament_contention
 from .services.clocks import event_clock_text
 from .services.common import runs
 from .services.events import may_create_events
-from .services.state import entrant_name
+from .services.state import PLAYOFFS, entrant_name
 
 FLIGHT_NAMES = {"main": gettext_lazy("Main flight"), "consolation": gettext_lazy("Consolation flight"),
                 "last_chance": gettext_lazy("Last-chance flight"), "winners": gettext_lazy("Winners' bracket"),
@@ -495,7 +496,8 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return render(request, "tournaments/rounds.html", {
             "tournament": tournament,
             "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings],
-                        any(p.table for p in rnd.pairings)) for rnd in every],
+                        any(p.table for p in rnd.pairings), _playoff_round(rnd.pairings)) for rnd in every],
+            "contention": tournament_contention(tournament=tournament),
             "pairing_status": PAIRING_STATUS, "runs": runs(tournament, request.user),
             "paper_rounds": [rnd.number for rnd in every],
             "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
@@ -513,8 +515,10 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     pages = -(-counted[0] // ROUND_PAGE_SIZE) if counted else 0
     return render(request, "tournaments/rounds.html", {
         "tournament": tournament,
-        "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings], any(p.table for p in page.pairings))]
+        "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings], any(p.table for p in page.pairings),
+                    _playoff_round(page.pairings))]
         if page.number is not None else [],
+        "contention": tournament_contention(tournament=tournament),
         "round_links": [PageLink(round_label(paired_round_name(n)), _href(tournament, "rounds", round=n),
                                  n == page.number) for n in page.numbers] if len(page.numbers) > 1 else [],
         "page_links": [PageLink(str(n), _href(tournament, "rounds", round=page.number, page=n), n == page_number)
@@ -523,6 +527,11 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "paper_rounds": page.numbers,
         "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
     })
+
+
+def _playoff_round(pairings) -> bool:
+    """Whether a round is a modified Swiss's playoff round (issue 17 point 6): its pairings are."""
+    return any(p.flight == PLAYOFFS for p in pairings)
 
 
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -548,6 +557,9 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if paginator.num_pages > 1 else [],
         # A round robin's crosstable per group (who beat whom, by how much).
         "crosstables": round_robin_tables(tournament=tournament),
+        # issue 17 points 6 and 7: who is still in contention (a modified Swiss), FIDE's tie-breaks
+        "contention": tournament_contention(tournament=tournament),
+        "fide": tournament.swiss_tiebreaks == Tournament.SwissTiebreaks.FIDE,
     })
 
 
@@ -565,6 +577,7 @@ def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form
                    draw_form: DrawForm | None = None, action_error: str = "", status: int = 200) -> HttpResponse:
     entrants = selectors.entry_list(tournament=tournament)
     candidates = selectors.entry_candidates(entrants=entrants)
+    reentries = selectors.reentry_candidates(tournament=tournament)  # issue 17 point 4 (reentry17)
     before_draw = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
     context = {
         "tournament": tournament,
@@ -579,6 +592,7 @@ def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form
         "random": tournament.seeding == Tournament.Seeding.RANDOM,
         "swiss": tournament.format == Tournament.Format.SWISS,
         "action_error": action_error,
+        "reentries": reentries,
     }
     return render(request, "tournaments/manage.html", context, status=status)
 

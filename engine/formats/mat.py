@@ -100,7 +100,7 @@ from ..actions import (
 from ..board import BAR, OFF
 from ..errors import GameLogError, MatchError, MatLimitError, MatParseError, NotationError
 from ..game import Game, GameReplay
-from ..match import MatchRules, MatchState
+from ..match import MatchRules, MatchState, Penalty, PenaltyAt, replay_match
 from ..moves import Play, parse_play
 
 __all__ = [
@@ -623,10 +623,14 @@ def _check_claims(item: _GameInput, game: Game, state: MatchState, players: tupl
 
 
 def _replay(rules: MatchRules, players: tuple[str, str], items: Sequence[_GameInput],
-            tags: Mapping[str, str]) -> MatCheck:
-    state = MatchState(rules)
+            tags: Mapping[str, str], *, start: tuple[int, int] = (0, 0),
+            penalties: Sequence[Penalty] = ()) -> MatCheck:
+    state = MatchState(rules, score=tuple(start))
     checked: list[MatGameCheck] = []
     for index, item in enumerate(items):
+        for penalty in penalties:
+            if penalty.before_game == item.number:
+                state = state.penalty_given(penalty)
         if state.is_over:
             raise _match_error(item.line, f"game {item.number}: the match was already won at "
                                           f"{state.score[0]}-{state.score[1]}", "match_over", game=item.number)
@@ -710,16 +714,28 @@ def check_mat(mat: MatFile, *, crawford: bool | None = None) -> MatCheck:
 
 def match_from_actions(
     players: tuple[str, str], rules: MatchRules, games: Iterable[Sequence[Action]], *,
-    tags: Mapping[str, str] | None = None,
+    tags: Mapping[str, str] | None = None, start: tuple[int, int] = (0, 0),
+    penalties: Sequence[Penalty | PenaltyAt] = (),
 ) -> MatCheck:
     """Replay a match given as action lists (one per game; resignations as Resign + Accept).
 
+    ``start`` and ``penalties`` are the penalty points a director gave before the first game and
+    between games, as :func:`~engine.match.replay_match` takes them: the .mat format has no word
+    for a penalty, so each game's score line says the score as it really stood (penalties
+    included), which is what GNU Backgammon and XG read; the Crawford game follows from it.
+
     Returns a :class:`MatCheck` ready for :func:`write_mat`. Every game but the last must end.
     Raises :class:`~engine.errors.GameLogError` for an illegal action and
-    :class:`~engine.errors.MatchError` for an unfinished game or a game after the match's end.
+    :class:`~engine.errors.MatchError` for an unfinished game or a game after the match's end
+    (and those of ``replay_match`` for penalties it cannot place).
     """
-    items = [_GameInput(number, tuple(actions)) for number, actions in enumerate(games, start=1)]
-    return _replay(rules, (players[0], players[1]), items, tags or {})
+    games = [tuple(actions) for actions in games]
+    placed: tuple[Penalty, ...] = ()
+    if penalties:
+        placed = tuple(given.penalty for given in replay_match(rules, [list(g) for g in games], start=start,
+                                                               penalties=penalties).penalties)
+    items = [_GameInput(number, actions) for number, actions in enumerate(games, start=1)]
+    return _replay(rules, (players[0], players[1]), items, tags or {}, start=start, penalties=placed)
 
 
 # --- writing -------------------------------------------------------------------------------

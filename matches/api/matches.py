@@ -36,10 +36,11 @@ from core.api import (
     paginated_response,
 )
 from core.cache import answer_keep, answer_kept, cached_answer
+from core.engine_messages import refusal_text
 from core.errors import Conflict, NotAllowed
 from core.parsers import JSONParser
 from engine.actions import actions_from_json
-from engine.errors import MatchError
+from engine.errors import GameLogError, MatchError
 from engine.formats.mat import match_from_actions, write_mat
 
 from .. import errors, hooks
@@ -300,7 +301,8 @@ def _claim_from_request(request, match: Match, data: dict | None = None) -> tupl
         score = (data["score0"], data["score1"])
     else:
         data = data if data is not None else _json_claim(request)
-        log = log_from_json(data["games"], match.rules(), start=match.start) if "games" in data else None
+        log = (log_from_json(data["games"], match.rules(), start=match.start, penalties=match.penalties_at())
+               if "games" in data else None)
         score = data["score"]
     return claim_make(match, score, log, remaining=data.get("clock_remaining")), data.get("statement", "")
 
@@ -500,10 +502,12 @@ def _mat_text(match: Match) -> str:
     if day:
         tags["EventDate"] = day.strftime("%Y.%m.%d")
     try:
-        checked = match_from_actions(players, match.rules(), [actions_from_json(g.log) for g in games], tags=tags)
+        checked = match_from_actions(players, match.rules(), [actions_from_json(g.log) for g in games], tags=tags,
+                                     start=match.start, penalties=match.penalties_at())
         return write_mat(checked)
-    except MatchError as error:
-        raise Conflict(f"this match cannot be written as a .mat file: {error.message}", code=error.code) from None
+    except (MatchError, GameLogError) as error:
+        raise Conflict(gettext("this match cannot be written as a .mat file: %(reason)s") % {
+            "reason": refusal_text(error, located=True)}, code=error.code) from None
 
 
 class MatchMatFileApi(BaseApi):

@@ -394,6 +394,9 @@ class GameWithMomentsSerializer(serializers.Serializer):
                                      help_text="illegal plays that stood (responsible-moves policy)")
     stood = serializers.ListField(source="game.stood", child=serializers.DictField(),
                                   help_text="illegal plays noticed too late that stood (legal-moves policy)")
+    setup = serializers.CharField(source="game.setup", allow_null=True,
+                                  help_text="the Position ID the game really started from when it was set up wrongly and "
+                                            "stands (its first moment); null: the standard start")
     moments = MomentSerializer(many=True)
 
     class Meta:

@@ -8,10 +8,9 @@ from django.utils.translation import gettext as _
 
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
-from engine.clocks import ClockError, ClockRules, match_reserve, reduced_reserve
 
 from .. import errors, hooks
-from ..clocks import match_clock_rules
+from ..clocks import mid_match_clock
 from ..models import Match, Report
 from .reporting import Claim, match_locked, match_override, user_runs_match
 
@@ -61,8 +60,9 @@ def match_clock_introduce(*, match_id: int, user, score, seconds_per_point: int 
     play): each side's reserve is the reduced one (``engine.clocks.reduced_reserve``: one minute
     less per point already played, the US clock rules of 2013 in our words). The clock's reserve
     per point and delay are the match's own when it records a clock (its event's), else the given
-    ones or the defaults (2 minutes, 12 s); the policy becomes "required". Audited as
-    ``match.clock_introduced``.
+    ones or the defaults (2 minutes, 12 s); the policy becomes "required". The clock is
+    ``matches.clocks.mid_match_clock``'s, the one the match page shows before it is applied.
+    Audited as ``match.clock_introduced``.
 
     Raises Match.DoesNotExist; NotAllowed ``not_organiser``; Conflict ``already_confirmed``;
     DomainError ``bad_clock`` naming the field (a money session, a score that is not one of a
@@ -72,20 +72,8 @@ def match_clock_introduce(*, match_id: int, user, score, seconds_per_point: int 
         raise errors.not_organiser()
     if match.status == Match.Status.CONFIRMED:
         raise errors.already_confirmed()
-    try:
-        own = match_clock_rules(match) or ClockRules()
-        rules = ClockRules(own.seconds_per_point if seconds_per_point is None else seconds_per_point,
-                           own.delay_seconds if delay_seconds is None else delay_seconds, own.overtime_seconds)
-        match_reserve(rules, match.length)
-        reserve = reduced_reserve(rules, match.length, tuple(score) if isinstance(score, list) else score)
-    except ClockError as error:
-        field = error.details.get("field")
-        messages = {
-            "length": _("a money session is not played with a clock"),
-            "score": _("the score of a match under way: two whole numbers below the length"),
-        }
-        reason = messages.get(field) or _("a whole number of seconds, at least 1 for the reserve")
-        raise DomainError(f"{field}: {reason}", code="bad_clock", field=field) from None
+    clock = mid_match_clock(match, score, seconds_per_point=seconds_per_point, delay_seconds=delay_seconds)
+    rules, reserve = clock.rules, clock.reserve
     before = {"policy": match.clock_policy, "reserve_seconds": match.clock_reserve_seconds}
     match.clock_policy = Match.ClockPolicy.REQUIRED
     match.clock_seconds_per_point, match.clock_delay_seconds = rules.seconds_per_point, rules.delay_seconds
@@ -94,6 +82,6 @@ def match_clock_introduce(*, match_id: int, user, score, seconds_per_point: int 
                               "clock_overtime_seconds", "clock_reserve_seconds", "updated_at"])
     audit_record(actor=user, action="match.clock_introduced", object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, **hooks.audit_ids(match), before=before,
-                 after={"policy": match.clock_policy, "score": list(score), "reserve_seconds": reserve,
+                 after={"policy": match.clock_policy, "score": list(clock.score), "reserve_seconds": reserve,
                         "delay_seconds": rules.delay_seconds})
     return match

@@ -582,6 +582,8 @@ def _match_write(file: ImportFile, job: ImportJob, players: list[Player]) -> Mat
     audit_record(actor=owner, action="match.imported", object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, after={**match_summary(match, (side_name([first]), side_name([second]))),
                                            "games": len(games), "file": file.name}, note=f"imported from {file.name}")
+    # In the file's transaction: an app above starts on the match's games (its analysis).
+    hooks.match_imported.send(match=match, actor=owner)
     return match
 
 

@@ -43,10 +43,11 @@ def _count(games) -> int:
 
 
 def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = (0, 0),
-                  penalties=()) -> CheckedLog:
+                  penalties=(), partial: bool = False) -> CheckedLog:
     """Replay JSON game logs (a list of games, each a list of actions) from the score ``start``
     (``Match.start``: the penalty points a ruling credited, else 0-0), with the penalty points
-    given mid-match between its games (``penalties``: ``Match.penalties_at()``).
+    given mid-match between its games (``penalties``: ``Match.penalties_at()``; ``partial``: the
+    games of a match still in play, which need not reach every penalty yet: ``replay_match``).
 
     Raises DomainError (``log_too_large``) past the action limit, and the engine's GameLogError
     (naming game, move, side and rule) for a log that breaks a rule.
@@ -64,7 +65,7 @@ def log_from_json(games: object, rules: MatchRules, *, start: tuple[int, int] = 
             error.details["game"] = number
             error.message = _("game %(number)s, %(error)s") % {"number": number, "error": error.message}
             raise
-    replay = replay_match(rules, parsed, start=start, penalties=penalties)
+    replay = replay_match(rules, parsed, start=start, penalties=penalties, partial=partial)
     return CheckedLog([[action_to_dict(a) for a in game] for game in parsed], replay)
 
 

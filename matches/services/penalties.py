@@ -15,6 +15,8 @@ left, else the match's starting score. It may not be below either (a score never
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,7 +26,7 @@ from core.engine_messages import refusal_text
 from core.errors import Conflict, DomainError
 from engine import rulings as engine_rulings
 from engine.errors import MatchError
-from engine.match import MatchState, Penalty
+from engine.match import GivenPenalty, MatchState, Penalty
 
 from .. import errors, hooks
 from ..models import Match, MatchPenalty
@@ -103,6 +105,20 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
     if match.status in (Match.Status.REPORTED, Match.Status.DISPUTED):
         raise Conflict(_("the match's result has been reported: correct the score or rule on the dispute instead"),
                        code="match_reported")
+    penalty, final = penalty_record(match, side, points, reason, user, score=score)
+    if final is not None:
+        _override(match, user, claim_make(match, final, None), "")
+    return penalty
+
+
+def penalty_record(match: Match, side: int, points: int, reason: str, user, *,
+                   score: tuple[int, int] | None = None) -> tuple[MatchPenalty, tuple[int, int] | None]:
+    """The heart of :func:`match_penalty_give`, for a caller that holds the match's lock and has
+    checked who gives the penalty and when (the service above; a director's ruling on a dispute,
+    ``rulings``): the penalty is checked, recorded (a MatchPenalty row and ``Match.penalties_mid``)
+    and audited. Returns it and, when it ends the match, the final score the caller confirms to
+    the opponent (None while the match goes on). Raises what :func:`match_penalty_give` raises
+    for the penalty's figures."""
     if match.is_money:
         raise _refused(MatchError("a money session has no penalty points", code="penalty_money"), "points")
     _whole("side", side, 0, 1)
@@ -134,11 +150,55 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
     audit_record(actor=user, action="match.penalty_given", object_type="matches.Match", object_id=match.pk,
                  match_id=match.pk, **hooks.audit_ids(match), before={"score": list(before)},
                  after=penalty_summary(penalty))
-    if after.is_over:
-        winner = after.winner
-        final = engine_rulings.match_ended_by_award(match.length, winner, score=_capped(after.score, match.length))
-        _override(match, user, claim_make(match, final, None), "")
-    return penalty
+    if not after.is_over:
+        return penalty, None
+    return penalty, engine_rulings.match_ended_by_award(match.length, after.winner,
+                                                        score=_capped(after.score, match.length))
+
+
+def penalty_rows(match: Match) -> list[list]:
+    """The match's mid-match penalties as a ruling keeps them to put them back (JSON): each row's
+    id, scores before and after, Crawford flag and whether it ended the match."""
+    return [[p.pk, p.score0_before, p.score1_before, p.score0_after, p.score1_after, p.crawford_next, p.ended_match]
+            for p in match.penalties.all()]
+
+
+def penalties_follow(match: Match, given: Sequence[GivenPenalty]) -> None:
+    """After a ruling changed the match's games (``rulings``, the match locked): each mid-match
+    penalty as the ruled replay applied it (``MatchReplay.penalties``, in the order given), so
+    ``Match.penalties_mid`` holds the score each now came at (what the next replay places it by)
+    and each row its scores and Crawford flag. Raises ValueError when the replay applied another
+    number of penalties than the match has (a caller's mistake)."""
+    rows = list(match.penalties.all())
+    if len(rows) != len(given):
+        raise ValueError(f"the replay applied {len(given)} penalties, the match has {len(rows)}")
+    mid = []
+    for row, applied in zip(rows, given, strict=True):
+        mid.append({"score": list(applied.score_before), "side": row.side, "points": row.points, "reason": row.reason})
+        fields = {"score0_before": applied.score_before[0], "score1_before": applied.score_before[1],
+                  "score0_after": applied.score_after[0], "score1_after": applied.score_after[1],
+                  "crawford_next": applied.next_is_crawford, "ended_match": applied.winner is not None}
+        if any(getattr(row, name) != value for name, value in fields.items()):
+            MatchPenalty.objects.filter(pk=row.pk).update(**fields)
+    if mid != (match.penalties_mid or []):
+        match.penalties_mid = mid
+        Match.objects.filter(pk=match.pk).update(updated_at=timezone.now(), penalties_mid=mid)
+
+
+def penalties_restore(match: Match, mid: list, rows: list[list]) -> None:
+    """Put the match's mid-match penalties back as a ruling found them (``mid``: the old
+    ``Match.penalties_mid``; ``rows``: :func:`penalty_rows`); a penalty given since (by the ruling
+    being undone) is removed. The caller holds the match's lock."""
+    kept = {row[0]: row for row in rows}
+    match.penalties.exclude(pk__in=list(kept)).delete()
+    for pk, *values in rows:
+        s0b, s1b, s0a, s1a, crawford_next, ended = values
+        MatchPenalty.objects.filter(pk=pk, match=match).update(
+            score0_before=s0b, score1_before=s1b, score0_after=s0a, score1_after=s1a, crawford_next=crawford_next,
+            ended_match=ended)
+    if mid != (match.penalties_mid or []):
+        match.penalties_mid = mid
+        Match.objects.filter(pk=match.pk).update(updated_at=timezone.now(), penalties_mid=mid)
 
 
 def _crawford_next(after: MatchState, settled: bool) -> bool | None:

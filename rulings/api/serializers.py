@@ -37,7 +37,10 @@ PARAMS_SCHEMA = {
                    "action), play (e.g. \"13/7 8/7\"), noticed_before_next_roll, opponent_demands_replay?, log?}; "
                    "play_condoned (the same without play); game_voided and game_replayed {game}; "
                    "crawford_double_voided {game, log?}; penalty_points {side, points or minutes_late}; "
-                   "match_awarded, warning and disqualification {side}. A key the outcome does not read is refused.",
+                   "match_awarded, warning and disqualification {side}; wrong_length {played_length, choice "
+                   "(result_stands, won_at_length or continue_to_length, as the rules allow for the match), score? "
+                   "(the score as it stands; default: the confirmed or reported one), finished?, crawford_played?}. "
+                   "A key the outcome does not read is refused.",
     "example": {"side": 1, "minutes_late": 12},
 }
 

@@ -37,14 +37,15 @@ from core.outbox import outbox_enqueue
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
-from matches.models import Match, Report
+from matches.models import MAX_SCORE, Match, MatchPenalty, Report
 from matches.services.logs import CheckedLog, log_from_json
+from matches.services.penalties import penalties_follow, penalties_restore, penalty_record, penalty_rows, penalty_standing
 from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
 from rulings import announce, errors
 from rulings.models import Appeal, Dispute, Ruling
 from rulings.tasks import rulings_notify_task
 from tournaments import errors as tournament_errors
-from tournaments.models import Entry, Tournament, event_id_of, event_of
+from tournaments.models import Entry, Pairing, Tournament, event_id_of, event_of
 from tournaments.services import entry_withdraw
 from tournaments.services import state as event_state
 from tournaments.services.advance import bracket_sync
@@ -131,7 +132,10 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
       other had);
     - ``warning`` {"side"}: recorded only;
     - ``disqualification`` {"side"}: the side's entry withdrawn from the event (its unplayed
-      matches forfeited to the opponents); only in an event.
+      matches forfeited to the opponents); only in an event;
+    - ``wrong_length`` {"played_length", "choice", "score"?, "finished"?, "crawford_played"?}: a
+      match played to the wrong length resolved by the director's choice among the engine's
+      (:func:`_wrong_length`).
 
     Raises DomainError ``bad_ruling`` (with ``field``) for bad input, Conflict ``ruling_in_force``
     (the dispute has one), ``ruling_refused`` (with the reason: the event's, the engine's or the
@@ -302,6 +306,11 @@ def _state(match: Match, *, logs: bool = False) -> dict:
     }
     if logs:
         state["logs"] = list(games.values_list("log", flat=True)) if state["games"] else None
+    if match.penalties_mid:
+        # Issue 17 point 2: the mid-match penalties (as the engine places them, and their rows),
+        # which a ruling that changes the games moves with them, and an overturned one puts back.
+        state["penalties_mid"] = match.penalties_mid
+        state["penalty_rows"] = penalty_rows(match)
     return state
 
 
@@ -309,7 +318,10 @@ SAME_KEYS = ("status", "score", "winner", "penalty", "reports", "games")
 
 
 def _same_state(current: dict, recorded: dict) -> bool:
-    return all(current.get(key) == recorded.get(key) for key in SAME_KEYS)
+    # A ruling recorded before mid-match penalties existed holds none: compare them only when
+    # one side of the comparison has them.
+    penalties = ("penalties_mid",) if "penalties_mid" in current or "penalties_mid" in recorded else ()
+    return all(current.get(key) == recorded.get(key) for key in (*SAME_KEYS, *penalties))
 
 
 def _without_logs(changes):
@@ -330,7 +342,7 @@ def _confirm(context: _Context, claim: Claim) -> None:
         raise _refused(error) from None
 
 
-def _reopen(context: _Context, log: CheckedLog) -> None:
+def _reopen(context: _Context, log: CheckedLog | None) -> None:
     match = context.match
     event = event_of(match)
     if event is not None and event.status == Tournament.Status.FINISHED:
@@ -350,11 +362,22 @@ def _stored_games(match: Match) -> list[list]:
     return [actions_from_json(log) for log in logs]
 
 
+def _penalties(match: Match, games: list[list]) -> tuple:
+    """The match's mid-match penalties, each placed before the stored game it came before (the
+    engine then keeps it between the same two games whatever the ruling changes)."""
+    if not match.penalties_mid:
+        return ()
+    return engine_rulings.penalties_placed(match.rules(), games, match.penalties_at(), start=match.start)
+
+
 def _ruled_result(context: _Context, ruled: engine_rulings.RuledMatch, *, replay_game: bool = False) -> None:
     """Make the logs a ruling produced the match's record: the result they give is confirmed, or
     (unfinished) the match is played on from them. A money session has no end: its new totals
-    are confirmed, unless a game is to be replayed."""
+    are confirmed, unless a game is to be replayed. The mid-match penalties follow the ruled
+    replay first (the scores they now come at), so every later replay of the logs places them."""
     match = context.match
+    if match.penalties_mid:
+        penalties_follow(match, ruled.replay.penalties)
     games = [[action_to_dict(action) for action in game] for game in ruled.games]
     log = CheckedLog(games, ruled.replay)
     finished = not replay_game if match.is_money else ruled.replay.winner is not None
@@ -392,7 +415,8 @@ def _stands(context: _Context):
         raise errors.bad_ruling("score", _("%(score)s is not a reported result of this match (reported: %(claimed)s); "
                                            "to set another, correct the score") % {
             "score": f"{claim.score[0]}-{claim.score[1]}", "claimed": claimed})
-    log = log_from_json(report.games, match.rules(), start=match.start) if report.games is not None else None
+    log = (log_from_json(report.games, match.rules(), start=match.start, penalties=match.penalties_at())
+           if report.games is not None else None)
     _confirm(context, claim_make(match, claim.score, log))
     return {"score": list(claim.score)}, before, _state(match)
 
@@ -464,6 +488,7 @@ def _illegal_play(context: _Context, *, corrected: bool):
                         "%(policy)s policy")
         raise errors.bad_ruling(field, message % {"policy": policy})
     games = _stored_games(match)
+    penalties = _penalties(match, games)
     played = _as_played(context, params, where["game"])
     if played is not None:
         if "log" in params:
@@ -473,13 +498,15 @@ def _illegal_play(context: _Context, *, corrected: bool):
     before = _state(match, logs=True)
     if corrected:
         ruled = engine_rulings.play_corrected(rules, games, where["game"], where["move"], normalised["play"],
-                                              start=match.start)
+                                              start=match.start, penalties=penalties)
     elif rules.responsible_moves:
-        ruled = engine_rulings.play_condoned(rules, games, where["game"], where["move"], start=match.start)
+        ruled = engine_rulings.play_condoned(rules, games, where["game"], where["move"], start=match.start,
+                                             penalties=penalties)
     else:
         # Issue 17 point 3: under legal moves a play noticed too late stands, and the game keeps its
         # verified log, the play marked "stood" (RULES.md §9), not condoned.
-        ruled = engine_rulings.play_stood(rules, games, where["game"], where["move"], start=match.start)
+        ruled = engine_rulings.play_stood(rules, games, where["game"], where["move"], start=match.start,
+                                          penalties=penalties)
         normalised["stood"] = True
     _ruled_result(context, ruled)
     return normalised, before, _state(match)
@@ -490,7 +517,8 @@ def _game_removed(context: _Context, *, replayed: bool):
     params = _game_and_move(context, context.take("game"), move=False)
     games = _stored_games(match)
     before = _state(match, logs=True)
-    ruled = engine_rulings.game_voided(match.rules(), games, params["game"], start=match.start)
+    ruled = engine_rulings.game_voided(match.rules(), games, params["game"], start=match.start,
+                                       penalties=_penalties(match, games))
     if replayed and not match.is_money and ruled.replay.winner is not None:
         a, b = ruled.replay.final_score
         raise errors.ruling_refused(_("the match is decided without game %(game)s (%(score)s): there is nothing to "
@@ -511,7 +539,7 @@ def _crawford_double_voided(context: _Context):
     games = _stored_games(match)
     before = _state(match, logs=True)
     ruled = engine_rulings.crawford_double_voided(match.rules(), games, normalised["game"], as_played,
-                                                  start=match.start)
+                                                  start=match.start, penalties=_penalties(match, games))
     _ruled_result(context, ruled)
     return normalised, before, _state(match)
 
@@ -546,6 +574,20 @@ def _penalty_points(context: _Context):
         normalised["minutes_late"] = minutes
     normalised["points"] = points
     before = _state(match, logs=True)
+    if match.penalties_mid:
+        # Issue 17 point 2: once penalties were given mid-match, the score has moved on from the
+        # start: these points are given as one more, at the score the last one left (the Crawford
+        # game follows from it; more than half the length in all loses the match).
+        reason = MatchPenalty.Reason.LATE if "minutes_late" in normalised else MatchPenalty.Reason.OTHER
+        try:
+            _penalty, final = penalty_record(match, side, points, reason, context.director)
+        except DomainError as error:
+            raise errors.bad_ruling("points", error.message, reason=error.code) from None
+        if final is not None:
+            _confirm(context, claim_make(match, final, None))
+            normalised["match_lost"] = True
+        normalised["mid_match"] = True
+        return normalised, before, _state(match)
     opponent = 1 - side
     credit = [match.penalty0, match.penalty1]
     credit[opponent] += points
@@ -564,7 +606,9 @@ def _match_awarded(context: _Context):
     if match.is_money:
         raise errors.bad_ruling("outcome", _("a money session has no match to award"))
     before = _state(match, logs=True)
-    score = engine_rulings.match_ended_by_award(match.length, side, score=match.start)
+    # The loser keeps the points he had as the score stood: the penalty points given mid-match
+    # included (issue 17 point 2), else those of the start.
+    score = engine_rulings.match_ended_by_award(match.length, side, score=penalty_standing(match))
     _confirm(context, claim_make(match, score, None))
     return {"side": side}, before, _state(match)
 
@@ -573,6 +617,15 @@ def _warning(context: _Context):
     match = context.match
     side = _side(context.take("side"))
     return {"side": side}, None, {"warning": {"side": side, "name": match.sides[side].name}}
+
+
+def _entry_in(match: Match, event: Tournament, side: int) -> Entry | None:
+    """The side's entry that plays ``match``: a player who re-entered (issue 17 point 4) holds two
+    entries of the event, and the one this match belongs to is the one disqualified."""
+    entries = list(Entry.objects.filter(tournament=event, side_id=match.sides[side].pk).order_by("pk"))
+    pairing = Pairing.objects.filter(match=match).only("entry0_id", "entry1_id").first()
+    playing = {pairing.entry0_id, pairing.entry1_id} if pairing else set()
+    return next((entry for entry in entries if entry.pk in playing), entries[0] if entries else None)
 
 
 def _disqualification(context: _Context):
@@ -586,7 +639,7 @@ def _disqualification(context: _Context):
                                       "withdraws the team"))
     if before_draw(event):
         raise errors.ruling_refused(_("the event has not been drawn"))
-    entry = Entry.objects.filter(tournament=event, side_id=match.sides[side].pk).first()
+    entry = _entry_in(match, event, side)
     if entry is None:
         raise errors.ruling_refused(_("%(name)s is not an entrant of %(event)s") % {
             "name": match.sides[side].name, "event": event.name})
@@ -605,6 +658,74 @@ def _disqualification(context: _Context):
     after = {"entry": {"id": entry.pk, "status": entry.status},
              "matches": [_state(m) for m in Match.objects.filter(pk__in=[m.pk for m in forfeitable]).order_by("pk")]}
     return {"side": side}, before, after
+
+
+#: A length a match may have been played to (a 64-point match is already a marathon).
+MAX_PLAYED_LENGTH = 99
+
+
+def _wrong_length(context: _Context):
+    """Issue 17 point 3: a match played to ``played_length`` instead of its own length. The engine
+    gives the director's choices (``engine.rulings.wrong_length_choices``); the choice made is
+    applied through the result services: the result stands (the match's length becomes the
+    length played, and the score is confirmed), the side that reached the right length wins
+    (confirmed at the length), or the match goes on to its right length from the score as it
+    stands (a reported or confirmed result is taken back; the Crawford game follows from that
+    score)."""
+    match = context.match
+    params = context.take("played_length", "choice", "score", "finished", "crawford_played")
+    if match.is_money:
+        raise errors.bad_ruling("outcome", _("a money session has no length to get wrong"))
+    played = _whole(params, "played_length", 1, maximum=MAX_PLAYED_LENGTH)
+    reported = match.status in (Match.Status.CONFIRMED, Match.Status.REPORTED, Match.Status.DISPUTED)
+    finished = _flag(params, "finished", reported)
+    score = _score_standing(match, params)
+    stored = list(match.games.values_list("crawford", flat=True))
+    crawford_played = _flag(params, "crawford_played", any(stored))
+    answer = engine_rulings.wrong_length_choices(match.rules(), played, score, finished=finished,
+                                                 crawford_played=crawford_played)
+    choice = params.get("choice")
+    if choice not in answer.choices:
+        raise errors.bad_ruling("choice", _("choice is one of %(choices)s for this match, not %(given)s") % {
+            "choices": ", ".join(answer.choices), "given": choice if isinstance(choice, str) else _("none")})
+    normalised = {"played_length": played, "choice": choice, "score": list(score), "finished": finished,
+                  "length": match.length}
+    before = {**_state(match, logs=True), "length": match.length}
+    if choice == engine_rulings.RESULT_STANDS:
+        match.length = played
+        match.save(update_fields=["length", "updated_at"])
+        try:
+            claim = claim_make(match, score, None)
+        except DomainError as error:
+            raise errors.bad_ruling("score", error.message, reason=error.code) from None
+        _confirm(context, claim)
+    elif choice == engine_rulings.WON_AT_LENGTH:
+        final = engine_rulings.match_ended_by_award(match.length, answer.winner, score=(
+            min(score[0], match.length), min(score[1], match.length)))
+        _confirm(context, claim_make(match, final, None))
+    else:
+        normalised["crawford_next"] = answer.state.next_is_crawford
+        if reported or match.reports.exclude(status=Report.Status.SUPERSEDED).exists():
+            _reopen(context, None)
+    return normalised, before, {**_state(match), "length": match.length}
+
+
+def _score_standing(match: Match, params: dict) -> tuple[int, int]:
+    """The score a wrong-length ruling starts from: ``params["score"]``, else the confirmed
+    result (in full), else the one score every live report gives."""
+    value = params.get("score")
+    if value is None:
+        if match.status == Match.Status.CONFIRMED:
+            value = match.full_score or (match.score0, match.score1)
+        else:
+            reported = {r.full_score or r.score for r in _live_reports(match) if r.side is not None}
+            value = reported.pop() if len(reported) == 1 else None
+    if value is None:
+        raise errors.bad_ruling("score", _("score is the score as it stands, two whole numbers [side 0, side 1]"))
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_SCORE for v in value)):
+        raise errors.bad_ruling("score", _("score is the score as it stands, two whole numbers [side 0, side 1]"))
+    return value[0], value[1]
 
 
 def _forfeitable(entry) -> list[Match]:
@@ -627,6 +748,7 @@ OUTCOMES: dict[str, Outcome] = {
     Ruling.Outcome.MATCH_AWARDED: _match_awarded,
     Ruling.Outcome.WARNING: _warning,
     Ruling.Outcome.DISQUALIFICATION: _disqualification,
+    Ruling.Outcome.WRONG_LENGTH: _wrong_length,
 }
 
 
@@ -643,18 +765,26 @@ def _restore_result(match: Match, before: dict, after: dict, actor, note: str) -
 
 def _put_back(match: Match, before: dict, actor, note: str) -> None:
     penalty, rated = tuple(before["penalty"]), before["rated"]
+    if before.get("length") not in (None, match.length):
+        # A wrong-length ruling changed the match's length (the result stood as played).
+        match.length = before["length"]
+        match.save(update_fields=["length", "updated_at"])
     if (match.penalty0, match.penalty1) != penalty or match.rated != rated:
         match.penalty0, match.penalty1 = penalty
         match.rated = rated
         match.save(update_fields=["penalty0", "penalty1", "rated", "updated_at"])
+    # The mid-match penalties as they were (issue 17 point 2): the logs put back replay with them.
+    if before.get("penalties_mid") or match.penalties_mid:
+        penalties_restore(match, before.get("penalties_mid") or [], before.get("penalty_rows") or [])
     if _same_state(_state(match), before):
         return
     logs = before.get("logs")
     if before["status"] == Match.Status.CONFIRMED:
-        log = log_from_json(logs, match.rules(), start=penalty) if logs is not None else None
+        log = (log_from_json(logs, match.rules(), start=penalty, penalties=match.penalties_at())
+               if logs is not None else None)
         _override(match, actor, Claim(tuple(before["score"]), log), note)
     else:
-        log = log_from_json(logs or [], match.rules(), start=penalty)
+        log = log_from_json(logs or [], match.rules(), start=penalty, penalties=match.penalties_at(), partial=True)
         match_reopen(match_id=match.pk, actor=actor, note=note, log=log, status=before["status"],
                      reports=dict((pk, status) for pk, status in before["reports"]))
         match.refresh_from_db()

@@ -122,6 +122,9 @@ SAMPLES: dict[str, tuple[object, object, str]] = {
     "pairing.entrants_cleared": (PAIRING, {**PAIRING, "entries": [None, None], "names": [None, None]}, ""),
     "pairing.reset": (PAIRING, {"key": "main-2-1", "entries": [None, None], "match": None}, ""),
     "round.paired": (None, {"round": 3, "pairings": [PAIRING], "bye": "Carl"}, ""),
+    # issue 17 point 6 (abt17)
+    "tournament.playoffs_started": (None, {"round": 5, "paid": 3, "seeds": ["Ana", "Bob", "Carl"],
+                                           "cash_only": ["Bob", "Carl"], "pairings": [PAIRING]}, ""),
     "round.reset": ({"round": 3, "pairings": ["swiss-3-1"]}, None, "the corrected result of swiss-2-1 pairs it differently"),
     "club.updated": ({"name": "North", "slug": "north", "city": "Oslo", "open_to_requests": True},
                      {"name": "North", "slug": "north", "city": "Bergen", "open_to_requests": False}, ""),
@@ -212,6 +215,8 @@ def test_a_corrected_score_reads_as_a_director_says_it():
     ("entry.withdrawn", "Olga removed the entry of Ana before the draw."),
     ("pairing.entrants_set", "Main, round 2, match 1: Ana v a bye."),
     ("round.paired", "Olga paired round 3: 1 pairing, a bye to Carl."),
+    ("tournament.playoffs_started", "Olga stopped the Swiss after round 5: Ana, Bob and Carl play the playoffs (Bob "
+                                    "and Carl could still cash but no longer win)."),
     ("result.corrected", "Olga corrected the result of main, round 1, match 2 to 5-3: Ana wins instead of Bob; 1 later "
                          "match reset, saying: Wrong winner."),
     ("appeal.decided", "The appeals committee replaced the ruling: Bob is given 2 penalty points: they go to Ana's score."),

@@ -23,12 +23,13 @@ def test_all_well_is_200_ok_with_every_part_named(client, settings, django_asser
     settings.HEARTBEAT_STALE_SECONDS = 120
     beat("quick", 5)
     beat("imports", 30)
+    beat("analysis", 30)
     with django_assert_max_num_queries(6):
         response = client.get("/health/")
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     body = response.json()
     assert (body["status"], body["degraded"], body["database"], body["redis"]) == ("ok", [], {"up": True}, {"up": True})
-    assert set(body["queues"]) == {"quick", "imports"}
+    assert set(body["queues"]) == {"quick", "imports", "analysis"}
     assert body["queues"]["quick"]["stale"] is False and 4 <= body["queues"]["quick"]["age_seconds"] < 60
     assert body["queues"]["imports"]["last_heartbeat"] is not None
     assert body["outbox"] == {"unsent": 0, "oldest_unsent_seconds": None, "sent_not_done": 0, "given_up": 0}
@@ -44,6 +45,7 @@ def test_redis_unreachable_is_200_with_redis_down(client, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
     beat("quick", 1)
     beat("imports", 1)
+    beat("analysis", 1)
     response = client.get("/health/")
     body = response.json()
     assert response.status_code == 200
@@ -54,6 +56,7 @@ def test_redis_unreachable_is_200_with_redis_down(client, settings):
 def test_a_queue_without_a_recent_heartbeat_is_stale(client, settings):
     settings.HEARTBEAT_STALE_SECONDS = 120
     beat("quick", 1)
+    beat("analysis", 1)
     beat("imports", 600)  # its worker busy or dead for ten minutes
     body = client.get("/health/").json()
     assert body["degraded"] == ["queue:imports"] and body["queues"]["imports"]["stale"] is True
@@ -66,6 +69,7 @@ def test_it_counts_the_outbox_backlog(client, settings):
     now = timezone.now()
     beat("quick", 1)
     beat("imports", 1)
+    beat("analysis", 1)
     OutboxTask.objects.create(task="t", queue="quick", created_at=now - timedelta(seconds=90))
     OutboxTask.objects.create(task="t", queue="quick", created_at=now - timedelta(seconds=30))
     OutboxTask.objects.create(task="t", queue="quick", sent_at=now, attempts=1)

@@ -225,3 +225,32 @@ def test_gnubg_imports_the_downloaded_mat_file_with_the_same_games_and_score(tmp
     stored = list(match.games.order_by("number"))
     assert [(g["score-X"], g["score-O"]) for g in seen["games"]] == [(g.score0, g.score1) for g in stored]
     assert [g["winner"] for g in seen["games"]] == ["X" if g.winner == 0 else "O" for g in stored]
+
+
+@pytest.mark.oracle
+def test_rules_9_a_match_with_mid_match_penalty_points_downloads_with_the_real_scores(tmp_path):
+    """RULES.md §9: a .mat file has no word for a penalty, so each game's score line says the score
+    as it stood (the penalty included) and the Crawford game follows from it; GNU Backgammon reads
+    the same scores the match stored. (Before, the download replayed without the penalty: a 500.)"""
+    from engine.actions import action_to_dict
+    from matches.services.penalties import match_penalty_give
+    from matches.services.reporting import Draft
+    from tests.engine.test_game import log
+    from tests.engine.test_match import resigned
+
+    match = MatchFactory(length=5, status=Match.Status.IN_PLAY)
+    match_penalty_give(match.pk, 1, 1, "late", match.organiser, score=(3, 3))
+    games = [[action_to_dict(a) for a in log(resigned(side, 1))] for side in (0, 1, 0, 1, 0, 1, 0)]
+    match.refresh_from_db()
+    match_report(match_id=match.pk, user=match.side0.player_a.user, claim=Draft((5, 3), games))
+    match_confirm(match_id=match.pk, user=match.side1.player_a.user)
+    response = client_for().get(mat_url(match))
+    assert response.status_code == 200, response.content
+    stored = [(g.score0, g.score1, g.crawford) for g in Match.objects.get(pk=match.pk).games.order_by("number")]
+    assert stored[-1] == (4, 3, True)  # 3-3, a point against side 1: 4-3, the Crawford game
+    written = read_mat(response.content.decode())
+    assert [tuple(g.score) for g in written.games] == [s[:2] for s in stored]
+    path = tmp_path / "match.mat"
+    path.write_bytes(response.content)
+    seen = gnubg_reads(path, tmp_path)
+    assert [(g["score-X"], g["score-O"]) for g in seen["games"]] == [s[:2] for s in stored]

@@ -164,7 +164,9 @@ def test_connecting_a_name_again_replaces_it_and_a_wrong_payload_is_refused():
 
 def test_the_installed_apps_register_disputes_first_then_the_draw():
     assert hooks.result_confirmed.receivers() == [
-        "rulings.disputes_settle_automatic", "tournaments.tournament_result_confirmed", "webhooks.result_confirmed"]
+        "rulings.disputes_settle_automatic", "analysis.match_analysis_queue", "tournaments.tournament_result_confirmed",
+        "webhooks.result_confirmed"]
+    assert hooks.match_imported.receivers() == ["analysis.match_analysis_queue"]
     assert hooks.result_disputed.receivers() == ["rulings.dispute_open_automatic"]
     assert hooks.result_reopened.receivers() == ["tournaments.tournament_result_confirmed"]
 

@@ -89,6 +89,9 @@ def test_services_dispatch_ids_and_primitives_only(alice, bob, monkeypatch, djan
 def test_the_periodic_jobs_name_registered_tasks():
     scheduled = {entry["task"] for entry in celery_app.conf.beat_schedule.values()}
     assert "matches.tasks.ratings_catch_up" in scheduled
+    # As a worker does when it starts: import every app's tasks module (autodiscovery is lazy, so
+    # in a test process only the modules some other test imported would be registered).
+    celery_app.loader.import_default_modules()
     assert scheduled <= set(celery_app.tasks)
 
 

@@ -85,7 +85,7 @@ def test_the_form_groups_the_details_by_outcome_with_headings_and_loads_its_scri
     page = browser(cast.organiser).get(reverse("rulings:dispute", args=[dispute.pk])).content.decode()
     form = rule_section(page)
     legends = re.findall(r"<legend>(.*?) <small", form)
-    assert legends == ["The result", "Where in the match", "The illegal play", "Who", "The penalty"]
+    assert legends == ["The result", "Where in the match", "The illegal play", "Who", "The penalty", "The wrong length"]
     # Each detail is marked with the outcomes that read it: the script shows only those.
     assert re.search(r'<p data-outcomes="penalty_points">\s*<label for="id_points">', form)
     assert re.search(r'<p data-outcomes="[^"]*\bwarning\b[^"]*">\s*<label for="id_side">', form)

@@ -155,11 +155,26 @@ class TournamentCreateSerializer(StrictInputSerializer):
     last_chance_open = serializers.BooleanField(
         required=False, help_text="a last-chance flight open to everyone who goes out without cashing")
     payouts = PayoutsField(required=False)
+    reentries = serializers.IntegerField(
+        required=False, **rule_bounds("reentries"),
+        help_text="re-entries (buy-backs) into the main a first-round loser may make while its first round is open: "
+                  "0 or 1 (single elimination without a consolation or last chance)")
     # --- end issue 17 point 4 ---
     # Issue 17, point 7 (swiss17)
     swiss_pairing = serializers.ChoiceField(choices=Tournament.SwissPairing.choices, required=False)
     swiss_tiebreaks = serializers.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False)
     round_robin_order = serializers.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False)
+    # Issue 17, point 6 (abt17)
+    abt_playoffs = serializers.BooleanField(
+        required=False, help_text="an ABT-style modified Swiss: once a round ends with no more players able to cash "
+                                  "than the paid places, the Swiss stops and they play single-elimination playoffs")
+    abt_paid_places = serializers.IntegerField(
+        required=False, allow_null=True, help_text="the paid places the move to playoffs counts; null: the main "
+                                                   "flight's paid places (payouts)", **rule_bounds("abt_paid_places"))
+    # Issue 18 (analysisapp18)
+    analysis_plies = serializers.IntegerField(required=False, min_value=0, max_value=2,
+                                              help_text="how deep GNU Backgammon analyses the event's matches: 0, 1 "
+                                                        "or 2 plies (default 2)")
 
     class Meta:
         ref_name = "TournamentCreate"
@@ -338,11 +353,17 @@ class TournamentRulesSerializer(serializers.Serializer):
     playoff_second = serializers.BooleanField()
     last_chance_open = serializers.BooleanField()
     payouts = PayoutsField()
+    reentries = serializers.IntegerField(help_text="re-entries a first-round loser may make: 0 or 1")
     # --- end issue 17 point 4 ---
     # Issue 17, point 7 (swiss17)
     swiss_pairing = serializers.CharField()
     swiss_tiebreaks = serializers.CharField()
     round_robin_order = serializers.CharField()
+    # Issue 17, point 6 (abt17)
+    abt_playoffs = serializers.BooleanField()
+    abt_paid_places = serializers.IntegerField(allow_null=True)
+    # Issue 18 (analysisapp18)
+    analysis_plies = serializers.IntegerField(help_text="the depth of the analysis of the event's matches (plies)")
 
     class Meta:
         ref_name = "TournamentRules"
@@ -393,6 +414,8 @@ class EntrantSerializer(serializers.Serializer):
     late = serializers.BooleanField()
     roller = serializers.CharField(allow_null=True, help_text="a pair: a, b (always that member) or alternate")
     division = serializers.CharField(help_text="the entrant's division; empty in an event without divisions")
+    reentry_of = serializers.IntegerField(allow_null=True, help_text="a re-entry (buy-back, issue 17 point 4): the "
+                                                                     "entry it re-enters for; null for an original entry")
 
     class Meta:
         ref_name = "TournamentEntrant"

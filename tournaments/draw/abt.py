@@ -15,9 +15,14 @@ here; this module implements that rule as the issue states it, in our own words:
   paid places (or no round remains): those players, in the order of the Swiss table, are the
   playoff's seeds; everyone else's place is his place in the table;
 - the playoff is a single-elimination bracket with byes to the top seeds
-  (:func:`~tournaments.draw.elimination.single_elimination`). With three players, that is the
-  usual three-player playoff: the first seed waits in the final, the second and third seeds play
-  for the other seat, and the loser of that match is third.
+  (:func:`~tournaments.draw.elimination.single_elimination`). With three players it is the
+  USBGF's standard playoff for a three-way tie on the ABT (its "contingent bye", announced for
+  every ABT tournament in June 2018, in the ABT Policy and Formula document; here in our own
+  words): one player gets a *contingent* bye into the final (:func:`contingent_bye_first`), the
+  other two play, and the winner meets him. If he wins the final he is first, the player he beat
+  second and the other third; if he loses it, the bye is taken back: the winner is first, the
+  player the winner beat in the first match second, and he is third
+  (:func:`contingent_bye_places`).
 
 Pure: the table (:class:`~tournaments.draw.standings.Standing` lines, best first, as
 :func:`~tournaments.draw.swiss.swiss_standings` gives them) and two numbers in, a value out.
@@ -25,7 +30,7 @@ Pure: the table (:class:`~tournaments.draw.standings.Standing` lines, best first
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .elimination import single_elimination
@@ -85,7 +90,7 @@ def contention(table: Sequence[Standing], *, remaining: int, paid: int) -> Conte
     )
 
 
-def playoff(state: Contention, *, lengths: Schedule):
+def playoff(state: Contention, *, lengths: Schedule, flight: str = "playoff"):
     """The playoff bracket of the players who can still cash, seeded in the order of the table
     (``state`` must say ``to_playoffs``). With one such player there is nothing to play: None.
     Raises ``DrawError`` ``not_time_for_playoffs`` otherwise, and the bracket's own errors."""
@@ -96,4 +101,42 @@ def playoff(state: Contention, *, lengths: Schedule):
         )
     if len(state.can_cash) < 2:
         return None
-    return single_elimination(state.can_cash, lengths=lengths, flight="playoff")
+    return playoff_bracket(state.can_cash, lengths=lengths, flight=flight)
+
+
+def playoff_bracket(seeds: Sequence[Entrant], *, lengths: Schedule, flight: str = "playoff"):
+    """The playoff bracket of ``seeds`` (best first, at least two), as :func:`playoff` draws it:
+    the same seeds and lengths give the same bracket, which is how a stored playoff is rebuilt.
+    Raises the bracket's ``DrawError``."""
+    return single_elimination(tuple(seeds), lengths=lengths, flight=flight)
+
+
+def contingent_bye_first(seeds: Sequence[Entrant], byes: Mapping[Entrant, int]) -> tuple[Entrant, ...]:
+    """The three playoff seeds (best first, as the table has them) ordered for the USBGF's
+    three-player playoff: first the player who gets the contingent bye, then the other two in
+    table order. The USBGF draws him at random among the players with the fewest byes in the
+    event; we take the best placed of those (a departure: the playoff then follows from the
+    table alone, reproducible without a new random seed). Any other number of seeds is returned
+    as it is. ``byes``: each player's byes so far (none when missing)."""
+    order = tuple(seeds)
+    if len(order) != 3:
+        return order
+    fewest = min(byes.get(e, 0) for e in order)
+    first = next(e for e in order if byes.get(e, 0) == fewest)
+    return (first, *(e for e in order if e != first))
+
+
+def contingent_bye_places(seeds: Sequence[Entrant], first_match: tuple[Entrant, Entrant] | None,
+                          final_winner: Entrant | None) -> tuple[tuple[int, Entrant], ...]:
+    """The places of a three-player playoff under the USBGF's contingent bye (see the module
+    docstring): ``seeds`` with the bye's player first (:func:`contingent_bye_first`),
+    ``first_match`` the other two's match as (winner, loser) once played, ``final_winner`` once
+    the final is played. Nobody is placed before the final: until then the first match's loser
+    may still be second. Returns (place, entrant), first place first."""
+    if first_match is None or final_winner is None:
+        return ()
+    bye = seeds[0]
+    winner, loser = first_match
+    if final_winner == bye:
+        return ((1, bye), (2, winner), (3, loser))
+    return ((1, winner), (2, loser), (3, bye))

@@ -37,10 +37,11 @@ from matches.services.matches import MatchSpec, match_create_many, match_summary
 from matches.services.ratings import match_rating_revert
 from tournaments import announce, errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
+from tournaments.draw.abt import playoff
 from tournaments.draw.bracket import PLAYED, READY
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Tournament, event_id_of
 
-from . import state, teams
+from . import contention, state, teams
 from .audit import entrant_names, event_audit_record, pairing_summary
 from .clocks import event_match_clock
 from .common import tournament_lock
@@ -510,7 +511,162 @@ def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
     later = Round.objects.filter(tournament=tournament, number__gt=OuterRef("round_number"))
     found = (Pairing.objects.filter(tournament=tournament, match_id=match.pk).order_by().annotate(later=Exists(later))
              .values("key", "later").first())
+    if found is not None and tournament.abt_playoffs:  # issue 17 point 6 (abt17)
+        _modified_swiss_confirmed(tournament, found["key"], bool(found["later"]))
+        return
     if found is None or not found["later"]:
         return
     loaded = state.load(tournament)
     _swiss_corrected(tournament, loaded, loaded.by_key[found["key"]])
+
+
+def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> None:
+    """Issue 17 point 6 (abt17): a result of a modified Swiss (``services.playoffs``). A playoff
+    result moves the playoffs on. A Swiss result completing its round may stop the Swiss for the
+    playoffs. Once they are drawn, a corrected Swiss result stands only if every later Swiss round
+    still pairs the same and the same players still play the playoffs (Conflict
+    ``result_built_on`` otherwise: the playoffs were drawn from the table it gives)."""
+    loaded = state.load(tournament)
+    pairing = loaded.by_key[key]
+    if pairing.flight == state.PLAYOFFS:
+        playoffs_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+        return
+    if contention.playoffs_started(tournament):
+        stopped = tournament.abt_playoff
+        swiss_later = sorted({p.round_number for p in loaded.pairings
+                              if p.flight != state.PLAYOFFS and p.round_number > pairing.round_number})
+        if state.has_matches(pairing) and not state.is_confirmed(pairing):
+            raise errors.playoffs_changed(pairing.key)
+        if any(not _pairs_the_same(tournament, loaded, k) for k in swiss_later):
+            raise errors.playoffs_changed(pairing.key)
+        table = state.swiss_table(loaded)
+        again = contention.contention(table, paid=stopped["paid"],
+                                      remaining=max(tournament.swiss_rounds - stopped["after_round"], 0))
+        if contention.playoff_seeds(table, again) != list(stopped["seeds"]):
+            raise errors.playoffs_changed(pairing.key)
+        return
+    if later:
+        _swiss_corrected(tournament, loaded, pairing)
+        return
+    playoffs_after_round(tournament, loaded, actor=tournament.organiser)
+
+
+# --- issue 17 point 6 (abt17): a modified Swiss's playoffs (see ``services.playoffs``) -------------
+
+
+def playoffs_draw(tournament: Tournament, loaded: state.Loaded, found: contention.EventContention, actor) -> None:
+    """Stop the Swiss after round ``found.played`` and draw the playoffs among the players who can
+    still cash (``found.state`` must say it is time), in the order of
+    :func:`contention.playoff_seeds` (three players: the USBGF's contingent bye first). Audited as
+    ``tournament.playoffs_started``."""
+    try:
+        playoff(found.state, lengths=state.schedule(tournament, "playoffs"), flight=state.PLAYOFFS)
+    except DrawError as error:
+        raise errors.from_draw(error) from None
+    seeds = contention.playoff_seeds(state.swiss_table(loaded), found.state)
+    tournament.abt_playoff = {"after_round": found.played, "paid": found.state.paid, "seeds": seeds,
+                              "cash_only": list(found.state.cash_only)}
+    tournament.save(update_fields=["abt_playoff", "version"])
+    playoffs_sync(tournament, loaded, created_by=actor, refuse=lambda dependent, why: errors.playoffs_started(),
+                  audit=False)
+    names = entrant_names(loaded)
+    event_audit_record("tournament.playoffs_started", actor=actor, tournament=tournament, obj=tournament,
+                       after={"round": found.played, "paid": found.state.paid,
+                              "seeds": [names.get(e) for e in seeds],
+                              "cash_only": [names.get(e) for e in found.state.cash_only],
+                              "pairings": [pairing_summary(p, names) for p in loaded.pairings
+                                           if p.flight == state.PLAYOFFS]})
+
+
+def playoffs_after_round(tournament: Tournament, loaded: state.Loaded, *, actor) -> bool:
+    """After a Swiss result was confirmed (under the event's lock, in the confirmation's
+    transaction): when it completed the round and the players who can still cash are no more
+    than the paid places, the Swiss stops and the playoffs are drawn. Returns whether they were.
+    Nothing happens for an event that is not a modified Swiss or has started its playoffs."""
+    if contention.playoffs_started(tournament) or tournament.status != Tournament.Status.RUNNING:
+        return False
+    found = contention.event_contention(loaded)
+    if found is None or not found.complete or not found.state.to_playoffs:
+        return False
+    playoffs_draw(tournament, loaded, found, actor)
+    return True
+
+
+def playoffs_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, refuse: Refuse,
+                  audit: bool = True) -> None:
+    """Bring the stored playoff pairings in line with the playoffs' confirmed results: a pairing
+    is written once it has a player, its match made once both are known (as ``bracket_sync``
+    does for a bracket event); a pairing whose players changed (a corrected result) loses its
+    match if it has not started (``refuse`` says why otherwise) and is written again. Runs in the
+    caller's transaction under the event's lock; ``loaded`` is kept what :func:`state.load`
+    would read. Audited as ``pairing.entrants_set`` (or ``_cleared``) and ``match.created`` under
+    ``created_by``; the draw of the playoffs passes ``audit=False`` for the pairings it writes, which
+    its own ``tournament.playoffs_started`` entry lists. Raises what ``refuse`` returns."""
+    if len((tournament.abt_playoff or {}).get("seeds") or []) < 2:
+        return
+    after = tournament.abt_playoff["after_round"]
+    stored = {p.key: p for p in loaded.pairings if p.flight == state.PLAYOFFS}
+    try:
+        view = contention.playoffs_state(loaded)
+    except DrawError as error:  # a confirmed result whose players changed under it
+        raise refuse(str(error.details.get("match", gettext("a later match"))), gettext("has a confirmed result")) from None
+    stale, gone, changed, new, ready = [], [], [], [], []
+    for match_state in view.matches:
+        expected = state.expected_entries(match_state)
+        pairing = stored.get(match_state.match.id)
+        if pairing is None:
+            if expected != (None, None):
+                pairing = Pairing(tournament=tournament, key=match_state.match.id, flight=state.PLAYOFFS,
+                                  round_number=after + match_state.match.round, entry0_id=expected[0],
+                                  entry1_id=expected[1], length=match_state.match.length)
+                new.append(pairing)
+                if match_state.status == READY:
+                    ready.append(pairing)
+            continue
+        if (pairing.entry0_id, pairing.entry1_id) == expected:
+            if match_state.status == READY and pairing.match_id is None:
+                ready.append(pairing)
+            continue
+        if pairing.match_id is not None:
+            stale.append(pairing)
+        before = pairing_summary(pairing)
+        if expected == (None, None):
+            gone.append((pairing, before))
+        else:
+            changed.append((pairing, before, expected))
+            if match_state.status == READY:
+                ready.append(pairing)
+    if stale:
+        _drop_matches(stale, refuse, created_by)
+    for pairing, _before, expected in changed:
+        pairing.entry0_id, pairing.entry1_id = expected
+    if gone:
+        Pairing.objects.filter(pk__in=[p.pk for p, _ in gone]).delete()
+    pairing_matches_create(tournament, ready, loaded, created_by)
+    if new:
+        Pairing.objects.bulk_create(new)
+        for pairing in new:
+            pairing.has_reports = False
+    existing = [p for p in {id(p): p for p in [*(p for p, _, _ in changed), *ready]}.values() if p.pk]
+    if existing:
+        Pairing.objects.bulk_update(existing, ["entry0", "entry1", "match", "handicap0", "handicap1"])
+    numbers = {p.round_number for p in new}
+    if numbers:
+        Round.objects.bulk_create([Round(tournament=tournament, number=n) for n in sorted(numbers)],
+                                  ignore_conflicts=True)
+    dropped = {p.pk for p, _ in gone}
+    loaded.pairings = [p for p in loaded.pairings if p.pk not in dropped] + new
+    loaded.by_key = {p.key: p for p in loaded.pairings}
+    names = entrant_names(loaded)
+    if audit:
+        for pairing in new:
+            event_audit_record("pairing.entrants_set", actor=created_by, tournament=tournament, obj=pairing,
+                               match_id=pairing.match_id, before={"key": pairing.key, "entries": [None, None],
+                                                                  "match": None},
+                               after=pairing_summary(pairing, names))
+    for pairing, before, _expected in changed:
+        event_audit_record("pairing.entrants_set", actor=created_by, tournament=tournament, obj=pairing,
+                           match_id=pairing.match_id, before=before, after=pairing_summary(pairing, names))
+    for pairing, before in gone:
+        event_audit_record("pairing.entrants_cleared", actor=created_by, tournament=tournament, obj=pairing,
+                           object_id=pairing.pk, before=before, after={"key": pairing.key, "entries": [None, None]})

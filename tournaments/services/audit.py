@@ -36,8 +36,13 @@ def tournament_summary(tournament: Tournament) -> dict:
 
 
 def entry_summary(entry: Entry) -> dict:
-    return {"entry": entry.pk, "name": state.entrant_name(entry), "status": entry.status, "seed": entry.seed,
-            "late": entry.late}
+    """The entry's id, name (in no language: a re-entry's is the player's, with ``reentry_of``),
+    status, seed and lateness."""
+    summary = {"entry": entry.pk, "name": state.plain_name(entry), "status": entry.status, "seed": entry.seed,
+               "late": entry.late}
+    if entry.reentry_of_id is not None:  # issue 17 point 4 (reentry17)
+        summary["reentry_of"] = entry.reentry_of_id
+    return summary
 
 
 def pairing_summary(pairing: Pairing, names: dict[int, str] | None = None) -> dict:
@@ -51,4 +56,4 @@ def pairing_summary(pairing: Pairing, names: dict[int, str] | None = None) -> di
 
 def entrant_names(loaded: state.Loaded) -> dict[int, str]:
     """Entry id -> entrant name, from what :func:`state.load` already read."""
-    return {e.pk: state.entrant_name(e) for e in loaded.entries}
+    return {e.pk: state.plain_name(e) for e in loaded.entries}

@@ -13,7 +13,7 @@ from tournaments import announce, errors
 from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rating, seed_randomly
 from tournaments.models import Entry, Pairing, Round, TeamMember, Tournament
 
-from . import state
+from . import contention, state
 from .advance import bracket_sync, pairing_matches_create, swiss_pair, swiss_round_write
 from .audit import entrant_names, event_audit_record, pairing_summary, tournament_summary
 from .common import require_organiser, tournament_lock
@@ -211,7 +211,8 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
     board plus one for the bye, and the boards' matches. Raises NotAllowed ``not_organiser``;
     Conflict ``not_swiss``, ``not_drawn``, ``tournament_finished``, ``round_incomplete`` (a match
     of the current round has no confirmed result), ``swiss_complete`` (the published rounds are
-    played, or an elimination Swiss has one player left: finish the event), ``no_pairing`` (no
+    played, or an elimination Swiss has one player left: finish the event), ``playoffs_started``
+    and ``playoffs_due`` (a modified Swiss has stopped, or must stop, for its playoffs), ``no_pairing`` (no
     valid pairing exists, with the draw's reason), ``round_paired``. Nothing changes on failure.
     """
     tournament = tournament_lock(tournament_id)
@@ -222,12 +223,19 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
         raise errors.finished()
     if tournament.status != Tournament.Status.RUNNING:
         raise errors.not_drawn()
+    # issue 17 point 6 (abt17): a modified Swiss stops for its playoffs
+    if tournament.abt_playoff:
+        raise errors.playoffs_started()
     loaded = state.load(tournament)
     current = max((p.round_number for p in loaded.pairings), default=0)
     missing = [p for p in loaded.pairings
                if p.round_number == current and state.has_matches(p) and not state.is_confirmed(p)]
     if missing:
         raise errors.round_incomplete(current, len(missing))
+    if tournament.abt_playoffs:
+        found = contention.event_contention(loaded)
+        if found is not None and found.complete and found.state.to_playoffs:
+            raise errors.playoffs_due(len(found.state.can_cash), found.state.paid)
     if tournament.swiss_rounds is not None and current >= tournament.swiss_rounds:
         raise errors.swiss_complete(gettext("all %(count)d rounds are played: finish the event")
                                     % {"count": tournament.swiss_rounds})

@@ -50,6 +50,10 @@ RULE_BOUNDS = {
     "clock_doubling_seconds_per_point": (1, 86400),
     "clock_doubling_delay_seconds": (0, 600),
     "clock_overtime_seconds": (0, 86400),
+    # issue 17 point 4 (reentry17): the pure rule allows one re-entry a player
+    "reentries": (0, 1),
+    # issue 17 point 6 (abt17): as many as a flight may pay (MAX_PAID_PLACES)
+    "abt_paid_places": (1, 1024),
 }
 
 
@@ -235,11 +239,32 @@ class EventRules:
     playoff_second: bool = False
     last_chance_open: bool = False
     payouts: dict | None = None
+    # Re-entry (buy-back) into the main while its first round is open (reentry17): 0 or 1.
+    reentries: int = 0
     # --- end issue 17 point 4 ---
     # Issue 17, point 7 (swiss17): the Swiss pairing and tie-breaks; the round robin's order.
     swiss_pairing: str = Tournament.SwissPairing.FAIR
     swiss_tiebreaks: str = Tournament.SwissTiebreaks.STANDARD
     round_robin_order: str = Tournament.RoundRobinOrder.CIRCLE
+    # Issue 17, point 6 (abt17): the ABT-style modified Swiss and the paid places it counts (None:
+    # the main flight's paid places from ``payouts``).
+    abt_playoffs: bool = False
+    abt_paid_places: int | None = None
+    # Issue 18 (analysisapp18): how deep GNU Backgammon analyses the event's matches (0, 1, 2 plies).
+    analysis_plies: int = Tournament.AnalysisPlies.TWO
+
+    def _check_reentries(self, format: str, consolation_rounds: int) -> None:
+        """Re-entry (issue 17 point 4, ``tournaments.draw.flights.reentry``) is into the main of a
+        single elimination, into a bye; and only without a flight fed by the main's first round (a
+        consolation, an open last chance): the first entry's loss would already place the player
+        there, so one player would hold two places in it and could meet himself."""
+        reentries = _count("reentries", self.reentries)
+        if reentries and format != Tournament.Format.SINGLE_ELIMINATION:
+            raise errors.bad_rules("reentries", gettext("re-entry is into the main of a single elimination"))
+        if reentries and (consolation_rounds or self.last_chance_open):
+            raise errors.bad_rules("reentries", gettext(
+                "a player who re-enters would also keep his place in the consolation or last chance his first-round "
+                "loss gave him: re-entry is for an event without them"))
 
     def __post_init__(self):
         title = (self.name or "").strip()
@@ -294,6 +319,7 @@ class EventRules:
         object.__setattr__(self, "payouts", payouts)
         for flag in ("consolation_shifted", "playoff_second", "last_chance_open"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
+        self._check_reentries(format, consolation_rounds)
         # --- end issue 17 point 4 ---
         # Issue 17, point 7 (swiss17)
         _choice("swiss_pairing", self.swiss_pairing, Tournament.SwissPairing)
@@ -306,6 +332,9 @@ class EventRules:
                     raise errors.bad_rules(field, gettext("only a Swiss is paired and ranked this way"))
         if format != Tournament.Format.ROUND_ROBIN and self.round_robin_order != Tournament.RoundRobinOrder.CIRCLE:
             raise errors.bad_rules("round_robin_order", gettext("only a round robin has an order of rounds"))
+        self._check_abt(format, swiss_rounds, max_losses, payouts)
+        if isinstance(self.analysis_plies, bool) or self.analysis_plies not in Tournament.AnalysisPlies.values:
+            raise errors.bad_rules("analysis_plies", gettext("the depth of the analysis is 0, 1 or 2 plies"))
         object.__setattr__(self, "name", title)
         object.__setattr__(self, "lengths", lengths)
         for flag in ("last_chance", "forbid_same_club", "crawford", "clock_doubling"):
@@ -330,6 +359,32 @@ class EventRules:
             seconds = clocks.DEFAULT_SECONDS_PER_POINT
         object.__setattr__(self, "clock_policy", str(policy))
         object.__setattr__(self, "clock_seconds_per_point", seconds)
+
+    def _check_abt(self, format: str, swiss_rounds: int | None, max_losses: int | None, payouts: dict) -> None:
+        """Issue 17 point 6 (abt17): the ABT-style modified Swiss is a Swiss of players or pairs with
+        a known number of rounds (who can still cash depends on the rounds left), no elimination
+        by losses, and paid places: its own count or the main flight's payouts."""
+        paid = _count("abt_paid_places", self.abt_paid_places, optional=True)
+        if not self.abt_playoffs:
+            if paid is not None:
+                raise errors.bad_rules("abt_paid_places", gettext(
+                    "only an ABT-style modified Swiss counts paid places for its playoffs: set abt_playoffs"))
+            object.__setattr__(self, "abt_playoffs", False)
+            return
+        if format != Tournament.Format.SWISS:
+            raise errors.bad_rules("abt_playoffs", gettext("only a Swiss moves to playoffs"))
+        if self.kind == Tournament.Kind.TEAMS:
+            raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "
+                                                           "not teams"))
+        if swiss_rounds is None:
+            raise errors.bad_rules("swiss_rounds", gettext(
+                "who can still cash depends on the rounds left: a modified Swiss publishes its number of rounds"))
+        if max_losses is not None:
+            raise errors.bad_rules("max_losses", gettext("a modified Swiss eliminates by its playoffs, not by losses"))
+        if paid is None and "main" not in payouts:
+            raise errors.bad_rules("abt_paid_places", gettext(
+                "the playoffs are for those who can still cash: give the paid places, here or in the payouts"))
+        object.__setattr__(self, "abt_playoffs", True)
 
     # --- issue 17 point 5: divisions and handicaps ---
     def _check_divisions(self) -> None:

@@ -35,6 +35,7 @@ from core.errors import Conflict, DomainError
 from core.outbox import outbox_enqueue
 from tournaments import errors
 from tournaments.draw import round_length
+from tournaments.draw.abt import playoff_bracket
 from tournaments.models import Entry, EventMatch, Pairing, Tournament
 from tournaments.tasks import tournament_cancelled_notify_task
 
@@ -46,12 +47,18 @@ from .events import EventRules
 
 #: The settings an organiser edits: the published rules (the club stays where the event was made).
 EDITABLE = tuple(f.name for f in fields(EventRules) if f.name != "club_id")
-ALWAYS = ("name", "starts_on", "ends_on")
+ALWAYS = ("name", "starts_on", "ends_on",
+          # issue 18: the depth of the analysis of the matches to come (analysed ones keep theirs)
+          "analysis_plies")
 #: Fixed by the draw: the shape of the draw and who is in it.
 DRAW_RULES = ("format", "kind", "consolation_rounds", "last_chance", "swiss_rounds", "max_losses", "groups", "seeding",
               "board_count", "forbid_same_club",
               # issue 17 point 4 (flights17): the flights' shapes
-              "consolation_shifted", "playoff_second", "last_chance_open")
+              "consolation_shifted", "playoff_second", "last_chance_open",
+              # issue 17 point 7 (swiss17): every round so far was paired and ranked by them
+              "swiss_pairing", "swiss_tiebreaks", "round_robin_order",
+              # issue 17 point 6 (abt17): the contention of every round so far was counted by them
+              "abt_playoffs", "abt_paid_places")
 #: Fixed by the draw: the rules the matches already made are played by.
 PLAY_RULES = ("crawford", "move_policy", "premature_roll", "clock_seconds_per_point", "penalty_minutes_per_point",
               # issue 17 point 1: clocks (clocks17)
@@ -71,7 +78,9 @@ def edit_refusal(field: str, *, status: str, has_entries: bool) -> str | None:
         return _("the event is finished: its settings no longer change")
     if status == Tournament.Status.CANCELLED:
         return _("the event is cancelled: its settings no longer change")
-    if field in ALWAYS or field == "lengths" or field == "payouts":  # payouts: see tournament_update (flights17)
+    # payouts: see tournament_update (flights17); re-entries (reentry17) shape nothing drawn: a
+    # director may allow them, or stop them, until the event ends.
+    if field in ALWAYS or field in ("lengths", "payouts", "reentries"):
         return None
     if status in BEFORE_DRAW:
         if field == "kind" and has_entries:
@@ -79,6 +88,10 @@ def edit_refusal(field: str, *, status: str, has_entries: bool) -> str | None:
         return None
     if field in PLAY_RULES:
         return _("the draw is made: the matches already made are played by this rule")
+    if field in ("swiss_pairing", "swiss_tiebreaks"):  # issue 17 point 7 (swiss17)
+        return _("the draw is made: its rounds are paired and ranked by this rule")
+    if field in ("abt_playoffs", "abt_paid_places"):  # issue 17 point 6 (abt17)
+        return _("the draw is made: who can still cash is counted by this rule")
     return _("the draw is made: it was made by this rule")
 
 
@@ -112,7 +125,14 @@ def _new_lengths(tournament: Tournament, changed: Tournament, loaded: state.Load
         by_key = {m.id: m.length for m in state.build_bracket(changed, loaded.order).matches}
         return {p.pk: by_key.get(p.key, p.length) for p in loaded.pairings}
     schedule = state.schedule(changed, "rounds")
-    return {p.pk: round_length(schedule, p.round_number) for p in loaded.pairings}
+    out = {p.pk: round_length(schedule, p.round_number) for p in loaded.pairings if p.flight != state.PLAYOFFS}
+    # issue 17 point 6 (abt17): a modified Swiss's playoffs follow their own schedule, by bracket round
+    seeds = (tournament.abt_playoff or {}).get("seeds") or []
+    if len(seeds) > 1:
+        by_key = {m.id: m.length for m in playoff_bracket(seeds, lengths=state.schedule(changed, "playoffs"),
+                                                          flight=state.PLAYOFFS).matches}
+        out.update({p.pk: by_key.get(p.key, p.length) for p in loaded.pairings if p.flight == state.PLAYOFFS})
+    return out
 
 
 def _flight_name(flight: str) -> str:
@@ -182,6 +202,14 @@ def tournament_update(*, tournament_id: int, user, changes: dict) -> Tournament:
         if old != new:
             raise _not_editable("payouts", _("the draw is made: its last chance was drawn from the number of paid "
                                              "places; only the pools and percentages may change"))
+    # issue 17 point 6 (abt17): a modified Swiss counting the main flight's paid places keeps their number.
+    if ("payouts" in changed and tournament.status not in BEFORE_DRAW and tournament.abt_playoffs
+            and tournament.abt_paid_places is None):
+        old = len((tournament.payouts or {}).get("main", {}).get("percentages", ()))
+        new = len((wanted.payouts or {}).get("main", {}).get("percentages", ()))
+        if old != new:
+            raise _not_editable("payouts", _("the draw is made: who can still cash is counted from the number of "
+                                             "paid places; only the pools and percentages may change"))
     before = {name: _json(getattr(tournament, name)) for name in changed}
     if "lengths" in changed and tournament.status not in BEFORE_DRAW:
         preview = Tournament(**{f.attname: getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields})

@@ -27,6 +27,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
+from django.utils.translation import pgettext
 
 from matches.models import Match, Report
 from tournaments import hosts
@@ -49,6 +50,8 @@ from tournaments.draw.elimination import bracket_size
 from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.draw.lengths import Schedule
 from tournaments.draw.routes import Routes
+from tournaments.draw.standings import SWISS, SWISS_FIDE, standings
+from tournaments.draw.swiss import unplayed_rounds
 from tournaments.draw.teams import team_match
 from tournaments.draw.values import DRAW
 from tournaments.models import BoardMatch, Entry, Pairing, TeamMember, Tournament
@@ -61,8 +64,13 @@ LENGTH_KEYS: dict[str, dict[str, str | None]] = {
                                            "playoff": "main"},
     Tournament.Format.DOUBLE_ELIMINATION: {"winners": "main", "losers": "winners", "final": None, "main": None},
     Tournament.Format.ROUND_ROBIN: {"rounds": "main", "main": None},
-    Tournament.Format.SWISS: {"rounds": "main", "main": None},
+    # issue 17 point 6 (abt17): a modified Swiss's playoffs, at the rounds' length unless published
+    Tournament.Format.SWISS: {"rounds": "main", "main": None, "playoffs": "rounds"},
 }
+
+#: Issue 17 point 6 (abt17): the flight of a modified Swiss's playoffs (``services.playoffs``): its
+#: pairings are never Swiss rounds (not in the table, the history or the next round's pairing).
+PLAYOFFS = "playoffs"
 
 BRACKET_FORMATS = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
 
@@ -113,9 +121,17 @@ def load(tournament: Tournament) -> Loaded:
 
 
 def entrant_name(entry: Entry) -> str:
-    if entry.team_id:
-        return entry.team.name
-    return entry.side.name
+    """The entrant as people read him: a team's name, a side's (``Alice``, ``Alice & Bob``); a
+    re-entry (issue 17 point 4) says so beside it, as the bracket, rounds and desk show it."""
+    name = plain_name(entry)
+    if entry.reentry_of_id is not None:
+        return pgettext("an entrant", "%(name)s (re-entry)") % {"name": name}
+    return name
+
+
+def plain_name(entry: Entry) -> str:
+    """The entrant's name alone, in no language (what the audit log keeps)."""
+    return entry.team.name if entry.team_id else entry.side.name
 
 
 def entrant_players(entry: Entry) -> list:
@@ -304,12 +320,27 @@ def swiss_history(loaded: Loaded, *, up_to: int | None = None) -> list[SwissRoun
     for pairing in loaded.pairings:
         if up_to is not None and pairing.round_number > up_to:
             continue
+        if pairing.flight == PLAYOFFS:
+            continue
         rounds.setdefault(pairing.round_number, [])
         if pairing.match_id is None and pairing.entry1_id is None and pairing.entry0_id is not None:
             byes[pairing.round_number] = pairing.entry0_id
         else:
             rounds[pairing.round_number].append(result_of(pairing, loaded.by_id))
     return [SwissRound(n, tuple(rounds[n]), byes.get(n)) for n in sorted(rounds)]
+
+
+def swiss_table(loaded: Loaded) -> tuple:
+    """The Swiss table (``tournaments.draw.standings`` lines, best first) from the confirmed
+    results of the Swiss rounds (a modified Swiss's playoffs left out), by the event's tie-breaks
+    (FIDE's with its handling of unplayed rounds when it says so: issue 17, point 7)."""
+    swiss = [p for p in loaded.pairings if p.flight != PLAYOFFS]
+    results = [result_of(p, loaded.by_id) for p in swiss if p.entry1_id is not None]
+    byes = [p.entry0_id for p in swiss if p.entry1_id is None and p.entry0_id is not None]
+    if loaded.tournament.swiss_tiebreaks == Tournament.SwissTiebreaks.FIDE:
+        return standings(loaded.order, results, byes, tiebreaks=SWISS_FIDE,
+                         unplayed=unplayed_rounds(loaded.order, swiss_history(loaded)))
+    return standings(loaded.order, results, byes, tiebreaks=SWISS)
 
 
 def entry_clubs(loaded: Loaded) -> dict[int, int | None]:

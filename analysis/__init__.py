@@ -1,0 +1,10 @@
+"""GNU Backgammon's verdict on every recorded match (issue 18): error rates, blunders, PR.
+
+The pure analysis (``analysis.compute``, the only caller of ``analysis.gnubg_adapter``, the only
+module that imports ``gnubg``) replays a match with the engine and asks gnubg about each decision.
+The Django side (models, services, selectors, tasks, API) keeps one :class:`~analysis.models.MatchAnalysis`
+per match, queued on Celery's ``analysis`` queue after a result with a log is confirmed, a match
+file is imported, or a director asks. analysis stands above matches and below the events and
+clubs: it hears about matches through ``matches.hooks`` and about an event's depth through
+:mod:`analysis.hooks`, which tournaments registers into.
+"""

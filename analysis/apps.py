@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class AnalysisConfig(AppConfig):
+    name = "analysis"
+
+    def ready(self):
+        # The task is written in the outbox by name (analysis.services.TASK, tasks import the
+        # services): its module is imported here so that every process knows it (the laptop run
+        # runs it in-process, and the outbox gives its time limits to the message).
+        from . import pages, receivers, tasks  # noqa: F401
+
+        receivers.register()
+        pages.register()

@@ -1,0 +1,33 @@
+"""What analysis does when matches tells it something (``matches.hooks``), registered by
+:class:`analysis.apps.AnalysisConfig`:
+
+- a result confirmed (agreed, entered, overridden, corrected, ruled) whose match has game logs is
+  queued for analysis in the same transaction, after the match's own records
+  (``ORDER_BUILT_ON``, before the event's draw by name: a refusal there rolls the queueing back
+  too);
+- a match written by a match file's import is queued the same way, in the file's transaction.
+
+A match without logs, or already analysed (or queued) for the same games at the same depth, is
+left as it is; where gnubg is not installed nothing is queued. Both cost no query for a match
+without stored games (``matches.selectors.match_stored_games``)."""
+
+from __future__ import annotations
+
+from matches import hooks
+from matches.selectors import match_stored_games
+
+from .services import match_analysis_queue_if_needed
+
+
+def _result_confirmed(*, match, actor, ruled_dispute) -> None:
+    if match_stored_games(match):
+        match_analysis_queue_if_needed(match)
+
+
+def _match_imported(*, match, actor) -> None:
+    match_analysis_queue_if_needed(match)
+
+
+def register() -> None:
+    hooks.result_confirmed.connect(_result_confirmed, name="analysis.match_analysis_queue", order=hooks.ORDER_BUILT_ON)
+    hooks.match_imported.connect(_match_imported, name="analysis.match_analysis_queue", order=hooks.ORDER_BUILT_ON)
