@@ -1,6 +1,6 @@
 """The analysis where players look (issue 18 point 3): the match page's section and its board
 stepper's blunders, a player's PR over time, an event's players ranked by PR; each in a fixed
-number of queries, and in Korean, Arabic and Romanian (the fragments' translations)."""
+number of queries, and in Korean, Arabic and Romanian (the project's catalogs)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ from datetime import date, timedelta
 from pathlib import Path
 from xml.etree import ElementTree
 
-import polib
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.test import Client, override_settings
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -28,9 +27,6 @@ from tests.tournaments.factories import drawn, player
 from tournaments.models import EventMatch
 
 pytestmark = pytest.mark.django_db
-
-FRAGMENTS = Path(settings.BASE_DIR) / "locale" / "fragments"
-
 
 def client(user=None) -> Client:
     out = Client()
@@ -299,23 +295,12 @@ def test_an_event_without_analysed_matches_says_so():
 
 
 @pytest.fixture
-def fragment_catalogs(tmp_path):
-    """The fragments of the analysis (this area's and the service's) compiled into catalogs read
-    before the project's: the pages as they will read once the merger builds the catalogs."""
+def catalogs():
+    """The project's catalogs, compiled (the README's test command runs compilemessages): the pages
+    read in them as a visitor's browser asks."""
     for lang in ("ko", "ar", "ro"):
-        merged = polib.POFile()
-        merged.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
-        for area in ("analysisui18", "analysisapp18"):
-            for entry in polib.pofile(str(FRAGMENTS / f"{area}.{lang}.po")):
-                if entry.msgstr or entry.msgstr_plural:
-                    merged.append(entry)
-        merged.metadata["Plural-Forms"] = polib.pofile(str(FRAGMENTS / f"analysisui18.{lang}.po")).metadata.get(
-            "Plural-Forms", "nplurals=2; plural=(n != 1);")
-        folder = tmp_path / lang / "LC_MESSAGES"
-        folder.mkdir(parents=True)
-        merged.save_as_mofile(str(folder / "django.mo"))
-    with override_settings(LOCALE_PATHS=[str(tmp_path), *settings.LOCALE_PATHS]):
-        yield
+        assert (Path(settings.BASE_DIR) / "locale" / lang / "LC_MESSAGES" / "django.mo").exists()
+    return ("ko", "ar", "ro")
 
 
 @pytest.mark.parametrize(("lang", "words"), [
@@ -323,7 +308,7 @@ def fragment_catalogs(tmp_path):
     ("ar", ("الخطأ الفادح التالي", "خطأ فادح:", "الخسارة في القيمة المتوقعة")),
     ("ro", ("Gafa următoare", "Gafă: s-a jucat", "echitate pierdută")),
 ])
-def test_the_section_and_the_blunders_read_in_korean_arabic_and_romanian(analysed, fragment_catalogs, lang, words):
+def test_the_section_and_the_blunders_read_in_korean_arabic_and_romanian(analysed, catalogs, lang, words):
     match = analysed.match
     number, decision = blunders(analysed.row)[0]
     html = page(None, f"/matches/{match.pk}/?game={number}&moment={decision['index']}",

@@ -19,7 +19,7 @@ import pytest
 
 from analysis.services import match_analysis_request, match_analysis_run
 from tests.analysis.conftest import confirm_with_file
-from tests.analysis.test_pages import fragment_catalogs as fragment_catalogs
+from tests.analysis.test_pages import catalogs as catalogs
 from tests.e2e.test_languages_layout import OVERFLOW_JS
 from tests.e2e.test_report_flow import chromium, new_page
 from tests.matches.factories_api import make_cast
@@ -41,7 +41,7 @@ def analysed():
     return cast.match, row, blunders
 
 
-@pytest.mark.usefixtures("fragment_catalogs")
+@pytest.mark.usefixtures("catalogs")
 def test_a_visitor_reads_both_prs_and_steps_to_each_marked_blunder(live_server, analysed):
     from playwright.sync_api import expect
 
