@@ -39,7 +39,7 @@ def same_verdict(first, second) -> bool:
     for side in (0, 1):
         a, b = first.side(side), second.side(side)
         for name, value in a.items():
-            if isinstance(value, float) and value != pytest.approx(b[name], rel=1e-6, abs=1e-9):
+            if isinstance(value, float) and value != pytest.approx(b[name], rel=1e-6, abs=1e-6):
                 return False
             if not isinstance(value, float) and value != b[name]:
                 return False
