@@ -48,7 +48,7 @@ def match_analysis_answer(match: Match, analysis: MatchAnalysis | None) -> dict:
 
 
 def match_analysis_export(match: Match, analysis: MatchAnalysis) -> dict:
-    """The analysis as a file: the contract's JSON (``version``, ``plies``, ``engine``, ``sides``,
+    """The analysis as a file: the analysis's JSON (``version``, ``plies``, ``engine``, ``sides``,
     ``games``) with the match beside it (its id, the sides' names, its length and final score)."""
     score = None if match.score0 is None else [match.score0, match.score1]
     full = None if match.full_score0 is None else [match.full_score0, match.full_score1]

@@ -3,8 +3,7 @@
 PURE: no Django. The engine replays the games (it owns the rules: legal plays, the cube, the
 Crawford game); gnubg, through :mod:`analysis.gnubg_adapter` only, evaluates positions. Entry
 points: :func:`analyse_match`, :func:`decisions_total`, and :class:`MatchAnalysis` with its JSON
-form (:meth:`MatchAnalysis.to_json` / :meth:`MatchAnalysis.from_json`, documented in
-``/work/analysis-contract.md``).
+form (:meth:`MatchAnalysis.to_json` / :meth:`MatchAnalysis.from_json`; (e) below).
 
 Equities are gnubg's normalised cubeful equities (EMG: "equivalent to money game", +1.0 = winning
 the current cube's value once), from the point of view of the side making the decision, at the
@@ -57,6 +56,15 @@ How each verdict is computed (and where it departs from gnubg's own ``analyse ma
     doubtful above 0.03, error above 0.06, blunder above 0.12 equity lost. The rating word is
     gnubg 1.08's table (analysis.c ``arThrsRating``) of the equity lost per unforced decision; the
     luck rating gnubg's ``getLuckRating`` of the luck per roll.
+
+(e) **JSON** (stored, exported and served by the API): ``{"version", "plies", "engine",
+    "sides": [SideStats, SideStats], "games": [{"number", "score": [s0, s1], "crawford",
+    "sides": [SideStats, SideStats], "decisions": [Decision...]}]}``, with the fields of
+    :class:`SideStats` (decisions, unforced, equity_lost, error_rate, pr, doubtful, errors,
+    blunders, luck, rolls, rating, luck_rating) and :class:`Decision` (index: the action judged
+    in the game's log; move, side, kind "play" | "double" | "take", dice, played, best,
+    equity_played, equity_best, loss, mark "" | "doubtful" | "error" | "blunder", forced, luck,
+    position_id, match_id), in log order.
 
 Checked against gnubg's own ``analyse match`` of ``gnubg_3pt_test_match01.mat`` (run through
 ``gnubg.command``; tests/analysis/test_against_gnubg.py): at 0-ply and 2-ply every checker-play
@@ -112,7 +120,7 @@ class AnalysisUnavailable(RuntimeError):
 
 @dataclass
 class Decision:
-    """One judged decision (see the module docstring and the contract for each field)."""
+    """One judged decision (each field: the module docstring, (a) to (e))."""
 
     index: int
     move: int
@@ -133,9 +141,9 @@ class Decision:
 
 @dataclass
 class SideStats:
-    """One side's figures over a game or the whole match (fields as in the contract).
+    """One side's figures over a game or the whole match (the module docstring, (d) and (e)).
 
-    ``rolls`` (an addition to the contract's fields) counts the rolls whose luck is summed in
+    ``rolls`` counts the rolls whose luck is summed in
     ``luck``. With no unforced decision the rates are 0.0 and ``rating`` is that of no error
     (7, Supernatural): a page should show no rating then."""
 
@@ -188,7 +196,7 @@ class GameAnalysis:
 
 @dataclass
 class MatchAnalysis:
-    """The analysis of a whole match (or money session); JSON as in the contract."""
+    """The analysis of a whole match (or money session); JSON: the module docstring, (e)."""
 
     plies: int
     engine: str
