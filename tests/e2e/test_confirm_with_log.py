@@ -78,7 +78,7 @@ def step_and_confirm(page, detail: str, shown: str, count: int) -> None:
     expect(page.locator("#report-board .next-action")).to_contain_text("end of game 2")
 
     page.get_by_role("button", name=f"Confirm {shown}").click()
-    expect(page.get_by_role("status")).to_contain_text(f"Result confirmed: {shown}.")
+    expect(page.locator("ul.messages")).to_contain_text(f"Result confirmed: {shown}.")
     expect(page.locator(".status")).to_have_text("Confirmed")
     expect(page.locator("ol.reported-games")).to_have_count(0)
     page.context.close()

@@ -86,7 +86,7 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
     files = [("files", (name, mat_file(name, tag), "application/octet-stream")) for name in import_names]
     top = outbox_top(stack)
     # Production: the workers and beat run throughout, and Redis fails under them.
-    worker = stack.worker(queues="quick,imports", concurrency=2)
+    worker = stack.worker(queues="quick,imports,analysis", concurrency=2)
     beat = stack.beat()
 
     stack.redis.stop()
@@ -166,6 +166,8 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
     assert not invariants_broken(stack), invariants_broken(stack)
 
     rows = outbox_rows(stack, top)
+    # Each imported match written once Redis was back is analysed once (issue 18), on its own queue.
+    assert Counter(task for _, task, *_ in rows)["analysis.tasks.match_analysis_task"] == 3
     figures_record("redis_down", {
         "requests_during_fault": len(log.answers), "answers": log.statuses(), **log.latencies(),
         "fault_seconds": round(during, 1), "outbox_rows_waiting": dict(waiting_tasks),
