@@ -38,11 +38,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from audit.services import audit_record
 from core.errors import Conflict, DomainError, NotAllowed
 from core.locking import locked
 from core.outbox import outbox_enqueue
 from engine.actions import actions_from_json
 from engine.errors import EngineError
+from matches import hooks as match_hooks
 from matches.models import Game, Match
 from matches.services.reporting import match_locked, user_runs_match
 
@@ -158,7 +160,13 @@ def match_analysis_request(match, *, actor=None, plies: int | None = None) -> Ma
         if not logs:
             raise Conflict(_("this match has no recorded games to analyse; a result reported with game logs or a "
                              ".mat file stores them"), code="no_game_logs")
-        return _queue(match, plies=_plies(match, plies), fingerprint=games_fingerprint(match, logs), actor=actor)
+        row = _queue(match, plies=_plies(match, plies), fingerprint=games_fingerprint(match, logs), actor=actor)
+        if actor is not None:
+            # A person's request replaces whatever analysis the match had: the director's log keeps it.
+            audit_record(actor=actor, action="match.analysis_requested", object_type="matches.Match",
+                         object_id=match.pk, match_id=match.pk, **match_hooks.audit_ids(match),
+                         after={"plies": row.plies, "generation": row.generation})
+        return row
 
 
 def match_analysis_queue_if_needed(match: Match) -> MatchAnalysis | None:

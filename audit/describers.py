@@ -106,6 +106,9 @@ def match_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s introduced a clock at %(score)s: %(reserve)s for each side") % values
     if action == "penalty_given":
         return _penalty_sentence(after, sides, values)
+    if action == "analysis_requested":  # issue 18
+        values["plies"] = after.get("plies")
+        return gettext("%(who)s asked GNU Backgammon to analyse the match at %(plies)s-ply") % values
     return gettext("%(who)s changed the match") % values
 
 
@@ -494,6 +497,7 @@ MATCH_ACTIONS = {
     "match.flag_fell": gettext_lazy("Flag fall recorded"),  # issue 17 point 1 (clocks17)
     "match.clock_introduced": gettext_lazy("Clock introduced"),
     "match.penalty_given": gettext_lazy("Penalty points given"),
+    "match.analysis_requested": gettext_lazy("Analysis asked for"),  # issue 18
 }
 EVENT_ACTIONS = {
     "tournament.created": gettext_lazy("Event created"),

@@ -78,6 +78,11 @@ def test_the_director_or_staff_ask_and_the_task_is_written_in_the_outbox(played)
     assert [row.args for row in analysis_rows(played.match)] == [[played.match.pk, 1], [played.match.pk, 2],
                                                                  [played.match.pk, 3]]
     assert {row.queue for row in analysis_rows(played.match)} == {"analysis"}
+    # A person's request is in the director's log (the confirmation's own queueing, the system's, is not).
+    from audit.models import AuditEntry
+    asked = AuditEntry.objects.filter(action="match.analysis_requested", match_id=played.match.pk).order_by("pk")
+    assert [(e.actor_id, e.after) for e in asked] == [(played.organiser.pk, {"plies": 0, "generation": 2}),
+                                                      (played.staff.pk, {"plies": 0, "generation": 3})]
 
 
 def test_the_depth_is_the_events_else_the_settings(cast, settings):

@@ -102,6 +102,7 @@ SAMPLES: dict[str, tuple[object, object, str]] = {
     "match.unrated": ({"rated": True}, {"rated": False}, "forfeit: Ana withdrew"),
     "match.penalty_given": ({"score": [3, 3]}, {"side": 1, "points": 1, "reason": "late", "before": [3, 3],
                                                 "after": [4, 3], "crawford_next": True, "ended_match": False}, ""),
+    "match.analysis_requested": (None, {"plies": 2, "generation": 3}, ""),
     "tournament.created": (None, {"name": "Autumn Open", "status": "draft", "format": "single_elimination",
                                   "kind": "individual", "club": None, "lengths": {"main": [5, 7]}}, ""),
     "tournament.drawn": ({"status": "closed"}, {"status": "running", "draw_seed": 4, "seeds": [[4, "Ana"], [5, "Bob"]],
@@ -224,6 +225,7 @@ def test_a_corrected_score_reads_as_a_director_says_it():
     ("night.opened", "Olga opened Friday night on 1 Dec 2026."),
     ("match.penalty_given", "Olga gave Bob 1 penalty point at 3-3: the score is 4-3, and the next game is the "
                             "Crawford game."),
+    ("match.analysis_requested", "Olga asked GNU Backgammon to analyse the match at 2-ply."),
 ])
 def test_sentences(action, expected):
     assert describe(entry(action, *SAMPLES[action], actor="Olga"), SIDES) == expected
