@@ -86,7 +86,7 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
     files = [("files", (name, mat_file(name, tag), "application/octet-stream")) for name in import_names]
     top = outbox_top(stack)
     # Production: the workers and beat run throughout, and Redis fails under them.
-    worker = stack.worker(queues="quick,imports,analysis", concurrency=2)
+    worker = stack.worker(queues="quick,imports", concurrency=2)
     beat = stack.beat()
 
     stack.redis.stop()
@@ -125,6 +125,10 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
 
     stack.redis.start()
     up = time.monotonic()
+    # The imported matches' analyses (issue 18) go to a worker of their own queue, as in production
+    # (README, "Production shape"); it starts once Redis is back, so the scenario's worker under the
+    # fault is the one it has always been.
+    stack.worker(queues="analysis", name="analysis")
     expected_emails = sorted(
         [(f"ann-{tag}@example.org", CONFIRMED)] * 4 + [(f"ben-{tag}@example.org", CONFIRMED)] * 4
         + [(f"cat-{tag}@example.org", PLEASE_CONFIRM)] * 2
