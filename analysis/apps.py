@@ -6,9 +6,12 @@ class AnalysisConfig(AppConfig):
 
     def ready(self):
         # The task is written in the outbox by name (analysis.services.TASK, tasks import the
-        # services): its module is imported here so that every process knows it (the laptop run
-        # runs it in-process, and the outbox gives its time limits to the message).
-        from . import pages, receivers, tasks  # noqa: F401
+        # services): its module is imported here so that every process knows it (a local worker
+        # runs it by name, and the outbox gives its time limits to the message).
+        from core.health import health_section_register
+
+        from . import pages, receivers, selectors, tasks  # noqa: F401
 
         receivers.register()
         pages.register()
+        health_section_register("analysis", selectors.analysis_health)

@@ -87,7 +87,7 @@ from engine.match import MatchGame, MatchRules, Penalty, PenaltyAt, replay_match
 from engine.moves import Play, legal_plays
 
 from . import gnubg_adapter as adapter
-from .gnubg_adapter import Cube
+from .gnubg_adapter import AnalysisUnavailable, Cube
 
 VERSION = 1
 
@@ -107,12 +107,6 @@ LUCK_WORDS = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to L
 _LUCK_VERY, _LUCK_PLAIN = 0.6, 0.3
 
 ProgressCallback = Callable[[int, int], None]
-
-
-class AnalysisUnavailable(RuntimeError):
-    """GNU Backgammon is not installed here: no analysis can be made."""
-
-    code = "analysis_unavailable"
 
 
 # --- the result --------------------------------------------------------------------------------
@@ -703,7 +697,8 @@ def analyse_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[
     called after each examined decision, ``total`` being :func:`decisions_total`, the last call
     (total, total) (once with (0, 0) for a match without decisions).
 
-    Raises :class:`AnalysisUnavailable` when gnubg is not installed; the engine's errors
+    Raises :class:`AnalysisUnavailable` when gnubg is not installed, or when called off the
+    process's main thread (where gnubg would crash the process); the engine's errors
     (GameLogError, MatchError) propagate unchanged; ValueError for ``plies`` outside 0..3.
     """
     if not 0 <= plies <= 3:

@@ -5,9 +5,12 @@ service runs (without analysis) where gnubg is not installed: :func:`available` 
 is, and every other function raises :class:`GnubgMissing` when it is not.
 
 gnubg keeps global, single-threaded C state (the evaluation cache, the neural nets, the current
-match): every call is made under one process-wide lock. Its Python binding also keeps per-thread
-state only on the thread that first loaded it, so a worker should analyse on one thread (the
-prefork Celery pool does).
+match): every call is made under one process-wide lock. Its Python module also crashes the whole
+process (a segmentation fault, no traceback) when it evaluates on any thread but the process's
+main thread: every function below refuses to call it elsewhere, raising :class:`GnubgOffMainThread`
+(an :class:`AnalysisUnavailable`), and the analysis runs only in a worker process's main thread (a
+prefork Celery worker's child, or the laptop's local worker: core/local_worker.py), never in a web
+request's thread. :func:`available` answers anywhere, without loading gnubg off the main thread.
 
 Conventions (gnubg's): a *board* is ``Position.to_gnubg()`` — the side not on roll first, the
 side on roll second, each 25 counts (points 1..24 in its own numbering, then the bar). A *cube*
@@ -19,6 +22,7 @@ equities (EMG: +1 = winning the cube's value once), from the side on roll's poin
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,12 +32,32 @@ _module = None
 _loaded = False
 
 
-class GnubgMissing(RuntimeError):
+class AnalysisUnavailable(RuntimeError):
+    """No analysis can be made here (gnubg missing, or asked off the process's main thread)."""
+
+    code = "analysis_unavailable"
+
+
+class GnubgMissing(AnalysisUnavailable):
     """gnubg is not installed (or failed to load) in this process."""
+
+
+class GnubgOffMainThread(AnalysisUnavailable):
+    """gnubg was asked from a thread other than the process's main thread, where it would crash
+    the process: the analysis belongs in a worker process (the module's docstring)."""
+
+
+def on_main_thread() -> bool:
+    """Whether this code runs on its process's main thread, the only one gnubg may be called on."""
+    return threading.current_thread() is threading.main_thread()
 
 
 def _gnubg():
     global _module, _loaded
+    if not on_main_thread():
+        raise GnubgOffMainThread(
+            f"GNU Backgammon is only called on a process's main thread (this is {threading.current_thread().name!r}): "
+            "matches are analysed by a worker process, never in a web request's thread")
     with _lock:
         if not _loaded:
             _loaded = True
@@ -49,9 +73,15 @@ def _gnubg():
 
 
 def available() -> bool:
-    """True when gnubg can be imported here (tried once per process)."""
+    """True when gnubg is installed here. On the process's main thread it is loaded (once per
+    process) and must load; elsewhere (a web request's thread, which never analyses) it is only
+    looked for, not loaded: loading it there would tie its state to that thread."""
+    if not on_main_thread() and not _loaded:
+        return importlib.util.find_spec("gnubg") is not None
     try:
         _gnubg()
+    except GnubgOffMainThread:
+        return _module is not None
     except GnubgMissing:
         return False
     return True

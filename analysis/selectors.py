@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
-from django.db.models import Q, QuerySet
+from django.conf import settings
+from django.db.models import Count, Min, Q, QuerySet
 
 from matches.models import Match, Player
 
@@ -125,3 +126,19 @@ def analysis_ranking(*, matches: QuerySet[Match]) -> list[RankedPlayer]:
                          errors, blunders)
             for rank, (pr, _minus, name, player_id, count, unforced, lost, rate, errors, blunders)
             in enumerate(ranked, start=1)]
+
+
+def analysis_health(now) -> tuple[dict, list[str]]:
+    """The analyses' section of ``/health/`` (core.health): how many are queued and running, the age
+    in seconds of the oldest queued, and how many have run without progress for
+    ``ANALYSIS_STUCK_SECONDS`` (their worker died or hangs); degraded ("stuck") while any has."""
+    stuck_before = now - timedelta(seconds=settings.ANALYSIS_STUCK_SECONDS)
+    counts = MatchAnalysis.objects.aggregate(
+        queued=Count("pk", filter=Q(status=MatchAnalysis.Status.QUEUED)),
+        running=Count("pk", filter=Q(status=MatchAnalysis.Status.RUNNING)),
+        stuck=Count("pk", filter=Q(status=MatchAnalysis.Status.RUNNING, progressed_at__lt=stuck_before)),
+        oldest_queued=Min("requested_at", filter=Q(status=MatchAnalysis.Status.QUEUED)),
+    )
+    oldest = counts.pop("oldest_queued")
+    counts["oldest_queued_seconds"] = None if oldest is None else round((now - oldest).total_seconds(), 1)
+    return counts, ["stuck"] if counts["stuck"] else []

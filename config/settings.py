@@ -1,8 +1,9 @@
 """Crawford's one settings module, driven by the environment (see .env.example).
 
-Nothing set gives a laptop run: DEBUG on, a SQLite file, a local-memory cache, Celery tasks run
-in-process. ``DATABASE_URL`` selects PostgreSQL (psycopg 3), ``REDIS_URL`` Redis as the Celery
-broker, result backend and cache. With ``DJANGO_DEBUG=false`` the secret key and allowed hosts
+Nothing set gives a laptop run: DEBUG on, a SQLite file, a local-memory cache, and tasks run from
+the outbox table by worker processes that ``runserver`` starts (core/local_worker.py).
+``DATABASE_URL`` selects PostgreSQL (psycopg 3), ``REDIS_URL`` Redis as the Celery broker, result
+backend and cache. With ``DJANGO_DEBUG=false`` the secret key and allowed hosts
 must be given; production differs from development only by these values.
 """
 
@@ -29,6 +30,9 @@ else:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 50 characters with DEBUG off")
 
 INSTALLED_APPS = [
+    # The house's bottom layer: the task outbox, the local workers and the workers' heartbeats.
+    # First, so that its runserver (which starts the local workers) wraps whitenoise's.
+    "core",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -47,8 +51,6 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     # Country codes and their names in every language (a player's country: matches.countries).
     "django_countries",
-    # The house's bottom layer: the task outbox and the workers' heartbeats live here.
-    "core",
     "audit",
     "accounts",
     "matches",
@@ -145,6 +147,14 @@ if DATABASE_URL:
         DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={LOCK_TIMEOUT_MS}"
 else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The laptop's SQLite file is written by the web server and by its task workers, each a process
+    # of its own (core/local_worker.py): write-ahead logging lets pages read while a worker writes,
+    # and every transaction takes the write lock when it begins (IMMEDIATE), so two writers queue
+    # for it (up to the timeout) instead of one failing at once with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20,
+         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache, Celery ---------------------------------------------------------------------------
@@ -167,8 +177,14 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
-    # No broker configured: run tasks in-process so a fresh laptop needs nothing else running.
+    # No broker configured: nothing is ever sent to one (a task called directly runs in-process).
     CELERY_TASK_ALWAYS_EAGER = True
+# Without a broker (no REDIS_URL: the laptop) the outbox table is the queue: worker processes of
+# this machine run its rows (core/local_worker.py; `manage.py runserver` starts one per queue,
+# `manage.py outbox_worker` runs one alone), never the web server's request threads. A worker polls
+# for new rows every LOCAL_WORKER_POLL_MS.
+LOCAL_TASKS = env_bool("CRAWFORD_LOCAL_TASKS", not REDIS_URL)
+LOCAL_WORKER_POLL_SECONDS = env_int("CRAWFORD_LOCAL_WORKER_POLL_MS", 250) / 1000
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
@@ -196,9 +212,10 @@ ANALYSIS_PLIES = env_int("CRAWFORD_ANALYSIS_PLIES", 2)
 if ANALYSIS_PLIES not in (0, 1, 2):
     raise ImproperlyConfigured(f"CRAWFORD_ANALYSIS_PLIES={ANALYSIS_PLIES} is not 0, 1 or 2")
 ANALYSIS_PROGRESS_SECONDS = env_int("CRAWFORD_ANALYSIS_PROGRESS_MS", 500) / 1000
-# The deepest analysis this site runs, whatever an event asks. Without a broker the task runs in
-# the request that confirmed the result: 0-ply takes a second or two for a 7-point match, 2-ply
-# minutes, so a laptop (no REDIS_URL) analyses at 0-ply unless told otherwise.
+# The deepest analysis this site runs, whatever an event asks. Without a broker one local worker
+# process analyses every match in turn (core/local_worker.py): 0-ply takes a second or two for a
+# 7-point match, 2-ply half a minute or more, so a laptop (no REDIS_URL) analyses at 0-ply unless
+# told otherwise and a Saturday's matches are analysed as fast as they are played.
 ANALYSIS_MAX_PLIES = env_int("CRAWFORD_ANALYSIS_MAX_PLIES", 2 if REDIS_URL else 0)
 if ANALYSIS_MAX_PLIES not in (0, 1, 2):
     raise ImproperlyConfigured(f"CRAWFORD_ANALYSIS_MAX_PLIES={ANALYSIS_MAX_PLIES} is not 0, 1 or 2")
@@ -257,6 +274,11 @@ OUTBOX_KEEP_DAYS = env_int("CRAWFORD_OUTBOX_KEEP_DAYS", 7)
 # it takes no new job until its import ends).
 HEARTBEAT_SECONDS = env_int("CRAWFORD_HEARTBEAT_SECONDS", 30)
 HEARTBEAT_STALE_SECONDS = env_int("CRAWFORD_HEARTBEAT_STALE_SECONDS", 4 * HEARTBEAT_SECONDS)
+# /health/ is degraded when an outbox row has waited unsent this long, or has been sent and not done
+# this long past its queue's resend time (core/health.py outbox_overdue), and when an analysis has
+# been running without progress for ANALYSIS_STUCK_SECONDS (its worker died, or hangs).
+HEALTH_OUTBOX_STALE_SECONDS = env_int("CRAWFORD_HEALTH_OUTBOX_STALE_SECONDS", 120)
+ANALYSIS_STUCK_SECONDS = env_int("CRAWFORD_ANALYSIS_STUCK_SECONDS", 300)
 # The sweeper (every IMPORT_SWEEP_SECONDS) sends again an import queued or running without
 # progress for IMPORT_STALL_SECONDS (its worker died: it resumes at its first pending file), at
 # most IMPORT_MAX_REDISPATCH times; then its remaining files fail with a reason and it is done.

@@ -1,11 +1,15 @@
 """What is up, for a load balancer and for a person: ``GET /health/``.
 
 The answer is JSON: the database (a ``SELECT 1``), Redis (a ping with a short timeout), each
-queue's last worker heartbeat and whether it is stale, and the outbox's backlog. It is 200 while
-the database answers, with ``status`` "ok" or "degraded" and ``degraded`` naming what is not well
-(Redis, a queue without a live worker, an outbox row given up on): the service still takes writes
-then, their tasks wait in the outbox. It is 503 with ``Retry-After`` when the database does not
-answer: then nothing can be served.
+queue's last worker heartbeat and whether it is stale, the outbox's backlog, and the sections the
+apps above register (:func:`health_section_register`: the analyses running without progress). It
+is 200 while the database answers, with ``status`` "ok" or "degraded" and ``degraded`` naming what
+is not well (Redis, a queue without a live worker, an outbox row given up on or waiting too long, a
+section's own trouble): the service still takes writes then, their tasks wait in the outbox. It is
+503 with ``Retry-After`` when the database does not answer: then nothing can be served.
+
+The laptop run (no broker: core/local_worker.py) is judged the same way: its local workers record
+their queues' heartbeats, and the outbox's rows wait for them as they would for a broker's.
 
 The view is plain Django (no DRF): no authentication, no throttle, no session, a handful of cheap
 queries; nothing in it is secret.
@@ -14,6 +18,7 @@ queries; nothing in it is secret.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import redis
 from django.conf import settings
@@ -29,6 +34,16 @@ logger = logging.getLogger(__name__)
 
 #: Seconds a client should wait before asking again when the database is down.
 RETRY_AFTER = 10
+
+#: The sections of the apps above core: name -> a function of ``now`` giving (its JSON, what is
+#: degraded in it, each a short name).
+_SECTIONS: dict[str, Callable] = {}
+
+
+def health_section_register(name: str, section: Callable) -> None:
+    """Add ``section`` to ``/health/`` under ``name`` (an app's ``ready()``): called with ``now``, it
+    returns its JSON and a list of what is degraded (named ``<name>:<what>`` in the answer)."""
+    _SECTIONS[name] = section
 
 
 def worker_heartbeat_record(*, queue: str, worker: str, now=None) -> None:
@@ -83,22 +98,42 @@ def queues_state(*, now=None) -> dict:
     return state
 
 
+def outbox_overdue(backlog: dict) -> bool:
+    """Whether the outbox's backlog (:func:`core.outbox.outbox_backlog`) means work is not being
+    done: a row given up on, a row unsent for longer than ``HEALTH_OUTBOX_STALE_SECONDS``, or a
+    row sent and not done for longer than its queue's resend time and that stale time (its worker
+    died, and nothing has taken it again yet)."""
+    stale = settings.HEALTH_OUTBOX_STALE_SECONDS
+    unsent = backlog["oldest_unsent_seconds"]
+    sent = backlog["oldest_sent_not_done_seconds"]
+    return bool(backlog["given_up"] or (unsent is not None and unsent > stale)
+                or (sent is not None and sent > stale + _longest_resend()))
+
+
+def _longest_resend() -> float:
+    if settings.LOCAL_TASKS:
+        # A local worker takes a row again after the grace times its attempts.
+        return settings.OUTBOX_GRACE_SECONDS * settings.OUTBOX_MAX_ATTEMPTS
+    return max(settings.OUTBOX_RESEND_SECONDS.values())
+
+
 def health_report(*, now=None) -> tuple[int, dict]:
     """The status code and body of ``/health/`` (see the module's docstring)."""
     if not database_up():
         return 503, {"status": "down", "degraded": ["database"], "database": {"up": False}, "redis": redis_state()}
-    body = {"status": "ok", "degraded": [], "database": {"up": True}, "redis": redis_state()}
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        # No broker: tasks run in the web process after each commit, there are no workers.
-        body["queues"] = {}
-    else:
-        body["queues"] = queues_state(now=now)
+    now = now or timezone.now()
+    body = {"status": "ok", "degraded": [], "database": {"up": True}, "redis": redis_state(),
+            "workers": "local" if settings.LOCAL_TASKS else "celery"}
+    body["queues"] = queues_state(now=now)
     body["outbox"] = outbox_backlog(now=now)
     if body["redis"]["up"] is False:
         body["degraded"].append("redis")
     body["degraded"] += [f"queue:{name}" for name, queue in body["queues"].items() if queue["stale"]]
-    if body["outbox"]["given_up"]:
+    if outbox_overdue(body["outbox"]):
         body["degraded"].append("outbox")
+    for name, section in _SECTIONS.items():
+        body[name], degraded = section(now)
+        body["degraded"] += [f"{name}:{what}" for what in degraded]
     if body["degraded"]:
         body["status"] = "degraded"
     return 200, body

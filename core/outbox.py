@@ -9,8 +9,8 @@ The flow:
    (``CRAWFORD_BROKER_TIMEOUT_MS``), and never raises: with Redis down the request is answered at
    once, the row is left unsent and the broker is taken to be down for a few seconds
    (``CRAWFORD_OUTBOX_BROKER_DOWN_SECONDS``), so the requests after it do not wait on the timeout
-   too. With no broker configured (``CELERY_TASK_ALWAYS_EAGER``: the laptop run) the task runs in
-   this process after the commit instead.
+   too. With no broker (``LOCAL_TASKS``: the laptop run) nothing is published: the row is the
+   message, and a local worker process runs it (core/local_worker.py), never the web process.
 
    The row is written already marked sent (``sent_at`` its writing time, one attempt) unless the
    broker is known to be down: the publish after the commit then costs no UPDATE (a third of the
@@ -45,7 +45,7 @@ from datetime import timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 from kombu.utils.uuid import uuid
 
@@ -86,10 +86,13 @@ def outbox_enqueue(task, *args) -> OutboxTask:
     if bad:
         raise TypeError(f"task arguments must be ids and primitives, not {bad!r}")
     name = task if isinstance(task, str) else task.name
-    # Marked sent now unless the broker is known down: see the module's docstring (1.).
-    sent = settings.CELERY_TASK_ALWAYS_EAGER or not broker_known_down()
     row = OutboxTask(task=name, args=list(args), queue=queue_of(name), created_at=timezone.now())
-    if sent:
+    if settings.LOCAL_TASKS:
+        # The row is the message: a local worker takes it once it is committed.
+        row_insert(row, later=True)
+        return row
+    # Marked sent now unless the broker is known down: see the module's docstring (1.).
+    if not broker_known_down():
         row.sent_at, row.attempts = row.created_at, 1
     row_insert(row, later=True)  # its key is read after the commit (core.bulk.writes_batched)
     transaction.on_commit(functools.partial(_dispatch, row))
@@ -187,11 +190,6 @@ def outbox_publish(row: OutboxTask, broker) -> None:
                                declare=[], retry=False)
 
 
-def _run_here(row: OutboxTask) -> None:
-    # Eager mode (no broker configured): run the task in this process, as a worker would.
-    current_app.tasks[row.task].apply(args=list(row.args), kwargs={"outbox_id": row.pk})
-
-
 def broker_known_down() -> bool:
     """Whether a publish failed less than ``OUTBOX_BROKER_DOWN_SECONDS`` ago."""
     return time.monotonic() < _broker_down_until
@@ -222,17 +220,12 @@ def _broker_failed(row_ids: list[int], error: BaseException, *, marked: list[Out
 
 
 def _dispatch(row: OutboxTask) -> None:
-    """After the commit: send ``row`` (or run it here in eager mode). Never raises: whatever goes
+    """After the commit: send ``row``. Never raises: whatever goes
     wrong, the row is left unsent and the relay sends it later. A row written unsent (the broker
     was known down) is marked sent after its publish; one written marked sent (the usual case:
     see the module's docstring) is marked unsent again when its publish fails or is not tried."""
     marked = row.sent_at is not None
     try:
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            if not marked:
-                OutboxTask.objects.filter(pk=row.pk).update(sent_at=timezone.now(), attempts=F("attempts") + 1)
-            _run_here(row)
-            return
         if broker_known_down():
             if marked:
                 _unsent(row, "broker: known down, not tried")
@@ -279,7 +272,11 @@ def outbox_relay(*, now=None) -> int:
     Rows are claimed with ``SKIP LOCKED``: two relays at once send different rows, and a row whose
     task is running (it holds the row's lock) is left alone. Stops at the first broker error (it
     is logged and kept on the row, and the rest wait for the next run); never raises for it.
+    Without a broker (``LOCAL_TASKS``) there is nothing to send to: the local workers take the
+    rows themselves (core/local_worker.py), and this returns 0.
     """
+    if settings.LOCAL_TASKS:
+        return 0
     now = now or timezone.now()
     with transaction.atomic():
         rows = list(claimed(OutboxTask.objects.filter(_due(now), done_at=None,
@@ -288,22 +285,16 @@ def outbox_relay(*, now=None) -> int:
             return 0
         sent: list[int] = []
         try:
-            if settings.CELERY_TASK_ALWAYS_EAGER:
-                sent = [row.pk for row in rows]
-            else:
-                with broker_connection() as broker:
-                    for row in rows:
-                        outbox_publish(row, broker)
-                        sent.append(row.pk)
+            with broker_connection() as broker:
+                for row in rows:
+                    outbox_publish(row, broker)
+                    sent.append(row.pk)
         except Exception as error:
             failed = [row.pk for row in rows if row.pk not in sent]
             _broker_failed(failed[:1], error)
         else:
             broker_forget()
         OutboxTask.objects.filter(pk__in=sent).update(sent_at=now, attempts=F("attempts") + 1, last_error="")
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        for row in rows:
-            _run_here(row)
     if sent:
         logger.info("outbox relay sent %s rows", len(sent))
     return len(sent)
@@ -369,14 +360,23 @@ def outbox_prune(*, now=None) -> int:
 
 def outbox_backlog(*, now=None) -> dict:
     """What waits in the outbox: rows not sent (and the age in seconds of the oldest), rows sent
-    and not done, rows the relay gave up on (sent ``OUTBOX_MAX_ATTEMPTS`` times, never done)."""
+    and not done (and how long ago the oldest of them was last sent), rows the relay gave up on
+    (sent ``OUTBOX_MAX_ATTEMPTS`` times, never done); in one query, from the rows not done."""
     now = now or timezone.now()
-    waiting = OutboxTask.objects.filter(done_at=None)
-    unsent = waiting.filter(sent_at=None)
-    oldest = unsent.order_by("created_at").values_list("created_at", flat=True).first()
+    unsent, sent = Q(sent_at=None), Q(sent_at__isnull=False)
+    counts = OutboxTask.objects.filter(done_at=None).aggregate(
+        unsent=Count("pk", filter=unsent), oldest_unsent=Min("created_at", filter=unsent),
+        sent_not_done=Count("pk", filter=sent), oldest_sent=Min("sent_at", filter=sent),
+        given_up=Count("pk", filter=Q(attempts__gte=settings.OUTBOX_MAX_ATTEMPTS)),
+    )
     return {
-        "unsent": unsent.count(),
-        "oldest_unsent_seconds": None if oldest is None else round((now - oldest).total_seconds(), 1),
-        "sent_not_done": waiting.filter(sent_at__isnull=False).count(),
-        "given_up": waiting.filter(attempts__gte=settings.OUTBOX_MAX_ATTEMPTS).count(),
+        "unsent": counts["unsent"],
+        "oldest_unsent_seconds": _age(now, counts["oldest_unsent"]),
+        "sent_not_done": counts["sent_not_done"],
+        "oldest_sent_not_done_seconds": _age(now, counts["oldest_sent"]),
+        "given_up": counts["given_up"],
     }
+
+
+def _age(now, moment) -> float | None:
+    return None if moment is None else round((now - moment).total_seconds(), 1)

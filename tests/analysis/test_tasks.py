@@ -11,6 +11,7 @@ from django.db import OperationalError
 from analysis import tasks
 from analysis.models import MatchAnalysis
 from analysis.services import match_analysis_request
+from core.local_worker import LocalWorker
 from core.models import OutboxTask
 from core.tasks import MAX_RETRIES
 
@@ -91,13 +92,18 @@ def test_the_task_has_its_queue_limits_and_late_acks(settings):
     assert "analysis" in settings.QUEUES
 
 
-def test_without_a_broker_a_request_is_analysed_in_process_after_its_commit(played, settings,
-                                                                             django_capture_on_commit_callbacks):
-    # The laptop run (no REDIS_URL): the outbox runs the task here, as it does every other task.
-    settings.CELERY_TASK_ALWAYS_EAGER = True
+def test_without_a_broker_a_request_is_analysed_by_the_local_analysis_worker(played, settings,
+                                                                            django_capture_on_commit_callbacks):
+    # The laptop run (no REDIS_URL): the row waits in the outbox; the analysis queue's local worker
+    # takes it and runs the task on its main thread, as it does every other task of its queue.
+    settings.LOCAL_TASKS = True
     assert TASK in current_app.tasks  # registered by the app, not only by a worker's discovery
     with django_capture_on_commit_callbacks(execute=True):
         match_analysis_request(played.match, actor=played.organiser, plies=0)
+    assert MatchAnalysis.objects.get(pk=played.match.pk).status == "queued"  # nothing ran in the request
+    LocalWorker(["quick"], poll_seconds=0, max_idle_polls=1).run()
+    assert MatchAnalysis.objects.get(pk=played.match.pk).status == "queued"  # not the quick queue's
+    LocalWorker(["analysis"], poll_seconds=0, max_idle_polls=1).run()
     row = MatchAnalysis.objects.get(pk=played.match.pk)
     assert (row.status, row.generation, row.plies) == ("done", 2, 0)
     assert OutboxTask.objects.get(task=TASK, args=[played.match.pk, 2]).done_at is not None

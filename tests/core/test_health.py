@@ -9,6 +9,7 @@ from celery.utils.nodenames import gethostname
 from django.utils import timezone
 
 from core import health
+from core.local_worker import LocalWorker
 from core.models import OutboxTask, WorkerHeartbeat
 from core.tasks import worker_heartbeat_task
 
@@ -19,12 +20,13 @@ def beat(queue: str, seconds_ago: float) -> None:
     health.worker_heartbeat_record(queue=queue, worker="w1", now=timezone.now() - timedelta(seconds=seconds_ago))
 
 
-def test_all_well_is_200_ok_with_every_part_named(client, settings, django_assert_max_num_queries):
+def test_all_well_is_200_ok_with_every_part_named(client, settings, django_assert_num_queries):
     settings.HEARTBEAT_STALE_SECONDS = 120
     beat("quick", 5)
     beat("imports", 30)
     beat("analysis", 30)
-    with django_assert_max_num_queries(6):
+    # The database's SELECT 1, the heartbeats, the outbox's backlog, the analyses: one query each.
+    with django_assert_num_queries(4):
         response = client.get("/health/")
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     body = response.json()
@@ -32,7 +34,9 @@ def test_all_well_is_200_ok_with_every_part_named(client, settings, django_asser
     assert set(body["queues"]) == {"quick", "imports", "analysis"}
     assert body["queues"]["quick"]["stale"] is False and 4 <= body["queues"]["quick"]["age_seconds"] < 60
     assert body["queues"]["imports"]["last_heartbeat"] is not None
-    assert body["outbox"] == {"unsent": 0, "oldest_unsent_seconds": None, "sent_not_done": 0, "given_up": 0}
+    assert body["outbox"] == {"unsent": 0, "oldest_unsent_seconds": None, "sent_not_done": 0,
+                              "oldest_sent_not_done_seconds": None, "given_up": 0}
+    assert body["analysis"] == {"queued": 0, "running": 0, "stuck": 0, "oldest_queued_seconds": None}
     assert "sessionid" not in response.cookies
 
 
@@ -82,6 +86,52 @@ def test_it_counts_the_outbox_backlog(client, settings):
     assert body["degraded"] == ["outbox"]  # a row the relay gave up on needs a person
 
 
+@pytest.mark.parametrize(("local", "row", "overdue"), [
+    (False, {"created_at": 119}, False),
+    (False, {"created_at": 121}, True),  # unsent past the stale time: nothing is sending it
+    (True, {"created_at": 121}, True),  # on the laptop too: no local worker is taking it
+    (False, {"sent_at": 1920 + 119}, False),  # the analysis and imports queues' resend time, and more
+    (False, {"sent_at": 1920 + 121}, True),  # sent, not done, and not sent again: its worker is gone
+    (True, {"sent_at": 10 * 10 + 119}, False),  # a local worker takes it again within grace x attempts
+    (True, {"sent_at": 10 * 10 + 121}, True),
+])
+def test_work_waiting_longer_than_it_should_is_degraded_with_its_age(client, settings, local, row, overdue):
+    settings.LOCAL_TASKS = local
+    settings.HEALTH_OUTBOX_STALE_SECONDS = 120
+    settings.OUTBOX_GRACE_SECONDS, settings.OUTBOX_MAX_ATTEMPTS = 10, 10
+    settings.OUTBOX_RESEND_SECONDS = {"quick": 420, "imports": 1920, "analysis": 1920}
+    for queue in settings.QUEUES:
+        beat(queue, 1)
+    now = timezone.now()
+    ((field, seconds),) = row.items()
+    fields = {field: now - timedelta(seconds=seconds)}
+    if field == "sent_at":
+        fields["attempts"] = 1
+    OutboxTask.objects.create(task="t", queue="analysis", **fields)
+    body = client.get("/health/").json()
+    assert body["degraded"] == (["outbox"] if overdue else [])
+    age = body["outbox"]["oldest_unsent_seconds" if field == "created_at" else "oldest_sent_not_done_seconds"]
+    assert seconds <= age < seconds + 30
+
+
+def test_an_analysis_running_without_progress_is_degraded_as_stuck(client, settings):
+    from analysis.models import MatchAnalysis
+    from tests.matches.factories_ratings import match_between, player
+
+    settings.ANALYSIS_STUCK_SECONDS = 300
+    for queue in settings.QUEUES:
+        beat(queue, 1)
+    now = timezone.now()
+    match = match_between(player("ann"), player("ben"), length=3)
+    row = MatchAnalysis.objects.create(match=match, plies=0, status=MatchAnalysis.Status.RUNNING,
+                                       requested_at=now - timedelta(seconds=400), progressed_at=now - timedelta(seconds=290))
+    body = client.get("/health/").json()
+    assert (body["status"], body["analysis"]["running"], body["analysis"]["stuck"]) == ("ok", 1, 0)
+    MatchAnalysis.objects.filter(pk=row.pk).update(progressed_at=now - timedelta(seconds=310))
+    body = client.get("/health/").json()
+    assert (body["status"], body["degraded"], body["analysis"]["stuck"]) == ("degraded", ["analysis:stuck"], 1)
+
+
 def test_the_database_down_is_503_with_retry_after(client, monkeypatch):
     monkeypatch.setattr(health, "database_up", lambda: False)
     response = client.get("/health/")
@@ -103,11 +153,17 @@ def test_the_database_check_says_down_when_the_query_fails(monkeypatch):
     assert health.database_up() is False
 
 
-def test_with_no_broker_there_are_no_queues_to_watch(client, settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
+def test_with_no_broker_the_local_workers_queues_are_watched_as_a_brokers_are(client, settings):
+    settings.LOCAL_TASKS = True
     settings.REDIS_URL = None
     body = client.get("/health/").json()
-    assert (body["status"], body["queues"], body["redis"]) == ("ok", {}, {"up": None})
+    # No local worker has run yet: every queue is stale, as it would be without Celery workers.
+    assert (body["status"], body["workers"], body["redis"]) == ("degraded", "local", {"up": None})
+    assert set(body["degraded"]) == {"queue:quick", "queue:imports", "queue:analysis"}
+    LocalWorker(settings.QUEUES, poll_seconds=0, max_idle_polls=1).run()
+    body = client.get("/health/").json()
+    assert (body["status"], body["degraded"]) == ("ok", [])
+    assert {name: queue["stale"] for name, queue in body["queues"].items()} == dict.fromkeys(settings.QUEUES, False)
 
 
 def test_the_heartbeat_task_records_its_queue_and_worker():

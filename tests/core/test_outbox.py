@@ -14,6 +14,7 @@ from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from core import outbox
+from core.local_worker import LocalWorker
 from core.models import OutboxTask
 from core.outbox import outbox_enqueue, outbox_prune, outbox_relay
 from matches.models import Match, RatingChange
@@ -364,20 +365,27 @@ def test_a_transient_failure_leaves_the_row_to_do(monkeypatch):
     assert row.done_at is None
 
 
-# --- eager mode, pruning ---------------------------------------------------------------------------
+# --- without a broker, pruning ------------------------------------------------------------------
 
 
 @pytest.mark.django_db
-def test_with_no_broker_the_task_runs_in_this_process_after_the_commit(settings, django_capture_on_commit_callbacks):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
+def test_with_no_broker_the_row_waits_for_a_local_worker_and_nothing_runs_in_this_process(
+        settings, django_capture_on_commit_callbacks, published):
+    settings.LOCAL_TASKS = True
     alice, bob = player("alice", rating=1600), player("bob")
     match = match_between(alice, bob, length=7)
-    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
         confirm(match, (7, 3))
-        assert not RatingChange.objects.filter(match=match).exists()  # not before the commit
-    assert RatingChange.objects.filter(match=match).count() == 2
     row = OutboxTask.objects.get(task="matches.tasks.match_rating_apply_task")
-    assert row.sent_at is not None and row.done_at is not None
+    # Written unsent, nothing published nor run after the commit: the row is the message.
+    assert (row.sent_at, row.attempts, row.done_at) == (None, 0, None)
+    assert published == [] and not RatingChange.objects.filter(match=match).exists()
+    assert not [callback for callback in callbacks if getattr(callback, "func", None) is outbox._dispatch]
+    assert outbox_relay() == 0  # no broker to send to: the relay leaves the rows to the local workers
+    LocalWorker(["quick"], poll_seconds=0, max_idle_polls=1).run()
+    assert RatingChange.objects.filter(match=match).count() == 2
+    row.refresh_from_db()
+    assert row.sent_at is not None and row.done_at is not None and row.attempts == 1
 
 
 @pytest.mark.django_db

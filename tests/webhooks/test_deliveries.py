@@ -11,6 +11,7 @@ import pytest
 from django.db import transaction
 
 from clubs.models import ClubEvent
+from core.local_worker import LocalWorker
 from core.models import OutboxTask
 from matches.models import Match
 from matches.services.reporting import claim_make, match_override
@@ -151,7 +152,7 @@ def test_the_sweep_sends_again_a_delivery_whose_task_was_lost(receiver):
 
 def test_a_transaction_that_rolls_back_after_a_confirmation_writes_no_delivery_and_sends_nothing(
         receiver, settings, django_capture_on_commit_callbacks):
-    settings.CELERY_TASK_ALWAYS_EAGER = True  # what is committed is sent at once, in this process
+    settings.LOCAL_TASKS = True  # what is committed is run by a local worker (no broker)
     tournament, match = event_match()
     subscribe(receiver, tournament=tournament)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
@@ -164,9 +165,10 @@ def test_a_transaction_that_rolls_back_after_a_confirmation_writes_no_delivery_a
     match.refresh_from_db()
     assert match.status != Match.Status.CONFIRMED
 
-    # The same change committed is delivered, through the outbox after the commit.
+    # The same change committed is delivered, through the outbox, by the quick queue's worker.
     with django_capture_on_commit_callbacks(execute=True):
         confirm(match, tournament.organiser)
+    LocalWorker(["quick"], poll_seconds=0, max_idle_polls=1).run()
     assert len(receiver.requests) == 1
     assert Delivery.objects.get().status == "delivered"
 
