@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The layers, bottom first. An app may import its own modules and any app of a lower layer.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine", "tournaments.draw"),  # pure: the standard library only
-    ("core",),  # errors, API plumbing, page helpers, task retry policy, locking
+    ("core",),  # errors, API plumbing, page helpers, task retry policy, locking, the outbox and its local workers, /health/
     ("audit",),
     ("accounts",),
     ("matches",),  # the kernel: players, sides, matches, results, ratings
