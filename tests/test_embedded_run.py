@@ -95,3 +95,59 @@ def test_the_demo_runs_on_the_embedded_default_and_every_kind_of_page_answers(tm
     assert result.returncode == 0, result.stderr[-3000:]
     answers = json.loads(result.stdout.strip().splitlines()[-1])
     assert {path: status for path, status in answers.items() if status != 200} == {}
+
+
+IMPORT = """
+import json, os, re, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from pathlib import Path
+from django.core.management import call_command
+from django.test import Client
+call_command("migrate", verbosity=0)
+from accounts.models import User
+from matches.models import ImportJob
+client = Client()
+client.force_login(User.objects.create_user(username="organiser", password="x" * 12))
+folder = Path(sys.argv[1])
+uploads = [open(path, "rb") for path in sorted(folder.glob("*.mat"))]
+answers = {"upload": client.post("/imports/", {"files": uploads}).status_code}
+job = ImportJob.objects.get()
+# Tasks run in-process here: the files are checked by the time the upload answers.
+answers["checked"] = job.status
+answers["players"] = client.get(f"/imports/{job.pk}/players/").status_code
+mapping = {f"choice-{index}": "guest" for index, _entry in enumerate(job.names)}
+answers["mapped"] = client.post(f"/imports/{job.pk}/players/", mapping).status_code
+job.refresh_from_db()
+answers["done"] = job.status
+pages = [client.get(f"/imports/{job.pk}/") for _visit in range(2)]
+answers["page"] = [page.status_code for page in pages]
+html = pages[-1].content.decode()
+answers["details"] = [re.sub(r"<[^>]+>", "", cell).strip()
+                      for cell in re.findall(r'<td class="details">(.*?)</td>', html, re.S)]
+api = client.get(f"/api/v1/imports/{job.pk}/")
+answers["api"] = api.status_code
+answers["api_results"] = [file["result"] for file in api.json()["files"]] if api.status_code == 200 else []
+print(json.dumps(answers))
+"""
+
+
+@pytest.mark.slow
+def test_an_import_runs_to_its_end_on_the_embedded_default_and_its_page_shows_sentences(tmp_path):
+    # Both steps of an import, as an organiser runs them on a laptop: its page and the API answer
+    # every time, each file's result a sentence (the games' count read from SQLite's JSON).
+    folder = tmp_path / "mat"
+    folder.mkdir()
+    games = {"galaxy_1pt_match1501137.mat": 1, "studio_3pt_solnze_lasse.mat": 2}
+    for name in games:
+        shutil.copy(BASE_DIR.parent / "shared" / "data" / "mat" / name, folder / name)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"),
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'crawford.sqlite3'}"}
+    result = subprocess.run([sys.executable, "-c", IMPORT, str(folder)], cwd=BASE_DIR, env=env, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    sentences = ["Accepted: one match of 1 game.", "Accepted: one match of 2 games."]
+    assert answers == {"upload": 302, "checked": "mapping", "players": 200, "mapped": 302, "done": "done",
+                       "page": [200, 200], "details": sentences, "api": 200, "api_results": sentences}
