@@ -4,12 +4,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import schema  # noqa: F401 - registers the schema's extension before the schema is made
 from config.front import front
-from config.views import RedocView, javascript_catalog, language_set
+from config.views import RedocView, favicon, javascript_catalog, language_set
 from core.health import health
 
 urlpatterns = [
     # For load balancers and people: what is up (core/health.py); no authentication, no throttle.
     path("health/", health, name="health"),
+    # Browsers ask every site for this: the icon the pages name (static/favicon.svg).
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     # The language switcher's form posts here (Django's set_language, and the profile's language).
     path("i18n/setlang/", language_set, name="set_language"),

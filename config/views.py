@@ -2,7 +2,8 @@
 
 import sys
 
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
@@ -42,6 +43,19 @@ def language_set(request):
     code = request.POST.get("language")
     if request.user.is_authenticated and language_known(code) and request.user.preferred_language != code:
         player_profile_update(user=request.user, preferred_language=code)
+    return response
+
+
+#: How long browsers keep /favicon.ico's answer: a day (the icon's address changes with its
+#: content where the static files are hashed, so it is not a permanent redirect).
+FAVICON_MAX_AGE = 86400
+
+
+@require_safe
+def favicon(request):
+    """/favicon.ico, which browsers ask of every site: sent to the icon every page names."""
+    response = HttpResponseRedirect(static("favicon.svg"))
+    patch_cache_control(response, public=True, max_age=FAVICON_MAX_AGE)
     return response
 
 

@@ -57,7 +57,7 @@ pages = {
 # (issue 16): each kind once, by its route's name.
 from django.urls import reverse
 first_round = 1
-pages["anonymous"] += ["/", "/api/docs/", "/api/redoc/",
+pages["anonymous"] += ["/", "/api/docs/", "/api/redoc/", "/favicon.ico",
                        reverse("tournaments:projector", args=[bracket.pk]),
                        reverse("tournaments:embed_bracket", args=[bracket.pk]),
                        reverse("tournaments:bracket_svg", args=[bracket.pk]),

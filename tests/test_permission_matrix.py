@@ -114,6 +114,8 @@ MATRIX = {
     ("logout", "get"):                                   (302, 200, 200, 200, 200, 200, 200),  # asks first (allauth)
     ("health", "get"):                                   (200, 200, 200, 200, 200, 200, 200),  # for load balancers
     ("health", "post"):                                  (405, 405, 405, 405, 405, 405, 405),
+    ("favicon", "get"):                                  (302, 302, 302, 302, 302, 302, 302),  # to the static icon
+    ("favicon", "post"):                                 (405, 405, 405, 405, 405, 405, 405),
     # The language switcher: anyone chooses (a signed-in user's profile keeps it), back to the page.
     ("set_language", "get"):                             (405, 405, 405, 405, 405, 405, 405),
     ("set_language", "post"):                            (302, 302, 302, 302, 302, 302, 302),
