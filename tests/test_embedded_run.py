@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.formats.mat import check_mat, read_mat
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 FILES = ["galaxy_1pt_match1501137.mat", "studio_3pt_solnze_lasse.mat", "gnubg_3pt_test_match01.mat"]
 
@@ -116,16 +118,17 @@ answers = {"upload": client.post("/imports/", {"files": uploads}).status_code}
 job = ImportJob.objects.get()
 # Tasks run in-process here: the files are checked by the time the upload answers.
 answers["checked"] = job.status
+def details():
+    html = client.get(f"/imports/{job.pk}/").content.decode()
+    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r'<td class="details">(.*?)</td>', html, re.S)]
+answers["checked_details"] = details()
 answers["players"] = client.get(f"/imports/{job.pk}/players/").status_code
 mapping = {f"choice-{index}": "guest" for index, _entry in enumerate(job.names)}
 answers["mapped"] = client.post(f"/imports/{job.pk}/players/", mapping).status_code
 job.refresh_from_db()
 answers["done"] = job.status
-pages = [client.get(f"/imports/{job.pk}/") for _visit in range(2)]
-answers["page"] = [page.status_code for page in pages]
-html = pages[-1].content.decode()
-answers["details"] = [re.sub(r"<[^>]+>", "", cell).strip()
-                      for cell in re.findall(r'<td class="details">(.*?)</td>', html, re.S)]
+answers["page"] = [client.get(f"/imports/{job.pk}/").status_code for _visit in range(2)]
+answers["details"] = details()
 api = client.get(f"/api/v1/imports/{job.pk}/")
 answers["api"] = api.status_code
 answers["api_results"] = [file["result"] for file in api.json()["files"]] if api.status_code == 200 else []
@@ -148,6 +151,8 @@ def test_an_import_runs_to_its_end_on_the_embedded_default_and_its_page_shows_se
                             text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     answers = json.loads(result.stdout.strip().splitlines()[-1])
-    sentences = ["Accepted: one match of 1 game.", "Accepted: one match of 2 games."]
+    players = [check_mat(read_mat((folder / name).read_bytes())).players for name in games]
+    sentences = [f"Accepted: one match of {count} game{'s' if count > 1 else ''}." for count in games.values()]
     assert answers == {"upload": 302, "checked": "mapping", "players": 200, "mapped": 302, "done": "done",
+                       "checked_details": [f"{first} against {second}" for first, second in players],
                        "page": [200, 200], "details": sentences, "api": 200, "api_results": sentences}
