@@ -5,7 +5,6 @@ deletion of one's account. ``login`` and ``logout`` keep the names the rest of t
 routes of the flows switched on are here (no sign-in by code, no reauthentication by code)."""
 
 from allauth.account import views as allauth_views
-from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
 from . import views
@@ -13,8 +12,9 @@ from . import views
 urlpatterns = [
     path("login/", views.SignInView.as_view(), name="login"),
     path("login/", views.SignInView.as_view(), name="account_login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("logout/", auth_views.LogoutView.as_view(), name="account_logout"),
+    # allauth's: a GET (the address typed in) asks on a page whether to sign out; its form posts.
+    path("logout/", allauth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", allauth_views.LogoutView.as_view(), name="account_logout"),
     path("signup/", views.SignUpView.as_view(), name="account_signup"),
     path("inactive/", allauth_views.account_inactive, name="account_inactive"),
     path("reauthenticate/", allauth_views.reauthenticate, name="account_reauthenticate"),

@@ -1,15 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import schema  # noqa: F401 - registers the schema's extension before the schema is made
 from config.front import front
-from config.views import javascript_catalog, language_set
+from config.views import RedocView, favicon, javascript_catalog, language_set
 from core.health import health
 
 urlpatterns = [
     # For load balancers and people: what is up (core/health.py); no authentication, no throttle.
     path("health/", health, name="health"),
+    # Browsers ask every site for this: the icon the pages name (static/favicon.svg).
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     # The language switcher's form posts here (Django's set_language, and the profile's language).
     path("i18n/setlang/", language_set, name="set_language"),
@@ -27,7 +29,8 @@ urlpatterns = [
     path("api/v1/", include("webhooks.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # ReDoc with a policy that keeps the browser on this site (its bundle would fetch a logo elsewhere).
+    path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),
     path("organiser/", include("accounts.views_organiser")),
     path("", include("rulings.urls")),
     path("", include("webhooks.urls")),

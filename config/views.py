@@ -2,13 +2,15 @@
 
 import sys
 
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django.views.defaults import page_not_found, server_error
 from django.views.i18n import JavaScriptCatalog, set_language
+from drf_spectacular.views import SpectacularRedocView
 
 from core.i18n import language_known
 from core.middleware import database_unavailable, database_unavailable_response
@@ -44,6 +46,19 @@ def language_set(request):
     return response
 
 
+#: How long browsers keep /favicon.ico's answer: a day (the icon's address changes with its
+#: content where the static files are hashed, so it is not a permanent redirect).
+FAVICON_MAX_AGE = 86400
+
+
+@require_safe
+def favicon(request):
+    """/favicon.ico, which browsers ask of every site: sent to the icon every page names."""
+    response = HttpResponseRedirect(static("favicon.svg"))
+    patch_cache_control(response, public=True, max_age=FAVICON_MAX_AGE)
+    return response
+
+
 #: The scripts' catalog of each language, made once per process (the catalogs change only with a
 #: deploy, which starts new processes): the page loads it on every visit.
 _catalogs: dict[str, tuple[bytes, str]] = {}
@@ -64,3 +79,30 @@ def javascript_catalog(request):
     patch_cache_control(response, public=True, max_age=CATALOG_MAX_AGE)
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
+
+
+#: What the ReDoc page may load: this site's files alone, and what ReDoc makes in the page (its
+#: inline start and styles, its search worker from a blob, data: images). Scripts may compile code
+#: (the bundle's schema validator does): only hosts are kept out.
+REDOC_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+])
+
+
+class RedocView(SpectacularRedocView):
+    """ReDoc from the service's own static files (templates/drf_spectacular/redoc.html), sent with
+    a policy that keeps the browser from loading anything from another host: ReDoc's bundle draws
+    the Redocly logo from cdn.redoc.ly whatever its options say, and leaves it out when refused."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Content-Security-Policy"] = REDOC_POLICY
+        return response

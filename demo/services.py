@@ -34,6 +34,7 @@ from .matches import friendly_matches_load, mat_dir
 from .people import DEMO_PASSWORD, ORGANISER_USERNAME, PLAYERS, demo_organiser, demo_player, login_lines
 from .tournaments import tournaments_load
 
+#: Where the README's run command serves the demo (``runserver 127.0.0.1:8000``).
 DEMO_URL = "http://127.0.0.1:8000/"
 
 
@@ -53,10 +54,10 @@ class DemoSummary:
     club_demo: ClubDemo | None = None
     chouette_demo: ChouetteDemo | None = None
 
-    @property
-    def login(self) -> str:
+    def login(self, url: str = DEMO_URL) -> str:
+        """The line that says where the demo is served (``url``) and who to sign in as."""
         player = PLAYERS[0][0]
-        return (f"Demo ready: {DEMO_URL}  sign in as {player} / {DEMO_PASSWORD} (player) "
+        return (f"Demo ready: {url}  sign in as {player} / {DEMO_PASSWORD} (player) "
                 f"or {ORGANISER_USERNAME} / {DEMO_PASSWORD} (organiser)")
 
     def logins(self) -> list[str]:

@@ -4,6 +4,7 @@ drf-spectacular-sidecar), found by the staticfiles finders, so the docs work off
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -40,3 +41,36 @@ def test_redoc_and_swagger_ui_come_from_the_sidecar():
     assert settings.SPECTACULAR_SETTINGS["REDOC_DIST"] == "SIDECAR"
     assert finders.find("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
     assert finders.find("drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js")
+
+
+#: What a Content-Security-Policy may allow without naming another host.
+OWN_SOURCES = {"'self'", "'none'", "'unsafe-inline'", "'unsafe-eval'", "data:", "blob:"}
+#: The directives a browser checks before it loads something (each falls back to default-src).
+FETCH_DIRECTIVES = ("script-src", "style-src", "img-src", "font-src", "connect-src", "worker-src", "media-src",
+                    "object-src", "frame-src", "manifest-src")
+
+
+def _policy(response) -> dict[str, list[str]]:
+    header = response.headers.get("Content-Security-Policy", "")
+    parts = (part.split() for part in header.split(";") if part.strip())
+    return {name: sources for name, *sources in parts}
+
+
+def test_the_redoc_page_lets_the_browser_load_nothing_from_another_host(client):
+    # ReDoc's bundle draws the Redocly logo from its CDN whatever its options say; the page's
+    # policy is what keeps the browser from asking another host for it (or anything else).
+    bundle = finders.find("drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js")
+    with open(bundle, encoding="utf-8") as source:
+        outside = re.findall(r"""\bsrc:["'](https?://[^"']+)["']""", source.read())
+    assert outside, "the bundle loads nothing from outside: this test has nothing left to prove"
+    response = client.get("/api/redoc/")
+    assert response.status_code == 200
+    policy = _policy(response)
+    assert policy.get("default-src") == ["'self'"], policy
+    for directive in FETCH_DIRECTIVES:
+        sources = policy.get(directive, policy["default-src"])
+        assert set(sources) <= OWN_SOURCES, (directive, sources, outside)
+
+
+def test_the_docs_settings_name_no_other_host():
+    assert not re.search(r"https?://|//[a-z]", json.dumps(settings.SPECTACULAR_SETTINGS))

@@ -49,8 +49,9 @@ from pathlib import PurePosixPath
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, OperationalError, transaction
-from django.db.models import Case, Exists, F, JSONField, OuterRef, Prefetch, Q, When
-from django.db.models.fields.json import KeyTransform
+from django.db.models import Case, Exists, F, IntegerField, OuterRef, Prefetch, Q, When
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -931,11 +932,14 @@ def import_job_get(*, job_id: int, user) -> ImportJob:
     Raises Http404 for anyone else, so that a job's existence is not revealed.
     """
     # A checked file keeps its games' logs until its match is written: a page polled every second
-    # reads only the two keys it shows, not thousands of moves a file.
+    # reads only the two keys it shows, not thousands of moves a file. The games' count is read as
+    # text cast to an integer: a key's JSON inside a CASE loses what tells Django's JSONField that
+    # SQLite already gave the number decoded (it would decode it again and fail).
     files = Prefetch("files", queryset=ImportFile.objects.defer("content", "parsed").annotate(
         players=KeyTransform("players", "parsed"),
-        games=Case(When(status=ImportFile.Status.IMPORTED, then=KeyTransform("games", "parsed")), default=None,
-                   output_field=JSONField()),
+        games=Case(When(status=ImportFile.Status.IMPORTED,
+                        then=Cast(KeyTextTransform("games", "parsed"), IntegerField())),
+                   default=None, output_field=IntegerField()),
     ).order_by("pk"))
     job = ImportJob.objects.prefetch_related(files).filter(pk=job_id).first()
     if job is None or not getattr(user, "is_authenticated", False) or not (user.is_staff or job.owner_id == user.pk):

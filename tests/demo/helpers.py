@@ -65,8 +65,8 @@ def snapshot() -> dict:
     }
 
 
-def run_command() -> str:
-    """``manage.py demo_data``'s output."""
+def run_command(*args: str) -> str:
+    """``manage.py demo_data``'s output (with the command-line arguments ``args``)."""
     out = StringIO()
-    call_command("demo_data", stdout=out)
+    call_command("demo_data", *args, stdout=out)
     return out.getvalue()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from unittest import mock
 
 import pytest
+from django.core.management import CommandError
 
 from accounts.models import User
 from demo.management.commands import demo_data as demo_data_command
@@ -114,3 +115,28 @@ def test_it_gives_every_player_a_rating_history_that_ends_at_the_rating(first_ru
         assert history[0].rating_before == 1500.0
         assert history[-1].rating_after == pytest.approx(player.rating)
         assert player.experience == sum(change.match.length for change in history)
+
+
+@pytest.mark.parametrize(("given", "url"), [
+    ([], "http://127.0.0.1:8000/"),
+    (["--addr", "8080"], "http://127.0.0.1:8080/"),
+    (["--addr", "127.0.0.1:8001"], "http://127.0.0.1:8001/"),
+    (["--addr", "localhost:9000"], "http://localhost:9000/"),
+    (["--addr=[::1]:8002"], "http://[::1]:8002/"),
+    # Served on every interface: this machine's own browser opens it at the loopback address.
+    (["--addr", "0.0.0.0:8003"], "http://127.0.0.1:8003/"),
+    (["--addr", "0:8004"], "http://127.0.0.1:8004/"),
+])
+def test_it_prints_the_address_runserver_is_given(first_run, given, url):
+    with mock.patch.object(demo_data_command, "demo_data_load", return_value=first_run.summary):
+        output = run_command(*given)
+    assert output.splitlines()[-1] == LOGIN.replace("http://127.0.0.1:8000/", url)
+    assert output.count("http://") == 1
+
+
+@pytest.mark.parametrize("given", ["eighty", "127.0.0.1:", "http://127.0.0.1:8000/", ":8000"])
+def test_an_address_runserver_would_refuse_is_refused_before_anything_is_loaded(given):
+    with mock.patch.object(demo_data_command, "demo_data_load") as load, pytest.raises(CommandError) as refused:
+        run_command("--addr", given)
+    assert given in str(refused.value) and "port" in str(refused.value)
+    load.assert_not_called()
