@@ -312,18 +312,23 @@ def _refuse_named(correction: Correction):
     return refuse
 
 
-def _unplanned(found: Cascade, matches: dict[str, int | None], after: state.Loaded) -> list[str]:
-    """The pairings that do not stand as ``found`` planned once the correction is made: other
-    players, a match removed that was to stay, or a match missing (or left) where one was (not)
-    to be made. ``matches``: each pairing's match before the correction."""
+def _unplanned(found: Cascade, was: dict[str, tuple], after: state.Loaded) -> list[str]:
+    """The pairings that do not stand as ``found`` planned once the correction is made: changed
+    without being in its resets (or in them and unchanged), holding other players than planned,
+    a match removed that was to stay, a match missing (or left) where one was (not) to be made.
+    ``was``: each pairing's entries and match before the correction."""
+    resets, to_make = {reset.id for reset in found.resets}, set(found.to_make)
     wrong = []
-    to_make = set(found.to_make)
     for match_state in found.after.matches:
         key = match_state.match.id
-        now, kept = after.by_key[key], key in found.matched
-        if ((now.entry0_id, now.entry1_id) != stored_entries(match_state)
-                or (kept and now.match_id != matches[key])
-                or (not kept and (now.match_id is not None) != (key in to_make))):
+        row = after.by_key[key]
+        now = (row.entry0_id, row.entry1_id, row.match_id)
+        if key in found.matched:
+            match_as_planned = row.match_id == was[key][2]
+        else:
+            match_as_planned = (row.match_id is not None) == (key in to_make)
+        changed = key != found.source and now != was[key]
+        if now[:2] != stored_entries(match_state) or not match_as_planned or changed != (key in resets):
             wrong.append(key)
     return wrong
 
@@ -354,7 +359,7 @@ def result_correct(*, match_id: int, user, score, statement: str = "", tournamen
         raise Conflict(_("the bracket has changed since the correction was previewed: look at it again"),
                        code="cascade_changed")
     source = loaded.by_key[correction.key]
-    matches = {p.key: p.match_id for p in loaded.pairings}
+    was = {p.key: (p.entry0_id, p.entry1_id, p.match_id) for p in loaded.pairings}
     if found is not None and found.removed:
         _drop_matches([loaded.by_key[key] for key in found.removed], _refuse_named(correction), user,
                       void_started=True)
@@ -364,7 +369,7 @@ def result_correct(*, match_id: int, user, score, statement: str = "", tournamen
         # sure every reset pairing stands as planned (idempotent), and the stored event is then
         # held to the plan: what the director was shown is what was done, or nothing is.
         bracket_sync(tournament, state.load(tournament), created_by=user, refuse=_refuse_for(source))
-        if _unplanned(found, matches, state.load(tournament)):
+        if _unplanned(found, was, state.load(tournament)):
             raise Conflict(_("the correction would change the bracket otherwise than its preview shows, so nothing "
                              "was changed: look at it again"), code="cascade_changed")
     event_audit_record(
