@@ -2,9 +2,10 @@
 event is reopened (with a confirmation) so that it can be corrected.
 
 The correction is two steps, POST each (``services.corrections``): the form's score is previewed
-(nothing changes; the page lists, in sentences, the later matches it resets and those that had
-already started with the wrong player), then confirmed with the list the director saw (if the
-bracket moved in between, the service refuses and the page shows the new list)."""
+(nothing changes; the page lists, in sentences, every later match it resets, those that had
+already started with the wrong player, and every player to tell), then confirmed with the list the
+director saw (if the bracket moved in between, the service refuses and the page shows the new
+list)."""
 
 from __future__ import annotations
 

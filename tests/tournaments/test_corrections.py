@@ -253,3 +253,28 @@ def test_a_reset_match_with_a_dispute_kept_for_good_is_refused_by_name_and_nothi
     assert caught.value.code == "result_built_on"
     assert caught.value.message.startswith("A semi-final, Alice v Dave, cannot be reset: it has started")
     assert snapshot(tournament) == before
+
+
+def test_a_correction_that_would_change_more_than_its_plan_changes_nothing(organiser, monkeypatch):
+    """The correction is held to its plan: were the plan to leave out a match the bracket then
+    resets (here the semi-final, dropped from it on purpose), nothing would change."""
+    from dataclasses import replace
+
+    from tournaments.services import corrections
+
+    def short_of_the_semi_final(*args, **kwargs):
+        found = cascade(*args, **kwargs)
+        return replace(found, resets=tuple(reset for reset in found.resets if reset.id != "main-3-1"))
+
+    cascade = corrections.cascade
+    monkeypatch.setattr(corrections, "cascade", short_of_the_semi_final)
+    tournament, _who = sixteen(organiser)
+    match, score = score_for(tournament, "main-1-1", "Sybil")
+    before = snapshot(tournament)
+    with pytest.raises(Conflict) as caught:
+        result_correct(match_id=match.pk, user=organiser, score=score)
+    assert caught.value.code == "cascade_changed" and "otherwise than its preview shows" in caught.value.message
+    assert snapshot(tournament) == before
+    monkeypatch.undo()
+    done = result_correct(match_id=match.pk, user=organiser, score=score)
+    assert "main-3-1" in done.keys

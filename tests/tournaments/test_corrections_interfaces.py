@@ -11,8 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from audit.models import AuditEntry
+from matches.models import Match
 from tests.matches.factories_api import client_for
-from tests.tournaments.factories import drawn, pairing, play, snapshot
+from tests.tournaments.factories import drawn, names, pairing, play, snapshot
 from tests.tournaments.test_corrections import score_for, sixteen
 from tournaments.models import Tournament
 from tournaments.services import tournament_finish
@@ -143,3 +144,72 @@ def test_the_page_preview_reads_a_constant_number_of_queries(organiser, django_a
     with django_assert_num_queries(9):
         answer = client.post(url, {"score0": score[0], "score1": score[1]})
     assert answer.status_code == 200 and "This resets 3 later matches" in answer.content.decode()
+
+
+def quarter_finals_won_by_their_bottom_players(organiser):
+    """16 players with a consolation flight: main round 1 played (the top players win), both
+    quarter-finals feeding the first semi-final won by their bottom players (Heidi beat Alice,
+    Erin beat Dave); the semi-final, Heidi v Erin, is scheduled, not played."""
+    tournament, _players = drawn(16, organiser=organiser, consolation_rounds=1,
+                                lengths={"main": [3, 5, 7, 9], "consolation": 3})
+    for i in range(1, 9):
+        row = pairing(tournament, f"main-1-{i}")
+        play(tournament, row.key, row.entry0.side.player_a)
+    for key in ("main-2-1", "main-2-2"):
+        play(tournament, key, pairing(tournament, key).entry1.side.player_a, loser_points=1)
+    assert pairing(tournament, "main-3-1").match.status == "scheduled"
+    return tournament
+
+
+SEMI_RESET = "A semi-final, Heidi v Erin, is reset: Erin waits there for an opponent still to be decided."
+
+
+def test_the_confirmation_step_names_the_scheduled_semi_final_the_correction_removes(organiser):
+    tournament = quarter_finals_won_by_their_bottom_players(organiser)
+    semi = pairing(tournament, "main-3-1").match_id
+    match, score = score_for(tournament, "main-1-1", "Sybil")
+    url = reverse("tournaments:result_correct", args=[tournament.pk, match.pk])
+    client = browser(organiser)
+    before = snapshot(tournament)
+    text = client.post(url, {"score0": score[0], "score1": score[1]}).content.decode()
+    assert snapshot(tournament) == before
+    assert "This resets 3 later matches" in text
+    assert ("A quarter-final, Alice v Heidi, which Heidi won 5-1, is reset: its result is void and Sybil v Heidi "
+            "will be played instead.") in text
+    assert SEMI_RESET in text
+    assert "A quarter-final of the consolation flight, Sybil v Ivan, is reset: Alice v Ivan will be played instead." in text
+    tell = re.search(r'class="cascade-tell">(.*?)</section>', text, re.S).group(1)
+    assert "Players to tell" in tell
+    assert re.findall(r"<li>([^<]*)</li>", tell) == ["Alice", "Sybil", "Heidi", "Erin", "Ivan"]
+    assert not re.search(r">[^<]*(main|consolation)-\d", text)
+    assert 'name="expected" value="main-2-1,main-3-1,consolation-1-1"' in text
+    done = client.post(url, {"score0": score[0], "score1": score[1], "expected": "main-2-1,main-3-1,consolation-1-1",
+                             "confirm": "1"})
+    assert done.status_code == 302
+    assert not Match.objects.filter(pk=semi).exists()
+    assert names(pairing(tournament, "main-3-1")) == (None, None)
+    assert names(pairing(tournament, "main-2-1")) == ("Sybil", "Heidi")
+    assert pairing(tournament, "main-2-2").match.status == "confirmed"  # Erin's win stands
+
+
+def test_the_api_dry_run_names_the_scheduled_semi_final_the_correction_removes(organiser):
+    tournament = quarter_finals_won_by_their_bottom_players(organiser)
+    semi = pairing(tournament, "main-3-1").match_id
+    match, score = score_for(tournament, "main-1-1", "Sybil")
+    url = reverse("api-tournament-result-correct", args=[tournament.pk, match.pk])
+    api = client_for(organiser)
+    before = snapshot(tournament)
+    body = api.post(url + "?dry_run=1", {"score": list(score)}, format="json").json()
+    assert snapshot(tournament) == before
+    assert body["keys"] == ["main-2-1", "main-3-1", "consolation-1-1"]
+    quarter, semi_line, drop = body["resets"]
+    assert (quarter["before"], quarter["after"], quarter["voided"], quarter["removed"]) == (
+        ["Alice", "Heidi"], ["Sybil", "Heidi"], "Heidi", True)
+    assert (semi_line["round_name"], semi_line["before"], semi_line["after"], semi_line["voided"],
+            semi_line["removed"], semi_line["match"], semi_line["sentence"]) == (
+        "a semi-final", ["Heidi", "Erin"], [None, "Erin"], None, True, semi, SEMI_RESET)
+    assert (drop["before"], drop["after"], drop["removed"]) == (["Sybil", "Ivan"], ["Alice", "Ivan"], True)
+    assert body["tell"] == ["Alice", "Sybil", "Heidi", "Erin", "Ivan"]
+    done = api.post(url, {"score": list(score), "expected": body["keys"]}, format="json").json()
+    assert done["applied"] is True and done["keys"] == body["keys"] and done["tell"] == body["tell"]
+    assert not Match.objects.filter(pk=semi).exists()

@@ -2,9 +2,11 @@
 reopened (``tournaments.services.corrections``, ``events.event_reopen``).
 
 ``POST tournaments/<id>/matches/<match>/correct/`` with ``{"score": [a, b]}``: with
-``?dry_run=1`` (or ``"dry_run": true``) nothing changes and the answer lists the later matches the
-correction would reset; without it the correction is made (send back the dry run's ``keys`` as
-``expected``: if the bracket has moved since, 409 ``cascade_changed`` and nothing changes).
+``?dry_run=1`` (or ``"dry_run": true``) nothing changes and the answer lists every later match the
+correction would reset (``resets``, each saying whether its match is removed) and every player to
+tell (``tell``); without it the correction is made, exactly as the dry run said (send back the dry
+run's ``keys`` as ``expected``: if the bracket has moved since, 409 ``cascade_changed`` and nothing
+changes).
 Status codes: 200; 400 bad body, bad score, a match not of this event's draw; 401; 403 not the
 event's director; 404 unknown event or match; 409 a finished event (reopen it), a reset match
 with a dispute or being reported right now, a rating change that cannot be undone.
@@ -32,7 +34,7 @@ from .serializers import TOURNAMENT_READ_ONLY, TournamentSerializer
 
 
 class CorrectionInputSerializer(StrictInputSerializer):
-    read_only_names = ("resets", "applied", "summary")
+    read_only_names = ("resets", "applied", "summary", "tell")
 
     score = ScoreField(help_text="the corrected final score, side 0's first")
     statement = serializers.CharField(required=False, allow_blank=True, max_length=2000,
@@ -54,6 +56,7 @@ class ResetSerializer(serializers.Serializer):
     before = serializers.ListField(child=serializers.CharField(allow_null=True), help_text="players' names before")
     after = serializers.ListField(child=serializers.CharField(allow_null=True),
                                   help_text="players' names after (null: still to be decided)")
+    removed = serializers.BooleanField(help_text="its match is removed (else only its players change)")
     voided = serializers.CharField(allow_null=True, help_text="who had won the result it loses")
     score = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     started = serializers.BooleanField(help_text="it had started or been reported with the wrong player")
@@ -74,6 +77,8 @@ class CorrectionSerializer(serializers.Serializer):
     summary = serializers.CharField()
     keys = serializers.ListField(child=serializers.CharField(), help_text="send back as expected")
     resets = ResetSerializer(many=True)
+    tell = serializers.ListField(child=serializers.CharField(),
+                                 help_text="the players to tell: the corrected match's, then everyone in a reset match")
     started = serializers.SerializerMethodField()
 
     def get_started(self, correction) -> list[str]:

@@ -22,7 +22,7 @@ Unconfirmed results are simply not passed in: only confirmed results advance a b
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -421,6 +421,57 @@ def advance(bracket: Bracket, results: Mapping[str, Entrant] | Iterable[tuple[st
             raise DrawError(f"{m.id} cannot have a result now ({state.status})", code="match_not_ready", match=m.id)
         states[m.id] = state
     return BracketState(bracket, tuple(states[m.id] for m in bracket.matches))
+
+
+def settle(bracket: Bracket, results: Mapping[str, Entrant], *, withdrawn: Collection[Entrant] = frozenset(),
+           matched: Collection[str] = frozenset(), lenient: bool = False) -> tuple[BracketState, frozenset[str]]:
+    """Where ``bracket`` stands given the confirmed ``results`` and the walkovers they lead to, and
+    which matches went through by walkover.
+
+    A *walkover* is a match whose two players are known, that has no match of its own (not in
+    ``matched``: a match made for its players is decided by its result, a forfeit included) and
+    where a player has withdrawn (in ``withdrawn``): the other goes through (both withdrawn: the
+    top side does). A result after a walkover (its winner's next match) fits only once the
+    walkover is known, so the walkovers are found from what the fitting results decide, then the
+    state is asked again strictly (``lenient``: leave out a result that does not fit instead, as
+    :func:`advance` does). Raises ``DrawError`` as :func:`advance` does."""
+    walkovers: dict[str, Entrant] = {}
+    state = advance(bracket, results, lenient=lenient or bool(withdrawn))
+    while withdrawn:
+        found = {}
+        for pairing in state.ready():
+            if pairing.id in matched:
+                continue  # a real match: its forfeit is a confirmed result
+            if pairing.top in withdrawn:
+                found[pairing.id] = pairing.bottom if pairing.bottom not in withdrawn else pairing.top
+            elif pairing.bottom in withdrawn:
+                found[pairing.id] = pairing.top
+        if not found:
+            break
+        walkovers.update(found)
+        state = advance(bracket, {**results, **walkovers}, lenient=True)
+    if withdrawn:
+        state = advance(bracket, {**results, **walkovers}, lenient=lenient)
+    return state, frozenset(walkovers)
+
+
+def stored_entries(match_state: MatchState) -> tuple[Entrant | None, Entrant | None]:
+    """What a match's stored row holds: both players once both are known (to play, played or a
+    walkover), the real side of a bye, nothing while a side is still to be decided (so that a
+    row with one player always means a bye)."""
+    top, bottom = match_state.top, match_state.bottom
+    if match_state.status in (READY, PLAYED):
+        return top, bottom
+    if match_state.status == BYE_STATUS:
+        return (None if top is BYE else top), (None if bottom is BYE else bottom)
+    return None, None
+
+
+def is_stale(match_state: MatchState, stored: tuple[Entrant | None, Entrant | None]) -> bool:
+    """Whether a match that exists (made for the players ``stored``) no longer fits where the
+    bracket stands: it is not to be played any more, or by other players. Such a match is
+    removed (and its result, if any, no longer stands)."""
+    return match_state.status not in (READY, PLAYED) or tuple(stored) != stored_entries(match_state)
 
 
 def next_pairings(bracket: Bracket, results: Mapping[str, Entrant]) -> tuple[Pairing, ...]:

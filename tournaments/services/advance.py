@@ -38,7 +38,7 @@ from matches.services.ratings import match_rating_revert
 from tournaments import announce, errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.abt import playoff
-from tournaments.draw.bracket import PLAYED, READY
+from tournaments.draw.bracket import READY, is_stale
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Tournament, event_id_of
 
 from . import contention, state, teams
@@ -209,8 +209,7 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
         pairing = loaded.by_key[match_state.match.id]
         if not state.has_matches(pairing):  # team events: a team match has boards, no match
             continue
-        expected = state.expected_entries(match_state)
-        if match_state.status not in (READY, PLAYED) or (pairing.entry0_id, pairing.entry1_id) != expected:
+        if is_stale(match_state, (pairing.entry0_id, pairing.entry1_id)):
             if state.pairing_started(pairing):
                 status = pairing.match.get_status_display().lower() if pairing.match is not None else gettext("a board has")
                 raise refuse(pairing.key, gettext("has started (%(status)s)") % {"status": status})

@@ -6,16 +6,22 @@ A director corrects a result of a running bracket event:
 - the same winner with another score: always allowed, nothing else in the bracket moves;
 - another winner: every later match the old winner reached because of that result (and every
   match the old loser's drop reached: consolation, last chance, a double elimination's losers'
-  bracket) is *reset*, whatever its state: played, reported or started with the wrong player. The
-  pure walk is :func:`tournaments.draw.cascade.cascade`; here it is read off the stored draw.
+  bracket) is *reset*, whatever its state: played, reported, started or only scheduled with the
+  wrong player; a result in it no longer stands, whoever won it, so what it fed is reset in turn.
 
-:func:`result_correction_preview` says what a correction would reset, in sentences with names
-and round names, and changes nothing (the page's confirmation step, the API's dry run).
-:func:`result_correct` does it in one transaction, under the match's lock then the event's (the
-order a report takes them): the reset matches' results are voided (their rating changes undone,
-their reports and scores kept in the audit log), their matches removed, then the result is
-overridden through ``matches.services.reporting.match_override`` and the bracket synced: each
-reset pairing gets a new scheduled match once its two players are known. Everything is audited.
+One function, :func:`_plan`, works out the whole change from the stored event: the pure
+:func:`tournaments.draw.cascade.cascade` read off the stored draw (its results, its matches, what
+each pairing holds, who has withdrawn). Both the preview and the correction use it:
+
+:func:`result_correction_preview` says what a correction would change, in sentences with names
+and round names (every match it resets or rewrites, and every player to tell), and changes
+nothing (the page's confirmation step, the API's dry run). :func:`result_correct` does exactly
+that in one transaction, under the match's lock then the event's (the order a report takes
+them): the removed matches' results are voided (their rating changes undone, their reports and
+scores kept in the audit log) and the matches deleted, then the result is overridden through
+``matches.services.reporting.match_override`` and the bracket synced: each reset pairing gets its
+new players, and a new scheduled match once both are known. If the stored event then differs in
+any way from the plan, nothing changes (Conflict ``cascade_changed``). Everything is audited.
 
 A finished event is reopened first (``events.event_reopen``); a correction of a finished event is
 refused.
@@ -34,9 +40,8 @@ from matches.services.reporting import claim_make, match_locked, match_override,
 from tournaments import errors
 from tournaments.draw import DrawError
 from tournaments.draw import names as round_names
-from tournaments.draw.bracket import BYE, PLAYED, READY
+from tournaments.draw.bracket import BYE, BYE_STATUS, NOT_NEEDED, PLAYED, READY, stored_entries
 from tournaments.draw.cascade import Cascade, Reset, cascade
-from tournaments.draw.routes import Routes
 from tournaments.models import EVENT_JOIN, Entry, Pairing, Tournament, event_id_of
 from tournaments.round_labels import round_phrase
 
@@ -50,10 +55,11 @@ from .common import runs, tournament_lock
 
 @dataclass(frozen=True)
 class ResetLine:
-    """A later match a correction resets: its pairing ``key`` (for the API), where it is in the
-    bracket (``round_name``), its players before and after (names; None while to be decided), the
-    result it loses (``voided``: the winner's name, and ``score``), whether it had started with
-    the wrong player (``started``), and the sentence a page shows."""
+    """A match a correction resets or rewrites: its pairing ``key`` (for the API), where it is in
+    the bracket (``round_name``), its players before (as its pairing holds them) and after
+    (names; None while to be decided), whether its match is removed (``removed``), the result it
+    loses (``voided``: the winner's name, and ``score``, None for a walkover), whether it had
+    started with the wrong player (``started``), and the sentence a page shows."""
 
     key: str
     flight: str
@@ -61,6 +67,7 @@ class ResetLine:
     round_name: str
     before: tuple[str | None, str | None]
     after: tuple[str | None, str | None]
+    removed: bool
     voided: str | None
     score: tuple[int, int] | None
     started: bool
@@ -71,7 +78,8 @@ class ResetLine:
 @dataclass(frozen=True)
 class Correction:
     """A correction as previewed or done: the match (``key``, ``round_name``, players), the
-    result it had and the one it gets, and what it resets."""
+    result it had and the one it gets, what it resets, and the players to tell (``tell``: the
+    corrected match's, then everyone in a match it resets, before or after, each once)."""
 
     tournament: Tournament
     match_id: int
@@ -82,6 +90,7 @@ class Correction:
     new_winner: str
     score: tuple[int, int]
     resets: tuple[ResetLine, ...]
+    tell: tuple[str, ...]
     applied: bool = False
 
     @property
@@ -136,37 +145,70 @@ def _name(names: dict[int, str], entrant) -> str | None:
     return names.get(entrant)
 
 
-def _line(reset: Reset, pairing: Pairing, bracket, names: dict[int, str]) -> ResetLine:
+def _then(after, now: tuple[str | None, str | None], names: dict[int, str]) -> str:
+    """What becomes of a reset match, as the end of its sentence."""
+    if after.status == READY:
+        return _("%(a)s v %(b)s will be played instead") % {"a": now[0], "b": now[1]}
+    if after.status == PLAYED:  # a walkover: the correction put a withdrawn player in it
+        other = after.loser
+        return _("%(winner)s goes through without playing, as %(other)s has withdrawn") % {
+            "winner": _name(names, after.winner), "other": _name(names, other)}
+    if after.status == BYE_STATUS and (now[0] or now[1]):
+        return _("%(a)s goes through without playing") % {"a": now[0] or now[1]}
+    if after.status == NOT_NEEDED:
+        return _("it is not to be played any more")
+    if now[0] or now[1]:
+        return _("%(a)s waits there for an opponent still to be decided") % {"a": now[0] or now[1]}
+    return _("it waits for both players to be decided again")
+
+
+def _line(reset: Reset, pairing: Pairing, bracket, names: dict[int, str], by_id: dict[int, Entry]) -> ResetLine:
     before, after = reset.before, reset.after
     match = pairing.match
     where = round_name(bracket, before.match.flight, before.match.round)
-    was = (_name(names, before.top), _name(names, before.bottom))
+    was = (names.get(pairing.entry0_id), names.get(pairing.entry1_id))  # as its pairing holds them
     now = (_name(names, after.top), _name(names, after.bottom))
     voided = _name(names, reset.voided)
     score = None
     if voided is not None and match is not None and match.score0 is not None:
-        flipped = names.get(pairing.entry0_id) != was[0]
+        flipped = by_id[pairing.entry0_id].side_id != match.side0_id  # the score in the pairing's order
         score = (match.score1, match.score0) if flipped else (match.score0, match.score1)
     started = match is not None and state.is_started(match, getattr(pairing, "has_reports", False))
-    if was[0] and was[1]:
-        what = _("%(round)s, %(a)s v %(b)s,") % {"round": where, "a": was[0], "b": was[1]}
+    if not (was[0] or was[1]):  # nobody was in it yet: the correction gives it its players
+        if after.status == READY:
+            sentence = _("%(round)s is to be played after all: %(a)s v %(b)s.") % {"round": where, "a": now[0],
+                                                                                  "b": now[1]}
+        else:
+            sentence = _("%(round)s changes: %(then)s.") % {"round": where, "then": _then(after, now, names)}
     else:
-        what = _("%(round)s, where %(a)s was waiting,") % {"round": where, "a": was[0] or was[1]}
-    if voided is not None:
-        what += " " + _("which %(winner)s won %(score)s,") % {"winner": voided, "score": _score(score) if score else ""}
-    elif started:
-        what += " " + _("which had started,")
-    if after.status == READY:
-        then = _("%(a)s v %(b)s will be played instead") % {"a": now[0], "b": now[1]}
-    elif now[0] or now[1]:
-        then = _("%(a)s waits there for an opponent still to be decided") % {"a": now[0] or now[1]}
-    else:
-        then = _("it waits for both players to be decided again")
-    sentence = (_("%(what)s is reset: its result is void and %(then)s.") if voided is not None
-                else _("%(what)s is reset: %(then)s.")) % {"what": what, "then": then}
-    return ResetLine(key=before.match.id, flight=before.match.flight, round_number=before.match.round,
-                     round_name=where, before=was, after=now, voided=voided, score=score, started=started,
-                     match_id=pairing.match_id, sentence=sentence[0].upper() + sentence[1:])
+        if was[0] and was[1]:
+            what = _("%(round)s, %(a)s v %(b)s,") % {"round": where, "a": was[0], "b": was[1]}
+        else:
+            what = _("%(round)s, where %(a)s was waiting,") % {"round": where, "a": was[0] or was[1]}
+        if voided is not None and score is not None:
+            what += " " + _("which %(winner)s won %(score)s,") % {"winner": voided, "score": _score(score)}
+        elif voided is not None:
+            what += " " + _("which %(winner)s won by walkover,") % {"winner": voided}
+        elif started:
+            what += " " + _("which had started,")
+        sentence = (_("%(what)s is reset: its result is void and %(then)s.") if voided is not None
+                    else _("%(what)s is reset: %(then)s.")) % {"what": what, "then": _then(after, now, names)}
+    return ResetLine(key=reset.id, flight=before.match.flight, round_number=before.match.round,
+                     round_name=where, before=was, after=now, removed=reset.removed, voided=voided, score=score,
+                     started=started, match_id=pairing.match_id, sentence=sentence[0].upper() + sentence[1:])
+
+
+def _tell(players: tuple[str, str], found: Cascade | None, loaded: state.Loaded, names: dict[int, str]
+          ) -> tuple[str, ...]:
+    """The players to tell: the corrected match's, then everyone a reset pairing holds before or
+    after the correction, each once, in that order."""
+    told = dict.fromkeys(players)
+    for reset in found.resets if found else ():
+        row = loaded.by_key[reset.id]
+        for entry in (row.entry0_id, row.entry1_id, *stored_entries(reset.after)):
+            if entry is not None:
+                told.setdefault(names[entry])
+    return tuple(told)
 
 
 # --- the preview ---------------------------------------------------------------------------------
@@ -196,9 +238,11 @@ def _check(tournament: Tournament, user) -> None:
                           code="team_correction")
 
 
-def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> tuple[Correction, Cascade | None, list]:
-    """The correction of ``match`` to ``score`` read off the loaded event: the Correction, the
-    cascade (None outside a bracket) and the reset pairings."""
+def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> tuple[Correction, Cascade | None]:
+    """The correction of ``match`` to ``score`` read off the loaded event, whole: the Correction
+    (what the preview shows) and the cascade (what the correction does: the matches it removes,
+    where the bracket then stands; None outside a bracket, or for a match without a result).
+    The preview and the correction both come from here, so they cannot differ."""
     claim_make(match, tuple(score), None)  # raises bad_score for a score that is no final score
     side = score_winner(match, tuple(score))
     pairing = next((p for p in loaded.pairings if p.match_id == match.pk), None)
@@ -218,34 +262,30 @@ def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> 
     if tournament.format not in state.BRACKET_FORMATS:
         where = _("round %(number)s") % {"number": pairing.round_number}
         correction = Correction(tournament, match.pk, pairing.key, where, players, names.get(old),
-                                names[winner], tuple(score), ())
-        return correction, None, []
+                                names[winner], tuple(score), (), players)
+        return correction, None
     try:
-        view = state.bracket_state(loaded)
-        routes = Routes(view.bracket)
-        where = round_name(view.bracket, pairing.flight, pairing.round_number)
+        bracket = state.build_bracket(tournament, loaded.order)
+        where = round_name(bracket, pairing.flight, pairing.round_number)
         found = None
         if old is not None:
-            results = {s.match.id: s.winner for s in view.state.matches if s.status == PLAYED}
-            found = cascade(routes, results, pairing.key, winner)
+            found = cascade(bracket, state.confirmed_results(loaded), pairing.key, winner,
+                            matched=state.matched_keys(loaded), stored=state.stored_rows(loaded),
+                            withdrawn=loaded.withdrawn)
     except DrawError as error:
         raise errors.from_draw(error) from None
-    lines, reset_pairings = [], []
-    for reset in found.resets if found else ():
-        row = loaded.by_key[reset.id]
-        if row.match_id is None and row.entry0_id is None and row.entry1_id is None:
-            continue  # nothing stored there yet: the sync fills it
-        lines.append(_line(reset, row, view.bracket, names))
-        reset_pairings.append(row)
+    lines = tuple(_line(reset, loaded.by_key[reset.id], bracket, names, loaded.by_id)
+                  for reset in (found.resets if found else ()))
     correction = Correction(tournament, match.pk, pairing.key, where, players, names.get(old), names[winner],
-                            tuple(score), tuple(lines))
-    return correction, found, reset_pairings
+                            tuple(score), lines, _tell(players, found, loaded, names))
+    return correction, found
 
 
 def result_correction_preview(*, match_id: int, user, score, tournament_id: int | None = None) -> Correction:
     """What correcting ``match_id``'s result to ``score`` would change, without changing anything
-    (the page's confirmation step, the API's dry run): a constant number of queries whatever the
-    event's size (the match; the event's entries and pairings).
+    (the page's confirmation step, the API's dry run): every match it resets and every player to
+    tell, from the plan :func:`result_correct` carries out. A constant number of queries whatever
+    the event's size (the match; the event's entries and pairings).
 
     Raises Match.DoesNotExist; DomainError ``not_event_match`` (not a match of the event's
     draw), ``bad_score``, ``team_correction``; NotAllowed ``not_organiser``; Conflict
@@ -254,7 +294,7 @@ def result_correction_preview(*, match_id: int, user, score, tournament_id: int 
     match, _event_id = _event_match(match_id, tournament_id)
     tournament = match.event_link.tournament
     _check(tournament, user)
-    correction, _found, _rows = _plan(tournament, match, score, state.load(tournament))
+    correction, _found = _plan(tournament, match, score, state.load(tournament))
     return correction
 
 
@@ -272,47 +312,75 @@ def _refuse_named(correction: Correction):
     return refuse
 
 
+def _unplanned(found: Cascade, was: dict[str, tuple], after: state.Loaded) -> list[str]:
+    """The pairings that do not stand as ``found`` planned once the correction is made: changed
+    without being in its resets (or in them and unchanged), holding other players than planned,
+    a match removed that was to stay, a match missing (or left) where one was (not) to be made.
+    ``was``: each pairing's entries and match before the correction."""
+    resets, to_make = {reset.id for reset in found.resets}, set(found.to_make)
+    wrong = []
+    for match_state in found.after.matches:
+        key = match_state.match.id
+        row = after.by_key[key]
+        now = (row.entry0_id, row.entry1_id, row.match_id)
+        if key in found.matched:
+            match_as_planned = row.match_id == was[key][2]
+        else:
+            match_as_planned = (row.match_id is not None) == (key in to_make)
+        changed = key != found.source and now != was[key]
+        if now[:2] != stored_entries(match_state) or not match_as_planned or changed != (key in resets):
+            wrong.append(key)
+    return wrong
+
+
 @transaction.atomic
 def result_correct(*, match_id: int, user, score, statement: str = "", tournament_id: int | None = None,
                    expected: list[str] | None = None) -> Correction:
-    """Correct ``match_id``'s result to ``score`` and reset what it cascades into (see the module
-    docstring). ``expected``: the pairing keys the director was shown (the preview's ``keys``);
-    when the bracket has moved since and the cascade differs, nothing changes.
+    """Correct ``match_id``'s result to ``score`` and reset what it cascades into, exactly as
+    :func:`result_correction_preview` shows it (see the module docstring). ``expected``: the
+    pairing keys the director was shown (the preview's ``keys``); when the bracket has moved
+    since and the cascade differs, nothing changes.
 
-    Writes, audited under ``user``: for each reset match, its rating change undone, ``match.deleted``
-    (its result and reports kept in the entry) and ``pairing.reset``; the override
-    (``match.result_overridden``); the new pairings' entries and matches; ``result.corrected``
-    (the correction and every reset, in sentences' terms). Raises what the preview raises, and
-    Conflict ``cascade_changed`` (``expected`` differs), ``result_built_on`` (a reset match has a
-    dispute kept for good, or is being reported right now), ``rating_built_on`` (a rating change
-    that cannot be undone); nothing changes then."""
+    Writes, audited under ``user``: for each removed match, its rating change undone,
+    ``match.deleted`` (its result and reports kept in the entry) and ``pairing.reset``; the
+    override (``match.result_overridden``); the reset pairings' new entries and matches;
+    ``result.corrected`` (the correction and every reset, in sentences' terms). Raises what the
+    preview raises, and Conflict ``cascade_changed`` (``expected`` differs, or the bracket would
+    not stand as planned), ``result_built_on`` (a reset match has a dispute kept for good, or is
+    being reported right now), ``rating_built_on`` (a rating change that cannot be undone);
+    nothing changes then."""
     match, event_id = _event_match(match_id, tournament_id)
     match_locked(match.pk)  # the match, then the event: the order a report's confirmation takes them
     tournament = tournament_lock(event_id)
     _check(tournament, user)
     loaded = state.load(tournament)
-    correction, found, rows = _plan(tournament, match, score, loaded)
+    correction, found = _plan(tournament, match, score, loaded)
     if expected is not None and list(expected) != correction.keys:
         raise Conflict(_("the bracket has changed since the correction was previewed: look at it again"),
                        code="cascade_changed")
     source = loaded.by_key[correction.key]
-    if rows:
-        _drop_matches([row for row in rows if state.has_matches(row)], _refuse_named(correction), user,
+    was = {p.key: (p.entry0_id, p.entry1_id, p.match_id) for p in loaded.pairings}
+    if found is not None and found.removed:
+        _drop_matches([loaded.by_key[key] for key in found.removed], _refuse_named(correction), user,
                       void_started=True)
-        Pairing.objects.filter(pk__in=[row.pk for row in rows if not state.has_matches(row)]).update(
-            entry0=None, entry1=None)
     match_override(match_id=match.pk, user=user, claim=claim_make(match, tuple(score), None), statement=statement)
     if found is not None:
         # The override's hook advanced the bracket from the corrected result; one full sync makes
-        # sure every reset pairing stands as the cascade says (idempotent).
+        # sure every reset pairing stands as planned (idempotent), and the stored event is then
+        # held to the plan: what the director was shown is what was done, or nothing is.
         bracket_sync(tournament, state.load(tournament), created_by=user, refuse=_refuse_for(source))
+        if _unplanned(found, was, state.load(tournament)):
+            raise Conflict(_("the correction would change the bracket otherwise than its preview shows, so nothing "
+                             "was changed: look at it again"), code="cascade_changed")
     event_audit_record(
         "result.corrected", actor=user, tournament=tournament, obj=source, match_id=match.pk,
         before={"key": correction.key, "winner": correction.old_winner},
         after={"key": correction.key, "winner": correction.new_winner, "score": list(correction.score),
                "resets": [{"key": line.key, "before": list(line.before), "after": list(line.after),
-                           "voided": line.voided, "score": list(line.score) if line.score else None,
-                           "started": line.started} for line in correction.resets]},
+                           "removed": line.removed, "voided": line.voided,
+                           "score": list(line.score) if line.score else None,
+                           "started": line.started} for line in correction.resets],
+               "tell": list(correction.tell)},
         note=statement,
     )
     return replace(correction, applied=True)

@@ -39,13 +39,24 @@ from tournaments.draw import (
     RoundRobin,
     SwissRound,
     add_consolation,
-    advance,
     double_elimination,
     round_robin,
     seed_by_list,
     single_elimination,
 )
-from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING, LoserOf, MatchState, Seeded, WinnerOf
+from tournaments.draw.bracket import (
+    BYE_STATUS,
+    NOT_NEEDED,
+    PLAYED,
+    READY,
+    WAITING,
+    LoserOf,
+    MatchState,
+    Seeded,
+    WinnerOf,
+    settle,
+    stored_entries,
+)
 from tournaments.draw.elimination import bracket_size
 from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.draw.lengths import Schedule
@@ -259,44 +270,27 @@ class BracketView:
 
 def bracket_state(loaded: Loaded) -> BracketView:
     """The bracket and where it stands after the confirmed results and the walkovers they lead
-    to. Raises ``DrawError`` (``not_in_match``, ``match_not_ready``) when a confirmed result no
-    longer fits its match: a correction of a match it depends on."""
+    to (``tournaments.draw.bracket.settle``: a ready pairing without a match where an entrant has
+    withdrawn). Raises ``DrawError`` (``not_in_match``, ``match_not_ready``) when a confirmed
+    result no longer fits its match: a correction of a match it depends on."""
     bracket = build_bracket(loaded.tournament, loaded.order)
-    results = confirmed_results(loaded)
-    withdrawn = loaded.withdrawn
-    walkovers: dict[str, int] = {}
-    # A confirmed result after a walkover (its winner's next match) fits only once the walkover
-    # is known: find the walkovers from what the fitting results decide, then ask strictly.
-    state = advance(bracket, results, lenient=bool(withdrawn))
-    while withdrawn:
-        found = {}
-        for pairing in state.ready():
-            stored = loaded.by_key.get(pairing.id)
-            if stored is not None and stored.match_id is not None:
-                continue  # a real match: its forfeit is a confirmed result
-            if pairing.top in withdrawn:
-                found[pairing.id] = pairing.bottom if pairing.bottom not in withdrawn else pairing.top
-            elif pairing.bottom in withdrawn:
-                found[pairing.id] = pairing.top
-        if not found:
-            break
-        walkovers.update(found)
-        state = advance(bracket, {**results, **walkovers}, lenient=True)
-    if withdrawn:
-        state = advance(bracket, {**results, **walkovers})
-    return BracketView(bracket, state, frozenset(walkovers))
+    found, walkovers = settle(bracket, confirmed_results(loaded), withdrawn=loaded.withdrawn,
+                              matched=matched_keys(loaded))
+    return BracketView(bracket, found, walkovers)
 
 
-def expected_entries(match_state) -> tuple[int | None, int | None]:
-    """What a bracket pairing row stores: both entries once both are known (to play, played or a
-    walkover), the real side of a bye, nothing while a side is still to be decided (so that
-    ``Pairing.is_bye`` keeps meaning a bye)."""
-    top, bottom = match_state.top, match_state.bottom
-    if match_state.status in (READY, PLAYED):
-        return top, bottom
-    if match_state.status == BYE_STATUS:
-        return (None if top is BYE else top), (None if bottom is BYE else bottom)
-    return None, None
+def matched_keys(loaded: Loaded) -> frozenset[str]:
+    """The pairings whose match exists (a ready pairing without one can be a walkover)."""
+    return frozenset(p.key for p in loaded.pairings if p.match_id is not None)
+
+
+def stored_rows(loaded: Loaded) -> dict[str, tuple[int | None, int | None]]:
+    """Each pairing's stored entries, by key."""
+    return {p.key: (p.entry0_id, p.entry1_id) for p in loaded.pairings}
+
+
+#: What a bracket pairing row stores (``tournaments.draw.bracket.stored_entries``).
+expected_entries = stored_entries
 
 
 def result_of(pairing: Pairing, by_id: dict[int, Entry]) -> Result:
