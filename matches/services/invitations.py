@@ -20,6 +20,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from core.i18n import language_of, languages_of
+from core.links import absolute_url
 
 from .. import errors
 from ..models import PlayerInvitation
@@ -40,9 +41,8 @@ def token_hash(token: str) -> str:
 
 
 def invitation_url(invitation: PlayerInvitation) -> str:
-    """The link of the invitation: ``CRAWFORD_SITE_URL`` (where the site is served) and the path."""
-    base = str(getattr(settings, "CRAWFORD_SITE_URL", "")).rstrip("/")
-    return base + reverse("matches:invitation", args=[invitation_token(invitation)])
+    """The link of the invitation, absolute: on the site's address (core.links.absolute_url)."""
+    return absolute_url(reverse("matches:invitation", args=[invitation_token(invitation)]))
 
 
 def invitation_refusal(invitation: PlayerInvitation, user=None):
