@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
+from django.db.models import Case, Max, Q, When
 
 from .models import User
 
@@ -49,3 +50,17 @@ def address_standing(user: User, address: str) -> str:
     if rows or (user.email or "").strip().casefold() == address.casefold():
         return ADDRESS_UNVERIFIED
     return ADDRESS_NOT_HIS
+
+
+def address_language(address: str) -> str | None:
+    """The preferred language of the account that holds ``address`` (compared without regard to
+    case): one with it verified first, then one with it among its addresses, then one whose
+    account address it is; None when no account has it. One query."""
+    address = (address or "").strip()
+    if not address:
+        return None
+    holders = (User.objects.filter(Q(emailaddress__email__iexact=address) | Q(email__iexact=address))
+               .annotate(rank=Max(Case(When(emailaddress__email__iexact=address, emailaddress__verified=True, then=2),
+                                       When(emailaddress__email__iexact=address, then=1), default=0)))
+               .order_by("-rank", "pk").values_list("preferred_language", flat=True))
+    return next(iter(holders[:1]), None)
