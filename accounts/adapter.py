@@ -6,11 +6,15 @@
   account") is rendered in the request, where its links are built, and handed to the task outbox
   (:func:`accounts.services.account_email_queue`): the request never waits on the mail server,
   and with the broker down the email waits in the outbox like every other. It is written in the
-  recipient's language (his account's; a new account takes the language he signed up in).
+  recipient's language (his account's; a new account takes the language he signed up in). Its
+  links are on the site's address (``core.links.absolute_url``: ``CRAWFORD_SITE_URL``, else this
+  request's host), not on whichever host allauth read from the request.
 - The client's address is the throttles' and the lockout's (``core.throttles.client_ip``).
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
@@ -20,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from core.i18n import language_known, languages_of
+from core.links import absolute_url, site_url
 from core.throttles import client_ip
 
 from . import hooks
@@ -30,6 +35,17 @@ STAGE = "accounts.stages.SignUpEmailVerificationStage"
 
 MISMATCH = _("Please enter a correct username and password (or email address and password). Both may be "
              "case-sensitive.")
+
+
+def _on_site(value, request):
+    """``value`` (a value of an email's context) with a link allauth built on the request's host
+    moved to the site's address (core.links.absolute_url); anything else as it is."""
+    if not isinstance(value, str) or request is None:
+        return value
+    bits = urlsplit(value)
+    if bits.scheme not in ("http", "https") or bits.netloc != request.get_host():
+        return value
+    return absolute_url(urlunsplit(("", "", bits.path, bits.query, bits.fragment)))
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -56,9 +72,11 @@ class AccountAdapter(DefaultAccountAdapter):
         return user
 
     def send_mail(self, template_prefix: str, email: str, context_data: dict) -> None:
-        """Render the email now (its links are built from this request) and queue it in the outbox."""
+        """Render the email now (its links are built from this request, on the site's address) and
+        queue it in the outbox."""
         request = context.request
-        data = {"request": request, "email": email, "current_site": get_current_site(request), **context_data}
+        data = {"request": request, "email": email, "current_site": get_current_site(request),
+                "site_url": site_url(), **{key: _on_site(value, request) for key, value in context_data.items()}}
         # In the recipient's language (his account's, else the page's: core/i18n.py).
         with translation.override(languages_of([email], default=translation.get_language())[email]):
             message = self.render_mail(template_prefix, email, data)

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core.i18n import languages_of
+from core.links import absolute_url
 
 from .models import User
 from .models_requests import OrganiserRequest
@@ -35,7 +36,7 @@ def _message(kind: str, object_id: int, reason: str, stamp: str) -> tuple[str, s
         key = f"crawford:organiser:{request.pk}:{request.status}@{request.decided_at.timestamp():.6f}"
         # A task has no request: the email speaks the language the player chose, not the worker's.
         with translation.override(request.user.preferred_language or None):
-            link = _("See %(path)s") % {"path": reverse("organiser:home")}
+            link = _("See %(path)s") % {"path": absolute_url(reverse("organiser:home"))}
             if request.status == OrganiserRequest.Status.APPROVED:
                 subject = _("You are an organiser now")
                 body = _("Your request to become an organiser was approved: you may create and run events.")
@@ -48,7 +49,7 @@ def _message(kind: str, object_id: int, reason: str, stamp: str) -> tuple[str, s
     if not user.email:
         return None
     with translation.override(user.preferred_language or None):
-        link = _("See %(path)s") % {"path": reverse("organiser:home")}
+        link = _("See %(path)s") % {"path": absolute_url(reverse("organiser:home"))}
         body = _("Your organiser role was withdrawn, for this reason:\n\n%(reason)s") % {"reason": reason}
         subject = _("Your organiser role was withdrawn")
     return subject, f"{body}\n\n{link}", user.email, f"crawford:organiser:revoked:{user.pk}@{stamp}"

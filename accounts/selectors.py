@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
+from django.db.models import Case, Max, Q, When
 
 from .models import User
 
@@ -29,3 +30,37 @@ def account_emails(user: User) -> tuple[str, bool, str]:
     if current is None:
         return user.email, False, pending.email if pending else ""
     return current.email, current.verified, pending.email if pending else ""
+
+
+#: What an email address is to an account (:func:`address_standing`).
+ADDRESS_VERIFIED, ADDRESS_UNVERIFIED, ADDRESS_NOT_HIS = "verified", "unverified", "not_his"
+
+
+def address_standing(user: User, address: str) -> str:
+    """Whether ``address`` is ``user``'s, compared without regard to case: ADDRESS_VERIFIED when
+    one of his allauth addresses is it and is verified; ADDRESS_UNVERIFIED when it is his but not
+    verified (an allauth address not verified yet, or his account's address with no allauth row:
+    accounts made by staff, the demo or a director); ADDRESS_NOT_HIS otherwise. One query."""
+    address = (address or "").strip()
+    if not address or not getattr(user, "is_authenticated", False):
+        return ADDRESS_NOT_HIS
+    rows = list(EmailAddress.objects.filter(user_id=user.pk, email__iexact=address).values_list("verified", flat=True))
+    if any(rows):
+        return ADDRESS_VERIFIED
+    if rows or (user.email or "").strip().casefold() == address.casefold():
+        return ADDRESS_UNVERIFIED
+    return ADDRESS_NOT_HIS
+
+
+def address_language(address: str) -> str | None:
+    """The preferred language of the account that holds ``address`` (compared without regard to
+    case): one with it verified first, then one with it among its addresses, then one whose
+    account address it is; None when no account has it. One query."""
+    address = (address or "").strip()
+    if not address:
+        return None
+    holders = (User.objects.filter(Q(emailaddress__email__iexact=address) | Q(email__iexact=address))
+               .annotate(rank=Max(Case(When(emailaddress__email__iexact=address, emailaddress__verified=True, then=2),
+                                       When(emailaddress__email__iexact=address, then=1), default=0)))
+               .order_by("-rank", "pk").values_list("preferred_language", flat=True))
+    return next(iter(holders[:1]), None)

@@ -75,6 +75,9 @@ MIDDLEWARE = [
     # switcher (/i18n/setlang/), else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # After CommonMiddleware has checked the host: what a request causes (an outbox row, an email
+    # sent later by a task) knows the address it came to (core/links.py).
+    "core.middleware.RequestOriginMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -398,10 +401,13 @@ ACCOUNT_RATE_LIMITS = {
     "confirm_email": env_str("CRAWFORD_VERIFICATION_EMAILS_PER_ADDRESS", "1/3m/key"),
 }
 
-# --- invitations of walk-in players (matches/services/invitations.py) --------------------------
-# Where the site is served (https://crawford.example.org): an invitation is emailed by a worker,
-# away from any request, so its link is built on this; empty, the link is the path alone.
+# --- links in emails (core/links.py) -----------------------------------------------------------
+# Where the site is served (https://crawford.example.org): every link in every email is built on
+# it (emails are sent by workers, away from any request). Empty (a laptop), a link is built on the
+# address of the request that caused the email, kept on its outbox row.
 CRAWFORD_SITE_URL = env_str("CRAWFORD_SITE_URL", "")
+
+# --- invitations of walk-in players (matches/services/invitations.py) --------------------------
 # How long an invitation's link works; a new invitation replaces the player's open one.
 CRAWFORD_INVITATION_DAYS = env_int("CRAWFORD_INVITATION_DAYS", 30)
 

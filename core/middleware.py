@@ -9,6 +9,8 @@
   ``{"detail", "code": "service_unavailable"}`` under /api/, a short page otherwise, never a
   traceback. Whatever the request was writing rolled back with its transaction. The outage is
   logged at most once a minute per process, its end once (core/outages.py).
+- What a request causes knows the address it came to (:class:`RequestOriginMiddleware`): an email
+  sent later by a task links there when no site URL is set (core/links.py).
 
 The middleware catches what a view raises; what the middleware around the views raises (a session
 saved as the response goes out) reaches the project's 500 handler, which answers the same way
@@ -28,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from .errors import Locked
 from .i18n import language_known
+from .links import serving
 from .locking import lock_failed
 from .outages import OutageLog
 
@@ -127,3 +130,16 @@ class UserLanguageMiddleware:
                 translation.activate(code)
                 request.LANGUAGE_CODE = code
         return self.get_response(request)
+
+
+class RequestOriginMiddleware:
+    """The request being served is known to what it causes (core/links.py): an outbox row written
+    for it keeps its origin, so an email a task sends later links to the address the request came
+    to when no site URL is set (a laptop)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with serving(request):
+            return self.get_response(request)

@@ -25,6 +25,9 @@ class OutboxTask(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     done_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    origin = models.CharField(max_length=255, blank=True, default="", db_default="",
+                              help_text="the address (scheme://host) of the request that wrote the row, or empty: "
+                                        "an email's links are made on it when no site URL is set (core/links.py)")
 
     class Meta:
         ordering = ["pk"]

@@ -50,6 +50,7 @@ from django.utils import timezone
 from kombu.utils.uuid import uuid
 
 from .bulk import row_insert
+from .links import current_origin, origin_kept
 from .locking import claimed, locked
 from .models import OutboxTask
 
@@ -86,7 +87,10 @@ def outbox_enqueue(task, *args) -> OutboxTask:
     if bad:
         raise TypeError(f"task arguments must be ids and primitives, not {bad!r}")
     name = task if isinstance(task, str) else task.name
-    row = OutboxTask(task=name, args=list(args), queue=queue_of(name), created_at=timezone.now())
+    # The address of the request this change answers (or the one the running task was given): an
+    # email the task sends links there when no site URL is set (core/links.py).
+    row = OutboxTask(task=name, args=list(args), queue=queue_of(name), created_at=timezone.now(),
+                     origin=current_origin()[:255])
     if settings.LOCAL_TASKS:
         # The row is the message: a local worker takes it once it is committed.
         row_insert(row, later=True)
@@ -308,7 +312,8 @@ def outbox_once(outbox_id: int | None) -> Iterator[bool]:
     """One transaction around a task's work, done at most once for its outbox row.
 
     Yields whether the work is still to do: False when the row is done (or gone: done rows are
-    pruned), True otherwise; then the row is locked until the transaction ends, so a second
+    pruned), True otherwise, with the row's origin kept for the links the work makes
+    (core/links.py); then the row is locked until the transaction ends, so a second
     delivery of the same row waits for the first and then finds the row done. When the block ends
     without an exception the row is marked done in the same transaction as the work's own writes;
     an exception rolls both back and the row stays to do. Without a row (``outbox_id`` None: a
@@ -319,12 +324,17 @@ def outbox_once(outbox_id: int | None) -> Iterator[bool]:
     the row is not done and the next delivery sends the email again.
     """
     with transaction.atomic():
+        origin = ""
         if outbox_id is not None:
-            row = locked(OutboxTask.objects.filter(pk=outbox_id)).only("done_at").first()
+            row = locked(OutboxTask.objects.filter(pk=outbox_id)).only("done_at", "origin").first()
             if row is None or row.done_at is not None:
                 yield False
                 return
-        yield True
+            origin = row.origin
+        # The links an email of the work makes are on the address of the request that wrote the
+        # row (core/links.py), wherever and whenever the task runs.
+        with origin_kept(origin):
+            yield True
         if outbox_id is not None:
             OutboxTask.objects.filter(pk=outbox_id).update(done_at=timezone.now(), last_error="")
 

@@ -145,6 +145,12 @@ def invitation_expired(name: str, day: str) -> Conflict:
                       "again") % {"player": name, "day": day}, code="invitation_expired")
 
 
+def invitation_unverified(address: str) -> NotAllowed:
+    return NotAllowed(_("verify your email address %(email)s first: follow the link we email to it (ask for one on "
+                        "your account page), then accept this invitation again") % {"email": address},
+                      code="email_unverified")
+
+
 def player_already_held(name: str) -> Conflict:
     return Conflict(_("%(player)s already belongs to an account: a player is held by one account only")
                     % {"player": name}, code="player_held")

@@ -2,8 +2,10 @@
 invited (matches.services.guests).
 
 ``/invitations/<token>/``: anyone with the link sees who invited him and which player; someone
-not signed in is offered to create an account or sign in, and comes back here after it; someone
-signed in confirms, and the player (with every result on his record) becomes his."""
+not signed in is offered to create an account or sign in, and comes back here after it. Someone
+signed in whose verified address is the invited one confirms, and the player (with every result on
+his record) becomes his; whose address it is but not verified yet is asked to verify it first;
+anyone else may ask for the player instead: a claim a director decides (``/claims/``)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.translation import gettext
 
+from accounts.selectors import ADDRESS_NOT_HIS, address_standing
 from core.errors import DomainError
 from core.pages import error_status, error_text
 
+from .selectors_claims import open_claim_of
+from .services.claims import TEXT_LIMIT
 from .services.guests import invitation_accept, invitation_find, player_match_count
 from .services.invitations import invitation_refusal
 from .services.matches import player_for_user
@@ -47,6 +52,7 @@ def _render(request: HttpRequest, token: str, *, error: str = "", status: int = 
     refusal = invitation_refusal(invitation, user)
     own = player_for_user(user)
     inviter = invitation.created_by
+    standing = address_standing(user, invitation.email) if user is not None else ADDRESS_NOT_HIS
     context = {
         "invitation": invitation,
         "player": invitation.player,
@@ -57,26 +63,34 @@ def _render(request: HttpRequest, token: str, *, error: str = "", status: int = 
         "own_matches": player_match_count(own) if own is not None else 0,
         "signup_url": _with_next(_url_named("account_signup"), request.path),
         "login_url": _with_next(_url_named("account_login", "login"), request.path),
+        # Whether the invitation's address is his (verified or not), never the address itself.
+        "address": standing,
+        "account_url": _url_named("account_email"),
+        "waiting_claim": open_claim_of(user, invitation.player_id) is not None,
+        "statement_limit": TEXT_LIMIT,
     }
     return render(request, "matches/invitation.html", context, status=status)
 
 
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """GET: the invitation (404 for a link that names none). POST (signed in): accept it, see
-    invitation_accept; a refusal is shown on the page with its status (409), nothing changed; an
-    anonymous POST is sent to sign in first."""
+    invitation_accept: the player is his (to his matches), or, the invitation sent to another
+    address, his claim is sent to a director (to his claims, saying so); a refusal is shown on the
+    page with its status (403, 409), nothing changed; an anonymous POST is sent to sign in first."""
     if request.method != "POST":
         return _render(request, token)
     if not request.user.is_authenticated:
         return redirect(_with_next(_url_named("account_login", "login"), request.path))
     try:
-        player = invitation_accept(token=token, user=request.user)
+        accepted = invitation_accept(token=token, user=request.user, statement=request.POST.get("statement", ""))
     except DomainError as error:
         if error_status(error) == 404:
             raise Http404(error_text(error)) from None
         return _render(request, token, error=error_text(error), status=error_status(error))
-    messages.success(request, gettext("%(player)s is yours now: his matches are on your record.")
-                     % {"player": player.display_name})
+    if accepted.claim is not None:
+        messages.info(request, accepted.text)
+        return redirect("matches:claims")
+    messages.success(request, accepted.text)
     return redirect("matches:mine")
 
 

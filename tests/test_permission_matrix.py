@@ -127,7 +127,8 @@ MATRIX = {
     ("api-invitation-accept", "post"):                   (401, 400, 400, 400, 400, 400, 400),  # no token: 400
     ("matches:invitation", "get"):                       (200, 200, 200, 200, 200, 200, 200),  # whoever has the link
     # A guest's invitation: alice and bob play as players with matches, carol sat at the chouette: one
-    # account holds one player (409); otto, olga and stan have no player, jon an empty one: they claim it.
+    # account holds one player (409); otto, olga and stan have no player, jon an empty one, and none has
+    # the invited address: each asks for the player, a claim a director decides (302 to /claims/).
     ("matches:invitation", "post"):                      (302, 409, 409, 409, 302, 302, 302, 302),
     ("account_change_password", "get"):                  (302, 200, 200, 200, 200, 200, 200),
     ("account_change_password", "post"):                 (302, 200, 200, 200, 200, 200, 200),

@@ -190,6 +190,20 @@ def _decide(claim: PlayerClaim, user, status: str, reason: str, *, code: str = "
         outbox_enqueue(claim_notify_task, claim.pk)
 
 
+def claims_close_for_taken(player: Player, user) -> None:
+    """``user`` has just taken ``player`` by accepting an invitation to him (the caller holds the
+    player's lock, in its transaction): the claims still waiting for the player are closed, as an
+    approval closes them: the others' refused by the application (``GIVEN_TO_ANOTHER``, each
+    claimant emailed after commit), his own withdrawn (he has the player). Audited per claim, by
+    the system. Raises nothing of its own."""
+    for claim in locked(PlayerClaim.objects.select_related("user", "player").filter(
+            player=player, status=PlayerClaim.Status.REQUESTED)):
+        if claim.user_id == user.pk:
+            _decide(claim, None, PlayerClaim.Status.WITHDRAWN, "")
+        else:
+            _decide(claim, None, PlayerClaim.Status.REFUSED, "", code=GIVEN_TO_ANOTHER)
+
+
 @transaction.atomic
 def claim_refuse(*, claim_id: int, user, reason: str) -> PlayerClaim:
     """A director of an event or club the player played in, or staff, refuses the claim, saying

@@ -6,6 +6,10 @@ match file. Given an email address, the guest is invited: an email (through the 
 it exists exactly when the invitation does) carries a link to ``/invitations/<token>/`` where the
 person signs up or signs in and claims the player. The claim links the user to that player and
 keeps every result on his record: nothing about the matches changes, only who holds the player.
+A link can be forwarded, so it only proves that its holder has it: the player is given to an
+account one of whose verified addresses is the invited one; anyone else's acceptance becomes a
+claim a director decides (matches.services.claims), and an addressee who has not verified his
+address yet is asked to verify it first.
 
 The token is an HMAC (the site's secret key) of the invitation's player, address and time; the
 database keeps only its SHA-256 (``PlayerInvitation.token_hash``), so a copy of the database
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -29,14 +34,17 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, Q, RestrictedError
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from accounts.selectors import ADDRESS_UNVERIFIED, ADDRESS_VERIFIED, address_standing
 from audit.services import audit_record
 from core.locking import locked_one
 from core.outbox import outbox_enqueue
 
 from .. import errors, hooks
-from ..models import Match, Player, PlayerInvitation, Side
+from ..models import Match, Player, PlayerClaim, PlayerInvitation, Side
 from ..tasks import invitation_email_task
+from .claims import claim_request, claims_close_for_taken
 from .invitations import invitation_refusal, invitation_token, token_hash
 from .matches import player_create
 
@@ -163,20 +171,70 @@ def _remove_empty_player(own: Player) -> None:
         raise errors.user_player_has_records(own.display_name) from None
 
 
+@dataclass(frozen=True)
+class Acceptance:
+    """What accepting an invitation did: ``claim`` None when the player became the user's; else
+    the claim now waiting for a director (the invitation was sent to an address that is not the
+    user's): the player is not his until it is approved."""
+
+    player: Player
+    claim: PlayerClaim | None = None
+
+    @property
+    def text(self) -> str:
+        """What happened, as a sentence in the active language."""
+        values = {"player": self.player.display_name}
+        if self.claim is None:
+            return gettext("%(player)s is yours now: his matches are on your record.") % values
+        return gettext("This invitation was sent to another email address than yours, so %(player)s is not yours "
+                       "yet: your claim is sent to a director of an event or club he played in, or to staff, who "
+                       "decides. You will be told by email.") % values
+
+
+def _own_player_checked(user) -> Player | None:
+    """The user's own player, locked, when he may give it up for a guest (no match, not a guest he
+    claimed before, no record above matches), or None when he has none. Raises Conflict
+    ``user_holds_player`` otherwise. Changes nothing."""
+    own = Player.objects.filter(user_id=user.pk).first()
+    if own is None:
+        return None
+    own = locked_one(Player.objects.all(), pk=own.pk)
+    count = player_match_count(own)
+    if count:
+        raise errors.user_holds_player(own.display_name, count)
+    if own.invitations.filter(accepted_at__isnull=False).exists():
+        # A guest he claimed before: an organiser entered that player, empty or not; keep him.
+        raise errors.user_claimed_player(own.display_name)
+    if hooks.player_kept_by(own.pk):
+        raise errors.user_player_has_records(own.display_name)
+    return own
+
+
 @transaction.atomic
-def invitation_accept(*, token: str, user) -> Player:
-    """``user`` accepts the invitation of ``token``: the guest player becomes his (every result
-    stays on the player's record), the invitation is marked accepted, and the apps above move what
-    they held for the guest to the user (``hooks.player_claimed``: his club memberships). If the
-    user already has a player with no match and no other record (made at sign-up; not a guest he
-    claimed before), that empty player is removed first. Audited as ``player.claimed``.
+def invitation_accept(*, token: str, user, statement: str = "") -> Acceptance:
+    """``user`` accepts the invitation of ``token``.
+
+    The link proves only that he has it, not that he is its addressee: the player becomes his only
+    when one of his verified email addresses (allauth's, compared without regard to case) is the
+    invitation's. Then the guest player is his (every result stays on the player's record), the
+    invitation is marked accepted, the claims still waiting for the player are closed
+    (:func:`~matches.services.claims.claims_close_for_taken`), and the apps above move what they
+    held for the guest to the user (``hooks.player_claimed``: his club memberships). If the user
+    already has a player with no match and no other record (made at sign-up; not a guest he claimed
+    before), that empty player is removed first. Audited as ``player.claimed``.
+
+    When the invitation was sent to an address that is not his, nothing is given: his acceptance
+    becomes a claim of the player (:func:`~matches.services.claims.claim_request`, with
+    ``statement``) that a director of an event or club the player played in, or staff, decides;
+    the invitation stays open for its addressee. Asking again returns the same claim.
 
     Runs under the guest player's row lock (then the user's own player's), so two accepts of one
-    player are decided one after the other. Raises NotAllowed ``not_authenticated``; NotFound
+    player are decided one after the other. Raises NotAllowed ``not_authenticated``,
+    ``email_unverified`` (the address is his but not verified yet: he verifies it first); NotFound
     ``invitation_unknown``; Conflict ``invitation_used``, ``invitation_replaced``,
     ``invitation_expired``, ``player_held`` (the player has a user already), ``user_holds_player``
-    (the user's own player has matches or other records: one account cannot hold two players).
-    Nothing is changed when any of them is raised.
+    (the user's own player has matches or other records: one account cannot hold two players);
+    DomainError ``too_long`` (the statement). Nothing is changed when any of them is raised.
     """
     if not getattr(user, "is_authenticated", False):
         raise errors.invitation_sign_in()
@@ -187,19 +245,14 @@ def invitation_accept(*, token: str, user) -> Player:
     refusal = invitation_refusal(invitation, user)
     if refusal is not None:
         raise refusal
+    standing = address_standing(user, invitation.email)
+    if standing == ADDRESS_UNVERIFIED:
+        raise errors.invitation_unverified(invitation.email)
+    own = _own_player_checked(user)
+    if standing != ADDRESS_VERIFIED:
+        return Acceptance(player=player, claim=claim_request(player_id=player.pk, user=user, statement=statement))
     replaced = None
-    own = Player.objects.filter(user_id=user.pk).first()
     if own is not None:
-        own = locked_one(Player.objects.all(), pk=own.pk)
-        count = player_match_count(own)
-        if count:
-            raise errors.user_holds_player(own.display_name, count)
-        if own.invitations.filter(accepted_at__isnull=False).exists():
-            # A guest he claimed before: an organiser entered that player, empty or not; keep him.
-            raise errors.user_claimed_player(own.display_name)
-        kept = hooks.player_kept_by(own.pk)
-        if kept:
-            raise errors.user_player_has_records(own.display_name)
         replaced = {"id": own.pk, "name": own.display_name}
         _remove_empty_player(own)
     player.user = user
@@ -215,5 +268,6 @@ def invitation_accept(*, token: str, user) -> Player:
     audit_record(actor=user, action="player.claimed", object_type="matches.Player", object_id=player.pk,
                  before={"name": player.display_name, "user": None},
                  after={"name": player.display_name, "user": user.get_username(), "replaced": replaced})
+    claims_close_for_taken(player, user)
     hooks.player_claimed(player, user, user)
-    return player
+    return Acceptance(player=player)

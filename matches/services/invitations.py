@@ -19,7 +19,9 @@ from django.utils.crypto import salted_hmac
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-from core.i18n import language_of, languages_of
+from accounts.selectors import address_language
+from core.i18n import language_known
+from core.links import absolute_url
 
 from .. import errors
 from ..models import PlayerInvitation
@@ -40,9 +42,19 @@ def token_hash(token: str) -> str:
 
 
 def invitation_url(invitation: PlayerInvitation) -> str:
-    """The link of the invitation: ``CRAWFORD_SITE_URL`` (where the site is served) and the path."""
-    base = str(getattr(settings, "CRAWFORD_SITE_URL", "")).rstrip("/")
-    return base + reverse("matches:invitation", args=[invitation_token(invitation)])
+    """The link of the invitation, absolute: on the site's address (core.links.absolute_url)."""
+    return absolute_url(reverse("matches:invitation", args=[invitation_token(invitation)]))
+
+
+def invitation_language(invitation: PlayerInvitation) -> str:
+    """The language the invitation is written in: the invitee's when it is known (the preferred
+    language of the account that holds the invited address: he may have signed up since, or hold
+    an account already), else the site's (settings.LANGUAGE_CODE). Never the inviter's, nor the
+    language of the request that entered the guest: an organiser browsing in Arabic invites people
+    who may not read it. A guest player has no language of his own (his country is not one), and
+    neither an event nor a club has a language to fall back on."""
+    code = address_language(invitation.email)
+    return code if language_known(code) else settings.LANGUAGE_CODE
 
 
 def invitation_refusal(invitation: PlayerInvitation, user=None):
@@ -76,9 +88,7 @@ def invitation_email(*, invitation_id: int) -> int:
     if token_hash(invitation_token(invitation)) != invitation.token_hash:
         return 0
     inviter = invitation.created_by
-    # In the language of the address's account if it has one, else the inviter's (core/i18n.py): the
-    # invited player has no account yet, and whoever entered him most likely shares his language.
-    with translation.override(languages_of([invitation.email], default=language_of(inviter))[invitation.email]):
+    with translation.override(invitation_language(invitation)):
         values = {
             "inviter": (inviter.get_full_name() or inviter.get_username()) if inviter else gettext("An organiser"),
             "player": invitation.player.display_name,

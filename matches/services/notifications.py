@@ -12,11 +12,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.i18n import in_language_of, languages_of
+from core.links import absolute_url
 
 from ..models import Match, PlayerClaim, Report
 
@@ -92,12 +94,13 @@ def match_notify(*, match_id: int, event: str) -> int:
     if not cache.add(key, 1, CLAIM_SECONDS):
         return len(recipients)
     claims = " / ".join(f"{r.score0}-{r.score1}" for r in reports)
+    link = absolute_url(reverse("matches:detail", args=[match.pk]))
     # Each recipient reads it in his own language (core/i18n.py).
     languages, messages = languages_of(recipients), []
     for to in recipients:
         with translation.override(languages[to]):
-            body = _("%(match)s\n\nStatus: %(status)s (%(scores)s)\n\nSee /matches/%(id)s/") % {
-                "match": match, "status": match.get_status_display(), "scores": claims, "id": match.pk}
+            body = _("%(match)s\n\nStatus: %(status)s (%(scores)s)\n\nSee %(link)s") % {
+                "match": match, "status": match.get_status_display(), "scores": claims, "link": link}
             messages.append(EmailMessage(str(SUBJECTS[event]), body, settings.DEFAULT_FROM_EMAIL, [to]))
     try:
         get_connection().send_messages(messages)
@@ -128,7 +131,9 @@ def claim_notify(*, claim_id: int) -> int:
         return 1
     with in_language_of(claim.user):
         # The reason read in his language too: the application's refusal is a code (reason_text).
-        values = {"player": claim.player.display_name, "reason": claim.reason_text, "url": f"/players/{claim.player_id}/"}
+        values = {"player": claim.player.display_name, "reason": claim.reason_text,
+                  "url": absolute_url(reverse("matches:player", args=[claim.player_id])),
+                  "claims": absolute_url(reverse("matches:claims"))}
         subject, body = _claim_message(claim, values)
     try:
         get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [claim.user.email])])
@@ -147,5 +152,5 @@ def _claim_message(claim: PlayerClaim, values: dict) -> tuple[str, str]:
     else:
         subject = _("Your claim to be %(player)s was refused") % values
         body = _("Your claim to be %(player)s was refused, for this reason:\n\n%(reason)s\n\n"
-                 "See your claims at /claims/") % values
+                 "See your claims at %(claims)s") % values
     return subject, body

@@ -13,9 +13,11 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMessage, get_connection
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from core.links import absolute_url
 from matches.models import Match
 from rulings.models import Appeal, Ruling
 from tournaments.models import event_of
@@ -73,7 +75,7 @@ def _message(kind: str, object_id: int) -> tuple[Callable[[], tuple[str, str]], 
         def ruling_text() -> tuple[str, str]:
             values = {"match": _match_line(match), "category": ruling.dispute.get_category_display(),
                       "outcome": ruling.get_outcome_display(), "rule": ruling.rule, "reasoning": ruling.reasoning,
-                      "link": f"/rulings/disputes/{ruling.dispute_id}/"}
+                      "link": absolute_url(reverse("rulings:dispute", args=[ruling.dispute_id]))}
             body = gettext("%(match)s\n\nDispute: %(category)s\nRuling: %(outcome)s\nRule applied: %(rule)s\n\n"
                            "%(reasoning)s\n\nSee %(link)s") % values
             return gettext("Ruling: %(outcome)s") % values, body
@@ -81,7 +83,7 @@ def _message(kind: str, object_id: int) -> tuple[Callable[[], tuple[str, str]], 
         return ruling_text, _party_emails(match), f"crawford:rulings:ruling:{ruling.pk}@{ruling.created_at.timestamp():.6f}"
     appeal = Appeal.objects.select_related("ruling__dispute").get(pk=object_id)
     match = _match(appeal.ruling.dispute.match_id)
-    link = f"/rulings/appeals/{appeal.pk}/"
+    link = absolute_url(reverse("rulings:appeal", args=[appeal.pk]))
     stamp = f"{appeal.pk}@{appeal.created_at.timestamp():.6f}"
     if kind == "appeal_lodged":
         def lodged_text() -> tuple[str, str]:

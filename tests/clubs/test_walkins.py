@@ -9,6 +9,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from django.db import IntegrityError, transaction
 from django.test import Client
@@ -101,9 +102,16 @@ def test_an_outsider_still_cannot_sit_at_the_table(cast, walter):
     assert refused.value.code == "unknown_player"
 
 
+def verified(user, email: str = "walter@example.com"):
+    """``user`` with ``email`` (Walter's invited address) among his verified addresses: the
+    invitation's addressee."""
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=not user.emailaddress_set.exists())
+    return user
+
+
 def test_claiming_the_player_makes_the_membership_his_accounts(cast, walter):
     token = invitation_token(walter.player.invitations.get())
-    user = UserFactory(username="walter")
+    user = verified(UserFactory(username="walter"))
     invitation_accept(token=token, user=user)
     walter.refresh_from_db()
     assert (walter.user, walter.player_id, walter.status) == (user, None, "active")
@@ -118,7 +126,7 @@ def test_a_claim_by_someone_who_had_asked_to_join_keeps_one_active_membership(ca
     token = invitation_token(walter.player.invitations.get())
     pat = cast.requester
     Player.objects.filter(user=pat).delete()  # his own player is empty: no side, no record
-    invitation_accept(token=token, user=pat)
+    invitation_accept(token=token, user=verified(pat))
     memberships = list(Membership.objects.filter(club=cast.club, user=pat))
     assert [(m.pk, m.status) for m in memberships] == [(walter.pk, "active")]
 
@@ -127,7 +135,7 @@ def test_a_claim_by_a_member_keeps_his_own_membership(cast, walter):
     token = invitation_token(walter.player.invitations.get())
     mia = cast.members[0]
     Player.objects.filter(user=mia).delete()
-    invitation_accept(token=token, user=mia)
+    invitation_accept(token=token, user=verified(mia))
     assert not Membership.objects.filter(pk=walter.pk).exists()
     assert Membership.objects.get(club=cast.club, user=mia).status == "active"
     assert mia.player.display_name == "Walter"

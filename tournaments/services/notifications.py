@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from core.i18n import in_language_of
+from core.links import absolute_url
 from tournaments.models import Entry, Tournament
 
 
@@ -36,7 +37,7 @@ def tournament_cancelled_notify(*, tournament_id: int) -> int:
     tournament = Tournament.objects.get(pk=tournament_id)
     if tournament.status != Tournament.Status.CANCELLED:
         return 0
-    link = reverse("tournaments:detail", args=[tournament.pk])
+    link = absolute_url(reverse("tournaments:detail", args=[tournament.pk]))
     messages = []
     for user in entrant_users(tournament):
         with in_language_of(user):
