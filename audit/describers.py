@@ -406,7 +406,8 @@ def club_sentence(entry, sides: Sides) -> str:
 
 
 def chouette_sentence(entry, sides: Sides) -> str:
-    """A chouette table's change: started, joined, left, a game recorded, amended or voided, ended."""
+    """A chouette table's change: started, joined, left, a game recorded, amended or voided, ended,
+    reopened."""
     after = data(entry.after)
     values = {"who": who(entry)}
     action = entry.action
@@ -432,6 +433,8 @@ def chouette_sentence(entry, sides: Sides) -> str:
         transfers = len(after.get("transfers") or ())
         return ngettext("%(who)s ended the chouette: %(n)s payment settles it",
                         "%(who)s ended the chouette: %(n)s payments settle it", transfers) % {**values, "n": transfers}
+    if action == "chouette.reopened":
+        return gettext("%(who)s reopened the chouette: its settlement is no longer final until it ends again") % values
     return gettext("%(who)s changed the chouette") % values
 
 
@@ -565,6 +568,7 @@ CHOUETTE_ACTIONS = {
     "chouette.game_voided": gettext_lazy("Chouette game voided"),
     "chouette.ended": gettext_lazy("Chouette ended"),
     "chouette.rules_changed": gettext_lazy("Chouette house rules changed"),
+    "chouette.reopened": gettext_lazy("Chouette reopened"),
 }
 
 

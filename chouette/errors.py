@@ -15,7 +15,9 @@ from core.errors import Conflict, DomainError
 
 
 def chouette_ended() -> Conflict:
-    return Conflict(_("this chouette session has ended"), code="chouette_ended")
+    """Any change of an ended session: its settlement is final until it is reopened."""
+    return Conflict(_("this chouette session has ended, so its games, players and house rules can no longer be "
+                      "changed: one of the club's owners or organisers can reopen it"), code="chouette_ended")
 
 
 def stale_table(expected: int, version: int) -> Conflict:

@@ -1,6 +1,10 @@
 """Chouette tables (RULES.md §7): starting a session from the opening roll-off, players joining at
 the bottom and leaving, games recorded (a quick result or the full record of the board), corrected
-(amended or voided) and the session ended with its settlement.
+(amended or voided) and the session ended with its settlement, or reopened by its director.
+
+An ended session is closed to every change (a game recorded, amended or voided, a join or a leave,
+the house rules): its settlement is final, refused with Conflict ``chouette_ended`` saying who can
+reopen it, until one of the club's owners or organisers reopens it (``chouette_reopen``).
 
 Every rule is the engine's (``engine.chouette``, full records included): the services only turn
 rows into engine values and back. A session is a list of steps, and a step is written only if the
@@ -808,8 +812,9 @@ def chouette_game_amend(*, club_id: int, chouette_id: int, number: int, user, ki
                         expected_version: int | None = None, later: Later | None = None) -> ChouetteStep:
     """Replace the record of game ``number`` (its place among the session's games, from 1), as
     :func:`chouette_game_record` takes it, checked against the line-up that game was played with.
-    Allowed after the session ended too (the settlement is recomputed). ``amended`` counts up;
-    audited as ``chouette.game_amended`` with the record and the amounts before and after.
+    Only while the session is open: an ended session's settlement is final until it is reopened
+    (:func:`chouette_reopen`). ``amended`` counts up; audited as ``chouette.game_amended`` with the
+    record and the amounts before and after.
 
     A game that now ends another way moves the line-up: every later game's line-up is recomputed
     (engine.chouette.session_correct). A later game still played by the same Box and Captain is
@@ -821,11 +826,11 @@ def chouette_game_amend(*, club_id: int, chouette_id: int, number: int, user, ki
     Raises Club.DoesNotExist, ChouetteSession.DoesNotExist, ChouetteStep.DoesNotExist (no such
     game); NotAllowed ``not_club_manager``; DomainError as :func:`chouette_game_record`, or
     ``bad_later`` / a later amendment's own refusal (``field`` ``later[<game>]...``); Conflict
-    ``chouette_game_voided``, ``stale_table``, ``later_games_to_amend`` (``details['games']``: each
+    ``chouette_ended``, ``chouette_game_voided``, ``stale_table``, ``later_games_to_amend`` (``details['games']``: each
     game to amend with its new line-up), or a later join or leave's refusal (``details['step']``).
     """
     club, session = _locked(club_id, chouette_id, user)
-    _check_version(session, expected_version)
+    _check_open(session, expected_version)
     rows = _rows(session)
     index, row = _game_at(rows, number)
     if row.voided:
@@ -859,15 +864,17 @@ def chouette_game_void(*, club_id: int, chouette_id: int, number: int, user,
     """Void game ``number``: it no longer counts (its amounts leave the ledger and its rotation is
     undone: if it made the Captain the Box, the old Box is the Box again). Every later game's
     line-up is recomputed, and the later games that no longer stand are amended with it (``later``)
-    or refused by name, as :func:`chouette_game_amend`. Voiding it again changes nothing. Allowed
-    after the session ended. Audited as ``chouette.game_voided`` with the amounts it had.
+    or refused by name, as :func:`chouette_game_amend`. Voiding it again changes nothing. Only while
+    the session is open (an ended one is reopened first: :func:`chouette_reopen`). Audited as
+    ``chouette.game_voided`` with the amounts it had.
 
     Raises Club.DoesNotExist, ChouetteSession.DoesNotExist, ChouetteStep.DoesNotExist; NotAllowed
     ``not_club_manager``; DomainError ``bad_later`` or a later amendment's refusal; Conflict
-    ``stale_table``, ``later_games_to_amend`` or a later join or leave's refusal (``details['step']``).
+    ``chouette_ended``, ``stale_table``, ``later_games_to_amend`` or a later join or leave's refusal
+    (``details['step']``).
     """
     club, session = _locked(club_id, chouette_id, user)
-    _check_version(session, expected_version)
+    _check_open(session, expected_version)
     rows = _rows(session)
     index, row = _game_at(rows, number)
     if row.voided:
@@ -886,12 +893,23 @@ def chouette_game_void(*, club_id: int, chouette_id: int, number: int, user,
     return row
 
 
+def _transfers(session: ChouetteSession, state: SessionState) -> list[dict]:
+    """Who pays whom to settle ``state``'s ledger (engine.chouette.settle_up), in points and money."""
+    return [{"payer": payer, "payee": payee, "points": points, "money": str(Decimal(points) * session.stake)}
+            for payer, payee, points in settle_up(state.ledger)]
+
+
 @transaction.atomic
 def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
-    """End the session: no more games, joins or leaves (corrections stay possible, and change the
-    settlement). The settlement is the engine's ``settle_up`` of the ledger: who pays whom, with the
-    fewest transfers, in points and in money (points x stake); the selector recomputes it. Ending
-    again changes nothing. Audited as ``chouette.ended`` with the ledger and the transfers.
+    """End the session: its settlement is final. Nothing changes any more (no game recorded,
+    amended or voided, no join or leave, no change of the house rules: Conflict ``chouette_ended``)
+    until one of the club's owners or organisers reopens it (:func:`chouette_reopen`). The
+    settlement is the engine's ``settle_up`` of the ledger: who pays whom, with the fewest
+    transfers, in points and in money (points x stake); the selector recomputes it. Ending again
+    changes nothing. Audited as ``chouette.ended`` with the ledger and the transfers.
+
+    Written under the session's row lock, as every change of the table: a game recorded at the same
+    moment is either in before the end (and in its settlement) or refused after it.
 
     Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager``.
     """
@@ -903,11 +921,34 @@ def chouette_end(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
     session.status = ChouetteSession.Status.ENDED
     session.ended_at = timezone.now()
     _moved_on(session, standing.state, last=standing.last, games=standing.games, fields=("status", "ended_at"))
-    transfers = [{"payer": payer, "payee": payee, "points": points, "money": str(Decimal(points) * session.stake)}
-                 for payer, payee, points in settle_up(replayed.ledger)]
     _audit("chouette.ended", actor=user, club=club, obj=session, before={"status": "open"}, after={
         "status": "ended", "ledger": {str(player): points for player, points in replayed.ledger.items()},
-        "stake": session.stake, "currency": session.currency, "transfers": transfers})
+        "stake": session.stake, "currency": session.currency, "transfers": _transfers(session, replayed)})
+    return session
+
+
+@transaction.atomic
+def chouette_reopen(*, club_id: int, chouette_id: int, user) -> ChouetteSession:
+    """Reopen an ended session, for the table's director (one of the club's owners or organisers):
+    games can be recorded, amended and voided again, players join and leave, the house rules
+    change; the settlement is no longer final until the session is ended again
+    (:func:`chouette_end`). Reopening an open session changes nothing. Audited as
+    ``chouette.reopened`` with the settlement that was final (its transfers) and when it ended.
+
+    Raises Club.DoesNotExist, ChouetteSession.DoesNotExist; NotAllowed ``not_club_manager`` (a
+    player at the table who does not manage the club included).
+    """
+    club, session = _locked(club_id, chouette_id, user)
+    if session.status == ChouetteSession.Status.OPEN:
+        return session
+    standing = _standing(session)
+    ended_at = session.ended_at
+    session.status = ChouetteSession.Status.OPEN
+    session.ended_at = None
+    _moved_on(session, standing.state, last=standing.last, games=standing.games, fields=("status", "ended_at"))
+    _audit("chouette.reopened", actor=user, club=club, obj=session,
+           before={"status": "ended", "ended_at": ended_at, "transfers": _transfers(session, standing.state)},
+           after={"status": "open"})
     return session
 
 
@@ -921,6 +962,7 @@ __all__ = [
     "chouette_game_void",
     "chouette_join",
     "chouette_leave",
+    "chouette_reopen",
     "chouette_rules_change",
     "chouette_start",
 ]

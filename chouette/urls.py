@@ -18,5 +18,6 @@ urlpatterns = [
     path("<slug:slug>/chouettes/<int:chouette_id>/join/", views.chouette_join, name="join"),
     path("<slug:slug>/chouettes/<int:chouette_id>/leave/", views.chouette_leave, name="leave"),
     path("<slug:slug>/chouettes/<int:chouette_id>/end/", views.chouette_end, name="end"),
+    path("<slug:slug>/chouettes/<int:chouette_id>/reopen/", views.chouette_reopen, name="reopen"),
     path("<slug:slug>/chouettes/<int:chouette_id>/rules/", views.chouette_rules, name="rules"),
 ]

@@ -1,7 +1,8 @@
 """Pages of the chouette tables: a club's tables, starting one (settings and the roll-off), the table
 page an organiser keeps open on a tablet during the night (the line-up with roles, the forms to record
-a quick result, let a player join or leave and end the session, the last games, the ledger and the
-settlement; it reloads itself when the table changes), and one game's page (amend or void it; a
+a quick result, let a player join or leave and end the session, or reopen an ended one, the last
+games, the ledger and the settlement; it reloads itself when the table changes), and one game's
+page (amend or void it while the session is open; a
 correction that changes who plays later games names them and asks for each, on the line-up it now
 falls to, in one form saved with the correction).
 
@@ -139,6 +140,10 @@ def _render_table(request: HttpRequest, club: Club, session: ChouetteSession, *,
     extra = {}
     if club_role(club, request.user) in MANAGERS and session.status == ChouetteSession.Status.OPEN:
         extra = _forms(club, session, state, **forms)
+    elif not action_error:
+        # An ended table shows no form: a refusal put on one (the session ended meanwhile) is said above.
+        refused = next((form for form in forms.values() if form is not None and form.errors), None)
+        action_error = form_errors_text(refused) if refused is not None else ""
     return render(request, "chouette/table.html", club_page_context(
         request, club, session=session, state=state, action_error=action_error,
         house_rules=selectors.house_rule_labels(session), **extra), status=status)
@@ -262,6 +267,20 @@ def chouette_end(request: HttpRequest, slug: str, chouette_id: int) -> HttpRespo
 
 @login_required
 @require_POST
+def chouette_reopen(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
+    """Reopen an ended session: games, players and house rules can change again, and the
+    settlement is no longer final until it ends again; see chouette_reopen."""
+    club, session = _manager_session(request, slug, chouette_id)
+    try:
+        services.chouette_reopen(club_id=club.pk, chouette_id=session.pk, user=request.user)
+    except DomainError as error:
+        return _render_table(request, club, session, action_error=error_text(error), status=error_status(error))
+    return success_redirect(request, gettext("The session is open again: its settlement is no longer final until you "
+                                             "end it again."), _table_url(club, session))
+
+
+@login_required
+@require_POST
 def chouette_rules(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
     """Change the table's house rules (issue 17, point 8): they apply to every game of the session,
     which is settled again by them; see chouette_rules_change."""
@@ -364,7 +383,8 @@ def _render_game(request, club, session, number, *, form=None, action_error: str
     state = selectors.chouette_state(session=session)
     game = _game_or_404(state, number)
     extra = {}
-    if club_role(club, request.user) in MANAGERS and not game.voided:
+    # An ended session's games stay as they are until the session is reopened (the page says so).
+    if club_role(club, request.user) in MANAGERS and not game.voided and session.status == ChouetteSession.Status.OPEN:
         extra["form"] = form or _amend_form(state, game)
         if later_forms:
             extra.update(later_forms=later_forms, correction=correction,
@@ -404,6 +424,8 @@ def chouette_game(request: HttpRequest, slug: str, chouette_id: int, game_number
     except DomainError as error:
         session.refresh_from_db()
         text = _refusal_text(error, _names(state))
+        if error.code == "chouette_ended":  # no form to put it on: the page says how to reopen
+            return _render_game(request, club, session, game_number, status=error_status(error), action_error=text)
         if error.code == "later_games_to_amend":
             # Ask for the games the correction leaves to enter again; those already posted for the
             # same line-up keep what was entered.

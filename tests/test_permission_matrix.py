@@ -491,6 +491,7 @@ MATRIX = {
     ("api-club-chouette-game", "put"):                   (401, 400, 400, 403, 403, 403, 403),
     ("api-club-chouette-game", "delete"):                (401, 200, 200, 403, 403, 403, 403),  # voids game 1
     ("api-club-chouette-end", "post"):                   (401, 200, 200, 403, 403, 403, 403),
+    ("api-club-chouette-reopen", "post"):                (401, 200, 200, 403, 403, 403, 403),  # open: no change
     ("api-club-chouette-settlement", "get"):             (401, 200, 200, 200, 403, 403, 403),
     ("api-club-chouette-rules", "post"):                 (401, 200, 200, 403, 403, 403, 403),  # chouette17: no change
     ("chouette:list", "get"):                            (302, 200, 200, 200, 403, 403, 403),
@@ -511,6 +512,8 @@ MATRIX = {
     ("chouette:leave", "post"):                          (302, 400, 400, 403, 403, 403, 403),
     ("chouette:end", "get"):                             (302, 405, 405, 405, 405, 405, 405),
     ("chouette:end", "post"):                            (302, 302, 302, 403, 403, 403, 403),
+    ("chouette:reopen", "get"):                          (302, 405, 405, 405, 405, 405, 405),
+    ("chouette:reopen", "post"):                         (302, 302, 302, 403, 403, 403, 403),  # open: no change
     ("chouette:rules", "get"):                           (302, 405, 405, 405, 405, 405, 405),  # chouette17
     ("chouette:rules", "post"):                          (302, 302, 302, 403, 403, 403, 403),  # the same rules again
     # The organiser role: carol has asked (her request is open), olga holds the role; staff decide.

@@ -748,6 +748,10 @@ class StandingRow:
     median_buchholz: float
     points_for: int
     points_against: int
+    #: The tie-break that put this entrant ahead of the next line of his table (a name of
+    #: ``tournaments.draw.standings``: ``head_to_head``, ``points_difference``...); None when the
+    #: next line shares his place or he is last in his table.
+    separated_by: str | None = None
 
     @property
     def points_difference(self) -> int:
@@ -841,7 +845,7 @@ def _rows(table, entrants: dict[int, Entrant], group: str | None) -> list[Standi
             place=line.place, shared=line.shared, entrant=entrants[line.entrant], group=group, wins=line.record.wins,
             losses=line.record.losses, byes=line.record.byes, played=line.record.played, score=line.score,
             buchholz=line.buchholz, median_buchholz=line.median_buchholz, points_for=line.record.points_for,
-            points_against=line.record.points_against,
+            points_against=line.record.points_against, separated_by=line.separated_by,
         )
         for line in table
     ]

@@ -534,11 +534,38 @@ def _playoff_round(pairings) -> bool:
     return any(p.flight == PLAYOFFS for p in pairings)
 
 
+#: How the standings page says which tie-break put an entrant ahead of the next one (the score
+#: itself, ``wins``, needs no words: the columns show it).
+TIEBREAK_NOTES = {
+    "head_to_head": gettext_lazy("%(above)s is ahead of %(below)s on head-to-head (the matches among those still "
+                                 "level)."),
+    "direct_encounter": gettext_lazy("%(above)s is ahead of %(below)s on the direct encounter (the matches among "
+                                     "those still level, who have all met)."),
+    "buchholz": gettext_lazy("%(above)s is ahead of %(below)s on Buchholz."),
+    "median_buchholz": gettext_lazy("%(above)s is ahead of %(below)s on median-Buchholz."),
+    "fide_buchholz": gettext_lazy("%(above)s is ahead of %(below)s on FIDE's Buchholz."),
+    "points_difference": gettext_lazy("%(above)s is ahead of %(below)s on points difference."),
+    "points_for": gettext_lazy("%(above)s is ahead of %(below)s on board points."),
+}
+
+
+def _tiebreak_notes(rows, first: int, last: int) -> list[str]:
+    """For the rows ``first`` to ``last`` (0-based, inclusive) of the standings, a sentence for each
+    entrant a tie-break put ahead of the next one in his table (the next may be on the next page)."""
+    notes = []
+    for index in range(first, min(last, len(rows) - 2) + 1):
+        row, below = rows[index], rows[index + 1]
+        if row.separated_by in TIEBREAK_NOTES and below.group == row.group:
+            notes.append(str(TIEBREAK_NOTES[row.separated_by]) % {"above": row.entrant.name, "below": below.entrant.name})
+    return notes
+
+
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The table of a Swiss or round robin with its tie-break columns (a team event: the team
     table, team-match wins then board points then head-to-head), :data:`STANDINGS_PAGE_SIZE` rows
-    a page (``page``) with links to the others. Public; a fixed number of queries (none for the
-    rows while the cache has this version of the event)."""
+    a page (``page``) with links to the others, and which tie-break put each entrant ahead of the
+    next where the score did not. Public; a fixed number of queries (none for the rows while the
+    cache has this version of the event)."""
     tournament = _visible_or_404(request, tournament_id)
     teams = tournament.kind == Tournament.Kind.TEAMS
     rows = selectors.event_standings_cached(tournament=tournament)
@@ -549,6 +576,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         raise Http404(_("no such page")) from None
     return render(request, "tournaments/standings.html", {
         "tournament": tournament, "rows": page.object_list, "swiss": tournament.format == Tournament.Format.SWISS,
+        "tiebreak_notes": _tiebreak_notes(rows, page.start_index() - 1, page.end_index() - 1) if rows else [],
         "teams": teams, "grouped": tournament.format == Tournament.Format.ROUND_ROBIN,
         "runs": runs(tournament, request.user),
         "page_links": [PageLink(_("Places %(first)d-%(last)d") % {

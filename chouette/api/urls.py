@@ -21,6 +21,8 @@ urlpatterns = [
          views.ChouetteGameDetailApi.as_view(), name="api-club-chouette-game"),
     path("clubs/<int:club_id>/chouettes/<int:chouette_id>/end/", views.ChouetteEndApi.as_view(),
          name="api-club-chouette-end"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/reopen/", views.ChouetteReopenApi.as_view(),
+         name="api-club-chouette-reopen"),
     path("clubs/<int:club_id>/chouettes/<int:chouette_id>/settlement/", views.ChouetteSettlementApi.as_view(),
          name="api-club-chouette-settlement"),
     path("clubs/<int:club_id>/chouettes/<int:chouette_id>/rules/", views.ChouetteRulesApi.as_view(),

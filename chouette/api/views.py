@@ -13,7 +13,8 @@ writes answer with the whole state, every game in it.
 Status codes: 200 (201 for a started table and a recorded game), 400 for a bad body, a bad ``games``
 or a record the engine refuses (``code`` the broken rule's, ``field`` where it is, e.g.
 ``cubes[2].value`` inside the record, ``action_index`` for a full record's board), 404 for an unknown club, table or game number,
-409 when the table's state forbids it (``chouette_ended``, ``stale_table`` with the current
+409 when the table's state forbids it (``chouette_ended``: the session has ended, and nothing of it
+changes until an owner or organiser reopens it with ``reopen/``; ``stale_table`` with the current
 ``version``, ``duplicate_player``, ``too_few_players``, ``chouette_game_voided``, or
 ``later_games_to_amend``: a correction that changes who plays later games, named in the message
 with their players, the first one's ``game`` and ``step``; send them again in ``later``, each on the
@@ -218,7 +219,8 @@ class ChouetteGameDetailApi(ThrottledWritesMixin, ChouetteBaseApi):
                    description="Replaces the game's record (checked against the line-up it was played with). Every "
                                "later game's line-up is recomputed: a later game whose Box or Captain changed (or "
                                "whose record no longer fits) is amended with it (later), or 409 "
-                               "later_games_to_amend names those games and their players. Audited before and after.",
+                               "later_games_to_amend names those games and their players; 409 chouette_ended once "
+                               "the session has ended. Audited before and after.",
                    request=ChouetteGameInputSerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
     def put(self, request, club_id: int, chouette_id: int, game_number: int):
         club = _manager_club(request, club_id)
@@ -232,7 +234,8 @@ class ChouetteGameDetailApi(ThrottledWritesMixin, ChouetteBaseApi):
                    description="The game stays listed but no longer counts: its amounts leave the ledger and its "
                                "rotation is undone. Every later game's line-up is recomputed; the later games that no "
                                "longer stand are amended with it (an optional body, later), or 409 "
-                               "later_games_to_amend names them. Voiding again changes nothing.",
+                               "later_games_to_amend names them; 409 chouette_ended once the session has ended. "
+                               "Voiding again changes nothing.",
                    parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=False,
                                                 description="the table's version your page was built from")],
                    request=ChouetteVoidInputSerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
@@ -266,11 +269,27 @@ class ChouetteRulesApi(ChouetteBaseApi):
 
 class ChouetteEndApi(ChouetteBaseApi):
     @extend_schema(operation_id="clubs_chouettes_end", tags=TAGS, summary="End the session (owners, organisers)",
-                   description="No more games, joins or leaves (corrections stay possible). The settlement: who pays "
-                               "whom with the fewest transfers. Ending again changes nothing.",
+                   description="The settlement is final: who pays whom with the fewest transfers. Nothing changes "
+                               "any more (a game recorded, amended or voided, a join, a leave, the house rules: 409 "
+                               "chouette_ended) until the session is reopened (reopen/). Ending again changes nothing.",
                    request=NoBodySerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int, chouette_id: int):
         club = _manager_club(request, club_id)
         read_body(NoBodySerializer, request)
         services.chouette_end(club_id=club.pk, chouette_id=chouette_id, user=request.user)
+        return _state(club, chouette_id)
+
+
+class ChouetteReopenApi(ChouetteBaseApi):
+    @extend_schema(operation_id="clubs_chouettes_reopen", tags=TAGS,
+                   summary="Reopen an ended session (owners, organisers)",
+                   description="Games can be recorded, amended and voided again, players join and leave, the house "
+                               "rules change; the settlement is no longer final until the session ends again. "
+                               "Audited. Reopening an open session changes nothing. A player at the table who does not "
+                               "manage the club gets 403 not_club_manager.",
+                   request=NoBodySerializer, responses={200: ChouetteStateSerializer, **WRITE_ERRORS})
+    def post(self, request, club_id: int, chouette_id: int):
+        club = _manager_club(request, club_id)
+        read_body(NoBodySerializer, request)
+        services.chouette_reopen(club_id=club.pk, chouette_id=chouette_id, user=request.user)
         return _state(club, chouette_id)

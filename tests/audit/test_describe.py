@@ -149,6 +149,9 @@ SAMPLES: dict[str, tuple[object, object, str]] = {
                               "chouette 3, step 4, game 2"),
     "chouette.ended": ({"status": "open"}, {"status": "ended", "ledger": {"3": 2}, "stake": "1.00", "currency": "EUR",
                                             "transfers": [[4, 3, "2.00"]]}, ""),
+    "chouette.reopened": ({"status": "ended", "ended_at": "2026-12-05T23:10:00Z",
+                           "transfers": [{"payer": 4, "payee": 3, "points": 2, "money": "2.00"}]}, {"status": "open"},
+                          ""),
     "dispute.opened": (None, {"category": "illegal_move", "side": 0, "game": 2, "move": 5,
                               "position_id": "4HPwATDgc/ABMA", "statement": "He played 8/5 with a 31."}, ""),
     "dispute.settled": ({"status": "open"}, {"status": "settled", "score": [5, 3]}, ""),
@@ -226,6 +229,7 @@ def test_a_corrected_score_reads_as_a_director_says_it():
     ("match.penalty_given", "Olga gave Bob 1 penalty point at 3-3: the score is 4-3, and the next game is the "
                             "Crawford game."),
     ("match.analysis_requested", "Olga asked GNU Backgammon to analyse the match at 2-ply."),
+    ("chouette.reopened", "Olga reopened the chouette: its settlement is no longer final until it ends again."),
 ])
 def test_sentences(action, expected):
     assert describe(entry(action, *SAMPLES[action], actor="Olga"), SIDES) == expected

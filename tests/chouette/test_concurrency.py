@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from audit.models import AuditEntry
 from chouette import services
 from chouette.models import ChouetteSession
 from chouette.selectors import chouette_state
@@ -86,3 +87,34 @@ def test_two_pages_entering_a_game_from_the_same_table_get_one_in_and_the_other_
                         record(cast, session, quick("box"), expected_version=1)])
     assert sorted(outcomes) == ["done", "stale_table"]
     assert list(session.steps.values_list("number", flat=True).order_by("number")) == [1, 2]
+
+
+def end(cast, session):
+    return lambda: services.chouette_end(club_id=cast.club.pk, chouette_id=session.pk, user=cast.owner)
+
+
+def void(cast, session, number):
+    return lambda: services.chouette_game_void(club_id=cast.club.pk, chouette_id=session.pk, number=number,
+                                               user=cast.organiser)
+
+
+def assert_nothing_changed_after_the_end(session: ChouetteSession) -> None:
+    """The settlement the end announced (its audit entry) is the table's settlement now, and no step
+    was written after the end."""
+    session.refresh_from_db()
+    assert session.status == "ended"
+    announced = AuditEntry.objects.get(action="chouette.ended", object_id=session.pk).after["ledger"]
+    assert announced == {str(row.player_id): row.points for row in chouette_state(session=session).ledger}
+    assert all(step.recorded_at <= session.ended_at for step in session.steps.all())
+
+
+@pytest.mark.parametrize("writer", ["record", "void"])
+def test_a_change_at_the_moment_the_session_ends_is_in_before_the_end_or_refused(slow_replay, writer):
+    cast = club_cast()
+    session = table(cast)
+    record(cast, session, quick("box"))()
+    record(cast, session, quick("box"))()
+    change = record(cast, session, quick("team")) if writer == "record" else void(cast, session, 2)
+    outcomes = at_once([change, end(cast, session)])
+    assert outcomes[1] == "done" and outcomes[0] in ("done", "chouette_ended")
+    assert_nothing_changed_after_the_end(session)

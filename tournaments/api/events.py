@@ -502,7 +502,10 @@ class StandingsApi(TournamentBaseApi):
                                "median-Buchholz, head-to-head; round robin per group: wins, "
                                "head-to-head, points difference. A team event: team-match wins (a level match "
                                "half), then board points (boards won), then head-to-head; each row then carries "
-                               "board_points and board_points_against. Empty for a bracket or before the draw. Each "
+                               "board_points and board_points_against. Entrants a later tie-break leaves level are "
+                               "ranked again from the first, among themselves (their games against each other "
+                               "decide); separated_by names the tie-break that put a row ahead of the next. Empty for "
+                               "a bracket or before the draw. Each "
                                "page is kept as sent until the event changes (a confirmed result shows at once)."
                                + ETAG_NOTE,
                    responses={200: StandingSerializer(many=True), **NOT_MODIFIED, 400: ApiErrorSerializer,

@@ -18,6 +18,7 @@ from rest_framework import serializers
 
 from core.api import PlainOutput, StrictInputSerializer
 from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer
+from tournaments.draw.standings import FIDE_TIEBREAKS, TIEBREAKS
 from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import MAX_LENGTH, EventRules, rule_bounds
@@ -583,6 +584,10 @@ class StandingSerializer(serializers.Serializer):
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     points_difference = serializers.IntegerField()
+    separated_by = serializers.ChoiceField(
+        choices=[*TIEBREAKS, *FIDE_TIEBREAKS], allow_null=True,
+        help_text="the tie-break that put this entrant ahead of the next row of his table (wins: the score itself); "
+                  "null when the next row shares his place or he is last in his table")
 
     class Meta:
         ref_name = "TournamentStanding"

@@ -5,7 +5,14 @@ entrant's *record*: wins (a bye counts as a win), losses, draws (team matches on
 opponents, points scored and conceded. The *score* is wins + draws / 2.
 
 Tie-breaks are named and applied in order; entrants still equal after the last one share a place
-(and are listed in seed order):
+(and are listed in seed order). When a tie-break separates some of a tied group but leaves others
+level, the ones still level are ranked again from the first tie-break, among themselves only: the
+tie-breaks that read the games among the tied (``head_to_head``, ``direct_encounter``) then read
+the games of the smaller group. So in a round robin three players level on wins whose games went
+round in a circle are split by points difference, and if two of them are still level on it, the
+game between those two decides (FIDE's direct encounter is applied the same way to the players it
+has not yet split). Each line says which tie-break put it ahead of the next one
+(:attr:`Standing.separated_by`), for a page to explain the order:
 
 ``wins``
     the score.
@@ -93,6 +100,9 @@ class Standing:
     buchholz: float
     median_buchholz: float
     shared: bool = False
+    #: The tie-break (a name of :data:`TIEBREAKS` or :data:`FIDE_TIEBREAKS`) that put this entrant
+    #: ahead of the next line; None when the next line shares his place, or for the last line.
+    separated_by: str | None = None
 
     @property
     def score(self) -> float:
@@ -225,24 +235,34 @@ def standings(
             return lambda e: table[e].points_for - table[e].points_against
         return lambda e: table[e].points_for
 
-    def rank(block: list[Entrant], criteria: Sequence[str]) -> list[list[Entrant]]:
+    def rank(block: list[Entrant], criteria: Sequence[str]) -> list[tuple[list[Entrant], str | None]]:
+        """``block`` as its tied groups, best first, each with the tie-break that put it ahead of
+        the next group (None for the last one: the caller knows what separated the block)."""
         if len(block) <= 1 or not criteria:
-            return [block]
+            return [(block, None)]
         key = key_of(criteria[0], block)
         ordered = sorted(block, key=lambda e: -key(e))  # stable: seed order among equals
-        out, start = [], 0
+        groups, start = [], 0
         for i in range(1, len(ordered) + 1):
             if i == len(ordered) or key(ordered[i]) != key(ordered[start]):
-                tied = ordered[start:i]
-                # head-to-head that split the block is applied again to each smaller tied group
-                again = criteria[0] in ("head_to_head", "direct_encounter") and len(tied) < len(block)
-                out.extend(rank(tied, criteria if again else criteria[1:]))
+                groups.append(ordered[start:i])
                 start = i
+        if len(groups) == 1:
+            return rank(block, criteria[1:])
+        out = []
+        for number, tied in enumerate(groups, start=1):
+            # Those still level are ranked again from the first tie-break, among themselves: the
+            # games among them now decide between them even when a later tie-break made the split.
+            inner = rank(tied, tiebreaks)
+            if number < len(groups):
+                inner[-1] = (inner[-1][0], criteria[0])
+            out.extend(inner)
         return out
 
     lines, place = [], 1
-    for tied in rank(list(order), tuple(tiebreaks)):
-        for entrant in tied:
-            lines.append(Standing(place, entrant, table[entrant], buchholz[entrant], median[entrant], len(tied) > 1))
+    for tied, separated_by in rank(list(order), tuple(tiebreaks)):
+        for index, entrant in enumerate(tied, start=1):
+            lines.append(Standing(place, entrant, table[entrant], buchholz[entrant], median[entrant], len(tied) > 1,
+                                  separated_by if index == len(tied) else None))
         place += len(tied)
     return tuple(lines)

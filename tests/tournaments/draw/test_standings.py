@@ -90,6 +90,62 @@ def test_head_to_head_uses_the_mini_table_of_the_tied_and_applies_it_again_to_th
     ]
 
 
+#: A round-robin group of six: Bob beats everyone, Alice everyone but Bob, Zed nobody; Xavier, Frank
+#: and Erin win two each and went round in a circle among them (Xavier beat Frank 3-2, Frank beat
+#: Erin 3-2, Erin beat Xavier 3-2). Points difference: Xavier -3 (he beat Zed 3-0), Frank and Erin
+#: -4 each (they beat Zed 3-1): Xavier is third, and Frank and Erin are split by their own game.
+CIRCLE = [
+    beat("bob", "alice", (3, 0)), beat("bob", "xavier", (3, 0)), beat("bob", "frank", (3, 0)),
+    beat("bob", "erin", (3, 0)), beat("bob", "zed", (3, 0)),
+    beat("alice", "xavier", (3, 0)), beat("alice", "frank", (3, 0)), beat("alice", "erin", (3, 0)),
+    beat("alice", "zed", (3, 0)),
+    beat("xavier", "frank", (3, 2)), beat("frank", "erin", (3, 2)), beat("erin", "xavier", (3, 2)),
+    beat("xavier", "zed", (3, 0)), beat("frank", "zed", (3, 1)), beat("erin", "zed", (3, 1)),
+]
+SIX = ["alice", "bob", "xavier", "erin", "frank", "zed"]  # seed order: Erin before Frank
+
+
+@pytest.mark.parametrize(
+    ("entrants", "results", "tiebreaks", "expected"),
+    [
+        # three level on wins in a circle: head-to-head cannot split them, points difference puts
+        # Xavier ahead, and Frank and Erin, still level, are split by their game (Frank won 3-2)
+        (SIX, CIRCLE, ROUND_ROBIN, [
+            (1, "bob", "wins"), (2, "alice", "wins"), (3, "xavier", "points_difference"),
+            (4, "frank", "head_to_head"), (5, "erin", "wins"), (6, "zed", None)]),
+        # two level on wins who met: their game decides (a and b on 2 wins, c and d on 1)
+        ("abcd", [beat("a", "b"), beat("a", "c"), beat("b", "c"), beat("b", "d"), beat("d", "a"), beat("c", "d")],
+         ROUND_ROBIN, [(1, "a", "head_to_head"), (2, "b", "wins"), (3, "c", "head_to_head"), (4, "d", None)]),
+        # a circle of three, everyone on one win, on the same points: level on everything
+        ("abc", [beat("a", "b", (3, 1)), beat("b", "c", (3, 1)), beat("c", "a", (3, 1))],
+         ROUND_ROBIN, [(1, "a", None), (1, "b", None), (1, "c", None)]),
+        # four level on wins: the mini-table puts a and b (2 wins among the four) ahead of c and d
+        # (1 each), then a beat b and c beat d
+        ("abcde", [beat("a", "b"), beat("a", "c"), beat("b", "c"), beat("d", "a"), beat("b", "d"), beat("c", "d"),
+                   beat("c", "e"), beat("d", "e")],
+         ("wins", "head_to_head"), [
+             (1, "a", "head_to_head"), (2, "b", "head_to_head"), (3, "c", "head_to_head"), (4, "d", "wins"),
+             (5, "e", None)]),
+        # FIDE's strict direct encounter: a, b and c on one win, c has met neither, so it does not
+        # decide; points difference puts c (+3) ahead of a and b (+1 each), who met: b won
+        ("abcde", [beat("b", "a", (3, 2)), beat("a", "d", (3, 1)), beat("c", "e", (3, 0))],
+         ("wins", "direct_encounter", "points_difference"), [
+             (1, "c", "points_difference"), (2, "b", "direct_encounter"), (3, "a", "wins"),
+             (4, "d", "points_difference"), (5, "e", None)]),
+    ],
+)
+def test_the_tie_breaks_apply_in_order_and_those_still_level_are_split_by_their_games(entrants, results, tiebreaks,
+                                                                                      expected):
+    lines = standings(entrants, results, tiebreaks=tiebreaks)
+    assert [(s.place, s.entrant, s.separated_by) for s in lines] == expected
+
+
+def test_entrants_sharing_a_place_say_no_tie_break_separated_them():
+    lines = standings(["z", "y", "x", "w"], [beat("y", "z"), beat("x", "w")])
+    assert [(s.place, s.shared, s.separated_by) for s in lines] == [
+        (1, True, None), (1, True, "wins"), (3, True, None), (3, True, None)]
+
+
 def test_a_three_board_team_match_is_won_by_the_majority_and_counts_board_points():
     assert team_match("T1", "T2", ["T1", "T2", "T1"]) == Result("T1", "T2", "T1", 2, 1)
     assert team_match("T1", "T2", ["T2", "T2", None]).winner == "T2"  # clinched with a board still going
