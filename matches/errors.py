@@ -119,6 +119,38 @@ def guest_bad_country() -> DomainError:
                        code="bad_country", field="country")
 
 
+def walk_in_known_player(name: str, players: str) -> Conflict:
+    """A walk-in named as one existing player, with a country or email that are not his."""
+    return Conflict(_("existing players named %(name)s: %(players)s. If the walk-in is this player, leave out the "
+                      "country and email or give his own; if he is a different person with the same name, give his "
+                      "country or email and confirm that he is a different person") % {"name": name, "players": players},
+                    code="namesake_exists", field="name")
+
+
+def walk_in_namesakes(name: str, players: str, example: str) -> Conflict:
+    """A walk-in named as several existing players, and nothing given picks out one of them."""
+    return Conflict(_("existing players named %(name)s: %(players)s. Write the one you mean as he is listed (such as "
+                      "“%(example)s”); if the walk-in is a different person with the same name, give his country or "
+                      "email and confirm that he is a different person")
+                    % {"name": name, "players": players, "example": example}, code="namesakes_exist", field="name")
+
+
+def walk_in_namesake_needs_detail(name: str, players: str) -> DomainError:
+    """A walk-in confirmed as a different person than the players of his name, without a
+    country or email to tell him apart."""
+    return DomainError(_("existing players named %(name)s: %(players)s. To enter a different person with this name, "
+                         "give his country or email") % {"name": name, "players": players},
+                       code="namesake_needs_detail", field="country")
+
+
+def walk_in_namesake_not_distinct(name: str, players: str, player: str) -> DomainError:
+    """A walk-in confirmed as a different person, with the country and email of one of them."""
+    return DomainError(_("existing players named %(name)s: %(players)s. The country and email given are those of "
+                         "%(player)s: to enter a different person, give his own country or email")
+                       % {"name": name, "players": players, "player": player},
+                       code="namesake_not_distinct", field="country")
+
+
 def invitation_sign_in() -> NotAllowed:
     return NotAllowed(_("sign in (or create an account) to claim this player"), code="not_authenticated")
 
