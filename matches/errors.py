@@ -22,6 +22,18 @@ def nothing_to_confirm() -> Conflict:
     return Conflict(_("there is no report from the other side to confirm or contest"), code="nothing_to_confirm")
 
 
+def side_has_account(name: str) -> NotAllowed:
+    """A director confirming for a side that can confirm for itself."""
+    return NotAllowed(_("%(name)s has an account and confirms the report himself; a director may enter the result "
+                        "instead") % {"name": name}, code="side_has_account")
+
+
+def report_changed(score: tuple[int, int]) -> Conflict:
+    """A confirmation of a pending report that no longer says what the confirmer was shown."""
+    return Conflict(_("the report now says %(score0)d-%(score1)d: look at it again before confirming")
+                    % {"score0": score[0], "score1": score[1]}, code="report_changed")
+
+
 def bad_score(message: str, **where) -> DomainError:
     return DomainError(message, code="bad_score", **where)
 
