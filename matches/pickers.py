@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from core.text import search_key
 
 from .models import Player
-from .selectors_directory import player_label, player_resolve
+from .selectors_directory import player_label, player_labels, player_resolve
 
 #: The longest name typed that is looked for (a player's name is at most 120 characters).
 MAX_TYPED = 200
@@ -111,8 +111,8 @@ class PlayerChoiceField(forms.Field):
     by id; cleaned to the ``Player``. Refusals (error codes): ``invalid_choice`` (an id not in
     ``queryset``), ``no_match`` (a name no player of ``queryset`` has), ``several`` (a name several
     have, named in the message), ``namesakes`` (a whole name several have: each listed with his
-    country and club, as he may be typed to be told apart: ``selectors_directory.player_label``;
-    namesakes nothing shown tells apart are refused as ``several``)."""
+    country and club, and his place among those alike, as he may be typed to be told apart:
+    ``selectors_directory.player_labels``)."""
 
     widget = PlayerPickerWidget
     default_error_messages = {
@@ -187,9 +187,10 @@ class PlayerChoiceField(forms.Field):
             return found.player
         if not found.count:
             raise forms.ValidationError(self.error_messages["no_match"], code="no_match", params={"name": text})
-        labels = [player_label(player) for player in found.candidates]
+        labels = (player_labels(found.candidates) if found.namesakes
+                  else [player_label(player) for player in found.candidates])
         names = ", ".join(labels) + (", …" if found.count > len(found.candidates) else "")
-        if found.namesakes and len(set(labels)) == len(labels):
+        if found.namesakes:
             raise forms.ValidationError(self.error_messages["namesakes"], code="namesakes", params={
                 "name": text, "count": found.count, "names": names, "example": labels[-1]})
         raise forms.ValidationError(self.error_messages["several"], code="several",

@@ -7,7 +7,8 @@ the stored key ``Player.search_name``, never a database's own unaccent or collat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Case, IntegerField, QuerySet, Value, When
@@ -64,7 +65,7 @@ class Resolved:
     """What a typed name is among ``players`` (:func:`player_resolve`): ``player`` when it is one
     player's name; else ``candidates`` (up to :data:`CANDIDATES_SHOWN`, best first) it could be,
     and ``count``, how many players in all the name fits (0: none). ``namesakes``: the candidates
-    all have the whole name typed (they are told apart by :func:`player_label`, not by more of the
+    all have the whole name typed (they are told apart by :func:`player_labels`, not by more of the
     name)."""
 
     player: Player | None
@@ -90,9 +91,37 @@ def player_details(player: Player) -> list[str]:
 def player_label(player: Player) -> str:
     """``player`` as a list of namesakes names him: "Alice Lambert (FR, Northside)" (his name and
     :func:`player_details`), or his name alone when nothing more is known. Written the same in
-    every language: typed back, it is read by :func:`player_named`."""
-    details = player_details(player)
+    every language: typed back, it is read by :func:`player_named`. A list of several players of
+    one name is written by :func:`player_labels`."""
+    return _written(player, player_details(player))
+
+
+def player_labels(namesakes: Sequence[Player]) -> list[str]:
+    """Players of one name, in the order :func:`player_namesakes` gives them, each as
+    :func:`player_label` writes him; those whose details are alike (namesakes told apart only by
+    an email address, which is never shown) also get their place among those alike: "Alice Lambert
+    (GB, 1)", "Alice Lambert (GB, 2)". Typed back, each is read by :func:`player_named`."""
+    return [_written(player, details) for player, details in zip(namesakes, _told_apart(namesakes), strict=True)]
+
+
+def _written(player: Player, details: list[str]) -> str:
     return f"{player.display_name} ({', '.join(details)})" if details else player.display_name
+
+
+def _told_apart(namesakes: Sequence[Player]) -> list[list[str]]:
+    """Each namesake's details (:func:`player_details`), and for those alike their place among them
+    (1, 2...), in the list's order."""
+    details = [player_details(player) for player in namesakes]
+    keys = [tuple(search_key(detail) for detail in found) for found in details]
+    alike = Counter(keys)
+    places: Counter = Counter()
+    out = []
+    for found, key in zip(details, keys, strict=True):
+        if alike[key] > 1:
+            places[key] += 1
+            found = [*found, str(places[key])]
+        out.append(found)
+    return out
 
 
 def player_namesakes(players: QuerySet[Player], name: str) -> QuerySet[Player]:
@@ -144,7 +173,8 @@ def _one_of(namesakes: list[Player], fits: list[Player] | None = None) -> Resolv
 
 def _labelled(players: QuerySet[Player], text: str) -> Resolved:
     """``text`` read as "Name (detail, detail)": the one namesake of that name whom every detail
-    fits (:func:`player_details`, compared as search keys)."""
+    fits (:func:`player_details` and his place among those alike: :func:`player_labels`; compared
+    as search keys)."""
     labelled = _LABELLED.fullmatch(text.strip())
     if labelled is None:
         return Resolved(None)
@@ -152,7 +182,9 @@ def _labelled(players: QuerySet[Player], text: str) -> Resolved:
     if not wanted:
         return Resolved(None)
     namesakes = list(player_namesakes(players, labelled["name"])[:NAMESAKES_READ])
-    return _one_of(namesakes, [p for p in namesakes if wanted <= {search_key(d) for d in player_details(p)}])
+    told = _told_apart(namesakes)
+    return _one_of(namesakes, [player for player, details in zip(namesakes, told, strict=True)
+                               if wanted <= {search_key(detail) for detail in details}])
 
 
 def player_resolve(players: QuerySet[Player], text: str) -> Resolved:

@@ -6,7 +6,7 @@ one. A guest player is created only for a name nobody has, or for a different pe
 name (a namesake) when the organiser says so and gives what tells him apart: a country or an
 email address that are not those of any player of that name. Otherwise the request is refused,
 saying who has the name and what to add; the lists and pickers then tell the namesakes apart by
-their country and club (``player_label``).
+their country and club, and their place among those alike (``player_labels``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.db import transaction
 
 from .. import errors
 from ..models import Player, PlayerInvitation
-from ..selectors_directory import CANDIDATES_SHOWN, NAMESAKES_READ, player_label, player_named, player_namesakes
+from ..selectors_directory import CANDIDATES_SHOWN, NAMESAKES_READ, player_labels, player_named, player_namesakes
 from .guests import guest_country_clean, guest_email_clean, guest_name_clean, player_create_guest
 
 
@@ -40,8 +40,8 @@ def _known_emails(players: list[Player]) -> dict[int, set[str]]:
     return known
 
 
-def _listed(players: list[Player], count: int) -> str:
-    return ", ".join(player_label(p) for p in players) + (", …" if count > len(players) else "")
+def _listed(labels: list[str], count: int) -> str:
+    return ", ".join(labels[:CANDIDATES_SHOWN]) + (", …" if count > CANDIDATES_SHOWN else "")
 
 
 @transaction.atomic
@@ -82,18 +82,19 @@ def player_walk_in(*, actor, name: str, email: str = "", country: str = "", conf
         return (not country or country == player.country) and (not email or email.lower() in emails[player.pk])
 
     fitting = [player for player in namesakes if his(player)]
-    listed = _listed(namesakes[:CANDIDATES_SHOWN], len(namesakes))
+    labels = dict(zip((p.pk for p in namesakes), player_labels(namesakes), strict=True))
+    listed = _listed(list(labels.values()), len(namesakes))
     # A name written with his details names that player: it is never a new namesake's.
     if not confirm_namesake or labelled:
         if len(fitting) == 1:
             return WalkIn(fitting[0], created=False)
         if len(namesakes) == 1:
             raise errors.walk_in_known_player(name, listed)
-        raise errors.walk_in_namesakes(name, listed, player_label(namesakes[-1]))
+        raise errors.walk_in_namesakes(name, listed, labels[namesakes[min(len(namesakes), CANDIDATES_SHOWN) - 1].pk])
     if not country and not email:
         raise errors.walk_in_namesake_needs_detail(name, listed)
     if fitting:
-        raise errors.walk_in_namesake_not_distinct(name, listed, player_label(fitting[0]))
+        raise errors.walk_in_namesake_not_distinct(name, listed, labels[fitting[0].pk])
     player = player_create_guest(actor=actor, name=name, email=email, country=country)
     return WalkIn(player, created=True, invited=bool(email))
 

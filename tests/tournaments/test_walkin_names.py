@@ -232,3 +232,21 @@ def test_the_picker_lists_namesakes_with_country_and_club_and_takes_one_written_
         assert form.cleaned_data["player"] == who
     form = OneForm({"player": "Alice Lambert (DE)"})
     assert not form.is_valid() and "Alice Lambert (FR, Northside), Alice Lambert (GB)" in form.errors["player"][0]
+
+
+def test_namesakes_told_apart_only_by_an_email_are_listed_in_order_and_taken_written_so():
+    alice = alice_lambert()
+    tournament = closed()
+    # Confirmed as a different person by his email alone: nothing shown (country, club) tells them apart.
+    guest = walk_in(tournament, name="Alice Lambert", country="GB", email="second.alice@example.com",
+                    confirm_namesake=True).side.player_a
+    other = closed()
+    with pytest.raises(DomainError) as refused:
+        entries_paste(tournament_id=other.pk, text="Alice Lambert", user=other.organiser)
+    assert "Alice Lambert (GB, 1), Alice Lambert (GB, 2)" in refused.value.message
+    pasted = entries_paste(tournament_id=other.pk, text="Alice Lambert (2)\nBob", user=other.organiser)
+    assert pasted.lines[0].player == guest
+    form = OneForm({"player": "alice lambert"})
+    assert not form.is_valid() and "Alice Lambert (GB, 1), Alice Lambert (GB, 2)" in form.errors["player"][0]
+    form = OneForm({"player": "Alice Lambert (GB, 1)"})
+    assert form.is_valid() and form.cleaned_data["player"] == alice

@@ -24,7 +24,7 @@ from core.errors import Conflict, DomainError
 from core.locking import locked_rows
 from core.text import search_key
 from matches.models import Match, Player
-from matches.selectors_directory import player_label, players_named
+from matches.selectors_directory import player_labels, players_named
 from matches.services.guests import NAME_MAX, player_create_guest
 from tournaments import errors
 from tournaments.models import Entry, Pairing, Tournament
@@ -132,12 +132,10 @@ class Pasted:
 
 def _namesakes_text(name: str, found) -> str:
     """Why a pasted name is refused when several players have it: whom it could be, each as he may
-    be written to be told apart (``player_label``: his country and club)."""
-    labels = [player_label(player) for player in found.candidates]
+    be written to be told apart (``player_labels``: his country and club, his place among those
+    alike)."""
+    labels = player_labels(found.candidates)
     listed = ", ".join(labels) + (", …" if found.count > len(labels) else "")
-    if len(set(labels)) < len(labels):
-        return _("several players are called %(name)s and nothing shown tells them apart (%(players)s): enter this "
-                 "one from the player picker instead") % {"name": name, "players": listed}
     return _("several players are called %(name)s: %(players)s. Write the one you mean as he is listed (such as "
              "“%(example)s”), or enter him from the player picker") % {"name": name, "players": listed,
                                                                        "example": labels[-1]}
