@@ -83,6 +83,11 @@ def already_member() -> Conflict:
     return Conflict(_("already a member of this club"), code="already_member")
 
 
+def walk_in_already_member(name: str) -> Conflict:
+    return Conflict(_("%(name)s is already a member of this club") % {"name": name}, code="already_member",
+                    field="name")
+
+
 def already_pending(status: str) -> Conflict:
     if status == "invited":
         return Conflict(_("there is already an invitation for this user: answer it"), code="already_pending")

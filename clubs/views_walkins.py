@@ -15,6 +15,7 @@ from core.errors import DomainError
 from core.pages import error_status, form_refuse, success_redirect
 from matches.forms_walkins import GuestForm
 
+from .models import Membership
 from .pages import club_or_404, club_page_context, require_manager
 from .services.walkins import membership_add_walk_in
 
@@ -37,8 +38,11 @@ def add_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render(request, club, form, error_status(error))
-    name = membership.player.display_name
-    if form.cleaned_data["email"]:
+    walk_in = membership.walk_in
+    name = walk_in.player.display_name
+    if membership.status == Membership.Status.INVITED:
+        text = gettext("%(name)s already has an account: he is invited to join the club.") % {"name": name}
+    elif walk_in.invited:
         text = gettext("%(name)s is a member, and invited by email to claim his player.") % {"name": name}
     else:
         text = gettext("%(name)s is a member.") % {"name": name}

@@ -22,6 +22,18 @@ def nothing_to_confirm() -> Conflict:
     return Conflict(_("there is no report from the other side to confirm or contest"), code="nothing_to_confirm")
 
 
+def side_has_account(name: str) -> NotAllowed:
+    """A director confirming for a side that can confirm for itself."""
+    return NotAllowed(_("%(name)s has an account and confirms the report himself; a director may enter the result "
+                        "instead") % {"name": name}, code="side_has_account")
+
+
+def report_changed(score: tuple[int, int]) -> Conflict:
+    """A confirmation of a pending report that no longer says what the confirmer was shown."""
+    return Conflict(_("the report now says %(score0)d-%(score1)d: look at it again before confirming")
+                    % {"score0": score[0], "score1": score[1]}, code="report_changed")
+
+
 def bad_score(message: str, **where) -> DomainError:
     return DomainError(message, code="bad_score", **where)
 
@@ -117,6 +129,38 @@ def guest_bad_email() -> DomainError:
 def guest_bad_country() -> DomainError:
     return DomainError(_("country: give the country as its two-letter code (GB, FR, US...), or leave it empty"),
                        code="bad_country", field="country")
+
+
+def walk_in_known_player(name: str, players: str) -> Conflict:
+    """A walk-in named as one existing player, with a country or email that are not his."""
+    return Conflict(_("existing players named %(name)s: %(players)s. If the walk-in is this player, leave out the "
+                      "country and email or give his own; if he is a different person with the same name, give his "
+                      "country or email and confirm that he is a different person") % {"name": name, "players": players},
+                    code="namesake_exists", field="name")
+
+
+def walk_in_namesakes(name: str, players: str, example: str) -> Conflict:
+    """A walk-in named as several existing players, and nothing given picks out one of them."""
+    return Conflict(_("existing players named %(name)s: %(players)s. Write the one you mean as he is listed (such as "
+                      "“%(example)s”); if the walk-in is a different person with the same name, give his country or "
+                      "email and confirm that he is a different person")
+                    % {"name": name, "players": players, "example": example}, code="namesakes_exist", field="name")
+
+
+def walk_in_namesake_needs_detail(name: str, players: str) -> DomainError:
+    """A walk-in confirmed as a different person than the players of his name, without a
+    country or email to tell him apart."""
+    return DomainError(_("existing players named %(name)s: %(players)s. To enter a different person with this name, "
+                         "give his country or email") % {"name": name, "players": players},
+                       code="namesake_needs_detail", field="country")
+
+
+def walk_in_namesake_not_distinct(name: str, players: str, player: str) -> DomainError:
+    """A walk-in confirmed as a different person, with the country and email of one of them."""
+    return DomainError(_("existing players named %(name)s: %(players)s. The country and email given are those of "
+                         "%(player)s: to enter a different person, give his own country or email")
+                       % {"name": name, "players": players, "player": player},
+                       code="namesake_not_distinct", field="country")
 
 
 def invitation_sign_in() -> NotAllowed:

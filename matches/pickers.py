@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from core.text import search_key
 
 from .models import Player
-from .selectors_directory import player_resolve
+from .selectors_directory import player_label, player_labels, player_resolve
 
 #: The longest name typed that is looked for (a player's name is at most 120 characters).
 MAX_TYPED = 200
@@ -37,10 +37,6 @@ ID_SUFFIX = "__id"
 
 def _is_id(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 10
-
-
-def _described(player: Player) -> str:
-    return f"{player.display_name} ({player.country})" if player.country else player.display_name
 
 
 class PlayerPickerWidget(forms.Widget):
@@ -114,7 +110,9 @@ class PlayerChoiceField(forms.Field):
     """One player of ``queryset``, chosen in a :class:`PlayerPickerWidget`, typed by name, or given
     by id; cleaned to the ``Player``. Refusals (error codes): ``invalid_choice`` (an id not in
     ``queryset``), ``no_match`` (a name no player of ``queryset`` has), ``several`` (a name several
-    have, named in the message)."""
+    have, named in the message), ``namesakes`` (a whole name several have: each listed with his
+    country and club, and his place among those alike, as he may be typed to be told apart:
+    ``selectors_directory.player_labels``)."""
 
     widget = PlayerPickerWidget
     default_error_messages = {
@@ -124,6 +122,8 @@ class PlayerChoiceField(forms.Field):
         "no_match": _("No player here is called “%(name)s”: type part of the name and choose one of the suggestions."),
         "several": _("%(count)d players here are called “%(name)s” (%(names)s): type more of the name, or choose one "
                      "of the suggestions."),
+        "namesakes": _("Several players here have the name “%(name)s”: %(names)s. Type the one you mean as he is "
+                       "listed (“%(example)s”), or choose one of the suggestions."),
     }
 
     def __init__(self, queryset=None, *, params: dict | None = None, **kwargs):
@@ -187,9 +187,12 @@ class PlayerChoiceField(forms.Field):
             return found.player
         if not found.count:
             raise forms.ValidationError(self.error_messages["no_match"], code="no_match", params={"name": text})
-        names = ", ".join(_described(player) for player in found.candidates)
-        if found.count > len(found.candidates):
-            names += ", …"
+        labels = (player_labels(found.candidates) if found.namesakes
+                  else [player_label(player) for player in found.candidates])
+        names = ", ".join(labels) + (", …" if found.count > len(found.candidates) else "")
+        if found.namesakes:
+            raise forms.ValidationError(self.error_messages["namesakes"], code="namesakes", params={
+                "name": text, "count": found.count, "names": names, "example": labels[-1]})
         raise forms.ValidationError(self.error_messages["several"], code="several",
                                     params={"name": text, "count": found.count, "names": names})
 

@@ -1,6 +1,7 @@
 """The director's round desk (``/events/<id>/desk/``): one page per event where its organiser sees
 the open disputes first, then every match of the current round(s) with its table, players, state
-and score, and enters or corrects results in a grid (tab, score, Enter: one form per row); before
+and score, and enters or corrects results in a grid (tab, score, Enter: one form per row), or
+confirms in one click a result reported against a walk-in who has no account to confirm it; before
 the draw he pastes a list of entrants, checks in all or some, fixes seeds and makes the draw; after
 it he labels tables and pairs the next Swiss round.
 
@@ -8,7 +9,8 @@ Every action is one service call (one transaction, audited): ``services.desk`` f
 pasting, seeds and tables; ``tournament_draw`` and ``tournament_pair_next_round``; a row's result
 through ``match_override`` (no confirmed result yet) or, for a confirmed one, through
 ``result_correction_preview`` then ``result_correct`` (a confirmation step, as on the correction
-page). A refusal re-renders the desk with its 4xx status, saying which line, entrant or row is
+page); a pending report a guest cannot confirm through ``match_confirm``, the director answering
+for him. A refusal re-renders the desk with its 4xx status, saying which line, entrant or row is
 wrong; nothing is saved. Only the event's organiser and staff (403 for others)."""
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text
 from engine.errors import EngineError
 from matches.models import MAX_SCORE, Match
-from matches.services.reporting import claim_make, match_override
+from matches.services.reporting import claim_make, match_confirm, match_override
 
 from . import services
 from .desk_alerts import desk_alerts
@@ -104,9 +106,12 @@ def _render(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
 
 def _row_values(row, error: str | None, posted) -> tuple[str, str, str]:
     """A row's refusal and the scores its inputs show: what was posted when it was refused, else
-    its confirmed result."""
+    its confirmed result, else the score reported against a side that cannot confirm it (the
+    director confirms it as it is, or corrects it first)."""
     if posted is not None:
         return error or "", str(posted.get("score0", ""))[:9], str(posted.get("score1", ""))[:9]
+    if row.score0 is None and row.waiting and row.reported:
+        return error or "", str(row.reported[0]), str(row.reported[1])
     shown = ("" if row.score0 is None else str(row.score0), "" if row.score1 is None else str(row.score1))
     return error or "", *shown
 
@@ -255,7 +260,9 @@ def _score_text(match: Match, score: tuple[int, int]) -> str:
 def desk_result(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A row of the grid: the director enters the result of a match without a confirmed one
     (match_override), or corrects a confirmed one: first what it changes
-    (result_correction_preview), then, with ``confirm``, the correction (result_correct)."""
+    (result_correction_preview), then, with ``confirm``, the correction (result_correct). With
+    ``confirm_reported`` he confirms the pending report, whose score he was shown, for a side that
+    cannot confirm it (a walk-in without an account: match_confirm, as that side would)."""
     tournament = _managed_or_403(request, tournament_id)
     match = _event_match_or_404(tournament, match_id)
     form = RowForm(request.POST)
@@ -268,6 +275,11 @@ def desk_result(request: HttpRequest, tournament_id: int, match_id: int) -> Http
     if not form.is_valid():
         return refuse(_("enter each side's score, a whole number from 0 to %(max)d") % {"max": MAX_SCORE}, 400)
     try:
+        if "confirm_reported" in request.POST and match.status != Match.Status.CONFIRMED:
+            saved = match_confirm(match_id=match.pk, user=request.user, score=form.score)
+            messages.success(request, _("%(match)s: %(score)s, confirmed.") % {
+                "match": name, "score": _score_text(match, (saved.score0, saved.score1))})
+            return redirect(_desk_url(tournament))
         if match.status != Match.Status.CONFIRMED:
             saved = match_override(match_id=match.pk, user=request.user,
                                    claim=claim_make(match, form.score, None), statement="")

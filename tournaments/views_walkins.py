@@ -45,8 +45,11 @@ def add_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render(request, tournament, form, error_status(error))
-    name = entry.side.player_a.display_name
-    if form.cleaned_data["email"]:
+    walk_in = entry.walk_in
+    name = walk_in.player.display_name
+    if not walk_in.created:
+        text = gettext("%(name)s, a player known by this name already, is entered.") % {"name": name}
+    elif walk_in.invited:
         text = gettext("%(name)s is entered, and invited by email to claim his player.") % {"name": name}
     else:
         text = gettext("%(name)s is entered.") % {"name": name}

@@ -21,7 +21,10 @@ class MembershipWalkInApi(ClubBaseApi):
     @extend_schema(operation_id="clubs_memberships_walk_in", tags=TAGS, summary="Add a walk-in member (owners, organisers)",
                    description="Someone without an account: a guest player is made an active member (the member "
                                "role); with an email address he is invited to claim the player, and his "
-                               "membership becomes his account's when he does.",
+                               "membership becomes his account's when he does. A name an existing player has is "
+                               "that player (a guest is made a member, an account holder invited to join; 409 "
+                               "already_member); a different person of that name needs confirm_namesake and a "
+                               "country or email not theirs.",
                    request=GuestInputSerializer, responses={201: MembershipSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int):
         club = _club(club_id)

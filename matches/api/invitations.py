@@ -21,13 +21,19 @@ TAGS = ["players"]
 
 class GuestInputSerializer(StrictInputSerializer):
     """A walk-in player without an account: his name, and optionally his email address (he is
-    invited to claim the player) and country."""
+    invited to claim the player) and country, and whether he is a namesake of existing players
+    (matches.services.walkins)."""
 
     name = serializers.CharField(max_length=NAME_MAX, help_text="the player's name as it is shown")
     email = serializers.CharField(max_length=EMAIL_MAX, required=False, allow_blank=True, default="",
                                   help_text="his email address: he is sent an invitation to claim the player")
     country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="",
                                     help_text="ISO 3166 alpha-2 code (GB, FR...)")
+    confirm_namesake = serializers.BooleanField(
+        required=False, default=False,
+        help_text="he is a different person from the players who already have this name: a new guest player is "
+                  "made, told apart by a country or email not theirs. Without it, a name an existing player has "
+                  "is that player")
 
     class Meta:
         ref_name = "GuestPlayerInput"

@@ -368,6 +368,9 @@ class MatchConfirmApi(BaseApi):
             ref_name = "MatchConfirm"
 
     @extend_schema(operation_id="matches_confirm", tags=["results"], summary="Confirm the other side's report",
+                   description="A player confirms the other side's pending report. A side none of whose players "
+                               "has an account (a walk-in) cannot: the match's director (its event's organiser, "
+                               "staff) confirms for it, with the same effect.",
                    request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS})
     def post(self, request, match_id: int):
         _answer_body_valid(self.InputSerializer(data=request.data), match_id, request.user)

@@ -311,12 +311,14 @@ def _full_fields(claim: Claim) -> dict:
             "clock_remaining0": remaining[0], "clock_remaining1": remaining[1]}
 
 
-def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Report:
+def _report(match: Match, side: int, user, claim: Claim, statement: str, *, consent: bool = True) -> Report:
     """Side ``side`` of the loaded, locked ``match`` (``_match_loaded``) reports ``claim``: see
-    :func:`match_report`."""
+    :func:`match_report`. Without ``consent`` (a director answering for a guest side) the side's
+    consent is left as it is."""
     # A side that reports a result agrees the match is on its record (a refusal below rolls this
     # back with the rest).
-    if consent_by_side(match, side, user, how="reported") and match.status == Match.Status.CONFIRMED and match.rated:
+    if (consent and consent_by_side(match, side, user, how="reported") and match.status == Match.Status.CONFIRMED
+            and match.rated):
         rating_dispatch(match.pk)
     live = match_live_reports(match)
     mine = next((r for r in live if r.side == side), None)
@@ -384,28 +386,67 @@ def _report(match: Match, side: int, user, claim: Claim, statement: str) -> Repo
 
 
 @transaction.atomic
-def match_confirm(*, match_id: int, user) -> Report:
+def match_confirm(*, match_id: int, user, score: tuple[int, int] | None = None) -> Report:
     """The other side confirms the pending report: the match is confirmed with that result (the
     confirming side's report agrees with it; see :func:`match_report`, whose answer this shares).
 
-    Raises Match.DoesNotExist, NotAllowed for a non-player, Conflict when there is nothing to
-    confirm.
+    A side none of whose players has an account (a walk-in, a guest player:
+    :func:`side_cannot_answer`) can never confirm: a director who runs the match
+    (:func:`user_runs_match`: its event's organiser, staff) confirms for it, with the same effects
+    (the reporter's report is the result; the rating, the event's draw, the audit log and the
+    emails follow as for any confirmation; the guest side's consent is not given by it). ``score``,
+    when given, is the result the confirmer was shown: a pending report that says otherwise now is
+    not confirmed.
+
+    Raises Match.DoesNotExist; NotAllowed ``not_a_party`` for anyone else (a director too, when no
+    report waits; ``side_has_account``: a director, for a side that confirms for itself);
+    Conflict ``nothing_to_confirm``, ``report_changed`` (``score`` is not the pending report's),
+    ``already_confirmed``.
     """
     with writes_batched():  # as a report's (see match_report)
         match = _match_loaded(match_id, report_key=True)
         side = side_of_user(match, user)
-        if side is None:
-            raise errors.not_a_party()
+        directed = side is None
+        if directed:
+            if not user_runs_match(match, user):
+                raise errors.not_a_party()
+            pending = next((r for r in match.live if r.status == Report.Status.PENDING and r.side is not None), None)
+            # He answers only for a guest side a report waits for (or repeats the answer he gave).
+            answered = next((r for r in match.live if r.reporter_id == user.pk and r.side is not None), None)
+            if pending is None and answered is None:
+                raise errors.not_a_party()
+            side = 1 - pending.side if pending is not None else answered.side
+            players = _side_players(match, side)
+            if not side_cannot_answer(players):
+                raise errors.side_has_account(" & ".join(p.display_name for p in players))
         theirs = next((r for r in match.live if r.side == 1 - side and r.status == Report.Status.PENDING), None)
         if theirs is None:
             if match.status == Match.Status.CONFIRMED:
-                return next(r for r in match.live if r.status == Report.Status.CONFIRMED)
+                confirmed = next(r for r in match.live if r.status == Report.Status.CONFIRMED)
+                if score is not None and tuple(score) != confirmed.score:
+                    raise errors.already_confirmed()
+                return confirmed
             raise errors.nothing_to_confirm()
+        if score is not None and tuple(score) != theirs.score:
+            raise errors.report_changed(theirs.score)
         claim = Claim((theirs.score0, theirs.score1))
         own = next((r for r in match.live if r.side == side), None)
         if _repeat(own, claim.score, None):
             return own
-        return _report(match, side, user, claim, "")
+        return _report(match, side, user, claim, "", consent=not directed)
+
+
+def side_cannot_answer(players) -> bool:
+    """Whether a side of ``players`` (Player rows) can never confirm or contest a report itself:
+    none of them has an account (walk-ins, guest players). A director confirms for it
+    (:func:`match_confirm`)."""
+    return all(player.user_id is None for player in players)
+
+
+def _side_players(match: Match, side: int) -> list:
+    """The players of side ``side`` of a match loaded by ``_match_loaded`` (``seen_players``)."""
+    chosen = match.sides[side]
+    return [match.seen_players[pk] for pk in (chosen.player_a_id, chosen.player_b_id) if pk]
 
 
 @transaction.atomic

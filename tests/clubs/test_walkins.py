@@ -28,7 +28,15 @@ from matches.services.guests import invitation_accept
 from matches.services.invitations import invitation_token
 from matches.services.matches import match_create
 from matches.services.reporting import Claim, match_override
-from tests.clubs.factories import ClubNightFactory, MembershipFactory, SeasonFactory, club_cast, player_of, snapshot
+from tests.clubs.factories import (
+    ClubFactory,
+    ClubNightFactory,
+    MembershipFactory,
+    SeasonFactory,
+    club_cast,
+    player_of,
+    snapshot,
+)
 from tests.factories import UserFactory
 from tests.matches.factories_api import client_for
 from tests.matches.factories_ratings import run_tasks_inline
@@ -229,3 +237,61 @@ def test_a_die_is_not_taken_for_a_player_who_sat(cast):
     assert all(chouette_player_seated(pk) for pk in seated)
     assert not any(chouette_player_seated(die) for die in (4, 5, 6) if die not in seated)
     assert not chouette_player_seated(player_of(cast.members[1]).pk)
+
+
+# --- a known name is that player (matches.services.walkins) -----------------------------------------------
+
+
+def test_a_walk_in_with_a_walk_in_members_name_is_refused_as_a_member_already_and_makes_no_player(cast, walter):
+    before, players = snapshot(cast.club), Player.objects.count()
+    with pytest.raises(Conflict) as refused:
+        membership_add_walk_in(club_id=cast.club.pk, user=cast.organiser, name="walter")
+    assert refused.value.code == "already_member"
+    page = signed_in(cast.organiser).post(reverse("clubs:add_walk_in", args=[cast.club.slug]), {"walkin-name": "Walter"})
+    assert page.status_code == 409 and "Walter is already a member of this club" in page.content.decode()
+    api = client_for(cast.owner).post(reverse("api-club-membership-walk-in", args=[cast.club.pk]), {"name": "Walter"},
+                                      format="json")
+    assert api.status_code == 409 and api.json()["code"] == "already_member"
+    assert snapshot(cast.club) == before and Player.objects.count() == players
+
+
+def test_a_walk_in_with_another_clubs_walk_ins_name_makes_that_guest_a_member_here(cast, walter):
+    southside = ClubFactory(name="Southside")
+    MembershipFactory(club=southside, user=cast.organiser, organiser=True)
+    membership = membership_add_walk_in(club_id=southside.pk, user=cast.organiser, name="Walter", country="NL")
+    assert (membership.player, membership.status, membership.walk_in.created) == (walter.player, "active", False)
+    assert Player.objects.filter(display_name="Walter").count() == 1
+    assert HomeClub.objects.get(player=walter.player).club == cast.club  # his first club stays his home
+
+
+def test_a_walk_in_with_the_name_of_a_player_with_an_account_invites_him_to_join(cast):
+    players = Player.objects.count()
+    page = signed_in(cast.organiser).post(reverse("clubs:add_walk_in", args=[cast.club.slug]),
+                                          {"walkin-name": "xavier"}, follow=True)
+    assert "Xavier already has an account: he is invited to join the club." in page.content.decode()
+    membership = Membership.objects.get(club=cast.club, user=cast.outsider)
+    assert (membership.status, membership.player_id) == ("invited", None) and Player.objects.count() == players
+    with pytest.raises(Conflict) as refused:
+        membership_add_walk_in(club_id=cast.club.pk, user=cast.organiser, name="Mia")
+    assert refused.value.code == "already_member" and "Mia is already a member" in refused.value.message
+
+
+def test_a_namesake_member_needs_his_own_detail_and_the_confirmation_on_the_page_and_in_the_api(cast, walter):
+    client = signed_in(cast.organiser)
+    url = reverse("clubs:add_walk_in", args=[cast.club.slug])
+    before, players = snapshot(cast.club), Player.objects.count()
+    refused = client.post(url, {"walkin-name": "Walter", "walkin-country": "BE"})
+    assert refused.status_code == 409
+    page = refused.content.decode()
+    assert "Walter (NL, Crawford Club)" in page and 'name="walkin-confirm_namesake"' in page
+    assert snapshot(cast.club) == before and Player.objects.count() == players
+    assert client.post(url, {"walkin-name": "Walter", "walkin-country": "BE",
+                             "walkin-confirm_namesake": "on"}).status_code == 302
+    api = client_for(cast.owner).post(reverse("api-club-membership-walk-in", args=[cast.club.pk]), {
+        "name": "Walter", "email": "walter@example.com", "confirm_namesake": True}, format="json")
+    assert api.status_code == 400 and api.json()["code"] == "namesake_not_distinct"  # the first Walter's address
+    api = client_for(cast.owner).post(reverse("api-club-membership-walk-in", args=[cast.club.pk]), {
+        "name": "Walter", "email": "walter.two@example.com", "confirm_namesake": True}, format="json")
+    assert api.status_code == 201, api.content
+    walters = Player.objects.filter(display_name="Walter")
+    assert walters.count() == 3 and Membership.objects.filter(club=cast.club, player__in=walters).count() == 3

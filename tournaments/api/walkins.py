@@ -33,7 +33,11 @@ class WalkInEntryApi(TournamentBaseApi):
     @extend_schema(operation_id="tournaments_entries_walk_in", tags=TAGS, summary="Enter a walk-in (organiser)",
                    description="A player without an account, in an individual event: a guest player is created and "
                                "entered in one transaction (before the draw like an entry, to check in; after it as "
-                               "a late entrant). With an email address he is invited to claim the player.",
+                               "a late entrant). With an email address he is invited to claim the player. A name an "
+                               "existing player has is that player: he is entered (409 already_entered if he is); a "
+                               "different person of that name needs confirm_namesake and a country or email not "
+                               "theirs (409 namesake_exists / namesakes_exist, 400 namesake_needs_detail / "
+                               "namesake_not_distinct otherwise, naming the players who have the name).",
                    request=WalkInEntrySerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
         tournament = _tournament_or_404(tournament_id)

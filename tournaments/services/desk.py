@@ -1,8 +1,8 @@
 """The director's round desk: what the organiser does to many entrants or matches at once.
 
 - :func:`entries_check_in`: check in all entrants, or those chosen, in one go;
-- :func:`entries_paste`: a pasted list of names (one a line) entered at once, each matched to an
-  existing player by display name or created as a guest;
+- :func:`entries_paste`: a pasted list of names (one a line) entered at once, each read as the
+  player pickers read a name or created as a guest;
 - :func:`entries_seed`: the organiser's seeds, set or fixed before the draw;
 - :func:`round_set_tables` / :func:`match_set_table`: the table each match of the event is played at.
 
@@ -18,12 +18,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError
 from core.locking import locked_rows
+from core.text import search_key
 from matches.models import Match, Player
+from matches.selectors_directory import player_labels, players_named
 from matches.services.guests import NAME_MAX, player_create_guest
 from tournaments import errors
 from tournaments.models import Entry, Pairing, Tournament
@@ -129,6 +130,17 @@ class Pasted:
         return tuple(line for line in self.lines if line.created)
 
 
+def _namesakes_text(name: str, found) -> str:
+    """Why a pasted name is refused when several players have it: whom it could be, each as he may
+    be written to be told apart (``player_labels``: his country and club, his place among those
+    alike)."""
+    labels = player_labels(found.candidates)
+    listed = ", ".join(labels) + (", …" if found.count > len(labels) else "")
+    return _("several players are called %(name)s: %(players)s. Write the one you mean as he is listed (such as "
+             "“%(example)s”), or enter him from the player picker") % {"name": name, "players": listed,
+                                                                       "example": labels[-1]}
+
+
 def _line_error(number: int, message: str, code: str) -> DomainError:
     """A refusal of line ``number`` of a paste: the page leads it with the line (``error_text``)."""
     return DomainError(message, code=code, field="names", line=number)
@@ -137,16 +149,18 @@ def _line_error(number: int, message: str, code: str) -> DomainError:
 @transaction.atomic
 def entries_paste(*, tournament_id: int, text: str, user) -> Pasted:
     """The organiser pastes a list of entrants, one name per line (blank lines ignored; spaces
-    around and inside a name tidied), before the draw of an individual event. Each name is matched
-    to an existing player by display name, whatever its case; a name nobody has is created as a
-    guest player (a walk-in without an email). Every player is then entered (``entry_add``).
+    around and inside a name tidied), before the draw of an individual event. Each name is read as
+    the player pickers read it (``matches.selectors_directory.player_named``): the player whose
+    whole name it is (accents and case set aside), or, written with his details as a refusal lists
+    him ("Alice Lambert (FR)"), the namesake they pick out; a name nobody has is created as a guest
+    player (a walk-in without an email). Every player is then entered (``entry_add``).
 
     Audited as ``player.guest_created`` per guest and ``entry.added`` per entrant. Raises NotAllowed
     ``not_organiser``; Conflict ``tournament_finished``, ``already_drawn_use_late_entry``;
     DomainError ``walk_in_singles_only`` (a pairs or team event), ``no_names``, ``too_many_names``,
     and, naming the line (``line``): ``duplicate_line`` (the same name twice), ``ambiguous_name``
-    (several players have it), ``bad_name`` (too long), ``already_entered``. Nothing is saved when
-    any line is refused."""
+    (several players have it: each listed with his country and club), ``bad_name`` (too long),
+    ``already_entered``. Nothing is saved when any line is refused."""
     tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     if tournament.kind != Tournament.Kind.INDIVIDUAL:
@@ -166,27 +180,24 @@ def entries_paste(*, tournament_id: int, text: str, user) -> Pasted:
     for number, name in lines:
         if len(name) > NAME_MAX:
             raise _line_error(number, _("a name has at most %(count)d characters") % {"count": NAME_MAX}, "bad_name")
-        key = name.casefold()
+        key = search_key(name)
         if key in first_seen:
             raise _line_error(number, _("%(name)s is already on line %(first)d") % {"name": name,
                                                                                  "first": first_seen[key]},
                               "duplicate_line")
         first_seen[key] = number
-    # Every name's players in one query, compared as the database lowers them.
-    lowered = {name.lower() for _number, name in lines}
-    by_name: dict[str, list[Player]] = {}
-    for player in Player.objects.annotate(lowered=Lower("display_name")).filter(lowered__in=lowered).order_by("pk"):
-        by_name.setdefault(player.lowered, []).append(player)
+    # Every line read as the pickers read a name (its players in one query): the player whose whole
+    # name it is, or the namesake the details written after it pick out ("Alice Lambert (FR)").
+    named = players_named(Player.objects.all(), [name for _number, name in lines])
     entered = set(
         Entry.objects.filter(tournament=tournament, side__isnull=False).values_list("side__player_a_id", flat=True))
     done: list[PastedLine] = []
     for number, name in lines:
-        found = by_name.get(name.lower(), [])
-        if len(found) > 1:
-            raise _line_error(number, _("%(count)d players are called %(name)s: enter this one from the player "
-                                        "picker instead") % {"count": len(found), "name": name}, "ambiguous_name")
-        if found:
-            player, created = found[0], False
+        found = named[name]
+        if found.player is None and found.count:
+            raise _line_error(number, _namesakes_text(name, found), "ambiguous_name")
+        if found.player is not None:
+            player, created = found.player, False
             if player.pk in entered:
                 raise _line_error(number, _("%(name)s is already entered") % {"name": player.display_name},
                                   "already_entered")
