@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
@@ -58,7 +59,9 @@ def test_a_walk_in_entered_by_an_organiser_invited_by_email_claims_the_guest_and
     # The invitation reached him; he creates his account and signs in.
     assert [m.to for m in mail.outbox] == [["walter@example.com"]]
     link = re.search(r"/invitations/[0-9a-f]{64}/", mail.outbox[0].body).group(0)
-    user = UserFactory(username="walter")
+    # His account's verified address is the one he was invited at: accepting gives him the player.
+    user = UserFactory(username="walter", email="walter@example.com")
+    EmailAddress.objects.create(user=user, email="walter@example.com", verified=True, primary=True)
     client = signed_in(user)
     page = client.get(link)
     assert page.status_code == 200 and "Walter" in page.content.decode()
