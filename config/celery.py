@@ -7,6 +7,7 @@ named with CRAWFORD_QUEUE_PREFIX in front. The README's "Production shape" gives
 import os
 
 from celery import Celery
+from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -42,6 +43,12 @@ app.conf.beat_schedule = {
     # a wait of an hour or more, longer than a Celery retry is kept: webhooks/services.py).
     "webhooks-sweep": {"task": "webhooks.tasks.webhooks_sweep_task", "schedule": 60.0, "options": _quick(60.0)},
 }
+# Every CRAWFORD_HEARTBEAT_SECONDS (30 s): beat records that it is sending (a quick worker runs it):
+# /health/ says when beat has gone silent (the periodic jobs stop; the relay goes on in the workers).
+app.conf.beat_schedule["heartbeat-beat"] = {
+    "task": "core.tasks.beat_heartbeat_task", "schedule": float(settings.HEARTBEAT_SECONDS),
+    "options": _quick(settings.HEARTBEAT_SECONDS),
+}
 # Every CRAWFORD_HEARTBEAT_SECONDS (30 s), to each queue: a worker of that queue records that it is
 # alive and taking work (/health/ shows it).
 for _queue in settings.QUEUES:
@@ -49,3 +56,22 @@ for _queue in settings.QUEUES:
         "task": "core.tasks.worker_heartbeat_task", "schedule": float(settings.HEARTBEAT_SECONDS), "args": (_queue,),
         "options": {"queue": f"{settings.QUEUE_PREFIX}{_queue}", "expires": settings.HEARTBEAT_SECONDS},
     }
+
+
+# The relay runs in every worker's main process too (core.outbox.RelayLoop), so that what the
+# outbox holds is sent when beat is stopped.
+_relays: list = []
+
+
+@worker_ready.connect
+def _relay_start(**_kwargs):
+    if settings.OUTBOX_RELAY_IN_WORKERS and not settings.LOCAL_TASKS:
+        from core.outbox import RelayLoop
+
+        _relays.append(RelayLoop().start())
+
+
+@worker_shutdown.connect
+def _relay_stop(**_kwargs):
+    while _relays:
+        _relays.pop().stop()

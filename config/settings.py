@@ -264,6 +264,9 @@ OUTBOX_BROKER_DOWN_SECONDS = env_int("CRAWFORD_OUTBOX_BROKER_DOWN_SECONDS", 5)
 # sent at most OUTBOX_MAX_ATTEMPTS times (then a person looks: /health/ counts them).
 OUTBOX_RELAY_SECONDS = env_int("CRAWFORD_OUTBOX_RELAY_SECONDS", 30)
 OUTBOX_GRACE_SECONDS = env_int("CRAWFORD_OUTBOX_GRACE_SECONDS", 10)
+# Each Celery worker also runs the relay on a thread of its main process (beat's relay aside): a
+# stopped beat then loses nothing (core/outbox.py RelayLoop).
+OUTBOX_RELAY_IN_WORKERS = env_bool("CRAWFORD_OUTBOX_RELAY_IN_WORKERS", True)
 _RESEND = env_int("CRAWFORD_OUTBOX_RESEND_SECONDS", 0)
 OUTBOX_RESEND_SECONDS = {"quick": _RESEND or CELERY_TASK_TIME_LIMIT + 60,
                          "imports": _RESEND or CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] + 60,

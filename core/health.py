@@ -4,8 +4,8 @@ The answer is JSON: the database (a ``SELECT 1``), Redis (a ping with a short ti
 queue's last worker heartbeat and whether it is stale, the outbox's backlog, and the sections the
 apps above register (:func:`health_section_register`: the analyses running without progress). It
 is 200 while the database answers, with ``status`` "ok" or "degraded" and ``degraded`` naming what
-is not well (Redis, a queue without a live worker, an outbox row given up on or waiting too long, a
-section's own trouble): the service still takes writes then, their tasks wait in the outbox. It is
+is not well (Redis, a queue without a live worker, beat silent, an outbox row given up on or waiting too long,
+a section's own trouble): the service still takes writes then, their tasks wait in the outbox. It is
 503 with ``Retry-After`` when the database does not answer: then nothing can be served.
 
 The laptop run (no broker: core/local_worker.py) is judged the same way: its local workers record
@@ -34,6 +34,8 @@ logger = logging.getLogger(__name__)
 
 #: Seconds a client should wait before asking again when the database is down.
 RETRY_AFTER = 10
+#: The heartbeat row of beat itself (core.tasks.beat_heartbeat_task), beside the queues'.
+BEAT = "beat"
 
 #: The sections of the apps above core: name -> a function of ``now`` giving (its JSON, what is
 #: degraded in it, each a short name).
@@ -84,18 +86,24 @@ def redis_state() -> dict:
     return {"up": True}
 
 
-def queues_state(*, now=None) -> dict:
+def queues_state(*, now=None, seen: dict | None = None) -> dict:
     """Each queue's last heartbeat (ISO time or None), its age in seconds and whether it is stale
-    (older than ``HEARTBEAT_STALE_SECONDS``, or none at all)."""
+    (older than ``HEARTBEAT_STALE_SECONDS``, or none at all). ``seen``: the heartbeats read
+    already (:func:`heartbeats`)."""
     now = now or timezone.now()
-    seen = dict(WorkerHeartbeat.objects.values_list("queue", "seen_at"))
-    state = {}
-    for queue in settings.QUEUES:
-        last = seen.get(queue)
-        age = None if last is None else round((now - last).total_seconds(), 1)
-        state[queue] = {"last_heartbeat": None if last is None else last.isoformat(), "age_seconds": age,
-                        "stale": age is None or age > settings.HEARTBEAT_STALE_SECONDS}
-    return state
+    seen = heartbeats() if seen is None else seen
+    return {queue: _heartbeat_state(seen.get(queue), now) for queue in settings.QUEUES}
+
+
+def heartbeats() -> dict:
+    """The last heartbeat of each queue, and of beat (:data:`BEAT`), in one query."""
+    return dict(WorkerHeartbeat.objects.values_list("queue", "seen_at"))
+
+
+def _heartbeat_state(last, now) -> dict:
+    age = None if last is None else round((now - last).total_seconds(), 1)
+    return {"last_heartbeat": None if last is None else last.isoformat(), "age_seconds": age,
+            "stale": age is None or age > settings.HEARTBEAT_STALE_SECONDS}
 
 
 def outbox_overdue(backlog: dict) -> bool:
@@ -124,11 +132,16 @@ def health_report(*, now=None) -> tuple[int, dict]:
     now = now or timezone.now()
     body = {"status": "ok", "degraded": [], "database": {"up": True}, "redis": redis_state(),
             "workers": "local" if settings.LOCAL_TASKS else "celery"}
-    body["queues"] = queues_state(now=now)
+    seen = heartbeats()
+    body["queues"] = queues_state(now=now, seen=seen)
+    # Beat sends the periodic jobs (the local quick worker runs them on a laptop).
+    body["beat"] = _heartbeat_state(seen.get(BEAT), now)
     body["outbox"] = outbox_backlog(now=now)
     if body["redis"]["up"] is False:
         body["degraded"].append("redis")
     body["degraded"] += [f"queue:{name}" for name, queue in body["queues"].items() if queue["stale"]]
+    if body["beat"]["stale"]:
+        body["degraded"].append("beat")
     if outbox_overdue(body["outbox"]):
         body["degraded"].append("outbox")
     for name, section in _SECTIONS.items():

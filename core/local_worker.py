@@ -166,15 +166,19 @@ def queue_locks(queues: Iterable[str], *, wait: bool = True):
 
 
 class Periodic:
-    """Beat's schedule (config/celery.py), run by a local worker: each job at its interval, the
-    first one interval after the worker starts, less the jobs the worker does itself."""
+    """Beat's schedule (config/celery.py), run by a local worker: each job when the worker starts
+    (what a crash left to catch up on is caught up at once, and beat's heartbeat is recorded), then
+    at its interval, less the jobs the worker does itself."""
 
     def __init__(self, *, now: float | None = None):
         start = time.monotonic() if now is None else now
+        # Every app's tasks module, as a Celery worker imports them at its start: a job's task is
+        # registered only once its module is imported.
+        current_app.loader.import_default_modules()
         schedule = current_app.conf.beat_schedule or {}
         self.jobs = [(entry["task"], tuple(entry.get("args", ())), float(entry["schedule"]))
                      for entry in schedule.values() if entry["task"] not in _NOT_PERIODIC]
-        self.next = {index: start + every for index, (_task, _args, every) in enumerate(self.jobs)}
+        self.next = dict.fromkeys(range(len(self.jobs)), start)
 
     def run_due(self, *, now: float | None = None) -> list[str]:
         """Run the jobs whose time has come (each on its own: one failing does not stop the
@@ -206,6 +210,7 @@ class LocalWorker:
 
     def __init__(self, queues: Iterable[str], *, periodic: bool = False, parent_pid: int | None = None,
                  poll_seconds: float | None = None, max_idle_polls: int | None = None):
+        current_app.loader.import_default_modules()  # every task a row may name, as a Celery worker
         self.queues = tuple(queues)
         self.periodic = Periodic() if periodic else None
         self.parent_pid = parent_pid

@@ -304,6 +304,39 @@ def outbox_relay(*, now=None) -> int:
     return len(sent)
 
 
+class RelayLoop:
+    """The relay run every ``OUTBOX_RELAY_SECONDS`` on a thread of its own (a Celery worker's main
+    process starts one: config/celery.py), until :meth:`stop`. A run that fails (the database
+    down) is logged and the next one tries again."""
+
+    def __init__(self, *, every: float | None = None):
+        self.every = settings.OUTBOX_RELAY_SECONDS if every is None else every
+        self.runs = 0
+        self._stopped = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="outbox-relay", daemon=True)
+
+    def start(self) -> RelayLoop:
+        self.thread.start()
+        return self
+
+    def _loop(self) -> None:
+        from django.db import close_old_connections
+
+        while not self._stopped.wait(self.every):
+            close_old_connections()
+            try:
+                outbox_relay()
+            except Exception:
+                logger.exception("the outbox relay failed: it runs again in %s s", self.every)
+            self.runs += 1
+        connection.close()
+
+    def stop(self, *, timeout: float = 10.0) -> None:
+        self._stopped.set()
+        if self.thread.is_alive() and self.thread is not threading.current_thread():
+            self.thread.join(timeout)
+
+
 # --- the task's side ----------------------------------------------------------------------------
 
 

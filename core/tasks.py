@@ -15,7 +15,7 @@ import smtplib
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from .health import worker_heartbeat_record
+from .health import BEAT, worker_heartbeat_record
 from .outbox import outbox_give_up, outbox_prune, outbox_relay
 
 MAX_RETRIES = 5
@@ -59,3 +59,9 @@ def outbox_prune_task() -> int:
 def worker_heartbeat_task(self, queue: str) -> None:
     """Periodic, sent to each queue: record that a worker of ``queue`` is taking work."""
     worker_heartbeat_record(queue=queue, worker=self.request.hostname or "")
+
+
+@shared_task(bind=True)
+def beat_heartbeat_task(self) -> None:
+    """Periodic: record that beat is sending its jobs (/health/ says when it has gone silent)."""
+    worker_heartbeat_record(queue=BEAT, worker=self.request.hostname or "")

@@ -25,6 +25,7 @@ def test_all_well_is_200_ok_with_every_part_named(client, settings, django_asser
     beat("quick", 5)
     beat("imports", 30)
     beat("analysis", 30)
+    beat("beat", 10)
     # The database's SELECT 1, the heartbeats, the outbox's backlog, the analyses: one query each.
     with django_assert_num_queries(4):
         response = client.get("/health/")
@@ -47,9 +48,8 @@ def test_it_needs_no_sign_in_and_answers_head(client):
 
 def test_redis_unreachable_is_200_with_redis_down(client, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    beat("quick", 1)
-    beat("imports", 1)
-    beat("analysis", 1)
+    for queue in (*settings.QUEUES, "beat"):
+        beat(queue, 1)
     response = client.get("/health/")
     body = response.json()
     assert response.status_code == 200
@@ -61,6 +61,7 @@ def test_a_queue_without_a_recent_heartbeat_is_stale(client, settings):
     settings.HEARTBEAT_STALE_SECONDS = 120
     beat("quick", 1)
     beat("analysis", 1)
+    beat("beat", 1)
     beat("imports", 600)  # its worker busy or dead for ten minutes
     body = client.get("/health/").json()
     assert body["degraded"] == ["queue:imports"] and body["queues"]["imports"]["stale"] is True
@@ -71,9 +72,8 @@ def test_a_queue_without_a_recent_heartbeat_is_stale(client, settings):
 
 def test_it_counts_the_outbox_backlog(client, settings):
     now = timezone.now()
-    beat("quick", 1)
-    beat("imports", 1)
-    beat("analysis", 1)
+    for queue in (*settings.QUEUES, "beat"):
+        beat(queue, 1)
     OutboxTask.objects.create(task="t", queue="quick", created_at=now - timedelta(seconds=90))
     OutboxTask.objects.create(task="t", queue="quick", created_at=now - timedelta(seconds=30))
     OutboxTask.objects.create(task="t", queue="quick", sent_at=now, attempts=1)
@@ -100,7 +100,7 @@ def test_work_waiting_longer_than_it_should_is_degraded_with_its_age(client, set
     settings.HEALTH_OUTBOX_STALE_SECONDS = 120
     settings.OUTBOX_GRACE_SECONDS, settings.OUTBOX_MAX_ATTEMPTS = 10, 10
     settings.OUTBOX_RESEND_SECONDS = {"quick": 420, "imports": 1920, "analysis": 1920}
-    for queue in settings.QUEUES:
+    for queue in (*settings.QUEUES, "beat"):
         beat(queue, 1)
     now = timezone.now()
     ((field, seconds),) = row.items()
@@ -119,7 +119,7 @@ def test_an_analysis_running_without_progress_is_degraded_as_stuck(client, setti
     from tests.matches.factories_ratings import match_between, player
 
     settings.ANALYSIS_STUCK_SECONDS = 300
-    for queue in settings.QUEUES:
+    for queue in (*settings.QUEUES, "beat"):
         beat(queue, 1)
     now = timezone.now()
     match = match_between(player("ann"), player("ben"), length=3)
@@ -130,6 +130,21 @@ def test_an_analysis_running_without_progress_is_degraded_as_stuck(client, setti
     MatchAnalysis.objects.filter(pk=row.pk).update(progressed_at=now - timedelta(seconds=310))
     body = client.get("/health/").json()
     assert (body["status"], body["degraded"], body["analysis"]["stuck"]) == ("degraded", ["analysis:stuck"], 1)
+
+
+def test_beat_gone_silent_is_degraded_and_its_heartbeat_comes_from_its_own_job(client, settings):
+    from core.tasks import beat_heartbeat_task
+
+    settings.HEARTBEAT_STALE_SECONDS = 120
+    for queue in settings.QUEUES:
+        beat(queue, 1)
+    body = client.get("/health/").json()  # beat never heard of
+    assert body["degraded"] == ["beat"] and body["beat"]["stale"] is True
+    beat_heartbeat_task.apply()
+    body = client.get("/health/").json()
+    assert (body["status"], body["beat"]["stale"]) == ("ok", False)
+    beat("beat", 300)  # stopped five minutes ago
+    assert client.get("/health/").json()["degraded"] == ["beat"]
 
 
 def test_the_database_down_is_503_with_retry_after(client, monkeypatch):
@@ -159,8 +174,9 @@ def test_with_no_broker_the_local_workers_queues_are_watched_as_a_brokers_are(cl
     body = client.get("/health/").json()
     # No local worker has run yet: every queue is stale, as it would be without Celery workers.
     assert (body["status"], body["workers"], body["redis"]) == ("degraded", "local", {"up": None})
-    assert set(body["degraded"]) == {"queue:quick", "queue:imports", "queue:analysis"}
-    LocalWorker(settings.QUEUES, poll_seconds=0, max_idle_polls=1).run()
+    assert set(body["degraded"]) == {"queue:quick", "queue:imports", "queue:analysis", "beat"}
+    # The quick worker runs beat's jobs, beat's heartbeat among them (manage.py outbox_worker).
+    LocalWorker(settings.QUEUES, periodic=True, poll_seconds=0, max_idle_polls=1).run()
     body = client.get("/health/").json()
     assert (body["status"], body["degraded"]) == ("ok", [])
     assert {name: queue["stale"] for name, queue in body["queues"].items()} == dict.fromkeys(settings.QUEUES, False)

@@ -4,6 +4,7 @@ the commit without ever failing the request, sent again by the relay, and run on
 from __future__ import annotations
 
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -294,6 +295,31 @@ def test_two_relays_at_once_never_send_a_row_twice(published):
         thread.start()
         thread.join(30)
     assert counts == [1] and published == [OutboxTask.objects.exclude(pk=held.pk).get().pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_workers_own_relay_sends_what_waits_with_beat_stopped(settings, published):
+    # No beat at all: the relay thread a worker starts when it is ready sends the rows on its own.
+    from celery.signals import worker_ready, worker_shutdown
+
+    settings.OUTBOX_GRACE_SECONDS = 0
+    settings.OUTBOX_RELAY_SECONDS = 0.05
+    rows = [row_aged(60), row_aged(60)]
+    worker_ready.send(sender=None)
+    try:
+        deadline = time.monotonic() + 30
+        while len(published) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        worker_shutdown.send(sender=None)
+    assert sorted(published) == sorted(row.pk for row in rows)
+    assert all(row.sent_at is not None for row in OutboxTask.objects.all())
+    settings.OUTBOX_RELAY_IN_WORKERS = False  # a site that turns it off has beat's relay alone
+    row_aged(60)
+    worker_ready.send(sender=None)
+    time.sleep(0.3)
+    worker_shutdown.send(sender=None)
+    assert len(published) == 2
 
 
 # --- once per row ----------------------------------------------------------------------------------
