@@ -267,6 +267,10 @@ OUTBOX_GRACE_SECONDS = env_int("CRAWFORD_OUTBOX_GRACE_SECONDS", 10)
 # Each Celery worker also runs the relay on a thread of its main process (beat's relay aside): a
 # stopped beat then loses nothing (core/outbox.py RelayLoop).
 OUTBOX_RELAY_IN_WORKERS = env_bool("CRAWFORD_OUTBOX_RELAY_IN_WORKERS", True)
+# Redis keeps its queues in memory here: the relay asks its uptime, and sends again at once every
+# row sent before it last started and not done (lost with the restart), rather than after the
+# queue's resend time (half an hour for analyses and imports).
+OUTBOX_RESEND_AFTER_BROKER_RESTART = env_bool("CRAWFORD_OUTBOX_RESEND_AFTER_BROKER_RESTART", True)
 _RESEND = env_int("CRAWFORD_OUTBOX_RESEND_SECONDS", 0)
 OUTBOX_RESEND_SECONDS = {"quick": _RESEND or CELERY_TASK_TIME_LIMIT + 60,
                          "imports": _RESEND or CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] + 60,

@@ -261,16 +261,45 @@ def _unsent(row: OutboxTask, error: str) -> None:
     row.sent_at, row.attempts = None, row.attempts - 1
 
 
-def _due(now) -> Q:
+def _due(now, *, broker_started=None) -> Q:
     due = Q(sent_at=None, created_at__lte=now - timedelta(seconds=settings.OUTBOX_GRACE_SECONDS))
     for queue, seconds in settings.OUTBOX_RESEND_SECONDS.items():
         due |= Q(queue=queue, sent_at__lte=now - timedelta(seconds=seconds))
+    if broker_started is not None:
+        # Sent before the broker last started: the message went with the broker's old memory.
+        due |= Q(sent_at__lt=broker_started)
     return due
 
 
+def broker_started_at(now=None):
+    """When the broker (Redis) last started, from its uptime (``INFO server``); None when it cannot
+    be told (not Redis, not answering, or ``OUTBOX_RESEND_AFTER_BROKER_RESTART`` off). Redis keeps
+    its queues in memory here: a message sent before that moment and not yet taken is gone."""
+    if settings.LOCAL_TASKS or not settings.OUTBOX_RESEND_AFTER_BROKER_RESTART:
+        return None
+    url = settings.CELERY_BROKER_URL or ""
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    import redis
+
+    timeout = settings.BROKER_TIMEOUT_SECONDS
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        try:
+            uptime = int(client.info("server")["uptime_in_seconds"])
+        finally:
+            client.close()
+    except (redis.RedisError, OSError, KeyError, ValueError) as error:
+        logger.info("the broker's uptime is unknown: %s", error)
+        return None
+    # A second of slack: a row sent in the broker's first second is not taken for a lost one.
+    return (now or timezone.now()) - timedelta(seconds=uptime + 1)
+
+
 def outbox_relay(*, now=None) -> int:
-    """Send the rows due (not sent ``OUTBOX_GRACE_SECONDS`` after they were written, or sent and not
-    done after their queue's ``OUTBOX_RESEND_SECONDS``; at most ``OUTBOX_BATCH``, fewer than
+    """Send the rows due (not sent ``OUTBOX_GRACE_SECONDS`` after they were written, sent and not
+    done after their queue's ``OUTBOX_RESEND_SECONDS``, or sent before the broker last started
+    (:func:`broker_started_at`: a Redis restart lost them); at most ``OUTBOX_BATCH``, fewer than
     ``OUTBOX_MAX_ATTEMPTS`` sends each), oldest first; returns how many were sent.
 
     Rows are claimed with ``SKIP LOCKED``: two relays at once send different rows, and a row whose
@@ -282,8 +311,9 @@ def outbox_relay(*, now=None) -> int:
     if settings.LOCAL_TASKS:
         return 0
     now = now or timezone.now()
+    broker_started = broker_started_at(now)
     with transaction.atomic():
-        rows = list(claimed(OutboxTask.objects.filter(_due(now), done_at=None,
+        rows = list(claimed(OutboxTask.objects.filter(_due(now, broker_started=broker_started), done_at=None,
                                                       attempts__lt=settings.OUTBOX_MAX_ATTEMPTS))[:settings.OUTBOX_BATCH])
         if not rows:
             return 0

@@ -297,6 +297,40 @@ def test_two_relays_at_once_never_send_a_row_twice(published):
     assert counts == [1] and published == [OutboxTask.objects.exclude(pk=held.pk).get().pk]
 
 
+@pytest.mark.django_db
+def test_the_relay_sends_again_at_once_what_was_sent_before_the_broker_last_started(settings, published,
+                                                                                    monkeypatch):
+    # Redis restarted 50 s ago with nothing on disk: what was sent before is gone from its queues.
+    settings.OUTBOX_RESEND_SECONDS = {"quick": 420, "imports": 1920, "analysis": 1920}
+    now = timezone.now()
+    monkeypatch.setattr(outbox, "broker_started_at", lambda now=None: timezone.now() - timedelta(seconds=50))
+    lost = row_aged(900, queue="analysis", sent_at=now - timedelta(seconds=100), attempts=1)
+    after = row_aged(900, queue="analysis", sent_at=now - timedelta(seconds=10), attempts=1)
+    done = row_aged(900, queue="quick", sent_at=now - timedelta(seconds=100), attempts=1, done_at=now)
+    assert outbox_relay(now=now) == 1
+    assert published == [lost.pk]
+    assert OutboxTask.objects.get(pk=lost.pk).attempts == 2
+    assert OutboxTask.objects.get(pk=after.pk).attempts == OutboxTask.objects.get(pk=done.pk).attempts == 1
+    assert outbox_relay(now=now) == 0  # sent again after the restart: not again
+
+
+@pytest.mark.django_db
+def test_the_brokers_start_is_read_from_its_uptime_and_unknown_when_it_cannot_be(settings):
+    import redis as redis_client
+
+    now = timezone.now()
+    settings.OUTBOX_RESEND_AFTER_BROKER_RESTART = True
+    uptime = redis_client.Redis.from_url(settings.CELERY_BROKER_URL).info("server")["uptime_in_seconds"]
+    started = outbox.broker_started_at(now)
+    assert now - timedelta(seconds=uptime + 3) <= started <= now - timedelta(seconds=uptime)
+    settings.CELERY_BROKER_URL = CLOSED_PORT
+    assert outbox.broker_started_at(now) is None  # not answering: nothing is taken for lost
+    settings.CELERY_BROKER_URL = "memory://"
+    assert outbox.broker_started_at(now) is None
+    settings.CELERY_BROKER_URL, settings.OUTBOX_RESEND_AFTER_BROKER_RESTART = settings.REDIS_URL, False
+    assert outbox.broker_started_at(now) is None
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_workers_own_relay_sends_what_waits_with_beat_stopped(settings, published):
     # No beat at all: the relay thread a worker starts when it is ready sends the rows on its own.
