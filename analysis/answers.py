@@ -35,6 +35,7 @@ def match_analysis_answer(match: Match, analysis: MatchAnalysis | None) -> dict:
         "status_text": status_text(analysis),
         "available": gnubg_adapter.available(),
         "plies": None if analysis is None else analysis.plies,
+        "lowered_from": None if analysis is None else analysis.lowered_from,
         "progress": {"done": 0 if analysis is None else analysis.done, "total": 0 if analysis is None else analysis.total,
                      "percent": 0 if analysis is None else analysis.percent},
         "requested_at": None if analysis is None else analysis.requested_at,

@@ -39,6 +39,9 @@ class MatchAnalysis(models.Model):
     generation = models.PositiveIntegerField(default=1, help_text="one more at each request: a run of an older one "
                                                                   "changes nothing")
     attempt = models.PositiveIntegerField(default=0, help_text="runs of this generation so far")
+    lowered_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the depth asked for, when a run stopped at the time limit was run again "
+                                         "one ply lower (``plies`` is then the depth run)")
     games_hash = models.CharField(max_length=64, blank=True, default="",
                                   help_text="the fingerprint of the games and rules analysed")
     done = models.PositiveIntegerField(default=0, help_text="decisions analysed so far")

@@ -156,6 +156,8 @@ def match_section(request, match: Match) -> str:
         "version": live_version(analysis),
         "sides": _side_rows(match, analysis) if done else [],
         "depth": depth_text(analysis.plies) if analysis is not None else "",
+        "asked_depth": (depth_text(analysis.lowered_from)
+                        if analysis is not None and analysis.lowered_from is not None else ""),
         "failure": failure_text(analysis.failure_code) if status == MatchAnalysis.Status.FAILED else "",
         "may_request": may_request,
         "depths": [(plies, depth_text(plies)) for plies in DEPTHS],

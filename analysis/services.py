@@ -11,8 +11,8 @@ lock (``matches.services.reporting.match_locked``, core/locking.py). The task ru
 - a run of an older generation, or of a row done or failed, changes nothing (a second delivery of
   a done run, a run a re-request replaced);
 - a run claims the row (running, ``attempt`` one more; a row left running longer than the hard
-  time limit, its worker killed, fails ``time_limit`` instead of running again) and analyses the
-  games as they are then,
+  time limit, its worker killed there, runs again one ply lower, once: ``lowered_from``; then it
+  fails ``time_limit``) and analyses the games as they are then,
   outside any transaction (minutes at 2-ply), writing its progress at most every
   ``ANALYSIS_PROGRESS_SECONDS`` by a conditional update on (generation, attempt): once a
   re-request or a later attempt has taken the row, the next progress write finds nothing and the
@@ -21,7 +21,11 @@ lock (``matches.services.reporting.match_locked``, core/locking.py). The task ru
   the match's (their fingerprint, ``games_hash``). A *stale* run (a correction, a ruling, a
   replayed game changed the games while it ran, and nothing queued a new analysis) is discarded
   and the analysis queued again for the games as they are now: a result always describes the
-  games the match holds.
+  games the match holds;
+- a run stopped at the soft time limit is queued again one ply lower, once, the same way
+  (:func:`match_analysis_time_limit`); a run whose worker died (no progress for
+  ``ANALYSIS_STALL_SECONDS``) is sent again by the sweeper (:func:`match_analyses_sweep`), at most
+  ``ANALYSIS_MAX_REDISPATCH`` times, then fails ``worker_lost``.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from django.utils.translation import gettext as _
 from audit.services import audit_record
 from core.errors import Conflict, DomainError, NotAllowed
 from core.locking import locked
+from core.models import OutboxTask
 from core.outbox import outbox_enqueue
 from engine.actions import actions_from_json
 from engine.errors import EngineError
@@ -123,6 +128,7 @@ def _queue(match: Match, *, plies: int, fingerprint: str, actor=None) -> MatchAn
     else:
         row.generation += 1
     row.status, row.plies, row.attempt, row.games_hash = MatchAnalysis.Status.QUEUED, plies, 0, fingerprint
+    row.lowered_from = None
     row.done = row.total = 0
     row.result, row.engine, row.failure_code, row.failure = None, "", "", ""
     row.requested_by = actor if getattr(actor, "is_authenticated", False) else None
@@ -199,9 +205,10 @@ def _claim(match_id: int, generation: int | None) -> tuple[MatchAnalysis, Replay
             return row
         now = timezone.now()
         if (row.status == MatchAnalysis.Status.RUNNING and row.started_at is not None
-                and now - row.started_at >= timedelta(seconds=settings.ANALYSIS_TIME_LIMIT)):
-            # Its last run was killed at the hard time limit (the task went back to the queue):
-            # running it again would be killed again.
+                and now - row.started_at >= timedelta(seconds=settings.ANALYSIS_TIME_LIMIT)
+                and not _lowered(row)):
+            # Its last run was killed at the hard time limit (the task went back to the queue) and
+            # has been lowered once already: running it again would be killed again.
             _failed(row, "time_limit", f"its run was stopped at the hard time limit ({settings.ANALYSIS_TIME_LIMIT} s)")
             return row
         match = Match.objects.get(pk=match_id)
@@ -213,8 +220,20 @@ def _claim(match_id: int, generation: int | None) -> tuple[MatchAnalysis, Replay
         row.status, row.attempt, row.games_hash = MatchAnalysis.Status.RUNNING, row.attempt + 1, replay.fingerprint
         row.started_at = row.progressed_at = now
         row.done = 0
-        row.save(update_fields=["status", "attempt", "games_hash", "started_at", "progressed_at", "done"])
+        row.save(update_fields=["status", "attempt", "games_hash", "started_at", "progressed_at", "done", "plies",
+                                "lowered_from"])
         return row, replay
+
+
+def _lowered(row: MatchAnalysis) -> bool:
+    """Lower a run that ran out of time by one ply, once (``lowered_from`` keeps the depth asked
+    for): whether it was lowered (False at 0-ply, or lowered already). Saved by the caller."""
+    if row.plies == 0 or row.lowered_from is not None:
+        return False
+    logger.warning("analysis of match %s ran out of time at %s-ply: run again at %s-ply", row.pk, row.plies,
+                   row.plies - 1)
+    row.lowered_from, row.plies = row.plies, row.plies - 1
+    return True
 
 
 class _Progress:
@@ -326,3 +345,56 @@ def match_analysis_fail(match_id: int, *, generation: int, code: str, message: s
             return row
         _failed(row, code, message)
         return row
+
+
+def match_analysis_time_limit(match_id: int, *, generation: int) -> MatchAnalysis | None:
+    """The run of ``generation`` stopped at the soft time limit: queue it again one ply lower, once
+    (the same generation, ``lowered_from`` keeping the depth asked for), else fail it
+    ``time_limit``; unless it is done or a newer request replaced it. Returns the row as it is then."""
+    with transaction.atomic():
+        row = locked(MatchAnalysis.objects.filter(pk=match_id)).first()
+        if row is None or row.generation != generation or row.status == MatchAnalysis.Status.DONE:
+            return row
+        if not _lowered(row):
+            _failed(row, "time_limit", f"stopped after {settings.ANALYSIS_SOFT_TIME_LIMIT} s")
+            return row
+        row.status, row.done, row.progressed_at = MatchAnalysis.Status.QUEUED, 0, timezone.now()
+        row.save(update_fields=["status", "done", "progressed_at", "plies", "lowered_from"])
+        outbox_enqueue(TASK, match_id, generation)
+        return row
+
+
+def match_analyses_sweep(*, now=None) -> tuple[int, int]:
+    """Find the analyses running without progress for ``ANALYSIS_STALL_SECONDS`` (their worker died:
+    a run writes its progress every ``ANALYSIS_PROGRESS_SECONDS``) and send each again through the
+    outbox, for the same generation: the next run takes the row over (one attempt more). One whose
+    generation has run ``ANALYSIS_MAX_REDISPATCH`` + 1 times fails ``worker_lost`` instead. Returns
+    (sent again, failed).
+
+    Each row is claimed by a conditional update of its ``progressed_at`` (two sweepers at once never
+    both send it), in the same transaction as its outbox row; its earlier outbox rows of that
+    generation are marked done, so a late redelivery of theirs changes nothing."""
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.ANALYSIS_STALL_SECONDS)
+    stalled = (MatchAnalysis.objects.filter(status=MatchAnalysis.Status.RUNNING, progressed_at__lt=limit)
+               .order_by("progressed_at").values_list("pk", "generation", "attempt", "progressed_at")[:100])
+    sent = failed = 0
+    for match_id, generation, attempt, progressed_at in stalled:
+        with transaction.atomic():
+            claimed = MatchAnalysis.objects.filter(pk=match_id, generation=generation, attempt=attempt,
+                                                   status=MatchAnalysis.Status.RUNNING,
+                                                   progressed_at=progressed_at).update(progressed_at=now)
+            if not claimed:
+                continue
+            if attempt > settings.ANALYSIS_MAX_REDISPATCH:
+                logger.warning("analysis of match %s stopped %s times without finishing: failed", match_id, attempt)
+                row = MatchAnalysis.objects.get(pk=match_id)
+                _failed(row, "worker_lost", f"its worker stopped {attempt} times before it finished")
+                failed += 1
+                continue
+            logger.warning("analysis of match %s made no progress since %s: sent again", match_id, progressed_at)
+            OutboxTask.objects.filter(task=TASK, args=[match_id, generation], done_at=None).update(
+                done_at=now, last_error="sent again by the analyses' sweeper: its worker stopped")
+            outbox_enqueue(TASK, match_id, generation)
+            sent += 1
+    return sent, failed

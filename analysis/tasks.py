@@ -15,7 +15,7 @@ from django.db import OperationalError
 from core.outbox import outbox_done, outbox_is_done
 from core.tasks import MAX_RETRIES, is_transient, retry_or_raise
 
-from .services import match_analysis_fail, match_analysis_run
+from .services import match_analyses_sweep, match_analysis_fail, match_analysis_run, match_analysis_time_limit
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,8 @@ def match_analysis_task(self, match_id: int, generation: int, outbox_id: int | N
     Idempotent by the row's generation and status, not by a lock held for minutes: a second
     delivery of a done (or replaced) run changes nothing. A transient fault (the database lost,
     a lock not had) is retried with backoff (core.tasks); past the soft time limit, after the last
-    retry, or on an unexpected error, the run is marked failed with a reason a person reads."""
+    retry, or on an unexpected error, the run is marked failed with a reason a person reads; past
+    the soft time limit it is queued again one ply lower, once."""
     if outbox_is_done(outbox_id):
         return None
     try:
@@ -38,10 +39,10 @@ def match_analysis_task(self, match_id: int, generation: int, outbox_id: int | N
             raise OperationalError("injected: the first attempts of each analysis fail (CRAWFORD_ANALYSIS_FAIL_FIRST)")
         row = match_analysis_run(match_id, generation=generation)
     except SoftTimeLimitExceeded:
-        match_analysis_fail(match_id, generation=generation, code="time_limit",
-                            message=f"stopped after {settings.ANALYSIS_SOFT_TIME_LIMIT} s")
+        # Queued again one ply lower, once (a new outbox row), else failed: this row is done.
+        row = match_analysis_time_limit(match_id, generation=generation)
         outbox_done(outbox_id)
-        return "failed"
+        return None if row is None else row.status
     except Exception as error:
         if not is_transient(error) or self.request.retries >= MAX_RETRIES:
             try:
@@ -52,3 +53,10 @@ def match_analysis_task(self, match_id: int, generation: int, outbox_id: int | N
         retry_or_raise(self, error)
     outbox_done(outbox_id)
     return None if row is None else row.status
+
+
+@shared_task
+def match_analyses_sweep_task() -> list[int]:
+    """Periodic: send again the analyses whose worker died, or fail them after a few tries;
+    returns [sent again, failed]."""
+    return list(match_analyses_sweep())

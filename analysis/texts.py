@@ -32,6 +32,8 @@ FAILURES = {
     "gave_up": _("The analysis could not be completed (the service was unavailable); a director can ask for it "
                  "again."),
     "error": _("The analysis stopped on an unexpected error; a director can ask for it again."),
+    "worker_lost": _("The analysis stopped several times before it finished (the computer analysing it stopped); "
+                     "a director can ask for it again."),
 }
 
 

@@ -39,6 +39,11 @@ app.conf.beat_schedule = {
     # CRAWFORD_IMPORT_STALL_SECONDS (their worker died), or fail them after a few tries.
     "imports-sweep": {"task": "matches.tasks_imports.import_jobs_sweep_task", "schedule": float(settings.IMPORT_SWEEP_SECONDS),
                       "options": _quick(settings.IMPORT_SWEEP_SECONDS)},
+    # Every CRAWFORD_ANALYSIS_SWEEP_SECONDS (30 s): send again the analyses running without progress
+    # for CRAWFORD_ANALYSIS_STALL_SECONDS (their worker died), or fail them after a few tries.
+    "analyses-sweep": {"task": "analysis.tasks.match_analyses_sweep_task",
+                       "schedule": float(settings.ANALYSIS_SWEEP_SECONDS),
+                       "options": _quick(settings.ANALYSIS_SWEEP_SECONDS)},
     # Every minute: send again the webhook deliveries well past their next attempt (a lost task, or
     # a wait of an hour or more, longer than a Celery retry is kept: webhooks/services.py).
     "webhooks-sweep": {"task": "webhooks.tasks.webhooks_sweep_task", "schedule": 60.0, "options": _quick(60.0)},

@@ -215,6 +215,13 @@ ANALYSIS_PLIES = env_int("CRAWFORD_ANALYSIS_PLIES", 2)
 if ANALYSIS_PLIES not in (0, 1, 2):
     raise ImproperlyConfigured(f"CRAWFORD_ANALYSIS_PLIES={ANALYSIS_PLIES} is not 0, 1 or 2")
 ANALYSIS_PROGRESS_SECONDS = env_int("CRAWFORD_ANALYSIS_PROGRESS_MS", 500) / 1000
+# The analyses' sweeper (every ANALYSIS_SWEEP_SECONDS) sends again an analysis running without
+# progress for ANALYSIS_STALL_SECONDS (its worker died: a run writes its progress every
+# ANALYSIS_PROGRESS_SECONDS, a decision takes at most seconds at 2-ply), at most
+# ANALYSIS_MAX_REDISPATCH times; then it fails with a reason.
+ANALYSIS_SWEEP_SECONDS = env_int("CRAWFORD_ANALYSIS_SWEEP_SECONDS", 30)
+ANALYSIS_STALL_SECONDS = env_int("CRAWFORD_ANALYSIS_STALL_SECONDS", 120)
+ANALYSIS_MAX_REDISPATCH = env_int("CRAWFORD_ANALYSIS_MAX_REDISPATCH", 2)
 # The deepest analysis this site runs, whatever an event asks. Without a broker one local worker
 # process analyses every match in turn (core/local_worker.py): 0-ply takes a second or two for a
 # 7-point match, 2-ply half a minute or more, so a laptop (no REDIS_URL) analyses at 0-ply unless

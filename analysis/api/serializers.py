@@ -102,7 +102,9 @@ class MatchAnalysisSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=STATUSES, help_text="none: never asked for")
     status_text = serializers.CharField()
     available = serializers.BooleanField(help_text="GNU Backgammon is installed: an analysis may be asked for")
-    plies = serializers.IntegerField(allow_null=True)
+    plies = serializers.IntegerField(allow_null=True, help_text="the depth run")
+    lowered_from = serializers.IntegerField(allow_null=True, help_text="the depth asked for, when a run that "
+                                                                      "ran out of time was run one ply lower")
     progress = ProgressSerializer()
     requested_at = serializers.DateTimeField(allow_null=True)
     analysed_at = serializers.DateTimeField(allow_null=True)

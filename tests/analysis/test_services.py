@@ -223,11 +223,21 @@ def test_gnubg_missing_on_the_worker_fails_the_run_with_a_reason(played, monkeyp
     assert match_analysis_run(played.match.pk, generation=1).status == "failed"  # done with for good
 
 
-def test_a_run_killed_at_the_hard_time_limit_is_failed_not_run_again(played, settings):
-    MatchAnalysis.objects.filter(pk=played.match.pk).update(
-        status="running", attempt=1, started_at=timezone.now() - timedelta(seconds=settings.ANALYSIS_TIME_LIMIT + 1))
+@pytest.mark.parametrize(("plies", "lowered_from", "outcome"), [
+    (1, None, ("done", 0, 1, "")),  # run again one ply lower
+    (0, 1, ("failed", 0, 1, "time_limit")),  # lowered already: killed again, it fails
+    (0, None, ("failed", 0, None, "time_limit")),  # nothing lower than 0-ply
+])
+def test_a_run_killed_at_the_hard_time_limit_runs_again_one_ply_lower_once(played, settings, plies, lowered_from,
+                                                                           outcome):
+    killed = timezone.now() - timedelta(seconds=settings.ANALYSIS_TIME_LIMIT + 1)
+    MatchAnalysis.objects.filter(pk=played.match.pk).update(status="running", attempt=1, plies=plies,
+                                                            lowered_from=lowered_from, started_at=killed)
     row = match_analysis_run(played.match.pk, generation=1)
-    assert (row.status, row.failure_code, row.attempt) == ("failed", "time_limit", 1)
-    MatchAnalysis.objects.filter(pk=played.match.pk).update(status="running", failure_code="",
-                                                            started_at=timezone.now())
-    assert match_analysis_run(played.match.pk, generation=1).status == "done"  # a redelivery in time runs
+    assert (row.status, row.plies, row.lowered_from, row.failure_code) == outcome
+    assert match_analysis_run(played.match.pk, generation=1).status == outcome[0]  # a redelivery: as it is
+
+
+def test_a_run_redelivered_within_the_time_limit_runs(played):
+    MatchAnalysis.objects.filter(pk=played.match.pk).update(status="running", attempt=1, started_at=timezone.now())
+    assert match_analysis_run(played.match.pk, generation=1).status == "done"

@@ -75,11 +75,26 @@ def test_a_bug_is_not_retried_and_fails_the_run(zero_ply, monkeypatch):
     assert MatchAnalysis.objects.get(pk=zero_ply.match.pk).failure_code == "error"
 
 
-def test_the_soft_time_limit_fails_the_run_with_a_reason(zero_ply, monkeypatch):
+def test_the_soft_time_limit_fails_a_run_at_0_ply_with_a_reason(zero_ply, monkeypatch):
     flaky(monkeypatch, [SoftTimeLimitExceeded()])
     assert tasks.match_analysis_task.apply(args=(zero_ply.match.pk, 1)).result == "failed"
     row = MatchAnalysis.objects.get(pk=zero_ply.match.pk)
     assert (row.status, row.failure_code) == ("failed", "time_limit")
+
+
+def test_the_soft_time_limit_queues_a_deeper_run_again_one_ply_lower_once(played, monkeypatch):
+    MatchAnalysis.objects.filter(pk=played.match.pk).update(plies=1)
+    first = OutboxTask.objects.get(task=TASK, args=[played.match.pk, 1])
+    flaky(monkeypatch, [SoftTimeLimitExceeded(), SoftTimeLimitExceeded()])
+    assert tasks.match_analysis_task.apply(args=(played.match.pk, 1), kwargs={"outbox_id": first.pk}).result == "queued"
+    row = MatchAnalysis.objects.get(pk=played.match.pk)
+    assert (row.status, row.plies, row.lowered_from, row.generation) == ("queued", 0, 1, 1)
+    again = OutboxTask.objects.get(task=TASK, args=[played.match.pk, 1], done_at=None)  # its own row
+    assert again.pk != first.pk and OutboxTask.objects.get(pk=first.pk).done_at is not None
+    # Out of time once more, now at 0-ply: failed with the reason.
+    assert tasks.match_analysis_task.apply(args=(played.match.pk, 1), kwargs={"outbox_id": again.pk}).result == "failed"
+    row = MatchAnalysis.objects.get(pk=played.match.pk)
+    assert (row.status, row.failure_code, row.lowered_from) == ("failed", "time_limit", 1)
 
 
 def test_the_task_has_its_queue_limits_and_late_acks(settings):
