@@ -295,6 +295,9 @@ HEARTBEAT_STALE_SECONDS = env_int("CRAWFORD_HEARTBEAT_STALE_SECONDS", 4 * HEARTB
 # this long past its queue's resend time (core/health.py outbox_overdue), and when an analysis has
 # been running without progress for ANALYSIS_STUCK_SECONDS (its worker died, or hangs).
 HEALTH_OUTBOX_STALE_SECONDS = env_int("CRAWFORD_HEALTH_OUTBOX_STALE_SECONDS", 120)
+# /health/ is degraded when a queue holds messages and none of its workers took any (its heartbeat,
+# itself a message of the queue) for this long.
+HEALTH_QUEUE_IDLE_SECONDS = env_int("CRAWFORD_HEALTH_QUEUE_IDLE_SECONDS", 60)
 ANALYSIS_STUCK_SECONDS = env_int("CRAWFORD_ANALYSIS_STUCK_SECONDS", 300)
 # The sweeper (every IMPORT_SWEEP_SECONDS) sends again an import queued or running without
 # progress for IMPORT_STALL_SECONDS (its worker died: it resumes at its first pending file), at

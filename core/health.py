@@ -1,12 +1,14 @@
 """What is up, for a load balancer and for a person: ``GET /health/``.
 
 The answer is JSON: the database (a ``SELECT 1``), Redis (a ping with a short timeout), each
-queue's last worker heartbeat and whether it is stale, the outbox's backlog, and the sections the
-apps above register (:func:`health_section_register`: the analyses running without progress). It
-is 200 while the database answers, with ``status`` "ok" or "degraded" and ``degraded`` naming what
-is not well (Redis, a queue without a live worker, beat silent, an outbox row given up on or waiting too long,
-a section's own trouble): the service still takes writes then, their tasks wait in the outbox. It is
-503 with ``Retry-After`` when the database does not answer: then nothing can be served.
+queue's last worker heartbeat, whether it is stale and how many messages wait in it, beat's own
+heartbeat, the outbox's backlog, and the sections the apps above register
+(:func:`health_section_register`: the analyses running without progress). It is 200 while the
+database answers, with ``status`` "ok" or "degraded" and ``degraded`` naming what is not well
+(Redis, a queue without a live worker or holding work none of its workers took for a minute, beat
+silent, an outbox row given up on or waiting too long, a section's own trouble): the service still
+takes writes then, their tasks wait in the outbox. It is 503 with ``Retry-After`` when the database
+does not answer: then nothing can be served.
 
 The laptop run (no broker: core/local_worker.py) is judged the same way: its local workers record
 their queues' heartbeats, and the outbox's rows wait for them as they would for a broker's.
@@ -86,6 +88,35 @@ def redis_state() -> dict:
     return {"up": True}
 
 
+#: Redis's keys of one queue: kombu keeps each priority step's messages in a list of its own.
+_PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+
+
+def queue_lengths() -> dict[str, int]:
+    """How many messages wait in each queue of the broker (Redis's lists), in one round trip;
+    {} without a broker or when it does not answer (its state is then told apart: ``redis``)."""
+    from .outbox import queue_name
+
+    url = settings.CELERY_BROKER_URL or ""
+    if settings.LOCAL_TASKS or not url.startswith(("redis://", "rediss://", "unix://")):
+        return {}
+    timeout = settings.BROKER_TIMEOUT_SECONDS
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        try:
+            pipe = client.pipeline(transaction=False)
+            for queue in settings.QUEUES:
+                for suffix in _PRIORITY_SUFFIXES:
+                    pipe.llen(queue_name(queue) + suffix)
+            counts = pipe.execute()
+        finally:
+            client.close()
+    except (redis.RedisError, OSError):
+        return {}
+    steps = len(_PRIORITY_SUFFIXES)
+    return {queue: sum(counts[index * steps:(index + 1) * steps]) for index, queue in enumerate(settings.QUEUES)}
+
+
 def queues_state(*, now=None, seen: dict | None = None) -> dict:
     """Each queue's last heartbeat (ISO time or None), its age in seconds and whether it is stale
     (older than ``HEARTBEAT_STALE_SECONDS``, or none at all). ``seen``: the heartbeats read
@@ -134,12 +165,20 @@ def health_report(*, now=None) -> tuple[int, dict]:
             "workers": "local" if settings.LOCAL_TASKS else "celery"}
     seen = heartbeats()
     body["queues"] = queues_state(now=now, seen=seen)
+    # A queue that holds work while none of its workers took any (its heartbeat is taken from the
+    # queue like any task) for HEALTH_QUEUE_IDLE_SECONDS: its workers are gone or all stuck.
+    for name, waiting in queue_lengths().items():
+        queue = body["queues"][name]
+        queue["waiting"] = waiting
+        queue["idle"] = bool(waiting) and (queue["age_seconds"] is None
+                                           or queue["age_seconds"] > settings.HEALTH_QUEUE_IDLE_SECONDS)
     # Beat sends the periodic jobs (the local quick worker runs them on a laptop).
     body["beat"] = _heartbeat_state(seen.get(BEAT), now)
     body["outbox"] = outbox_backlog(now=now)
     if body["redis"]["up"] is False:
         body["degraded"].append("redis")
-    body["degraded"] += [f"queue:{name}" for name, queue in body["queues"].items() if queue["stale"]]
+    body["degraded"] += [f"queue:{name}" for name, queue in body["queues"].items()
+                         if queue["stale"] or queue.get("idle")]
     if body["beat"]["stale"]:
         body["degraded"].append("beat")
     if outbox_overdue(body["outbox"]):

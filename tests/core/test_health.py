@@ -67,7 +67,8 @@ def test_a_queue_without_a_recent_heartbeat_is_stale(client, settings):
     assert body["degraded"] == ["queue:imports"] and body["queues"]["imports"]["stale"] is True
     WorkerHeartbeat.objects.filter(queue="imports").delete()  # never seen
     body = client.get("/health/").json()
-    assert body["queues"]["imports"] == {"last_heartbeat": None, "age_seconds": None, "stale": True}
+    assert body["queues"]["imports"] == {"last_heartbeat": None, "age_seconds": None, "stale": True,
+                                         "waiting": 0, "idle": False}
 
 
 def test_it_counts_the_outbox_backlog(client, settings):
@@ -145,6 +146,30 @@ def test_beat_gone_silent_is_degraded_and_its_heartbeat_comes_from_its_own_job(c
     assert (body["status"], body["beat"]["stale"]) == ("ok", False)
     beat("beat", 300)  # stopped five minutes ago
     assert client.get("/health/").json()["degraded"] == ["beat"]
+
+
+def test_a_queue_holding_work_that_no_worker_took_for_a_minute_is_degraded_with_the_numbers(client, settings):
+    import redis
+
+    from core.outbox import queue_name
+
+    settings.HEALTH_QUEUE_IDLE_SECONDS = 60
+    for queue in (*settings.QUEUES, "beat"):
+        beat(queue, 1)
+    beat("analysis", 90)  # not stale yet (120 s), but a minute and a half without taking a message
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    key = queue_name("analysis")
+    try:
+        body = client.get("/health/").json()
+        assert body["status"] == "ok" and body["queues"]["analysis"]["waiting"] == 0  # nothing waits
+        broker.lpush(key, *[b"{}"] * 85)
+        body = client.get("/health/").json()
+        assert body["degraded"] == ["queue:analysis"]
+        assert (body["queues"]["analysis"]["waiting"], body["queues"]["analysis"]["idle"]) == (85, True)
+        beat("analysis", 5)  # a worker took one: busy, not gone
+        assert client.get("/health/").json()["status"] == "ok"
+    finally:
+        broker.delete(key)
 
 
 def test_the_database_down_is_503_with_retry_after(client, monkeypatch):
