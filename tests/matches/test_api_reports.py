@@ -212,7 +212,8 @@ def test_a_side_reports_with_a_mat_file(cast, match):
 def test_a_malformed_report_is_a_400_naming_the_field(cast, match, body, field, message):
     response = report(cast.alice, match, body)
     assert response.status_code == 400
-    assert response.data["errors"] == {field: [message]} and response.data["detail"] == f"{field}: {message}"
+    label = field.capitalize() if field in ("score", "statement") else f"“{field}”"  # a key no field has: as sent
+    assert response.data["errors"] == {field: [message]} and response.data["detail"] == f"{label}: {message}"
     assert_nothing_saved(match)
 
 
