@@ -14,7 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import Conflict, DomainError, NotAllowed
+from core.labels import field_label, field_refusal
 from tournaments.draw import DrawError
+from tournaments.labels import TEAM_LABELS, rule_label, rule_parts
 
 if TYPE_CHECKING:
     from matches.models import Player
@@ -49,7 +51,14 @@ def no_player() -> NotAllowed:
 
 
 def bad_rules(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_rules", field=field)
+    """A setting refused: ``field`` its name (the API's), the message led by its label (and the
+    part of it concerned: the flight, the place), the sentence beside its field by that part only."""
+    return DomainError(field_refusal(rule_label(field), message), code="bad_rules", field=field,
+                       sentence=_beside(rule_parts(field)[1], message))
+
+
+def _beside(part: str, message: str) -> str:
+    return field_refusal(part, message) if part else message
 
 
 def unknown_player(player_id) -> DomainError:
@@ -313,7 +322,8 @@ def unknown_team(team_id) -> DomainError:
 
 
 def bad_team(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_team", field=field)
+    return DomainError(field_refusal(field_label(TEAM_LABELS, field), message), code="bad_team", field=field,
+                       sentence=message)
 
 
 def team_too_small(count: int, needed: int) -> DomainError:

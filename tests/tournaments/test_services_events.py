@@ -16,6 +16,7 @@ from tests.tournaments.factories import (
     player,
     snapshot,
 )
+from tournaments.labels import rule_label
 from tournaments.models import Tournament
 from tournaments.services import (
     EventRules,
@@ -92,7 +93,7 @@ def test_bad_rules_are_refused_naming_the_field_and_nothing_is_saved(organiser, 
     with pytest.raises(DomainError) as caught:
         tournament_create(user=organiser, rules=EventRules(**rules))
     assert caught.value.code == "bad_rules" and caught.value.details["field"] == field
-    assert caught.value.message.startswith(f"{field}:")
+    assert caught.value.message.startswith(f"{rule_label(field)}:")  # named as the form names it
     assert not Tournament.objects.exists()
 
 

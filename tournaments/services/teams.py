@@ -190,7 +190,10 @@ def team_check(tournament: Tournament, *, name, captain_id, member_ids, reserve_
     everyone = members + reserves
     twice = next((p for i, p in enumerate(everyone) if p in everyone[:i]), None)
     if twice is not None:
-        raise errors.bad_team("member_ids", gettext("player %(player)s is named twice") % {"player": twice})
+        named = Player.objects.filter(pk=twice).values_list("display_name", flat=True).first()
+        if named is None:
+            raise errors.unknown_player(twice)
+        raise errors.bad_team("member_ids", gettext("%(name)s is named twice") % {"name": named})
     found = _players(everyone)
     if len(everyone) < tournament.board_count:
         raise errors.team_too_small(len(everyone), tournament.board_count)
