@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.engine_messages import DRAW_MESSAGES
 from core.errors import Conflict, DomainError, NotAllowed
 from core.labels import field_label, field_refusal
 from tournaments.draw import DrawError
@@ -200,10 +201,10 @@ def playoffs_due(contenders: int, paid: int) -> Conflict:
                     code="playoffs_due")
 
 
-def playoffs_changed(changed: str) -> Conflict:
+def playoffs_changed(changed: str, *, key: str) -> Conflict:
     return Conflict(_("the result of %(changed)s cannot change: the playoffs were drawn from the Swiss table it "
                       "gives, and it would change who plays them") % {"changed": changed},
-                    code="result_built_on", pairing=changed)
+                    code="result_built_on", pairing=key)
 
 
 def _no_pairing_reason(reason: str, message: str) -> str:
@@ -230,20 +231,22 @@ def event_unfinished(message: str) -> Conflict:
     return Conflict(message, code="event_unfinished")
 
 
-def result_built_on(changed: str, dependent: str, why: str) -> Conflict:
+def result_built_on(changed: str, dependent: str, why: str, *, key: str | None = None) -> Conflict:
+    """``changed`` and ``dependent``: the matches as people know them (services.naming); ``key``:
+    the dependent match's key in the draw, kept in the details."""
     return Conflict(
         _("the result of %(changed)s cannot change now: %(dependent)s depends on it and %(why)s; the event's "
           "director corrects it from the match page's correction, which shows and resets what depends on it")
         % {"changed": changed, "dependent": dependent, "why": why},
-        code="result_built_on", match=dependent,
+        code="result_built_on", match=key or dependent,
     )
 
 
-def finished_built_on(changed: str, event: str) -> Conflict:
+def finished_built_on(changed: str, event: str, *, key: str) -> Conflict:
     return Conflict(
         _("the result of %(match)s cannot change the bracket of %(event)s: the event is finished; its director "
           "reopens it first") % {"match": changed, "event": event},
-        code="tournament_finished", match=changed,
+        code="tournament_finished", match=key,
     )
 
 
@@ -281,10 +284,10 @@ def reentry_refused(reason: str, name: str, **details) -> Conflict:
                     code="reentry_refused", reason=reason, **details)
 
 
-def reentry_bye_taken(name: str, match: str, why: str) -> Conflict:
+def reentry_bye_taken(name: str, match: str, why: str, *, key: str) -> Conflict:
     return Conflict(_("%(name)s cannot re-enter: the bye a re-entry takes feeds %(match)s, which %(why)s")
                     % {"name": name, "match": match, "why": why}, code="reentry_refused", reason="slot_played_on",
-                    match=match)
+                    match=key)
 
 
 def reentered_loser(name: str) -> Conflict:
@@ -292,9 +295,9 @@ def reentered_loser(name: str) -> Conflict:
                       "correct the result") % {"name": name}, code="reentered_loser")
 
 
-def forfeit_refused(key: str) -> Conflict:
+def forfeit_refused(match: str, *, key: str) -> Conflict:
     return Conflict(
-        _("%(match)s cannot be forfeited by the organiser, who plays in it: staff must record it") % {"match": key},
+        _("%(match)s cannot be forfeited by the organiser, who plays in it: staff must record it") % {"match": match},
         code="forfeit_refused", match=key,
     )
 
@@ -395,6 +398,10 @@ def _draw_message(error: DrawError) -> str:
         return _("%(schedule)s is not a match length schedule") % {"schedule": details["schedule"]}
     if error.code == "bad_seed" and "seed" in details:
         return _("%(seed)s is not a usable random seed") % {"seed": details["seed"]}
+    if "match" in details:
+        # The draw names a match by its key (main-2-1), which no one reads: its code's sentence.
+        sentences = DRAW_MESSAGES.get(error.code) or DRAW_MESSAGES["draw_error"]
+        return _(sentences[-1])
     return error.message
 
 

@@ -53,6 +53,7 @@ from tournaments.services import entry_withdraw
 from tournaments.services import state as event_state
 from tournaments.services.advance import bracket_sync
 from tournaments.services.common import before_draw, runs, tournament_lock
+from tournaments.services.naming import match_namer
 
 from .disputes import STATEMENT_MAX
 
@@ -812,8 +813,8 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
     for recorded in after["matches"]:
         other = forfeited[recorded["match"]]
         if not _same_state(_state(other), recorded):
-            raise errors.revert_refused(_("match %(match)s, forfeited by the disqualification, has changed since") % {
-                "match": other.pk})
+            raise errors.revert_refused(_("the match %(a)s v %(b)s, forfeited by the disqualification, has changed "
+                                          "since") % {"a": other.side0.name, "b": other.side1.name}, match=other.pk)
     entry = Entry.objects.select_related("side__player_a", "side__player_b", "team").get(pk=after["entry"]["id"])
     if entry.status != after["entry"]["status"]:
         raise errors.revert_refused(_("the entrant's status has changed since the disqualification"))
@@ -825,9 +826,10 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
     audit_record(actor=actor, action="entry.reinstated", object_type="tournaments.Entry", object_id=entry.pk,
                  tournament_id=tournament.pk, match_id=match.pk, before=after["entry"], after=before["entry"], note=note)
     if tournament.format in event_state.BRACKET_FORMATS:
-        name = event_state.entrant_name(entry)
+        name, namer = event_state.entrant_name(entry), match_namer(tournament)
         bracket_sync(tournament, event_state.load(tournament), created_by=tournament.organiser,
-                     refuse=lambda dependent, why: tournament_errors.result_built_on(name, dependent, why))
+                     refuse=lambda dependent, why: tournament_errors.result_built_on(name, namer(dependent), why,
+                                                                                     key=dependent))
 
 
 def _locked_matches(ids: list[int]) -> list[Match]:

@@ -12,16 +12,19 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from core.errors import DomainError
+from core.errors import Conflict, DomainError
 from rulings.forms import AppealForm, DisputeOpenForm, RulingForm, StatementForm
 from rulings.labels import DISPUTE_LABELS, RULING_LABELS
-from rulings.models import Ruling
+from rulings.models import Dispute, Ruling
 from rulings.services.disputes import dispute_open
-from rulings.services.rulings import ruling_make
+from rulings.services.rulings import ruling_make, ruling_revert
+from tests.factories import UserFactory
 from tests.matches.factories_api import client_for, make_cast
 from tests.rulings.factories import snapshot
 from tests.rulings.test_api import opened
+from tests.rulings.test_services_rulings import dispute_on, rule_on
 from tests.rulings.test_views import send
+from tests.tournaments.factories import drawn, override, pairing
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +117,19 @@ def test_a_dispute_names_its_fields_by_their_labels(cast):
     with translation.override("en"), pytest.raises(DomainError) as raised:
         dispute_open(match_id=cast.match.pk, user=cast.alice, category="conduct", statement="  ")
     assert raised.value.message == "What happened: required: say what happened"
+
+
+def test_undoing_a_disqualification_names_the_forfeited_match_that_changed_by_its_players():
+    tournament, (alice, _bob, _carol, dave) = drawn(4)
+    semi = pairing(tournament, "main-1-1").match
+    dispute = dispute_on(semi, dave.user, category=Dispute.Category.CONDUCT)
+    side = 0 if semi.side0.player_a_id == alice.pk else 1
+    ruling = rule_on(dispute, tournament.organiser, Ruling.Outcome.DISQUALIFICATION, {"side": side})
+    override(tournament, "main-1-1", dave, loser_points=2)  # the forfeit's score changed by hand since
+    ruling.refresh_from_db()
+    with translation.override("en"), pytest.raises(Conflict) as refused:
+        ruling_revert(ruling=ruling, actor=UserFactory(username="chair", staff=True))
+    names = {semi.side0.name, semi.side1.name}
+    assert names == {"Alice", "Dave"} and refused.value.code == "revert_refused"
+    assert refused.value.message == (f"the ruling cannot be undone: the match {semi.side0.name} v {semi.side1.name}, "
+                                     "forfeited by the disqualification, has changed since")

@@ -25,6 +25,7 @@ from tournaments.models import Tournament
 from . import state
 from .audit import event_audit_record, tournament_summary
 from .common import require_organiser, tournament_lock
+from .naming import match_namer
 
 MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon match
 
@@ -559,7 +560,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
             raise errors.event_unfinished(
                 ngettext("the bracket is not played out: %(count)d match to go, first %(first)s",
                          "the bracket is not played out: %(count)d matches to go, first %(first)s",
-                         len(waiting)) % {"count": len(waiting), "first": waiting[0]}
+                         len(waiting)) % {"count": len(waiting), "first": match_namer(tournament, loaded)(waiting[0])}
             )
     else:
         # A team match has no match of its own (its boards do): ``has_matches`` sees both, and
@@ -569,7 +570,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
             raise errors.event_unfinished(
                 ngettext("%(count)d match without a confirmed result, first %(first)s",
                          "%(count)d matches without a confirmed result, first %(first)s",
-                         len(open_)) % {"count": len(open_), "first": open_[0]}
+                         len(open_)) % {"count": len(open_), "first": match_namer(tournament, loaded)(open_[0])}
             )
         if tournament.kind == Tournament.Kind.TEAMS:
             # A round robin of teams creates each round's boards only when the round before is
@@ -580,7 +581,8 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
                 raise errors.event_unfinished(
                     ngettext("%(count)d team match not started yet, first %(first)s",
                              "%(count)d team matches not started yet, first %(first)s",
-                             len(unstarted)) % {"count": len(unstarted), "first": unstarted[0]}
+                             len(unstarted)) % {"count": len(unstarted),
+                                                "first": match_namer(tournament, loaded)(unstarted[0])}
                 )
     # What the apps above say against it (tournaments.hooks: a dispute still open, for rulings).
     blockers = finish_blockers(tournament)
