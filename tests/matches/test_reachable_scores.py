@@ -237,7 +237,8 @@ def test_a_ruling_that_corrects_the_score_to_an_unreachable_one_is_refused():
         ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome=Ruling.Outcome.SCORE_CORRECTED,
                     params={"score": [101, 3]}, rule="RULES.md §9", reasoning="typo")
     assert refused.value.details["field"] == "score"
-    assert refused.value.message.startswith("no last game can take a score below 5 to 101")
+    assert refused.value.message.startswith("Score: no last game can take a score below 5 to 101")  # led by its label
+    assert refused.value.sentence.startswith("no last game can take a score below 5 to 101")
     cast.match.refresh_from_db()
     assert (cast.match.score0, cast.match.score1) == (5, 3) and not Ruling.objects.exists()
     # A reachable full score is taken, and kept beside the capped result.
