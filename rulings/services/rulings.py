@@ -30,7 +30,7 @@ from django.utils.translation import ngettext
 
 from audit.services import audit_record
 from core.bounds import INT_MAX
-from core.engine_messages import refusal_text
+from core.engine_messages import name_sides, refusal_text
 from core.errors import Conflict, DomainError
 from core.labels import field_label
 from core.locking import locked_one, locked_rows
@@ -159,7 +159,7 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
     try:
         normalised, before, after = OUTCOMES[outcome](context)
     except EngineError as error:
-        raise _engine_refusal(error) from None
+        raise _engine_refusal(error, match) from None
     ruling = Ruling.objects.create(
         dispute=dispute, director=director, rule=rule, reasoning=reasoning, outcome=outcome, params=normalised,
         changes={"before": before, "after": after}, appeal=appeal,
@@ -286,9 +286,11 @@ def _scalars(details: dict) -> dict:
     return {k: v for k, v in details.items() if k not in ("field", "code") and isinstance(v, str | int | float | bool)}
 
 
-def _engine_refusal(error: EngineError) -> DomainError:
+def _engine_refusal(error: EngineError, match: Match) -> DomainError:
+    """The engine's refusal of a ruling on ``match``, its sides named by their players."""
     where = {"reason": error.code, **_scalars(error.details)}
     field = ENGINE_FIELDS.get(error.code) or error.details.get("field")
+    error.message = name_sides(error.message, (match.side0.name, match.side1.name))
     if field:
         return errors.bad_ruling(field, refusal_text(error), **where)
     return errors.ruling_refused(refusal_text(error), **where)

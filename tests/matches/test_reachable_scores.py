@@ -115,7 +115,9 @@ def test_the_loser_may_not_end_below_his_penalty_points():
     cast = make_cast(length=5, penalty1=2)
     response = client_for(cast.alice).post(url(cast.match, "report"), {"score": [5, 1]}, format="json")
     assert response.status_code == 400 and response.data["reason"] == "below_start"
-    assert response.data["detail"] == "side 1 starts this match with 2 penalty points: 5-1 cannot be its final score"
+    # The side named by its player, never "side 1".
+    bob = cast.match.side1.name
+    assert response.data["detail"] == f"{bob} starts this match with 2 penalty points: 5-1 cannot be its final score"
     assert client_for(cast.alice).post(url(cast.match, "report"), {"score": [5, 2]},
                                        format="json").status_code == 200
 

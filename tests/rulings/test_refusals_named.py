@@ -20,9 +20,9 @@ from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make, ruling_revert
 from tests.factories import UserFactory
 from tests.matches.factories_api import client_for, make_cast
-from tests.rulings.factories import snapshot
+from tests.rulings.factories import confirm_with_games, snapshot
 from tests.rulings.test_api import opened
-from tests.rulings.test_services_rulings import dispute_on, rule_on
+from tests.rulings.test_services_rulings import RECORD, as_played_game_1, dispute_on, rule_on
 from tests.rulings.test_views import send
 from tests.tournaments.factories import drawn, override, pairing
 
@@ -133,3 +133,14 @@ def test_undoing_a_disqualification_names_the_forfeited_match_that_changed_by_it
     assert names == {"Alice", "Dave"} and refused.value.code == "revert_refused"
     assert refused.value.message == (f"the ruling cannot be undone: the match {semi.side0.name} v {semi.side1.name}, "
                                      "forfeited by the disqualification, has changed since")
+
+
+def test_the_engines_refusal_of_a_ruling_names_the_mover_by_his_player(cast):
+    confirm_with_games(cast.match, RECORD)
+    dispute = dispute_on(cast.match, cast.bob, game_number=1, move_number=2, log=as_played_game_1())
+    with translation.override("en"), pytest.raises(DomainError) as refused:
+        rule_on(dispute, cast.organiser, Ruling.Outcome.PLAY_CORRECTED,
+                {"play": "13/9 6/5", "noticed_before_next_roll": True, "move": 2})
+    assert (refused.value.details["field"], refused.value.details["reason"]) == ("play", "correction_illegal")
+    assert f"game 1, move 1, {cast.match.side0.name}: play 8/5" in refused.value.message
+    assert not re.search(r"\bside [01]\b", refused.value.message), refused.value.message
