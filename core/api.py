@@ -20,6 +20,7 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, Request
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import Http404, HttpResponse, JsonResponse
+from django.template.defaultfilters import filesizeformat
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -93,21 +94,22 @@ def paginated_response(*, request, view, queryset, serializer_class):
 # --- the request body's size ----------------------------------------------------------------------
 
 
-BODY_TOO_LARGE = gettext_noop("the request body is over the limit of %(limit)s bytes")
+BODY_TOO_LARGE = gettext_noop("the request body is over the limit of %(limit)s")
 
 
 def body_too_large(*, limit: int, api: bool) -> HttpResponse:
     """The one 413 answer for a request body over a limit (the whole body's, checked by
     config.middleware before anything reads it, or a form's, met while DRF reads it): the API's
-    error body, or a line of text for a page."""
+    error body, or a line of text for a page. The limit in the reader's units ("20.0 MB")."""
+    shown = filesizeformat(limit)
     if api:
-        return JsonResponse({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"}, status=413)
-    return HttpResponse(_("The request body is over the limit of %(limit)s bytes.") % {"limit": limit}, status=413,
+        return JsonResponse({"detail": _(BODY_TOO_LARGE) % {"limit": shown}, "code": "body_too_large"}, status=413)
+    return HttpResponse(_("The request body is over the limit of %(limit)s.") % {"limit": shown}, status=413,
                         content_type="text/plain; charset=utf-8")
 
 
 def _body_too_large_api() -> Response:
-    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    limit = filesizeformat(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     return Response({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"},
                     status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
 

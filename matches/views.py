@@ -377,8 +377,11 @@ def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
     upload = form.cleaned_data.get("mat_file")
     log = None
     if upload:
-        # Read one byte past the limit so that log_from_mat can name an oversized file.
-        data = upload.read(settings.MAX_UPLOAD_BYTES + 1)
+        # The upload's size is known before reading it: an oversized file is refused with its
+        # real size (a read cut past the limit would only know the limit plus one byte).
+        if upload.size > settings.MAX_UPLOAD_BYTES:
+            raise errors.upload_too_large(upload.name, upload.size, settings.MAX_UPLOAD_BYTES)
+        data = upload.read()
         sides = file_sides(match, side=side, file_side=form.cleaned_data.get("file_side"))
         log = log_from_mat(upload.name, data, match.rules(), start=match.start, sides=sides,
                            penalties=match.penalties_at())
