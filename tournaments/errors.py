@@ -348,10 +348,11 @@ def already_in_team(player: Player, team: str) -> Conflict:
             code="already_in_team", player=player.pk)
 
 
-def not_a_member(player_id, team: Team) -> DomainError:
-    return DomainError(_("player %(player)s is not a member of team %(team)s") % {"player": player_id, "team": team.name},
-            code="not_a_member",
-                       player=player_id if isinstance(player_id, int) else str(player_id))
+def not_a_member(player_id, team: Team, name: str | None = None) -> DomainError:
+    """``name``: the player's display name when he exists (else his id, as it was sent, is said)."""
+    message = (_("%(name)s is not a member of team %(team)s") % {"name": name, "team": team.name} if name else
+               _("player %(player)s is not a member of team %(team)s") % {"player": player_id, "team": team.name})
+    return DomainError(message, code="not_a_member", player=player_id if isinstance(player_id, int) else str(player_id))
 
 
 def captain_required(team: Team) -> DomainError:
@@ -359,12 +360,13 @@ def captain_required(team: Team) -> DomainError:
 
 
 def bad_board_order(message: str, **details) -> DomainError:
-    return DomainError(message, code="bad_board_order", **details)
+    """A board order refused (the API's ``player_ids``): named "Board order" for people."""
+    return DomainError(field_refusal(_("Board order"), message), sentence=message, code="bad_board_order", **details)
 
 
 def bad_round(number) -> DomainError:
-    return DomainError(_("round_number: %(number)s is not a round number (1 or more)") % {"number": repr(number)},
-            code="bad_round")
+    return DomainError(field_refusal(_("Round"), _("%(number)s is not a round number (1 or more)") % {
+        "number": repr(number)}), code="bad_round", field="round_number")
 
 
 def board_order_locked(team: Team, number: int) -> Conflict:

@@ -1,7 +1,8 @@
 """A match's sides are named by their players (or, on the board, by their checkers' colour), never
 as "Side 0" and "Side 1": on the match page, in the board's titles, in the steps through a game,
 and in the engine's refusals of a match file or a score (the engine writes "side 0"; the layers
-that know the names say them)."""
+that know the names say them). A report's refused time left is named as people read it, not
+``clock_remaining``."""
 
 from __future__ import annotations
 
@@ -13,10 +14,16 @@ from django.urls import reverse
 from django.utils import translation
 
 from core.engine_messages import name_sides
+from core.errors import DomainError
 from engine.board import Position, side_board
 from matches.board import board_svg
+from matches.services.claims import TEXT_LABELS, TEXT_LIMIT, claim_request
+from matches.services.logs import log_from_json
 from matches.services.reporting import claim_make
+from matches.views_claims import ClaimForm, RefuseForm
 from tests.factories import MatchFactory
+from tests.matches.claims_world import imported, user
+from tests.matches.factories_api import client_for, json_games, make_cast
 from tests.matches.test_views import confirmed_with_games
 
 pytestmark = pytest.mark.django_db
@@ -73,3 +80,24 @@ def test_a_score_below_a_sides_penalty_points_names_that_side_by_its_player():
         claim_make(match, (5, 1), None)
     assert refused.value.message == "Bob Chen starts this match with 2 penalty points: 5-1 cannot be its final score"
     assert refused.value.details["side"] == 1
+
+
+def test_a_refused_time_left_is_named_as_people_read_it_and_its_field_kept():
+    cast = make_cast()  # a match without a clock
+    games = json_games(5, 3)
+    score = list(log_from_json(games, cast.match.rules()).final_score)
+    response = client_for(cast.alice).post(f"/api/v1/matches/{cast.match.pk}/report/",
+                                           {"score": score, "games": games, "clock_remaining": [10, 10]}, format="json",
+                                           HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400 and response.data["field"] == "clock_remaining"
+    assert response.data["detail"] == "Time left on the clock: this match is not played with a clock"
+    assert response.data["errors"] == {"clock_remaining": ["this match is not played with a clock"]}
+
+
+def test_a_claims_text_too_long_is_named_by_the_claim_forms_label():
+    assert str(TEXT_LABELS["statement"]) == str(ClaimForm.base_fields["statement"].label)
+    assert str(TEXT_LABELS["reason"]) == str(RefuseForm.base_fields["reason"].label)
+    with translation.override("en"), pytest.raises(DomainError) as refused:
+        claim_request(player_id=imported("Charlot").pk, user=user("charles"), statement="x" * (TEXT_LIMIT + 1))
+    assert refused.value.details["field"] == "statement"
+    assert refused.value.message == f"Why you are this player: at most {TEXT_LIMIT} characters"

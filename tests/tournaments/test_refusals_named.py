@@ -18,6 +18,7 @@ from core.errors import Conflict, DomainError
 from tests.factories import PlayerFactory
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import make_organiser
+from tests.tournaments.factories_teams import team_event
 from tests.tournaments.test_views import new_event_data
 from tournaments.forms import TournamentForm
 from tournaments.forms_divisions import division_fields
@@ -202,3 +203,29 @@ def test_a_bad_value_the_serializer_refuses_is_named_by_the_forms_label(olga):
     response = client_for(olga).post("/api/v1/tournaments/", {"name": "X", "reentries": 2}, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400 and list(response.data["errors"]) == ["reentries"]
     assert response.data["detail"].startswith("Re-entry (buy-back): ")
+
+
+# --- a team's board order, a report's time left ------------------------------------------------------
+
+
+def test_a_player_on_two_boards_is_named_by_his_name_on_the_page(client, olga):
+    tournament, players, (aces, *_others) = team_event(olga)
+    alice, bob = players[0], players[1]
+    client.force_login(alice.user)
+    form = {"round_number": "1", "board_1": str(alice.pk), "board_2": str(bob.pk), "board_3": str(alice.pk)}
+    response = client.post(reverse("tournaments:team_board_order", args=[tournament.pk, aces.pk]), form,
+                           HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    text = page_text(response)
+    assert f"{alice.display_name} is on two boards (1 and 3)" in text
+    assert "player_ids" not in text and f"player {alice.pk} " not in text
+
+
+def test_a_board_order_refused_in_the_api_leads_with_board_order(olga):
+    tournament, players, (aces, *_others) = team_event(olga)
+    response = client_for(olga).post(f"/api/v1/tournaments/{tournament.pk}/teams/{aces.pk}/board-order/",
+                                     {"round_number": 1, "player_ids": [players[0].pk]}, format="json",
+                                     HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400 and response.data["code"] == "bad_board_order"
+    assert response.data["detail"] == "Board order: exactly 3 players (one per board), not 1"
+    assert response.data["field"] == "player_ids"
