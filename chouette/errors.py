@@ -12,6 +12,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError
+from core.labels import field_label, field_refusal
+
+from .labels import TABLE_LABELS
 
 
 def chouette_ended() -> Conflict:
@@ -33,7 +36,8 @@ def chouette_game_voided(number: int) -> Conflict:
 
 
 def bad_chouette(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_chouette", field=field)
+    return DomainError(field_refusal(field_label(TABLE_LABELS, field), message), sentence=message, code="bad_chouette",
+                       field=field)
 
 
 def house_rules_break_game(game: int | None, step: int | None, reason: str, message: str) -> Conflict:

@@ -10,6 +10,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError, NotAllowed
+from core.labels import field_label, field_refusal
+
+from .labels import CLUB_LABELS, NIGHT_LABELS, SEASON_LABELS
 
 # --- who may act -------------------------------------------------------------------------------
 
@@ -38,7 +41,8 @@ def not_your_invitation() -> NotAllowed:
 
 
 def bad_club(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_club", field=field)
+    return DomainError(field_refusal(field_label(CLUB_LABELS, field), message), code="bad_club", field=field,
+                       sentence=message)
 
 
 def bad_role(role) -> DomainError:
@@ -60,11 +64,13 @@ def unknown_player(player_id) -> DomainError:
 
 
 def bad_season(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_season", field=field)
+    return DomainError(field_refusal(field_label(SEASON_LABELS, field), message), code="bad_season", field=field,
+                       sentence=message)
 
 
 def bad_night(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_night", field=field)
+    return DomainError(field_refusal(field_label(NIGHT_LABELS, field), message), code="bad_night", field=field,
+                       sentence=message)
 
 
 def no_player() -> DomainError:

@@ -20,6 +20,7 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, Request
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import Http404, HttpResponse, JsonResponse
+from django.template.defaultfilters import filesizeformat
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -39,6 +40,7 @@ from tournaments.draw.errors import DrawError
 from .bounds import INT_MAX, INT_MIN
 from .engine_messages import reads_english, refusal_text
 from .errors import DomainError, Locked
+from .labels import field_label, field_refusal
 from .locking import lock_failed
 
 logger = logging.getLogger(__name__)
@@ -92,21 +94,22 @@ def paginated_response(*, request, view, queryset, serializer_class):
 # --- the request body's size ----------------------------------------------------------------------
 
 
-BODY_TOO_LARGE = gettext_noop("the request body is over the limit of %(limit)s bytes")
+BODY_TOO_LARGE = gettext_noop("the request body is over the limit of %(limit)s")
 
 
 def body_too_large(*, limit: int, api: bool) -> HttpResponse:
     """The one 413 answer for a request body over a limit (the whole body's, checked by
     config.middleware before anything reads it, or a form's, met while DRF reads it): the API's
-    error body, or a line of text for a page."""
+    error body, or a line of text for a page. The limit in the reader's units ("20.0 MB")."""
+    shown = filesizeformat(limit)
     if api:
-        return JsonResponse({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"}, status=413)
-    return HttpResponse(_("The request body is over the limit of %(limit)s bytes.") % {"limit": limit}, status=413,
+        return JsonResponse({"detail": _(BODY_TOO_LARGE) % {"limit": shown}, "code": "body_too_large"}, status=413)
+    return HttpResponse(_("The request body is over the limit of %(limit)s.") % {"limit": shown}, status=413,
                         content_type="text/plain; charset=utf-8")
 
 
 def _body_too_large_api() -> Response:
-    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    limit = filesizeformat(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     return Response({"detail": _(BODY_TOO_LARGE) % {"limit": limit}, "code": "body_too_large"},
                     status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
 
@@ -231,6 +234,17 @@ class StrictInputSerializer(serializers.Serializer):
     read_only_names: tuple[str, ...] = ()
     allowed_extra: tuple[str, ...] = ()
 
+    def is_valid(self, *, raise_exception=False):
+        """DRF's, but a refusal raised carries the fields' labels (``labels``: name -> label), so
+        that the error body's ``detail`` names a field as people read it (:func:`exception_handler`);
+        its ``errors`` keep the fields' names."""
+        valid = super().is_valid(raise_exception=False)
+        if not valid and raise_exception:
+            error = serializers.ValidationError(self.errors)
+            error.labels = {name: field.label for name, field in self.fields.items() if field.label}
+            raise error
+        return valid
+
     @cached_property
     def fields(self):
         fields = super().fields
@@ -331,14 +345,21 @@ class ApiErrorSerializer(serializers.Serializer):
         ref_name = "ApiError"
 
 
-def _flatten(detail) -> tuple[str, dict | None]:
-    """A one-line summary of DRF validation details, and the field errors when there are some."""
+def _flatten(detail, labels: Mapping | None = None) -> tuple[str, dict | None]:
+    """A one-line summary of DRF validation details, and the field errors when there are some. The
+    summary names the first field by its label (``labels``: a serializer's, name -> label; a key
+    without one is quoted as sent); the errors keep the fields' names."""
     if isinstance(detail, dict):
         errors = {key: [str(m) for m in (value if isinstance(value, list) else [value])] for key, value in detail.items()}
         first_key = next(iter(errors), None)
-        summary = f"{first_key}: {errors[first_key][0]}" if first_key else _("invalid input")
-        if first_key == "non_field_errors":
+        if first_key is None:
+            summary = _("invalid input")
+        elif first_key == "non_field_errors":
             summary = errors[first_key][0]
+        elif labels is None:
+            summary = f"{first_key}: {errors[first_key][0]}"
+        else:
+            summary = field_refusal(field_label(labels, first_key), errors[first_key][0])
         return summary, errors
     if isinstance(detail, list):
         return (str(detail[0]) if detail else _("invalid input")), None
@@ -364,7 +385,9 @@ def exception_handler(exc, context):
         body.update({key: exc.details[key] for key in LOCATION_KEYS if exc.details.get(key) is not None})
         if isinstance(exc.details.get("field"), str):
             # The same shape as a serializer's refusal, so a client shows it beside the field.
-            body.setdefault("errors", {exc.details["field"]: [refusal_text(exc) if translated else exc.message]})
+            # Its message there is the one beside the field (without the field's label), as DRF's are.
+            beside = refusal_text(exc) if translated else (getattr(exc, "sentence", None) or exc.message)
+            body.setdefault("errors", {exc.details["field"]: [beside]})
         status_code = getattr(exc, "status", status.HTTP_400_BAD_REQUEST)
         response = Response(body, status=status_code)
         if getattr(exc, "retry_after", None):
@@ -380,7 +403,7 @@ def exception_handler(exc, context):
     if response is None:
         return None
     detail = response.data.get("detail") if isinstance(response.data, dict) and "detail" in response.data else response.data
-    summary, errors = _flatten(detail)
+    summary, errors = _flatten(detail, getattr(exc, "labels", None))
     code = getattr(exc, "default_code", "error")
     if isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.draw.errors import DrawError
 
-__all__ = ["DRAW_MESSAGES", "ENGINE_MESSAGES", "refusal_text", "where_text"]
+__all__ = ["DRAW_MESSAGES", "ENGINE_MESSAGES", "name_sides", "refusal_text", "where_text"]
 
 
 # code -> sentences, most specific first; each is used when every placeholder it names has a value.
@@ -244,6 +244,18 @@ DRAW_MESSAGES: dict[str, tuple[str, ...]] = {
 }
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+#: A side as the engine writes it in its English ("side 0", "side 1's"), not "side 0 or 1".
+_SIDE = re.compile(r"\bside ([01])\b(?! or )")
+
+
+def name_sides(text: str, names) -> str:
+    """The engine's English ``text`` with each side it names ("side 0", "lasse (side 0)") said by
+    its name in ``names`` (side 0's first): "Ana had already won the match at 5-3". The engine
+    knows no names; its callers do (the match's sides, a match file's players)."""
+    for side in (0, 1):
+        text = text.replace(f"{names[side]} (side {side})", str(names[side]))
+    return _SIDE.sub(lambda found: str(names[int(found.group(1))]), text)
 
 
 def _pick(sentences: tuple[str, ...], values: Mapping) -> tuple[str, set[str]]:

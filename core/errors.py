@@ -11,12 +11,18 @@ from django.utils.translation import gettext as _
 
 
 class DomainError(Exception):
+    """A refusal: ``message`` for people (led by the field it names, when it names one: "Last day:
+    the season ends before it starts"), ``sentence`` the same without that field's label, for a page
+    that shows it beside the field (None: the message as it is), ``code`` stable, ``details`` where
+    it applies (``field`` the field's name, for machines)."""
+
     code = "invalid"
     status = 400
 
-    def __init__(self, message: str, *, code: str | None = None, **details):
+    def __init__(self, message: str, *, code: str | None = None, sentence: str | None = None, **details):
         super().__init__(message)
         self.message = message
+        self.sentence = sentence
         if code:
             self.code = code
         self.details = details

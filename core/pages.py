@@ -23,13 +23,15 @@ from .errors import error_status
 __all__ = ["error_status", "error_text", "form_errors_text", "form_refuse", "success_redirect"]
 
 
-def error_text(error) -> str:
+def error_text(error, *, beside_field: bool = False) -> str:
     """The refusal as a sentence in the reader's language, led by where it applies (file, line,
     game, move) when the message does not say so already. An engine or draw refusal is worded by
-    its code (core.engine_messages); a service's own message is translated where it is raised."""
+    its code (core.engine_messages); a service's own message is translated where it is raised.
+    ``beside_field``: shown beside the field it names, so without that field's label (the
+    error's ``sentence``, when it has one)."""
     if isinstance(error, (EngineError, DrawError)):
         return refusal_text(error, located=True)
-    message = error.message
+    message = (getattr(error, "sentence", None) if beside_field else None) or error.message
     shown = {key: value for key, value in error.details.items()
              if key in ("file", "line", "game", "move") and value is not None and f"{key} {value}" not in message}
     if "file" in shown and str(shown["file"]) in message:
@@ -46,7 +48,12 @@ def form_refuse(form, error, *, field: str | None = None, aliases: Mapping[str, 
     more, such as a player's name). Changes only the form's errors."""
     named = field if field is not None else error.details.get("field")
     name = (aliases or {}).get(named, named) if isinstance(named, str) else None
-    form.add_error(name if name in form.fields else None, text(error))
+    if name not in form.fields:
+        form.add_error(None, text(error))
+    elif text is error_text:
+        form.add_error(name, error_text(error, beside_field=True))
+    else:
+        form.add_error(name, text(error))
 
 
 def form_errors_text(form) -> str:

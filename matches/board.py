@@ -137,7 +137,14 @@ def _tray(count: int, side: int, upper: bool) -> list[str]:
     return out
 
 
-def _cube(value: int, owner: int | None, viewer: int) -> str:
+def _side_names(names: Sequence[str] | None) -> tuple[str, str]:
+    """The sides as the drawing's titles name them: the players' names, else by their checkers."""
+    if names:
+        return str(names[0]), str(names[1])
+    return _("the player with the light checkers"), _("the player with the dark checkers")
+
+
+def _cube(value: int, owner: int | None, viewer: int, names: tuple[str, str]) -> str:
     size = 36
     if owner is None:
         x, y = TRAY_X + (TRAY_W - size) // 2, MIDDLE - size // 2
@@ -149,7 +156,7 @@ def _cube(value: int, owner: int | None, viewer: int) -> str:
     if owner is None:
         title = _("cube at %(value)s, centred") % {"value": value}
     else:
-        title = _("cube at %(value)s, owned by side %(side)s") % {"value": value, "side": owner}
+        title = _("cube at %(value)s, owned by %(name)s") % {"value": value, "name": names[owner]}
     return (
         f"<g{_attrs(class_='cube', data_value=value, data_owner='' if owner is None else owner)}>"
         + _el("title", title)
@@ -194,13 +201,16 @@ def board_svg(
     dice: Sequence[int] | None = None,
     viewer: int = 0,
     title: str = "",
+    names: Sequence[str] | None = None,
 ) -> str:
     """The board of ``position`` as an SVG string, drawn from side ``viewer``'s point of view.
 
     Draws the 24 points numbered from the viewer's side, the checkers of both sides (at most five
     per point, the outermost showing the count beyond that), the bar, the borne-off trays with
     their counts, the cube (centred in the tray, or at the owner's end of the bar) and ``dice``
-    (the side on roll's, on its right-hand half). ``title`` becomes the drawing's accessible name.
+    (the side on roll's, on its right-hand half). ``title`` becomes the drawing's accessible name;
+    ``names`` are the sides' names (side 0's first), which the titles of the cube and the board say
+    (without them, the sides are named by their checkers' colour).
     Changes nothing; raises ValueError for a viewer or die that cannot be.
     """
     if viewer not in (0, 1):
@@ -208,8 +218,9 @@ def board_svg(
     if dice is not None and (len(dice) != 2 or any(d not in range(1, 7) for d in dice)):
         raise ValueError(f"dice must be two numbers 1..6, not {dice!r}")
     other = 1 - viewer
+    sides = _side_names(names)
     parts = [
-        _el("title", title or _("Backgammon board, side %(side)s on roll") % {"side": position.turn}),
+        _el("title", title or _("Backgammon board, %(name)s on roll") % {"name": sides[position.turn]}),
         _el("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#fff", class_="background"),
         _el("rect", x=LEFT - 4, y=TOP - 4, width=BOARD_RIGHT - LEFT + 8, height=BOARD_H + 8, rx=4,
             fill=COLOURS["frame"]),
@@ -232,7 +243,7 @@ def board_svg(
     parts += _bar(position.boards[other][BAR], other, upper=False)
     parts += _tray(position.boards[viewer][OFF], viewer, upper=False)
     parts += _tray(position.boards[other][OFF], other, upper=True)
-    parts.append(_cube(cube, owner, viewer))
+    parts.append(_cube(cube, owner, viewer, sides))
     if dice:
         # Each player rolls into the half on his right: the viewer's right half, or the left one
         # for the opponent sitting across the board.

@@ -9,6 +9,7 @@ from django.utils.translation import gettext, ngettext
 
 from audit.describe import ltr
 from core.errors import DomainError
+from core.labels import field_refusal
 from engine.clocks import (
     MID_MATCH_REDUCTION_SECONDS,
     ClockError,
@@ -115,18 +116,21 @@ def remaining_checked(match: Match, remaining, *, with_log: bool) -> tuple[int, 
         return None
     rules = match_clock_rules(match)
     if rules is None:
-        raise DomainError(gettext("clock_remaining: this match is not played with a clock"), code="bad_clock",
-                          field="clock_remaining")
+        raise _bad_clock(gettext("this match is not played with a clock"))
     if not with_log:
-        raise DomainError(gettext("clock_remaining: the remaining times come with the game logs"), code="bad_clock",
-                          field="clock_remaining")
+        raise _bad_clock(gettext("the remaining times come with the game logs"))
     try:
         return check_remaining(rules, match.clock_reserve_seconds, remaining)
     except ClockError as error:
         allowed = error.details.get("allowed", match.clock_reserve_seconds)
-        raise DomainError(gettext("clock_remaining: each side's time left is a whole number of seconds from 0 to "
-                                  "%(max)d") % {"max": allowed}, code="bad_clock", field="clock_remaining",
-                          side=error.details.get("side")) from None
+        raise _bad_clock(gettext("each side's time left is a whole number of seconds from 0 to %(max)d") % {
+            "max": allowed}, side=error.details.get("side")) from None
+
+
+def _bad_clock(sentence: str, **details) -> DomainError:
+    """A refused time left (the API's ``clock_remaining``), named as people read it."""
+    return DomainError(field_refusal(gettext("Time left on the clock"), sentence), sentence=sentence, code="bad_clock",
+                       field="clock_remaining", **details)
 
 
 @dataclass(frozen=True)

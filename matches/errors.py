@@ -1,5 +1,6 @@
 """The matches app's error catalogue: every message a service raises, in one place."""
 
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -59,9 +60,16 @@ def log_too_many_actions(name: str, limit: int, *, line: int, game: int) -> Doma
                        line=line, game=game)
 
 
-def upload_too_large(name: str, size: int, limit: int) -> DomainError:
-    return DomainError(_("%(name)s is %(size)s bytes; the limit is %(limit)s") % {"name": name, "size": size, "limit": limit},
-                       code="upload_too_large", file=name)
+def upload_too_large(name: str, size: int | None, limit: int) -> DomainError:
+    """An uploaded file over the limit (``limit`` bytes): its real ``size`` in bytes, or None when
+    it is not known (a read stopped once past the limit). Both are said in the reader's units
+    ("6.0 MB"); a size that reads as the limit itself says only that it is larger."""
+    shown, most = (filesizeformat(size) if size is not None else None), filesizeformat(limit)
+    if shown is None or shown == most:
+        message = _("%(name)s is larger than the limit of %(limit)s") % {"name": name, "limit": most}
+    else:
+        message = _("%(name)s is %(size)s; the limit is %(limit)s") % {"name": name, "size": shown, "limit": most}
+    return DomainError(message, code="upload_too_large", file=name)
 
 
 def bad_sides(message: str) -> DomainError:

@@ -204,9 +204,8 @@ def _moment_text(match: Match, game: Game, moment) -> str:
                        "(Position ID %(position)s)") % {"position": ltr(action.position)}
     if action.side is None:
         return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action.describe()}
-    return gettext("move %(move)s, side %(side)s (%(name)s): %(action)s") % {
-        "move": moment.frame.move, "side": action.side, "name": match.sides[action.side].name,
-        "action": action.describe()}
+    return gettext("move %(move)s, %(name)s: %(action)s") % {
+        "move": moment.frame.move, "name": match.sides[action.side].name, "action": action.describe()}
 
 
 def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",
@@ -245,7 +244,8 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
 
     return Step(
         game=game, index=index, count=len(moments),
-        svg=board_svg(frame.position, cube=frame.cube, owner=frame.owner, dice=frame.dice, viewer=viewer, title=title),
+        svg=board_svg(frame.position, cube=frame.cube, owner=frame.owner, dice=frame.dice, viewer=viewer, title=title,
+                      names=(match.side0.name, match.side1.name)),
         position_id=moment.position_id, pips=(frame.position.pips(0), frame.position.pips(1)),
         text=_moment_text(match, game, moment),
         first=link(0) if index > 0 else None, previous=link(index - 1) if index > 0 else None,
@@ -377,8 +377,11 @@ def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
     upload = form.cleaned_data.get("mat_file")
     log = None
     if upload:
-        # Read one byte past the limit so that log_from_mat can name an oversized file.
-        data = upload.read(settings.MAX_UPLOAD_BYTES + 1)
+        # The upload's size is known before reading it: an oversized file is refused with its
+        # real size (a read cut past the limit would only know the limit plus one byte).
+        if upload.size > settings.MAX_UPLOAD_BYTES:
+            raise errors.upload_too_large(upload.name, upload.size, settings.MAX_UPLOAD_BYTES)
+        data = upload.read()
         sides = file_sides(match, side=side, file_side=form.cleaned_data.get("file_side"))
         log = log_from_mat(upload.name, data, match.rules(), start=match.start, sides=sides,
                            penalties=match.penalties_at())

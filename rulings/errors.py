@@ -5,6 +5,9 @@ as ``message``, are worded where they are found)."""
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError, NotAllowed
+from core.labels import field_label, field_refusal
+
+from .labels import DISPUTE_LABELS, RULING_LABELS
 
 
 def not_director() -> NotAllowed:
@@ -17,7 +20,10 @@ def not_a_party() -> NotAllowed:
 
 
 def bad_dispute(field: str, message: str, **where) -> DomainError:
-    return DomainError(message, code="bad_dispute", field=field, **where)
+    """A dispute's (a statement's, an appeal's) field refused: ``message`` says why, beside the
+    field; the refusal's message is led by the field's label (core.labels)."""
+    return DomainError(field_refusal(field_label(DISPUTE_LABELS, field), message), sentence=message, code="bad_dispute",
+                       field=field, **where)
 
 
 def bad_filter(field: str, message: str) -> DomainError:
@@ -39,7 +45,10 @@ def ruling_in_force() -> Conflict:
 
 
 def bad_ruling(field: str, message: str, **where) -> DomainError:
-    return DomainError(message, code="bad_ruling", field=field, **where)
+    """A ruling's field or detail refused: ``message`` says why, beside the field; the refusal's
+    message is led by the field's label (core.labels)."""
+    return DomainError(field_refusal(field_label(RULING_LABELS, field), message), sentence=message, code="bad_ruling",
+                       field=field, **where)
 
 
 def ruling_refused(message: str, **where) -> Conflict:

@@ -183,11 +183,13 @@ def _board(dispute: Dispute, moment: DisputedMoment | None, viewer: int) -> Boar
     if moment is None:
         return None
     title = _("Game %(game)s, before action %(move)s") % {"game": moment.game, "move": moment.move}
+    names = (dispute.match.side0.name, dispute.match.side1.name)
     frame = moment.frame
     if frame is not None:
-        svg = board_svg(frame.position, cube=frame.cube, owner=frame.owner, dice=frame.dice, viewer=viewer, title=title)
+        svg = board_svg(frame.position, cube=frame.cube, owner=frame.owner, dice=frame.dice, viewer=viewer, title=title,
+                        names=names)
     elif moment.position_id:
-        svg = board_svg(position_from_id(moment.position_id), viewer=viewer, title=title)
+        svg = board_svg(position_from_id(moment.position_id), viewer=viewer, title=title, names=names)
     else:
         return None
     source = (_("the game as played, attached to the dispute") if moment.source == "log"

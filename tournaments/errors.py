@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.engine_messages import DRAW_MESSAGES
 from core.errors import Conflict, DomainError, NotAllowed
+from core.labels import field_label, field_refusal
 from tournaments.draw import DrawError
+from tournaments.labels import TEAM_LABELS, rule_label, rule_parts
 
 if TYPE_CHECKING:
     from matches.models import Player
@@ -49,7 +52,14 @@ def no_player() -> NotAllowed:
 
 
 def bad_rules(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_rules", field=field)
+    """A setting refused: ``field`` its name (the API's), the message led by its label (and the
+    part of it concerned: the flight, the place), the sentence beside its field by that part only."""
+    return DomainError(field_refusal(rule_label(field), message), code="bad_rules", field=field,
+                       sentence=_beside(rule_parts(field)[1], message))
+
+
+def _beside(part: str, message: str) -> str:
+    return field_refusal(part, message) if part else message
 
 
 def unknown_player(player_id) -> DomainError:
@@ -191,10 +201,10 @@ def playoffs_due(contenders: int, paid: int) -> Conflict:
                     code="playoffs_due")
 
 
-def playoffs_changed(changed: str) -> Conflict:
+def playoffs_changed(changed: str, *, key: str) -> Conflict:
     return Conflict(_("the result of %(changed)s cannot change: the playoffs were drawn from the Swiss table it "
                       "gives, and it would change who plays them") % {"changed": changed},
-                    code="result_built_on", pairing=changed)
+                    code="result_built_on", pairing=key)
 
 
 def _no_pairing_reason(reason: str, message: str) -> str:
@@ -221,20 +231,22 @@ def event_unfinished(message: str) -> Conflict:
     return Conflict(message, code="event_unfinished")
 
 
-def result_built_on(changed: str, dependent: str, why: str) -> Conflict:
+def result_built_on(changed: str, dependent: str, why: str, *, key: str | None = None) -> Conflict:
+    """``changed`` and ``dependent``: the matches as people know them (services.naming); ``key``:
+    the dependent match's key in the draw, kept in the details."""
     return Conflict(
         _("the result of %(changed)s cannot change now: %(dependent)s depends on it and %(why)s; the event's "
           "director corrects it from the match page's correction, which shows and resets what depends on it")
         % {"changed": changed, "dependent": dependent, "why": why},
-        code="result_built_on", match=dependent,
+        code="result_built_on", match=key or dependent,
     )
 
 
-def finished_built_on(changed: str, event: str) -> Conflict:
+def finished_built_on(changed: str, event: str, *, key: str) -> Conflict:
     return Conflict(
         _("the result of %(match)s cannot change the bracket of %(event)s: the event is finished; its director "
           "reopens it first") % {"match": changed, "event": event},
-        code="tournament_finished", match=changed,
+        code="tournament_finished", match=key,
     )
 
 
@@ -272,10 +284,10 @@ def reentry_refused(reason: str, name: str, **details) -> Conflict:
                     code="reentry_refused", reason=reason, **details)
 
 
-def reentry_bye_taken(name: str, match: str, why: str) -> Conflict:
+def reentry_bye_taken(name: str, match: str, why: str, *, key: str) -> Conflict:
     return Conflict(_("%(name)s cannot re-enter: the bye a re-entry takes feeds %(match)s, which %(why)s")
                     % {"name": name, "match": match, "why": why}, code="reentry_refused", reason="slot_played_on",
-                    match=match)
+                    match=key)
 
 
 def reentered_loser(name: str) -> Conflict:
@@ -283,9 +295,9 @@ def reentered_loser(name: str) -> Conflict:
                       "correct the result") % {"name": name}, code="reentered_loser")
 
 
-def forfeit_refused(key: str) -> Conflict:
+def forfeit_refused(match: str, *, key: str) -> Conflict:
     return Conflict(
-        _("%(match)s cannot be forfeited by the organiser, who plays in it: staff must record it") % {"match": key},
+        _("%(match)s cannot be forfeited by the organiser, who plays in it: staff must record it") % {"match": match},
         code="forfeit_refused", match=key,
     )
 
@@ -313,7 +325,8 @@ def unknown_team(team_id) -> DomainError:
 
 
 def bad_team(field: str, message: str) -> DomainError:
-    return DomainError(_("%(field)s: %(message)s") % {"field": field, "message": message}, code="bad_team", field=field)
+    return DomainError(field_refusal(field_label(TEAM_LABELS, field), message), code="bad_team", field=field,
+                       sentence=message)
 
 
 def team_too_small(count: int, needed: int) -> DomainError:
@@ -335,10 +348,11 @@ def already_in_team(player: Player, team: str) -> Conflict:
             code="already_in_team", player=player.pk)
 
 
-def not_a_member(player_id, team: Team) -> DomainError:
-    return DomainError(_("player %(player)s is not a member of team %(team)s") % {"player": player_id, "team": team.name},
-            code="not_a_member",
-                       player=player_id if isinstance(player_id, int) else str(player_id))
+def not_a_member(player_id, team: Team, name: str | None = None) -> DomainError:
+    """``name``: the player's display name when he exists (else his id, as it was sent, is said)."""
+    message = (_("%(name)s is not a member of team %(team)s") % {"name": name, "team": team.name} if name else
+               _("player %(player)s is not a member of team %(team)s") % {"player": player_id, "team": team.name})
+    return DomainError(message, code="not_a_member", player=player_id if isinstance(player_id, int) else str(player_id))
 
 
 def captain_required(team: Team) -> DomainError:
@@ -346,12 +360,13 @@ def captain_required(team: Team) -> DomainError:
 
 
 def bad_board_order(message: str, **details) -> DomainError:
-    return DomainError(message, code="bad_board_order", **details)
+    """A board order refused (the API's ``player_ids``): named "Board order" for people."""
+    return DomainError(field_refusal(_("Board order"), message), sentence=message, code="bad_board_order", **details)
 
 
 def bad_round(number) -> DomainError:
-    return DomainError(_("round_number: %(number)s is not a round number (1 or more)") % {"number": repr(number)},
-            code="bad_round")
+    return DomainError(field_refusal(_("Round"), _("%(number)s is not a round number (1 or more)") % {
+        "number": repr(number)}), code="bad_round", field="round_number")
 
 
 def board_order_locked(team: Team, number: int) -> Conflict:
@@ -385,6 +400,10 @@ def _draw_message(error: DrawError) -> str:
         return _("%(schedule)s is not a match length schedule") % {"schedule": details["schedule"]}
     if error.code == "bad_seed" and "seed" in details:
         return _("%(seed)s is not a usable random seed") % {"seed": details["seed"]}
+    if "match" in details:
+        # The draw names a match by its key (main-2-1), which no one reads: its code's sentence.
+        sentences = DRAW_MESSAGES.get(error.code) or DRAW_MESSAGES["draw_error"]
+        return _(sentences[-1])
     return error.message
 
 

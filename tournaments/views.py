@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -33,6 +33,7 @@ from .draw import DrawError
 from .draw.names import paired_round_name
 from .errors import from_draw
 from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
+from .labels import flight_title
 from .models import Entry, Tournament
 from .payouts_display import money
 from .round_labels import round_label
@@ -43,11 +44,6 @@ from .services.common import runs
 from .services.events import may_create_events
 from .services.state import PLAYOFFS, entrant_name
 
-FLIGHT_NAMES = {"main": gettext_lazy("Main flight"), "consolation": gettext_lazy("Consolation flight"),
-                "last_chance": gettext_lazy("Last-chance flight"), "winners": gettext_lazy("Winners' bracket"),
-                "losers": gettext_lazy("Losers' bracket"), "final": pgettext_lazy("flight", "Final"),
-                "swiss": gettext_lazy("Swiss"), "rounds": gettext_lazy("Every round"),
-                "playoff": gettext_lazy("Playoff for 2nd")}  # playoff: issue 17 point 4 (flights17)
 PAIRING_STATUS = {**dict(Match.Status.choices), "waiting": gettext_lazy("Waiting for a player"),
                   "bye": gettext_lazy("Bye"), "walkover": gettext_lazy("Walkover"),
                   "not_needed": gettext_lazy("Not needed")}
@@ -89,15 +85,15 @@ def _detail_url(tournament: Tournament) -> str:
     return reverse("tournaments:detail", args=[tournament.pk])
 
 
+def refused_field(error: DomainError) -> str | None:
+    """The event form's field a refusal names: ``payouts.main.percentages[1]`` is the paid places'
+    field, ``lengths.main`` the match lengths'."""
+    field = error.details.get("field")
+    return field.split(".")[0] if isinstance(field, str) else None
+
+
 def _manage_url(tournament: Tournament) -> str:
     return reverse("tournaments:manage", args=[tournament.pk])
-
-
-def flight_title(name: str) -> str:
-    """A flight's name in the reader's language; a round-robin group keeps its own name."""
-    if name in FLIGHT_NAMES:
-        return str(FLIGHT_NAMES[name])
-    return name.replace("_", " ").capitalize()
 
 
 def _flights17_rules(tournament: Tournament) -> list[tuple[str, str]]:
@@ -209,7 +205,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
                            token=form.cleaned_data.get("token"))
     except DomainError as error:
         # The club's refusal (its manager's role) names no field: it is about the club chosen.
-        form_refuse(form, error, field="club" if error.code in ("not_club_manager", "club_events_only") else None)
+        form_refuse(form, error, field="club" if error.code in ("not_club_manager", "club_events_only") else
+                    refused_field(error))
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, _("Event “%(name)s” created. Open the entries when you are ready.")
                      % {"name": tournament.name})

@@ -17,13 +17,7 @@ from core.pages import error_status, error_text, form_refuse
 from . import services
 from .forms_life import CancelForm, TournamentEditForm
 from .models import Entry, Tournament
-from .views import _call, _managed_or_403
-
-
-def _field_of(error: DomainError) -> str | None:
-    """The form field a refusal names (``lengths.main`` is the lengths field)."""
-    field = error.details.get("field")
-    return field.split(".")[0] if isinstance(field, str) else None
+from .views import _call, _managed_or_403, refused_field
 
 
 @login_required
@@ -43,7 +37,7 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         _call(services.tournament_update, tournament_id=tournament.pk, user=request.user, changes=form.changes())
     except DomainError as error:
-        form_refuse(form, error, field=_field_of(error))
+        form_refuse(form, error, field=refused_field(error))
         return render(request, "tournaments/edit.html", {"tournament": tournament, "form": form, "over": over},
                       status=error_status(error))
     messages.success(request, _("The event's settings are saved."))

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from core.api import StrictInputSerializer
 from matches.api.serializers import SCORE_SCHEMA, MatchSummarySerializer
 
+from ..labels import CLUB_LABELS, NIGHT_LABELS, SEASON_LABELS
 from ..models import Membership
 
 # --- input ------------------------------------------------------------------------------------------
@@ -26,10 +27,12 @@ class NoBodySerializer(StrictInputSerializer):
 class ClubCreateSerializer(StrictInputSerializer):
     read_only_names = ("id", "slug", "member_count", "created_at")
 
-    name = serializers.CharField(max_length=120)
-    city = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
-    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
-    open_to_requests = serializers.BooleanField(required=False, default=True, help_text="people may ask to join")
+    name = serializers.CharField(max_length=120, label=CLUB_LABELS["name"])
+    city = serializers.CharField(max_length=120, required=False, allow_blank=True, default="", label=CLUB_LABELS["city"])
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="",
+                                        label=CLUB_LABELS["description"])
+    open_to_requests = serializers.BooleanField(required=False, default=True, help_text="people may ask to join",
+                                                label=CLUB_LABELS["open_to_requests"])
 
     class Meta:
         ref_name = "ClubCreate"
@@ -38,10 +41,11 @@ class ClubCreateSerializer(StrictInputSerializer):
 class ClubUpdateSerializer(StrictInputSerializer):
     read_only_names = ClubCreateSerializer.read_only_names
 
-    name = serializers.CharField(max_length=120, required=False)
-    city = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
-    open_to_requests = serializers.BooleanField(required=False)
+    name = serializers.CharField(max_length=120, required=False, label=CLUB_LABELS["name"])
+    city = serializers.CharField(max_length=120, required=False, allow_blank=True, label=CLUB_LABELS["city"])
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True,
+                                        label=CLUB_LABELS["description"])
+    open_to_requests = serializers.BooleanField(required=False, label=CLUB_LABELS["open_to_requests"])
 
     class Meta:
         ref_name = "ClubUpdate"
@@ -64,9 +68,9 @@ class RoleSerializer(StrictInputSerializer):
 class SeasonInputSerializer(StrictInputSerializer):
     read_only_names = ("id",)
 
-    name = serializers.CharField(max_length=80)
-    starts_on = serializers.DateField(help_text="first day (YYYY-MM-DD)")
-    ends_on = serializers.DateField(help_text="last day, included (YYYY-MM-DD)")
+    name = serializers.CharField(max_length=80, label=SEASON_LABELS["name"])
+    starts_on = serializers.DateField(help_text="first day (YYYY-MM-DD)", label=SEASON_LABELS["starts_on"])
+    ends_on = serializers.DateField(help_text="last day, included (YYYY-MM-DD)", label=SEASON_LABELS["ends_on"])
 
     class Meta:
         ref_name = "SeasonInput"
@@ -79,9 +83,11 @@ class SeasonInputSerializer(StrictInputSerializer):
 
 
 class SeasonUpdateSerializer(SeasonInputSerializer):
-    name = serializers.CharField(max_length=80, required=False)
-    starts_on = serializers.DateField(required=False, help_text="first day (YYYY-MM-DD)")
-    ends_on = serializers.DateField(required=False, help_text="last day, included (YYYY-MM-DD)")
+    name = serializers.CharField(max_length=80, required=False, label=SEASON_LABELS["name"])
+    starts_on = serializers.DateField(required=False, help_text="first day (YYYY-MM-DD)",
+                                      label=SEASON_LABELS["starts_on"])
+    ends_on = serializers.DateField(required=False, help_text="last day, included (YYYY-MM-DD)",
+                                    label=SEASON_LABELS["ends_on"])
 
     class Meta:
         ref_name = "SeasonUpdate"
@@ -90,8 +96,9 @@ class SeasonUpdateSerializer(SeasonInputSerializer):
 class NightOpenSerializer(StrictInputSerializer):
     read_only_names = ("id", "status", "opened_at", "closed_at")
 
-    date = serializers.DateField(help_text="YYYY-MM-DD")
-    title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    date = serializers.DateField(help_text="YYYY-MM-DD", label=NIGHT_LABELS["date"])
+    title = serializers.CharField(max_length=120, required=False, allow_blank=True, default="",
+                                  label=NIGHT_LABELS["title"])
 
     class Meta:
         ref_name = "NightOpen"

@@ -28,9 +28,11 @@ from django.db import transaction
 from django.db.models import ProtectedError, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from audit.services import audit_record
 from core.errors import DomainError
+from core.labels import field_label, field_refusal
 from core.locking import locked, locked_one, locked_rows
 from core.outbox import outbox_enqueue
 
@@ -77,11 +79,16 @@ def _check_decider(claim: PlayerClaim, user) -> None:
         raise errors.claim_own_decision()
 
 
+#: A claim's texts (the API's names) as the claim pages label them.
+TEXT_LABELS = {"statement": gettext_lazy("Why you are this player"), "reason": gettext_lazy("Reason")}
+
+
 def _text(value: str, field: str) -> str:
     value = (value or "").strip()
     if len(value) > TEXT_LIMIT:
-        raise DomainError(_("%(field)s: at most %(limit)s characters") % {"field": field, "limit": TEXT_LIMIT},
-                          code="too_long", field=field)
+        sentence = _("at most %(limit)s characters") % {"limit": TEXT_LIMIT}
+        raise DomainError(field_refusal(field_label(TEXT_LABELS, field), sentence), sentence=sentence, code="too_long",
+                          field=field)
     return value
 
 

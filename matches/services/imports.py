@@ -53,6 +53,7 @@ from django.db.models import Case, Exists, F, IntegerField, OuterRef, Prefetch, 
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 from django.http import Http404
+from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -174,10 +175,11 @@ def _unzip(name: str, data: bytes) -> list[tuple[str, bytes]]:
                               name, "bad_zip") from None
         if content is None:
             if total_limit - total < per_file:
-                raise _bad_upload(gettext("%(name)s holds more than %(limit)s bytes of match files uncompressed; "
-                                          "the limit is %(limit)s") % {"name": name, "limit": total_limit},
+                raise _bad_upload(gettext("%(name)s holds more than %(limit)s of match files once uncompressed: that "
+                                          "is the limit") % {"name": name, "limit": filesizeformat(total_limit)},
                                   name, "zip_too_large")
-            raise errors.upload_too_large(f"{name}/{path}", per_file + 1, per_file)
+            # The read stopped once past the limit: how large the member really is is not known.
+            raise errors.upload_too_large(f"{name}/{path}", None, per_file)
         total += len(content)
         found.append((_fit(f"{name}/{path}"), content))
     if not found:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from core.engine_messages import name_sides
 from core.errors import DomainError
 from engine.actions import Action, action_to_dict, actions_from_json
 from engine.errors import EngineError, GameLogError, MatLimitError
@@ -178,12 +179,17 @@ def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int,
 
     Raises DomainError for a file over a limit, a length mismatch or players that cannot be told
     apart (``file_side_unknown``), and the engine's errors (with the file's line and game) for
-    anything the engine rejects.
+    anything the engine rejects, naming a side by its player (the file's, or the match's once the
+    file is turned to the match's sides), never as "side 0".
     """
+    mat = None
     try:
-        check = check_mat(mat_read(name, data))
+        mat = mat_read(name, data)
+        check = check_mat(mat)
     except EngineError as error:
         error.details.setdefault("file", name)
+        if mat is not None and mat.games:  # its players as its first game names them (left: side 0)
+            error.message = name_sides(error.message, mat.games[0].players)
         raise
     if check.length != rules.length:
         raise errors.log_disagrees(_("%(name)s is a %(file_length)s-point match, this match is to %(length)s") % {
@@ -193,7 +199,11 @@ def log_from_mat(name: str, data: bytes, rules: MatchRules, *, start: tuple[int,
              for game in check.games]
     if sum(len(g) for g in games) > settings.MAX_LOG_ACTIONS:
         raise errors.log_too_large(sum(len(g) for g in games), settings.MAX_LOG_ACTIONS)
-    replay = replay_match(rules, games, start=start, penalties=penalties)
+    try:
+        replay = replay_match(rules, games, start=start, penalties=penalties)
+    except EngineError as error:
+        error.message = name_sides(error.message, sides.names if sides is not None else check.players)
+        raise
     return CheckedLog([[action_to_dict(a) for a in game] for game in games], replay)
 
 

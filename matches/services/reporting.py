@@ -123,8 +123,14 @@ def _final(match: Match, score: tuple[int, int]) -> FinalScore:
         # The engine's reason, translated (its templates are marked for translation); penalty
         # points that are no start of this match (bad_start) have no template.
         problem = getattr(error, "problem", None)
-        message = (_(problem.template) % problem.values if problem is not None else
-                   _("the penalty points %(start)s are no start of this match") % {"start": f"{match.start[0]}-{match.start[1]}"})
+        if problem is not None and problem.code == "below_start":
+            # The side by its players' names, not its number.
+            message = _("%(name)s starts this match with %(start)s penalty points: %(score)s cannot be its final "
+                        "score") % {**problem.values, "name": match.sides[problem.side].name}
+        else:
+            message = (_(problem.template) % problem.values if problem is not None else
+                       _("the penalty points %(start)s are no start of this match") % {
+                           "start": f"{match.start[0]}-{match.start[1]}"})
         raise errors.bad_score(message, field="score", side=error.details.get("side"),
                                reason=error.details.get("reason", error.code)) from None
 

@@ -32,17 +32,16 @@ MAX_GAME_NUMBER = 200
 def _text(field: str, value, error=errors.bad_dispute) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text:
-        raise error(field, _("%(field)s is required: say what happened") % {"field": field})
+        raise error(field, _("required: say what happened"))
     if len(text) > STATEMENT_MAX:
-        raise error(field, _("%(field)s is %(length)s characters; the limit is %(limit)s") % {
-            "field": field, "length": len(text), "limit": STATEMENT_MAX})
+        raise error(field, _("%(length)s characters; the limit is %(limit)s") % {
+            "length": len(text), "limit": STATEMENT_MAX})
     return text
 
 
 def _whole(field: str, value, minimum: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise errors.bad_dispute(field, _("%(field)s is a whole number, %(minimum)s or more") % {
-            "field": field, "minimum": minimum})
+        raise errors.bad_dispute(field, _("a whole number, %(minimum)s or more") % {"minimum": minimum})
     return value
 
 
@@ -66,7 +65,7 @@ def _log_as_played(value, number: int) -> list[dict]:
     """The disputed game as the opener says it was played: well-formed actions (whether they keep
     the rules is what the dispute is about), within the size limit."""
     if not isinstance(value, list):
-        raise errors.bad_dispute("log", _("log is the disputed game's list of actions"), game=number)
+        raise errors.bad_dispute("log", _("the disputed game's list of actions"), game=number)
     if len(value) > settings.MAX_LOG_ACTIONS:
         raise errors.bad_dispute("log", _("the log holds %(count)s actions; the limit is %(limit)s") % {
             "count": len(value), "limit": settings.MAX_LOG_ACTIONS})
@@ -84,7 +83,7 @@ def _moment_position(match: Match, number: int, stored: Game | None, log: list[d
     game's ban on doubling: a double in the Crawford game is one of the things a dispute is about,
     and the moment may come after it. Only the actions before the moment are replayed."""
     if log is None and stored is None:
-        raise errors.bad_dispute("move_number", _("game %(game)s has no record to point into: attach the game as played (log) or "
+        raise errors.bad_dispute("move_number", _("game %(game)s has no record to point into: attach the game as played or "
                                                   "describe the moment in the statement") % {"game": number}, game=number)
     move = _whole("move_number", move, 1)
     actions = actions_from_json(log if log is not None else stored.log)
@@ -133,7 +132,7 @@ def dispute_open(*, match_id: int, user, category: str, statement: str, game_num
     if side is None and not user_runs_match(match, user):
         raise errors.not_a_party()
     if category not in Dispute.Category.values:
-        raise errors.bad_dispute("category", _("category is one of %(choices)s, not %(given)r") % {
+        raise errors.bad_dispute("category", _("one of %(choices)s, not %(given)r") % {
             "choices": ", ".join(Dispute.Category.values), "given": category})
     statement = _text("statement", statement)
     number = stored = None
@@ -141,7 +140,8 @@ def dispute_open(*, match_id: int, user, category: str, statement: str, game_num
         number, stored = _game_number(match, game_number)
     elif move_number is not None or log is not None:
         field = "move_number" if move_number is not None else "log"
-        raise errors.bad_dispute(field, _("%(field)s belongs to a game: give game_number") % {"field": field})
+        raise errors.bad_dispute(field, _("An action belongs to a game: give the game's number.") if field == "move_number"
+                                 else _("A game log belongs to a game: give the game's number."))
     played = _log_as_played(log, number) if log is not None else None
     position = ""
     if move_number is not None:

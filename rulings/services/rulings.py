@@ -30,8 +30,9 @@ from django.utils.translation import ngettext
 
 from audit.services import audit_record
 from core.bounds import INT_MAX
-from core.engine_messages import refusal_text
+from core.engine_messages import name_sides, refusal_text
 from core.errors import Conflict, DomainError
+from core.labels import field_label
 from core.locking import locked_one, locked_rows
 from core.outbox import outbox_enqueue
 from engine import rulings as engine_rulings
@@ -42,14 +43,17 @@ from matches.services.logs import CheckedLog, log_from_json
 from matches.services.penalties import penalties_follow, penalties_restore, penalty_record, penalty_rows, penalty_standing
 from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
 from rulings import announce, errors
+from rulings.labels import RULING_LABELS
 from rulings.models import Appeal, Dispute, Ruling
 from rulings.tasks import rulings_notify_task
+from rulings.wording import WRONG_LENGTH_CHOICES
 from tournaments import errors as tournament_errors
 from tournaments.models import Entry, Pairing, Tournament, event_id_of, event_of
 from tournaments.services import entry_withdraw
 from tournaments.services import state as event_state
 from tournaments.services.advance import bracket_sync
 from tournaments.services.common import before_draw, runs, tournament_lock
+from tournaments.services.naming import match_namer
 
 from .disputes import STATEMENT_MAX
 
@@ -142,10 +146,10 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
     match's state). Nothing is saved on failure.
     """
     if outcome not in Ruling.Outcome.values:
-        raise errors.bad_ruling("outcome", _("outcome is one of %(choices)s, not %(given)r") % {
+        raise errors.bad_ruling("outcome", _("one of %(choices)s, not %(given)r") % {
             "choices": ", ".join(Ruling.Outcome.values), "given": outcome})
     if not isinstance(params, dict):
-        raise errors.bad_ruling("params", _("params is an object"))
+        raise errors.bad_ruling("params", _("an object: the outcome's details by name"))
     rule = _text("rule", rule, RULE_MAX)
     reasoning = _text("reasoning", reasoning, STATEMENT_MAX)
     if Ruling.objects.filter(dispute=dispute, status=Ruling.Status.IN_FORCE).exists():
@@ -155,7 +159,7 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
     try:
         normalised, before, after = OUTCOMES[outcome](context)
     except EngineError as error:
-        raise _engine_refusal(error) from None
+        raise _engine_refusal(error, match) from None
     ruling = Ruling.objects.create(
         dispute=dispute, director=director, rule=rule, reasoning=reasoning, outcome=outcome, params=normalised,
         changes={"before": before, "after": after}, appeal=appeal,
@@ -220,52 +224,58 @@ class _Context:
         """The params, refusing any this outcome does not read (a typo must not pass silently)."""
         unknown = sorted(set(self.params) - set(allowed))
         if unknown:
-            known = ", ".join(allowed) or _("none")
-            raise errors.bad_ruling(unknown[0], _("%(name)s is not a parameter of this outcome (it takes: %(known)s)") % {
-                "name": unknown[0], "known": known})
+            known = _(", ").join(_label(name) for name in allowed) or _("none")
+            raise errors.bad_ruling(unknown[0], _("not a detail of this outcome (it takes: %(known)s)") % {
+                "known": known})
         return self.params
+
+
+def _label(field: str) -> str:
+    """A ruling's field or detail as the ruling form names it (core.labels)."""
+    return field_label(RULING_LABELS, field)
 
 
 def _text(field: str, value, limit: int) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text:
-        raise errors.bad_ruling(field, _("%(field)s is required: a ruling names the rule it applies and says why") % {
-            "field": field})
+        raise errors.bad_ruling(field, _("required: a ruling names the rule it applies and says why"))
     if len(text) > limit:
-        raise errors.bad_ruling(field, _("%(field)s is %(length)s characters; the limit is %(limit)s") % {
-            "field": field, "length": len(text), "limit": limit})
+        raise errors.bad_ruling(field, _("%(length)s characters; the limit is %(limit)s") % {
+            "length": len(text), "limit": limit})
     return text
 
 
 def _whole(params: dict, field: str, minimum: int, default=None, *, maximum: int = INT_MAX) -> int:
     value = params.get(field, default)
     if value is None:
-        raise errors.bad_ruling(field, _("%(field)s is required") % {"field": field})
+        raise errors.bad_ruling(field, _("required: give a whole number"))
     if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
-        raise errors.bad_ruling(field, _("%(field)s is a whole number from %(minimum)s to %(maximum)s") % {
-            "field": field, "minimum": minimum, "maximum": maximum})
+        raise errors.bad_ruling(field, _("a whole number from %(minimum)s to %(maximum)s") % {
+            "minimum": minimum, "maximum": maximum})
     return value
 
 
 def _flag(params: dict, field: str, default: bool | None = None) -> bool:
     value = params.get(field, default)
     if not isinstance(value, bool):
-        message = _("%(field)s is true or false") if field in params else _("%(field)s is true or false and is required")
-        raise errors.bad_ruling(field, message % {"field": field})
+        # The page asks yes or no; the API takes true or false.
+        raise errors.bad_ruling(field, _("answer yes or no (true or false)") if field in params
+                                else _("required: answer yes or no (true or false)"))
     return value
 
 
 def _side(params: dict) -> int:
     side = params.get("side")
     if side not in (0, 1) or isinstance(side, bool):
-        raise errors.bad_ruling("side", _("side is 0 or 1") if "side" in params else _("side is 0 or 1 and is required"))
+        raise errors.bad_ruling("side", _("one of the match's two sides (0 or 1)") if "side" in params
+                                else _("required: choose one of the match's two sides"))
     return side
 
 
 def _score(match: Match, params: dict, log: CheckedLog | None = None) -> Claim:
     value = params.get("score")
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise errors.bad_ruling("score", _("score is the final score, two whole numbers [side 0, side 1]"))
+        raise errors.bad_ruling("score", _("give the final score: both sides' points, the first side's first"))
     try:
         return claim_make(match, (value[0], value[1]), log)
     except DomainError as error:
@@ -276,9 +286,11 @@ def _scalars(details: dict) -> dict:
     return {k: v for k, v in details.items() if k not in ("field", "code") and isinstance(v, str | int | float | bool)}
 
 
-def _engine_refusal(error: EngineError) -> DomainError:
+def _engine_refusal(error: EngineError, match: Match) -> DomainError:
+    """The engine's refusal of a ruling on ``match``, its sides named by their players."""
     where = {"reason": error.code, **_scalars(error.details)}
     field = ENGINE_FIELDS.get(error.code) or error.details.get("field")
+    error.message = name_sides(error.message, (match.side0.name, match.side1.name))
     if field:
         return errors.bad_ruling(field, refusal_text(error), **where)
     return errors.ruling_refused(refusal_text(error), **where)
@@ -438,7 +450,7 @@ def _as_played(context: _Context, params: dict, number: int) -> list | None:
     if played is None:
         return None
     if not isinstance(played, list):
-        raise errors.bad_ruling("log", _("log is the game's list of actions"))
+        raise errors.bad_ruling("log", _("the game's list of actions"))
     try:
         return actions_from_json(played)
     except EngineError as error:
@@ -463,7 +475,7 @@ def _illegal_play(context: _Context, *, corrected: bool):
     if corrected:
         play = params.get("play")
         if not isinstance(play, str) or not play.strip():
-            raise errors.bad_ruling("play", _("play is the legal play that replaces the illegal one, e.g. 13/7 8/7"))
+            raise errors.bad_ruling("play", _("the legal play that replaces the illegal one, e.g. 13/7 8/7"))
         normalised["play"] = play.strip()
     rules = match.rules()
     remedy = engine_rulings.illegal_play_remedy(responsible_moves=rules.responsible_moves,
@@ -549,7 +561,8 @@ def _penalty_points(context: _Context):
     params = context.take("side", "points", "minutes_late")
     side = _side(params)
     if ("points" in params) == ("minutes_late" in params):
-        raise errors.bad_ruling("points", _("give either points or minutes_late"))
+        raise errors.bad_ruling("points", _("give the penalty either as “%(points)s” or as “%(minutes)s”, one of the "
+                                            "two") % {"points": _label("points"), "minutes": _label("minutes_late")})
     if match.is_money:
         raise errors.bad_ruling("outcome", _("a money session has no penalty points"))
     if match.status == Match.Status.CONFIRMED:
@@ -686,8 +699,8 @@ def _wrong_length(context: _Context):
                                                  crawford_played=crawford_played)
     choice = params.get("choice")
     if choice not in answer.choices:
-        raise errors.bad_ruling("choice", _("choice is one of %(choices)s for this match, not %(given)s") % {
-            "choices": ", ".join(answer.choices), "given": choice if isinstance(choice, str) else _("none")})
+        choices = _(", ").join(f"“{WRONG_LENGTH_CHOICES.get(c, c)}”" for c in answer.choices)
+        raise errors.bad_ruling("choice", _("for this match, one of: %(choices)s") % {"choices": choices})
     normalised = {"played_length": played, "choice": choice, "score": list(score), "finished": finished,
                   "length": match.length}
     before = {**_state(match, logs=True), "length": match.length}
@@ -710,6 +723,10 @@ def _wrong_length(context: _Context):
     return normalised, before, {**_state(match), "length": match.length}
 
 
+def _standing_needed() -> str:
+    return _("give the score as it stands: both sides' points, the first side's first")
+
+
 def _score_standing(match: Match, params: dict) -> tuple[int, int]:
     """The score a wrong-length ruling starts from: ``params["score"]``, else the confirmed
     result (in full), else the one score every live report gives."""
@@ -721,10 +738,10 @@ def _score_standing(match: Match, params: dict) -> tuple[int, int]:
             reported = {r.full_score or r.score for r in _live_reports(match) if r.side is not None}
             value = reported.pop() if len(reported) == 1 else None
     if value is None:
-        raise errors.bad_ruling("score", _("score is the score as it stands, two whole numbers [side 0, side 1]"))
+        raise errors.bad_ruling("score", _standing_needed())
     if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_SCORE for v in value)):
-        raise errors.bad_ruling("score", _("score is the score as it stands, two whole numbers [side 0, side 1]"))
+        raise errors.bad_ruling("score", _standing_needed())
     return value[0], value[1]
 
 
@@ -798,8 +815,8 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
     for recorded in after["matches"]:
         other = forfeited[recorded["match"]]
         if not _same_state(_state(other), recorded):
-            raise errors.revert_refused(_("match %(match)s, forfeited by the disqualification, has changed since") % {
-                "match": other.pk})
+            raise errors.revert_refused(_("the match %(a)s v %(b)s, forfeited by the disqualification, has changed "
+                                          "since") % {"a": other.side0.name, "b": other.side1.name}, match=other.pk)
     entry = Entry.objects.select_related("side__player_a", "side__player_b", "team").get(pk=after["entry"]["id"])
     if entry.status != after["entry"]["status"]:
         raise errors.revert_refused(_("the entrant's status has changed since the disqualification"))
@@ -811,9 +828,10 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
     audit_record(actor=actor, action="entry.reinstated", object_type="tournaments.Entry", object_id=entry.pk,
                  tournament_id=tournament.pk, match_id=match.pk, before=after["entry"], after=before["entry"], note=note)
     if tournament.format in event_state.BRACKET_FORMATS:
-        name = event_state.entrant_name(entry)
+        name, namer = event_state.entrant_name(entry), match_namer(tournament)
         bracket_sync(tournament, event_state.load(tournament), created_by=tournament.organiser,
-                     refuse=lambda dependent, why: tournament_errors.result_built_on(name, dependent, why))
+                     refuse=lambda dependent, why: tournament_errors.result_built_on(name, namer(dependent), why,
+                                                                                     key=dependent))
 
 
 def _locked_matches(ids: list[int]) -> list[Match]:

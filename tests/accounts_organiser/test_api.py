@@ -72,7 +72,8 @@ def test_nobody_but_staff_decides(pia, otto):
 def test_a_bad_request_body_is_a_400_naming_the_field_and_nothing_is_saved(pia, body, field, message):
     response = client_for(pia).post(URL, body, format="json")
     assert response.status_code == 400
-    assert response.json()["errors"][field] == [message] and response.json()["detail"] == f"{field}: {message}"
+    label = "Statement" if field == "statement" else f"“{field}”"  # the field's label; a key no field has: as sent
+    assert response.json()["errors"][field] == [message] and response.json()["detail"] == f"{label}: {message}"
     assert not OrganiserRequest.objects.exists()
 
 

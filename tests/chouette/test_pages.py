@@ -15,9 +15,13 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
+from chouette.forms import ChouetteStartForm
+from chouette.labels import TABLE_LABELS
 from chouette.models import ChouetteSession, ChouetteStep
 from chouette.selectors import chouette_state
+from core.errors import DomainError
 from tests.chouette.factories import chouette_snapshot, full_record, ids, play, quick, table
 from tests.clubs.factories import ClubNightFactory
 
@@ -283,3 +287,17 @@ def test_the_nights_summary_shows_each_players_net_result_from_the_real_ledger_t
     body = text(browser(cast.members[1]).get(f"/clubs/{cast.club.slug}/nights/{night.pk}/"))
     assert "Big table" in body and "+10.00" in body and "-5.00" in body
     assert browser(cast.outsider).get(f"/clubs/{cast.club.slug}/nights/{night.pk}/").status_code == 403
+
+
+def test_a_refused_currency_is_said_beside_its_field_never_by_its_name_in_the_code(cast, p):
+    """The service refuses what the form lets through (three characters that are no letters): the
+    page shows why beside the Currency field; the service names it by that label."""
+    response = browser(cast.organiser).post(page(cast) + "new/", {**start_post(p, ann="6", otis="5"), "currency": "E1$"},
+                                            HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400 and not ChouetteSession.objects.exists()
+    assert "three letters, such as EUR" in text(response) and "currency:" not in text(response)
+    with translation.override("en"), pytest.raises(DomainError) as refused:
+        table(cast, currency="E1$")
+    assert refused.value.details["field"] == "currency"
+    assert refused.value.message == "Currency: three letters, such as EUR"
+    assert str(TABLE_LABELS["currency"]) == str(ChouetteStartForm.base_fields["currency"].label)

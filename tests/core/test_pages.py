@@ -37,6 +37,15 @@ def test_aliases_and_an_explicit_field_choose_where_it_goes():
     assert _refused(DomainError("x", field="name"), text=lambda e: f"Alice: {e.message}") == {"name": ["Alice: x"]}
 
 
+def test_a_refusal_led_by_its_fields_label_shows_beside_the_field_without_it_and_above_the_form_with_it():
+    error = DomainError("Last day: the season ends before it starts", sentence="the season ends before it starts",
+                        field="name")
+    assert _refused(error) == {"name": ["the season ends before it starts"]}
+    assert _refused(DomainError(error.message, sentence=error.sentence, field="ends_on")) == {
+        "__all__": ["Last day: the season ends before it starts"]}
+    assert error_text(error) == "Last day: the season ends before it starts"
+
+
 def test_the_text_says_where_in_a_match_file_and_the_status_follows_the_kind():
     error = GameLogError("the play 24/18 is not legal", game=2, move=7)
     assert error_text(error) == "game 2, move 7: the play 24/18 is not legal"

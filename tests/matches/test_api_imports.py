@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 
 from matches.models import ImportFile, ImportJob, Match, Player
 from matches.services.imports import import_job_run
@@ -131,7 +132,8 @@ def test_an_oversized_file_is_refused_alone_naming_it_and_unread(api_client, own
     response = post(api_client, owner, [("small.mat", mat("edge_gnubg_1pt_roll_then_resign.mat")),
                                         ("huge.mat", mat("galaxy_17pt_match9102134.mat"))])
     refused = refused_alone(response, "huge.mat", "upload_too_large")
-    assert "5000" in refused["error"]["message"]
+    size = len(mat("galaxy_17pt_match9102134.mat"))
+    assert refused["error"]["message"] == f"huge.mat is {filesizeformat(size)}; the limit is {filesizeformat(5000)}"
     assert bytes(ImportFile.objects.get(name="huge.mat").content) == b""
 
 

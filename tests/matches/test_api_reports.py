@@ -10,6 +10,7 @@ import random
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.template.defaultfilters import filesizeformat
 from rest_framework.authtoken.models import Token
 
 from engine.actions import action_to_dict
@@ -212,7 +213,8 @@ def test_a_side_reports_with_a_mat_file(cast, match):
 def test_a_malformed_report_is_a_400_naming_the_field(cast, match, body, field, message):
     response = report(cast.alice, match, body)
     assert response.status_code == 400
-    assert response.data["errors"] == {field: [message]} and response.data["detail"] == f"{field}: {message}"
+    label = field.capitalize() if field in ("score", "statement") else f"“{field}”"  # a key no field has: as sent
+    assert response.data["errors"] == {field: [message]} and response.data["detail"] == f"{label}: {message}"
     assert_nothing_saved(match)
 
 
@@ -339,7 +341,8 @@ def test_an_oversized_upload_is_refused_with_the_file_name(cast, match, settings
         url(match, "report"), {"score0": 5, "score1": 0, "file": upload(b";" * size, "huge.mat")}, format="multipart")
     assert response.status_code in (400, 413)
     assert response.data["code"] == "upload_too_large" and response.data["file"] == "huge.mat"
-    assert response.data["detail"] == f"huge.mat is {size} bytes; the limit is {settings.MAX_UPLOAD_BYTES}"
+    # One byte past 2 MB reads as 2.0 MB: the refusal says it is larger than the limit.
+    assert response.data["detail"] == f"huge.mat is larger than the limit of {filesizeformat(settings.MAX_UPLOAD_BYTES)}"
     assert_nothing_saved(match)
 
 
@@ -365,7 +368,7 @@ def test_a_json_body_over_the_request_limit_is_refused(cast, match, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
     response = report(cast.alice, match, {"score": [5, 3], "statement": "x" * 1500})
     assert response.status_code == 413 and response.data["code"] == "body_too_large"
-    assert response.data["detail"] == "the request body is over the limit of 1000 bytes"
+    assert response.data["detail"] == "the request body is over the limit of 1000\xa0bytes"
     assert_nothing_saved(match)
 
 

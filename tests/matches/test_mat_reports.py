@@ -200,5 +200,6 @@ def test_a_bad_game_is_refused_naming_the_game_and_the_line_and_nothing_is_saved
         {"score0": 3, "score1": 2, "file": upload("\n".join(illegal).encode())}, format="multipart")
     assert api.status_code == 400
     assert (api.data["game"], api.data["line"]) == (3, 76)
-    assert api.data["detail"].startswith("game 3, line 76: move 11, side 0:")
+    assert api.data["detail"].startswith("game 3, line 76: move 11, lasse: play 6/0 6/3")  # the file's left player
+    assert api.data["side"] == 0 and "side 0" not in api.data["detail"]
     assert_nothing_saved(match)

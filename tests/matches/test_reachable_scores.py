@@ -115,7 +115,9 @@ def test_the_loser_may_not_end_below_his_penalty_points():
     cast = make_cast(length=5, penalty1=2)
     response = client_for(cast.alice).post(url(cast.match, "report"), {"score": [5, 1]}, format="json")
     assert response.status_code == 400 and response.data["reason"] == "below_start"
-    assert response.data["detail"] == "side 1 starts this match with 2 penalty points: 5-1 cannot be its final score"
+    # The side named by its player, never "side 1".
+    bob = cast.match.side1.name
+    assert response.data["detail"] == f"{bob} starts this match with 2 penalty points: 5-1 cannot be its final score"
     assert client_for(cast.alice).post(url(cast.match, "report"), {"score": [5, 2]},
                                        format="json").status_code == 200
 
@@ -237,7 +239,8 @@ def test_a_ruling_that_corrects_the_score_to_an_unreachable_one_is_refused():
         ruling_make(dispute_id=dispute.pk, user=cast.organiser, outcome=Ruling.Outcome.SCORE_CORRECTED,
                     params={"score": [101, 3]}, rule="RULES.md §9", reasoning="typo")
     assert refused.value.details["field"] == "score"
-    assert refused.value.message.startswith("no last game can take a score below 5 to 101")
+    assert refused.value.message.startswith("Score: no last game can take a score below 5 to 101")  # led by its label
+    assert refused.value.sentence.startswith("no last game can take a score below 5 to 101")
     cast.match.refresh_from_db()
     assert (cast.match.score0, cast.match.score1) == (5, 3) and not Ruling.objects.exists()
     # A reachable full score is taken, and kept beside the capped result.

@@ -444,7 +444,8 @@ def test_an_illegal_play_in_the_match_file_names_game_and_move(client, match, al
     })
     assert response.status_code == 400
     text = text_of(response)
-    assert "illegal.mat: game 1, line 6: move 2, side 0: play 24/1" in text
+    # The mover named as the file names him, never "side 0".
+    assert "illegal.mat: game 1, line 6: move 2, Alice: play 24/1" in text and "side 0" not in text
     assert_nothing_saved(match)
 
 
@@ -527,7 +528,7 @@ def test_each_stored_game_is_listed_and_the_board_starts_at_game_1(client, match
     game = match.games.get(number=1)
     first = game.log[0]
     name = ["Alice", "Bob"][first["side"]]
-    assert f"Next: move 1, side {first['side']} ({name}): roll {first['dice'][0]}{first['dice'][1]}" in text
+    assert f"Next: move 1, {name}: roll {first['dice'][0]}{first['dice'][1]}" in text and "side 0" not in text
     assert '<span aria-disabled="true">' in html and 'rel="prev"' not in html and 'rel="next"' in html
 
 
@@ -537,7 +538,8 @@ def test_the_board_steps_move_by_move_with_query_parameters(client, match, alice
     response = client.get(detail_url(match, game=2, moment=1))
     assert response.status_code == 200
     html, text = response.content.decode(), text_of(response)
-    assert f"Next: move 1, side {game.log[1]['side']}" in text and f"play {game.log[1]['play']}" in text
+    name = ["Alice", "Bob"][game.log[1]["side"]]
+    assert f"Next: move 1, {name}: play {game.log[1]['play']}" in text
     assert f'rel="prev" href="{detail_url(match, game=2, moment=0)}#board"'.replace("&", "&amp;") in html
     assert f'rel="next" href="{detail_url(match, game=2, moment=2)}#board"'.replace("&", "&amp;") in html
     assert "Position ID" in text

@@ -96,11 +96,12 @@ def test_a_confirmed_match_played_longer_stands_as_played_from_its_full_score(ca
     ("params", "field", "words"),
     [
         ({"played_length": 3, "score": [3, 1], "finished": True, "choice": "continue_to_length"}, "choice",
-         "choice is one of result_stands for this match"),
+         "What becomes of the match: for this match, one of: “The result stands as played”"),
         ({"played_length": 5, "score": [3, 1], "choice": "result_stands"}, "played_length", "its own length"),
-        ({"played_length": 3, "choice": "result_stands"}, "score", "score is the score as it stands"),
+        ({"played_length": 3, "choice": "result_stands"}, "score", "Score: give the score as it stands"),
         ({"played_length": 0, "score": [3, 1], "choice": "result_stands"}, "played_length", "whole number"),
-        ({"played_length": 3, "score": [3, 1], "choice": "result_stands", "side": 1}, "side", "not a parameter"),
+        ({"played_length": 3, "score": [3, 1], "choice": "result_stands", "side": 1}, "side",
+         "Side: not a detail of this outcome"),
         ({"played_length": 9, "score": [6, 5], "choice": "won_at_length"}, "score", "both sides"),
     ],
 )

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import drawn, make_organiser, play, player, snapshot
+from tournaments.labels import rule_label
 from tournaments.models import Pairing, Tournament
 from tournaments.services import tournament_pair_next_round
 
@@ -218,4 +219,4 @@ def test_fide_and_abt_settings_patched_after_the_first_draw_are_409_naming_the_f
     tournament, _ = modified_swiss(olga)
     response = client_for(olga).patch(f"/api/v1/tournaments/{tournament.pk}/", {field: value}, format="json")
     assert response.status_code == 409 and response.data["code"] == "not_editable"
-    assert field in response.data["detail"]
+    assert response.data["field"] == field and response.data["detail"].startswith(f"{rule_label(field)}: ")

@@ -152,9 +152,10 @@ def test_a_bad_create_body_is_a_400_naming_the_field_and_saves_nothing(cast, bod
 def test_rules_that_do_not_fit_the_format_are_refused_naming_the_field(cast):
     response = client_for(cast.organiser).post(LIST, {"name": "X", "format": "swiss", "consolation_rounds": 1})
     assert response.status_code == 400 and response.data["code"] == "bad_rules"
-    assert "consolation_rounds" in response.data["detail"]
+    assert response.data["field"] == "consolation_rounds" and response.data["detail"].startswith("Consolation flight: ")
     response = client_for(cast.organiser).post(LIST, {"name": "X", "lengths": {"mian": [5]}})
-    assert response.status_code == 400 and "lengths.mian" in response.data["detail"]
+    assert response.status_code == 400 and response.data["field"] == "lengths.mian"
+    assert response.data["detail"].startswith("Match lengths (Mian): ")
     response = client_for(cast.organiser).post(LIST, {"name": "X", "club": 999999})
     assert response.status_code == 400 and response.data["code"] == "unknown_club"
     assert response.data["errors"] == {"club": ["there is no club 999999"]}

@@ -10,6 +10,7 @@ import pytest
 from audit.models import AuditEntry
 from core.errors import Conflict, DomainError
 from tests.tournaments.factories import drawn, entry_of, names, override, pairing, play, snapshot
+from tournaments.labels import rule_label
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.selectors import tournament_placings, tournament_standings
 from tournaments.services import tournament_create, tournament_pair_next_round, tournament_update
@@ -215,7 +216,7 @@ def test_fide_swiss_settings_cannot_change_after_the_first_draw(organiser, field
     with pytest.raises(Conflict) as caught:
         tournament_update(tournament_id=tournament.pk, user=organiser, changes={field: value})
     assert caught.value.code == "not_editable" and caught.value.details["field"] == field
-    assert field in caught.value.message
+    assert caught.value.message.startswith(f"{rule_label(field)}: ")
 
 
 def test_abt_playoff_lengths_change_only_for_playoff_rounds_not_begun(organiser):

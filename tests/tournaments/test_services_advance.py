@@ -185,9 +185,11 @@ def test_a_correction_is_refused_once_a_dependent_match_has_started_and_nothing_
     before = snapshot(tournament)
     with pytest.raises(Conflict) as caught:
         override(tournament, "main-1-1", dave)
-    assert caught.value.code == "result_built_on"
-    assert "main-1-1" in caught.value.message and "main-2-1" in caught.value.message
-    assert "has started" in caught.value.message
+    assert caught.value.code == "result_built_on" and caught.value.details["match"] == "main-2-1"
+    # Both matches named as people know them: their players and rounds, never their keys.
+    assert caught.value.message.startswith("the result of the match Alice v Dave (a semi-final) cannot change now: "
+                                           "the match Alice v Bob (the final) depends on it and has started")
+    assert "main-" not in caught.value.message
     assert snapshot(tournament) == before  # the override rolled back with it
 
 
@@ -199,8 +201,8 @@ def test_a_correction_is_refused_when_a_dependent_match_has_a_confirmed_result(o
     before = snapshot(tournament)
     with pytest.raises(Conflict) as caught:
         override(tournament, "main-1-2", carol)
-    assert caught.value.code == "result_built_on" and "main-2-1" in caught.value.message
-    assert "confirmed result" in caught.value.message
+    assert caught.value.code == "result_built_on" and "the match Alice v Bob (the final)" in caught.value.message
+    assert "confirmed result" in caught.value.message and "main-" not in caught.value.message
     assert snapshot(tournament) == before
 
 

@@ -16,6 +16,7 @@ from tests.tournaments.factories import (
     player,
     snapshot,
 )
+from tournaments.labels import rule_label
 from tournaments.models import Tournament
 from tournaments.services import (
     EventRules,
@@ -92,7 +93,7 @@ def test_bad_rules_are_refused_naming_the_field_and_nothing_is_saved(organiser, 
     with pytest.raises(DomainError) as caught:
         tournament_create(user=organiser, rules=EventRules(**rules))
     assert caught.value.code == "bad_rules" and caught.value.details["field"] == field
-    assert caught.value.message.startswith(f"{field}:")
+    assert caught.value.message.startswith(f"{rule_label(field)}:")  # named as the form names it
     assert not Tournament.objects.exists()
 
 
@@ -152,7 +153,8 @@ def test_a_tournament_finishes_once_played_out_and_finishing_again_changes_nothi
     tournament, (_alice, bob) = drawn(2, organiser=organiser)
     with pytest.raises(Conflict) as caught:
         tournament_finish(tournament_id=tournament.pk, user=organiser)
-    assert caught.value.code == "event_unfinished" and "main-1-1" in caught.value.message
+    assert caught.value.code == "event_unfinished" and caught.value.message.endswith(
+        "first the match Alice v Bob (the final)")
     play(tournament, "main-1-1", bob)
     assert tournament_finish(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.FINISHED
     assert tournament_finish(tournament_id=tournament.pk, user=organiser).status == Tournament.Status.FINISHED

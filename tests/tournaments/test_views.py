@@ -128,8 +128,8 @@ def test_an_organiser_creates_an_event_with_its_rules_and_lands_on_its_control_p
 
 @pytest.mark.parametrize("changes,message", [
     ({"lengths": "main five"}, "is not “flight: lengths”"),
-    ({"format": "swiss", "lengths": ""}, "consolation_rounds: consolation flights are for single elimination"),
-    ({"lengths": "semis: 7"}, "lengths.semis: a single elimination reads only main, consolation, last_chance"),
+    ({"format": "swiss", "lengths": ""}, "consolation flights are for single elimination"),
+    ({"lengths": "semis: 7"}, "Semis: a single elimination reads only Main flight, Consolation flight, Last-chance flight"),
     ({"name": ""}, "This field is required"),
 ])
 def test_bad_rules_are_shown_on_the_form_and_nothing_is_saved(client, olga, changes, message):

@@ -19,6 +19,7 @@ from rest_framework import serializers
 from core.api import PlainOutput, StrictInputSerializer
 from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer
 from tournaments.draw.standings import FIDE_TIEBREAKS, TIEBREAKS
+from tournaments.labels import RULE_LABELS
 from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import MAX_LENGTH, EventRules, rule_bounds
@@ -109,9 +110,17 @@ class PayoutsField(serializers.JSONField):
 
 
 class TournamentCreateSerializer(StrictInputSerializer):
-    """A new tournament's published rules (every rule optional except the name)."""
+    """A new tournament's published rules (every rule optional except the name). Each field is
+    labelled as the event form labels it (an error's ``detail`` names it so)."""
 
     read_only_names = TOURNAMENT_READ_ONLY
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if field.label is None and name in RULE_LABELS:
+                field.label = RULE_LABELS[name]
+        return fields
 
     name = serializers.CharField(max_length=200)
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.SINGLE_ELIMINATION)

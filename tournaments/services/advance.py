@@ -39,13 +39,16 @@ from tournaments import announce, errors
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.abt import playoff
 from tournaments.draw.bracket import READY, is_stale
+from tournaments.draw.names import ROUND, RoundName
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Tournament, event_id_of
+from tournaments.round_labels import round_phrase
 
 from . import contention, state, teams
 from .audit import entrant_names, event_audit_record, pairing_summary
 from .clocks import event_match_clock
 from .common import tournament_lock
 from .divisions import handicap_for
+from .naming import match_namer
 
 #: refuse(dependent pairing key, why) -> the error to raise when a change would reset a match
 #: that has started.
@@ -331,12 +334,14 @@ def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pair
     number = pairing.round_number
     later_rounds = sorted({p.round_number for p in loaded.pairings if p.round_number > number})
     if later_rounds and state.has_matches(pairing) and not state.is_confirmed(pairing):
-        raise _refuse_for(pairing)(f"round {later_rounds[0]}", "was paired on its result")
+        later_round = round_phrase(RoundName(ROUND, later_rounds[0]))
+        raise errors.result_built_on(match_namer(tournament, loaded)(pairing.key), later_round,
+                                     gettext("was paired on its result"), key=f"round-{later_rounds[0]}")
     changed_from = next((k for k in later_rounds if not _pairs_the_same(tournament, loaded, k)), None)
     if changed_from is None:
         return
     later = [p for p in loaded.pairings if p.round_number >= changed_from]
-    refuse = _refuse_for(pairing)
+    refuse = _refuse_for(tournament, pairing)
     for other in later:
         if state.has_matches(other) and state.pairing_started(other):  # team events: any board
             status = other.match.get_status_display().lower() if other.match is not None else gettext("a board has")
@@ -375,8 +380,11 @@ def _pairs_the_same(tournament: Tournament, loaded: state.Loaded, number: int) -
     return True
 
 
-def _refuse_for(pairing: Pairing) -> Refuse:
-    return lambda dependent, why: errors.result_built_on(pairing.key, dependent, why)
+def _refuse_for(tournament: Tournament, pairing: Pairing) -> Refuse:
+    """The refusal of a change to ``pairing``'s result that a later match (its key) depends on,
+    both named by their players and rounds (read from the event when it is raised)."""
+    name = match_namer(tournament)
+    return lambda dependent, why: errors.result_built_on(name(pairing.key), name(dependent), why, key=dependent)
 
 
 # --- the hook ------------------------------------------------------------------------------------
@@ -417,7 +425,7 @@ def tournament_result_confirmed(*, match: Match) -> None:
             return
         pairing = loaded.by_key[pairing.key]
         if tournament.format in state.BRACKET_FORMATS:
-            bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+            bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(tournament, pairing))
         elif tournament.format == Tournament.Format.SWISS:
             _swiss_corrected(tournament, loaded, pairing)
         return
@@ -460,10 +468,11 @@ def _bracket_confirmed(tournament: Tournament, match: Match) -> None:
         plan = None
     if tournament.status == Tournament.Status.FINISHED and (plan is None or plan.entries or plan.ready):
         # A finished event's placings are final: its director reopens it first (event_reopen).
-        raise errors.finished_built_on(source.key, tournament.name)
+        raise errors.finished_built_on(match_namer(tournament)(source.key), tournament.name, key=source.key)
     if plan is None:
         loaded = state.load(tournament)
-        bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(loaded.by_key[source.key]))
+        bracket_sync(tournament, loaded, created_by=tournament.organiser,
+                     refuse=_refuse_for(tournament, loaded.by_key[source.key]))
         return
     _bracket_plan_write(tournament, plan, rows)
 
@@ -528,21 +537,21 @@ def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> 
     loaded = state.load(tournament)
     pairing = loaded.by_key[key]
     if pairing.flight == state.PLAYOFFS:
-        playoffs_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(pairing))
+        playoffs_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(tournament, pairing))
         return
     if contention.playoffs_started(tournament):
         stopped = tournament.abt_playoff
         swiss_later = sorted({p.round_number for p in loaded.pairings
                               if p.flight != state.PLAYOFFS and p.round_number > pairing.round_number})
         if state.has_matches(pairing) and not state.is_confirmed(pairing):
-            raise errors.playoffs_changed(pairing.key)
+            raise errors.playoffs_changed(match_namer(tournament, loaded)(pairing.key), key=pairing.key)
         if any(not _pairs_the_same(tournament, loaded, k) for k in swiss_later):
-            raise errors.playoffs_changed(pairing.key)
+            raise errors.playoffs_changed(match_namer(tournament, loaded)(pairing.key), key=pairing.key)
         table = state.swiss_table(loaded)
         again = contention.contention(table, paid=stopped["paid"],
                                       remaining=max(tournament.swiss_rounds - stopped["after_round"], 0))
         if contention.playoff_seeds(table, again) != list(stopped["seeds"]):
-            raise errors.playoffs_changed(pairing.key)
+            raise errors.playoffs_changed(match_namer(tournament, loaded)(pairing.key), key=pairing.key)
         return
     if later:
         _swiss_corrected(tournament, loaded, pairing)

@@ -49,6 +49,7 @@ from . import state
 from .advance import _drop_matches, _refuse_for, bracket_sync
 from .audit import entrant_names, event_audit_record
 from .common import runs, tournament_lock
+from .naming import match_namer
 
 # --- what a correction resets, as people read it ------------------------------------------------
 
@@ -301,11 +302,12 @@ def result_correction_preview(*, match_id: int, user, score, tournament_id: int 
 def _refuse_named(correction: Correction):
     """A refusal naming the reset match as the preview did (its round and players, not its key)."""
     lines = {line.key: line for line in correction.resets}
+    namer = match_namer(correction.tournament)
 
     def refuse(key: str, why: str) -> Conflict:
         line = lines.get(key)
         where = (_("%(round)s, %(a)s v %(b)s,") % {"round": line.round_name, "a": line.before[0] or "?",
-                                                   "b": line.before[1] or "?"}) if line else key
+                                                   "b": line.before[1] or "?"}) if line else namer(key)
         text = _("%(match)s cannot be reset: it %(why)s. Settle that first, then correct the result again.") % {
             "match": where, "why": why}
         return Conflict(text[0].upper() + text[1:], code="result_built_on", match=key)
@@ -368,7 +370,7 @@ def result_correct(*, match_id: int, user, score, statement: str = "", tournamen
         # The override's hook advanced the bracket from the corrected result; one full sync makes
         # sure every reset pairing stands as planned (idempotent), and the stored event is then
         # held to the plan: what the director was shown is what was done, or nothing is.
-        bracket_sync(tournament, state.load(tournament), created_by=user, refuse=_refuse_for(source))
+        bracket_sync(tournament, state.load(tournament), created_by=user, refuse=_refuse_for(tournament, source))
         if _unplanned(found, was, state.load(tournament)):
             raise Conflict(_("the correction would change the bracket otherwise than its preview shows, so nothing "
                              "was changed: look at it again"), code="cascade_changed")

@@ -8,6 +8,7 @@ never change under a draw being made.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
@@ -27,6 +28,7 @@ from .audit import entry_summary, event_audit_record
 from .clocks import event_match_clock
 from .common import before_draw, entry_of, plays_for, require_organiser, runs, tournament_lock
 from .divisions import division_at_entry
+from .naming import match_namer
 from .teams import captains, order_for, team_check, team_summary, team_write
 
 
@@ -279,13 +281,15 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
                 .select_related("match__event_link")
                 .order_by("round_number", "key")
             )
+            namer = match_namer(tournament)
             for pairing in open_pairings:
                 withdrawn_side = 0 if pairing.match.side0_id == entry.side_id else 1
-                _forfeit(pairing.match, withdrawn_side, pairing.key, name, director)
+                _forfeit(pairing.match, withdrawn_side, name, director, named=partial(namer, pairing.key),
+                         key=pairing.key)
         if tournament.format in state.BRACKET_FORMATS:
             bracket_sync(
                 tournament, state.load(tournament), created_by=tournament.organiser,
-                refuse=lambda dependent, why: errors.result_built_on(name, dependent, why),
+                refuse=_refuse_named(tournament, name),
             )
         return entry
 
@@ -307,9 +311,29 @@ def _lock_open_matches(tournament_id: int, entry_id: int) -> None:
     ).values_list("pk", flat=True))
 
 
-def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -> None:
+def _refuse_named(tournament: Tournament, name: str):
+    """The refusal of a withdrawal (of ``name``) that would reset a later match (its key) that has
+    started, that match named by its players and round."""
+    namer = match_namer(tournament)
+    return lambda dependent, why: errors.result_built_on(name, namer(dependent), why, key=dependent)
+
+
+def _late_refusal(tournament: Tournament):
+    """The refusal of a late entry whose bye feeds a match (its key) that has started, that match
+    named by its players and round."""
+    namer = match_namer(tournament)
+    return lambda dependent, why: errors.late_entry_closed(
+        gettext("the bye it would fill feeds %(match)s, which %(why)s") % {"match": namer(dependent), "why": why})
+
+
+def _board_phrase(namer, key: str, board: int) -> str:
+    return gettext("board %(board)s of %(match)s") % {"board": board, "match": namer(key)}
+
+
+def _forfeit(match: Match, withdrawn_side: int, name: str, director, *, named, key: str) -> None:
     """Confirm the win of the side facing ``withdrawn_side`` by ``director``'s override (the
-    organiser, or staff withdrawing the entrant themselves)."""
+    organiser, or staff withdrawing the entrant themselves). ``named()``: the match as people know
+    it (its players and round), ``key`` its key in the draw, both for a refusal."""
     score = [0, 0]
     score[1 - withdrawn_side] = match.length
     # A forfeit is not a game played: it must not move anyone's rating.
@@ -321,7 +345,7 @@ def _forfeit(match: Match, withdrawn_side: int, key: str, name: str, director) -
         match_override(match_id=match.pk, user=director, claim=Claim((score[0], score[1])),
                        origin=Report.Origin.FORFEIT, origin_name=name)
     except NotAllowed:
-        raise errors.forfeit_refused(key) from None
+        raise errors.forfeit_refused(named(), key=key) from None
 
 
 def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> None:
@@ -331,6 +355,7 @@ def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> 
     none is left open."""
     of_entry = Q(pairing__entry0=entry) | Q(pairing__entry1=entry)
     forfeited: set[int] = set()
+    namer = match_namer(tournament)
     while True:
         boards = list(
             BoardMatch.objects.filter(of_entry, pairing__tournament=tournament)
@@ -345,7 +370,9 @@ def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> 
             return
         for board in boards:
             withdrawn_side = 0 if board.pairing.entry0_id == entry.pk else 1
-            _forfeit(board.match, withdrawn_side, f"{board.pairing.key} board {board.board}", name, director)
+            named = partial(_board_phrase, namer, board.pairing.key, board.board)
+            _forfeit(board.match, withdrawn_side, name, director, named=named,
+                     key=f"{board.pairing.key} board {board.board}")
             forfeited.add(board.match_id)
 
 
@@ -477,6 +504,5 @@ def _place_late(tournament: Tournament, user) -> None:
     if tournament.format in state.BRACKET_FORMATS:
         bracket_sync(
             tournament, state.load(tournament), created_by=user,
-            refuse=lambda dependent, why: errors.late_entry_closed(
-                gettext("the bye it would fill feeds %(match)s, which %(why)s") % {"match": dependent, "why": why}),
+            refuse=_late_refusal(tournament),
         )

@@ -19,13 +19,20 @@ from tournaments.draw.divisions import MAX_LENGTH as MAX_HANDICAP_LENGTH
 from tournaments.draw.lengths import check_schedule
 from tournaments.draw.payouts import check_percentages
 from tournaments.finish_checks import finish_blockers
+from tournaments.labels import flight_title, rule_label
 from tournaments.models import Tournament
 
 from . import state
 from .audit import event_audit_record, tournament_summary
 from .common import require_organiser, tournament_lock
+from .naming import match_namer
 
 MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon match
+
+
+def _label(field: str) -> dict:
+    """The values of a sentence that names the setting ``field`` (``%(field)s``) by its label."""
+    return {"field": rule_label(field)}
 
 
 def _choice(field: str, value, choices) -> str:
@@ -85,7 +92,8 @@ def _lengths(format: str, lengths) -> dict:
     for name, schedule in lengths.items():
         if name not in allowed:
             raise errors.bad_rules(f"lengths.{name}", gettext("a %(format)s reads only %(names)s") % {
-                "format": str(Tournament.Format(format).label).lower(), "names": ", ".join(allowed)})
+                "format": str(Tournament.Format(format).label).lower(),
+                "names": gettext(", ").join(flight_title(key) for key in allowed)})
         try:
             checked = check_schedule(schedule)
         except DrawError:
@@ -155,7 +163,8 @@ def _payouts(value, flights: tuple[str, ...]) -> dict:
     for flight, paid in value.items():
         where = f"payouts.{flight}"
         if flight not in flights:
-            raise errors.bad_rules(where, gettext("this event pays only %(flights)s") % {"flights": ", ".join(flights)})
+            raise errors.bad_rules(where, gettext("this event pays only %(flights)s") % {
+                "flights": gettext(", ").join(flight_title(key) for key in flights)})
         if not isinstance(paid, dict) or set(paid) - {"pool", "percentages"} or "percentages" not in paid:
             raise errors.bad_rules(where, gettext("a pool (in cents) and a list of percentages, best place first"))
         pool = paid.get("pool", 0)
@@ -292,7 +301,7 @@ class EventRules:
             raise errors.bad_rules("consolation_rounds", gettext("consolation flights are for single elimination"))
         if self.last_chance and not consolation_rounds:
             raise errors.bad_rules("last_chance", gettext(
-                "a last-chance flight is fed by a consolation flight: set consolation_rounds"))
+                "a last-chance flight is fed by a consolation flight: set “%(field)s”") % _label("consolation_rounds"))
         if format != Tournament.Format.SWISS and (swiss_rounds is not None or max_losses is not None):
             field = "swiss_rounds" if swiss_rounds is not None else "max_losses"
             raise errors.bad_rules(field, gettext("only a Swiss has rounds to count"))
@@ -302,10 +311,11 @@ class EventRules:
         # --- issue 17 point 4 (flights17) ---
         if self.consolation_shifted and consolation_rounds < 3:
             raise errors.bad_rules("consolation_shifted", gettext(
-                "only a progressive consolation of at least 3 rounds of losers can be shifted: set consolation_rounds"))
+                "only a progressive consolation of at least 3 rounds of losers can be shifted: set “%(field)s”")
+                % _label("consolation_rounds"))
         if self.playoff_second and not consolation_rounds:
             raise errors.bad_rules("playoff_second", gettext(
-                "the playoff for 2nd is against the consolation's winner: set consolation_rounds"))
+                "the playoff for 2nd is against the consolation's winner: set “%(field)s”") % _label("consolation_rounds"))
         if self.last_chance_open and format != Tournament.Format.SINGLE_ELIMINATION:
             raise errors.bad_rules("last_chance_open", gettext("last-chance flights are for single elimination"))
         if self.last_chance_open and self.last_chance:
@@ -315,7 +325,8 @@ class EventRules:
                                                         bool(self.last_chance or self.last_chance_open)))
         if self.last_chance_open and not payouts:
             raise errors.bad_rules("last_chance_open", gettext(
-                "a last chance open to everyone who has not cashed needs the paid places: set payouts"))
+                "a last chance open to everyone who has not cashed needs the paid places: set “%(field)s”")
+                % _label("payouts"))
         object.__setattr__(self, "payouts", payouts)
         for flag in ("consolation_shifted", "playoff_second", "last_chance_open"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
@@ -368,7 +379,8 @@ class EventRules:
         if not self.abt_playoffs:
             if paid is not None:
                 raise errors.bad_rules("abt_paid_places", gettext(
-                    "only an ABT-style modified Swiss counts paid places for its playoffs: set abt_playoffs"))
+                    "only an ABT-style modified Swiss counts paid places for its playoffs: set “%(field)s”")
+                    % _label("abt_playoffs"))
             object.__setattr__(self, "abt_playoffs", False)
             return
         if format != Tournament.Format.SWISS:
@@ -548,7 +560,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
             raise errors.event_unfinished(
                 ngettext("the bracket is not played out: %(count)d match to go, first %(first)s",
                          "the bracket is not played out: %(count)d matches to go, first %(first)s",
-                         len(waiting)) % {"count": len(waiting), "first": waiting[0]}
+                         len(waiting)) % {"count": len(waiting), "first": match_namer(tournament, loaded)(waiting[0])}
             )
     else:
         # A team match has no match of its own (its boards do): ``has_matches`` sees both, and
@@ -558,7 +570,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
             raise errors.event_unfinished(
                 ngettext("%(count)d match without a confirmed result, first %(first)s",
                          "%(count)d matches without a confirmed result, first %(first)s",
-                         len(open_)) % {"count": len(open_), "first": open_[0]}
+                         len(open_)) % {"count": len(open_), "first": match_namer(tournament, loaded)(open_[0])}
             )
         if tournament.kind == Tournament.Kind.TEAMS:
             # A round robin of teams creates each round's boards only when the round before is
@@ -569,7 +581,8 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
                 raise errors.event_unfinished(
                     ngettext("%(count)d team match not started yet, first %(first)s",
                              "%(count)d team matches not started yet, first %(first)s",
-                             len(unstarted)) % {"count": len(unstarted), "first": unstarted[0]}
+                             len(unstarted)) % {"count": len(unstarted),
+                                                "first": match_namer(tournament, loaded)(unstarted[0])}
                 )
     # What the apps above say against it (tournaments.hooks: a dispute still open, for rulings).
     blockers = finish_blockers(tournament)

@@ -32,10 +32,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError
+from core.labels import field_refusal
 from core.outbox import outbox_enqueue
 from tournaments import errors
 from tournaments.draw import round_length
 from tournaments.draw.abt import playoff_bracket
+from tournaments.labels import flight_title, rule_label
 from tournaments.models import Entry, EventMatch, Pairing, Tournament
 from tournaments.tasks import tournament_cancelled_notify_task
 
@@ -135,10 +137,6 @@ def _new_lengths(tournament: Tournament, changed: Tournament, loaded: state.Load
     return out
 
 
-def _flight_name(flight: str) -> str:
-    return flight.replace("_", " ")
-
-
 def _apply_lengths(tournament: Tournament, changed: Tournament) -> None:
     """Write the new lengths on the pairings of the rounds not begun; Conflict ``not_editable``
     (field ``lengths``) when they would change a round that has begun."""
@@ -147,7 +145,7 @@ def _apply_lengths(tournament: Tournament, changed: Tournament) -> None:
     begun: dict[tuple[str, int], bool] = {}
     for p in loaded.pairings:
         begun[p.flight, p.round_number] = begun.get((p.flight, p.round_number), False) or state.has_matches(p)
-    rounds = [(_flight_name(p.flight), p.round_number, p.length, new[p.pk], begun[p.flight, p.round_number])
+    rounds = [(flight_title(p.flight), p.round_number, p.length, new[p.pk], begun[p.flight, p.round_number])
               for p in loaded.pairings]
     reason = length_refusal(rounds)
     if reason:
@@ -159,7 +157,7 @@ def _apply_lengths(tournament: Tournament, changed: Tournament) -> None:
 
 
 def _not_editable(field: str, reason: str) -> Conflict:
-    return Conflict(_("%(field)s: %(reason)s") % {"field": field, "reason": reason}, code="not_editable", field=field)
+    return Conflict(field_refusal(rule_label(field), reason), code="not_editable", field=field, sentence=reason)
 
 
 @transaction.atomic

@@ -34,6 +34,7 @@ from . import state
 from .advance import bracket_sync
 from .audit import entry_summary, event_audit_record
 from .common import before_draw, entry_of, require_organiser, tournament_lock
+from .naming import match_namer
 
 #: What the pure rule is told the new entrant is: his entry's id is known only once written.
 NEW = "new"
@@ -122,6 +123,7 @@ def entry_reenter(*, tournament_id: int, entry_id: int, user) -> Entry:
                        before={**entry_summary(entry)},
                        after={**entry_summary(again), "players": [p.pk for p in entry.side.players],
                               "match": checked.match})
+    namer = match_namer(tournament)
     bracket_sync(tournament, state.load(tournament), created_by=user,
-                 refuse=lambda dependent, why: errors.reentry_bye_taken(name, dependent, why))
+                 refuse=lambda dependent, why: errors.reentry_bye_taken(name, namer(dependent), why, key=dependent))
     return again

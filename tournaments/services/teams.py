@@ -100,6 +100,13 @@ def _ids(field: str, values) -> list[int]:
     return list(values)
 
 
+def _player_name(player_id) -> str | None:
+    """A player's display name for a refusal that names him (None: no such player)."""
+    if not isinstance(player_id, int) or isinstance(player_id, bool):
+        return None
+    return Player.objects.filter(pk=player_id).values_list("display_name", flat=True).first()
+
+
 def _players(ids: Sequence[int]) -> dict[int, Player]:
     found = Player.objects.in_bulk(list(ids))
     for player_id in ids:
@@ -190,7 +197,10 @@ def team_check(tournament: Tournament, *, name, captain_id, member_ids, reserve_
     everyone = members + reserves
     twice = next((p for i, p in enumerate(everyone) if p in everyone[:i]), None)
     if twice is not None:
-        raise errors.bad_team("member_ids", gettext("player %(player)s is named twice") % {"player": twice})
+        named = _player_name(twice)
+        if named is None:
+            raise errors.unknown_player(twice)
+        raise errors.bad_team("member_ids", gettext("%(name)s is named twice") % {"name": named})
     found = _players(everyone)
     if len(everyone) < tournament.board_count:
         raise errors.team_too_small(len(everyone), tournament.board_count)
@@ -265,7 +275,7 @@ def team_member_remove(*, tournament_id: int, team_id: int, user, player_id: int
         raise errors.members_fixed()
     member = TeamMember.objects.filter(team=team, player_id=player_id).first() if isinstance(player_id, int) else None
     if member is None:
-        raise errors.not_a_member(player_id, team)
+        raise errors.not_a_member(player_id, team, _player_name(player_id))
     if player_id == team.captain_id:
         raise errors.captain_required(team)
     left = TeamMember.objects.filter(team=team).count() - 1
@@ -309,23 +319,21 @@ def board_order_submit(*, tournament_id: int, team_id: int, round_number: int, p
     if not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1:
         raise errors.bad_round(round_number)
     if not isinstance(player_ids, list | tuple):
-        raise errors.bad_board_order(gettext("player_ids: a list of player ids, board 1 first"), field="player_ids")
+        raise errors.bad_board_order(gettext("a list of player ids, board 1 first"), field="player_ids")
     ids = list(player_ids)
     boards = tournament.board_count
     if len(ids) != boards:
-        raise errors.bad_board_order(ngettext("player_ids: a board order names exactly %(boards)d player (one per board), "
-                                              "not %(count)d",
-                                              "player_ids: a board order names exactly %(boards)d players (one per "
-                                              "board), not %(count)d", boards) % {"boards": boards, "count": len(ids)},
-                                     field="player_ids")
+        raise errors.bad_board_order(ngettext("exactly %(boards)d player (one per board), not %(count)d",
+                                              "exactly %(boards)d players (one per board), not %(count)d", boards)
+                                     % {"boards": boards, "count": len(ids)}, field="player_ids")
     members = set(TeamMember.objects.filter(team=team).values_list("player_id", flat=True))
     for board, player_id in enumerate(ids, start=1):
         if not isinstance(player_id, int) or isinstance(player_id, bool) or player_id not in members:
-            raise errors.not_a_member(player_id, team)
+            raise errors.not_a_member(player_id, team, _player_name(player_id))
         if player_id in ids[:board - 1]:
-            raise errors.bad_board_order(gettext("player_ids: player %(player)s is on two boards (%(first)d and %(board)d)")
-                                         % {"player": player_id, "first": ids.index(player_id) + 1, "board": board},
-                                         field="player_ids", board=board)
+            raise errors.bad_board_order(gettext("%(name)s is on two boards (%(first)d and %(board)d)")
+                                         % {"name": _player_name(player_id), "first": ids.index(player_id) + 1,
+                                            "board": board}, field="player_ids", board=board)
     if _round_started(tournament, team, round_number):
         raise errors.board_order_locked(team, round_number)
     previous = BoardOrder.objects.filter(team=team, round_number=round_number).values_list("players", flat=True).first()
