@@ -184,7 +184,7 @@ class MatchQuerySet(models.QuerySet):
         return self.select_related("side0", "side1", *{path.rsplit("__", 1)[0] for path in fields}).only(
             "id", "length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles",
             "cube_cap", "rated", "status", "penalty0", "penalty1", "penalties_mid", "organiser", "side0__player_a",
-            "side0__player_b", "side1__player_a", "side1__player_b", *fields,
+            "side0__player_b", "side1__player_a", "side1__player_b", "consent0", "consent1", "created_by", *fields,
         )
 
     def consented(self) -> MatchQuerySet:
