@@ -10,14 +10,14 @@ result emails, matches/services/notifications.py).
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.cache import cache
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core.i18n import languages_of
 from core.links import absolute_url
+from core.mail import send_once
 
 from .models import User
 from .models_requests import OrganiserRequest
@@ -70,14 +70,8 @@ def organiser_notify(*, kind: str, object_id: int, reason: str = "", stamp: str 
     if message is None:
         return 0
     subject, body, recipient, key = message
-    if not cache.add(key, 1, CLAIM_SECONDS):
-        return 1
-    # In the recipient's language (core/i18n.py).
+    # In the recipient's language (core/i18n.py); claimed only once it is built (core.mail.send_once).
     with translation.override(languages_of([recipient])[recipient]):
         subject, body = (str(text) for text in _message(kind, object_id, reason, stamp)[:2])
-    try:
-        get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [recipient])])
-    except BaseException:
-        cache.delete(key)
-        raise
+    send_once(key, [EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [recipient])], seconds=CLAIM_SECONDS)
     return 1

@@ -16,6 +16,7 @@ from core.cache import conditional_answer
 from core.errors import DomainError
 from core.pages import error_status, error_text, success_redirect
 from matches.models import Match
+from matches.selectors import match_readable
 from matches.views import _match_or_404, _render_detail
 
 from .answers import match_analysis_export
@@ -32,6 +33,8 @@ def analysis_json(request: HttpRequest, match_id: int) -> HttpResponse:
         match = match_with_analysis(match_id)
     except Match.DoesNotExist:
         raise Http404(_("there is no match %(id)s") % {"id": match_id}) from None
+    if not match_readable(match, request.user):
+        raise Http404(_("there is no match %(id)s") % {"id": match_id})
     analysis = analysis_of(match)
     if analysis is None or analysis.status != MatchAnalysis.Status.DONE:
         raise Http404(_("this match has no analysis yet"))
@@ -45,10 +48,14 @@ def analysis_json(request: HttpRequest, match_id: int) -> HttpResponse:
 def analysis_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """``{"version": "..."}`` of the match's analysis (its request, state and progress), with its
     ETag: what the match page polls while the analysis is queued or running (static/js/live.js),
-    a 304 while nothing moved. Public, like the match page; one query."""
-    row = MatchAnalysis.objects.filter(pk=match_id).only("generation", "status", "done", "total").first()
-    if row is None and not Match.objects.filter(pk=match_id).exists():
-        raise Http404(_("there is no match %(id)s") % {"id": match_id})
+    a 304 while nothing moved. Public, like the match page (and hidden like it while its players
+    have not both consented: ``match_readable``); one query for an analysed consented match."""
+    row = (MatchAnalysis.objects.filter(pk=match_id).select_related("match")
+           .only("generation", "status", "done", "total", "match__consent0", "match__consent1").first())
+    if row is None or not row.match.consented:
+        match = Match.objects.with_side_ids().filter(pk=match_id).first()
+        if match is None or not match_readable(match, request.user):
+            raise Http404(_("there is no match %(id)s") % {"id": match_id})
     version = live_version(row)
     return conditional_answer(request, body=json.dumps({"version": version}).encode(),
                               content_type="application/json", etag=f'"analysis-{match_id}-{version}"')
@@ -59,7 +66,7 @@ def analysis_live(request: HttpRequest, match_id: int) -> HttpResponse:
 def analysis_request(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match's director asks for its analysis (again) at the depth chosen; see
     ``match_analysis_request``. A refusal is shown on the match page with its status."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     try:
         plies = int(request.POST.get("plies", ""))
     except ValueError:

@@ -427,6 +427,11 @@ CRAWFORD_SITE_URL = env_str("CRAWFORD_SITE_URL", "")
 # --- invitations of walk-in players (matches/services/invitations.py) --------------------------
 # How long an invitation's link works; a new invitation replaces the player's open one.
 CRAWFORD_INVITATION_DAYS = env_int("CRAWFORD_INVITATION_DAYS", 30)
+# How many invitations one user may send in 24 hours, and how many one address may receive in 24
+# hours whoever sends them: an invitation is an email to an address the sender typed, so without
+# a limit anyone who runs a club could send a stranger any number of them.
+CRAWFORD_INVITATIONS_PER_SENDER = env_int("CRAWFORD_INVITATIONS_PER_SENDER", 20)
+CRAWFORD_INVITATIONS_PER_ADDRESS = env_int("CRAWFORD_INVITATIONS_PER_ADDRESS", 3)
 
 # --- uploads ---------------------------------------------------------------------------------
 # A match file or an import is at most 2 MB (and a game log at most 10,000 actions): enough for

@@ -56,7 +56,20 @@ class Locked(Conflict):
         super().__init__(message or _("busy, try again"), **details)
 
 
+class TooMany(DomainError):
+    """The user, or the address he writes to, has had as many of these as the service allows in
+    a while (HTTP 429 with ``Retry-After``): the same request may be sent again after
+    ``retry_after`` seconds, which the message says in words."""
+
+    code = "throttled"
+    status = 429
+
+    def __init__(self, message: str, *, retry_after: int, code: str | None = None, **details):
+        super().__init__(message, code=code, **details)
+        self.retry_after = max(1, int(retry_after))
+
+
 def error_status(error) -> int:
-    """A refusal's HTTP status: Conflict (409), NotAllowed (403) and Locked keep theirs; any other
-    domain or engine error is bad input (400)."""
+    """A refusal's HTTP status: Conflict (409), NotAllowed (403), TooMany (429) and Locked keep
+    theirs; any other domain or engine error is bad input (400)."""
     return getattr(error, "status", 400)

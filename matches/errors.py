@@ -4,7 +4,7 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.errors import Conflict, DomainError, NotAllowed
+from core.errors import Conflict, DomainError, NotAllowed, TooMany
 
 
 def not_a_party() -> NotAllowed:
@@ -132,6 +132,23 @@ def guest_bad_name() -> DomainError:
 
 def guest_bad_email() -> DomainError:
     return DomainError(_("email: this is not an email address"), code="bad_email", field="email")
+
+
+def too_many_invitations(limit: int, when: str, wait: int) -> TooMany:
+    return TooMany(ngettext("You have sent %(count)s invitation in the last 24 hours, as many as one person may: "
+                            "you can send the next one from %(when)s.",
+                            "You have sent %(count)s invitations in the last 24 hours, as many as one person may: "
+                            "you can send the next one from %(when)s.", limit) % {"count": limit, "when": when},
+                   code="too_many_invitations", retry_after=wait)
+
+
+def address_invited_enough(email: str, limit: int, when: str, wait: int) -> TooMany:
+    return TooMany(ngettext("email: %(email)s has received %(count)s invitation in the last 24 hours, as many as "
+                            "one address may: it can be invited again from %(when)s.",
+                            "email: %(email)s has received %(count)s invitations in the last 24 hours, as many as "
+                            "one address may: it can be invited again from %(when)s.", limit) % {
+                       "email": email, "count": limit, "when": when},
+                   code="address_invited_enough", field="email", retry_after=wait)
 
 
 def guest_bad_country() -> DomainError:

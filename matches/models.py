@@ -23,6 +23,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Upper
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -184,7 +185,7 @@ class MatchQuerySet(models.QuerySet):
         return self.select_related("side0", "side1", *{path.rsplit("__", 1)[0] for path in fields}).only(
             "id", "length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles",
             "cube_cap", "rated", "status", "penalty0", "penalty1", "penalties_mid", "organiser", "side0__player_a",
-            "side0__player_b", "side1__player_a", "side1__player_b", *fields,
+            "side0__player_b", "side1__player_a", "side1__player_b", "consent0", "consent1", "created_by", *fields,
         )
 
     def consented(self) -> MatchQuerySet:
@@ -643,6 +644,12 @@ class PlayerInvitation(models.Model):
     accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="+")
     withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="replaced by a newer invitation")
+    # Where the sender entered the player, as the service knows it (its email names it): "event" or
+    # "club" and that event's or club's name when he was invited; empty otherwise.
+    sent_for = models.CharField(max_length=8, blank=True, default="", db_default="",
+                                help_text="event or club: where the sender entered the player")
+    sent_for_name = models.CharField(max_length=200, blank=True, default="", db_default="",
+                                     help_text="the name of that event or club when he was invited")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -655,6 +662,9 @@ class PlayerInvitation(models.Model):
                                    | Q(accepted_at__isnull=False), name="invitation_acceptor_when_accepted"),
             models.CheckConstraint(condition=Q(expires_at__gt=F("created_at")), name="invitation_expires_later"),
         ]
+        # What the limits count (matches.services.guests): a sender's invitations, an address's.
+        indexes = [models.Index(fields=["created_by", "created_at"], name="invitation_by_sender"),
+                   models.Index(Upper("email"), "created_at", name="invitation_to_address")]
 
     def __str__(self) -> str:
         return f"invitation {self.pk} to claim player {self.player_id}"

@@ -90,6 +90,40 @@ def with_pending_reports(matches: QuerySet[Match]) -> QuerySet[Match]:
     )
 
 
+def match_readable(match: Match, viewer) -> bool:
+    """Whether ``viewer`` (a user, anonymous or None) may read ``match`` (loaded with its sides'
+    player ids) by its id: the rule of the lists (``MatchQuerySet.visible_to``: a match both
+    sides consented to is public; until then its creator, its players and staff), and also the
+    people who act on it: its organiser, a director its contexts name (its event's organiser) and
+    a director of an event or club all players of a side play in (who may confirm it for that
+    side). A player whose side declined still reads it: he is a party. No query for a consented
+    match; for another, at most the viewer's player and the directors' checks."""
+    if match.consented:
+        return True
+    if not getattr(viewer, "is_authenticated", False):
+        return False
+    if viewer.is_staff and viewer.is_active:
+        return True
+    if viewer.pk in (match.created_by_id, match.organiser_id):
+        return True
+    player = Player.objects.filter(user_id=viewer.pk).values_list("pk", flat=True).first()
+    players = [[pk for pk in (side.player_a_id, side.player_b_id) if pk] for side in match.sides]
+    if player is not None and any(player in side for side in players):
+        return True
+    if hooks.directs(match, viewer):
+        return True
+    return any(side and all(hooks.directs_player(viewer, pk) for pk in side) for side in players)
+
+
+def match_get_readable(match_id: int, viewer, *, logs: bool = False) -> Match:
+    """:func:`match_get` for ``viewer``: raises Match.DoesNotExist for a match he may not read
+    (:func:`match_readable`), as for one that does not exist, so that its existence is not told."""
+    match = match_get(match_id, logs=logs)
+    if not match_readable(match, viewer):
+        raise Match.DoesNotExist(f"match {match_id} is not shown to this user")
+    return match
+
+
 def match_get(match_id: int, *, logs: bool = False) -> Match:
     """One match with its sides (their players read in one query), games and live reports;
     raises Match.DoesNotExist.
@@ -260,19 +294,28 @@ def match_stored_games(match: Match) -> list[Game]:
 @functools.cache
 def _version_sql() -> str:
     qn = connection.ops.quote_name
-    return (f"SELECT {qn(Match._meta.get_field('updated_at').column)} FROM {qn(Match._meta.db_table)} "
+    columns = ", ".join(qn(Match._meta.get_field(name).column) for name in ("updated_at", "consent0", "consent1"))
+    return (f"SELECT {columns} FROM {qn(Match._meta.db_table)} "
             f"WHERE {qn(Match._meta.pk.column)} = %s")
 
 
-def match_version(match_id: int) -> datetime | None:
+def match_version(match_id: int, *, viewer) -> datetime | None:
     """The match's version (its ``updated_at``: every change of what its detail shows saves it), or
-    None when there is no such match. One small query (read by every request for a match's
-    cached detail: written without the ORM, whose building of it costs more than the query)."""
+    None when there is no such match or ``viewer`` may not read it (:func:`match_readable`). One
+    small query for a match both sides consented to (read by every request for a match's cached
+    detail: written without the ORM, whose building of it costs more than the query); a match
+    still awaiting consent is read again to decide who sees it."""
     sql = _version_sql()
     with connection.cursor() as cursor:
         statement_execute(cursor, statement_name("matches.version", sql), sql, [match_id])
         row = cursor.fetchone()
-    return _datetime(row[0]) if row else None
+    if row is None:
+        return None
+    if not (row[1] == Match.Consent.GIVEN and row[2] == Match.Consent.GIVEN):
+        match = Match.objects.with_side_ids().filter(pk=match_id).first()
+        if match is None or not match_readable(match, viewer):
+            return None
+    return _datetime(row[0])
 
 
 @functools.cache

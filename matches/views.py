@@ -34,7 +34,7 @@ from .models import Game, Match, Player, Report
 from .penalties_text import penalty_text
 from .selectors import (
     game_moments,
-    match_get,
+    match_get_readable,
     match_list,
     matches_directed_by,
     with_pending_reports,
@@ -62,9 +62,11 @@ HISTORY_ROWS = 50
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _match_or_404(match_id: int) -> Match:
+def _match_or_404(match_id: int, viewer) -> Match:
+    """The match for ``viewer``, or a 404: also for one he may not read (awaiting its players'
+    consent: ``selectors.match_readable``), whose existence is not told."""
     try:
-        return match_get(match_id)
+        return match_get_readable(match_id, viewer)
     except Match.DoesNotExist:
         raise Http404("no such match") from None
 
@@ -368,7 +370,7 @@ def _penalties_context(match: Match, open_: bool, form, penalties: list) -> dict
 def detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match: sides, rules, status, score, reports, the forms the user may use, and the board
     at the chosen moment of a stored game. Public."""
-    return _render_detail(request, _match_or_404(match_id))
+    return _render_detail(request, _match_or_404(match_id, request.user))
 
 
 def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
@@ -410,7 +412,7 @@ def _report_message(match: Match, report: Report) -> str:
 @require_POST
 def report(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player reports the final score (with an optional .mat file); see match_report."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     form = ResultForm(request.POST, request.FILES, match=match, prefix="report")
     if not form.is_valid():
         return _render_detail(request, match, report_form=form, status=400)
@@ -435,7 +437,7 @@ def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
     except Match.DoesNotExist:
         raise Http404("no such match") from None
     except (DomainError, EngineError) as error:
-        return _render_detail(request, _match_or_404(match_id), action_error=error_text(error),
+        return _render_detail(request, _match_or_404(match_id, request.user), action_error=error_text(error),
                               status=error_status(error))
     messages.success(request, gettext("Result confirmed: %(score)s.") % {
         "score": _score_text(saved.score0, saved.score1)})
@@ -449,13 +451,13 @@ def contest(request: HttpRequest, match_id: int) -> HttpResponse:
     for the page only when it is shown again (a bad form, a refusal)."""
     form = ContestForm(request.POST, prefix="contest")
     if not form.is_valid():
-        return _render_detail(request, _match_or_404(match_id), contest_form=form, status=400)
+        return _render_detail(request, _match_or_404(match_id, request.user), contest_form=form, status=400)
     try:
         match_contest(match_id=match_id, user=request.user, statement=form.cleaned_data["statement"])
     except Match.DoesNotExist:
         raise Http404("no such match") from None
     except (DomainError, EngineError) as error:
-        return _render_detail(request, _match_or_404(match_id), contest_form=form, action_error=error_text(error),
+        return _render_detail(request, _match_or_404(match_id, request.user), contest_form=form, action_error=error_text(error),
                               status=error_status(error))
     messages.success(request, gettext("You contested the report: the match is disputed, the organiser will decide."))
     return redirect(reverse("matches:detail", args=[match_id]))
@@ -465,7 +467,7 @@ def contest(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def override(request: HttpRequest, match_id: int) -> HttpResponse:
     """The organiser enters or overrides the result; see match_override."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     form = ResultForm(request.POST, request.FILES, match=match, prefix="override", organiser=True)
     if not form.is_valid():
         return _render_detail(request, match, override_form=form, status=400)
@@ -485,7 +487,7 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
 def consent(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player confirms or declines the match for his record, or a director of his (or staff)
     confirms it for a side; see match_consent."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     if not consent_sides(match, request.user):
         error = errors.may_not_consent()
         return _render_detail(request, match, action_error=error_text(error), status=error_status(error))

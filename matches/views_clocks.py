@@ -34,7 +34,7 @@ class FlagFallForm(forms.Form):
 def flag_fall(request: HttpRequest, match_id: int) -> HttpResponse:
     """The director records that a side's flag fell: the match goes to the opponent; see
     match_flag_fall."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     if not user_runs_match(match, request.user):
         error = errors.not_organiser()
         return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
@@ -72,7 +72,7 @@ def clock_introduce(request: HttpRequest, match_id: int) -> HttpResponse:
     give at the sent values is shown first (nothing changes); sent again with ``confirm`` and the
     same values, the clock is brought in (``match_clock_introduce``) and the match page follows.
     A refusal names its field on the form; anyone but the match's director gets 403."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     if not user_runs_match(match, request.user):
         error = errors.not_organiser()
         return _render_detail(request, match, action_error=error_text(error), status=error_status(error))

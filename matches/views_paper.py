@@ -12,14 +12,14 @@ from . import hooks
 from .clocks import match_clock_text
 from .models import Match
 from .paper import PaperError, Scoresheet, scoresheets_pdf
-from .selectors import match_get
+from .selectors import match_get_readable
 
 
 @require_safe
 def scoresheet(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match's scoresheet: its players, length, Crawford boxes, a line per game, signatures."""
     try:
-        match = match_get(match_id)
+        match = match_get_readable(match_id, request.user)
     except Match.DoesNotExist:
         raise Http404(_("no such match")) from None
     sheet = Scoresheet(context=" \u00b7 ".join(text for _label, text in hooks.describe(match)), reference="",

@@ -25,7 +25,7 @@ from .views import _match_or_404, _render_detail
 @require_POST
 def penalty(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match's director gives penalty points between games; see match_penalty_give."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     if not user_runs_match(match, request.user):
         error = errors.not_organiser()
         return _render_detail(request, match, action_error=error_text(error), status=error_status(error))

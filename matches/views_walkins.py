@@ -24,7 +24,7 @@ from core.pages import error_status, error_text
 from .selectors_claims import open_claim_of
 from .services.claims import TEXT_LIMIT
 from .services.guests import invitation_accept, invitation_find, player_match_count
-from .services.invitations import invitation_refusal
+from .services.invitations import invitation_refusal, inviter_name
 from .services.matches import player_for_user
 
 
@@ -56,7 +56,8 @@ def _render(request: HttpRequest, token: str, *, error: str = "", status: int = 
     context = {
         "invitation": invitation,
         "player": invitation.player,
-        "inviter": (inviter.get_full_name() or inviter.get_username()) if inviter else "",
+        # Named as its email names him: his display name, never his account's free name fields.
+        "inviter": inviter_name(inviter) or "",
         "refusal": error_text(refusal) if refusal is not None else "",
         "error": error,
         "own": own,

@@ -31,6 +31,7 @@ from engine.errors import EngineError
 from engine.ids import position_from_id
 from matches.board import board_svg
 from matches.models import Match
+from matches.selectors import match_readable
 from matches.services.reporting import side_of_user, user_runs_match
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get
@@ -126,7 +127,7 @@ def _open_page(request: HttpRequest, match: Match, form: DisputeOpenForm, status
 def open_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player of the match or its director opens a dispute; see dispute_open. Others get 403."""
     match = selectors.match_for_dispute(match_id)
-    if match is None:
+    if match is None or not match_readable(match, request.user):
         raise Http404("no such match")
     if side_of_user(match, request.user) is None and not user_runs_match(match, request.user):
         raise PermissionDenied(_("only the match's players and its director may open a dispute"))

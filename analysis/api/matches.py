@@ -15,6 +15,7 @@ from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from core.parsers import JSONParser
 from matches.models import Match, Player
+from matches.selectors import match_readable
 
 from ..answers import match_analysis_answer
 from ..selectors import analysis_of, match_with_analysis, player_pr_points
@@ -26,11 +27,16 @@ WRITE_ERRORS = {400: ApiErrorSerializer, 401: ApiErrorSerializer, 403: ApiErrorS
                 404: ApiErrorSerializer, 409: ApiErrorSerializer}
 
 
-def _match_or_404(match_id: int) -> Match:
+def _match_or_404(match_id: int, viewer) -> Match:
+    """The match with its analysis, or a 404: also for a match ``viewer`` may not read (awaiting
+    its players' consent: ``matches.selectors.match_readable``), whose existence is not told."""
     try:
-        return match_with_analysis(match_id)
+        match = match_with_analysis(match_id)
     except Match.DoesNotExist:
-        raise NotFound(gettext("there is no match %(id)s") % {"id": match_id}) from None
+        match = None
+    if match is None or not match_readable(match, viewer):
+        raise NotFound(gettext("there is no match %(id)s") % {"id": match_id})
+    return match
 
 
 class MatchAnalysisApi(BaseApi):
@@ -52,7 +58,7 @@ class MatchAnalysisApi(BaseApi):
                                "with the best play and the equity lost.",
                    responses={200: MatchAnalysisSerializer, 404: ApiErrorSerializer})
     def get(self, request, match_id: int):
-        match = _match_or_404(match_id)
+        match = _match_or_404(match_id, request.user)
         return Response(MatchAnalysisSerializer(match_analysis_answer(match, analysis_of(match))).data)
 
     @extend_schema(operation_id="matches_analysis_request", tags=TAGS,
@@ -62,11 +68,11 @@ class MatchAnalysisApi(BaseApi):
                                "GNU Backgammon is not installed.",
                    request=InputSerializer, responses={202: MatchAnalysisSerializer, **WRITE_ERRORS})
     def post(self, request, match_id: int):
-        _match_or_404(match_id)
+        _match_or_404(match_id, request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match_analysis_request(match_id, actor=request.user, plies=serializer.validated_data.get("plies"))
-        match = _match_or_404(match_id)
+        match = _match_or_404(match_id, request.user)
         return Response(MatchAnalysisSerializer(match_analysis_answer(match, analysis_of(match))).data, status=202)
 
 

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
+from core.api import ApiErrorSerializer
 from matches.api.invitations import GuestInputSerializer
 
 from ..models import Membership
@@ -24,8 +25,12 @@ class MembershipWalkInApi(ClubBaseApi):
                                "membership becomes his account's when he does. A name an existing player has is "
                                "that player (a guest is made a member, an account holder invited to join; 409 "
                                "already_member); a different person of that name needs confirm_namesake and a "
-                               "country or email not theirs.",
-                   request=GuestInputSerializer, responses={201: MembershipSerializer, **WRITE_ERRORS})
+                               "country or email not theirs. A user sends at most CRAWFORD_INVITATIONS_PER_SENDER "
+                               "invitations in 24 hours and an address receives at most "
+                               "CRAWFORD_INVITATIONS_PER_ADDRESS: beyond, 429 too_many_invitations / "
+                               "address_invited_enough with Retry-After, and nothing is saved.",
+                   request=GuestInputSerializer, responses={201: MembershipSerializer, **WRITE_ERRORS,
+                                                            429: ApiErrorSerializer})
     def post(self, request, club_id: int):
         club = _club(club_id)
         require_club_manager(club, request.user)

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Player
+from matches.services.guests import SentFor
 from matches.services.walkins import player_walk_in
 
 from .. import errors
@@ -41,11 +42,13 @@ def membership_add_walk_in(*, club_id: int, user, name: str, email: str = "", co
     Raises Club.DoesNotExist; NotAllowed ``not_logged_in``, ``not_club_manager``; DomainError
     ``bad_name``, ``bad_email``, ``bad_country`` (each naming its field); what ``player_walk_in``
     raises (``namesake_exists``, ``namesakes_exist``, ``namesake_needs_detail``,
-    ``namesake_not_distinct``); Conflict ``already_member``, ``already_pending``.
+    ``namesake_not_distinct``); TooMany ``too_many_invitations``, ``address_invited_enough`` (the
+    invitations' limits); Conflict ``already_member``, ``already_pending``.
     """
     club = club_lock(club_id)
     require_club_manager(club, user)
-    walk_in = player_walk_in(actor=user, name=name, email=email, country=country, confirm_namesake=confirm_namesake)
+    walk_in = player_walk_in(actor=user, name=name, email=email, country=country, confirm_namesake=confirm_namesake,
+                             sent_for=SentFor("club", club.name))
     player = walk_in.player
     mine = {"user_id": player.user_id} if player.user_id is not None else {"player": player}
     if Membership.objects.filter(club=club, status=ACTIVE, **mine).exists():

@@ -42,7 +42,7 @@ class MatchFlagFallApi(BaseApi):
         request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id)
+        match = _match_or_404(match_id, request.user)
         permissions.check_may_override(match, request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -77,7 +77,7 @@ class MatchClockApi(BaseApi):
         request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id)
+        match = _match_or_404(match_id, request.user)
         permissions.check_may_override(match, request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

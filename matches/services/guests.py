@@ -29,11 +29,13 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, Q, RestrictedError
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from accounts.selectors import ADDRESS_UNVERIFIED, ADDRESS_VERIFIED, address_standing
@@ -91,14 +93,18 @@ def guest_country_clean(country) -> str:
 
 
 @transaction.atomic
-def player_create_guest(*, actor, name: str, email: str = "", country: str = "") -> Player:
+def player_create_guest(*, actor, name: str, email: str = "", country: str = "",
+                        sent_for: SentFor | None = None) -> Player:
     """Create a guest player (no user) named ``name``, with his country (ISO code) if given; with
-    an ``email``, invite him to claim the player (:func:`invitation_send`). The caller (an event's
-    or a club's service) has checked that ``actor`` may enter walk-ins there. Audited as
-    ``player.guest_created`` (the address is not kept in the log).
+    an ``email``, invite him to claim the player (:func:`invitation_send`, ``sent_for`` naming
+    the event or club he is entered in). The caller (an event's or a club's service) has checked
+    that ``actor`` may enter walk-ins there. Audited as ``player.guest_created`` (the address is
+    not kept in the log).
 
     Raises NotAllowed ``not_authenticated``; DomainError ``bad_name``, ``bad_email``,
-    ``bad_country`` (each naming its field). Nothing is saved when any of them is raised.
+    ``bad_country`` (each naming its field); TooMany ``too_many_invitations``,
+    ``address_invited_enough`` (:func:`invitation_send`). Nothing is saved when any of them is
+    raised.
     """
     if not getattr(actor, "is_authenticated", False):
         raise errors.guest_needs_sign_in()
@@ -109,32 +115,98 @@ def player_create_guest(*, actor, name: str, email: str = "", country: str = "")
     audit_record(actor=actor, action="player.guest_created", object_type="matches.Player", object_id=player.pk,
                  after={"name": player.display_name, "country": country, "invited": bool(email)})
     if email:
-        invitation_send(player_id=player.pk, email=email, actor=actor)
+        invitation_send(player_id=player.pk, email=email, actor=actor, sent_for=sent_for)
     return player
 
 
+@dataclass(frozen=True)
+class SentFor:
+    """Where the sender entered the guest, as the service knows it: ``kind`` "event" or "club"
+    and its name. The invitation's email names it (never words the sender typed about himself)."""
+
+    kind: str
+    name: str
+
+
+#: The window the invitation limits count in.
+LIMIT_WINDOW = dt.timedelta(hours=24)
+
+
+def _limit_wait(times: list, limit: int, now) -> int | None:
+    """Seconds until one more invitation is allowed, given the creation times counted (newest
+    first, at most ``limit`` of them), or None when one is allowed now."""
+    if limit <= 0:
+        return int(LIMIT_WINDOW.total_seconds())
+    if len(times) < limit:
+        return None
+    return max(1, int((times[limit - 1] + LIMIT_WINDOW - now).total_seconds()) + 1)
+
+
+def _when_text(seconds: int, now) -> str:
+    """When a refused invitation may be sent again, as words: "after 14:05" today, else with the day."""
+    at = timezone.localtime(now + dt.timedelta(seconds=seconds))
+    if at.date() == timezone.localtime(now).date():
+        return date_format(at, "TIME_FORMAT")
+    return date_format(at, "DATETIME_FORMAT")
+
+
+def invitations_check_limits(*, actor, email: str, now=None) -> None:
+    """Refuse one more invitation from ``actor`` when he has sent ``CRAWFORD_INVITATIONS_PER_SENDER``
+    (20) in the last 24 hours, and one more to ``email`` (any case) when it has received
+    ``CRAWFORD_INVITATIONS_PER_ADDRESS`` (3) in the last 24 hours, whoever sent them. Counted
+    from the invitations themselves (the database, not the cache: a limit that holds while the
+    cache is down). Changes nothing.
+
+    Raises TooMany ``too_many_invitations`` (the sender's limit) or ``address_invited_enough``
+    (the address's), naming the field ``email`` and saying when to try again (429, Retry-After).
+    """
+    now = now or timezone.now()
+    since = now - LIMIT_WINDOW
+    recent = PlayerInvitation.objects.filter(created_at__gt=since).order_by("-created_at")
+    if getattr(actor, "is_authenticated", False):
+        limit = int(settings.CRAWFORD_INVITATIONS_PER_SENDER)
+        wait = _limit_wait(list(recent.filter(created_by_id=actor.pk).values_list("created_at", flat=True)[:limit]),
+                           limit, now)
+        if wait is not None:
+            raise errors.too_many_invitations(limit, _when_text(wait, now), wait)
+    limit = int(settings.CRAWFORD_INVITATIONS_PER_ADDRESS)
+    wait = _limit_wait(list(recent.filter(email__iexact=email).values_list("created_at", flat=True)[:limit]),
+                       limit, now)
+    if wait is not None:
+        raise errors.address_invited_enough(email, limit, _when_text(wait, now), wait)
+
+
 @transaction.atomic
-def invitation_send(*, player_id: int, email: str, actor) -> PlayerInvitation:
+def invitation_send(*, player_id: int, email: str, actor, sent_for: SentFor | None = None) -> PlayerInvitation:
     """Invite ``email`` to claim the guest player ``player_id``: a new invitation, valid for
     ``CRAWFORD_INVITATION_DAYS`` (30), replacing (withdrawing) the player's open one, and its email
-    written in the task outbox. The caller has checked that ``actor`` may invite for this player.
-    Audited as ``player.invited``.
+    written in the task outbox; ``sent_for`` (the event or club the sender entered him in) is kept
+    on it for the email to name. The caller has checked that ``actor`` may invite for this
+    player. Within the limits of :func:`invitations_check_limits` (the sender's row locked while
+    counting, so that his own requests at once cannot pass it together). Audited as
+    ``player.invited``.
 
     Raises Player.DoesNotExist; DomainError ``bad_email``; Conflict ``player_held`` (the player
-    already has a user).
+    already has a user); TooMany ``too_many_invitations``, ``address_invited_enough``.
     """
     email = guest_email_clean(email)
     if not email:
         raise errors.guest_bad_email()
+    sender = actor if getattr(actor, "is_authenticated", False) else None
+    if sender is not None:
+        # A user's row before a player's, as a profile's change takes them.
+        locked_one(get_user_model().objects.only("pk"), pk=sender.pk)
     player = locked_one(Player.objects.all(), pk=player_id)
     if player.user_id is not None:
         raise errors.player_already_held(player.display_name)
     now = timezone.now()
+    invitations_check_limits(actor=sender, email=email, now=now)
     PlayerInvitation.objects.filter(player=player, accepted_at__isnull=True, withdrawn_at__isnull=True).update(
         withdrawn_at=now)
-    invitation = PlayerInvitation(player=player, email=email, created_by=actor if getattr(
-        actor, "is_authenticated", False) else None, created_at=now, expires_at=now + dt.timedelta(
-        days=_invitation_days()))
+    invitation = PlayerInvitation(player=player, email=email, created_by=sender, created_at=now,
+                                  expires_at=now + dt.timedelta(days=_invitation_days()),
+                                  sent_for=sent_for.kind if sent_for else "",
+                                  sent_for_name=sent_for.name[:200] if sent_for else "")
     invitation.token_hash = token_hash(invitation_token(invitation))
     invitation.save()
     outbox_enqueue(invitation_email_task, invitation.pk)

@@ -24,7 +24,7 @@ from core.i18n import language_known
 from core.links import absolute_url
 
 from .. import errors
-from ..models import PlayerInvitation
+from ..models import Player, PlayerInvitation
 
 _TOKEN_SALT = "crawford.matches.invitation"
 
@@ -75,6 +75,34 @@ def invitation_refusal(invitation: PlayerInvitation, user=None):
 
 
 
+def _one_line(text) -> str | None:
+    return " ".join(str(text).split()) if text is not None else None
+
+
+def inviter_name(user) -> str | None:
+    """How an invitation's email names its sender: his player's display name (the name the service
+    shows him by), else his username; None when the sender is unknown (his account deleted). Never
+    the free name fields of his account."""
+    if user is None:
+        return None
+    name = Player.objects.filter(user_id=user.pk).values_list("display_name", flat=True).first()
+    return name or user.get_username()
+
+
+def _entered_text(sent_for: str, values: dict) -> str:
+    """The sentence saying who entered the player and where, in the active language."""
+    if sent_for == "event":
+        return gettext("%(inviter)s, who runs the event “%(context)s” on Crawford, entered you in it as “%(player)s”, "
+                       "a player without an account. Crawford is where backgammon clubs and tournaments keep their "
+                       "results.") % values
+    if sent_for == "club":
+        return gettext("%(inviter)s, who runs the club “%(context)s” on Crawford, entered you in it as “%(player)s”, "
+                       "a player without an account. Crawford is where backgammon clubs and tournaments keep their "
+                       "results.") % values
+    return gettext("%(inviter)s, a user of Crawford, entered you as “%(player)s”, a player without an account. "
+                   "Crawford is where backgammon clubs and tournaments keep their results.") % values
+
+
 def invitation_email(*, invitation_id: int) -> int:
     """Send the invitation's email (one message, to its address); returns 1 when sent, 0 when the
     invitation is no longer open (accepted, replaced, expired) or its token cannot be made again
@@ -87,24 +115,30 @@ def invitation_email(*, invitation_id: int) -> int:
         return 0
     if token_hash(invitation_token(invitation)) != invitation.token_hash:
         return 0
-    inviter = invitation.created_by
+    values = {
+        "inviter": _one_line(inviter_name(invitation.created_by)),
+        "player": _one_line(invitation.player.display_name),
+        "context": _one_line(invitation.sent_for_name),
+        "link": invitation_url(invitation),
+    }
     with translation.override(invitation_language(invitation)):
-        values = {
-            "inviter": (inviter.get_full_name() or inviter.get_username()) if inviter else gettext("An organiser"),
-            "player": invitation.player.display_name,
-            "link": invitation_url(invitation),
-            "day": date_format(timezone.localtime(invitation.expires_at), "DATE_FORMAT"),
-        }
-        subject = gettext("%(inviter)s invites you to claim your player on Crawford") % values
+        values["day"] = date_format(timezone.localtime(invitation.expires_at), "DATE_FORMAT")
+        if values["inviter"] is None:
+            values["inviter"] = gettext("An organiser")
+        # The subject is the service's alone, and the body says who the sender is (his display
+        # name) and where he entered the player, as the service knows them: nothing the sender typed
+        # can read as the service speaking.
+        subject = gettext("An invitation to claim your player on Crawford")
         body = "\n\n".join([
             gettext("Hello,"),
-            gettext("%(inviter)s entered you as %(player)s, a player without an account, on Crawford, where "
-                    "backgammon clubs and tournaments keep their results.") % values,
+            _entered_text(invitation.sent_for, values),
             gettext("Create an account (or sign in) and accept the invitation to make %(player)s yours: every "
                     "result %(player)s already has stays on your record.") % values,
             gettext("Open this link to accept: %(link)s") % values,
             gettext("The link works until %(day)s. If you do not know %(inviter)s, ignore this email: nothing "
                     "happens without you.") % values,
+            gettext("Crawford sends this email for %(inviter)s, one of its users: the names in quotes are as he "
+                    "entered them, not Crawford's words.") % values,
         ])
     message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [invitation.email])
     get_connection().send_messages([message])

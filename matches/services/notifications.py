@@ -4,14 +4,14 @@ when it is confirmed or disputed.
 Sent from a Celery task dispatched after the transaction commits (reporting.py), so an email
 never announces a result that was rolled back. The task may be delivered twice (late acks, a
 retry after a lost connection): each state of a match is announced once, claimed in the cache
-before sending and released again if sending fails, so a retry can send it.
+once its messages are built and released again on any failure, so a retry can send it
+(core.mail.send_once).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.cache import cache
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from core.i18n import in_language_of, languages_of
 from core.links import absolute_url
+from core.mail import send_once
 
 from ..models import Match, PlayerClaim, Report
 
@@ -91,23 +92,17 @@ def match_notify(*, match_id: int, event: str) -> int:
     recipients = _addresses(match, sides)
     if not recipients:
         return 0
-    if not cache.add(key, 1, CLAIM_SECONDS):
-        return len(recipients)
     claims = " / ".join(f"{r.score0}-{r.score1}" for r in reports)
     link = absolute_url(reverse("matches:detail", args=[match.pk]))
-    # Each recipient reads it in his own language (core/i18n.py).
+    # Each recipient reads it in his own language (core/i18n.py). Every message is built, all it
+    # needs read, before the announcement is claimed (core.mail.send_once).
     languages, messages = languages_of(recipients), []
     for to in recipients:
         with translation.override(languages[to]):
             body = _("%(match)s\n\nStatus: %(status)s (%(scores)s)\n\nSee %(link)s") % {
                 "match": match, "status": match.get_status_display(), "scores": claims, "link": link}
             messages.append(EmailMessage(str(SUBJECTS[event]), body, settings.DEFAULT_FROM_EMAIL, [to]))
-    try:
-        get_connection().send_messages(messages)
-    except BaseException:
-        # Not sent (or not all): release the claim so that the retry sends it.
-        cache.delete(key)
-        raise
+    send_once(key, messages, seconds=CLAIM_SECONDS)
     return len(recipients)
 
 
@@ -127,19 +122,14 @@ def claim_notify(*, claim_id: int) -> int:
     if claim.status not in (PlayerClaim.Status.APPROVED, PlayerClaim.Status.REFUSED) or not claim.user.email:
         return 0
     key = f"crawford:claim-notify:{claim.pk}:{claim.status}:{claim.decided_at.timestamp():.6f}"
-    if not cache.add(key, 1, CLAIM_SECONDS):
-        return 1
     with in_language_of(claim.user):
         # The reason read in his language too: the application's refusal is a code (reason_text).
         values = {"player": claim.player.display_name, "reason": claim.reason_text,
                   "url": absolute_url(reverse("matches:player", args=[claim.player_id])),
                   "claims": absolute_url(reverse("matches:claims"))}
         subject, body = _claim_message(claim, values)
-    try:
-        get_connection().send_messages([EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [claim.user.email])])
-    except BaseException:
-        cache.delete(key)
-        raise
+    send_once(key, [EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [claim.user.email])],
+              seconds=CLAIM_SECONDS)
     return 1
 
 

@@ -18,7 +18,7 @@ from django.db import transaction
 from .. import errors
 from ..models import Player, PlayerInvitation
 from ..selectors_directory import CANDIDATES_SHOWN, NAMESAKES_READ, player_labels, player_named, player_namesakes
-from .guests import guest_country_clean, guest_email_clean, guest_name_clean, player_create_guest
+from .guests import SentFor, guest_country_clean, guest_email_clean, guest_name_clean, player_create_guest
 
 
 @dataclass(frozen=True)
@@ -45,18 +45,21 @@ def _listed(labels: list[str], count: int) -> str:
 
 
 @transaction.atomic
-def player_walk_in(*, actor, name: str, email: str = "", country: str = "", confirm_namesake: bool = False) -> WalkIn:
+def player_walk_in(*, actor, name: str, email: str = "", country: str = "", confirm_namesake: bool = False,
+                   sent_for: SentFor | None = None) -> WalkIn:
     """The player a walk-in form names: the existing player whose whole name ``name`` is (accents
     and case aside), or the one written with his details ("Alice Lambert (FR)"), when the
     ``country`` and ``email`` given are his or left out; a new guest player
     (:func:`guests.player_create_guest`: invited to claim him when ``email`` is given) when no
     player has the name, or when ``confirm_namesake`` says the walk-in is a different person and
     the country or email given tells him from every player of that name. The caller has checked
-    that ``actor`` may enter walk-ins where he does. Audited as the guest's creation is.
+    that ``actor`` may enter walk-ins where he does; ``sent_for`` names where (the event or club
+    the invitation's email names). Audited as the guest's creation is.
 
     Raises NotAllowed ``not_authenticated``; DomainError ``bad_name``, ``bad_email``,
     ``bad_country``, ``namesake_needs_detail`` (confirmed without a country or email),
-    ``namesake_not_distinct`` (with those of a player of that name); Conflict ``namesake_exists``
+    ``namesake_not_distinct`` (with those of a player of that name); TooMany (the invitations'
+    limits: ``guests.invitations_check_limits``); Conflict ``namesake_exists``
     (one player has the name, the details given are not his), ``namesakes_exist`` (several
     have it, and nothing given picks out one). Each refusal names the players who have the name
     (with their country and club) and what to add. Nothing is saved when any is raised.
@@ -72,7 +75,7 @@ def player_walk_in(*, actor, name: str, email: str = "", country: str = "", conf
     if not namesakes:
         found = player_named(players, name)
         if found.player is None and not found.count:
-            player = player_create_guest(actor=actor, name=name, email=email, country=country)
+            player = player_create_guest(actor=actor, name=name, email=email, country=country, sent_for=sent_for)
             return WalkIn(player, created=True, invited=bool(email))
         # "Alice Lambert (FR)": the namesake his details pick out, or those they could be.
         namesakes, labelled = ([found.player] if found.player is not None else list(found.candidates)), True
@@ -95,6 +98,6 @@ def player_walk_in(*, actor, name: str, email: str = "", country: str = "", conf
         raise errors.walk_in_namesake_needs_detail(name, listed)
     if fitting:
         raise errors.walk_in_namesake_not_distinct(name, listed, labels[fitting[0].pk])
-    player = player_create_guest(actor=actor, name=name, email=email, country=country)
+    player = player_create_guest(actor=actor, name=name, email=email, country=country, sent_for=sent_for)
     return WalkIn(player, created=True, invited=bool(email))
 

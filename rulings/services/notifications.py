@@ -3,7 +3,7 @@ director hears of an appeal; committee members hear they were named.
 
 Sent from a Celery task dispatched after the transaction commits, so nothing announces a ruling
 that was rolled back. A task delivered twice sends nothing the second time: each announcement is
-claimed in the cache before sending and released again if sending fails (as for result emails).
+claimed in the cache once built and released again on any failure (core.mail.send_once).
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import cache
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from core.links import absolute_url
+from core.mail import send_once
 from matches.models import Match
 from rulings.models import Appeal, Ruling
 from tournaments.models import event_of
@@ -127,17 +127,12 @@ def rulings_notify(*, kind: str, object_id: int) -> int:
     text, recipients, key = _message(kind, object_id)
     if not recipients:
         return 0
-    if not cache.add(key, 1, CLAIM_SECONDS):
-        return len(recipients)
     messages = []
     for to in sorted(recipients):
         # Each recipient reads it in his preferred language (the task runs outside any request).
         with translation.override(recipients[to]):
             subject, body = text()
         messages.append(EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to]))
-    try:
-        get_connection().send_messages(messages)
-    except BaseException:
-        cache.delete(key)
-        raise
+    # Claimed only now that every text is built (core.mail.send_once).
+    send_once(key, messages, seconds=CLAIM_SECONDS)
     return len(recipients)

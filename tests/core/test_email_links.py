@@ -55,6 +55,7 @@ BUILDERS = {
     "accounts/adapter.py", "accounts/services.py", "accounts/notifications_organiser.py",
     "matches/services/invitations.py", "matches/services/notifications.py",
     "tournaments/services/notifications.py", "rulings/services/notifications.py",
+    "core/mail.py",  # sends, once, the messages the notifications above build (send_once)
 }
 
 URL = re.compile(r"https?://[^\s<>\"'()]+")

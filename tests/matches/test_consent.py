@@ -202,7 +202,9 @@ def test_a_clubs_organiser_confirms_for_his_member(olga, alice, bob):
     club = club_create(user=owner, name="Riverside")
     membership_invite(club_id=club.pk, user=owner, username=bob.user.username)
     match = friendly_overridden(olga, alice, bob)
-    assert consent(owner, match, side=1).status_code == 403  # invited, not yet a member
+    # Invited, not yet a member: he directs no side of it, so the match, still unconfirmed, is
+    # hidden from him as from anyone (a 404, as for no match).
+    assert consent(owner, match, side=1).status_code == 404
     membership_accept(club_id=club.pk, user=bob.user)
     assert consent(owner, match, side=1).status_code == 200
     assert consent(owner, match, side=0).status_code == 403
@@ -223,7 +225,7 @@ def test_only_players_directors_and_staff_may_answer(olga, alice, bob):
     match = friendly_overridden(olga, alice, bob)
     assert client_for(None).post(f"/api/v1/matches/{match.pk}/consent/", {"decision": "confirm"},
                                  format="json").status_code == 401
-    assert consent(player("carol").user, match).status_code == 403
+    assert consent(player("carol").user, match).status_code == 404  # an unconfirmed match is hidden from her
     assert consent(alice.user, match, side=1).status_code == 403  # a player answers for his own side
     assert consent(alice.user, Match(pk=10**9)).status_code == 404
     response = consent(alice.user, match, "maybe")
@@ -268,6 +270,10 @@ def test_the_match_page_asks_the_player_and_its_button_confirms(client, olga, al
     match.refresh_from_db()
     assert match.consents == (PENDING, GIVEN)
     client.force_login(player("carol").user)
+    # Alice has not confirmed yet: the match is hidden from everyone else, its page and its form.
+    assert client.get(reverse("matches:detail", args=[match.pk])).status_code == 404
+    assert client.post(reverse("matches:consent", args=[match.pk]), {"decision": "confirm"}).status_code == 404
+    Match.objects.filter(pk=match.pk).update(consent0=GIVEN)
     assert reverse("matches:consent", args=[match.pk]) not in client.get(
         reverse("matches:detail", args=[match.pk])).content.decode()
     assert client.post(reverse("matches:consent", args=[match.pk]), {"decision": "confirm"}).status_code == 403

@@ -9,6 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from core.api import ApiErrorSerializer
 from matches.api.invitations import GuestInputSerializer
 from tournaments.services.walkins import entry_add_walk_in
 
@@ -37,8 +38,12 @@ class WalkInEntryApi(TournamentBaseApi):
                                "existing player has is that player: he is entered (409 already_entered if he is); a "
                                "different person of that name needs confirm_namesake and a country or email not "
                                "theirs (409 namesake_exists / namesakes_exist, 400 namesake_needs_detail / "
-                               "namesake_not_distinct otherwise, naming the players who have the name).",
-                   request=WalkInEntrySerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
+                               "namesake_not_distinct otherwise, naming the players who have the name). A user "
+                               "sends at most CRAWFORD_INVITATIONS_PER_SENDER invitations in 24 hours and an address "
+                               "receives at most CRAWFORD_INVITATIONS_PER_ADDRESS: beyond, 429 too_many_invitations / "
+                               "address_invited_enough with Retry-After, and nothing is saved.",
+                   request=WalkInEntrySerializer, responses={201: EntrantSerializer, **WRITE_ERRORS,
+                                                             429: ApiErrorSerializer})
     def post(self, request, tournament_id: int):
         tournament = _tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from matches.services.guests import SentFor
 from matches.services.walkins import player_walk_in
 from tournaments import errors
 from tournaments.models import Entry, Tournament
@@ -33,7 +34,8 @@ def entry_add_walk_in(*, tournament_id: int, user, name: str, email: str = "", c
     Raises Tournament.DoesNotExist; NotAllowed ``not_organiser``; DomainError ``bad_name``,
     ``bad_email``, ``bad_country`` (naming their field), ``walk_in_singles_only`` (a pairs or team
     event), ``bad_seed``; what ``player_walk_in`` raises (``namesake_exists``,
-    ``namesakes_exist``, ``namesake_needs_detail``, ``namesake_not_distinct``); and what
+    ``namesakes_exist``, ``namesake_needs_detail``, ``namesake_not_distinct``); TooMany
+    ``too_many_invitations``, ``address_invited_enough`` (the invitations' limits); and what
     :func:`entry_add` / :func:`entry_add_late` raise (``already_entered``,
     ``tournament_finished``, ``late_entry_closed``...).
     """
@@ -46,7 +48,8 @@ def entry_add_walk_in(*, tournament_id: int, user, name: str, email: str = "", c
     late = not before_draw(tournament)
     if late and seed is not None:
         raise errors.walk_in_late_seed()
-    walk_in = player_walk_in(actor=user, name=name, email=email, country=country, confirm_namesake=confirm_namesake)
+    walk_in = player_walk_in(actor=user, name=name, email=email, country=country, confirm_namesake=confirm_namesake,
+                             sent_for=SentFor("event", tournament.name))
     if late:
         entry = entry_add_late(tournament_id=tournament.pk, user=user, player_ids=[walk_in.player.pk])
     else:
