@@ -427,7 +427,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     """
     club = Club.objects.get(pk=club_id)
     require_club_manager(club, user)
-    name = name_clean(name, field="name") if isinstance(name, str) else ""
+    name = name_clean(name, field="name", refuse=errors.bad_chouette) if isinstance(name, str) else ""
     if len(name) > 80:
         raise errors.bad_chouette("name", gettext("at most 80 characters"))
     stake = _stake(stake)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from django.utils.translation import gettext
 
@@ -95,14 +96,17 @@ def name_problem(text: str) -> str | None:
     return None
 
 
-def name_clean(value: str, *, field: str) -> str:
+def name_clean(value: str, *, field: str, refuse: Callable[[str, str], DomainError] | None = None) -> str:
     """``value`` as a one-line name is kept: refused as :func:`name_problem` says, then composed
     (NFC: "S" and a combining comma below is stored as the one letter "Ș"), its runs of spaces
     made one and its ends stripped. Returns "" for an empty or blank name (the caller says its
     name is missing, and checks its length).
 
-    Raises DomainError ``bad_name`` naming ``field``, saying what is wrong."""
+    Raises DomainError ``bad_name`` naming ``field``, saying what is wrong; or what ``refuse``
+    (an app's own refusal of one of its fields) makes of the field and the sentence."""
     problem = name_problem(value)
+    if problem and refuse is not None:
+        raise refuse(field, problem)
     if problem:
         raise DomainError(gettext("%(field)s: %(message)s") % {"field": field, "message": problem},
                           code="bad_name", field=field)

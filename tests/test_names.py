@@ -9,6 +9,7 @@ tab). Korean, Arabic, Persian (with its joiners inside words) and Romanian names
 
 from __future__ import annotations
 
+import html
 import unicodedata
 
 import pytest
@@ -212,3 +213,26 @@ def test_an_event_takes_a_korean_name():
     response = client_for(make_organiser()).post("/api/v1/tournaments/", {"name": "서울 오픈 2026"}, format="json")
     assert response.status_code == 201, response.content
     assert Tournament.objects.get().name == "서울 오픈 2026"
+
+
+def test_the_profile_page_refuses_an_invisible_name_on_its_field_in_a_sentence(client):
+    user = UserFactory(username="dora")
+    player = Player.objects.create(user=user, display_name="Dora")
+    client.force_login(user)
+    response = client.post(reverse("matches:profile"), {"display_name": BAD["zero-width spaces"],
+                                                        "preferred_language": "en"})
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert 'data-field="display_name"' in page
+    assert "this one has only invisible characters or marks" in page
+    assert "display_name:" not in page  # a sentence, not a field path
+    player.refresh_from_db()
+    assert player.display_name == "Dora"
+
+
+def test_each_app_refuses_a_name_with_its_own_code():
+    owner = UserFactory(username="ana")
+    answer = client_for(owner).post("/api/v1/clubs/", {"name": BAD["reversed"]}, format="json")
+    assert answer.json()["code"] == "bad_club", answer.json()
+    answer = client_for(make_organiser()).post("/api/v1/tournaments/", {"name": BAD["a tab"]}, format="json")
+    assert answer.json()["code"] == "bad_rules", answer.json()

@@ -19,7 +19,7 @@ RESERVED_SLUGS = frozenset({"new"})
 
 
 def _clean_name(name) -> str:
-    name = name_clean(name, field="name") if isinstance(name, str) else ""
+    name = name_clean(name, field="name", refuse=errors.bad_club) if isinstance(name, str) else ""
     if not name:
         raise errors.bad_club("name", _("a club needs a name"))
     if len(name) > 120:

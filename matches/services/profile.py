@@ -40,7 +40,7 @@ def _clean(changes: dict) -> dict:
         raise errors.bad_profile(unknown[0], _("This cannot be changed on a profile."))
     clean = dict(changes)
     if "display_name" in clean:
-        name = name_clean(str(clean["display_name"] or ""), field="display_name")
+        name = name_clean(str(clean["display_name"] or ""), field="display_name", refuse=errors.bad_profile)
         if not name:
             raise errors.bad_profile("display_name", _("Give the name other players will see."))
         if len(name) > NAME_MAX:

@@ -268,7 +268,7 @@ class EventRules:
                 "loss gave him: re-entry is for an event without them"))
 
     def __post_init__(self):
-        title = name_clean(self.name, field="name") if isinstance(self.name, str) else ""
+        title = name_clean(self.name, field="name", refuse=errors.bad_rules) if isinstance(self.name, str) else ""
         if not title:
             raise errors.bad_rules("name", gettext("a tournament needs a name"))
         if len(title) > 200:

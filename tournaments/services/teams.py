@@ -176,7 +176,7 @@ def team_check(tournament: Tournament, *, name, captain_id, member_ids, reserve_
 
     Raises DomainError ``bad_team``, ``unknown_player``, ``team_too_small``; Conflict
     ``team_name_taken``, ``already_in_team``."""
-    name = name_clean(name, field="name") if isinstance(name, str) else ""
+    name = name_clean(name, field="name", refuse=errors.bad_team) if isinstance(name, str) else ""
     if not name:
         raise errors.bad_team("name", gettext("a team needs a name"))
     if len(name) > 120:
