@@ -1,10 +1,10 @@
 """Names people type (core/text.py ``name_clean``): a player's display name (sign-up, his account,
-his profile), a guest's or walk-in's name, a club's, a season's, an event's, a team's and a
-chouette's. Refused, with a 400 naming the field and nothing saved: the direction controls that
-reverse or isolate text (U+202A to U+202E, U+2066 to U+2069), a name with nothing visible in it
-(zero-width characters, marks alone, direction marks alone), control characters (a line break, a
-tab). Korean, Arabic, Persian (with its joiners inside words) and Romanian names pass, composed
-(NFC).
+his profile), a guest's or walk-in's name, a club's, a season's, an event's, a team's, a
+chouette's and a club night's title. Refused, with a 400 naming the field and nothing saved: the
+direction controls that reverse or isolate text (U+202A to U+202E, U+2066 to U+2069), a name with
+nothing visible in it (zero-width characters, marks alone, direction marks alone), control
+characters (a line break, a tab). Korean, Arabic, Persian (with its joiners inside words) and
+Romanian names pass, composed (NFC).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.urls import reverse
 from accounts.forms import SignUpForm
 from accounts.models import User
 from chouette.models import ChouetteSession
-from clubs.models import Club, Season
+from clubs.models import Club, ClubNight, Season
 from core.errors import DomainError
 from core.text import name_clean, name_problem
 from matches.models import Player
@@ -236,3 +236,11 @@ def test_each_app_refuses_a_name_with_its_own_code():
     assert answer.json()["code"] == "bad_club", answer.json()
     answer = client_for(make_organiser()).post("/api/v1/tournaments/", {"name": BAD["a tab"]}, format="json")
     assert answer.json()["code"] == "bad_rules", answer.json()
+
+
+@pytest.mark.parametrize("title", INSANE)
+def test_a_club_night_cannot_have_an_insane_title(title):
+    club = club_cast()
+    refused(client_for(club.organiser).post(f"/api/v1/clubs/{club.club.pk}/nights/",
+                                            {"date": "2025-03-04", "title": title}, format="json"), "title")
+    assert not ClubNight.objects.exists()
