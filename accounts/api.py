@@ -48,6 +48,7 @@ from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from core.errors import Conflict, DomainError, NotAllowed
 from core.parsers import JSONParser
+from core.text import name_clean
 
 from . import hooks
 from .forms import DISPLAY_NAME_MAX, SignUpForm
@@ -374,7 +375,7 @@ class MeApi(BaseApi):
         data = serializer.validated_data
         with transaction.atomic():
             if "display_name" in data:
-                name = " ".join(data["display_name"].split())
+                name = name_clean(data["display_name"], field="display_name")
                 if not name:
                     raise DomainError(_("give the name other players will see"), code="blank", field="display_name")
                 hooks.display_name_set.send(user=request.user, display_name=name)

@@ -4,9 +4,13 @@ page always had it."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from allauth.account.forms import LoginForm, SignupForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from core.text import name_problem
 
 DISPLAY_NAME_MAX = 120  # matches.Player.display_name
 
@@ -21,7 +25,10 @@ class SignUpForm(SignupForm):
     field_order = ["username", "display_name", "email", "password1", "password2"]
 
     def clean_display_name(self) -> str:
-        name = " ".join(self.cleaned_data["display_name"].split())
+        problem = name_problem(self.cleaned_data["display_name"])
+        if problem:
+            raise forms.ValidationError(problem, code="bad_name")
+        name = " ".join(unicodedata.normalize("NFC", self.cleaned_data["display_name"]).split())
         if not name:
             raise forms.ValidationError(_("Give the name other players will see."), code="required")
         return name

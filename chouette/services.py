@@ -72,6 +72,7 @@ from core.bounds import SMALLINT_MAX
 from core.engine_messages import refusal_text
 from core.errors import Conflict, DomainError
 from core.locking import locked_one
+from core.text import name_clean
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
@@ -426,7 +427,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     """
     club = Club.objects.get(pk=club_id)
     require_club_manager(club, user)
-    name = (name or "").strip()
+    name = name_clean(name, field="name", refuse=errors.bad_chouette) if isinstance(name, str) else ""
     if len(name) > 80:
         raise errors.bad_chouette("name", gettext("at most 80 characters"))
     stake = _stake(stake)

@@ -11,7 +11,7 @@ import datetime as dt
 import io
 
 from django.utils import timezone
-from icalendar import Calendar, Event
+from icalendar import Calendar, Event, vText
 
 from .models import Club, ClubNight
 from .selectors import LadderRow
@@ -66,7 +66,9 @@ def club_calendar(club: Club, nights: list[ClubNight], events, *, base_url: str 
     calendar.add("prodid", "-//Crawford//Club calendar//EN")
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("x-wr-calname", club.name)
+    # An X- property is not known to be text: written as given, a line break in the club's name
+    # (a name from before names were checked) broke the file's line. As vText it is escaped.
+    calendar.add("x-wr-calname", vText(club.name))
     for night in nights:
         calendar.add_component(_event(
             f"night-{night.pk}@{club.slug}.crawford", f"{club.name}: {night.title or 'Club night'}", night.date,

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
+
+from django.utils.translation import gettext
+
+from .errors import DomainError
 
 _REFUSED = re.compile("[\x00\ud800-\udfff]")
 
@@ -51,3 +56,58 @@ def search_key(text: str) -> str:
     # Casefolding can compose anew ("ǰ" folds to j + a mark): decompose and strip once more.
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return " ".join(text.split())[:SEARCH_KEY_MAX]
+
+
+# --- a name a person typed --------------------------------------------------------------------------
+
+#: The characters that embed, override or isolate the direction of text (U+202A to U+202E,
+#: U+2066 to U+2069): "\u202eevil" shows as "live"; they have no place in a name, wherever they stand.
+_DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+#: Letters that draw nothing: a name of these alone looks empty (the Hangul fillers, the blank
+#: braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(char: str) -> bool:
+    # A letter, digit, punctuation or symbol that draws something. Spaces (Z*), format characters
+    # (Cf: zero-width space and joiners, word joiner, byte-order mark, direction marks) and
+    # combining marks (M*) draw nothing by themselves.
+    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANK_LETTERS
+
+
+def name_problem(text: str) -> str | None:
+    """What is wrong with ``text`` as a one-line name (a person's, a club's, an event's, a team's),
+    as a sentence for people; None when nothing is. Refused: control characters (a line break, a
+    tab, NUL: Unicode's Cc), lone surrogates, the direction controls (:data:`_DIRECTION_CONTROLS`),
+    and a name with nothing visible in it (only zero-width characters, marks without a letter,
+    direction marks). Zero-width joiners and non-joiners between letters, as Persian and Arabic
+    names need them, are fine. An empty or blank ``text`` is no problem here: each caller says
+    that its name is missing. Raises nothing."""
+    if any(unicodedata.category(char) == "Cc" for char in text):
+        return gettext("a name cannot hold control characters such as a line break or a tab")
+    if any(unicodedata.category(char) == "Cs" for char in text):
+        return gettext("a name cannot hold a lone UTF-16 surrogate")
+    if any(char in _DIRECTION_CONTROLS for char in text):
+        return gettext("a name cannot hold characters that change the direction of its text "
+                       "(U+202A to U+202E, U+2066 to U+2069)")
+    if text.strip() and not any(_visible(char) for char in text):
+        return gettext("a name needs a visible letter or sign; this one has only invisible characters or marks")
+    return None
+
+
+def name_clean(value: str, *, field: str, refuse: Callable[[str, str], DomainError] | None = None) -> str:
+    """``value`` as a one-line name is kept: refused as :func:`name_problem` says, then composed
+    (NFC: "S" and a combining comma below is stored as the one letter "Ș"), its runs of spaces
+    made one and its ends stripped. Returns "" for an empty or blank name (the caller says its
+    name is missing, and checks its length).
+
+    Raises DomainError ``bad_name`` naming ``field``, saying what is wrong; or what ``refuse``
+    (an app's own refusal of one of its fields) makes of the field and the sentence."""
+    problem = name_problem(value)
+    if problem and refuse is not None:
+        raise refuse(field, problem)
+    if problem:
+        raise DomainError(gettext("%(field)s: %(message)s") % {"field": field, "message": problem},
+                          code="bad_name", field=field)
+    return " ".join(unicodedata.normalize("NFC", value).split())

@@ -67,7 +67,9 @@ def _checked_url(url) -> str:
     if parts.username or parts.password:
         raise errors.bad_webhook("url", _("the address must not carry a user name or a password"))
     if not transport.local_http_allowed():
-        if local or transport.private_address(host):
+        # Its host as written (any form of an IP address) and every address it resolves to now;
+        # each delivery resolves and checks again, as DNS may change.
+        if local or transport.private_address(host) or transport.host_refusal(host):
             raise errors.bad_webhook("url", _("the address must be on the public internet"))
         if parts.scheme != "https":
             raise errors.bad_webhook("url", _("the address must start with https://"))

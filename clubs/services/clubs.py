@@ -6,6 +6,8 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from core.text import name_clean
+
 from .. import errors
 from ..models import Club, Membership
 from ..permissions import require_club_owner
@@ -17,7 +19,7 @@ RESERVED_SLUGS = frozenset({"new"})
 
 
 def _clean_name(name) -> str:
-    name = (name or "").strip() if isinstance(name, str) else ""
+    name = name_clean(name, field="name", refuse=errors.bad_club) if isinstance(name, str) else ""
     if not name:
         raise errors.bad_club("name", _("a club needs a name"))
     if len(name) > 120:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.locking import locked_one
+from core.text import name_clean
 from matches.services.matches import player_for_user
 
 from .. import errors
@@ -37,13 +38,13 @@ def night_open(*, club_id: int, user, date: dt.date, title: str = "") -> ClubNig
     afternoon and an evening). Audited as ``night.opened``.
 
     Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``bad_night`` (no
-    date, a title over 120 characters).
+    date, a title over 120 characters or one :func:`core.text.name_clean` refuses).
     """
     club = club_lock(club_id)
     require_club_manager(club, user)
     if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
         raise errors.bad_night("date", _("a night needs a date (YYYY-MM-DD)"))
-    title = (title or "").strip()
+    title = name_clean(title, field="title", refuse=errors.bad_night) if isinstance(title, str) else ""
     if len(title) > 120:
         raise errors.bad_night("title", _("at most 120 characters"))
     night = ClubNight.objects.create(club=club, date=date, title=title, opened_by=user)

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.locking import locked_one
+from core.text import name_clean
 
 from .. import errors
 from ..models import Season
@@ -26,7 +27,7 @@ def _season_summary(season: Season) -> dict:
 def _check(club, season: Season) -> None:
     """DomainError ``bad_season`` for a missing or long name or dates out of order; Conflict
     ``season_name_taken``."""
-    season.name = season.name.strip() if isinstance(season.name, str) else ""
+    season.name = name_clean(season.name, field="name", refuse=errors.bad_season) if isinstance(season.name, str) else ""
     if not season.name:
         raise errors.bad_season("name", _("a season needs a name"))
     if len(season.name) > 80:

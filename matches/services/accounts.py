@@ -4,6 +4,11 @@ service's transaction."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
+from core.text import name_clean
+
+from .. import errors
 from ..models import Player
 from .matches import player_create
 
@@ -22,5 +27,9 @@ def player_release(*, user) -> int:
 
 def player_rename(*, user, display_name: str) -> int:
     """Give the user's player the name ``display_name`` (the name others see in draws and results;
-    his past matches show it too). Returns how many players were renamed (0: he has none)."""
-    return Player.objects.filter(user=user).update(display_name=display_name[:120])
+    his past matches show it too). Returns how many players were renamed (0: he has none). Raises
+    DomainError ``bad_name`` for a name :func:`core.text.name_clean` refuses, or an empty one."""
+    name = name_clean(display_name or "", field="display_name")
+    if not name:
+        raise errors.bad_sides(gettext("a player needs a display name"))
+    return Player.objects.filter(user=user).update(display_name=name[:120])

@@ -42,6 +42,7 @@ from accounts.selectors import ADDRESS_UNVERIFIED, ADDRESS_VERIFIED, address_sta
 from audit.services import audit_record
 from core.locking import locked_one
 from core.outbox import outbox_enqueue
+from core.text import name_clean
 
 from .. import errors, hooks
 from ..models import Match, Player, PlayerClaim, PlayerInvitation, Side
@@ -62,8 +63,10 @@ def _invitation_days() -> int:
 
 
 def guest_name_clean(name) -> str:
-    """The guest's name without surrounding spaces; DomainError ``bad_name`` if empty or too long."""
-    cleaned = " ".join(str(name or "").split())
+    """The guest's name without surrounding spaces, composed (NFC); DomainError ``bad_name`` if
+    empty, too long, or not a name (:func:`core.text.name_clean`: control characters, direction
+    controls, nothing visible)."""
+    cleaned = name_clean(str(name or ""), field="name")
     if not cleaned or len(cleaned) > NAME_MAX:
         raise errors.guest_bad_name()
     return cleaned

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 from audit.services import audit_record, audit_record_many
 from core.engine_messages import refusal_text
+from core.text import name_clean
 from engine.errors import EngineError
 
 from .. import errors, hooks
@@ -39,9 +40,9 @@ def side_of_user(match: Match, user) -> int | None:
 
 @transaction.atomic
 def player_create(*, display_name: str, user=None, country: str = "") -> Player:
-    """Create a player (with its solo side). Raises DomainError for an empty name. (His home
-    club, if any, is set by clubs.)"""
-    name = (display_name or "").strip()
+    """Create a player (with its solo side). Raises DomainError for an empty name, or one
+    :func:`core.text.name_clean` refuses (``bad_name``). (His home club, if any, is set by clubs.)"""
+    name = name_clean(display_name or "", field="display_name")
     if not name:
         raise errors.bad_sides(gettext("a player needs a display name"))
     player = Player.objects.create(user=user, display_name=name[:120], country=country.upper()[:2])

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from audit.services import audit_record
 from core.locking import locked_one
+from core.text import name_clean
 
 from .. import errors
 from ..countries import country_known
@@ -39,7 +40,7 @@ def _clean(changes: dict) -> dict:
         raise errors.bad_profile(unknown[0], _("This cannot be changed on a profile."))
     clean = dict(changes)
     if "display_name" in clean:
-        name = " ".join(str(clean["display_name"] or "").split())
+        name = name_clean(str(clean["display_name"] or ""), field="display_name", refuse=errors.bad_profile)
         if not name:
             raise errors.bad_profile("display_name", _("Give the name other players will see."))
         if len(name) > NAME_MAX:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 
 import pytest
 from icalendar import Calendar
 
-from clubs.models import CheckIn, ClubNight, Season
+from clubs.models import CheckIn, Club, ClubNight, Season
+from matches.models import Player
 from tests.clubs.factories import ClubNightFactory, SeasonFactory, club_cast, club_match, player_of, snapshot
 from tests.factories import TournamentFactory, UserFactory
 from tests.matches.factories_api import client_for
@@ -122,6 +124,20 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_defused_in_the_csv(cast,
     assert rows[3][1] == "'=HYPERLINK(\"x\")"
 
 
+@pytest.mark.parametrize("name", ["Mia\nLyon", "Mia; Lyon, 2", "+33 Mia", "-Mia", "@Mia", "\tMia", "\rMia",
+                                  "=1+2;\n=3"])
+def test_line_breaks_separators_and_formula_starts_in_a_name_read_back_as_one_harmless_cell(cast, season, played,
+                                                                                           name):
+    # Written past the services, as rows from before names were checked may hold them.
+    Player.objects.filter(pk=player_of(cast.organiser).pk).update(display_name=name)
+    response = client_for(None).get(url(cast, f"seasons/{season.pk}/ladder.csv"))
+    assert response.status_code == 200
+    rows = list(csv.reader(io.StringIO(response.content.decode(), newline="")))
+    assert [len(row) for row in rows] == [7] * 4
+    [cell] = [row[1] for row in rows[1:] if row[1].endswith(name)]
+    assert cell == (f"'{name}" if name[0] in "=+-@\t\r" else name)
+
+
 def test_the_ladder_csv_keeps_accents_in_utf8(cast, season, played):
     player = player_of(cast.owner)
     player.display_name = "Anaïs Müller"
@@ -159,6 +175,24 @@ def test_the_calendar_lists_the_clubs_nights_and_dated_events_as_rfc5545(cast):
     tournament = events[f"event-{event.pk}@crawford-club.crawford"]
     assert str(tournament["SUMMARY"]) == event.name
     assert (tournament["DTSTART"].dt, tournament["DTEND"].dt) == (dt.date(2025, 4, 5), dt.date(2025, 4, 7))
+
+
+def test_line_breaks_commas_and_semicolons_in_names_keep_the_calendar_whole_and_read_back(cast):
+    # Written past the services, as rows from before names were checked may hold them.
+    name, city = "Lyon\nClub; A, B", "Lyon,\nPart-Dieu; 3e"
+    Club.objects.filter(pk=cast.club.pk).update(name=name, city=city)
+    night = ClubNightFactory(club=cast.club, opened_by=cast.organiser, date=dt.date(2025, 3, 4), title="Tue;\nnight, 2")
+    event = TournamentFactory(name="Open;\n2025, spring", club=cast.club, starts_on=dt.date(2025, 4, 5), status="open")
+    response = client_for(None).get(url(cast, "calendar.ics"))
+    assert response.status_code == 200
+    calendar = Calendar.from_ical(response.content)
+    # icalendar keeps an X- property's text as written: unescaped here as RFC 5545 (3.3.11) says.
+    written = str(calendar["X-WR-CALNAME"])
+    assert re.sub(r"\\([\\;,nN])", lambda m: "\n" if m[1] in "nN" else m[1], written) == name
+    events = {str(e["UID"]): e for e in calendar.walk("VEVENT")}
+    item = events[f"night-{night.pk}@crawford-club.crawford"]
+    assert (str(item["SUMMARY"]), str(item["LOCATION"])) == (f"{name}: Tue;\nnight, 2", city)
+    assert str(events[f"event-{event.pk}@crawford-club.crawford"]["SUMMARY"]) == "Open;\n2025, spring"
 
 
 def test_the_calendar_of_an_unknown_club_is_a_404():

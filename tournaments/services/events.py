@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, ngettext
 
+from core.text import name_clean
 from engine import clocks
 from tournaments import errors, hosts
 from tournaments.draw import DrawError
@@ -276,7 +277,7 @@ class EventRules:
                 "loss gave him: re-entry is for an event without them"))
 
     def __post_init__(self):
-        title = (self.name or "").strip()
+        title = name_clean(self.name, field="name", refuse=errors.bad_rules) if isinstance(self.name, str) else ""
         if not title:
             raise errors.bad_rules("name", gettext("a tournament needs a name"))
         if len(title) > 200:

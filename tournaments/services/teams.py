@@ -46,6 +46,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from core.text import name_clean
 from matches.models import Player
 from matches.services.matches import MatchSpec, match_create_many, player_for_user, sides_for_many
 from tournaments import errors
@@ -182,7 +183,7 @@ def team_check(tournament: Tournament, *, name, captain_id, member_ids, reserve_
 
     Raises DomainError ``bad_team``, ``unknown_player``, ``team_too_small``; Conflict
     ``team_name_taken``, ``already_in_team``."""
-    name = (name or "").strip() if isinstance(name, str) else ""
+    name = name_clean(name, field="name", refuse=errors.bad_team) if isinstance(name, str) else ""
     if not name:
         raise errors.bad_team("name", gettext("a team needs a name"))
     if len(name) > 120:
