@@ -84,18 +84,25 @@ print(json.dumps(answers))
 """
 
 
-@pytest.mark.slow
-def test_the_demo_runs_on_the_embedded_default_and_every_kind_of_page_answers(tmp_path):
+def run_fresh(script: str, tmp_path: Path, files: list[str]) -> dict:
+    """Run ``script`` in a fresh process on a SQLite file of its own (no DATABASE_URL or REDIS_URL
+    of this run), given a folder holding the real match files ``files``; what it printed last, as
+    JSON."""
     folder = tmp_path / "mat"
     folder.mkdir()
-    for name in FILES:
+    for name in files:
         shutil.copy(BASE_DIR.parent / "shared" / "data" / "mat" / name, folder / name)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"),
            "DATABASE_URL": f"sqlite:///{tmp_path / 'crawford.sqlite3'}"}
-    result = subprocess.run([sys.executable, "-c", WALK, str(folder)], cwd=BASE_DIR, env=env, capture_output=True,
+    result = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=BASE_DIR, env=env, capture_output=True,
                             text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_the_demo_runs_on_the_embedded_default_and_every_kind_of_page_answers(tmp_path):
+    answers = run_fresh(WALK, tmp_path, FILES)
     assert {path: status for path, status in answers.items() if status != 200} == {}
 
 
@@ -147,17 +154,9 @@ print(json.dumps(answers))
 def test_an_import_runs_to_its_end_on_the_embedded_default_and_its_page_shows_sentences(tmp_path):
     # Both steps of an import, as an organiser runs them on a laptop: its page and the API answer
     # every time, each file's result a sentence (the games' count read from SQLite's JSON).
-    folder = tmp_path / "mat"
-    folder.mkdir()
     games = {"galaxy_1pt_match1501137.mat": 1, "studio_3pt_solnze_lasse.mat": 2}
-    for name in games:
-        shutil.copy(BASE_DIR.parent / "shared" / "data" / "mat" / name, folder / name)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp"),
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'crawford.sqlite3'}"}
-    result = subprocess.run([sys.executable, "-c", IMPORT, str(folder)], cwd=BASE_DIR, env=env, capture_output=True,
-                            text=True, timeout=600)
-    assert result.returncode == 0, result.stderr[-3000:]
-    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    answers = run_fresh(IMPORT, tmp_path, list(games))
+    folder = tmp_path / "mat"
     players = [check_mat(read_mat((folder / name).read_bytes())).players for name in games]
     sentences = [f"Accepted: one match of {count} game{'s' if count > 1 else ''}." for count in games.values()]
     assert answers == {"upload": 302, "queued": "queued", "checked": "mapping", "players": 200, "mapped": 302, "done": "done",
