@@ -7,7 +7,6 @@ named with CRAWFORD_QUEUE_PREFIX in front. The README's "Production shape" gives
 import os
 
 from celery import Celery
-from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -62,21 +61,3 @@ for _queue in settings.QUEUES:
         "options": {"queue": f"{settings.QUEUE_PREFIX}{_queue}", "expires": settings.HEARTBEAT_SECONDS},
     }
 
-
-# The relay runs in every worker's main process too (core.outbox.RelayLoop), so that what the
-# outbox holds is sent when beat is stopped.
-_relays: list = []
-
-
-@worker_ready.connect
-def _relay_start(**_kwargs):
-    if settings.OUTBOX_RELAY_IN_WORKERS and not settings.LOCAL_TASKS:
-        from core.outbox import RelayLoop
-
-        _relays.append(RelayLoop().start())
-
-
-@worker_shutdown.connect
-def _relay_stop(**_kwargs):
-    while _relays:
-        _relays.pop().stop()

@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from .models import WorkerHeartbeat
-from .outbox import outbox_backlog
+from .outbox import outbox_backlog, queue_name
 
 logger = logging.getLogger(__name__)
 
@@ -95,8 +95,6 @@ _PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
 def queue_lengths() -> dict[str, int]:
     """How many messages wait in each queue of the broker (Redis's lists), in one round trip;
     {} without a broker or when it does not answer (its state is then told apart: ``redis``)."""
-    from .outbox import queue_name
-
     url = settings.CELERY_BROKER_URL or ""
     if settings.LOCAL_TASKS or not url.startswith(("redis://", "rediss://", "unix://")):
         return {}

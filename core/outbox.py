@@ -43,6 +43,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 from celery import current_app
+from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, F, Min, Q
@@ -366,6 +367,28 @@ class RelayLoop:
         self._stopped.set()
         if self.thread.is_alive() and self.thread is not threading.current_thread():
             self.thread.join(timeout)
+
+
+#: The relay loops this process runs (a Celery worker's main process: :func:`relay_in_workers_connect`).
+_relays: list[RelayLoop] = []
+
+
+def _relay_start(**_kwargs) -> None:
+    if settings.OUTBOX_RELAY_IN_WORKERS and not settings.LOCAL_TASKS:
+        _relays.append(RelayLoop().start())
+
+
+def _relay_stop(**_kwargs) -> None:
+    while _relays:
+        _relays.pop().stop()
+
+
+def relay_in_workers_connect() -> None:
+    """Have every Celery worker's main process run the relay (:class:`RelayLoop`) from when it is
+    ready until it shuts down, so that what the outbox holds is sent with beat stopped (core's
+    ``ready()`` calls it in every process; only a worker sends the signals)."""
+    worker_ready.connect(_relay_start, weak=False, dispatch_uid="crawford-outbox-relay-start")
+    worker_shutdown.connect(_relay_stop, weak=False, dispatch_uid="crawford-outbox-relay-stop")
 
 
 # --- the task's side ----------------------------------------------------------------------------
