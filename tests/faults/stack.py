@@ -310,16 +310,22 @@ class Browser:
 
 
 class Service:
-    """``gunicorn config.wsgi`` (gthread, 2 workers of 2 threads) on a free port."""
+    """``gunicorn config.wsgi`` (gthread, 2 workers of 2 threads) on a free port; or, given
+    ``config``, gunicorn with that settings file (the README's config/gunicorn.conf.py) and only
+    the port changed."""
 
-    def __init__(self, stack: Stack, *, workers: int = 2, threads: int = 2):
+    def __init__(self, stack: Stack, *, workers: int = 2, threads: int = 2, config: Path | None = None,
+                 name: str = "gunicorn"):
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
-        self.process = Process("gunicorn", [
-            sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}",
-            "--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads),
-            "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket",
-        ], env=stack.env(), log_path=stack.folder / "gunicorn.log")
+        if config is not None:
+            options = ["-c", str(config)]
+        else:
+            options = ["config.wsgi", "--worker-class", "gthread", "--workers", str(workers), "--threads",
+                       str(threads), "--timeout", "60", "--graceful-timeout", "5"]
+        self.process = Process(name, [
+            sys.executable, "-m", "gunicorn", *options, "--bind", f"127.0.0.1:{self.port}", "--no-control-socket",
+        ], env=stack.env(), log_path=stack.folder / f"{name}.log")
 
     def start(self) -> None:
         self.process.start()
@@ -338,6 +344,82 @@ class Service:
 
     def stop(self) -> None:
         self.process.terminate(timeout=15)
+
+
+#: The README's production shape: gunicorn's settings and nginx's site.
+GUNICORN_CONF = BASE_DIR / "config" / "gunicorn.conf.py"
+NGINX_SITE = BASE_DIR / "config" / "nginx" / "crawford.conf"
+NGINX = "/usr/sbin/nginx"
+
+
+def render_nginx(folder: Path, *, port: int, upstream_port: int) -> Path:
+    """The repository's nginx site (config/nginx/crawford.conf) made runnable in ``folder``: its
+    ``listen`` on 127.0.0.1:``port``, its upstream on ``upstream_port``, inside an nginx.conf of
+    the folder's own (pid, logs and temporary files there, one worker, logging at ``info`` so
+    that the clients nginx times out are in error.log; access.log names the upstream each request
+    went to, ``upstream=-`` for none). Run as root, its workers stay root (the
+    folder is root's); otherwise nginx runs as whoever starts it. The main file's path."""
+    site = NGINX_SITE.read_text()
+    site, listens = re.subn(r"^(\s*)listen 80;$", rf"\g<1>listen 127.0.0.1:{port};", site, flags=re.M)
+    site, listens6 = re.subn(r"^\s*listen \[::\]:80;\n", "", site, flags=re.M)
+    site, upstreams = re.subn(r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{upstream_port};", site)
+    if (listens, listens6, upstreams) != (1, 1, 1):
+        raise RuntimeError(f"{NGINX_SITE}: expected one 'listen 80;', one 'listen [::]:80;' and one "
+                           f"'server 127.0.0.1:8000;', found {listens}, {listens6}, {upstreams}")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "crawford.conf").write_text(site)
+    temp = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in
+                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    main = folder / "nginx.conf"
+    main.write_text(
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"worker_processes 1;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'} info;\n"
+        + "events { worker_connections 1024; }\n"
+        + "http {\n    log_format upstream '$request_method $request_uri $status upstream=$upstream_addr';\n"
+        + f"    access_log {folder / 'access.log'} upstream;\n{temp}\n    include {folder / 'crawford.conf'};\n}}\n")
+    return main
+
+
+class Nginx:
+    """nginx in front of ``upstream_port`` with the repository's site (:func:`render_nginx`), in
+    the foreground, on a free port."""
+
+    def __init__(self, folder: Path, *, upstream_port: int):
+        self.folder = folder
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.conf = render_nginx(folder, port=self.port, upstream_port=upstream_port)
+        self.process = Process("nginx", [NGINX, "-p", str(folder), "-c", str(self.conf), "-e",
+                                         str(folder / "error.log"), "-g", "daemon off;"],
+                               env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, log_path=folder / "nginx.out",
+                               cwd=folder)
+
+    def start(self) -> Nginx:
+        self.process.start()
+
+        def listening():
+            if not self.process.alive:
+                raise RuntimeError(f"nginx ended:\n{self.process.log()}\n{self.error_log()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return True
+            except OSError:
+                return False
+
+        wait_for("nginx to listen", listening, timeout=30, log=self.error_log)
+        return self
+
+    def error_log(self) -> str:
+        path = self.folder / "error.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def access_log(self) -> list[str]:
+        """One line a request: ``METHOD URI STATUS upstream=ADDRESS`` (``-`` when nginx answered it)."""
+        path = self.folder / "access.log"
+        return path.read_text(errors="replace").splitlines() if path.exists() else []
+
+    def stop(self) -> None:
+        self.process.terminate(timeout=10)
 
 
 class Stack:
