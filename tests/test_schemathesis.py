@@ -26,7 +26,6 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from django.db import transaction
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation.meta import TestPhase
 from schemathesis.specs.openapi.checks import (
@@ -49,7 +48,7 @@ from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make
 from tests.chouette.factories import quick
 from tests.clubs.factories import club_cast
-from tests.factories import MatchFactory, UserFactory
+from tests.factories import MatchFactory, UserFactory, api_token
 from tests.matches.factories_api import make_cast, mat_text
 from tests.tournaments.factories import drawn, player
 from tournaments.models import Entry, Pairing, Tournament
@@ -189,8 +188,7 @@ def build_world() -> World:
 
 @pytest.fixture(params=["player", "organiser"])
 def headers(request, world) -> dict:
-    token, _ = Token.objects.get_or_create(user=world.users[request.param])
-    return {"Authorization": f"Token {token.key}"}
+    return {"Authorization": f"Token {api_token(world.users[request.param])}"}
 
 
 @schema.parametrize()
