@@ -466,7 +466,8 @@ class MeSignOutEverywhereApi(BaseApi):
                                "auth/token/ for a new one.",
                    request=None, responses={204: None})
     def post(self, request):
-        user_credentials_revoke(user=request.user, request=_django_request(request))
+        user_credentials_revoke(user=request.user, request=_django_request(request),
+                                reason="signed_out_everywhere")
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.locking import locked
 from core.models import OutboxTask
@@ -135,11 +136,15 @@ def api_token_create(*, user: User, name: str = "") -> tuple[ApiToken, str]:
 
 @transaction.atomic
 def api_token_revoke(*, user: User, token_id: int) -> None:
-    """Delete ``user``'s API token ``token_id``: it signs no request in from now on. Raises
+    """Delete ``user``'s API token ``token_id``: it signs no request in from now on; audited
+    (``account.token_revoked``, with its name). Raises
     ApiToken.DoesNotExist when he has no such token (another's is not his to see)."""
-    deleted, _rows = ApiToken.objects.filter(user=user, pk=token_id).delete()
-    if not deleted:
+    token = ApiToken.objects.filter(user=user, pk=token_id).first()
+    if token is None:
         raise ApiToken.DoesNotExist(token_id)
+    token.delete()
+    audit_record(actor=user, action="account.token_revoked", object_type="accounts.User", object_id=user.pk,
+                 after={"name": token.name})
 
 
 def api_token_used(token: ApiToken, *, every: int = 600) -> None:
@@ -151,16 +156,25 @@ def api_token_used(token: ApiToken, *, every: int = 600) -> None:
         token.last_used_at = now
 
 
+#: Why every credential of an account ended (:func:`user_credentials_revoke`), as the audit log keeps it.
+REVOKED_BECAUSE = ("password_reset", "password_changed", "password_set", "email_changed", "signed_out_everywhere")
+
+
 @transaction.atomic
-def user_credentials_revoke(*, user: User, request=None) -> User:
+def user_credentials_revoke(*, user: User, reason: str, request=None) -> User:
     """End every credential of ``user`` but his password: every API token is deleted and every
     session of his ends (his ``sessions_generation`` goes up, which changes the auth hash Django
     checks on every request). Done on a password reset or change, an email change and when he
     asks to sign out everywhere. ``request`` (Django's), when it is his own signed-in session, stays
     signed in with its hash renewed and a new session key, as Django's update_session_auth_hash
-    does; a request signed in by a token keeps nothing. Raises nothing."""
+    does; a request signed in by a token keeps nothing. Audited (``account.credentials_revoked``,
+    with ``reason``: one of REVOKED_BECAUSE). Raises ValueError for another reason."""
+    if reason not in REVOKED_BECAUSE:
+        raise ValueError(f"not a reason to end an account's credentials: {reason!r}")
     locked(User.objects.filter(pk=user.pk)).get()
-    ApiToken.objects.filter(user_id=user.pk).delete()
+    tokens, _rows = ApiToken.objects.filter(user_id=user.pk).delete()
+    audit_record(actor=user, action="account.credentials_revoked", object_type="accounts.User", object_id=user.pk,
+                 after={"reason": reason, "tokens": tokens})
     User.objects.filter(pk=user.pk).update(sessions_generation=F("sessions_generation") + 1)
     user.refresh_from_db(fields=["sessions_generation", "password"])
     session = getattr(request, "session", None)

@@ -53,7 +53,7 @@ class EmailView(ThrottledPostMixin, allauth_views.EmailView):
 def account_sign_out_everywhere(request):
     """End every other session and every API token of his (accounts.services.user_credentials_revoke);
     this browser stays signed in."""
-    user_credentials_revoke(user=request.user, request=request)
+    user_credentials_revoke(user=request.user, request=request, reason="signed_out_everywhere")
     messages.success(request, _("You are signed out everywhere else, and your API tokens are revoked."))
     return redirect("account_email")
 

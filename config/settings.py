@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    # Only for its table, which the accounts migration that moved the tokens reads: the API's tokens
+    # are accounts.ApiToken (accounts/authentication.py).
     "rest_framework.authtoken",
     "axes",
     # Accounts: sign-up, email verification, password reset, email change (accounts/adapter.py).

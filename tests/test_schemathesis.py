@@ -36,6 +36,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from accounts.services import api_token_create
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import ClubNight, Membership, Season
 from matches.models import ImportJob
@@ -182,6 +183,7 @@ def build_world() -> World:
         "appeal_id": [appeal.pk],
         "subscription_id": [webhook.pk],
         "delivery_id": [delivery.pk],
+        "token_id": [api_token_create(user=cast.alice, name="script")[0].pk],  # the player's (alice's)
     }
     return World(users={"player": cast.alice, "organiser": cast.organiser}, ids=ids)
 

@@ -266,3 +266,41 @@ def test_a_new_token_beyond_the_most_replaces_the_least_recently_used(alice):
     assert me(client) == 200
     names = set(ApiToken.objects.filter(user=alice).values_list("name", flat=True))
     assert len(names) == TOKENS_MAX and {"probe", "t0"} <= names and "t1" not in names
+
+
+def test_the_audit_log_says_why_his_credentials_ended_and_which_token_he_revoked(alice, outbox_inline):
+    from audit.describe import describe
+    from audit.models import AuditEntry
+
+    laptop = token_of("alice", name="laptop")
+    token_id = with_token(laptop).get("/api/v1/me/tokens/").json()[0]["id"]
+    with_token(laptop).delete(f"/api/v1/me/tokens/{token_id}/")
+    token_of("alice")
+    browser(alice).post("/api/v1/me/sign-out-everywhere/")
+    with outbox_inline():
+        APIClient().post("/api/v1/auth/password/reset/", {"email": "alice@example.org"}, format="json")
+    with outbox_inline():
+        APIClient().post("/api/v1/auth/password/reset/confirm/", {"key": key_of(last_link()), "password": NEW_PASSWORD},
+                         format="json")
+    entries = list(AuditEntry.objects.filter(object_type="accounts.User", object_id=alice.pk).order_by("pk"))
+    assert [(entry.action, entry.actor_id) for entry in entries] == [
+        ("account.token_revoked", alice.pk), ("account.credentials_revoked", alice.pk),
+        ("account.credentials_revoked", alice.pk)]
+    assert [entry.after.get("reason") for entry in entries[1:]] == ["signed_out_everywhere", "password_reset"]
+    assert entries[1].after["tokens"] == 1
+    assert [describe(entry) for entry in entries] == [
+        "Alice revoked his API token “laptop”.",
+        "Alice signed out everywhere: his other sessions ended and his API tokens were revoked.",
+        "Alice reset his password: every session of his ended and his API tokens were revoked.",
+    ]
+
+
+def test_staff_see_the_tokens_in_the_admin_without_a_key_and_not_drfs_empty_table(alice):
+    from tests.factories import UserFactory
+
+    laptop = token_of("alice", name="laptop")
+    staff = Client()
+    staff.force_login(UserFactory(username="stan", is_staff=True, is_superuser=True))
+    page = staff.get("/admin/accounts/apitoken/")
+    assert page.status_code == 200 and "laptop" in page.content.decode() and laptop not in page.content.decode()
+    assert staff.get("/admin/authtoken/tokenproxy/").status_code == 404
