@@ -106,9 +106,8 @@ def user_erase(*, user_id: int, password: str) -> User:
 def user_email_request_change(*, request, user: User, email: str):
     """Ask to change ``user``'s email address to ``email``: allauth keeps it beside the current one,
     unverified, and emails it a verification link; once verified it replaces the current one. His
-current address is told (accounts.notices.email_change_notice).
-    Raises DomainError (field ``email``) for an address allauth refuses (already his, or another
-    account's)."""
+    current address is told first (accounts.notices.email_change_notice). Raises DomainError (field
+    ``email``) for an address allauth refuses (already his, or another account's)."""
     form = EmailChangeForm(user=user, data={"email": email})
     if not form.is_valid():
         message = form.errors.get("email", [_("not a valid email address")])[0]
@@ -137,8 +136,8 @@ def api_token_create(*, user: User, name: str = "") -> tuple[ApiToken, str]:
 @transaction.atomic
 def api_token_revoke(*, user: User, token_id: int) -> None:
     """Delete ``user``'s API token ``token_id``: it signs no request in from now on; audited
-    (``account.token_revoked``, with its name). Raises
-    ApiToken.DoesNotExist when he has no such token (another's is not his to see)."""
+    (``account.token_revoked``, with its name). Raises ApiToken.DoesNotExist when he has no such
+    token (another's is not his to see)."""
     token = ApiToken.objects.filter(user=user, pk=token_id).first()
     if token is None:
         raise ApiToken.DoesNotExist(token_id)
