@@ -1,9 +1,9 @@
 import pytest
-from django.utils import timezone
 
 from accounts.authentication import PlayerTokenAuthentication
 from accounts.models import ApiToken
 from accounts.models_tokens import key_digest
+from accounts.services import api_token_create
 from tests.factories import PlayerFactory, UserFactory, api_token
 
 pytestmark = pytest.mark.django_db
@@ -11,8 +11,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_token_loads_the_user_and_his_player_in_one_query(django_assert_num_queries):
     player = PlayerFactory()
-    key = api_token(player.user)
-    ApiToken.objects.update(last_used_at=timezone.now())  # its use noted a moment ago: nothing to write
+    key = api_token(player.user)  # its use noted a moment ago: nothing to write
 
     with django_assert_num_queries(1):
         user, _ = PlayerTokenAuthentication().authenticate_credentials(key)
@@ -20,7 +19,7 @@ def test_a_token_loads_the_user_and_his_player_in_one_query(django_assert_num_qu
 
 
 def test_a_token_notes_its_use_at_most_every_few_minutes(django_assert_num_queries):
-    key = api_token(PlayerFactory().user)
+    _token, key = api_token_create(user=PlayerFactory().user)
     with django_assert_num_queries(2):  # the token, then its last use noted
         _user, token = PlayerTokenAuthentication().authenticate_credentials(key)
     stamped = ApiToken.objects.get(pk=token.pk).last_used_at

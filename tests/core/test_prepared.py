@@ -5,12 +5,10 @@ import threading
 import pytest
 from django.db import transaction
 from django.db.transaction import TransactionManagementError
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.authentication import PlayerTokenAuthentication
-from accounts.models import ApiToken
 from accounts.models_tokens import key_digest
 from core import prepared as prepared_module
 from core.locking import locked
@@ -56,7 +54,6 @@ def test_token_authentication_is_one_query_compiled_once_per_thread(django_asser
     players = [PlayerFactory() for _ in range(3)]
     keys = [api_token(player.user) for player in players]
     authentication = PlayerTokenAuthentication()
-    ApiToken.objects.update(last_used_at=timezone.now())  # its use noted a moment ago: nothing to write
     for player, key in zip(players, keys, strict=True):
         with django_assert_num_queries(1):  # the token, its user and his player
             user, found = authentication.authenticate_credentials(key)
