@@ -8,10 +8,13 @@ shape and its own OpenAPI document.
 - ``POST auth/email/verify/``: the key of that link (the last part of its path).
 - ``POST auth/email/resend/``: the link again.
 - ``POST auth/login/`` and ``POST auth/logout/``: a session (a browser's client); ``POST
-  auth/token/``: the token for ``Authorization: Token …``.
+  auth/token/``: a new token for ``Authorization: Token …`` (each call another, kept hashed).
 - ``POST auth/password/reset/`` and ``POST auth/password/reset/confirm/``: a reset link emailed,
   then the new password with the link's key.
 - ``GET``/``PATCH me/``: his username, display name and email address; ``POST me/delete/``.
+- ``GET me/tokens/``, ``DELETE me/tokens/<id>/``: his API tokens (never their keys), one revoked;
+  ``POST me/sign-out-everywhere/``: every session and token of his ended (this browser's session
+  kept). A password reset or change and an email change end them too (accounts/receivers.py).
 
 Every password is checked by ``django.contrib.auth.authenticate`` with the request, so the sign-in
 lockout (django-axes) counts failures here exactly as on the sign-in page: after too many for one
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 
-from allauth.account.forms import ResetPasswordForm, ResetPasswordKeyForm, UserTokenForm
+from allauth.account.forms import ResetPasswordKeyForm, UserTokenForm
 from allauth.account.internal import flows
 from allauth.account.models import EmailAddress, get_emailconfirmation_model
 from allauth.core import ratelimit
@@ -39,7 +42,6 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.authtoken.models import Token
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -51,10 +53,11 @@ from core.parsers import JSONParser
 from core.text import name_clean
 
 from . import hooks
-from .forms import DISPLAY_NAME_MAX, SignUpForm
+from .forms import DISPLAY_NAME_MAX, PasswordResetForm, SignUpForm
 from .lockout import LockedOut, seconds_left
-from .selectors import account_emails, email_unverified
-from .services import user_email_request_change, user_erase
+from .models import ApiToken
+from .selectors import account_emails, api_tokens_of, email_unverified
+from .services import api_token_create, api_token_revoke, user_credentials_revoke, user_email_request_change, user_erase
 
 PASSWORD_MAX = 4096
 SENT = gettext_lazy("if the address belongs to an account, an email with a link is on its way to it")
@@ -110,6 +113,9 @@ class TokenObtainApi(AccountApi):
     class InputSerializer(StrictInputSerializer):
         username = serializers.CharField(max_length=150, help_text="the username or the email address")
         password = _password()
+        name = serializers.CharField(max_length=100, required=False, allow_blank=True,
+                                     help_text="your name for the token (the script or device), shown in "
+                                               "your list of tokens")
 
         class Meta:
             ref_name = "TokenRequest"
@@ -121,7 +127,10 @@ class TokenObtainApi(AccountApi):
             ref_name = "TokenResponse"
 
     @extend_schema(
-        operation_id="auth_token_create", tags=["auth"], summary="Get your API token with your password",
+        operation_id="auth_token_create", tags=["auth"], summary="Get a new API token with your password",
+        description="Every call makes a new token (its key is shown this once; only its digest is kept); "
+                    "your tokens are listed at GET me/tokens/. A password reset or change, an email change "
+                    "and sign-out-everywhere end them all.",
         request=InputSerializer,
         responses={200: OutputSerializer, 400: ApiErrorSerializer,
                    403: OpenApiResponse(ApiErrorSerializer, description="email_unverified: the account's email "
@@ -133,10 +142,11 @@ class TokenObtainApi(AccountApi):
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = _authenticated(request, **serializer.validated_data)
+        data = serializer.validated_data
+        user = _authenticated(request, username=data["username"], password=data["password"])
         user_logged_in.send(sender=type(user), request=request, user=user)
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response(self.OutputSerializer({"token": token.key}).data)
+        _token, key = api_token_create(user=user, name=data.get("name", ""))
+        return Response(self.OutputSerializer({"token": key}).data)
 
 
 def _authenticated(request, *, username: str, password: str):
@@ -294,7 +304,7 @@ class PasswordResetApi(AccountApi):
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        form = ResetPasswordForm(data=serializer.validated_data)
+        form = PasswordResetForm(data=serializer.validated_data)
         if not form.is_valid():
             raise _form_errors(form)
         _allauth_limit(request, "reset_password", form.cleaned_data["email"])
@@ -407,6 +417,61 @@ class MeDeleteApi(BaseApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class MeTokensApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField(help_text="your name for it; empty when you gave none")
+        created_at = serializers.DateTimeField()
+        last_used_at = serializers.DateTimeField(allow_null=True, help_text="to within a few minutes; null when "
+                                                                            "never used")
+        current = serializers.BooleanField(help_text="the token this request came with")
+
+        class Meta:
+            ref_name = "ApiToken"
+
+    @extend_schema(operation_id="me_tokens_list", tags=["auth"], summary="Your API tokens",
+                   description="Never their keys: a key is shown once, when POST auth/token/ makes it.",
+                   responses={200: OutputSerializer(many=True)})
+    def get(self, request):
+        current = request.auth.pk if isinstance(request.auth, ApiToken) else None
+        rows = [{"id": token.pk, "name": token.name, "created_at": token.created_at,
+                 "last_used_at": token.last_used_at, "current": token.pk == current}
+                for token in api_tokens_of(request.user)]
+        return Response(self.OutputSerializer(rows, many=True).data)
+
+
+class MeTokenApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="me_tokens_delete", tags=["auth"], summary="Revoke one of your API tokens",
+                   description="It signs no request in from now on (the one this request came with too).",
+                   responses={204: None, 404: OpenApiResponse(ApiErrorSerializer, description="you have no such "
+                                                                                             "token")})
+    def delete(self, request, token_id: int):
+        try:
+            api_token_revoke(user=request.user, token_id=token_id)
+        except ApiToken.DoesNotExist:
+            raise exceptions.NotFound(_("you have no such token")) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeSignOutEverywhereApi(BaseApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="me_sign_out_everywhere", tags=["auth"],
+                   summary="Sign out everywhere: end every session and every API token of yours",
+                   description="A browser session asking keeps signed in (its session renewed); every other "
+                               "session ends, and every API token is revoked, the one asking too. Ask POST "
+                               "auth/token/ for a new one.",
+                   request=None, responses={204: None})
+    def post(self, request):
+        user_credentials_revoke(user=request.user, request=_django_request(request),
+                                reason="signed_out_everywhere")
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 urlpatterns = [
     path("auth/token/", TokenObtainApi.as_view(), name="api-token"),
     path("auth/login/", SessionLoginApi.as_view(), name="api-login"),
@@ -418,4 +483,7 @@ urlpatterns = [
     path("auth/password/reset/confirm/", PasswordResetConfirmApi.as_view(), name="api-password-reset-confirm"),
     path("me/", MeApi.as_view(), name="api-me"),
     path("me/delete/", MeDeleteApi.as_view(), name="api-me-delete"),
+    path("me/tokens/", MeTokensApi.as_view(), name="api-me-tokens"),
+    path("me/tokens/<int:token_id>/", MeTokenApi.as_view(), name="api-me-token"),
+    path("me/sign-out-everywhere/", MeSignOutEverywhereApi.as_view(), name="api-me-sign-out-everywhere"),
 ]

@@ -7,19 +7,27 @@ from rest_framework.authentication import TokenAuthentication
 
 from core.prepared import prepared
 
+from .models import ApiToken
+from .models_tokens import key_digest
+from .services import api_token_used
+
 
 class PlayerTokenAuthentication(TokenAuthentication):
-    """DRF's token authentication, with the player joined (one query instead of two), its query
-    compiled once per thread (``core.prepared``: every authenticated API request runs it)."""
+    """DRF's token authentication (``Authorization: Token <key>``) over the house's tokens
+    (accounts.models.ApiToken: looked up by the key's digest), with the player joined (one query
+    instead of two), its query compiled once per thread (``core.prepared``: every authenticated API
+    request runs it). The token's last use is noted every few minutes, not on every request."""
+
+    model = ApiToken
 
     def authenticate_credentials(self, key):
-        model = self.get_model()
-        query = prepared("accounts.token", lambda: model.objects.select_related("user__player"), model,
-                         field="key", kind=str)
+        query = prepared("accounts.apitoken", lambda: ApiToken.objects.select_related("user__player"), ApiToken,
+                         field="key_digest", kind=str)
         try:
-            token = query.one(key)
-        except model.DoesNotExist:
+            token = query.one(key_digest(key))
+        except ApiToken.DoesNotExist:
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        api_token_used(token)
         return (token.user, token)

@@ -1,16 +1,20 @@
-"""The sign-up and sign-in forms: allauth's, with the player's display name asked at sign-up and
-the sign-in field named ``username`` (it takes the username or the email address) as the sign-in
-page always had it."""
+"""allauth's forms, the house's way: the player's display name asked at sign-up; the sign-in field
+named ``username`` (it takes the username or the email address) as the sign-in page always had it;
+a password reset link sent only to an address that signs its account in; an email change that
+tells the current address."""
 
 from __future__ import annotations
 
 import unicodedata
 
-from allauth.account.forms import LoginForm, SignupForm
+from allauth.account.forms import AddEmailForm, LoginForm, ResetPasswordForm, SignupForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.text import name_problem
+
+from .notices import email_change_notice
+from .selectors import account_emails, address_signs_in
 
 DISPLAY_NAME_MAX = 120  # matches.Player.display_name
 
@@ -47,3 +51,27 @@ class SignInForm(LoginForm):
         login = self.cleaned_data["username"].strip()
         self.cleaned_data["login"] = login  # what allauth's form reads
         return login
+
+
+class PasswordResetForm(ResetPasswordForm):
+    """allauth's password reset, whose link goes only to an address that signs its account in
+    (accounts.selectors.address_signs_in): not to one he asked to change to and has not verified,
+    whose holder would otherwise set the account's password before the address is proven his."""
+
+    def clean_email(self) -> str:
+        email = super().clean_email()
+        self.users = [user for user in self.users if address_signs_in(user, email)]
+        return email
+
+
+class EmailChangeForm(AddEmailForm):
+    """allauth's email change (the new address kept beside his, unverified, and emailed a link),
+    which also tells his current address that a change was asked
+    (accounts.notices.email_change_notice), while he can still undo it."""
+
+    def save(self, request):
+        current, new = account_emails(self.user)[0], self.cleaned_data["email"]
+        # Before the link to the new address: that one stays the last email sent.
+        if current and current.casefold() != new.casefold():
+            email_change_notice(request=request, user=self.user, old=current, new=new)
+        return super().save(request)

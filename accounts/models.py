@@ -4,6 +4,7 @@ match files exist without a user)."""
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -32,6 +33,16 @@ class User(AbstractUser):
                                        help_text="his email address is shown on his player page")
     real_name_public = models.BooleanField(default=False, db_default=False,
                                            help_text="his first and last name are shown on his player page")
+    # Raised to end every session of his (accounts.services.user_credentials_revoke): it is part of
+    # the session's auth hash, as the password is, so Django's own check on every request ends them.
+    sessions_generation = models.PositiveIntegerField(default=0, db_default=0)
+
+    def _get_session_auth_hash(self, secret=None):
+        # Generation 0 keeps Django's own hash: the sessions made before this field existed stay.
+        if not self.sessions_generation:
+            return super()._get_session_auth_hash(secret=secret)
+        return salted_hmac("accounts.User.get_session_auth_hash", f"{self.sessions_generation}:{self.password}",
+                           secret=secret, algorithm="sha256").hexdigest()
 
     @property
     def is_organiser(self) -> bool:
@@ -60,3 +71,4 @@ class User(AbstractUser):
         return self.get_full_name() or _("user %(id)s") % {"id": self.pk}
 
 from .models_requests import OrganiserRequest  # noqa: E402,F401  (the model lives in its own module)
+from .models_tokens import ApiToken  # noqa: E402,F401

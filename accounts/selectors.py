@@ -5,7 +5,7 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from django.db.models import Case, Max, Q, When
 
-from .models import User
+from .models import ApiToken, User
 
 
 def user_by_username(username: str) -> User | None:
@@ -64,3 +64,23 @@ def address_language(address: str) -> str | None:
                                        When(emailaddress__email__iexact=address, then=1), default=0)))
                .order_by("-rank", "pk").values_list("preferred_language", flat=True))
     return next(iter(holders[:1]), None)
+
+
+def api_tokens_of(user: User) -> list[ApiToken]:
+    """His API tokens, the newest first (at most accounts.services.TOKENS_MAX). One query."""
+    return list(ApiToken.objects.filter(user_id=user.pk).order_by("-created_at", "-pk"))
+
+
+def address_signs_in(user: User, address: str) -> bool:
+    """Whether ``address`` (compared without regard to case) signs ``user`` in in place of his
+    username: an allauth address of his that is verified or is his primary (a new account's,
+    unverified until its link is followed: the sign-in then says so), or his account's address
+    when allauth has no row of it (accounts made by staff, the demo or a director). An address he
+    asked to change to and has not verified is none of these. One query at most."""
+    address = (address or "").strip()
+    if not address:
+        return False
+    rows = list(EmailAddress.objects.filter(user_id=user.pk, email__iexact=address).values_list("verified", "primary"))
+    if rows:
+        return any(verified or primary for verified, primary in rows)
+    return (user.email or "").strip().casefold() == address.casefold()

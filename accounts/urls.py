@@ -1,8 +1,9 @@
-"""The account pages: allauth's (sign-in, sign-up, email verification, password reset and change,
-email change), the POSTs that send emails or check passwords throttled (accounts/views.py), and the
-deletion of one's account. ``login`` and ``logout`` keep the names the rest of the site uses;
-``account_login`` and ``account_logout`` are the same pages under the names allauth uses. Only the
-routes of the flows switched on are here (no sign-in by code, no reauthentication by code)."""
+"""The account pages: allauth's (sign-in, sign-up, email verification, password reset and change, email
+change), the POSTs that send emails or check passwords throttled (accounts/views.py), the deletion of
+one's account, his API tokens revoked one by one and signing out everywhere. ``login`` and ``logout``
+keep the names the rest of the site uses; ``account_login`` and ``account_logout`` are the same pages
+under the names allauth uses. Only the routes of the flows switched on are here (no sign-in by code, no
+reauthentication by code)."""
 
 from allauth.account import views as allauth_views
 from django.urls import path, re_path
@@ -30,4 +31,6 @@ urlpatterns = [
     path("password/reset/key/done/", allauth_views.password_reset_from_key_done,
          name="account_reset_password_from_key_done"),
     path("delete/", views.account_delete, name="account_delete"),
+    path("sign-out-everywhere/", views.account_sign_out_everywhere, name="account_sign_out_everywhere"),
+    path("tokens/<int:token_id>/revoke/", views.account_token_revoke, name="account_token_revoke"),
 ]

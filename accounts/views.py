@@ -9,14 +9,17 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
 
-from .services import user_erase
+from .models import ApiToken
+from .selectors import api_tokens_of
+from .services import api_token_revoke, user_credentials_revoke, user_erase
 from .throttling import ThrottledPostMixin
 
 
@@ -38,7 +41,33 @@ class PasswordResetView(ThrottledPostMixin, allauth_views.PasswordResetView):
 
 
 class EmailView(ThrottledPostMixin, allauth_views.EmailView):
-    """His email address: change it, or send its verification email again."""
+    """His account: his email address (change it, or send its verification email again), his API
+    tokens and the button that signs him out everywhere."""
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "api_tokens": api_tokens_of(self.request.user)}
+
+
+@login_required
+@require_POST
+def account_sign_out_everywhere(request):
+    """End every other session and every API token of his (accounts.services.user_credentials_revoke);
+    this browser stays signed in."""
+    user_credentials_revoke(user=request.user, request=request, reason="signed_out_everywhere")
+    messages.success(request, _("You are signed out everywhere else, and your API tokens are revoked."))
+    return redirect("account_email")
+
+
+@login_required
+@require_POST
+def account_token_revoke(request, token_id: int):
+    """Revoke one of his API tokens (accounts.services.api_token_revoke); another's is a 404."""
+    try:
+        api_token_revoke(user=request.user, token_id=token_id)
+    except ApiToken.DoesNotExist:
+        raise Http404("no such token") from None
+    messages.success(request, _("The API token is revoked."))
+    return redirect("account_email")
 
 
 class AccountDeleteForm(forms.Form):

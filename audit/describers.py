@@ -661,6 +661,40 @@ def merge_sentence(entry, sides: Sides) -> str:
     return sentence
 
 
+# --- an account's credentials (accounts.services) ----------------------------------------------
+
+
+def account_sentence(entry, sides: Sides) -> str:
+    """Every token and session of an account ended (and why), or one API token revoked."""
+    after = data(entry.after)
+    values = {"who": who(entry)}
+    if entry.action == "account.token_revoked":
+        name = after.get("name")
+        if name:
+            return gettext("%(who)s revoked his API token “%(name)s”") % {**values, "name": name}
+        return gettext("%(who)s revoked one of his API tokens") % values
+    sentences = {
+        "password_reset": gettext("%(who)s reset his password: every session of his ended and his API tokens "
+                                  "were revoked"),
+        "password_changed": gettext("%(who)s changed his password: his other sessions ended and his API tokens "
+                                    "were revoked"),
+        "password_set": gettext("%(who)s changed his password: his other sessions ended and his API tokens "
+                                "were revoked"),
+        "email_changed": gettext("%(who)s's email address changed: his sessions ended and his API tokens were "
+                                 "revoked"),
+        "signed_out_everywhere": gettext("%(who)s signed out everywhere: his other sessions ended and his API "
+                                         "tokens were revoked"),
+    }
+    return sentences.get(after.get("reason"), gettext("%(who)s's sessions ended and his API tokens were "
+                                                      "revoked")) % values
+
+
+ACCOUNT_ACTIONS = {
+    "account.credentials_revoked": gettext_lazy("Signed out everywhere"),
+    "account.token_revoked": gettext_lazy("API token revoked"),
+}
+
+
 CLAIM_ACTIONS = {
     "claim.requested": gettext_lazy("Player claimed"),
     "claim.approved": gettext_lazy("Claim approved"),
@@ -673,7 +707,8 @@ def register() -> None:
     """Register the match, event, club, chouette and admin describers."""
     for table, sentence in ((MATCH_ACTIONS, match_sentence), (EVENT_ACTIONS, event_sentence),
                             (CLUB_ACTIONS, club_sentence), (CHOUETTE_ACTIONS, chouette_sentence),
-                            (ORGANISER_ACTIONS, organiser_sentence), (PLAYER_ACTIONS, player_sentence)):
+                            (ORGANISER_ACTIONS, organiser_sentence), (PLAYER_ACTIONS, player_sentence),
+                            (ACCOUNT_ACTIONS, account_sentence)):
         describers_register({action: (label, sentence) for action, label in table.items()})
     describer_register("player.profile_updated", gettext_lazy("Profile changed"), profile_sentence)
     describers_register({action: (label, claim_sentence) for action, label in CLAIM_ACTIONS.items()})

@@ -87,8 +87,9 @@ SETUP_SCRIPT = """
 import json
 from django.db.models import Count
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
-from accounts.models import User
+import secrets
+from accounts.models import ApiToken, User
+from accounts.models_tokens import key_digest
 from matches.models import Match, Player, Report, Side
 
 COUNT, TAG = __COUNT__, "__TAG__"
@@ -110,7 +111,9 @@ def matches(status):
     return made, users0, users1
 
 def tokens(users):
-    return [t.key for t in Token.objects.bulk_create([Token(key=Token.generate_key(), user=u) for u in users])]
+    keys = [secrets.token_hex(20) for _ in users]
+    ApiToken.objects.bulk_create([ApiToken(key_digest=key_digest(k), user=u, name="bench") for k, u in zip(keys, users)])
+    return keys
 
 scheduled, reporters, _ = matches("scheduled")
 reported, players0, confirmers = matches("reported")

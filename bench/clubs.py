@@ -276,9 +276,9 @@ def service_build(seed: int, host: str) -> dict:
     """Build the club, its table and 200 recorded games, and the director's disputes; time the
     records, the selector and the endpoints in-process. Runs inside Django (``manage.py shell``)."""
     from django.test import Client
-    from rest_framework.authtoken.models import Token
 
     from accounts.models import User
+    from accounts.services import api_token_create
     from chouette.models import ChouetteSession
     from chouette.selectors import chouette_state, engine_steps, session_settings
     from chouette.services import chouette_game_record, chouette_start
@@ -362,8 +362,8 @@ def service_build(seed: int, host: str) -> dict:
                      statement=f"Bench dispute {number}: what happened at the board.",
                      game_number=rng.randint(1, 9) if number % 2 else None)
 
-    owner_token = Token.objects.create(user=owner).key
-    director_token = Token.objects.create(user=director).key
+    owner_token = api_token_create(user=owner, name="bench")[1]
+    director_token = api_token_create(user=director, name="bench")[1]
     paths = {"state": f"/api/v1/clubs/{club.pk}/chouettes/{table.pk}/",
              "version": f"/api/v1/clubs/{club.pk}/chouettes/{table.pk}/version/",
              "disputes": "/api/v1/disputes/"}

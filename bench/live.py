@@ -75,15 +75,15 @@ SETTLE_SECONDS = 2.0
 # scheduled matches of round 1 (id, length). Prints them as one JSON line.
 SETUP_SCRIPT = """
 import json
-from rest_framework.authtoken.models import Token
 from accounts.models import User
+from accounts.services import api_token_create
 from matches.models import Match, Player, Side
 from tournaments.models import Entry, Tournament
 from tournaments.services import EventRules, tournament_close_entries, tournament_create, tournament_draw
 
 COUNT, TAG = __COUNT__, "__TAG__"
 organiser, _ = User.objects.get_or_create(username="bench-live", defaults={"role": User.Role.ORGANISER})
-token, _ = Token.objects.get_or_create(user=organiser)
+_token, key = api_token_create(user=organiser, name=f"bench live {TAG}")
 tournament = tournament_create(user=organiser, rules=EventRules(name=f"Bench live {TAG}", format=Tournament.Format.SWISS,
                                                                 swiss_rounds=5))
 tournament_close_entries(tournament_id=tournament.pk, user=organiser)
@@ -93,7 +93,7 @@ Entry.objects.bulk_create(Entry(tournament=tournament, side=s, status=Entry.Stat
 tournament_draw(tournament_id=tournament.pk, user=organiser)
 matches = list(Match.objects.filter(event_link__tournament=tournament, status=Match.Status.SCHEDULED)
                .order_by("pk").values_list("pk", "length"))
-print(json.dumps({"event": tournament.pk, "token": token.key, "matches": matches}))
+print(json.dumps({"event": tournament.pk, "token": key, "matches": matches}))
 """
 
 

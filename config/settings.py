@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    # Only for its table, which the accounts migration that moved the tokens reads: the API's tokens
+    # are accounts.ApiToken (accounts/authentication.py).
     "rest_framework.authtoken",
     "axes",
     # Accounts: sign-up, email verification, password reset, email change (accounts/adapter.py).
@@ -98,10 +100,11 @@ WSGI_APPLICATION = "config.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 # The lockout backend comes first: it refuses a locked-out username and address before any
 # password is checked (see "sign-in lockout" below). allauth's backend is Django's ModelBackend
-# that also takes a verified email address in place of the username.
+# that also takes the account's email address in place of the username (accounts/backends.py: never
+# an address he asked to change to and has not verified).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.AuthenticationBackend",
 ]
 # A password is at least 10 characters, not a common one, not all digits, not like the username.
 AUTH_PASSWORD_VALIDATORS = [
@@ -394,7 +397,8 @@ AXES_DISABLE_ACCESS_LOG = True
 # (accounts/adapter.py). A person has one address: changing it sends a link to the new one, and
 # the old one stays until the new one is verified.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm", "signup": "accounts.forms.SignUpForm"}
+ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm", "signup": "accounts.forms.SignUpForm",
+                 "reset_password": "accounts.forms.PasswordResetForm", "add_email": "accounts.forms.EmailChangeForm"}
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"

@@ -1,9 +1,13 @@
 """factory_boy factories: minimal valid rows, related objects kept consistent, no random values
 in fields that tests assert on."""
 
-import factory
+import hashlib
 
-from accounts.models import User
+import factory
+from django.utils import timezone
+
+from accounts.models import ApiToken, User
+from accounts.models_tokens import key_digest
 from clubs.models import ClubEvent, HomeClub
 from matches.models import Match, Player, Side
 from tournaments.models import EventMatch, Tournament
@@ -21,6 +25,17 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Params:
         organiser = factory.Trait(role=User.Role.ORGANISER)
         staff = factory.Trait(is_staff=True)
+
+
+def api_token(user, name: str = "") -> str:
+    """The key of an API token of ``user`` (accounts.models.ApiToken), the same key each time for
+    the same user and name: a test's clients share one token, as they once shared DRF's. Its use is
+    noted as of now, so that a request's queries are counted without the write that notes it
+    (accounts.services.api_token_used)."""
+    key = hashlib.sha256(f"test-token:{user.pk}:{user.username}:{name}".encode()).hexdigest()[:40]
+    ApiToken.objects.get_or_create(key_digest=key_digest(key),
+                                   defaults={"user": user, "name": name, "last_used_at": timezone.now()})
+    return key
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):

@@ -206,3 +206,29 @@ def test_a_kept_test_database_recording_a_migration_the_code_lacks_is_found_so_i
     finally:
         with connection.cursor() as cursor:
             cursor.execute("DELETE FROM django_migrations WHERE name = '9999_gone'")
+
+
+# API tokens moved from DRF's table (the key itself) to accounts.ApiToken (only its digest).
+TOKENS_BEFORE = [("accounts", "0003_organiser_requests"), ("authtoken", "0004_alter_tokenproxy_options")]
+TOKENS_AFTER = [("accounts", "0004_api_tokens_sessions_generation")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_token_migration_keeps_every_token_working_and_keeps_no_key():
+    import hashlib
+
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        apps = _migrate(TOKENS_BEFORE)
+        User, Token = apps.get_model("accounts", "User"), apps.get_model("authtoken", "Token")
+        keys = {}
+        for name in ("ann", "ben"):
+            user = User.objects.create(username=name)
+            keys[user.pk] = Token.objects.create(user=user, key=hashlib.sha1(name.encode()).hexdigest()).key
+        apps = _migrate(TOKENS_AFTER)
+        ApiToken, Token = apps.get_model("accounts", "ApiToken"), apps.get_model("authtoken", "Token")
+        assert {(t.user_id, t.key_digest) for t in ApiToken.objects.all()} == {
+            (user_id, hashlib.sha256(key.encode()).hexdigest()) for user_id, key in keys.items()}
+        assert not Token.objects.exists()
+    finally:
+        MigrationExecutor(connection).migrate(latest)

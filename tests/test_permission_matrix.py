@@ -38,6 +38,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from accounts.services import api_token_create
 from accounts.services_organiser import organiser_request
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import Club, ClubNight, Membership, Season
@@ -137,6 +138,10 @@ MATRIX = {
     ("account_confirm_email", "post"):                   (404, 404, 404, 404, 404, 404, 404),  # no such key
     ("account_delete", "get"):                           (302, 200, 200, 200, 200, 200, 200),
     ("account_delete", "post"):                          (302, 400, 400, 400, 400, 400, 400),
+    ("account_sign_out_everywhere", "get"):              (302, 405, 405, 405, 405, 405, 405),
+    ("account_sign_out_everywhere", "post"):             (302, 302, 302, 302, 302, 302, 302),
+    ("account_token_revoke", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("account_token_revoke", "post"):                    (302, 302, 404, 404, 404, 404, 404),
     ("account_email", "get"):                            (302, 200, 200, 200, 200, 200, 200),
     ("account_email", "post"):                           (302, 302, 302, 302, 302, 302, 302),  # no action named: back to the page
     ("account_email", "put"):                            (302, 302, 302, 302, 302, 302, 302),
@@ -172,6 +177,10 @@ MATRIX = {
     ("api-me", "get"):                                   (401, 200, 200, 200, 200, 200, 200),
     ("api-me", "patch"):                                 (401, 200, 200, 200, 200, 200, 200),
     ("api-me-delete", "post"):                           (401, 400, 400, 400, 400, 400, 400),
+    # His own tokens (alice's is the one named): another's is a 404, as one that does not exist.
+    ("api-me-tokens", "get"):                            (401, 200, 200, 200, 200, 200, 200),
+    ("api-me-token", "delete"):                          (401, 204, 404, 404, 404, 404, 404),
+    ("api-me-sign-out-everywhere", "post"):              (401, 204, 204, 204, 204, 204, 204),
     ("api-password-reset", "post"):                      (400, 400, 400, 400, 400, 400, 400),
     ("api-password-reset-confirm", "post"):              (400, 400, 400, 400, 400, 400, 400),
     ("api-signup", "post"):                              (400, 409, 409, 409, 409, 409, 409),  # signed in: 409
@@ -664,6 +673,7 @@ def world():
               "dispute_id": dispute.pk, "ruling_id": ruling.pk, "appeal_id": appeal.pk,
               "chouette_id": chouette.pk, "game_number": 1, "token": invitation_token(invitation),
               "subscription_id": webhook.pk, "delivery_id": delivery.pk,
+              "token_id": api_token_create(user=cast.alice, name="alice's script")[0].pk,
               # allauth's links (re_path routes): a verification key and a reset link that do not exist
               "key": "not-a-key", "uidb36": "1"}
     return {

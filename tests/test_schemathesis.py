@@ -26,7 +26,6 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from django.db import transaction
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation.meta import TestPhase
 from schemathesis.specs.openapi.checks import (
@@ -37,6 +36,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from accounts.services import api_token_create
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import ClubNight, Membership, Season
 from matches.models import ImportJob
@@ -49,7 +49,7 @@ from rulings.services.disputes import dispute_open
 from rulings.services.rulings import ruling_make
 from tests.chouette.factories import quick
 from tests.clubs.factories import club_cast
-from tests.factories import MatchFactory, UserFactory
+from tests.factories import MatchFactory, UserFactory, api_token
 from tests.matches.factories_api import make_cast, mat_text
 from tests.tournaments.factories import drawn, player
 from tournaments.models import Entry, Pairing, Tournament
@@ -183,14 +183,14 @@ def build_world() -> World:
         "appeal_id": [appeal.pk],
         "subscription_id": [webhook.pk],
         "delivery_id": [delivery.pk],
+        "token_id": [api_token_create(user=cast.alice, name="script")[0].pk],  # the player's (alice's)
     }
     return World(users={"player": cast.alice, "organiser": cast.organiser}, ids=ids)
 
 
 @pytest.fixture(params=["player", "organiser"])
 def headers(request, world) -> dict:
-    token, _ = Token.objects.get_or_create(user=world.users[request.param])
-    return {"Authorization": f"Token {token.key}"}
+    return {"Authorization": f"Token {api_token(world.users[request.param])}"}
 
 
 @schema.parametrize()

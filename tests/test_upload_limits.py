@@ -8,8 +8,8 @@ from __future__ import annotations
 import io
 
 import pytest
-from rest_framework.authtoken.models import Token
 
+from accounts.models import ApiToken
 from matches.models import ImportJob
 from tests.factories import UserFactory
 from tests.matches.factories_api import PASSWORD, client_for
@@ -34,7 +34,7 @@ def test_a_token_request_over_the_limit_gets_a_413_and_no_token(settings):
     response = client_for(None).post("/api/v1/auth/token/", {"username": "alice", "password": PASSWORD,
                                                              "padding": "x" * 5000}, format="json")
     assert response.status_code == 413 and response.json()["code"] == "body_too_large"
-    assert not Token.objects.filter(user=user).exists()
+    assert not ApiToken.objects.filter(user=user).exists()
 
 
 @pytest.mark.parametrize("path", ["/api/v1/imports/", "/imports/"])

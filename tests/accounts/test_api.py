@@ -9,10 +9,9 @@ import datetime as dt
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 from matches.models import Player, Report
 from matches.services.matches import match_create
 from tests.accounts.conftest import last_link
@@ -49,7 +48,7 @@ def test_sign_up_verify_get_a_token_and_report_a_match(outbox_inline):
 
     unverified = post("auth/token/", {"username": "newton", "password": PASSWORD})
     assert unverified.status_code == 403 and unverified.json()["code"] == "email_unverified"
-    assert not Token.objects.filter(user=user).exists()
+    assert not ApiToken.objects.filter(user=user).exists()
 
     verified = post("auth/email/verify/", {"key": key_of(last_link())})
     assert verified.status_code == 200 and EmailAddress.objects.get(user=user).verified
@@ -179,9 +178,10 @@ def test_me_shows_his_own_account_and_changes_the_display_name_and_the_address(o
         moved = client.patch("/api/v1/me/", {"email": "liddell@example.org"}, format="json")
     assert moved.status_code == 200
     assert moved.json()["email"] == "alice@example.org" and moved.json()["email_pending"] == "liddell@example.org"
-    assert [m.to for m in mail.outbox] == [["liddell@example.org"]]
+    assert [m.to for m in mail.outbox] == [["alice@example.org"], ["liddell@example.org"]]  # his address told
     assert post("auth/email/verify/", {"key": key_of(last_link())}).status_code == 200
-    after = client.get("/api/v1/me/").json()
+    assert client.get("/api/v1/me/").status_code == 401  # the change ended his tokens
+    after = client_for(player.user).get("/api/v1/me/").json()
     assert (after["email"], after["email_verified"], after["email_pending"]) == ("liddell@example.org", True, "")
     assert User.objects.get(pk=player.user.pk).email == "liddell@example.org"
 

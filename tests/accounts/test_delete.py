@@ -10,10 +10,9 @@ from allauth.account.models import EmailAddress
 from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 from matches.models import Match, Player, Report
 from tests.matches.factories_api import PASSWORD, client_for, make_cast
 
@@ -40,7 +39,7 @@ def assert_erased(user_id: int, player_id: int, cast, before: dict) -> None:
     assert (user.username, user.email, user.first_name, user.last_name) == (f"deleted:{user_id}", "", "", "")
     assert not user.has_usable_password() and not user.is_active and user.last_login is None
     assert not EmailAddress.objects.filter(user_id=user_id).exists()
-    assert not Token.objects.filter(user_id=user_id).exists()
+    assert not ApiToken.objects.filter(user_id=user_id).exists()
     assert not AccessAttempt.objects.filter(username="alice").exists()
     player = Player.objects.get(pk=player_id)
     assert player.user_id is None and player.display_name == "Alice"

@@ -52,7 +52,7 @@ EMAIL_TASKS = {
 }
 #: The modules that build an email: a new one must be added to this test (see the last test).
 BUILDERS = {
-    "accounts/adapter.py", "accounts/services.py", "accounts/notifications_organiser.py",
+    "accounts/adapter.py", "accounts/services.py", "accounts/notifications_organiser.py", "accounts/notices.py",
     "matches/services/invitations.py", "matches/services/notifications.py",
     "tournaments/services/notifications.py", "rulings/services/notifications.py",
     "core/mail.py",  # sends, once, the messages the notifications above build (send_once)
@@ -158,7 +158,8 @@ def cause_every_email(request) -> list[tuple[str, str]]:
 
 def cause_every_account_email(host: str) -> list[tuple[str, str]]:
     """allauth's emails, caused through its pages on ``host``: the sign-up's verification, an
-    address already taken, a password reset for a known and an unknown address, an email change."""
+    address already taken, a password reset for a known and an unknown address, an email change
+    (the current address told, then the new one's link)."""
     form = {"display_name": "Layla", "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"}
     noor = UserFactory(username="noor", email="noor@example.org")
     EmailAddress.objects.create(user=noor, email=noor.email, verified=True, primary=True)
@@ -186,7 +187,7 @@ KINDS = [
     ("rulings_notify_task", "appeal_decided"),
 ]
 ACCOUNT_SUBJECTS = ["Please Confirm Your Email Address", "Account Already Exists", "Password Reset Email",
-                    "Unknown Account", "Please Confirm Your Email Address"]
+                    "Unknown Account", "A change of your email address was asked", "Please Confirm Your Email Address"]
 
 
 def assert_all_links_on(base: str) -> None:

@@ -9,11 +9,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.authentication import PlayerTokenAuthentication
+from accounts.models_tokens import key_digest
 from core import prepared as prepared_module
 from core.locking import locked
 from core.prepared import Prepared
 from matches.models import Match
-from tests.factories import MatchFactory, PlayerFactory, UserFactory
+from tests.factories import MatchFactory, PlayerFactory, UserFactory, api_token
 
 pytestmark = pytest.mark.django_db
 
@@ -51,12 +52,12 @@ def test_token_authentication_is_one_query_compiled_once_per_thread(django_asser
 
     monkeypatch.setattr(Prepared, "__init__", counting)
     players = [PlayerFactory() for _ in range(3)]
-    tokens = [Token.objects.create(user=player.user) for player in players]
+    keys = [api_token(player.user) for player in players]
     authentication = PlayerTokenAuthentication()
-    for player, token in zip(players, tokens, strict=True):
+    for player, key in zip(players, keys, strict=True):
         with django_assert_num_queries(1):  # the token, its user and his player
-            user, found = authentication.authenticate_credentials(token.key)
-        assert user == player.user and user.player == player and found == token
+            user, found = authentication.authenticate_credentials(key)
+        assert user == player.user and user.player == player and found.key_digest == key_digest(key)
     assert len(made) == 1, "the token's query is compiled once per thread, not per request"
 
 

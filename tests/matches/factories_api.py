@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from engine.actions import action_to_dict
@@ -17,7 +16,7 @@ from engine.formats.mat import match_from_actions, write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Match
-from tests.factories import MatchFactory, PlayerFactory, UserFactory
+from tests.factories import MatchFactory, PlayerFactory, UserFactory, api_token
 
 PASSWORD = "pass-word-123"  # tests.factories.UserFactory's password
 ROLES = ("anonymous", "alice", "bob", "carol", "organiser", "other_organiser", "staff")
@@ -61,8 +60,7 @@ def client_for(user=None, *, auth: str = "token", enforce_csrf: bool = False) ->
     if user is None:
         return client
     if auth == "token":
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
     else:
         assert client.login(username=user.username, password=PASSWORD)
     return client

@@ -11,13 +11,12 @@ import random
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.template.defaultfilters import filesizeformat
-from rest_framework.authtoken.models import Token
 
 from engine.actions import action_to_dict
 from engine.randomgame import random_match_games
 from matches.models import Game, Match, Report
 from matches.services.logs import log_from_json
-from tests.factories import MatchFactory, SideFactory, TournamentFactory
+from tests.factories import MatchFactory, SideFactory, TournamentFactory, api_token
 from tests.matches.factories_api import client_for, json_games, make_cast, mat_text
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +102,7 @@ def test_a_repeated_report_after_confirmation_returns_200_and_changes_nothing(ca
 def test_a_repeated_report_with_its_logs_is_not_replayed_again(api_client, monkeypatch):
     match = MatchFactory(length=3)
     alice = match.side0.player_a.user
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(alice)}")
     games = [[action_to_dict(a) for a in game] for game in random_match_games(random.Random(5), 3)]
     score = list(log_from_json(games, match.rules()).final_score)
     first = api_client.post(f"/api/v1/matches/{match.pk}/report/", {"score": score, "games": games}, format="json")
@@ -121,7 +120,7 @@ def test_a_repeated_report_with_its_logs_is_not_replayed_again(api_client, monke
 def test_a_different_report_is_not_taken_for_a_repeat(api_client):
     match = MatchFactory(length=5)
     alice = match.side0.player_a.user
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(alice)}")
     api_client.post(f"/api/v1/matches/{match.pk}/report/", {"score": [5, 3]}, format="json")
     changed = api_client.post(f"/api/v1/matches/{match.pk}/report/", {"score": [5, 4]}, format="json")
     assert changed.status_code == 200
