@@ -274,9 +274,9 @@ OUTBOX_BROKER_DOWN_SECONDS = env_int("CRAWFORD_OUTBOX_BROKER_DOWN_SECONDS", 5)
 # sent at most OUTBOX_MAX_ATTEMPTS times (then a person looks: /health/ counts them).
 OUTBOX_RELAY_SECONDS = env_int("CRAWFORD_OUTBOX_RELAY_SECONDS", 30)
 OUTBOX_GRACE_SECONDS = env_int("CRAWFORD_OUTBOX_GRACE_SECONDS", 10)
-# Each Celery worker also runs the relay on a thread of its main process (beat's relay aside): a
-# stopped beat then loses nothing (core/outbox.py RelayLoop).
-OUTBOX_RELAY_IN_WORKERS = env_bool("CRAWFORD_OUTBOX_RELAY_IN_WORKERS", True)
+# Each web server process also runs the relay on a thread of its own (beat's relay aside): a
+# stopped beat then loses nothing (core/outbox.py relay_in_process_start, config/wsgi.py).
+OUTBOX_RELAY_IN_WEB = env_bool("CRAWFORD_OUTBOX_RELAY_IN_WEB", True)
 # Redis keeps its queues in memory here: the relay asks its uptime, and sends again at once every
 # row sent before it last started and not done (lost with the restart), rather than after the
 # queue's resend time (half an hour for analyses and imports).

@@ -6,8 +6,3 @@ class CoreConfig(AppConfig):
 
     name = "core"
     default_auto_field = "django.db.models.BigAutoField"
-
-    def ready(self):
-        from .outbox import relay_in_workers_connect
-
-        relay_in_workers_connect()

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -43,7 +44,6 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 from celery import current_app
-from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, F, Min, Q
@@ -337,8 +337,8 @@ def outbox_relay(*, now=None) -> int:
 
 
 class RelayLoop:
-    """The relay run every ``OUTBOX_RELAY_SECONDS`` on a thread of its own (a Celery worker's main
-    process starts one: config/celery.py), until :meth:`stop`. A run that fails (the database
+    """The relay run every ``OUTBOX_RELAY_SECONDS`` on a thread of its own (each web server process
+    starts one: :func:`relay_in_process_start`), until :meth:`stop`. A run that fails (the database
     down) is logged and the next one tries again."""
 
     def __init__(self, *, every: float | None = None):
@@ -369,26 +369,29 @@ class RelayLoop:
             self.thread.join(timeout)
 
 
-#: The relay loops this process runs (a Celery worker's main process: :func:`relay_in_workers_connect`).
-_relays: list[RelayLoop] = []
+#: This process's relay loop, with the process it was started in (a fork does not inherit it).
+_relay: tuple[int, RelayLoop] | None = None
 
 
-def _relay_start(**_kwargs) -> None:
-    if settings.OUTBOX_RELAY_IN_WORKERS and not settings.LOCAL_TASKS:
-        _relays.append(RelayLoop().start())
+def relay_in_process_start() -> RelayLoop | None:
+    """Run the relay (:class:`RelayLoop`) on a thread of this process, once per process: each web
+    server process calls it when it loads the site (config/wsgi.py), so that what the outbox holds
+    is sent with beat stopped. Does nothing without a broker (the local workers take the rows) or
+    with ``OUTBOX_RELAY_IN_WEB`` off; returns the loop, or None."""
+    global _relay
+    if settings.LOCAL_TASKS or not settings.OUTBOX_RELAY_IN_WEB:
+        return None
+    if _relay is None or _relay[0] != os.getpid() or not _relay[1].thread.is_alive():
+        _relay = (os.getpid(), RelayLoop().start())
+    return _relay[1]
 
 
-def _relay_stop(**_kwargs) -> None:
-    while _relays:
-        _relays.pop().stop()
-
-
-def relay_in_workers_connect() -> None:
-    """Have every Celery worker's main process run the relay (:class:`RelayLoop`) from when it is
-    ready until it shuts down, so that what the outbox holds is sent with beat stopped (core's
-    ``ready()`` calls it in every process; only a worker sends the signals)."""
-    worker_ready.connect(_relay_start, weak=False, dispatch_uid="crawford-outbox-relay-start")
-    worker_shutdown.connect(_relay_stop, weak=False, dispatch_uid="crawford-outbox-relay-stop")
+def relay_in_process_stop() -> None:
+    """Stop this process's relay loop (tests)."""
+    global _relay
+    if _relay is not None:
+        _relay[1].stop()
+        _relay = None
 
 
 # --- the task's side ----------------------------------------------------------------------------

@@ -3,9 +3,12 @@ the commit without ever failing the request, sent again by the relay, and run on
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 import redis
@@ -332,28 +335,37 @@ def test_the_brokers_start_is_read_from_its_uptime_and_unknown_when_it_cannot_be
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_workers_own_relay_sends_what_waits_with_beat_stopped(settings, published):
-    # No beat at all: the relay thread a worker starts when it is ready sends the rows on its own.
-    from celery.signals import worker_ready, worker_shutdown
-
+def test_a_web_process_relay_sends_what_waits_with_beat_stopped(settings, published):
+    # No beat at all: the relay thread each web server process starts sends the rows on its own.
     settings.OUTBOX_GRACE_SECONDS = 0
     settings.OUTBOX_RELAY_SECONDS = 0.05
     rows = [row_aged(60), row_aged(60)]
-    worker_ready.send(sender=None)
+    loop = outbox.relay_in_process_start()
     try:
+        assert outbox.relay_in_process_start() is loop  # one per process
         deadline = time.monotonic() + 30
         while len(published) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
-        worker_shutdown.send(sender=None)
+        outbox.relay_in_process_stop()
     assert sorted(published) == sorted(row.pk for row in rows)
     assert all(row.sent_at is not None for row in OutboxTask.objects.all())
-    settings.OUTBOX_RELAY_IN_WORKERS = False  # a site that turns it off has beat's relay alone
-    row_aged(60)
-    worker_ready.send(sender=None)
-    time.sleep(0.3)
-    worker_shutdown.send(sender=None)
-    assert len(published) == 2
+    settings.OUTBOX_RELAY_IN_WEB = False  # a site that turns it off has beat's relay alone
+    assert outbox.relay_in_process_start() is None
+    settings.OUTBOX_RELAY_IN_WEB, settings.LOCAL_TASKS = True, True  # the laptop: the local workers take the rows
+    assert outbox.relay_in_process_start() is None
+
+
+def test_the_site_loaded_by_a_web_server_runs_the_relay_in_its_process():
+    # A fresh process, as a gunicorn worker loads the site: a thread of its own runs the relay.
+    code = ("import threading, config.wsgi\n"
+            "print(sorted(t.name for t in threading.enumerate() if t.name == 'outbox-relay'))")
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/unused",
+           "REDIS_URL": "redis://127.0.0.1:6379/15"}
+    ran = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent.parent, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip().splitlines()[-1] == "['outbox-relay']"
 
 
 # --- once per row ----------------------------------------------------------------------------------
