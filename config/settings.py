@@ -240,8 +240,18 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Redis gives an unacknowledged message to another worker after the visibility timeout: it must be
 # longer than the longest task may run (the imports' hard limit), or a running import would be
 # handed to a second worker while the first still works on it.
+#
+# A message's priority (OutboxTask.priority, 0 to 9) puts it in one of a queue's lists on Redis:
+# kombu keeps a list per step of BROKER_PRIORITY_STEPS (a priority goes to the highest step not
+# above it; step 0 is the queue's own name, the others its name, BROKER_PRIORITY_SEP and the
+# step) and a worker takes from them in the steps' order: the LOWER number is served first.
+# Given here explicitly (kombu's own defaults) because /health/ counts a queue's waiting messages
+# over the same lists (core.health.queue_lengths).
+BROKER_PRIORITY_STEPS = [0, 3, 6, 9]
+BROKER_PRIORITY_SEP = "\x06\x16"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(IMPORT_TIME_LIMIT, ANALYSIS_TIME_LIMIT,
-                                                                CELERY_TASK_TIME_LIMIT) + 60}
+                                                                CELERY_TASK_TIME_LIMIT) + 60,
+                                   "priority_steps": BROKER_PRIORITY_STEPS, "sep": BROKER_PRIORITY_SEP}
 # One message at a time per worker process: a long import never holds quick tasks behind it.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
