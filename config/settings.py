@@ -232,6 +232,12 @@ if ANALYSIS_MAX_PLIES not in (0, 1, 2):
 # Tests only: the number of first attempts of each analysis run that fail with a transient
 # database error before any work, so that a real worker's retry can be seen (tests/analysis).
 ANALYSIS_FAIL_FIRST = env_int("CRAWFORD_ANALYSIS_FAIL_FIRST", 0)
+# The analyses a player's own match-file imports queue by themselves, per uploading user and
+# rolling 24 hours: past this many the imported match is simply not analysed on its own (its
+# director may still ask for it). Staff's imports and an event's own (its director importing for
+# it) are not counted. Those analyses also wait behind every other (a lower priority: the
+# broker's priority lists below).
+ANALYSIS_UPLOADS_PER_DAY = env_int("CRAWFORD_ANALYSIS_UPLOADS_PER_DAY", 20)
 # A task is acknowledged when it has run, not when it is received, and a task whose worker died
 # (kill -9, out of memory) goes back to the queue: with the outbox and idempotent tasks, running a
 # task twice is harmless, losing it is not.
