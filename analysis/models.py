@@ -53,6 +53,11 @@ class MatchAnalysis(models.Model):
                                                                  "in the reader's language)")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
+    queued_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        db_index=False,  # the index below (its rows only) answers every lookup by it
+        help_text="the player whose own match-file import queued this analysis by itself (counted against "
+                  "CRAWFORD_ANALYSIS_UPLOADS_PER_DAY, and run behind the others); empty for any other request")
     requested_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     progressed_at = models.DateTimeField(null=True, blank=True)
@@ -76,6 +81,11 @@ class MatchAnalysis(models.Model):
 
     class Meta:
         verbose_name_plural = "match analyses"
+        indexes = [
+            # How many analyses a player's uploads queued in the last day: a range of this index.
+            models.Index(fields=["queued_for", "requested_at"], condition=Q(queued_for__isnull=False),
+                         name="analysis_queued_for"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(status__in=("queued", "running", "done", "failed")),
                                    name="analysis_status_is_known"),

@@ -5,7 +5,10 @@
   queued for analysis in the same transaction, after the match's own records
   (``ORDER_BUILT_ON``, before the event's draw by name: a refusal there rolls the queueing back
   too);
-- a match written by a match file's import is queued the same way, in the file's transaction.
+- a match written by a match file's import is queued the same way, in the file's transaction;
+  a player's own import (not staff's, nor an event's own: its director importing for it) counts
+  against his ``ANALYSIS_UPLOADS_PER_DAY`` and waits behind every other analysis
+  (``match_analysis_queue_if_needed``'s ``uploaded_by``).
 
 A match without logs, or already analysed (or queued) for the same games at the same depth, is
 left as it is; where gnubg is not installed nothing is queued. Both cost no query for a match
@@ -24,8 +27,17 @@ def _result_confirmed(*, match, actor, ruled_dispute) -> None:
         match_analysis_queue_if_needed(match)
 
 
+def _uploaded_by(match, actor):
+    """The player whose own upload ``match`` is: the importer, unless he is staff or imported it
+    for its event as the event's director (``matches.hooks.directs``: the event's link is the one
+    the import just made, read without a query); None then."""
+    if actor is None or actor.is_staff or hooks.directs(match, actor):
+        return None
+    return actor
+
+
 def _match_imported(*, match, actor) -> None:
-    match_analysis_queue_if_needed(match)
+    match_analysis_queue_if_needed(match, uploaded_by=_uploaded_by(match, actor))
 
 
 def register() -> None:

@@ -5,7 +5,11 @@ failed with a reason.
 The row (:class:`~analysis.models.MatchAnalysis`, one per match) moves queued -> running -> done
 or failed. A request writes it queued, or puts it back to queued with the next ``generation``
 (result cleared), and writes the task in the outbox in the same transaction, under the match's
-lock (``matches.services.reporting.match_locked``, core/locking.py). The task runs
+lock (``matches.services.reporting.match_locked``, core/locking.py). What a player's own
+match-file imports queue by themselves is capped (``ANALYSIS_UPLOADS_PER_DAY`` a rolling day,
+counted by ``queued_for``) and sent at :data:`UPLOADS_PRIORITY`, behind a director's requests,
+confirmations and an event's own imports (:func:`match_analysis_queue_if_needed`); it keeps that
+place when it is queued again (a stale run, a lowered one, the sweeper). The task runs
 :func:`match_analysis_run` for that generation:
 
 - a run of an older generation, or of a row done or failed, changes nothing (a second delivery of
@@ -46,7 +50,7 @@ from audit.services import audit_record
 from core.errors import Conflict, DomainError, NotAllowed
 from core.locking import locked
 from core.models import OutboxTask
-from core.outbox import outbox_enqueue
+from core.outbox import PRIORITY_FIRST, PRIORITY_LAST, outbox_enqueue
 from engine.actions import actions_from_json
 from engine.errors import EngineError
 from matches import hooks as match_hooks
@@ -63,6 +67,10 @@ logger = logging.getLogger(__name__)
 #: The task a request writes in the outbox (analysis/tasks.py), named: tasks import this module.
 TASK = "analysis.tasks.match_analysis_task"
 PLIES = (0, 1, 2)
+#: The priority of the analyses a player's own uploads queue (``MatchAnalysis.queued_for``): served
+#: after every other (a director's request, a confirmation's, an event's import's), which keep the
+#: outbox's first.
+UPLOADS_PRIORITY = PRIORITY_LAST
 
 
 class Superseded(Exception):
@@ -118,9 +126,19 @@ def _capped(plies: int) -> int:
     return min(plies, settings.ANALYSIS_MAX_PLIES)
 
 
-def _queue(match: Match, *, plies: int, fingerprint: str, actor=None) -> MatchAnalysis:
+def _priority(row: MatchAnalysis) -> int:
+    """The priority of ``row``'s task: last for what a player's uploads queued, else first."""
+    return UPLOADS_PRIORITY if row.queued_for_id is not None else PRIORITY_FIRST
+
+
+def _enqueue(row: MatchAnalysis) -> None:
+    outbox_enqueue(TASK, row.pk, row.generation, priority=_priority(row))
+
+
+def _queue(match: Match, *, plies: int, fingerprint: str, actor=None, queued_for: int | None = None) -> MatchAnalysis:
     """Write the match's analysis queued for ``plies`` (a new row, or the next generation of the
-    existing one, its result cleared) and its task in the outbox. The match is locked by the caller."""
+    existing one, its result cleared) and its task in the outbox, at the priority of a player's
+    uploads when ``queued_for`` (his user's id) is given. The match is locked by the caller."""
     now = timezone.now()
     row = locked(MatchAnalysis.objects.filter(pk=match.pk)).first()
     if row is None:
@@ -132,12 +150,13 @@ def _queue(match: Match, *, plies: int, fingerprint: str, actor=None) -> MatchAn
     row.done = row.total = 0
     row.result, row.engine, row.failure_code, row.failure = None, "", "", ""
     row.requested_by = actor if getattr(actor, "is_authenticated", False) else None
+    row.queued_for_id = queued_for
     row.requested_at, row.started_at, row.progressed_at, row.analysed_at = now, None, None, None
     for side in (0, 1):
         for name in SIDE_FIELDS:
             setattr(row, f"{name}{side}", None)
     row.save()
-    outbox_enqueue(TASK, match.pk, row.generation)
+    _enqueue(row)
     return row
 
 
@@ -175,10 +194,25 @@ def match_analysis_request(match, *, actor=None, plies: int | None = None) -> Ma
         return row
 
 
-def match_analysis_queue_if_needed(match: Match) -> MatchAnalysis | None:
+def uploads_queued_today(user_id: int, *, now=None) -> int:
+    """How many analyses ``user_id``'s own uploads queued by themselves in the 24 hours before
+    ``now`` (rows still ``queued_for`` him: a later request by a director or a confirmation takes
+    one off him); one range of the ``analysis_queued_for`` index."""
+    since = (now or timezone.now()) - timedelta(days=1)
+    return MatchAnalysis.objects.filter(queued_for_id=user_id, requested_at__gte=since).count()
+
+
+def match_analysis_queue_if_needed(match: Match, *, uploaded_by=None) -> MatchAnalysis | None:
     """Inside a change of ``match`` (locked by the caller: a confirmation, an import): queue its
     analysis unless gnubg is absent, the match has no games, or its analysis is already queued,
-    running or done for the same games at the same depth. Returns the row queued, else None."""
+    running or done for the same games at the same depth. Returns the row queued, else None.
+
+    ``uploaded_by``: the player (a user) whose own match-file import this is (not staff's, not an
+    event's own: the caller tells). His uploads queue at most ``ANALYSIS_UPLOADS_PER_DAY`` analyses
+    a rolling day (:func:`uploads_queued_today`); past that nothing is queued (None: the match
+    keeps whatever analysis it had, none for a new one, and its director may ask for one). What
+    they queue is recorded against him (``queued_for``) and sent at :data:`UPLOADS_PRIORITY`,
+    behind every other analysis."""
     if not gnubg_adapter.available():
         return None
     logs = _logs(match)
@@ -188,7 +222,12 @@ def match_analysis_queue_if_needed(match: Match) -> MatchAnalysis | None:
     current = MatchAnalysis.objects.filter(pk=match.pk).values_list("status", "plies", "games_hash").first()
     if current is not None and current[0] != MatchAnalysis.Status.FAILED and current[1:] == (plies, fingerprint):
         return None
-    return _queue(match, plies=plies, fingerprint=fingerprint)
+    if uploaded_by is not None and uploads_queued_today(uploaded_by.pk) >= settings.ANALYSIS_UPLOADS_PER_DAY:
+        logger.info("match %s imported by user %s is not analysed on its own: %s analyses of his uploads today",
+                    match.pk, uploaded_by.pk, settings.ANALYSIS_UPLOADS_PER_DAY)
+        return None
+    return _queue(match, plies=plies, fingerprint=fingerprint,
+                  queued_for=None if uploaded_by is None else uploaded_by.pk)
 
 
 # --- the run ----------------------------------------------------------------------------------------
@@ -309,7 +348,10 @@ def _store(row: MatchAnalysis, replay: ReplayInput, result: dict) -> MatchAnalys
         fingerprint = games_fingerprint(match, logs)
         if fingerprint != replay.fingerprint:
             logger.info("analysis of match %s was stale (its games changed while it ran): queued again", row.pk)
-            return _queue(match, plies=current.plies, fingerprint=fingerprint, actor=current.requested_by)
+            # The same request for the games as they are now: its requester, and its place behind
+            # the others when a player's uploads queued it.
+            return _queue(match, plies=current.plies, fingerprint=fingerprint, actor=current.requested_by,
+                          queued_for=current.queued_for_id)
         sides = result.get("sides") or [{}, {}]
         current.status, current.result = MatchAnalysis.Status.DONE, result
         current.engine = str(result.get("engine", ""))[:64]
@@ -360,7 +402,7 @@ def match_analysis_time_limit(match_id: int, *, generation: int) -> MatchAnalysi
             return row
         row.status, row.done, row.progressed_at = MatchAnalysis.Status.QUEUED, 0, timezone.now()
         row.save(update_fields=["status", "done", "progressed_at", "plies", "lowered_from"])
-        outbox_enqueue(TASK, match_id, generation)
+        _enqueue(row)
         return row
 
 
@@ -377,9 +419,10 @@ def match_analyses_sweep(*, now=None) -> tuple[int, int]:
     now = now or timezone.now()
     limit = now - timedelta(seconds=settings.ANALYSIS_STALL_SECONDS)
     stalled = (MatchAnalysis.objects.filter(status=MatchAnalysis.Status.RUNNING, progressed_at__lt=limit)
-               .order_by("progressed_at").values_list("pk", "generation", "attempt", "progressed_at")[:100])
+               .order_by("progressed_at")
+               .values_list("pk", "generation", "attempt", "progressed_at", "queued_for_id")[:100])
     sent = failed = 0
-    for match_id, generation, attempt, progressed_at in stalled:
+    for match_id, generation, attempt, progressed_at, queued_for in stalled:
         with transaction.atomic():
             claimed = MatchAnalysis.objects.filter(pk=match_id, generation=generation, attempt=attempt,
                                                    status=MatchAnalysis.Status.RUNNING,
@@ -395,6 +438,6 @@ def match_analyses_sweep(*, now=None) -> tuple[int, int]:
             logger.warning("analysis of match %s made no progress since %s: sent again", match_id, progressed_at)
             OutboxTask.objects.filter(task=TASK, args=[match_id, generation], done_at=None).update(
                 done_at=now, last_error="sent again by the analyses' sweeper: its worker stopped")
-            outbox_enqueue(TASK, match_id, generation)
+            _enqueue(MatchAnalysis(pk=match_id, generation=generation, queued_for_id=queued_for))
             sent += 1
     return sent, failed

@@ -235,6 +235,12 @@ if ANALYSIS_MAX_PLIES not in (0, 1, 2):
 # Tests only: the number of first attempts of each analysis run that fail with a transient
 # database error before any work, so that a real worker's retry can be seen (tests/analysis).
 ANALYSIS_FAIL_FIRST = env_int("CRAWFORD_ANALYSIS_FAIL_FIRST", 0)
+# The analyses a player's own match-file imports queue by themselves, per uploading user and
+# rolling 24 hours: past this many the imported match is simply not analysed on its own (its
+# director may still ask for it). Staff's imports and an event's own (its director importing for
+# it) are not counted. Those analyses also wait behind every other (a lower priority: the
+# broker's priority lists below).
+ANALYSIS_UPLOADS_PER_DAY = env_int("CRAWFORD_ANALYSIS_UPLOADS_PER_DAY", 20)
 # A task is acknowledged when it has run, not when it is received, and a task whose worker died
 # (kill -9, out of memory) goes back to the queue: with the outbox and idempotent tasks, running a
 # task twice is harmless, losing it is not.
@@ -243,8 +249,18 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Redis gives an unacknowledged message to another worker after the visibility timeout: it must be
 # longer than the longest task may run (the imports' hard limit), or a running import would be
 # handed to a second worker while the first still works on it.
+#
+# A message's priority (OutboxTask.priority, 0 to 9) puts it in one of a queue's lists on Redis:
+# kombu keeps a list per step of BROKER_PRIORITY_STEPS (a priority goes to the highest step not
+# above it; step 0 is the queue's own name, the others its name, BROKER_PRIORITY_SEP and the
+# step) and a worker takes from them in the steps' order: the LOWER number is served first.
+# Given here explicitly (kombu's own defaults) because /health/ counts a queue's waiting messages
+# over the same lists (core.health.queue_lengths).
+BROKER_PRIORITY_STEPS = [0, 3, 6, 9]
+BROKER_PRIORITY_SEP = "\x06\x16"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(IMPORT_TIME_LIMIT, ANALYSIS_TIME_LIMIT,
-                                                                CELERY_TASK_TIME_LIMIT) + 60}
+                                                                CELERY_TASK_TIME_LIMIT) + 60,
+                                   "priority_steps": BROKER_PRIORITY_STEPS, "sep": BROKER_PRIORITY_SEP}
 # One message at a time per worker process: a long import never holds quick tasks behind it.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -88,8 +88,12 @@ def redis_state() -> dict:
     return {"up": True}
 
 
-#: Redis's keys of one queue: kombu keeps each priority step's messages in a list of its own.
-_PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+def _priority_suffixes() -> tuple[str, ...]:
+    """Redis's keys of one queue after its name: kombu keeps each priority step's messages in a
+    list of its own (step 0 the queue's own name; settings.BROKER_PRIORITY_STEPS and _SEP, the
+    transport options the workers and the outbox's publish use)."""
+    sep = settings.BROKER_PRIORITY_SEP
+    return tuple(f"{sep}{step}" if step else "" for step in settings.BROKER_PRIORITY_STEPS)
 
 
 def queue_lengths() -> dict[str, int]:
@@ -98,20 +102,20 @@ def queue_lengths() -> dict[str, int]:
     url = settings.CELERY_BROKER_URL or ""
     if settings.LOCAL_TASKS or not url.startswith(("redis://", "rediss://", "unix://")):
         return {}
-    timeout = settings.BROKER_TIMEOUT_SECONDS
+    timeout, suffixes = settings.BROKER_TIMEOUT_SECONDS, _priority_suffixes()
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
         try:
             pipe = client.pipeline(transaction=False)
             for queue in settings.QUEUES:
-                for suffix in _PRIORITY_SUFFIXES:
+                for suffix in suffixes:
                     pipe.llen(queue_name(queue) + suffix)
             counts = pipe.execute()
         finally:
             client.close()
     except (redis.RedisError, OSError):
         return {}
-    steps = len(_PRIORITY_SUFFIXES)
+    steps = len(suffixes)
     return {queue: sum(counts[index * steps:(index + 1) * steps]) for index, queue in enumerate(settings.QUEUES)}
 
 

@@ -81,11 +81,14 @@ def local_due(row: OutboxTask, now) -> bool:
 
 
 def outbox_take_local(queues: Iterable[str], *, now=None) -> OutboxTask | None:
-    """Take the oldest row due (:func:`local_due`) of ``queues``: mark it sent now, one attempt
-    more, and return it; None when none is due. The update is conditional on the row as it was
-    read, so a row another process took or finished meanwhile is not taken twice."""
+    """Take the first row due (:func:`local_due`) of ``queues`` by priority (the lower number
+    first, as a broker's workers take their messages: core.outbox.outbox_enqueue), then the
+    oldest: mark it sent now, one attempt more, and return it; None when none is due. The update
+    is conditional on the row as it was read, so a row another process took or finished meanwhile
+    is not taken twice."""
     now = now or timezone.now()
-    candidates = OutboxTask.objects.filter(queue__in=list(queues), done_at=None).order_by("pk")[:POLL_BATCH]
+    candidates = (OutboxTask.objects.filter(queue__in=list(queues), done_at=None)
+                  .order_by("priority", "pk")[:POLL_BATCH])
     for row in candidates:
         if not local_due(row, now):
             continue

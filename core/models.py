@@ -25,6 +25,10 @@ class OutboxTask(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     done_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    priority = models.PositiveSmallIntegerField(
+        default=0, db_default=0,
+        help_text="0 (the default: served first) to 9 (served last): the message's priority on the broker, and the "
+                  "order a local worker takes rows in")
     origin = models.CharField(max_length=255, blank=True, default="", db_default="",
                               help_text="the address (scheme://host) of the request that wrote the row, or empty: "
                                         "an email's links are made on it when no site URL is set (core/links.py)")
@@ -38,6 +42,11 @@ class OutboxTask(models.Model):
             models.Index(fields=["sent_at"], condition=Q(sent_at__isnull=False, done_at=None),
                          name="outbox_sent_not_done"),
             models.Index(fields=["done_at"], condition=Q(done_at__isnull=False), name="outbox_done"),
+            # A local worker's poll: the rows not done, by priority then age.
+            models.Index(fields=["priority", "id"], condition=Q(done_at=None), name="outbox_to_do"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(priority__lte=9), name="outbox_priority_0_to_9"),
         ]
 
     def __str__(self) -> str:

@@ -60,6 +60,10 @@ logger = logging.getLogger(__name__)
 #: When the broker may be tried again after a failed publish (time.monotonic()); 0: not known down.
 _broker_down_until = 0.0
 _PRIMITIVES = (int, float, str, bool, type(None))
+#: A task's priority (OutboxTask.priority): the first served, every task's unless it says...
+PRIORITY_FIRST = 0
+#: ...and the last served (kombu's range on Redis is 0 to 9, the lower first).
+PRIORITY_LAST = 9
 
 
 def queue_of(task_name: str) -> str:
@@ -72,26 +76,32 @@ def queue_name(queue: str) -> str:
     return f"{settings.QUEUE_PREFIX}{queue}"
 
 
-def outbox_enqueue(task, *args) -> OutboxTask:
+def outbox_enqueue(task, *args, priority: int = PRIORITY_FIRST) -> OutboxTask:
     """Write the row of ``task`` (a Celery task or its name) with ``args`` (ids and primitives
     only) in the current transaction, and have it published after the commit (see the module's
     docstring: the publish never fails the caller). The task is later called as
     ``task(*args, outbox_id=row.pk)``. Nothing is written, nor sent, if the transaction rolls back.
 
+    ``priority`` (:data:`PRIORITY_FIRST` 0, the default, to :data:`PRIORITY_LAST` 9) is the
+    message's: a queue's workers take its messages of a lower number first (on Redis, kombu's
+    priority lists: settings.BROKER_PRIORITY_STEPS), and so does a local worker its rows.
+
     Raises RuntimeError outside an atomic block (in autocommit the row would be written at once
-    and the task sent before the change it belongs to exists) and TypeError for an argument that
-    is not a primitive.
+    and the task sent before the change it belongs to exists), TypeError for an argument that
+    is not a primitive and ValueError for a priority outside 0..9.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("outbox_enqueue must be called inside transaction.atomic(): the task belongs to a change")
     bad = [arg for arg in args if not isinstance(arg, _PRIMITIVES)]
     if bad:
         raise TypeError(f"task arguments must be ids and primitives, not {bad!r}")
+    if isinstance(priority, bool) or not isinstance(priority, int) or not PRIORITY_FIRST <= priority <= PRIORITY_LAST:
+        raise ValueError(f"a task's priority is {PRIORITY_FIRST} to {PRIORITY_LAST}, not {priority!r}")
     name = task if isinstance(task, str) else task.name
     # The address of the request this change answers (or the one the running task was given): an
     # email the task sends links there when no site URL is set (core/links.py).
     row = OutboxTask(task=name, args=list(args), queue=queue_of(name), created_at=timezone.now(),
-                     origin=current_origin()[:255])
+                     origin=current_origin()[:255], priority=priority)
     if settings.LOCAL_TASKS:
         # The row is the message: a local worker takes it once it is committed.
         row_insert(row, later=True)
@@ -176,6 +186,8 @@ def outbox_publish(row: OutboxTask, broker) -> None:
     connection, without declaring the queue again on every publish (its workers declare it; on
     Redis a queue is only a list, made by the first message): a third of ``send_task``'s CPU.
 
+    The message carries the row's priority (kombu puts it in the queue's list of that priority).
+
     Raises whatever the broker raises (kombu's OperationalError, OSError, ...)."""
     app = current_app
     task = app._tasks.get(row.task)
@@ -192,7 +204,7 @@ def outbox_publish(row: OutboxTask, broker) -> None:
         argsrepr=repr(args), kwargsrepr=repr(kwargs),
     )
     app.amqp.send_task_message(_producer(broker), row.task, message, queue=queue_name(row.queue), exchange="",
-                               declare=[], retry=False)
+                               declare=[], retry=False, priority=row.priority)
 
 
 def broker_known_down() -> bool:

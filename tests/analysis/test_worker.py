@@ -1,7 +1,8 @@
 """The analysis task on a real Celery worker of the ``analysis`` queue (tests/conftest.py's
 ``celery_cluster``), through the outbox: it runs to done at 0-ply with its progress seen rising,
-a second request replaces the first (and a second delivery of a done run changes nothing), and a
-transient fault (the database lost on the first attempt: CRAWFORD_ANALYSIS_FAIL_FIRST) is retried."""
+a second request replaces the first (and a second delivery of a done run changes nothing), a
+transient fault (the database lost on the first attempt: CRAWFORD_ANALYSIS_FAIL_FIRST) is retried,
+and a confirmation's analysis is run before a player's uploads queued earlier (their priority)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from analysis.models import MatchAnalysis
 from analysis.services import TASK, match_analysis_request
 from core.outbox import queue_name
 from tests.analysis.conftest import confirm_with_file, same_verdict
+from tests.analysis.test_uploads import imported
+from tests.factories import UserFactory
 from tests.matches.factories_api import make_cast
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -86,3 +89,23 @@ def test_a_lost_database_on_the_first_attempt_is_retried_by_the_worker(celery_cl
     assert done.attempt == 1  # the failed attempt failed before claiming the row
     log = worker.log()
     assert "Retry in 5s" in log and "injected" in log, log
+
+
+def test_a_confirmations_analysis_is_run_before_the_players_uploads_queued_earlier(celery_cluster, settings):
+    # Two matches a player uploaded, queued first (behind the others: UPLOADS_PRIORITY), then a
+    # confirmed match's analysis; no worker yet, so the three wait on the broker together.
+    settings.ANALYSIS_PLIES = 0
+    uploader = UserFactory(username="uploader")
+    uploads = imported(uploader, 2, seed=40)
+    cast = make_cast(length=3)
+    confirm_with_file(cast.match, cast.alice, cast.bob)
+    assert [row(pk).queued_for_id for pk in uploads] == [uploader.pk, uploader.pk]
+    assert row(cast.match.pk).queued_for_id is None
+    assert not MatchAnalysis.objects.exclude(status="queued").exists()
+    worker = celery_cluster.worker(queues=("analysis",))
+    every = [cast.match.pk, *uploads]
+    wait_for(worker, lambda: MatchAnalysis.objects.filter(pk__in=every, status="done").count() == 3,
+             "the three analyses done")
+    started = sorted(every, key=lambda pk: row(pk).started_at)
+    assert started[0] == cast.match.pk, [(pk, row(pk).started_at) for pk in every]
+    assert set(started[1:]) == set(uploads)

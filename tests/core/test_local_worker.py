@@ -70,9 +70,9 @@ def local(settings):
     RAN.clear()
 
 
-def enqueue(task: str, *args, queue: str = "quick") -> OutboxTask:
+def enqueue(task: str, *args, queue: str = "quick", priority: int = 0) -> OutboxTask:
     with transaction.atomic():
-        row = outbox_enqueue(task, *args)
+        row = outbox_enqueue(task, *args, priority=priority)
     OutboxTask.objects.filter(pk=row.pk).update(queue=queue)
     row.refresh_from_db()
     return row
@@ -87,6 +87,29 @@ def test_without_a_broker_a_row_is_written_unsent_for_a_local_worker_and_taken_o
     assert outbox_take_local(["quick"], now=now).pk == second.pk
     assert outbox_take_local(["quick"], now=now) is None  # both taken, neither past its grace
     assert outbox_take_local(["imports", "analysis"], now=now) is None
+
+
+def test_a_local_worker_takes_the_lower_priority_number_first_then_the_oldest():
+    task = "tests.core.local_worker_record"
+    last = enqueue(task, "last", priority=9)
+    later = enqueue(task, "later", priority=6)
+    first, second = enqueue(task, "first"), enqueue(task, "second")
+    also_last = enqueue(task, "also last", priority=9)
+    now = timezone.now()
+    taken = [outbox_take_local(["quick"], now=now).pk for _ in range(5)]
+    assert taken == [first.pk, second.pk, later.pk, last.pk, also_last.pk]
+    assert outbox_take_local(["quick"], now=now) is None
+
+
+def test_a_local_worker_runs_the_first_served_row_even_behind_a_full_batch_of_the_last_served(monkeypatch):
+    monkeypatch.setattr(local_worker, "POLL_BATCH", 3)
+    task = "tests.core.local_worker_record"
+    for index in range(4):
+        enqueue(task, f"upload {index}", priority=9)
+    enqueue(task, "director's")
+    worker = LocalWorker(["quick"], max_idle_polls=1)
+    worker.run_once()
+    assert RAN == ["director's"]
 
 
 def test_a_row_left_by_a_dead_worker_is_taken_again_after_the_grace_times_its_attempts_and_never_past_the_limit():
