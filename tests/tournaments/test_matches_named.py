@@ -60,10 +60,13 @@ def test_a_correction_refused_names_both_matches_in_the_readers_language(organis
     report_only(tournament, "main-2-1", alice)
     with translation.override("ro"):
         final, semi = translation.gettext("the final"), translation.gettext("a semi-final")
+        # Two players as the reader's language joins them (Romanian: "Alice – Bob").
+        alice_bob, alice_dave = (translation.gettext("%(a)s v %(b)s") % {"a": "Alice", "b": other}
+                                 for other in ("Bob", "Dave"))
         with pytest.raises(Conflict) as caught:
             override(tournament, "main-1-1", dave)
     assert final != "the final" and caught.value.details["match"] == "main-2-1"
-    assert f"Alice v Bob ({final})" in caught.value.message and f"Alice v Dave ({semi})" in caught.value.message
+    assert f"{alice_bob} ({final})" in caught.value.message and f"{alice_dave} ({semi})" in caught.value.message
     assert not KEY.search(caught.value.message)
 
 
