@@ -6,7 +6,8 @@
   (``ORDER_BUILT_ON``, before the event's draw by name: a refusal there rolls the queueing back
   too);
 - a match written by a match file's import is queued the same way, in the file's transaction;
-  a player's own import (not staff's, nor an event's own: its director importing for it) counts
+  a player's own import (not staff's, nor an event's own: its director, an approved organiser,
+  importing for it; a player who made an event on his own club's calendar is a player here) counts
   against his ``ANALYSIS_UPLOADS_PER_DAY`` and waits behind every other analysis
   (``match_analysis_queue_if_needed``'s ``uploaded_by``).
 
@@ -16,6 +17,7 @@ without stored games (``matches.selectors.match_stored_games``)."""
 
 from __future__ import annotations
 
+from accounts.models import User
 from matches import hooks
 from matches.selectors import match_stored_games
 
@@ -28,10 +30,13 @@ def _result_confirmed(*, match, actor, ruled_dispute) -> None:
 
 
 def _uploaded_by(match, actor):
-    """The player whose own upload ``match`` is: the importer, unless he is staff or imported it
-    for its event as the event's director (``matches.hooks.directs``: the event's link is the one
-    the import just made, read without a query); None then."""
-    if actor is None or actor.is_staff or hooks.directs(match, actor):
+    """The player whose own upload ``match`` is: the importer, unless he is staff or an approved
+    organiser who imported it for his event as its director (``matches.hooks.directs``: the event's
+    link is the one the import just made, read without a query); None then. Anyone may make an
+    event on a club of his own: directing one does not lift a player's daily bound."""
+    if actor is None or actor.is_staff:
+        return None
+    if actor.role == User.Role.ORGANISER and hooks.directs(match, actor):
         return None
     return actor
 

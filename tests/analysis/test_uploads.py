@@ -112,6 +112,19 @@ def test_an_events_own_imports_are_neither_counted_nor_put_behind(settings):
     assert analysed(own) == {own[0]: (event.organiser.pk, UPLOADS_PRIORITY)}
 
 
+def test_a_player_directing_an_event_of_his_own_making_is_still_a_player_uploading(settings):
+    # Anyone may make a club and an event on its calendar: directing it does not lift the bound.
+    settings.ANALYSIS_UPLOADS_PER_DAY = 1
+    event = TournamentFactory(name="My Own Open", organiser=UserFactory(username="self-made"))
+    assert event.organiser.role != "organiser"
+    entrants = {}
+    for name in ("lasse", "winnerdave"):
+        entrants[name] = PlayerFactory(display_name=name).pk
+        Entry.objects.create(tournament=event, side=SideFactory(player_a_id=entrants[name]))
+    matches = imported(event.organiser, 2, context={"event": event.pk}, mapping=entrants)
+    assert analysed(matches) == {matches[0]: (event.organiser.pk, UPLOADS_PRIORITY)}
+
+
 def test_past_the_cap_the_page_and_the_api_say_not_analysed_and_a_director_may_still_ask(settings):
     settings.ANALYSIS_UPLOADS_PER_DAY = 1
     player = UserFactory(username="uploader")
