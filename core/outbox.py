@@ -45,7 +45,7 @@ from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 from kombu.utils.uuid import uuid
@@ -370,6 +370,11 @@ class RelayLoop:
             close_old_connections()
             try:
                 outbox_relay()
+            except (OperationalError, InterfaceError) as error:
+                # The database down (a restart, a failover): said once a run, without a traceback;
+                # the rows wait for the next run.
+                logger.warning("the outbox relay could not run (the database: %s): it runs again in %s s",
+                               str(error).splitlines()[0][:200], self.every)
             except Exception:
                 logger.exception("the outbox relay failed: it runs again in %s s", self.every)
             self.runs += 1

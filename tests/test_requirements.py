@@ -17,7 +17,7 @@ APPS = ["accounts", "matches", "tournaments", "clubs", "chouette", "rulings", "c
 # Refuses the top-level modules named in argv[1] (comma-separated), then sets Django up, runs the
 # system checks and imports every module of the apps named in argv[2:].
 WALK = """
-import importlib, importlib.abc, os, pathlib, sys
+import importlib, importlib.abc, os, pathlib, runpy, sys
 blocked = set(sys.argv[1].split(","))
 
 class Refuse(importlib.abc.MetaPathFinder):
@@ -35,9 +35,14 @@ call_command("check", fail_level="WARNING")
 count = 0
 for app in sys.argv[2:]:
     for path in sorted(pathlib.Path(app).rglob("*.py")):
-        if path.name != "__main__.py":
+        if path.name == "__main__.py":
+            continue
+        if "." in path.stem:
+            # A settings file another program reads (gunicorn -c config/gunicorn.conf.py), not a module.
+            runpy.run_path(str(path))
+        else:
             importlib.import_module(".".join(path.with_suffix("").parts))
-            count += 1
+        count += 1
 print(count)
 """
 

@@ -70,8 +70,10 @@ def all_done(stack, ids: list[int]) -> bool:
 
 
 def waiting(stack) -> int:
-    """The messages in Redis's analysis queue (its list; beat's heartbeats for it among them)."""
-    return stack.redis.client().llen("analysis")
+    """The messages in Redis's analysis queue, every priority's list of it (beat's heartbeats for it
+    among them)."""
+    client = stack.redis.client()
+    return sum(client.llen(key) for key in client.scan_iter("analysis*") if client.type(key) == b"list")
 
 
 def sends(stack, ids: list[int]) -> list[int]:

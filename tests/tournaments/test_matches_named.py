@@ -60,7 +60,7 @@ def test_a_correction_refused_names_both_matches_in_the_readers_language(organis
     report_only(tournament, "main-2-1", alice)
     with translation.override("ro"):
         final, semi = translation.gettext("the final"), translation.gettext("a semi-final")
-        # Two players as the reader's language joins them (Romanian: "Alice – Bob").
+        # Two players as the reader's language joins them (Romanian puts a dash between them).
         alice_bob, alice_dave = (translation.gettext("%(a)s v %(b)s") % {"a": "Alice", "b": other}
                                  for other in ("Bob", "Dave"))
         with pytest.raises(Conflict) as caught:
