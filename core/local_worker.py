@@ -3,7 +3,8 @@
 With no ``REDIS_URL`` (the README's run command) there is no broker and no Celery worker. The
 outbox table is then the queue (``LOCAL_TASKS``): a change writes its tasks as rows in its own
 transaction (core/outbox.py) and nothing else; a *local worker*, a process of its own, takes the
-rows of its queues one at a time, oldest first, and runs each task on its main thread.
+rows of its queues one at a time, by their priority and then oldest first, and runs each task on
+its main thread.
 
 Why processes, and why the table:
 
@@ -26,7 +27,7 @@ Why processes, and why the table:
 ``manage.py runserver`` starts one worker per queue (quick, imports, analysis: as in production, a
 long import or analysis never delays an email) and watches them; ``manage.py outbox_worker`` runs
 one alone (another web server than runserver). The quick worker also runs beat's periodic jobs
-(config/celery.py) at their intervals, and every worker records its queue's heartbeat, so
+(config/celery.py) when it starts and then at their intervals, and every worker records its queue's heartbeat, so
 ``/health/`` tells the same truth on a laptop as in production.
 """
 
