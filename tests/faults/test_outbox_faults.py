@@ -314,14 +314,16 @@ def test_postgres_restarted_under_load_answers_503_only_while_down_and_leaves_no
                 return
 
     def reader(stop: threading.Event) -> None:
+        # A page too: amy's player page (the pages take no token, and a match page of the pool is
+        # hidden from anyone but its players until bea's side has consented to it).
         paths = [f"/api/v1/matches/{pool[0]}/", f"/api/v1/matches/?player={made['players']['amy']}",
-                 f"/matches/{pool[1]}/"]
+                 f"/players/{made['players']['amy']}/"]
         index = 0
         while not stop.is_set():
             path = paths[index % len(paths)]
             index += 1
-            # As amy, a player of these matches: one the other side has not consented to yet is
-            # hidden from anyone else (404), and the reads are about PostgreSQL, not consent.
+            # As amy (the API's reads), a player of these matches: one the other side has not
+            # consented to yet is hidden from anyone else (404); the reads are about PostgreSQL.
             answers.call("read", lambda p=path: stack.get(p, headers=auth(amy), timeout=30), expected=None)
             time.sleep(0.01)
 
