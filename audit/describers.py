@@ -90,10 +90,12 @@ def match_sentence(entry, sides: Sides) -> str:
         if before.get("status") == "confirmed":
             return gettext("%(who)s reopened the match: the result %(before)s no longer stands") % values
         return gettext("%(who)s reopened the match") % values
-    if action in ("consent_given", "consent_declined"):
+    if action in ("consent_given", "consent_declined", "consent_reset"):
         values["side"] = side_name(after.get("side"), sides)
         if action == "consent_given":
             return gettext("%(who)s confirmed, for %(side)s, that the match counts on the record") % values
+        if action == "consent_reset":
+            return gettext("The result %(who)s set waits for %(side)s to confirm it before it counts on the record") % values
         return gettext("%(who)s declined, for %(side)s, to have the match on the record") % values
     if action == "unrated":
         return gettext("%(who)s made the match unrated: it was a forfeit") % values
@@ -247,6 +249,7 @@ def event_sentence(entry, sides: Sides) -> str:
             "entry.signed_up": gettext("%(entrant)s signed up, by %(who)s"),
             "entry.added_late": gettext("%(who)s added %(entrant)s late, after the draw"),
             "entry.checked_in": gettext("%(who)s checked %(entrant)s in"),
+            "entry.accepted": gettext("%(who)s accepted the entry: the event's results count on the record"),
             "entry.reinstated": gettext("%(who)s reinstated %(entrant)s: the disqualification was undone"),
             # issue 17 point 4 (reentry17): a buy-back into the main
             "entry.reentered": gettext("%(who)s re-entered %(entrant)s into the main, after a first-round loss"),
@@ -495,6 +498,7 @@ MATCH_ACTIONS = {
     "match.reopened": gettext_lazy("Match reopened"),
     "match.consent_given": gettext_lazy("Consent to the record given"),
     "match.consent_declined": gettext_lazy("Consent to the record declined"),
+    "match.consent_reset": gettext_lazy("Consent to the record asked again"),
     "match.deleted": gettext_lazy("Match removed with its pairing"),
     "match.unrated": gettext_lazy("Match made unrated"),
     "match.flag_fell": gettext_lazy("Flag fall recorded"),  # issue 17 point 1 (clocks17)
@@ -517,6 +521,7 @@ EVENT_ACTIONS = {
     "entry.signed_up": gettext_lazy("Entrant signed up"),
     "entry.added_late": gettext_lazy("Entrant added late"),
     "entry.checked_in": gettext_lazy("Entrant checked in"),
+    "entry.accepted": gettext_lazy("Entry accepted"),
     "entry.withdrawn": gettext_lazy("Entrant withdrawn"),
     "entry.reinstated": gettext_lazy("Entrant reinstated"),
     "entry.division_set": gettext_lazy("Entrant's division set"),

@@ -112,6 +112,31 @@ def _claim_players(user):
     ).values("pk")
 
 
+def _managed(user):
+    return Membership.objects.filter(user_id=user.pk, status=Membership.Status.ACTIVE,
+                                     role__in=MANAGERS).values("club_id")
+
+
+def _claim_entered(user):
+    """The players ``user`` put in a club himself, whose claims he may not decide: the walk-ins he
+    registered, the players of the club matches he created or imported, and those checked in at the
+    nights of the clubs he runs (a check-in is the club's managers' act)."""
+    mine = ClubMatch.objects.filter(match__created_by_id=user.pk)
+    return Player.objects.filter(
+        Q(pk__in=Membership.objects.filter(invited_by_id=user.pk, player__isnull=False).values("player"))
+        | Q(pk__in=mine.values("match__side0__player_a")) | Q(pk__in=mine.values("match__side0__player_b"))
+        | Q(pk__in=mine.values("match__side1__player_a")) | Q(pk__in=mine.values("match__side1__player_b"))
+        | Q(pk__in=CheckIn.objects.filter(night__club_id__in=_managed(user)).values("player"))
+    ).values("pk")
+
+
+def _claim_tied(user):
+    """The users tied to ``user`` through clubs: members of the clubs he runs (asked, invited or
+    active) and those he invited to any club."""
+    return Membership.objects.filter(Q(club_id__in=_managed(user)) | Q(invited_by_id=user.pk),
+                                     user__isnull=False).values("user_id")
+
+
 CLUB_CONTEXT = hooks.MatchContext(
     name="club",
     order=20,
@@ -126,7 +151,14 @@ CLUB_CONTEXT = hooks.MatchContext(
             queryset=ClubNight.objects.all(), required=False, allow_null=True,
             help_text="the club night it is played at (sets the club)"),
     },
+    vouches_for=lambda match, players: _club_vouches(match, players),
 )
+
+
+def _club_vouches(match, players) -> bool:
+    """The match is a club's and every player of the side is a member of it (see ``_prepare``)."""
+    link = ClubMatch.objects.filter(match_id=match.pk).only("club_id").first()
+    return link is not None and all(_plays_in(link.club_id, player) for player in players)
 
 
 # --- the home club ----------------------------------------------------------------------------------
@@ -222,6 +254,9 @@ EVENT_HOST = hosts.EventHost(
     filter=lambda tournaments, club_id: tournaments.filter(club_event__club_id=club_id),
     player_clubs=_player_clubs,
     owned_choices=_clubs_owned,
+    member_players=lambda club_id, player_ids: set(Membership.objects.filter(
+        club_id=club_id, status=Membership.Status.ACTIVE, user__player__pk__in=list(player_ids),
+    ).values_list("user__player__pk", flat=True)),
 )
 
 
@@ -263,7 +298,8 @@ def register() -> None:
     hooks.player_context_register(HOME_CLUB_CONTEXT)
     hooks.player_section_register(CLUBS_SECTION)
     hooks.player_director_register(hooks.PlayerDirector(name="clubs.club", directs=_directs_player))
-    hooks.claim_director_register(hooks.ClaimDirector(name="clubs.club", players=_claim_players))
+    hooks.claim_director_register(hooks.ClaimDirector(name="clubs.club", players=_claim_players, entered=_claim_entered,
+                                                  tied=_claim_tied))
     hosts.event_host_register(EVENT_HOST)
 
 

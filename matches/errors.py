@@ -272,8 +272,8 @@ def claim_not_open(status: str) -> Conflict:
 
 
 def claim_may_not_decide() -> NotAllowed:
-    return NotAllowed(_("only staff or a director of an event or club this player played in may decide a claim"),
-                      code="not_a_director")
+    return NotAllowed(_("only staff, or a director of an event or club this player played in who did not enter "
+                        "him there and has no tie to the claimant, may decide this claim"), code="not_a_director")
 
 
 def claim_own_decision() -> NotAllowed:

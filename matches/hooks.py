@@ -179,7 +179,9 @@ class MatchContext:
     - ``mat_tag``: the .mat export's tag that carries ``describe(match)``;
     - ``members(value)``: the players a match of the context given by ``value`` (an event) may be
       between, as a ``Player`` queryset (an event's entrants); None: anyone. Imports for the
-      context offer and accept only them.
+      context offer and accept only them;
+    - ``vouches_for(match, players)``: whether the context the match belongs to vouches, now, for
+      a side of these players (``Player`` rows; see ``matches.services.consent``); None: for none.
     """
 
     name: str
@@ -202,6 +204,7 @@ class MatchContext:
     describe: Callable[[Any], str | None] | None = None
     mat_tag: str | None = None
     members: Callable[[Any], Any] | None = None
+    vouches_for: Callable[[Any, list], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -393,6 +396,14 @@ def describe_player(player) -> list[tuple[str, str]]:
     return lines
 
 
+def context_vouches(match, players: list) -> bool:
+    """Whether a context ``match`` belongs to vouches, now, for a side of ``players`` (``Player``
+    rows): an event for the players who accepted it and whom it is really run for, a club for its
+    members. A director's result keeps the consent of such a side (``consent_after_override``)."""
+    return any(context.vouches_for is not None and context.vouches_for(match, players)
+               for context in match_contexts())
+
+
 def vouched(prepared: list[tuple[MatchContext, Attachment]], players: list) -> bool:
     """Whether one of the contexts a new match is prepared for vouches for a side of ``players``."""
     return any(attachment.vouches is not None and attachment.vouches(players) for _, attachment in prepared)
@@ -480,21 +491,30 @@ def directs_player(user, player_id: int) -> bool:
 
 # --- who decides a claim of a player -------------------------------------------------------------------
 #
-# A claim of a player known from imported files ("this is me": matches.services.claims) is decided by
-# staff, or by a director of an event or a club where the player played: an event's organiser for
-# its entrants and the players of its matches; a club's owners and organisers for the players of its
-# matches (club nights, the ladder), its check-ins, its members and home players. Those are known
-# above matches: each app registers a :class:`ClaimDirector`.
+# A claim of a player known from imported files or entered as a walk-in ("this is me":
+# matches.services.claims) is decided by staff, or by a director of an event or a club where the player
+# played, when that director has no tie to the claimant and did not enter the player himself: one
+# person with two accounts must not hand himself a player he put in his own event. Who played where,
+# who entered whom and who is tied to whom are known above matches: each app registers a
+# :class:`ClaimDirector`.
 
 
 @dataclass(frozen=True)
 class ClaimDirector:
-    """``players(user)``: the players ``user`` directs through this app, as a ``Player`` queryset of
-    their keys (``.values("pk")``), used as a subquery: one query decides one claim or lists them
-    all."""
+    """What an app says about the claims ``user`` may decide, each as a subquery of keys
+    (``.values("pk")``), so that one query decides one claim or lists them all:
+
+    - ``players(user)``: the players he directs through this app (``Player`` keys);
+    - ``entered(user)``: those of them he put there himself (entered in his event, registered as a
+      walk-in, imported into his club): he may not decide their claims;
+    - ``tied(user)``: the users tied to him through this app (entrants of his events, members of
+      his clubs, those he invited): he may not decide their claims.
+    """
 
     name: str
     players: Callable[[Any], Any]
+    entered: Callable[[Any], Any] | None = None
+    tied: Callable[[Any], Any] | None = None
 
 
 _claim_directors: dict[str, ClaimDirector] = {}
@@ -514,6 +534,22 @@ def claim_directed(user, field: str = "player_id") -> Q:
         return q
     for name in sorted(_claim_directors):
         q |= Q(**{f"{field}__in": _claim_directors[name].players(user)})
+    return q
+
+
+def claim_decidable(user) -> Q:
+    """A ``Q`` on ``PlayerClaim``: the claims ``user`` may decide as a director (staff decide
+    every claim): of a player he directs (:func:`claim_directed`), whom he did not enter himself,
+    by a claimant other than himself and not tied to him."""
+    q = claim_directed(user) & ~Q(user_id=getattr(user, "pk", None))
+    if not getattr(user, "is_authenticated", False):
+        return q
+    for name in sorted(_claim_directors):
+        director = _claim_directors[name]
+        if director.entered is not None:
+            q &= ~Q(player_id__in=director.entered(user))
+        if director.tied is not None:
+            q &= ~Q(user_id__in=director.tied(user))
     return q
 
 

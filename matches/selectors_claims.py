@@ -26,9 +26,10 @@ class ClaimRow:
 
 def _deciding(user) -> Q:
     """The claims waiting that ``user`` may decide (not his own): all of them for staff; else those
-    of players of an event or club he directs (``hooks.claim_directed``: a subquery)."""
+    of players of an event or club he directs, whom he did not enter, by claimants not tied to him
+    (``hooks.claim_decidable``: subqueries)."""
     waiting = Q(status=PlayerClaim.Status.REQUESTED) & ~Q(user=user)
-    return waiting if user.is_staff else waiting & hooks.claim_directed(user)
+    return waiting if user.is_staff else waiting & hooks.claim_decidable(user)
 
 
 def _with_matches(player_field: str = "pk") -> Exists:

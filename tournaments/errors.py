@@ -414,3 +414,7 @@ def walk_in_singles_only() -> DomainError:
 
 def walk_in_late_seed() -> DomainError:
     return DomainError(_("seed: a late entrant is the last seed; leave the seed empty"), code="bad_seed", field="seed")
+
+
+def not_entered() -> DomainError:
+    return DomainError(_("you are not entered in this event"), code="not_entered")

@@ -40,11 +40,13 @@ from core.errors import NotAllowed
 from matches import hooks
 from matches.models import Player
 
+from . import hosts
 from .api.serializers import EventBriefSerializer
 from .finish_checks import FinishCheck, finish_blockers, finish_check_register, finish_check_unregister, finish_checks
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
 from .selectors import match_round_name, round_label
 from .services import tournament_result_confirmed
+from .services.acceptance import Vouching, event_vouches
 
 # --- the event context ----------------------------------------------------------------------------
 
@@ -57,16 +59,32 @@ def _prepare(*, created_by, event: Tournament) -> hooks.Attachment:
         # Building each link caches it on its match (a one-to-one), as create() does.
         EventMatch.objects.bulk_create([EventMatch(match=match, tournament=event) for match in matches])
 
-    # The event vouches for every side: its director's results count at once.
-    return hooks.Attachment(attach=attach, organiser=event.organiser, vouches=lambda players: True,
+    # The event vouches for the players who stand behind it and whom it is run for, and for its
+    # players without an account (see services.acceptance); read once for all its new matches.
+    return hooks.Attachment(attach=attach, organiser=event.organiser, vouches=Vouching(event).vouches,
                             attach_many=attach_many)
 
 
+def _vouches_for(match, players) -> bool:
+    event = event_of(match)
+    return event is not None and event_vouches(event, players)
+
+
 def _directs_player(user, player_id: int) -> bool:
-    """``user`` organises an event the player has entered (alone, in a pair or in a team)."""
-    entered = Entry.objects.filter(tournament__organiser_id=user.pk).filter(
-        Q(side__player_a_id=player_id) | Q(side__player_b_id=player_id))
-    return entered.exists() or TeamMember.objects.filter(tournament__organiser_id=user.pk, player_id=player_id).exists()
+    """``user`` organises an event the player is in and the event vouches for him: a player with
+    an account who accepted it (and the event is run for him: see ``services.acceptance``), or a
+    player without one entered in it (alone, in a pair or in a team)."""
+    guest = Q(side__player_a_id=player_id, side__player_a__user__isnull=True) | Q(
+        side__player_b_id=player_id, side__player_b__user__isnull=True)
+    if Entry.objects.filter(guest, tournament__organiser_id=user.pk).exists() or TeamMember.objects.filter(
+            tournament__organiser_id=user.pk, player_id=player_id, player__user__isnull=True).exists():
+        return True
+    accepted = Tournament.objects.filter(organiser_id=user.pk, acceptances__player_id=player_id)
+    if user.is_organiser:
+        return accepted.exists()
+    # A club's owner without the organiser role runs his club's events for its members only.
+    return any(event.club is not None and hosts.member_players(event.club.pk, [player_id])
+               for event in accepted.select_related(*hosts.host_joins()))
 
 
 def _claim_players(user):
@@ -81,6 +99,33 @@ def _claim_players(user):
         | Q(pk__in=played.values("match__side0__player_a")) | Q(pk__in=played.values("match__side0__player_b"))
         | Q(pk__in=played.values("match__side1__player_a")) | Q(pk__in=played.values("match__side1__player_b"))
     ).values("pk")
+
+
+def _claim_entered(user):
+    """The players ``user`` put in events himself, whose claims he may not decide: those of the
+    entries he made (alone, in a pair, in a team), those of his events' entries made before who
+    entered was kept (his, as their organiser's), and the players of the matches he created or
+    imported in his events."""
+    events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
+    entries = Entry.objects.filter(Q(entered_by_id=user.pk) | Q(tournament_id__in=events, entered_by__isnull=True))
+    mine = EventMatch.objects.filter(tournament_id__in=events, match__created_by_id=user.pk)
+    return Player.objects.filter(
+        Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
+        | Q(pk__in=TeamMember.objects.filter(team__entry__in=entries).values("player"))
+        | Q(pk__in=mine.values("match__side0__player_a")) | Q(pk__in=mine.values("match__side0__player_b"))
+        | Q(pk__in=mine.values("match__side1__player_a")) | Q(pk__in=mine.values("match__side1__player_b"))
+    ).values("pk")
+
+
+def _claim_tied(user):
+    """The users tied to ``user`` through events: the account holders entered in his events."""
+    events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
+    entries = Entry.objects.filter(tournament_id__in=events, side__isnull=False)
+    return Player.objects.filter(
+        Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
+        | Q(pk__in=TeamMember.objects.filter(tournament_id__in=events).values("player")),
+        user__isnull=False,
+    ).values("user_id")
 
 
 def _entrants(event: Tournament):
@@ -139,6 +184,7 @@ EVENT_CONTEXT = hooks.MatchContext(
     describe=_describe,
     mat_tag="Event",
     members=_entrants,
+    vouches_for=_vouches_for,
 )
 
 
@@ -189,7 +235,8 @@ def register() -> None:
     hooks.match_context_register(EVENT_CONTEXT)
     hooks.player_section_register(EVENTS_SECTION)
     hooks.player_director_register(hooks.PlayerDirector(name="tournaments.event", directs=_directs_player))
-    hooks.claim_director_register(hooks.ClaimDirector(name="tournaments.event", players=_claim_players))
+    hooks.claim_director_register(hooks.ClaimDirector(name="tournaments.event", players=_claim_players,
+                                                        entered=_claim_entered, tied=_claim_tied))
     hooks.result_confirmed.connect(_result_changed, name="tournaments.tournament_result_confirmed",
                                    order=hooks.ORDER_BUILT_ON)
     hooks.result_reopened.connect(_result_changed, name="tournaments.tournament_result_confirmed",

@@ -12,6 +12,9 @@ tournaments never names them. The clubs app registers an :class:`EventHost` in i
 - which ``select_related`` path reads an event's host, how to read it and how to filter on it
   (the events list and API: ``?club=``, the ``club`` brief);
 - the home club of each player, for the same-club rule of the draw;
+- which of some players are members of a host by their own act (their accepted membership): an
+  event on a club's calendar is run for them by its club even when its organiser has not the
+  organiser role (``member_players``: the event vouches for their results, see ``tournaments.hooks``);
 - which hosts a user runs events of without the organiser role (a club's owner, for his club's
   events: ``owned_choices``): such a user may create an event only on one of them
   (``tournaments.services.events.may_create_events`` and ``tournament_create``), and then runs it
@@ -44,7 +47,9 @@ class EventHost:
     - ``filter(tournaments, host_id)``: the events of that host among ``tournaments``;
     - ``player_clubs(player_ids)``: each player's home club id, for those that have one;
     - ``owned_choices(user)``: ``(id, name)`` of the hosts whose events ``user`` may create and
-      run without the organiser role (none unless the host says so).
+      run without the organiser role (none unless the host says so);
+    - ``member_players(host_id, player_ids)``: those of the players (ids) whose account holds an
+      active membership of the host, which they asked for or accepted (none unless the host says so).
     """
 
     joins: tuple[str, ...]
@@ -54,6 +59,7 @@ class EventHost:
     filter: Callable[[QuerySet, int], QuerySet]
     player_clubs: Callable[[Iterable[int]], dict[int, int]]
     owned_choices: Callable[[Any], list[tuple[int, str]]] = lambda user: []
+    member_players: Callable[[int, Iterable[int]], set[int]] = lambda host_id, player_ids: set()
 
 
 _registered: list[EventHost] = []
@@ -97,3 +103,9 @@ def host_filter(tournaments: QuerySet, host_id: int) -> QuerySet:
 
 def player_clubs(player_ids: Iterable[int]) -> dict[int, int]:
     return _registered[0].player_clubs(player_ids) if _registered else {}
+
+
+def member_players(host_id: int, player_ids: Iterable[int]) -> set[int]:
+    """Those of ``player_ids`` who are members of the host ``host_id`` by their own act (an
+    accepted membership of their account); empty with no host registered."""
+    return _registered[0].member_players(host_id, player_ids) if _registered else set()

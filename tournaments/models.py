@@ -291,6 +291,11 @@ class Entry(models.Model):
     # Issue 17 point 4 (re-entry, buy-back): the player's earlier entry this one re-enters the main
     # for (tournaments.services.reentry); null for an original entry. Same side, same event.
     reentry_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="reentry")
+    # Who made the entry (the player himself, the organiser, staff, a captain); empty for the
+    # entries made before it was kept, which count as their event's organiser's. A director may not
+    # decide the claim of a player he entered himself (tournaments.hooks).
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
 
     class Meta:
         ordering = ["tournament", "seed", "created_at", "id"]
@@ -371,3 +376,31 @@ class BoardOrder(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["team", "round_number"], name="board_order_once_per_round")]
+
+
+class Acceptance(models.Model):
+    """A player stands behind an event's results by his own act: he entered it himself (signed
+    up, captains his team, checked his entry in) or accepted an organiser's entry of him, which is
+    an invitation until then. Staff entering him vouch for him as well.
+
+    Why: an organiser may enter anyone with an account; that alone must not put the event's
+    results on his record. Without an acceptance the event does not vouch for his sides (their
+    consent waits for his own report or confirmation: ``matches.services.consent``), and its
+    organiser does not direct him (``tournaments.hooks``). A player with no account (a walk-in, a
+    player known from imported files) is the organiser's own record until claimed, and needs none.
+    """
+
+    class How(models.TextChoices):
+        SIGNED_UP = "signed_up", _("Entered himself")
+        ACCEPTED = "accepted", _("Accepted the entry")
+        STAFF = "staff", _("Entered by staff")
+        # The entrants of the events held before acceptances were kept: their results stood.
+        EARLIER = "earlier", _("Entered before acceptances were kept")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="acceptances")
+    player = models.ForeignKey("matches.Player", on_delete=models.CASCADE, related_name="event_acceptances")
+    how = models.CharField(max_length=16, choices=How.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="acceptance_once_per_event")]

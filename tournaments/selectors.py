@@ -29,7 +29,7 @@ from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
 
 from .round_labels import round_label
-from .services import contention, reentry, state
+from .services import acceptance, contention, reentry, state
 
 # --- events and entrants -----------------------------------------------------------------------
 
@@ -1222,3 +1222,13 @@ def team_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
         results = [state.result_of(p, loaded.by_id) for p in played if p.flight == group.name]
         rows += _rows(standings(group.entrants, results, tiebreaks=TEAM), entrants, group.name)
     return tuple(rows)
+
+
+def acceptance_awaited(tournament: Tournament, player: Player) -> bool:
+    """Whether ``player`` (with an account) is in ``tournament`` by someone else's entry and has not
+    answered it: the event page asks him to accept it (``services.acceptance.entry_accept``). One
+    query; a draft or a cancelled event asks nothing."""
+    if player.user_id is None or tournament.status in (Tournament.Status.DRAFT, Tournament.Status.CANCELLED):
+        return False
+    return Player.objects.filter(acceptance.entered_players(tournament), pk=player.pk).exclude(
+        event_acceptances__tournament=tournament).exists()

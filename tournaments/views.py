@@ -39,6 +39,7 @@ from .payouts_display import money
 from .round_labels import round_label
 from .selectors_payouts import prizes_by_entry, tournament_payouts
 from .selectors_playoffs import tournament_contention
+from .services.acceptance import entry_accept
 from .services.clocks import event_clock_text
 from .services.common import runs
 from .services.events import may_create_events
@@ -234,6 +235,8 @@ def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error
         else None,
         "can_check_in": mine is not None and is_closed and mine.status == Entry.Status.ENTERED,
         "can_withdraw": mine is not None and not mine.withdrawn and tournament.status != Tournament.Status.FINISHED,
+        # An organiser's entry of him is an invitation: his answer puts the results on his record.
+        "must_accept": player is not None and selectors.acceptance_awaited(tournament, player),
         # A team's entrant lists no players: a member's next match is asked for by his player.
         "next_match": selectors.player_next_match(tournament=tournament, player=player)
         if mine or (player is not None and tournament.kind == Tournament.Kind.TEAMS) else None,
@@ -323,6 +326,16 @@ def _withdraw_act(request: HttpRequest, noun: str):
 def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The entrant (or the organiser) checks an entry in; see entry_check_in."""
     return _entry_action(request, tournament_id, _check_in_act(request))
+
+
+@login_required
+@require_POST
+def accept(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The player accepts the organiser's entry of him; see entry_accept."""
+    def act(tournament: Tournament) -> str:
+        entry_accept(tournament_id=tournament.pk, user=request.user)
+        return _("You accepted the entry: the event's results count on your record.")
+    return _entry_action(request, tournament_id, act)
 
 
 @login_required
@@ -787,6 +800,7 @@ urlpatterns = [
     path("<int:tournament_id>/", detail, name="detail"),
     path("<int:tournament_id>/sign-up/", sign_up, name="sign_up"),
     path("<int:tournament_id>/check-in/", check_in, name="check_in"),
+    path("<int:tournament_id>/accept/", accept, name="accept"),
     path("<int:tournament_id>/withdraw/", withdraw, name="withdraw"),
     path("<int:tournament_id>/bracket/", bracket, name="bracket"),
     path("<int:tournament_id>/rounds/", rounds, name="rounds"),

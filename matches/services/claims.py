@@ -3,7 +3,8 @@
 An import names players by the names in the files ("charlot1"); a name no one is known by becomes
 a player without a user (``Player.user`` empty). A signed-in user who is that player asks for it
 (:func:`claim_request`: "this is me"); a director of an event or club the player played in
-(``hooks.claim_directed``: tournaments and clubs answer), or staff, approves it
+who did not enter the player and has no tie to the claimant (``hooks.claim_decidable``:
+tournaments and clubs answer), or staff, approves it
 (:func:`claim_approve`: the user is then the player's, his matches and his rating with him) or
 refuses it with a reason the user is shown (:func:`claim_refuse`); the user may withdraw it while
 it waits (:func:`claim_withdraw`). Each decision is emailed to the claimant through the outbox.
@@ -62,21 +63,22 @@ def _audit(actor, action: str, claim: PlayerClaim, before: dict | None, note: st
                  before=before, after=_claim_summary(claim), note=note)
 
 
-def may_decide(user, player_id: int) -> bool:
-    """Whether ``user`` may approve or refuse claims of the player ``player_id``: staff, or a
-    director of an event or club where the player played (``hooks.claim_directed``: one query)."""
+def may_decide(user, claim: PlayerClaim) -> bool:
+    """Whether ``user`` may approve or refuse ``claim``: staff; or a director of an event or club
+    where its player played, who did not enter the player himself and has no tie to the claimant
+    (``hooks.claim_decidable``: one query)."""
     if not getattr(user, "is_authenticated", False):
         return False
     if user.is_staff:
         return True
-    return Player.objects.filter(hooks.claim_directed(user, "pk"), pk=player_id).exists()
+    return PlayerClaim.objects.filter(hooks.claim_decidable(user), pk=claim.pk).exists()
 
 
 def _check_decider(claim: PlayerClaim, user) -> None:
-    if not may_decide(user, claim.player_id):
-        raise errors.claim_may_not_decide()
     if claim.user_id == user.pk:
         raise errors.claim_own_decision()
+    if not may_decide(user, claim):
+        raise errors.claim_may_not_decide()
 
 
 #: A claim's texts (the API's names) as the claim pages label them.

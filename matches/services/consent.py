@@ -31,7 +31,7 @@ from core.locking import locked_one
 from core.outbox import outbox_enqueue
 
 from .. import errors, hooks
-from ..models import Match
+from ..models import Match, Player
 from ..tasks import match_rating_apply_task
 from .matches import side_of_user
 
@@ -52,7 +52,8 @@ def _consent_set(match: Match, side: int, value: str, actor, how: str) -> None:
     before = getattr(match, field)
     setattr(match, field, value)
     match.save(update_fields=[field, "updated_at"])
-    action = "match.consent_given" if value == Match.Consent.GIVEN else "match.consent_declined"
+    action = {Match.Consent.GIVEN: "match.consent_given", Match.Consent.DECLINED: "match.consent_declined",
+              Match.Consent.PENDING: "match.consent_reset"}[value]
     audit_record(actor=actor, action=action, object_type="matches.Match", object_id=match.pk, match_id=match.pk,
                  **hooks.audit_ids(match), before={"side": side, "consent": before},
                  after={"side": side, "consent": value}, note=how)
@@ -66,6 +67,37 @@ def consent_by_side(match: Match, side: int, actor, *, how: str) -> bool:
         return False
     _consent_set(match, side, Match.Consent.GIVEN, actor, how)
     return match.consented
+
+
+def _side_players(match: Match, index: int) -> list[Player]:
+    """The players of side ``index`` (``Player`` rows): those the match has loaded, else read."""
+    side = match.sides[index]
+    ids = [pk for pk in (side.player_a_id, side.player_b_id) if pk]
+    seen = getattr(match, "seen_players", None) or {}
+    if all(pk in seen for pk in ids):
+        return [seen[pk] for pk in ids]
+    return list(Player.objects.filter(pk__in=ids))
+
+
+def consent_after_override(match: Match, user) -> list[int]:
+    """A director set the locked ``match``'s result. Staff and holders of the organiser role
+    (directors the service vouches for) keep the sides' consent. For anyone else the consent a
+    side gave stands only where the match's context vouches for it (an event really run for
+    players who accepted it, a club for its members: ``hooks.context_vouches``) or the side is his
+    own; elsewhere it goes back to pending, audited ``match.consent_reset``: the players stood
+    behind another result, and a self-made director's power over ratings ends there. Returns the
+    sides reset (the caller takes their rating back)."""
+    if getattr(user, "is_staff", False) or getattr(user, "is_organiser", False):
+        return []
+    own = side_of_user(match, user)
+    reset = []
+    for index in (0, 1):
+        if index == own or match.consents[index] != Match.Consent.GIVEN:
+            continue
+        if not hooks.context_vouches(match, _side_players(match, index)):
+            _consent_set(match, index, Match.Consent.PENDING, user, "a director set another result")
+            reset.append(index)
+    return reset
 
 
 def consent_sides(match: Match, user) -> tuple[int, ...]:

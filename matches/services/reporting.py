@@ -34,7 +34,7 @@ from .. import errors, hooks
 from ..clocks import remaining_checked
 from ..models import MAX_SCORE, Game, Match, Report
 from ..tasks import match_notify_task
-from .consent import consent_by_side, rating_dispatch
+from .consent import consent_after_override, consent_by_side, rating_dispatch
 from .logs import CheckedLog, log_agrees_with_score, log_from_json
 from .matches import side_of_user
 from .ratings import match_rating_correct, match_rating_revert
@@ -517,8 +517,10 @@ def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute
     current = next((r for r in live if r.status == Report.Status.CONFIRMED), None)
     if current is not None and current.side is None and _same(current, claim):
         return current
+    withdrawn = consent_after_override(match, user)
     if match.status == Match.Status.CONFIRMED and match.rating_changes.exists():
-        match_rating_correct(match_id=match.pk, winner=score_winner(match, claim.score))
+        # A consent taken back leaves the match unrated (no winner for the ledger).
+        match_rating_correct(match_id=match.pk, winner=None if withdrawn else score_winner(match, claim.score))
     if live:
         Report.objects.filter(pk__in=[r.pk for r in live]).update(status=Report.Status.SUPERSEDED)
     report = Report.objects.create(

@@ -52,8 +52,10 @@ def played(first: list[Player] | Player, second: list[Player] | Player, *, winne
 
 
 def entered(player: Player, organiser) -> None:
-    """``player`` has entered an event of ``organiser``: the organiser directs him."""
-    Entry.objects.create(tournament=TournamentFactory(organiser=organiser), side=side_for([player]))
+    """``player`` has entered an event of ``organiser``, entered by staff (who typed in the event's
+    list): the organiser directs him, and did not enter him himself, so he may decide his claims."""
+    Entry.objects.create(tournament=TournamentFactory(organiser=organiser), side=side_for([player]),
+                         entered_by=staff())
 
 
 def replay_from_scratch(alias: dict[int, int] | None = None) -> dict[int, tuple[float, int]]:

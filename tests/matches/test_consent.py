@@ -147,8 +147,10 @@ def test_an_organisers_override_outside_any_event_rates_only_once_both_players_c
     assert dispatched == [] and RatingChange.objects.filter(match=match).count() == 2
 
 
-def test_inside_an_event_the_directors_result_counts_at_once(olga, alice, bob, dispatched, committed):
+def test_inside_an_event_the_directors_result_counts_at_once_for_entrants_who_accepted_it(olga, alice, bob,
+                                                                                         dispatched, committed):
     event = TournamentFactory(organiser=olga)
+    enter(event, [alice, bob])  # they signed up themselves
     match = match_create(created_by=olga, side0=[alice], side1=[bob], length=5, context={"event": event})
     assert match.consents == (GIVEN, GIVEN)
     with committed(execute=True):

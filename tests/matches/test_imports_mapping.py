@@ -24,7 +24,7 @@ from matches.models import ImportFile, ImportJob, Match, Player
 from matches.services.imports import import_candidates, import_job_create, import_job_map, import_job_run
 from tests.factories import MatchFactory, PlayerFactory, SideFactory, TournamentFactory, UserFactory
 from tests.matches.test_imports import with_bad_play_in_game_2
-from tournaments.models import Entry, EventMatch
+from tournaments.models import Acceptance, Entry, EventMatch
 
 pytestmark = pytest.mark.django_db
 
@@ -197,7 +197,10 @@ def test_an_importer_who_played_the_match_directs_it_and_his_side_is_confirmed(o
 def event():
     event = TournamentFactory(name="Spring Open")
     for name in ("lasse", "winnerdave"):
-        Entry.objects.create(tournament=event, side=SideFactory(player_a=PlayerFactory(display_name=name)))
+        entrant = PlayerFactory(display_name=name)
+        Entry.objects.create(tournament=event, side=SideFactory(player_a=entrant))
+        # He signed up himself: the event vouches for his results.
+        Acceptance.objects.create(tournament=event, player=entrant, how=Acceptance.How.SIGNED_UP)
     return event
 
 

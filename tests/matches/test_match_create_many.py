@@ -51,7 +51,7 @@ def test_an_events_matches_are_those_match_create_makes_in_a_constant_number_of_
     specs = [MatchSpec(side0=sides[i], side1=sides[i + 1], length=7, crawford=False, move_policy="responsible")
              for i in (2, 4)]
     event.organiser = organiser  # cached, as the draw has it
-    with django_assert_num_queries(5):  # savepoint, matches, event links, audit entries, release
+    with django_assert_num_queries(6):  # savepoint, who the event vouches for, matches, links, audit, release
         made = match_create_many(created_by=organiser, specs=specs, context={"event": event})
     assert [m.side0_id for m in made] == [sides[2].pk, sides[4].pk]
     rows = Match.objects.filter(pk__in=[single.pk, *(m.pk for m in made)]).order_by("pk").values(*COMPARED)

@@ -8,7 +8,7 @@ import factory
 from matches.models import Match, Player, Report, Side
 from matches.services.reporting import claim_make, match_override, match_report
 from tests.factories import PlayerFactory, SideFactory, TournamentFactory, UserFactory
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import Acceptance, Entry, Pairing, Round, Tournament
 from tournaments.services import tournament_draw
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory", "niaj",
@@ -37,8 +37,11 @@ def cast(count: int, *, club=None) -> list[Player]:
     return [player(name, 2000.0 - 10 * i, club) for i, name in enumerate(NAMES[:count])]
 
 
-def enter(tournament: Tournament, players, *, checked_in: bool = True, **fields) -> list[Entry]:
-    """One entry per player (or per pair, given as a tuple), in order."""
+def enter(tournament: Tournament, players, *, checked_in: bool = True, accepted: bool = True,
+          **fields) -> list[Entry]:
+    """One entry per player (or per pair, given as a tuple), in order. With ``accepted`` (as when
+    the players signed up themselves) each player with an account stands behind the event's
+    results (``Acceptance``); without it, the entries are an organiser's, not yet accepted."""
     entries = []
     for who in players:
         if isinstance(who, tuple):
@@ -48,6 +51,11 @@ def enter(tournament: Tournament, players, *, checked_in: bool = True, **fields)
             side = Side.objects.get_or_create(player_a=who, player_b=None)[0]
         status = Entry.Status.CHECKED_IN if checked_in else Entry.Status.ENTERED
         entries.append(Entry.objects.create(tournament=tournament, side=side, status=status, **fields))
+        if accepted:
+            Acceptance.objects.bulk_create(
+                [Acceptance(tournament=tournament, player=p, how=Acceptance.How.SIGNED_UP)
+                 for p in (side.player_a, side.player_b) if p is not None and p.user_id is not None],
+                ignore_conflicts=True)
     return entries
 
 

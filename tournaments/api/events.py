@@ -19,7 +19,7 @@ import uuid
 from django.urls import path
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -32,6 +32,7 @@ from matches.services.matches import player_for_user
 from tournaments import errors, selectors, services
 from tournaments.models import Tournament
 from tournaments.services import state
+from tournaments.services.acceptance import entry_accept
 
 from . import permissions
 from .serializers import (
@@ -331,6 +332,33 @@ class SignUpApi(TournamentBaseApi):
         return Response(EntrantSerializer(_entrant(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
 
 
+class AcceptanceSerializer(serializers.Serializer):
+    """A player's acceptance of an event (``tournaments.models.Acceptance``)."""
+
+    tournament = serializers.IntegerField(source="tournament_id")
+    player = serializers.IntegerField(source="player_id")
+    how = serializers.CharField(help_text="signed_up, accepted, staff or earlier")
+    accepted_at = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        ref_name = "TournamentAcceptance"
+
+
+class AcceptApi(TournamentBaseApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="tournaments_accept", tags=TAGS, summary="Accept your entry (a player)",
+                   description="An organiser's entry of you is an invitation: accepting it puts the event's results "
+                               "on your record (rating, page) from now on, its confirmed matches included. Accepting "
+                               "twice changes nothing.",
+                   request=None, responses={200: AcceptanceSerializer, **WRITE_ERRORS})
+    def post(self, request, tournament_id: int):
+        tournament = _tournament_or_404(tournament_id)
+        _read_body(NoBodySerializer, request)
+        acceptance = entry_accept(tournament_id=tournament.pk, user=request.user)
+        return Response(AcceptanceSerializer(acceptance).data)
+
+
 class EntryCheckInApi(TournamentBaseApi):
     permission_classes = [IsAuthenticated]
 
@@ -580,6 +608,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/cancel/", TournamentCancelApi.as_view(), name="api-tournament-cancel"),
     path("tournaments/<int:tournament_id>/entries/", EntryCollectionApi.as_view(), name="api-tournament-entries"),
     path("tournaments/<int:tournament_id>/sign-up/", SignUpApi.as_view(), name="api-tournament-sign-up"),
+    path("tournaments/<int:tournament_id>/accept/", AcceptApi.as_view(), name="api-tournament-accept"),
     path("tournaments/<int:tournament_id>/entries/<int:entry_id>/check-in/", EntryCheckInApi.as_view(),
          name="api-tournament-entry-check-in"),
     path("tournaments/<int:tournament_id>/entries/<int:entry_id>/withdraw/", EntryWithdrawApi.as_view(),

@@ -20,16 +20,17 @@ from matches.models import Match, Player, Report, Side
 from matches.services.matches import match_create, player_for_user, side_for
 from matches.services.reporting import Claim, match_override
 from tournaments import errors
-from tournaments.models import BoardMatch, Entry, Pairing, Team, Tournament, event_id_of
+from tournaments.models import Acceptance, BoardMatch, Entry, Pairing, Team, Tournament, event_id_of
 
 from . import state
+from .acceptance import acceptances_by
 from .advance import bracket_sync
 from .audit import entry_summary, event_audit_record
 from .clocks import event_match_clock
 from .common import before_draw, entry_of, plays_for, require_organiser, runs, tournament_lock
 from .divisions import division_at_entry
 from .naming import match_namer
-from .teams import captains, order_for, team_check, team_summary, team_write
+from .teams import captains, order_for, team_check, team_players, team_summary, team_write
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
@@ -135,8 +136,9 @@ def entry_add(
     if existing is not None:
         raise errors.already_entered(existing.side.name)
     placed = division_at_entry(tournament, players, division, director=True)  # issue 17 point 5
-    entry = _create(tournament, _side(players, rolls), seed=seed, division=placed)
+    entry = _create(tournament, _side(players, rolls), seed=seed, division=placed, entered_by=user)
     _audit_new(entry, "entry.added", user, players)
+    acceptances_by(tournament, players, user, Acceptance.How.SIGNED_UP)
     return entry
 
 
@@ -182,8 +184,9 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
     if existing is not None:
         raise errors.already_entered(existing.side.name)
     placed = division_at_entry(tournament, players, division, director=False)  # issue 17 point 5
-    entry = _create(tournament, _side(players, rolls), division=placed)
+    entry = _create(tournament, _side(players, rolls), division=placed, entered_by=user)
     _audit_new(entry, "entry.signed_up", user, players)
+    acceptances_by(tournament, players, user, Acceptance.How.SIGNED_UP)  # himself; his partner accepts
     return entry
 
 
@@ -212,7 +215,15 @@ def entry_check_in(*, tournament_id: int, entry_id: int, user) -> Entry:
         entry.save(update_fields=["status"])
         event_audit_record("entry.checked_in", actor=user, tournament=tournament, obj=entry, before=before,
                            after=entry_summary(entry))
+    # A player checking his own entry in (a captain his team) stands behind the event.
+    acceptances_by(tournament, _checked_in_players(entry), user, Acceptance.How.ACCEPTED)
     return entry
+
+
+def _checked_in_players(entry: Entry) -> list[Player]:
+    if entry.side_id is not None:
+        return [p for p in (entry.side.player_a, entry.side.player_b) if p is not None]
+    return [entry.team.captain]
 
 
 def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
@@ -443,8 +454,10 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
         existing.save(update_fields=["seed", "late", "status", "division"])
         entry = existing
     else:
-        entry = _create(tournament, side, seed=seed, late=True, status=Entry.Status.CHECKED_IN, division=placed)
+        entry = _create(tournament, side, seed=seed, late=True, status=Entry.Status.CHECKED_IN, division=placed,
+                        entered_by=user)
     _audit_new(entry, "entry.added_late", user, players, before)
+    acceptances_by(tournament, players, user, Acceptance.How.SIGNED_UP)  # before his matches exist
     _place_late(tournament, user)
     return entry
 
@@ -477,8 +490,9 @@ def team_add_late(
     checked = team_check(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
                          reserve_ids=reserve_ids)
     seed = _late_seed(tournament)
-    team = team_write(tournament, checked, seed=seed, late=True, status=Entry.Status.CHECKED_IN)
+    team = team_write(tournament, checked, seed=seed, late=True, status=Entry.Status.CHECKED_IN, entered_by=user)
     event_audit_record("team.added_late", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
+    acceptances_by(tournament, team_players(team), user, Acceptance.How.SIGNED_UP)  # before its matches exist
     _place_late(tournament, user)
     return team
 

@@ -116,7 +116,8 @@ def entry_reenter(*, tournament_id: int, entry_id: int, user) -> Entry:
     try:
         with transaction.atomic():
             again = Entry.objects.create(tournament=tournament, side_id=entry.side_id, seed=seed, reentry_of=entry,
-                                         status=Entry.Status.CHECKED_IN, division=entry.division)
+                                         status=Entry.Status.CHECKED_IN, division=entry.division,
+                                         entered_by=user)
     except IntegrityError:  # the constraints: only reachable if the lock were skipped
         raise errors.reentry_refused("already_reentered", name) from None
     event_audit_record("entry.reentered", actor=user, tournament=tournament, obj=again,

@@ -50,9 +50,10 @@ from core.text import name_clean
 from matches.models import Player
 from matches.services.matches import MatchSpec, match_create_many, player_for_user, sides_for_many
 from tournaments import errors
-from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
+from tournaments.models import Acceptance, BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
 
 from . import state
+from .acceptance import acceptances_by
 from .audit import event_audit_record
 from .clocks import event_match_clock
 from .common import before_draw, runs, tournament_lock
@@ -155,9 +156,15 @@ def team_create(
             raise errors.entries_closed()
     checked = team_check(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
                          reserve_ids=reserve_ids)
-    team = team_write(tournament, checked)
+    team = team_write(tournament, checked, entered_by=user)
     event_audit_record("team.created", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
+    acceptances_by(tournament, team_players(team), user, Acceptance.How.SIGNED_UP)  # the captain; staff for all
     return team
+
+
+def team_players(team: Team) -> list[Player]:
+    """The team's players (members and reserves), as rows."""
+    return list(Player.objects.filter(team_memberships__team=team))
 
 
 def team_summary(team: Team, checked: CheckedTeam) -> dict:
@@ -251,6 +258,7 @@ def team_member_add(*, tournament_id: int, team_id: int, user, player_id: int, r
     player = _players([player_id])[player_id]
     _not_in_a_team(tournament, [player_id])
     member = TeamMember.objects.create(team=team, tournament=tournament, player=player, reserve=bool(reserve))
+    acceptances_by(tournament, [player], user, Acceptance.How.SIGNED_UP)
     event_audit_record("team.member_added", actor=user, tournament=tournament, obj=team,
                        after={"team": team.name, "player": player.pk, "name": player.display_name, "reserve": member.reserve})
     return member
