@@ -360,7 +360,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         scope: _env_rate(f"CRAWFORD_THROTTLE_{scope.upper()}", default)
         for scope, default in (("anon", "600/minute"), ("user", "1200/minute"), ("reports", "30/minute"),
-                               ("disputes", "10/minute"), ("uploads", "20/hour"), ("accounts", "20/minute"))
+                               ("disputes", "10/minute"), ("uploads", "20/hour"), ("accounts", "20/minute"),
+                               # An event's bracket images and paper sheets drawn afresh (a kept one
+                               # is not counted): per user, and lower per anonymous address.
+                               ("renders", "60/minute"), ("renders_anon", "10/minute"))
     },
     # Without it DRF would take any client's X-Forwarded-For at its word; behind one proxy
     # (README "Production shape") set CRAWFORD_NUM_PROXIES=1.
