@@ -360,7 +360,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         scope: _env_rate(f"CRAWFORD_THROTTLE_{scope.upper()}", default)
         for scope, default in (("anon", "600/minute"), ("user", "1200/minute"), ("reports", "30/minute"),
-                               ("disputes", "10/minute"), ("uploads", "20/hour"), ("accounts", "20/minute"))
+                               ("disputes", "10/minute"), ("uploads", "20/hour"), ("accounts", "20/minute"),
+                               # An event's bracket images and paper sheets drawn afresh (a kept one
+                               # is not counted): per user, and lower per anonymous address.
+                               ("renders", "60/minute"), ("renders_anon", "10/minute"))
     },
     # Without it DRF would take any client's X-Forwarded-For at its word; behind one proxy
     # (README "Production shape") set CRAWFORD_NUM_PROXIES=1.
@@ -470,6 +473,18 @@ MAX_REQUEST_BYTES = env_int("CRAWFORD_MAX_REQUEST_BYTES", 10 * MAX_UPLOAD_BYTES)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 MEDIA_ROOT = Path(env_str("CRAWFORD_MEDIA_ROOT", str(BASE_DIR / "media")))
+
+# --- an event's renders (tournaments/renders.py) ------------------------------------------------
+# The bracket's SVG and PNG and the paper sheets (PDF) are kept in the cache once drawn, under the
+# event's version, for RENDER_CACHE_SECONDS: as the pages' cached reads, that bounds how long a
+# renamed player shows under his old name (a rename does not move the version). A round's
+# scoresheets of more than RENDER_TASK_SCORESHEETS matches (a page a match), and a draw sheet,
+# results sheet or bracket SVG or PNG of more than RENDER_TASK_MATCHES (a box or a line a match),
+# are drawn by a task on the quick queue, not in the request: the page answers 202 and asks again
+# until the file is kept.
+RENDER_CACHE_SECONDS = env_int("CRAWFORD_RENDER_CACHE_SECONDS", 300)
+RENDER_TASK_SCORESHEETS = env_int("CRAWFORD_RENDER_TASK_SCORESHEETS", 32)
+RENDER_TASK_MATCHES = env_int("CRAWFORD_RENDER_TASK_MATCHES", 256)
 
 # --- email -----------------------------------------------------------------------------------
 EMAIL_BACKEND = env_str(

@@ -10,9 +10,14 @@ that takes results, disputes or uploads puts its scope on top of those::
         throttle_classes = throttles.DISPUTES
 
 The scopes are ``"reports"`` (report, confirm, contest, override), ``"disputes"`` (opening and
-answering disputes, rulings, appeals), ``"uploads"`` (imports of match files) and ``"accounts"``
-(sign-in, sign-up, password reset, verification emails: per address, on the pages too). Views sharing a
-scope share one counter per user: five reports and five contests are ten ``"reports"``.
+answering disputes, rulings, appeals), ``"uploads"`` (imports of match files), ``"accounts"``
+(sign-in, sign-up, password reset, verification emails: per address, on the pages too) and
+``"renders"``/``"renders_anon"`` (an event's bracket images and paper sheets drawn afresh, per user
+and, lower, per anonymous address: pages, not the API). Views sharing a scope share one counter per
+user: five reports and five contests are ten ``"reports"``.
+
+A plain Django view (a page, not DRF) counts a request with :func:`page_wait`, which runs the same
+throttles over the same counters and gives the seconds to wait when one refuses it.
 
 The rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (env-driven, config/settings.py).
 DRF's own throttles copy that dict once, when their class is defined, so a changed setting never
@@ -37,6 +42,7 @@ raises.
 from __future__ import annotations
 
 import logging
+import math
 
 from django.conf import settings
 from django.core.cache import cache as default_cache
@@ -314,12 +320,58 @@ class AccountsThrottle(_LiveRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
+class RendersThrottle(_LiveRateThrottle):
+    """An event's bracket images and paper sheets drawn afresh for a signed-in user, per user
+    (``"renders"``); anonymous clients count against :class:`RendersAnonThrottle`."""
+
+    scope = "renders"
+
+    def get_cache_key(self, request, view) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return super().get_cache_key(request, view)
+
+
+class RendersAnonThrottle(_LiveRateThrottle):
+    """The same drawn for anonymous clients, per address (``"renders_anon"``): a lower rate than
+    a user's, since an address costs nothing to come from and a user is someone to ask."""
+
+    scope = "renders_anon"
+
+    def get_cache_key(self, request, view) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return super().get_cache_key(request, view)
+
+
 #: What a view sets as ``throttle_classes``: the defaults plus its scope.
 DEFAULT = (AnonThrottle, UserThrottle)
 REPORTS = (*DEFAULT, ReportsThrottle)
 DISPUTES = (*DEFAULT, DisputesThrottle)
 UPLOADS = (*DEFAULT, UploadsThrottle)
 ACCOUNTS = (*DEFAULT, AccountsThrottle)
+RENDERS = (*DEFAULT, RendersThrottle, RendersAnonThrottle)
 
-SCOPES = ("anon", "user", "reports", "disputes", "uploads", "accounts")
+SCOPES = ("anon", "user", "reports", "disputes", "uploads", "accounts", "renders", "renders_anon")
+
+
+class _PageView:
+    """What the throttles take for a view (DRF's ``get_throttles``): one request's throttles."""
+
+    def __init__(self, classes):
+        self.throttles = [throttle_class() for throttle_class in classes]
+
+    def get_throttles(self):
+        return self.throttles
+
+
+def page_wait(request, classes) -> int | None:
+    """Count a plain Django view's request against ``classes``' rates (the API's throttles, their
+    counters and their failing open); the whole seconds to wait when one refuses it, else None.
+    Every throttle counts, as in DRF's views, so the wait is the longest."""
+    view = _PageView(classes)
+    waits = [throttle.wait() for throttle in view.throttles if not throttle.allow_request(request, view)]
+    if not waits:
+        return None
+    return max(1, math.ceil(max(wait or 1 for wait in waits)))
 

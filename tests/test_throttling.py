@@ -278,7 +278,7 @@ def test_a_view_with_the_disputes_scope_is_throttled_by_it(cast, throttle_rates,
 def test_every_scope_has_a_rate():
     assert set(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]) == set(throttles.SCOPES)
     assert {throttle.scope for throttle in (*throttles.REPORTS, *throttles.DISPUTES, *throttles.UPLOADS,
-                                            *throttles.ACCOUNTS)} == set(throttles.SCOPES)
+                                            *throttles.ACCOUNTS, *throttles.RENDERS)} == set(throttles.SCOPES)
 
 
 # --- settings ----------------------------------------------------------------------------------------
@@ -303,13 +303,16 @@ def test_rates_and_the_lockout_come_from_the_environment():
     assert defaults.returncode == 0, defaults.stderr
     assert json.loads(defaults.stdout.splitlines()[-1]) == {
         "rates": {"anon": "600/minute", "user": "1200/minute", "reports": "30/minute", "disputes": "10/minute",
-                  "uploads": "20/hour", "accounts": "20/minute"},
+                  "uploads": "20/hour", "accounts": "20/minute", "renders": "60/minute",
+                  "renders_anon": "10/minute"},
         "proxies": 0, "limit": 5, "cool_off": 900.0,
     }
     changed = run(["-c", SHOW_RATES], CRAWFORD_THROTTLE_REPORTS="7/hour", CRAWFORD_NUM_PROXIES="1",
-                  CRAWFORD_LOGIN_FAILURE_LIMIT="3", CRAWFORD_LOGIN_COOLOFF_MINUTES="30")
+                  CRAWFORD_LOGIN_FAILURE_LIMIT="3", CRAWFORD_LOGIN_COOLOFF_MINUTES="30",
+                  CRAWFORD_THROTTLE_RENDERS_ANON="3/minute")
     shown = json.loads(changed.stdout.splitlines()[-1])
     assert shown["rates"]["reports"] == "7/hour" and shown["proxies"] == 1
+    assert shown["rates"]["renders_anon"] == "3/minute"
     assert (shown["limit"], shown["cool_off"]) == (3, 1800.0)
 
 

@@ -26,8 +26,11 @@ from . import bracket_svg as b
 #: The space above each flight for its title, and between two flights.
 TITLE_H = 40
 FLIGHT_GAP = 16
-#: The PNG's pixels are at most this many (a big bracket is drawn smaller, not refused).
-MAX_PIXELS = 24_000_000
+#: The PNG's pixels are at most this many (a big bracket is drawn smaller, not refused): Pillow
+#: holds the whole image while it draws, 3 bytes a pixel (48 MB here), so this bounds the memory of
+#: one drawing. A 1,024-entrant bracket with its consolation flight is 2,690 by 51,000 units: at
+#: this size about 920 by 17,400 pixels (its SVG is the file to read it in).
+MAX_PIXELS = 16_000_000
 FONTS = ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 BOLD_FONTS = ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 

@@ -11,14 +11,14 @@ from dataclasses import dataclass, replace
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
-from . import selectors
-from .bracket_export import bracket_png, bracket_svg_file
+from . import renders, selectors
 from .bracket_svg import BracketCell, BracketRound, bracket_svg
 from .models import Tournament
 from .views import PAIRING_STATUS, _cell, _svg_words, _visible_or_404, flight_title
@@ -210,38 +210,32 @@ def embed_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 # --- downloads -----------------------------------------------------------------------------------------
-
-
-def _download_flights(tournament: Tournament):
-    _part, flights = _bracket_flights(tournament, links=False)
-    if not flights:
-        raise Http404(_("This event has no bracket to download."))
-    return [(flight_title(summary.name), rounds) for summary, rounds, _window in flights]
+# Drawn once per state of the bracket and kept; drawing is throttled, and a big bracket is drawn by a
+# task while the page answers 202 (tournaments/renders.py).
 
 
 def _filename(tournament: Tournament, extension: str) -> str:
     return f"{slugify(tournament.name) or 'event'}-bracket.{extension}"
 
 
+def _download(request: HttpRequest, tournament_id: int, kind: str, extension: str) -> HttpResponse:
+    tournament = _visible_or_404(request, tournament_id)
+    wanted = renders.Wanted(tournament.pk, kind, 0, "", translation.get_language())
+    return renders.file_answer(request, tournament, wanted, filename=_filename(tournament, extension),
+                               disposition="attachment", missing=_("This event has no bracket to download."))
+
+
 @require_safe
 def bracket_svg_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The whole bracket, every flight under its name, as an SVG file. Public; 404 before the draw
     or for a Swiss or round robin."""
-    tournament = _visible_or_404(request, tournament_id)
-    text = bracket_svg_file(_download_flights(tournament), title=_("%(event)s: bracket") % {"event": tournament.name},
-                            words=_svg_words())
-    response = HttpResponse(text, content_type="image/svg+xml; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "svg")}"'
-    return response
+    return _download(request, tournament_id, renders.SVG, "svg")
 
 
 @require_safe
 def bracket_png_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The whole bracket as a PNG image (drawn with Pillow). Public; 404 as the SVG."""
-    tournament = _visible_or_404(request, tournament_id)
-    response = HttpResponse(bracket_png(_download_flights(tournament), words=_svg_words()), content_type="image/png")
-    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "png")}"'
-    return response
+    return _download(request, tournament_id, renders.PNG, "png")
 
 
 urlpatterns = [
