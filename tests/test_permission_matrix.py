@@ -223,6 +223,7 @@ MATRIX = {
     ("api-tournament-entries", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-entries", "post"):                  (401, 403, 403, 403, 400, 403, 400),
     ("api-tournament-sign-up", "post"):                  (401, 409, 409, 409, 403, 403, 403),  # closed; organisers play no one
+    ("api-tournament-accept", "post"):                   (401, 200, 200, 400, 403, 403, 403),  # carol is not in it
     ("api-tournament-entry-check-in", "post"):           (401, 409, 403, 403, 409, 403, 409),  # alice's entry
     ("api-tournament-entry-withdraw", "post"):           (401, 200, 403, 403, 200, 403, 200),  # alice's entry
     ("api-tournament-walk-in", "post"):                  (401, 403, 403, 403, 400, 403, 400),  # otto's event: a walk-in
@@ -260,6 +261,8 @@ MATRIX = {
     ("tournaments:sign_up", "get"):                      (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:sign_up", "post"):                     (302, 409, 409, 409, 403, 403, 403),
     ("tournaments:check_in", "get"):                     (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:accept", "get"):                       (302, 405, 405, 405, 405, 405, 405),
+    ("tournaments:accept", "post"):                      (302, 302, 302, 400, 403, 403, 403),
     ("tournaments:check_in", "post"):                    (302, 409, 403, 403, 409, 403, 409),
     ("tournaments:withdraw", "get"):                     (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:withdraw", "post"):                    (302, 302, 403, 403, 302, 403, 302),
@@ -658,10 +661,11 @@ def world():
     asked = organiser_request(user=cast.carol, statement="I run the Matrix Club's Tuesday nights.")
     walk_in = player_create_guest(actor=cast.organiser, name="Walter", email="walter@example.com")
     invitation = walk_in.invitations.get()
-    # A claim waiting: zed (no player yet) says he is lasse, imported, who entered an event of otto's.
+    # A claim waiting: zed (no player yet) says he is lasse, imported, who entered an event of the
+    # organiser's (staff typed in the entry: the organiser did not enter him, so he may decide).
     lasse = player_create(display_name="lasse")
     Entry.objects.create(tournament=Tournament.objects.create(name="Claims cup", organiser=cast.organiser),
-                         side=side_for([lasse]))
+                         side=side_for([lasse]), entered_by=cast.user("staff"))
     claim = claim_request(player_id=lasse.pk, user=UserFactory(username="zed"))
     webhook = subscription_create(user=cast.organiser, url="https://hooks.example.org/crawford", events=["results"],
                                   tournament=tournament)

@@ -87,18 +87,25 @@ def _directs_player(user, player_id: int) -> bool:
                for event in accepted.select_related(*hosts.host_joins()))
 
 
+def _players_in(entries, members, links=None) -> Q:
+    """A ``Q`` on ``Player``: the players of ``entries`` (their sides), of ``members`` (team
+    members) and, when given, of the matches of ``links`` (``EventMatch`` rows)."""
+    q = (Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
+         | Q(pk__in=members.values("player")))
+    if links is not None:
+        for side in ("side0", "side1"):
+            q |= Q(pk__in=links.values(f"match__{side}__player_a")) | Q(pk__in=links.values(f"match__{side}__player_b"))
+    return q
+
+
 def _claim_players(user):
     """The players of the events ``user`` organises: entrants (alone, in a pair, in a team) and
     the players of their matches. Whose claims he may decide (``hooks.ClaimDirector``)."""
     events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
-    entries = Entry.objects.filter(tournament_id__in=events, side__isnull=False)
-    played = EventMatch.objects.filter(tournament_id__in=events)
-    return Player.objects.filter(
-        Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
-        | Q(pk__in=TeamMember.objects.filter(tournament_id__in=events).values("player"))
-        | Q(pk__in=played.values("match__side0__player_a")) | Q(pk__in=played.values("match__side0__player_b"))
-        | Q(pk__in=played.values("match__side1__player_a")) | Q(pk__in=played.values("match__side1__player_b"))
-    ).values("pk")
+    return Player.objects.filter(_players_in(
+        Entry.objects.filter(tournament_id__in=events, side__isnull=False),
+        TeamMember.objects.filter(tournament_id__in=events), EventMatch.objects.filter(tournament_id__in=events),
+    )).values("pk")
 
 
 def _claim_entered(user):
@@ -108,24 +115,19 @@ def _claim_entered(user):
     imported in his events."""
     events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
     entries = Entry.objects.filter(Q(entered_by_id=user.pk) | Q(tournament_id__in=events, entered_by__isnull=True))
-    mine = EventMatch.objects.filter(tournament_id__in=events, match__created_by_id=user.pk)
-    return Player.objects.filter(
-        Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
-        | Q(pk__in=TeamMember.objects.filter(team__entry__in=entries).values("player"))
-        | Q(pk__in=mine.values("match__side0__player_a")) | Q(pk__in=mine.values("match__side0__player_b"))
-        | Q(pk__in=mine.values("match__side1__player_a")) | Q(pk__in=mine.values("match__side1__player_b"))
-    ).values("pk")
+    return Player.objects.filter(_players_in(
+        entries, TeamMember.objects.filter(team__entry__in=entries),
+        EventMatch.objects.filter(tournament_id__in=events, match__created_by_id=user.pk),
+    )).values("pk")
 
 
 def _claim_tied(user):
     """The users tied to ``user`` through events: the account holders entered in his events."""
     events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
-    entries = Entry.objects.filter(tournament_id__in=events, side__isnull=False)
-    return Player.objects.filter(
-        Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
-        | Q(pk__in=TeamMember.objects.filter(tournament_id__in=events).values("player")),
-        user__isnull=False,
-    ).values("user_id")
+    return Player.objects.filter(_players_in(
+        Entry.objects.filter(tournament_id__in=events, side__isnull=False),
+        TeamMember.objects.filter(tournament_id__in=events),
+    ), user__isnull=False).values("user_id")
 
 
 def _entrants(event: Tournament):

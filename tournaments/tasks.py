@@ -8,7 +8,7 @@ from core.outbox import outbox_done, outbox_is_done, outbox_once
 from core.tasks import retry_or_raise
 
 from .renders import render_keep
-from .services.notifications import tournament_cancelled_notify
+from .services.notifications import entry_invited_notify, tournament_cancelled_notify
 
 
 @shared_task(bind=True)
@@ -20,6 +20,19 @@ def tournament_cancelled_notify_task(self, tournament_id: int, outbox_id: int | 
             if not todo:
                 return None
             return tournament_cancelled_notify(tournament_id=tournament_id)
+    except Exception as error:
+        retry_or_raise(self, error)
+
+
+@shared_task(bind=True)
+def entry_invited_notify_task(self, tournament_id: int, player_id: int, outbox_id: int | None = None) -> int | None:
+    """Tell a player someone else entered in an event that his entry waits for his answer; written
+    in the outbox by the entry's service. A row already done returns None at once."""
+    try:
+        with outbox_once(outbox_id) as todo:
+            if not todo:
+                return None
+            return entry_invited_notify(tournament_id=tournament_id, player_id=player_id)
     except Exception as error:
         retry_or_raise(self, error)
 

@@ -7,6 +7,8 @@ players leaves their consent to them."""
 from __future__ import annotations
 
 import pytest
+from django.core import mail
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -15,6 +17,7 @@ from clubs.models import ClubEvent
 from clubs.services.clubs import club_create
 from clubs.services.members import membership_accept, membership_invite
 from core.errors import NotAllowed
+from core.outbox import OutboxTask
 from matches.models import Match, RatingChange
 from matches.services.imports import import_job_create, import_job_map, import_job_run
 from matches.services.matches import match_create
@@ -25,7 +28,8 @@ from tests.matches.factories_ratings import run_tasks_inline
 from tests.tournaments.factories import enter, player
 from tournaments.models import Acceptance, Entry, Tournament
 from tournaments.services import entry_add, entry_sign_up
-from tournaments.services.acceptance import entry_accept
+from tournaments.services.acceptance import ENTRY_INVITED_TASK, entry_accept
+from tournaments.services.notifications import entry_invited_notify
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +43,7 @@ def dispatched(monkeypatch):
 
 @pytest.fixture
 def committed(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks
+    return django_capture_on_commit_callbacks  # short: "with committed(execute=True)"
 
 
 @pytest.fixture
@@ -303,3 +307,39 @@ def _page(user, url) -> str:
     response = client.get(url)
     assert response.status_code == 200
     return response.content.decode()
+
+
+def test_a_player_someone_else_entered_is_told_once_by_email_and_at_most_five_times_a_day(bob, carol):
+    olga = UserFactory(username="olga", organiser=True, first_name="Olga", last_name="Petrova")
+    events = [TournamentFactory(organiser=olga, status=Tournament.Status.OPEN, name=f"Open {i}") for i in range(6)]
+    entry_add(tournament_id=events[0].pk, user=olga, player_ids=[bob.pk])
+    entry_sign_up(tournament_id=events[0].pk, user=carol.user)  # herself: nothing to tell
+    rows = OutboxTask.objects.filter(task=ENTRY_INVITED_TASK)
+    assert [tuple(row.args) for row in rows] == [(events[0].pk, bob.pk)]
+
+    mail.outbox.clear()
+    assert entry_invited_notify(tournament_id=events[0].pk, player_id=bob.pk) == 1
+    assert entry_invited_notify(tournament_id=events[0].pk, player_id=bob.pk) == 0  # once
+    (message,) = mail.outbox
+    assert message.to == [bob.user.email] and message.subject == "You were entered in Open 0"
+    assert f"{olga.display_name} entered you in the event Open 0." in message.body
+    assert reverse("tournaments:detail", args=[events[0].pk]) in message.body
+
+    for event in events[1:]:
+        entry_add(tournament_id=event.pk, user=olga, player_ids=[bob.pk])
+    told = [entry_invited_notify(tournament_id=event.pk, player_id=bob.pk) for event in events[1:]]
+    assert told == [1, 1, 1, 1, 0]  # five a day
+    entry_accept(tournament_id=events[1].pk, user=bob.user)
+    cache.clear()
+    assert entry_invited_notify(tournament_id=events[1].pk, player_id=bob.pk) == 0  # he answered already
+
+
+def test_the_entry_notice_is_in_the_players_language(bob):
+    bob.user.preferred_language = "ro"
+    bob.user.save(update_fields=["preferred_language"])
+    olga = UserFactory(username="olga", organiser=True)
+    event = TournamentFactory(organiser=olga, status=Tournament.Status.OPEN, name="Cupa")
+    entry_add(tournament_id=event.pk, user=olga, player_ids=[bob.pk])
+    mail.outbox.clear()
+    assert entry_invited_notify(tournament_id=event.pk, player_id=bob.pk) == 1
+    assert mail.outbox[0].subject == "Ai fost înscris în Cupa"

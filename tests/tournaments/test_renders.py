@@ -4,26 +4,22 @@ harder than users), and a big file is drawn by a task while the page answers 202
 
 from __future__ import annotations
 
-import gettext
 import io
 import re
 from collections import Counter
 from time import monotonic
 
-import polib
 import pytest
 from django.core.cache import caches
 from django.db.models import F
 from django.test import Client
 from django.urls import reverse
-from django.utils.translation import trans_real
 from PIL import Image
 from pypdf import PdfReader
 
 from core.models import OutboxTask
 from tests.concurrency import at_once
 from tests.factories import UserFactory
-from tests.i18n_checks import LOCALE_DIR
 from tests.tournaments.factories import drawn, make_organiser, play, report_only
 from tournaments import bracket_export, paper, renders
 from tournaments.bracket_svg import BracketCell, BracketRound
@@ -354,22 +350,7 @@ def test_requests_at_the_same_moment_for_a_big_sheet_write_one_task(settings):
 # --- the pages' words -----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def korean_fragment(monkeypatch, tmp_path):
-    """Korean with this area's translations (locale/fragments/renders.ko.po) on top of the catalogs,
-    as they will be once merged; the process's translations are its own again afterwards."""
-    fragment = polib.pofile(str(LOCALE_DIR / "fragments" / "renders.ko.po"))
-    compiled = tmp_path / "renders.ko.mo"
-    fragment.save_as_mofile(str(compiled))
-    monkeypatch.setattr(trans_real, "_translations", {})
-    korean = trans_real.translation("ko")
-    with open(compiled, "rb") as handle:
-        korean.merge(gettext.GNUTranslations(handle))
-    return korean
-
-
-def test_the_202_and_429_pages_say_their_sentences_in_the_readers_language(korean_fragment, throttle_rates,
-                                                                          settings, eight):
+def test_the_202_and_429_pages_say_their_sentences_in_the_readers_language(throttle_rates, settings, eight):
     throttle_rates(renders_anon="1/minute")
     settings.RENDER_TASK_SCORESHEETS = 3
     korean = Client(headers={"accept-language": "ko"})

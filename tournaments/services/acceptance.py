@@ -29,6 +29,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from core.locking import locked_rows
+from core.outbox import outbox_enqueue
 from matches.models import Match, Player
 from matches.services.consent import consent_by_side, rating_dispatch
 from matches.services.matches import player_for_user
@@ -37,6 +38,10 @@ from tournaments.models import Acceptance, Entry, TeamMember, Tournament
 
 from .audit import event_audit_record
 from .common import tournament_lock
+
+#: The task telling a player someone else entered that his entry waits for his answer, named: the
+#: tasks module imports the services.
+ENTRY_INVITED_TASK = "tournaments.tasks.entry_invited_notify_task"
 
 
 class Vouching:
@@ -135,6 +140,10 @@ def acceptances_by(tournament: Tournament, players: Iterable[Player], user, how:
     if getattr(user, "is_staff", False):
         return acceptances_record(tournament, players, Acceptance.How.STAFF, actor=user)
     own = [player for player in players if player.user_id is not None and player.user_id == user.pk]
+    for player in players:
+        if player.user_id is not None and player.user_id != user.pk:
+            # Told after the commit that the entry waits for his answer (services.notifications).
+            outbox_enqueue(ENTRY_INVITED_TASK, tournament.pk, player.pk)
     return acceptances_record(tournament, own, how, actor=user)
 
 
