@@ -11,9 +11,10 @@ settings. Two things a drawing shows move without it, and the keys take them in 
 
 - the status of a match still to be decided (in play, reported, disputed: the bracket's boxes are
   styled and classed by it), read afresh on every read of the bracket
-  (selectors.tournament_bracket_part). The bracket's files are keyed by a digest of what they draw
-  as well (every box: names, scores, winner, status, seeds), which the request reads anyway (the
-  bracket's chunks from the cache and one query); the sheets print no such status;
+  (selectors.tournament_bracket_part). The bracket's files are keyed by a stamp of the event's
+  matches as well (their number and latest ``updated_at``, which every status change saves: one
+  aggregate query), so a file kept is served without reading the bracket; the sheets print no
+  such status;
 - a player's new name (a rename moves no event's version): the pages' cached reads show the old
   one for up to selectors.STANDINGS_CACHE_SECONDS, a kept sheet for up to
   ``RENDER_CACHE_SECONDS`` more.
@@ -47,15 +48,15 @@ held), a big file is drawn in the request as before.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import astuple, dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.dummy import DummyCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
+from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -64,6 +65,7 @@ from django.utils.translation import gettext as _
 from core import throttles
 from core.cache import FailOpenRedisCache, answer_etag, conditional_answer
 from core.outbox import outbox_enqueue
+from matches.models import Match
 
 from . import paper, selectors
 from .bracket_export import Flight, bracket_png, bracket_svg_file
@@ -133,31 +135,46 @@ def bracket_flights(tournament: Tournament) -> list[Flight] | None:
             for window in part.windows] or None
 
 
-def _digest(flights: Sequence[Flight]) -> str:
-    """A digest of everything the bracket's files draw (titles, rounds, every box's fields)."""
-    drawn = [(str(title), [(str(rnd.name), rnd.length, [astuple(cell) for cell in rnd.cells]) for rnd in rounds])
-             for title, rounds in flights]
-    return hashlib.blake2b(repr(drawn).encode(), digest_size=12).hexdigest()
-
-
-def _key(tournament: Tournament, wanted: Wanted, digest: str = "") -> str:
+def _key(tournament: Tournament, wanted: Wanted, stamp: str = "") -> str:
     return (f"{selectors.standings_cache_key(tournament)}:render:{wanted.kind}:{wanted.number}:{wanted.paper}:"
-            f"{EVERY_FLIGHT}:{wanted.language}:{digest}")
+            f"{EVERY_FLIGHT}:{wanted.language}:{stamp}")
+
+
+def _bracket_stamp(tournament: Tournament) -> str:
+    """What the bracket's boxes show that moves no event version, as a stamp: its matches' number
+    and latest change (a report, a dispute, a start: every such change saves the match's
+    ``updated_at``). One aggregate query, so that a file kept is served without reading the
+    bracket."""
+    stamp = Match.objects.filter(event_link__tournament=tournament).aggregate(count=Count("pk"), last=Max("updated_at"))
+    last = stamp["last"].timestamp() if stamp["last"] is not None else 0
+    return f"{stamp['count']}-{last:.6f}"
 
 
 def _bracket_source(tournament: Tournament, wanted: Wanted) -> Source | None:
-    flights = bracket_flights(tournament)
-    if flights is None:
+    if tournament.drawn_at is None:
         return None
-    size = sum(len(rnd.cells) for _title, rounds in flights for rnd in rounds)
+    read: list[list[Flight] | None] = []
 
-    def draw() -> bytes:
+    def flights() -> list[Flight] | None:
+        # Read once, and only when the file is not kept (its size, then its drawing).
+        if not read:
+            read.append(bracket_flights(tournament))
+        return read[0]
+
+    def size() -> int | None:
+        drawn = flights()
+        return None if drawn is None else sum(len(rnd.cells) for _title, rounds in drawn for rnd in rounds)
+
+    def draw() -> bytes | None:
+        drawn = flights()
+        if drawn is None:
+            return None
         if wanted.kind == PNG:
-            return bracket_png(flights, words=_svg_words())
-        return bracket_svg_file(flights, title=_("%(event)s: bracket") % {"event": tournament.name},
+            return bracket_png(drawn, words=_svg_words())
+        return bracket_svg_file(drawn, title=_("%(event)s: bracket") % {"event": tournament.name},
                                 words=_svg_words()).encode()
 
-    return Source(_key(tournament, wanted, _digest(flights)), lambda: size, draw)
+    return Source(_key(tournament, wanted, _bracket_stamp(tournament)), size, draw)
 
 
 def _sheet_size(tournament: Tournament, wanted: Wanted) -> int | None:

@@ -8,13 +8,15 @@ result on someone's record on his own.
 A side's consent (``Match.consent0`` / ``consent1``) is pending, given or declined. It is given:
 
 - at creation, for the creator's own side, and for every side the match's context vouches for
-  (an event for its matches; a club for its members' sides): ``match_create``;
+  (an event for the entrants who accepted it and whom it is really run for, and for players
+  without an account; a club for its members' sides): ``match_create``;
 - when a player of the side reports a result or confirms the other side's (``match_report``);
 - by :func:`match_consent`: the player himself, a director of an event or club he plays in
   (``hooks.directs_player``, answered by tournaments and clubs), or staff.
 
 Never by an organiser's override outside an event, and never by an import for anyone but the
-importer's own side. A player may decline a match his side has not given consent to: it leaves
+importer's own side. A result set by a director who is neither staff nor an organiser takes back
+the consent of the sides no context vouches for (:func:`consent_after_override`). A player may decline a match his side has not given consent to: it leaves
 his record and stays its creator's. Consent once given is not taken back here.
 
 A match counts for ratings only when both sides have given consent (``ratings._ratable``,

@@ -304,3 +304,16 @@ def test_staff_see_the_tokens_in_the_admin_without_a_key_and_not_drfs_empty_tabl
     page = staff.get("/admin/accounts/apitoken/")
     assert page.status_code == 200 and "laptop" in page.content.decode() and laptop not in page.content.decode()
     assert staff.get("/admin/authtoken/tokenproxy/").status_code == 404
+
+
+def test_staff_setting_a_password_in_the_admin_ends_every_token_and_session(alice):
+    key, session = token_of("alice"), browser(alice)
+    stan = PlayerFactory(user__username="stan", user__is_staff=True, user__is_superuser=True).user
+    admin = Client()
+    admin.force_login(stan)
+    response = admin.post(reverse("admin:auth_user_password_change", args=[alice.pk]),
+                          {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert (me(with_token(key)), me(session)) == (401, 401)
+    assert token_of("alice", NEW_PASSWORD)
+    assert admin.get(reverse("admin:index")).status_code == 200  # his own session is not touched
