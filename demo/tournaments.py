@@ -29,6 +29,7 @@ from tournaments.services import (
     tournament_finish,
     tournament_pair_next_round,
 )
+from tournaments.services.acceptance import entry_accept
 
 # The demo tournaments: (name, the usernames entered, in the organiser's seeding order).
 BRACKET_EVENT = ("Crawford Demo Open", ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"])
@@ -72,6 +73,9 @@ def _event_start(organiser: User, name: str, usernames: list[str], by_name: dict
                                                                     **rules))
     entries = [entry_add(tournament_id=tournament.pk, user=organiser, player_ids=[by_name[u].pk], seed=seed)
                for seed, u in enumerate(usernames, start=1)]
+    for u in usernames:  # each player accepts the organiser's entry of him, as players do
+        if by_name[u].user_id is not None:
+            entry_accept(tournament_id=tournament.pk, user=by_name[u].user)
     tournament_close_entries(tournament_id=tournament.pk, user=organiser)
     for entry in entries:
         entry_check_in(tournament_id=tournament.pk, entry_id=entry.pk, user=organiser)

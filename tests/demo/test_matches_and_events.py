@@ -13,7 +13,7 @@ from demo.matches import mat_dir
 from demo.people import DEMO_PASSWORD
 from demo.services import demo_data_load
 from demo.tournaments import BRACKET_EVENT, SWISS_EVENT
-from matches.models import Match, Player, Report
+from matches.models import Match, Player, RatingChange, Report
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournament_placings, tournament_rounds
 
@@ -87,6 +87,9 @@ def test_it_runs_the_demo_open_to_the_end_with_its_consolation_flight_and_final_
     matches = Match.objects.filter(event_link__tournament=event)
     assert matches.count() == 10
     assert set(matches.values_list("status", flat=True)) == {Match.Status.CONFIRMED}
+    # The players accepted the organiser's entries: every match is on their records, and rated.
+    assert not matches.exclude(consent0=Match.Consent.GIVEN, consent1=Match.Consent.GIVEN).exists()
+    assert RatingChange.objects.filter(match__in=matches).count() == 2 * matches.filter(rated=True).count() > 0
     reports = Report.objects.filter(match__event_link__tournament=event)
     assert reports.filter(reporter__username="organiser").exists()
     assert reports.exclude(reporter__username="organiser").exists()
