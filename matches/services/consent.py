@@ -15,9 +15,10 @@ A side's consent (``Match.consent0`` / ``consent1``) is pending, given or declin
   (``hooks.directs_player``, answered by tournaments and clubs), or staff.
 
 Never by an organiser's override outside an event, and never by an import for anyone but the
-importer's own side. A result set by a director who is neither staff nor an organiser takes back
-the consent of the sides no context vouches for (:func:`consent_after_override`). A player may decline a match his side has not given consent to: it leaves
-his record and stays its creator's. Consent once given is not taken back here.
+importer's own side. A player may decline a match his side has not given consent to: it leaves
+his record and stays its creator's. Consent once given is not taken back by the player; a result
+set by a director who is neither staff nor an organiser takes back the consent of the sides no
+context vouches for (:func:`consent_after_override`).
 
 A match counts for ratings only when both sides have given consent (``ratings._ratable``,
 ``ratings_pending``); lists show it to others only then (``MatchQuerySet.visible_to``). The last
