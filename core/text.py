@@ -69,6 +69,28 @@ _DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u206
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+#: The invisible characters a name may hold: the joiner and non-joiner, between two visible
+#: characters (Persian and Arabic words, emoji sequences need them), and the left-to-right and
+#: right-to-left marks (a mixed-script name may need one to show its brackets the right way).
+_JOINERS = frozenset("\u200c\u200d")
+_DIRECTION_MARKS = frozenset("\u200e\u200f")
+
+
+def _hidden_inside(text: str) -> bool:
+    """Whether ``text`` holds an invisible format character where a name has no use for one: a
+    zero-width space, a word joiner, a soft hyphen, a byte-order mark... anywhere, or a joiner
+    that does not stand between two visible characters ("Al\u200bice" shows as "Alice")."""
+    for index, char in enumerate(text):
+        if unicodedata.category(char) != "Cf" or char in _DIRECTION_MARKS:
+            continue
+        if char not in _JOINERS:
+            return True
+        before, after = text[index - 1:index], text[index + 1:index + 2]
+        if not (before and after and _visible(before) and _visible(after)):
+            return True
+    return False
+
+
 def _visible(char: str) -> bool:
     # A letter, digit, punctuation or symbol that draws something. Spaces (Z*), format characters
     # (Cf: zero-width space and joiners, word joiner, byte-order mark, direction marks) and
@@ -81,9 +103,10 @@ def name_problem(text: str) -> str | None:
     as a sentence for people; None when nothing is. Refused: control characters (a line break, a
     tab, NUL: Unicode's Cc), lone surrogates, the direction controls (:data:`_DIRECTION_CONTROLS`),
     and a name with nothing visible in it (only zero-width characters, marks without a letter,
-    direction marks). Zero-width joiners and non-joiners between letters, as Persian and Arabic
-    names need them, are fine. An empty or blank ``text`` is no problem here: each caller says
-    that its name is missing. Raises nothing."""
+    direction marks), and an invisible character inside a visible name (a zero-width space, a
+    word joiner, a soft hyphen; a joiner not between two visible characters). Zero-width joiners
+    and non-joiners between letters, as Persian and Arabic names need them, are fine. An empty or
+    blank ``text`` is no problem here: each caller says that its name is missing. Raises nothing."""
     if any(unicodedata.category(char) == "Cc" for char in text):
         return gettext("a name cannot hold control characters such as a line break or a tab")
     if any(unicodedata.category(char) == "Cs" for char in text):
@@ -93,6 +116,9 @@ def name_problem(text: str) -> str | None:
                        "(U+202A to U+202E, U+2066 to U+2069)")
     if text.strip() and not any(_visible(char) for char in text):
         return gettext("a name needs a visible letter or sign; this one has only invisible characters or marks")
+    if _hidden_inside(text):
+        return gettext("a name cannot hold invisible characters such as a zero-width space; only a joiner "
+                       "between two letters is kept")
     return None
 
 

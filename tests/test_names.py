@@ -44,6 +44,9 @@ BAD = {
     "joiners alone": "\u200d\u200c",
     "a word joiner and a byte-order mark": "\u2060\ufeff",
     "Hangul fillers": "\u3164\u3164",
+    "a zero-width space inside": "Al\u200bice",
+    "a soft hyphen inside": "Ali\u00adce",
+    "a joiner at the end": "Alice\u200d",
 }
 
 #: The ones the review found accepted (and a short reversal, within every field's length).
@@ -57,6 +60,8 @@ GOOD = [
     "فاطمة الزهراء",
     "مهرداد نیک\u200cنام",  # noqa: RUF001 (Persian: a zero-width non-joiner between the letters of one word)
     "ع\u200dلي",  # a zero-width joiner between Arabic letters
+    "Sam \U0001f468\u200d\U0001f469\u200d\U0001f467",  # an emoji family: joiners between symbols
+    "\u200fمحمد (Mohammed)",  # a right-to-left mark
     "Ștefan Țăranu",
     "Ioana-Maria Dumitrașcu",
 ]
@@ -76,6 +81,7 @@ def test_the_refusals_say_which_problem_it_is():
     assert "control characters" in name_problem("Anna\nBerg")
     assert "direction" in name_problem("\u202e" * 120)
     assert "invisible" in name_problem("\u200b" * 50)
+    assert "zero-width space" in name_problem("Al\u200bice") and "visible letter" not in name_problem("Al\u200bice")
 
 
 @pytest.mark.parametrize("name", GOOD)
