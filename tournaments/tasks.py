@@ -25,14 +25,15 @@ def tournament_cancelled_notify_task(self, tournament_id: int, outbox_id: int | 
 
 
 @shared_task(bind=True)
-def entry_invited_notify_task(self, tournament_id: int, player_id: int, outbox_id: int | None = None) -> int | None:
-    """Tell a player someone else entered in an event that his entry waits for his answer; written
-    in the outbox by the entry's service. A row already done returns None at once."""
+def entry_invited_notify_task(self, tournament_id: int, player_id: int, by_id: int | None = None,
+                              outbox_id: int | None = None) -> int | None:
+    """Tell a player someone else (``by_id``) entered in an event that his entry waits for his
+    answer; written in the outbox by the entry's service. A row already done returns None at once."""
     try:
         with outbox_once(outbox_id) as todo:
             if not todo:
                 return None
-            return entry_invited_notify(tournament_id=tournament_id, player_id=player_id)
+            return entry_invited_notify(tournament_id=tournament_id, player_id=player_id, by_id=by_id)
     except Exception as error:
         retry_or_raise(self, error)
 

@@ -30,6 +30,7 @@ from tournaments.models import Acceptance, Entry, Tournament
 from tournaments.services import entry_add, entry_sign_up
 from tournaments.services.acceptance import ENTRY_INVITED_TASK, entry_accept
 from tournaments.services.notifications import entry_invited_notify
+from tournaments.services.teams import team_create
 
 pytestmark = pytest.mark.django_db
 
@@ -315,7 +316,7 @@ def test_a_player_someone_else_entered_is_told_once_by_email_and_at_most_five_ti
     entry_add(tournament_id=events[0].pk, user=olga, player_ids=[bob.pk])
     entry_sign_up(tournament_id=events[0].pk, user=carol.user)  # herself: nothing to tell
     rows = OutboxTask.objects.filter(task=ENTRY_INVITED_TASK)
-    assert [tuple(row.args) for row in rows] == [(events[0].pk, bob.pk)]
+    assert [tuple(row.args) for row in rows] == [(events[0].pk, bob.pk, olga.pk)]
 
     mail.outbox.clear()
     assert entry_invited_notify(tournament_id=events[0].pk, player_id=bob.pk) == 1
@@ -343,3 +344,14 @@ def test_the_entry_notice_is_in_the_players_language(bob):
     mail.outbox.clear()
     assert entry_invited_notify(tournament_id=event.pk, player_id=bob.pk) == 1
     assert mail.outbox[0].subject == "Ai fost înscris în Cupa"
+
+
+def test_a_captain_entering_a_member_is_named_as_the_one_who_entered_him(bob, carol):
+    olga = UserFactory(username="olga", organiser=True)
+    event = TournamentFactory(organiser=olga, status=Tournament.Status.OPEN, kind=Tournament.Kind.TEAMS, board_count=2)
+    team_create(tournament_id=event.pk, user=carol.user, name="Aces", captain_id=carol.pk, member_ids=[bob.pk])
+    assert Acceptance.objects.filter(tournament=event, player=carol, how=Acceptance.How.SIGNED_UP).exists()
+    (row,) = OutboxTask.objects.filter(task=ENTRY_INVITED_TASK)
+    mail.outbox.clear()
+    assert entry_invited_notify(tournament_id=row.args[0], player_id=row.args[1], by_id=row.args[2]) == 1
+    assert f"{carol.display_name} entered you in the event {event.name}." in mail.outbox[0].body

@@ -143,7 +143,7 @@ def acceptances_by(tournament: Tournament, players: Iterable[Player], user, how:
     for player in players:
         if player.user_id is not None and player.user_id != user.pk:
             # Told after the commit that the entry waits for his answer (services.notifications).
-            outbox_enqueue(ENTRY_INVITED_TASK, tournament.pk, player.pk)
+            outbox_enqueue(ENTRY_INVITED_TASK, tournament.pk, player.pk, user.pk)
     return acceptances_record(tournament, own, how, actor=user)
 
 

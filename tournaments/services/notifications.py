@@ -71,10 +71,11 @@ def _notices_left(player_id: int) -> bool:
     return cache.incr(key) <= ENTRY_NOTICES_PER_DAY
 
 
-def entry_invited_notify(*, tournament_id: int, player_id: int) -> int:
-    """Tell the player ``player_id`` (with an account and an address) whom someone else entered in
-    the event ``tournament_id`` that his entry waits for his answer: who entered him (the
-    organiser's display name, never text the organiser chose) and where to accept it, in his
+def entry_invited_notify(*, tournament_id: int, player_id: int, by_id: int | None = None) -> int:
+    """Tell the player ``player_id`` (with an account and an address) whom someone else (the user
+    ``by_id``: the organiser, a team's captain; the organiser when not given or gone) entered in
+    the event ``tournament_id`` that his entry waits for his answer: who entered him (his display
+    name, never text he chose for the message) and where to accept it, in his
     language. Returns 1 when sent, 0 when nothing is to be said (he accepted already, is no longer
     in the event, has no address, or had his day's :data:`ENTRY_NOTICES_PER_DAY`). Sent once
     (core.mail.send_once). Raises Tournament.DoesNotExist, Player.DoesNotExist, and what the mail
@@ -88,13 +89,15 @@ def entry_invited_notify(*, tournament_id: int, player_id: int) -> int:
         return 0
     if not Player.objects.filter(entered_players(tournament), pk=player.pk).exists():
         return 0
+    by = get_user_model().objects.filter(pk=by_id).first() if by_id is not None else None
+    by = by or tournament.organiser
     link = absolute_url(reverse("tournaments:detail", args=[tournament.pk]))
     with in_language_of(user):
         subject = _("You were entered in %(event)s") % {"event": tournament.name}
         body = _("%(organiser)s entered you in the event %(event)s.\n\nIts results count on your record (your "
                  "rating, your page) only once you accept the entry. If you do not know this event, do nothing: "
                  "its matches stay off your record.\n\nAnswer on the event's page: %(link)s") % {
-            "organiser": tournament.organiser.display_name, "event": tournament.name, "link": link}
+            "organiser": by.display_name, "event": tournament.name, "link": link}
     message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
     key = f"entry-invited:{tournament.pk}:{player.pk}"
     if cache.get(key) is not None or not _notices_left(player.pk):  # sent already: a repeat counts nothing
