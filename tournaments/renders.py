@@ -72,7 +72,7 @@ from .bracket_export import Flight, bracket_png, bracket_svg_file
 from .bracket_svg import BracketRound
 from .labels import flight_title
 from .models import Tournament
-from .views import _cell, _svg_words
+from .views import bracket_cell, svg_words
 
 #: The task a request writes in the outbox (tournaments/tasks.py), named: tasks import this module.
 TASK = "tournaments.tasks.render_keep_task"
@@ -130,7 +130,7 @@ def bracket_flights(tournament: Tournament) -> list[Flight] | None:
     summaries = {f.name: f for f in part.flights}
     return [(flight_title(window.name),
              [BracketRound(summaries[window.name].rounds[rnd.number - 1].label, rnd.length,
-                           tuple(replace(_cell(tournament, m), href=None) for m in rnd.matches))
+                           tuple(replace(bracket_cell(tournament, m), href=None) for m in rnd.matches))
               for rnd in window.rounds])
             for window in part.windows] or None
 
@@ -170,9 +170,9 @@ def _bracket_source(tournament: Tournament, wanted: Wanted) -> Source | None:
         if drawn is None:
             return None
         if wanted.kind == PNG:
-            return bracket_png(drawn, words=_svg_words())
+            return bracket_png(drawn, words=svg_words())
         return bracket_svg_file(drawn, title=_("%(event)s: bracket") % {"event": tournament.name},
-                                words=_svg_words()).encode()
+                                words=svg_words()).encode()
 
     return Source(_key(tournament, wanted, _bracket_stamp(tournament)), size, draw)
 

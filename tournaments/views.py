@@ -53,7 +53,7 @@ PAIRING_STATUS = {**dict(Match.Status.choices), "waiting": gettext_lazy("Waiting
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _svg_words() -> Words:
+def svg_words() -> Words:
     """The bracket drawing's words in the reader's language."""
     return Words(tbd=_("to be decided"), bye=pgettext("bracket", "bye"), title=_("Bracket"),
                  versus=_("%(a)s v %(b)s"), length=pgettext("match length", "%(length)d pt"))
@@ -357,7 +357,7 @@ def _match_href(tournament: Tournament, match: selectors.PairingView) -> str | N
     return reverse("matches:detail", args=[match.match_id]) if match.match_id else None
 
 
-def _cell(tournament: Tournament, match: selectors.PairingView) -> BracketCell:
+def bracket_cell(tournament: Tournament, match: selectors.PairingView) -> BracketCell:
     sides = (match.top, match.bottom)
     byes = (match.top_bye, match.bottom_bye)
     names = tuple(BYE if bye else (side.name if side is not None else None) for side, bye in zip(sides, byes, strict=True))
@@ -420,7 +420,8 @@ def _sections(count: int) -> int:
 
 def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, window: selectors.FlightWindow,
                     *, first_round: int, section: int) -> FlightDrawing:
-    rounds = [BracketRound(summary.rounds[rnd.number - 1].label, rnd.length, tuple(_cell(tournament, m) for m in rnd.matches))
+    rounds = [BracketRound(summary.rounds[rnd.number - 1].label, rnd.length,
+                           tuple(bracket_cell(tournament, m) for m in rnd.matches))
               for rnd in window.rounds]
     title = flight_title(summary.name)
     windows = tuple(
@@ -439,7 +440,7 @@ def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, wi
     ) if _sections(count) > 1 else ()
     drawing_title = _("%(event)s: %(flight)s") % {"event": tournament.name, "flight": title}
     handicaps = tuple(filter(None, (handicap_said(m) for rnd in window.rounds for m in rnd.matches)))
-    return FlightDrawing(summary.name, title, bracket_svg(rounds, title=drawing_title, words=_svg_words()),
+    return FlightDrawing(summary.name, title, bracket_svg(rounds, title=drawing_title, words=svg_words()),
                          summary.champion, windows, sections, handicaps)
 
 

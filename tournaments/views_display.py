@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 from . import renders, selectors
 from .bracket_svg import BracketCell, BracketRound, bracket_svg
 from .models import Tournament
-from .views import PAIRING_STATUS, _cell, _svg_words, _visible_or_404, flight_title
+from .views import PAIRING_STATUS, _visible_or_404, bracket_cell, flight_title, svg_words
 
 #: The projector's pace: seconds per slide (``?seconds=``), by default and at the extremes.
 SECONDS_DEFAULT, SECONDS_MIN, SECONDS_MAX = 15, 5, 600
@@ -54,7 +54,7 @@ def _bracket_flights(tournament: Tournament, *, flight: str | None = None, links
     for window in part.windows:
         summary = summaries[window.name]
         rounds = [BracketRound(summary.rounds[rnd.number - 1].label, rnd.length,
-                               tuple(_cell(tournament, m) if links else _unlinked(tournament, m) for m in rnd.matches))
+                               tuple(bracket_cell(tournament, m) if links else _unlinked(tournament, m) for m in rnd.matches))
                   for rnd in window.rounds]
         flights.append((summary, rounds, window))
     return part, flights
@@ -62,11 +62,11 @@ def _bracket_flights(tournament: Tournament, *, flight: str | None = None, links
 
 def _unlinked(tournament: Tournament, match) -> BracketCell:
     """A match's box without its link (a projector's or a file's drawing links nowhere)."""
-    return replace(_cell(tournament, match), href=None)
+    return replace(bracket_cell(tournament, match), href=None)
 
 
 def _drawings(tournament: Tournament, flights) -> list[Drawing]:
-    words = _svg_words()
+    words = svg_words()
     out = []
     for summary, rounds, _window in flights:
         title = flight_title(summary.name)
@@ -133,7 +133,7 @@ def _slides(tournament: Tournament) -> list[Slide]:
     slides: list[Slide] = []
     if tournament.format in (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION):
         _part, flights = _bracket_flights(tournament, links=False)
-        words = _svg_words()
+        words = svg_words()
         for summary, rounds, _window in flights:
             title = flight_title(summary.name)
             windows = _bracket_windows(rounds)
