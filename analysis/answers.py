@@ -41,6 +41,7 @@ def match_analysis_answer(match: Match, analysis: MatchAnalysis | None) -> dict:
         "requested_at": None if analysis is None else analysis.requested_at,
         "analysed_at": None if analysis is None else analysis.analysed_at,
         "engine": "" if analysis is None else analysis.engine,
+        "settings": (result or {}).get("settings") or None,
         "failure": None if analysis is None or not analysis.failure_code else {
             "code": analysis.failure_code, "detail": failure_text(analysis.failure_code)},
         "sides": sides,

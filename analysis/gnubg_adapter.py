@@ -12,18 +12,23 @@ main thread: every function below refuses to call it elsewhere, raising :class:`
 prefork Celery worker's child, or the laptop's local worker: core/local_worker.py), never in a web
 request's thread. :func:`available` answers anywhere, without loading gnubg off the main thread.
 
-Conventions (gnubg's): a *board* is ``Position.to_gnubg()`` — the side not on roll first, the
-side on roll second, each 25 counts (points 1..24 in its own numbering, then the bar). A *cube*
-is a :class:`Cube`: the cube's face, its owner (None centred, else the side 0/1), the side on
-roll, the match length (0 money), the score (side 0, side 1), whether this is the Crawford game,
-and for money play the Jacoby and beaver rules. Equities are gnubg's normalised, cubeful
-equities (EMG: +1 = winning the cube's value once), from the side on roll's point of view.
+What is asked of it: its own ``analyse match`` of a match the engine wrote (:func:`analyse_mat`),
+the conversion of its match winning chances to equities (:func:`mwc2eq`) and its rating words'
+scales. Conventions (gnubg's): a *cube* is a :class:`Cube`: the cube's face, its owner (None
+centred, else the side 0/1), the side on roll, the match length (0 money), the score (side 0,
+side 1), whether this is the Crawford game, and for money play the Jacoby and beaver rules.
+Equities are gnubg's normalised, cubeful equities (EMG: +1 = winning the cube's value once), from
+the side on roll's point of view.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import os
+import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -132,64 +137,6 @@ def _cube_info(cube: Cube) -> dict:
     return info
 
 
-@lru_cache(maxsize=8)
-def _eval_context(plies: int) -> dict:
-    return _gnubg().eval_context(1, plies, 1, 1, 0.0)
-
-
-def _filter(ply: int, level: int, accept: int, extra: int, threshold: float) -> dict:
-    return {"ply": ply, "level": level, "acceptmoves": accept, "extramoves": extra, "threshold": threshold}
-
-
-# gnubg's analysis move filter (gnubg.c aamfAnalysis = movefilters.inc MOVEFILTER_LARGE): at
-# each depth the plays are screened at 0-ply and only the best (up to 16 more within 0.32 of it)
-# go on; at 3-ply a 2-ply pass keeps up to 4 more within 0.08. The binding's own default differs.
-_ANALYSIS = (
-    (),
-    (_filter(1, 0, 0, 16, 0.32),),
-    (_filter(2, 0, 0, 16, 0.32), _filter(2, 1, -1, 0, 0.0)),
-    (_filter(3, 0, 0, 16, 0.32), _filter(3, 1, -1, 0, 0.0), _filter(3, 2, 0, 4, 0.08)),
-)
-# For a cube decision gnubg picks each roll's play at 0-ply and evaluates only that one deeper
-# (eval.c EvaluatePositionCubeful4): keep exactly one play at every screening level.
-_BEST_ONLY = tuple(tuple(_filter(ply, level, 1, 0, 0.0) for level in range(ply)) for ply in range(4))
-
-
-def best_moves(board, cube: Cube, dice: tuple[int, int], plies: int, *, best_only: bool = False
-               ) -> list[tuple[tuple[int, ...], float]]:
-    """gnubg's plays of ``dice``, best first: (move tuple, cubeful equity after it) each.
-
-    gnubg lists one entry per distinct resulting position (the unchanged position once when
-    nothing can be played). Its move filters (gnubg's analysis filter; with ``best_only``, only the
-    0-ply best play goes deeper, as in gnubg's cube evaluations) evaluate only the best plays at
-    the full depth; the others keep the 0-ply score that screened them out. A move tuple is
-    (from, to) pairs in the mover's numbering (25 the bar); the binding cuts it short at the
-    first checker borne off (an odd length: the rest of the play is not said).
-    """
-    gnubg = _gnubg()
-    filters = list((_BEST_ONLY if best_only else _ANALYSIS)[min(plies, 3)])
-    with _lock:
-        if filters:
-            found = gnubg.find_best_moves(board, _cube_info(cube), _eval_context(plies), (dice[0], dice[1]), filters)
-        else:
-            found = gnubg.find_best_moves(board, _cube_info(cube), _eval_context(plies), (dice[0], dice[1]))
-    return [(tuple(entry["move"]), float(entry["score"])) for entry in found]
-
-
-def cubeless_equity(board, cube: Cube) -> float:
-    """The 0-ply cubeless equity of the side on roll (normalised; gnubg's ``evaluate``)."""
-    gnubg = _gnubg()
-    with _lock:
-        return float(gnubg.evaluate(board, _cube_info(cube), _eval_context(0))[5])
-
-
-def eq2mwc(equity: float, cube: Cube) -> float:
-    """Match winning chance of the side on roll for a normalised equity (match play only)."""
-    gnubg = _gnubg()
-    with _lock:
-        return float(gnubg.eq2mwc(equity, _cube_info(cube)))
-
-
 def mwc2eq(mwc: float, cube: Cube) -> float:
     """Normalised equity of the side on roll for a match winning chance (match play only)."""
     gnubg = _gnubg()
@@ -209,3 +156,71 @@ def luck_rating(luck_per_roll: float) -> int:
     gnubg = _gnubg()
     with _lock:
         return int(gnubg.luck_rating(float(luck_per_roll)))
+
+
+# The depths a match is analysed at, by gnubg's names for them; each is gnubg's own analysis
+# setting of that depth (pruning nets, its analysis move filters, cubeful, noiseless).
+DEPTHS = {0: "0-ply", 1: "1-ply", 2: "2-ply", 3: "3-ply"}
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Send what gnubg's commands print (progress lines, notices) to nowhere: they are read back
+    from the file it saves, and a worker's own output stays its log."""
+    try:
+        saved = os.dup(1)
+    except OSError:  # no standard output at all: nothing to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def analyse_mat(mat_text: str, plies: int, *, games: int = 1, on_game: Callable[[int], None] | None = None) -> str:
+    """gnubg's own ``analyse match`` of a .mat file, returned as the SGF gnubg saves it.
+
+    gnubg imports ``mat_text`` (written by the engine), analyses every checker play, cube decision
+    and roll at ``plies`` (:data:`DEPTHS`) with its own analysis settings, and saves the match with
+    its analysis; nothing of the service changes. Raises :class:`GnubgMissing` or
+    :class:`GnubgOffMainThread` as every call here, ValueError for a depth gnubg is not asked at,
+    and :class:`AnalysisUnavailable` when gnubg saved nothing (it refused the file). The ``games``
+    of the match are analysed one by one, ``on_game(n)`` called after the n-th (gnubg's own
+    ``analyse game``, which gives the same figures as ``analyse match``).
+    """
+    if plies not in DEPTHS:
+        raise ValueError(f"plies must be one of {sorted(DEPTHS)}, not {plies!r}")
+    gnubg = _gnubg()
+    with _lock, tempfile.TemporaryDirectory(prefix="crawford-gnubg-") as folder:
+        source, saved = os.path.join(folder, "match.mat"), os.path.join(folder, "match.sgf")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write(mat_text)
+        # Both players human (or gnubg waits to play a computer side), no sound, one thread: the
+        # module's analysis waits forever on threads it cannot start. Every analysis setting is
+        # named each time: gnubg keeps them from one call to the next. Its evaluation cache is
+        # emptied first: a position cached by one evaluation is served to another (the luck's
+        # unpruned nets get the plays' pruned figures), so an analysis would depend on what this
+        # process analysed before it; emptied, it is what a fresh gnubg says.
+        commands = ("clear cache", "set sound enable off", "set player 0 human", "set player 1 human",
+                    "set display off", "set threads 1", "set analysis moves on", "set analysis cube on", "set analysis luck on",
+                    f"set analysis chequerplay evaluation plies {plies}",
+                    f"set analysis cubedecision evaluation plies {plies}",
+                    f'import mat "{source}"', "first game")
+        with _quiet():
+            for command in commands:
+                gnubg.command(command)
+            for number in range(1, games + 1):
+                gnubg.command("analyse game")
+                if on_game is not None:
+                    on_game(number)
+                if number < games:
+                    gnubg.command("next game")
+            gnubg.command(f'save match "{saved}"')
+        if not os.path.exists(saved):
+            raise AnalysisUnavailable("GNU Backgammon could not read the match written for it")
+        with open(saved, encoding="utf-8") as handle:
+            return handle.read()

@@ -321,8 +321,8 @@ def match_analysis_run(match_id: int, *, generation: int | None = None) -> Match
                                  plies=row.plies, progress=progress)
     except Superseded:
         return MatchAnalysis.objects.filter(pk=match_id).first()
-    except AnalysisUnavailable as error:
-        return match_analysis_fail(match_id, generation=row.generation, code="analysis_unavailable", message=str(error))
+    except AnalysisUnavailable as error:  # gnubg missing, off the main thread, or reading a game otherwise
+        return match_analysis_fail(match_id, generation=row.generation, code=error.code, message=str(error))
     except EngineError as error:
         return match_analysis_fail(match_id, generation=row.generation, code="engine_error",
                                    message=f"{error.code}: {error}")

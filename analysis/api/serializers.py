@@ -13,19 +13,25 @@ STATUSES = ("none", "queued", "running", "done", "failed")
 
 
 class SideStatsSerializer(serializers.Serializer):
-    decisions = serializers.IntegerField(help_text="checker plays and cube decisions analysed for the side")
-    unforced = serializers.IntegerField(help_text="decisions with a real choice")
-    equity_lost = serializers.FloatField(help_text="the sum of losses, normalised equity (EMG)")
+    decisions = serializers.IntegerField(help_text="checker plays and cube decisions listed for the side")
+    unforced = serializers.IntegerField(help_text="gnubg's unforced plays plus its close or actual cube decisions")
+    unforced_plays = serializers.IntegerField(default=0, help_text="checker plays with more than one legal result")
+    cube_decisions = serializers.IntegerField(default=0, help_text="gnubg's close or actual cube decisions")
+    plays = serializers.IntegerField(default=0, help_text="the side's turns, dances included")
+    equity_lost = serializers.FloatField(help_text="checker and cube errors, normalised equity (EMG)")
+    checker_lost = serializers.FloatField(default=0.0, help_text="checker play errors (EMG)")
+    cube_lost = serializers.FloatField(default=0.0, help_text="cube errors (EMG)")
     error_rate = serializers.FloatField(help_text="millipoints per unforced decision")
     pr = serializers.FloatField(help_text="PR: 500 * equity lost per unforced decision")
-    doubtful = serializers.IntegerField()
-    errors = serializers.IntegerField()
-    blunders = serializers.IntegerField()
+    doubtful = serializers.IntegerField(help_text="checker plays gnubg marks doubtful")
+    errors = serializers.IntegerField(help_text="checker plays gnubg marks bad")
+    blunders = serializers.IntegerField(help_text="checker plays gnubg marks very bad")
     luck = serializers.FloatField(help_text="the luck of the side's rolls (EMG)")
-    rating = serializers.IntegerField(help_text="gnubg's rating of the play, 0 (awful) to 7 (supernatural)")
+    rating = serializers.IntegerField(help_text="the shipped gnubg's rating of the play, 0 (Beginner) to 5 "
+                                                "(Super Grandmaster)")
     rating_text = serializers.SerializerMethodField(help_text="gnubg's rating word, in the reader's language; empty "
                                                               "without an unforced decision")
-    luck_rating = serializers.IntegerField(help_text="gnubg's rating of the luck, 0 to 5")
+    luck_rating = serializers.IntegerField(help_text="gnubg's rating of the luck, 0 (Go to bed) to 4 (Go to Las Vegas)")
     luck_text = serializers.SerializerMethodField(help_text="gnubg's luck word, in the reader's language")
 
     class Meta:
@@ -97,6 +103,18 @@ class FailureSerializer(serializers.Serializer):
         ref_name = "AnalysisFailure"
 
 
+class SettingsSerializer(serializers.Serializer):
+    depth = serializers.CharField(help_text='gnubg\'s name for the depth: "0-ply", "1-ply", "2-ply"')
+    plies = serializers.IntegerField()
+    evaluated_plies = serializers.IntegerField(required=False, help_text="the depth gnubg reported for its best plays")
+    cubeful = serializers.BooleanField(required=False)
+    pruning = serializers.BooleanField(required=False, help_text="gnubg's pruning neural nets")
+    noise = serializers.FloatField(required=False)
+
+    class Meta:
+        ref_name = "AnalysisSettings"
+
+
 class MatchAnalysisSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     status = serializers.ChoiceField(choices=STATUSES, help_text="none: never asked for")
@@ -109,6 +127,8 @@ class MatchAnalysisSerializer(serializers.Serializer):
     requested_at = serializers.DateTimeField(allow_null=True)
     analysed_at = serializers.DateTimeField(allow_null=True)
     engine = serializers.CharField(help_text="gnubg's version, once done")
+    settings = SettingsSerializer(allow_null=True, help_text="how gnubg evaluated, once done (empty for an analysis "
+                                                             "made before gnubg's own settings were recorded)")
     failure = FailureSerializer(allow_null=True)
     sides = MatchSideSerializer(many=True, help_text="each side's whole match, once done (else empty)")
     games = GameAnalysisSerializer(many=True, help_text="each game's figures and decisions, once done (else empty)")

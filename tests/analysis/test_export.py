@@ -43,7 +43,7 @@ def test_the_analysis_downloads_as_json_with_the_match_beside_it(played):
     assert response["Content-Disposition"] == f'attachment; filename="match-{played.match.pk}-analysis.json"'
     body = json.loads(response.content)
     match = Match.objects.get(pk=played.match.pk)
-    assert {key: body[key] for key in ("version", "plies", "engine", "sides", "games")} == row.result
+    assert {key: body[key] for key in ("version", "plies", "engine", "settings", "sides", "games")} == row.result
     assert body["match"] == {"id": match.pk, "players": ["Alice", "Bob"], "length": 3, "crawford": True,
                              "score": [match.score0, match.score1], "full_score": [match.full_score0, match.full_score1],
                              "played_on": None}

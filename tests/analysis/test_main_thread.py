@@ -30,17 +30,17 @@ thread.join()
 print("alive")
 """
 
-REFUSED = """
+REFUSED = r"""
 import json, sys, threading
 from analysis import gnubg_adapter as adapter
-from engine.board import Position
-board, cube = Position.start().to_gnubg(), adapter.Cube(1, None, 0, 3, (0, 0), False)
+cube = adapter.Cube(1, None, 0, 3, (0, 0), False)
+MAT = " 1 point match\n\n Game 1\n Alice : 0                           Bob : 0\n  1) 31: 8/5 6/5\n"
 seen = {}
 def off_the_main_thread():
     seen["available"] = adapter.available()
     seen["loaded"] = "gnubg" in sys.modules
-    for name, call in (("best_moves", lambda: adapter.best_moves(board, cube, (3, 1), 1)),
-                       ("cubeless_equity", lambda: adapter.cubeless_equity(board, cube)),
+    for name, call in (("analyse_mat", lambda: adapter.analyse_mat(MAT, 0)),
+                       ("mwc2eq", lambda: adapter.mwc2eq(0.5, cube)),
                        ("engine_name", adapter.engine_name)):
         try:
             call()
@@ -49,7 +49,7 @@ def off_the_main_thread():
 thread = threading.Thread(target=off_the_main_thread, name="request-thread")
 thread.start()
 thread.join()
-seen["main_thread_plays"] = len(adapter.best_moves(board, cube, (3, 1), 0))
+seen["main_thread_analysis"] = adapter.analyse_mat(MAT, 0).count("W[31")
 print(json.dumps(seen))
 """
 
@@ -70,11 +70,11 @@ def test_the_adapter_refuses_off_the_main_thread_with_a_clear_error_and_the_proc
     seen = json.loads(result.stdout.strip().splitlines()[-1])
     # Looked for, not loaded, off the main thread: loading it there would tie it to that thread.
     assert seen["available"] is True and seen["loaded"] is False
-    for name in ("best_moves", "cubeless_equity", "engine_name"):
+    for name in ("analyse_mat", "mwc2eq", "engine_name"):
         kind, code, message = seen[name]
         assert (kind, code) == ("GnubgOffMainThread", "analysis_unavailable")
         assert "main thread" in message and "request-thread" in message
-    assert seen["main_thread_plays"] > 1  # the same process, on its main thread, analyses
+    assert seen["main_thread_analysis"] == 1  # the same process, on its main thread, analyses
 
 
 @pytest.mark.django_db(transaction=True)  # the thread's own connection sees what the test wrote

@@ -104,8 +104,7 @@ def test_the_match_page_shows_each_sides_pr_errors_blunders_luck_rating_and_dept
         stats = row.result["sides"][side]
         assert re.search(rf"{name} {stats['pr']:.2f} {stats['error_rate']:.1f} "
                          rf"{stats['errors']} {stats['blunders']} ", text), text
-        assert ["Awful!", "Beginner", "Casual player", "Intermediate", "Advanced", "Expert", "World class",
-                "Supernatural"][stats["rating"]] in text
+        assert ["Beginner", "Intermediate", "Advanced", "Master", "Grandmaster", "Super Grandmaster"][stats["rating"]] in text
     assert f'href="/matches/{analysed.match.pk}/analysis.json"' in section
     # Nobody but the director is offered the button; no id, no JSON on the page.
     assert "Analyse again" not in html and '"equity_lost"' not in html and "analysis_unavailable" not in html

@@ -6,9 +6,9 @@ from analysis import compute, texts
 
 
 def test_the_rating_and_luck_words_are_gnubgs_own_and_an_unknown_rating_has_none():
-    assert [texts.rating_text(rating) for rating in range(8)] == list(compute.RATING_WORDS)
+    assert [texts.rating_text(rating) for rating in range(6)] == list(compute.RATING_WORDS)
     assert [texts.luck_text(rating) for rating in range(5)] == list(compute.LUCK_WORDS)
-    assert texts.rating_text(8) == texts.rating_text(None) == texts.luck_text(-1) == ""
+    assert texts.rating_text(6) == texts.rating_text(None) == texts.luck_text(-1) == ""
 
 
 def test_every_failure_code_has_a_sentence_and_an_unknown_one_the_generic_one():
