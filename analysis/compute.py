@@ -63,7 +63,7 @@ from typing import NamedTuple
 from engine.actions import Action, Beaver, Double, Drop, Move, Resign, Roll, Take
 from engine.board import BAR, Position
 from engine.errors import CubeError, MatchError
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat import MatGameCheck, match_from_actions, write_mat
 from engine.game import DOUBLED, TO_ROLL, GameRules, check_double
 from engine.ids import MatchId, match_id, position_id
 from engine.match import MatchGame, MatchRules, Penalty, PenaltyAt, replay_match
@@ -293,7 +293,7 @@ class _Step(NamedTuple):
     side: int
 
 
-def _cube_available(game: MatchGame, rules: MatchRules, game_rules: GameRules, cube: int, owner: int | None,
+def _cube_available(game: MatchGame | MatGameCheck, rules: MatchRules, game_rules: GameRules, cube: int, owner: int | None,
                     side: int) -> bool:
     """May ``side`` (on roll, before rolling) double, and does doubling mean anything (GetDPEq)?"""
     try:
@@ -304,7 +304,7 @@ def _cube_available(game: MatchGame, rules: MatchRules, game_rules: GameRules, c
     return rules.is_money or game.score[side] + cube < rules.length
 
 
-def _steps(game: MatchGame, rules: MatchRules) -> Iterator[_Step]:
+def _steps(game: MatchGame | MatGameCheck, rules: MatchRules) -> Iterator[_Step]:
     """Every decision of ``game`` that the analysis examines, in log order (no gnubg needed)."""
     replay = game.replay
     game_rules = rules.game_rules(crawford_game=game.crawford)
@@ -337,7 +337,7 @@ def decisions_total(rules: MatchRules, games: list[list[Action]], *, start: tupl
 # --- gnubg's records beside the engine's actions ---------------------------------------------------
 
 
-def _cube_of(rules: MatchRules, game: MatchGame, cube: int, owner: int | None, on_roll: int) -> Cube:
+def _cube_of(rules: MatchRules, game: MatchGame | MatGameCheck, cube: int, owner: int | None, on_roll: int) -> Cube:
     # The Jacoby rule matters only while the cube has not been turned (RULES.md §5).
     return Cube(cube, owner, on_roll, rules.length, tuple(game.score) if not rules.is_money else (0, 0),
                 game.crawford, jacoby=rules.jacoby and cube == 1, beavers=rules.beavers)
@@ -413,7 +413,8 @@ _MARK_COUNTERS = {"doubtful": "doubtful", "error": "errors", "blunder": "blunder
 class _Reader:
     """One game read from gnubg's records beside the engine's replay (module docstring, (a)-(d))."""
 
-    def __init__(self, game: MatchGame, theirs: gnubg_sgf.Game, rules: MatchRules, ours: Callable[[int], int]):
+    def __init__(self, game: MatchGame | MatGameCheck, theirs: gnubg_sgf.Game, rules: MatchRules,
+                 ours: Callable[[int], int]):
         self.game, self.rules, self.ours = game, rules, ours
         self.replay = game.replay
         self.records = theirs.records
@@ -600,14 +601,15 @@ def _settings(games: list[gnubg_sgf.Game], plies: int) -> dict:
 
 def analyse_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[int, int] = (0, 0),
                   penalties: Sequence[Penalty | PenaltyAt] = (), plies: int = 2,
-                  progress: ProgressCallback | None = None) -> MatchAnalysis:
+                  progress: ProgressCallback | None = None, processes: int = 1) -> MatchAnalysis:
     """GNU Backgammon's own analysis of every game of a match at ``plies`` (0 fast .. 2 default).
 
     Changes nothing; returns a :class:`MatchAnalysis`. ``rules``, ``games``, ``start`` and
     ``penalties`` are those of :func:`engine.match.replay_match`. ``progress(done, total)`` is
     called as gnubg finishes each game, ``total`` being :func:`decisions_total` and ``done`` the
     decisions of the games analysed so far, the last call (total, total) (once with (0, 0) for a
-    match without decisions).
+    match without decisions). With ``processes`` above 1 the games are analysed by that many
+    processes at once (:func:`analysis.gnubg_adapter.analyse_mat`), to the same figures.
 
     Raises :class:`AnalysisUnavailable` when gnubg is not installed, when called off the
     process's main thread (where gnubg would crash the process); :class:`AnalysisNotWritable`
@@ -620,27 +622,32 @@ def analyse_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[
         raise ValueError(f"plies must be 0 to 3, not {plies!r}")
     if not adapter.available():
         raise AnalysisUnavailable("GNU Backgammon is not installed: matches cannot be analysed here")
-    replay = replay_match(rules, games, start=start, penalties=penalties)
-    per_game = [sum(1 for _ in _steps(game, rules)) for game in replay.games]
-    total = sum(per_game)
+    # The engine's replay of the match, as the .mat file gnubg reads is written from it.
+    written = match_from_actions(("Side 0", "Side 1"), rules, games, start=start, penalties=penalties)
     try:
-        written = match_from_actions(("Side 0", "Side 1"), rules, games, start=start, penalties=penalties)
         mat_text = write_mat(written)
     except MatchError as error:
+        if error.code != "not_writable":
+            raise
         raise AnalysisNotWritable(f"the match cannot be written for GNU Backgammon: {error}") from error
+    per_game = [sum(1 for _ in _steps(game, rules)) for game in written.games]
+    total = sum(per_game)
 
     def on_game(number: int) -> None:
         if progress is not None:
             progress(sum(per_game[:number]), total)
 
-    theirs = gnubg_sgf.read_sgf(adapter.analyse_mat(mat_text, plies, games=len(replay.games), on_game=on_game))
+    # Each game's size weighs the sharing out among processes: a turn is a decision or two.
+    weights = [len(game.replay.actions) for game in written.games]
+    theirs = gnubg_sgf.read_sgf(adapter.analyse_mat(mat_text, plies, weights=weights, processes=processes,
+                                                    on_game=on_game))
     if progress is not None and total == 0:
         progress(0, 0)
-    if len(theirs) != len(replay.games):
-        raise AnalysisMismatch(f"GNU Backgammon read {len(theirs)} games where the engine has {len(replay.games)}")
+    if len(theirs) != len(written.games):
+        raise AnalysisMismatch(f"GNU Backgammon read {len(theirs)} games where the engine has {len(written.games)}")
     # The .mat's first player (the engine's side 0) is gnubg's player 0, written W.
     analysed = [_Reader(game, their_game, rules, lambda side: side).read()
-                for game, their_game in zip(replay.games, theirs, strict=True)]
+                for game, their_game in zip(written.games, theirs, strict=True)]
     sides = [SideStats(), SideStats()]
     for game in analysed:
         for side in (0, 1):

@@ -24,11 +24,16 @@ the side on roll's point of view.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
+import json
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -181,46 +186,183 @@ def _quiet():
         os.close(saved)
 
 
-def analyse_mat(mat_text: str, plies: int, *, games: int = 1, on_game: Callable[[int], None] | None = None) -> str:
-    """gnubg's own ``analyse match`` of a .mat file, returned as the SGF gnubg saves it.
+def _shares(weights: Sequence[int], processes: int) -> list[range]:
+    """The games (0-based) each process analyses: contiguous runs of about equal weight."""
+    count = max(1, min(processes, len(weights)))
+    total = sum(weights) or len(weights)
+    shares, start, done = [], 0, 0
+    for number in range(1, count):
+        goal = total * number / count
+        end = start + 1
+        done += weights[start] or 1
+        while end < len(weights) - (count - number) and done + (weights[end] or 1) / 2 < goal:
+            done += weights[end] or 1
+            end += 1
+        shares.append(range(start, end))
+        start = end
+    shares.append(range(start, len(weights)))
+    return shares
 
-    gnubg imports ``mat_text`` (written by the engine), analyses every checker play, cube decision
-    and roll at ``plies`` (:data:`DEPTHS`) with its own analysis settings, and saves the match with
-    its analysis; nothing of the service changes. Raises :class:`GnubgMissing` or
-    :class:`GnubgOffMainThread` as every call here, ValueError for a depth gnubg is not asked at,
-    and :class:`AnalysisUnavailable` when gnubg saved nothing (it refused the file). The ``games``
-    of the match are analysed one by one, ``on_game(n)`` called after the n-th (gnubg's own
-    ``analyse game``, which gives the same figures as ``analyse match``).
+
+def _load(gnubg, source: str, plies: int) -> None:
+    """gnubg's settings for an analysis at ``plies``, and the match of the file ``source`` loaded."""
+    # Both players human (or gnubg waits to play a computer side), no sound, one thread: the
+    # module's analysis waits forever on threads it cannot start. Every analysis setting is named
+    # each time: gnubg keeps them from one call to the next.
+    for command in ("set sound enable off", "set player 0 human", "set player 1 human", "set display off",
+                    "set threads 1", "set analysis moves on", "set analysis cube on", "set analysis luck on",
+                    f"set analysis chequerplay evaluation plies {plies}",
+                    f"set analysis cubedecision evaluation plies {plies}", f'import mat "{source}"'):
+        gnubg.command(command)
+
+
+def _analyse_games(gnubg, share: range, on_game: Callable[[int], None] | None = None) -> None:
+    """Analyse the games of ``share`` (0-based) of the loaded match, each from an empty cache."""
+    gnubg.command("first game")
+    for _ in range(share.start):
+        gnubg.command("next game")
+    for number in share:
+        # Emptied before each game, gnubg's cache holds nothing of another game: a position
+        # cached by one evaluation is served to another (the luck's unpruned nets get the plays'
+        # pruned figures), so a game's verdict would depend on what was analysed before it.
+        gnubg.command("clear cache")
+        gnubg.command("analyse game")
+        if on_game is not None:
+            on_game(number + 1)
+        if number + 1 < share.stop:
+            gnubg.command("next game")
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to end this process when the one that started it ends (a worker stopped by its
+    time limit does not leave its helpers analysing)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+class _Helper:
+    """A process that analyses a share of a match's games for this one: ``python -m
+    analysis.gnubg_helper``, started once and kept (gnubg loaded, its nets read), one request at a
+    time on its standard input, "ok" or why not on its standard output. gnubg cannot be forked once
+    loaded (its forked copy waits forever on threads it no longer has): a helper is a new process."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "analysis.gnubg_helper"], cwd=_ROOT, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def ask(self, source: str, plies: int, share: range, saved: str) -> None:
+        self.process.stdin.write(json.dumps({"mat": source, "plies": plies, "games": [share.start, share.stop],
+                                             "out": saved}) + "\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> bool:
+        return self.process.stdout.readline().strip() == "ok"
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self.process.wait()
+
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_helpers: list[_Helper] = []
+
+
+def _helper(index: int) -> _Helper:
+    while len(_helpers) <= index:
+        _helpers.append(_Helper())
+    if not _helpers[index].alive():
+        _helpers[index] = _Helper()
+    return _helpers[index]
+
+
+def serve(requests=None, replies=None) -> None:
+    """A helper's loop (``python -m analysis.gnubg_helper``): analyse each share asked for on
+    ``requests`` (one JSON object a line: the .mat file, the depth, the games [start, stop), the
+    SGF file to save) and answer "ok" or "error: why" on ``replies``, until ``requests`` ends."""
+    requests = sys.stdin if requests is None else requests
+    replies = sys.stdout if replies is None else replies
+    with contextlib.suppress(AnalysisUnavailable), _quiet():
+        _gnubg().command("set threads 1")  # gnubg loaded and its nets read before the first request
+    for line in requests:
+        try:
+            request = json.loads(line)
+            gnubg = _gnubg()
+            with _lock, _quiet():
+                _load(gnubg, request["mat"], int(request["plies"]))
+                _analyse_games(gnubg, range(*request["games"]))
+                gnubg.command(f'save match "{request["out"]}"')
+            reply = "ok" if os.path.exists(request["out"]) else "error: nothing was saved"
+        except Exception as error:  # told to the process that asked, which analyses the share itself
+            reply = f"error: {type(error).__name__}: {error}".replace("\n", " ")
+        replies.write(reply + "\n")
+        replies.flush()
+
+
+def _trees(text: str) -> list[str]:
+    return ["(;" + tree for tree in text.split("(;")[1:]]
+
+
+def analyse_mat(mat_text: str, plies: int, *, weights: Sequence[int] = (1,), processes: int = 1,
+                on_game: Callable[[int], None] | None = None) -> str:
+    """gnubg's own analysis of a .mat file, returned as the SGF gnubg saves it.
+
+    gnubg imports ``mat_text`` (written by the engine) and analyses every checker play, cube
+    decision and roll of each game (its ``analyse game``) at ``plies`` (:data:`DEPTHS`) with its
+    own analysis settings, each game from an empty evaluation cache; nothing of the service
+    changes. ``weights`` are the games' sizes (one per game): with ``processes`` above 1 the
+    games are shared out in contiguous runs of about equal weight between this process and
+    helper processes (:class:`_Helper`), each game's figures the same however they are shared
+    out; a helper that fails has its share analysed here. ``on_game(n)`` is called as the first
+    n games are done.
+
+    Raises :class:`GnubgMissing` or :class:`GnubgOffMainThread` as every call here, ValueError for
+    a depth gnubg is not asked at, and :class:`AnalysisUnavailable` when gnubg saved nothing (it
+    refused the file).
     """
     if plies not in DEPTHS:
         raise ValueError(f"plies must be one of {sorted(DEPTHS)}, not {plies!r}")
     gnubg = _gnubg()
+    shares = _shares(weights, processes)
     with _lock, tempfile.TemporaryDirectory(prefix="crawford-gnubg-") as folder:
-        source, saved = os.path.join(folder, "match.mat"), os.path.join(folder, "match.sgf")
+        source = os.path.join(folder, "match.mat")
+        files = [os.path.join(folder, f"part{index}.sgf") for index in range(len(shares))]
         with open(source, "w", encoding="utf-8") as handle:
             handle.write(mat_text)
-        # Both players human (or gnubg waits to play a computer side), no sound, one thread: the
-        # module's analysis waits forever on threads it cannot start. Every analysis setting is
-        # named each time: gnubg keeps them from one call to the next. Its evaluation cache is
-        # emptied first: a position cached by one evaluation is served to another (the luck's
-        # unpruned nets get the plays' pruned figures), so an analysis would depend on what this
-        # process analysed before it; emptied, it is what a fresh gnubg says.
-        commands = ("clear cache", "set sound enable off", "set player 0 human", "set player 1 human",
-                    "set display off", "set threads 1", "set analysis moves on", "set analysis cube on", "set analysis luck on",
-                    f"set analysis chequerplay evaluation plies {plies}",
-                    f"set analysis cubedecision evaluation plies {plies}",
-                    f'import mat "{source}"', "first game")
-        with _quiet():
-            for command in commands:
-                gnubg.command(command)
-            for number in range(1, games + 1):
-                gnubg.command("analyse game")
+        asked: list[tuple[_Helper, range, str]] = []
+        try:
+            for index, (share, saved) in enumerate(zip(shares[1:], files[1:], strict=True)):
+                helper = _helper(index)
+                helper.ask(source, plies, share, saved)
+                asked.append((helper, share, saved))
+            with _quiet():
+                _load(gnubg, source, plies)
+                _analyse_games(gnubg, shares[0], on_game)
+                gnubg.command(f'save match "{files[0]}"')
+            while asked:
+                helper, share, saved = asked[0]
+                if not helper.answer():
+                    helper.stop()  # started again next time; its share is analysed here
+                    with _quiet():
+                        _load(gnubg, source, plies)
+                        _analyse_games(gnubg, share)
+                        gnubg.command(f'save match "{saved}"')
+                asked.pop(0)
                 if on_game is not None:
-                    on_game(number)
-                if number < games:
-                    gnubg.command("next game")
-            gnubg.command(f'save match "{saved}"')
-        if not os.path.exists(saved):
+                    on_game(share.stop)
+        finally:
+            for helper, _, _ in asked:  # stopped before its helpers answered: their answers are stale
+                helper.stop()
+        if not all(os.path.exists(saved) for saved in files):
             raise AnalysisUnavailable("GNU Backgammon could not read the match written for it")
-        with open(saved, encoding="utf-8") as handle:
-            return handle.read()
+        parts = []
+        for saved in files:
+            with open(saved, encoding="utf-8") as handle:
+                parts.append(_trees(handle.read()))
+        if any(len(trees) != len(weights) for trees in parts):
+            raise AnalysisUnavailable("GNU Backgammon did not read every game of the match written for it")
+        return "".join(parts[index][number] for index, share in enumerate(shares) for number in share)

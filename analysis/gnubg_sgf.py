@@ -19,11 +19,39 @@ the cubeful figure, is an equity in money play and a match winning chance in mat
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # One of gnubg's ranked plays: its (from, to) pairs in the mover's numbering (24 the bar, -1 off),
 # and gnubg's cubeful equity after it at the analysis depth.
 RankedPlay = tuple[tuple[int, ...], float]
+
+
+class Ranked:
+    """gnubg's ranked plays of one turn, read as they are asked for: a turn lists a few dozen, the
+    analysis reads two (the best and the played)."""
+
+    __slots__ = ("_items", "_raw", "_side")
+
+    def __init__(self, raw: list[str], side: int):
+        self._raw, self._side = raw, side
+        self._items: dict[int, RankedPlay] = {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __getitem__(self, index: int) -> RankedPlay:
+        if index < 0:
+            index += len(self._raw)
+        if index not in self._items:
+            self._items[index] = _ranked(self._raw[index], self._side)
+        return self._items[index]
+
+    def __iter__(self):
+        return (self[index] for index in range(len(self._raw)))
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
 
 
 class SgfError(ValueError):
@@ -38,7 +66,7 @@ class Record:
     side: int  # gnubg's player: 0 (W) or 1 (B)
     dice: tuple[int, int] | None = None
     move: tuple[int, ...] = ()
-    ranked: list[RankedPlay] = field(default_factory=list)
+    ranked: Ranked | list[RankedPlay] = field(default_factory=list)
     played_rank: int | None = None
     cube_outputs: tuple[tuple[float, ...], tuple[float, ...]] | None = None
     luck: float | None = None
@@ -59,36 +87,39 @@ class Game:
     stats: dict[str, list[float]]
 
 
-def _properties(text: str, start: int) -> tuple[list[tuple[str, list[str]]], int]:
-    """The properties of the node at ``start`` (just after its ``;``), and where it ends."""
-    props: list[tuple[str, list[str]]] = []
-    i, end = start, len(text)
-    while i < end:
-        while i < end and text[i].isspace():
-            i += 1
-        if i >= end or text[i] in ";()":
-            break
-        name_start = i
-        while i < end and text[i].isalpha():
-            i += 1
-        name = text[name_start:i]
-        if not name:
-            raise SgfError(f"a property name was expected at character {i}")
-        values: list[str] = []
-        while i < end and text[i] == "[":
-            i += 1
-            chars: list[str] = []
-            while i < end and text[i] != "]":
-                if text[i] == "\\" and i + 1 < end:
-                    i += 1
-                chars.append(text[i])
-                i += 1
-            if i >= end:
-                raise SgfError(f"the value of {name} is not closed")
-            values.append("".join(chars))
-            i += 1
-        props.append((name, values))
-    return props, i
+def _properties(node: str) -> dict[str, list[str]]:
+    """The properties of one node's text (after its ``;``): each name with its values, each value
+    in brackets with "\\]" and "\\\\" escaped (str.find: a node holds a few dozen values)."""
+    props: dict[str, list[str]] = {}
+    name = ""
+    at = 0
+    while (opening := node.find("[", at)) >= 0:
+        head = node[at:opening].strip()
+        if head:
+            if not head.isalpha():
+                raise SgfError(f"a property name was expected, not {head[:20]!r}")
+            name = head
+        elif not name:
+            raise SgfError("a value without a property name")
+        closing = node.find("]", opening + 1)
+        while closing > 0 and _escaped(node, closing):
+            closing = node.find("]", closing + 1)
+        if closing < 0:
+            raise SgfError(f"the value of {name} is not closed")
+        value = node[opening + 1:closing]
+        if "\\" in value:
+            value = re.sub(r"\\(.)", r"\1", value, flags=re.S)
+        props.setdefault(name, []).append(value)
+        at = closing + 1
+    return props
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd number of backslashes."""
+    count = 0
+    while at - count - 1 >= 0 and text[at - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
 
 
 def _point(letter: str, side: int) -> int:
@@ -177,7 +208,7 @@ def _record(name: str, values: list[str], props: dict[str, list[str]]) -> Record
         analysis = props.get("A")
         if analysis:
             record.played_rank = int(analysis[0])
-            record.ranked = [_ranked(item, side) for item in analysis[1:]]
+            record.ranked = Ranked(analysis[1:], side)
             record.context = _context(analysis[1]) if len(analysis) > 1 else None
         if "LU" in props:
             record.luck = float(props["LU"][0])
@@ -191,26 +222,19 @@ def _record(name: str, values: list[str], props: dict[str, list[str]]) -> Record
 def read_sgf(text: str) -> list[Game]:
     """Every game of gnubg's saved match, in order; raises :class:`SgfError` when malformed."""
     games: list[Game] = []
-    i, end = 0, len(text)
-    current: Game | None = None
-    while i < end:
-        char = text[i]
-        if char == "(":
-            current = None
-            i += 1
-        elif char == ")":
-            i += 1
-        elif char == ";":
-            props_list, i = _properties(text, i + 1)
-            props = dict(props_list)
-            if current is None:
-                length, score, crawford_game = _header(props, len(games) + 1)
-                current = Game(len(games) + 1, score, length, crawford_game, [], _stats(props.get("GS", [])))
-                games.append(current)
-                continue
+    # gnubg starts each game with "(;" and each record on a new line with ";"; no value of its
+    # holds a newline followed by ";" (comments escape nothing of the kind, and it writes none).
+    for tree in text.split("(;")[1:]:
+        nodes = tree.split("\n;")
+        props = _properties(nodes[0])
+        length, score, crawford_game = _header(props, len(games) + 1)
+        game = Game(len(games) + 1, score, length, crawford_game, [], _stats(props.get("GS", [])))
+        games.append(game)
+        for node in nodes[1:]:
+            props = _properties(node)
             for name in ("W", "B"):
                 if name in props:
-                    current.records.append(_record(name, props[name], props))
-        else:
-            i += 1
+                    game.records.append(_record(name, props[name], props))
+    if not games:
+        raise SgfError("no game was found")
     return games

@@ -318,7 +318,7 @@ def match_analysis_run(match_id: int, *, generation: int | None = None) -> Match
         total = decisions_total(replay.rules, replay.games, start=replay.start, penalties=replay.penalties)
         progress.write(0, total)
         analysis = analyse_match(replay.rules, replay.games, start=replay.start, penalties=replay.penalties,
-                                 plies=row.plies, progress=progress)
+                                 plies=row.plies, progress=progress, processes=settings.ANALYSIS_PROCESSES)
     except Superseded:
         return MatchAnalysis.objects.filter(pk=match_id).first()
     except AnalysisUnavailable as error:  # gnubg missing, off the main thread, or reading a game otherwise

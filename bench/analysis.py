@@ -1,27 +1,34 @@
-"""Analysis benchmark: how fast GNU Backgammon's verdict on a match is made (analysis.compute).
+"""Analysis benchmark: our analysis (analysis.compute) against GNU Backgammon's own ``analyse match``.
 
-    .venv/bin/python bench/analysis.py [--file STEM] [--plies 0,2] [--long STEM] [--random-25]
-                                       [--workers N]
+    .venv/bin/python bench/analysis.py [--files STEM,...] [--plies 0,2] [--rounds N] [--files-2ply STEM,...]
 
-It prints, for each depth asked:
-- decisions examined per second on a real match (--file, from ../shared/data/mat): every checker
-  play, every turn with the cube available and every answer to a double, as counted by
-  ``decisions_total`` (the progress a worker reports);
-- the time to analyse the longest real match on one process (--long; by default the longest
-  file in ../shared/data/mat: the data holds no 25-point match, the longest is 17 points), and
-  with --random-25 a seeded random 25-point match played by the engine's sensible-random player
-  (its positions are stranger than real ones: a second figure, not a substitute);
-- with --workers N, the same real match analysed by N processes at once (gnubg is one
-  single-threaded engine per process, as in a prefork worker pool) and the speed-up over one.
-Timings are CPU seconds of the analysing process (``time.process_time``) unless said "wall"; the
-gnubg evaluation cache is emptied between runs by running each in a fresh child process.
+Both sides analyse the same real matches (../shared/data/mat) at the same depth on the same
+machine, in alternating rounds (gnubg's, ours, gnubg's, ours ...), and the script prints decisions
+per second of each and their ratio (ours / gnubg's: above 1.0, ours is faster). A match's
+decisions are the engine's count (``decisions_total``: every checker play, every turn with the
+cube available, every answer to a double), the same number for both sides.
+
+Two shapes are timed, each by wall clock, the median of the rounds:
+
+- **whole process against whole process**: a fresh Python process each time. gnubg's own is
+  driven as a player drives it: ``import mat``, ``analyse match``, ``show statistics match``,
+  ``export match text`` (the verdict a player reads). Ours is ``analyse_match`` on the engine's
+  replay of the same file (it writes the .mat, has gnubg analyse it, reads back the SGF and walks
+  it beside the engine's replay), then the JSON the service stores, with the match's games shared
+  between the process and ``--processes`` - 1 helpers (the service's ``CRAWFORD_ANALYSIS_PROCESSES``,
+  2 by default); in a fresh process its helpers start fresh too.
+- **warm process against warm process**: one process per side that has already loaded gnubg
+  and analysed a first match, then analyses each file in turn: how a worker runs. Only the
+  analysis of each file is timed; gnubg's evaluation cache is emptied before each file on both
+  sides (ours before each game; gnubg's ``clear cache`` is sent first), so neither reuses the
+  other files' evaluations.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import statistics
 import subprocess
 import sys
 import time
@@ -30,97 +37,145 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from analysis.compute import analyse_match, decisions_total  # noqa: E402
-from engine.formats.mat import check_mat, read_mat  # noqa: E402
-from engine.match import MatchRules  # noqa: E402
-from engine.randomgame import random_match_games  # noqa: E402
-
 MAT_DIR = ROOT.parent / "shared" / "data" / "mat"
 if not MAT_DIR.is_dir():
     MAT_DIR = Path("/work/shared/data/mat")
-DEFAULT_FILE = "galaxy_7pt_match11696104"
+FILES_0 = "galaxy_3pt_match2561306,galaxy_7pt_match11696104,galaxy_17pt_match9102134"
+FILES_2 = "galaxy_3pt_match2561306,gnubg_3pt_test_match01"
+
+GNUBG_SETUP = """
+import gnubg, os, sys, tempfile
+SETTINGS = ("set sound enable off", "set player 0 human", "set player 1 human", "set display off", "set threads 1")
+def gnubg_analyse(path, plies):
+    out = tempfile.mkdtemp()
+    saved = os.dup(1)
+    sink = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(sink, 1)
+    try:
+        for command in ("clear cache", *SETTINGS, f"set analysis chequerplay evaluation plies {plies}",
+                        f"set analysis cubedecision evaluation plies {plies}", f'import mat "{path}"',
+                        "analyse match", "show statistics match", f'export match text "{out}/match.txt"'):
+            gnubg.command(command)
+    finally:
+        os.dup2(saved, 1)
+"""
+
+OURS_SETUP = """
+import json, sys
+sys.path.insert(0, {root!r})
+from analysis.compute import analyse_match
+from engine.formats.mat import check_mat, read_mat
+def ours_analyse(path, plies):
+    checked = check_mat(read_mat(open(path, "rb").read()))
+    analysis = analyse_match(checked.rules, [list(game.replay.actions) for game in checked.games], plies=plies,
+                             processes={processes})
+    json.dumps(analysis.to_json())
+"""
+
+WHOLE = """
+{setup}
+{call}(sys.argv[1], int(sys.argv[2]))
+"""
+
+WARM = """
+{setup}
+import json, sys, time
+{call}(sys.argv[1], 0)  # gnubg loaded, the nets read, a first match analysed
+for line in sys.stdin:
+    path, plies = line.split()
+    start = time.perf_counter()
+    {call}(path, int(plies))
+    print(json.dumps(time.perf_counter() - start), flush=True)
+"""
 
 
-def load(stem: str) -> tuple[MatchRules, list]:
-    if stem == "random-25":
-        return MatchRules(25), random_match_games(random.Random(20261202), 25)
+def decisions(stem: str) -> int:
+    from analysis.compute import decisions_total
+    from engine.formats.mat import check_mat, read_mat
+
     checked = check_mat(read_mat((MAT_DIR / f"{stem}.mat").read_bytes()))
-    return checked.rules, [list(game.replay.actions) for game in checked.games]
+    return decisions_total(checked.rules, [list(game.replay.actions) for game in checked.games])
 
 
-def longest_file() -> str:
-    def size(path: Path) -> tuple[int, int]:
-        checked = check_mat(read_mat(path.read_bytes()))
-        return checked.length, sum(len(game.replay.actions) for game in checked.games)
-
-    return max(MAT_DIR.glob("*.mat"), key=size).stem
+PROCESSES = 2
 
 
-def run_one(stem: str, plies: int) -> dict:
-    """Analyse ``stem`` here (a fresh process: gnubg's cache starts empty) and report figures."""
-    rules, games = load(stem)
-    total = decisions_total(rules, games)
-    wall, cpu = time.perf_counter(), time.process_time()
-    analysis = analyse_match(rules, games, plies=plies)
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    listed = sum(len(game.decisions) for game in analysis.games)
-    return {"stem": stem, "plies": plies, "length": rules.length, "games": len(games), "examined": total,
-            "listed": listed, "cpu": cpu, "wall": wall,
-            "pr": [round(side.pr, 2) for side in analysis.sides]}
+def code(side: str, template: str) -> str:
+    setup = GNUBG_SETUP if side == "gnubg" else OURS_SETUP.format(root=str(ROOT), processes=PROCESSES)
+    return template.format(setup=setup, call="gnubg_analyse" if side == "gnubg" else "ours_analyse")
 
 
-def in_child(stem: str, plies: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, __file__, "--child", stem, "--plies", str(plies)],
-                            stdout=subprocess.PIPE, text=True)
+def whole(side: str, stem: str, plies: int) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code(side, WHOLE), str(MAT_DIR / f"{stem}.mat"), str(plies)], check=True,
+                   cwd=ROOT, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
 
 
-def child_result(process: subprocess.Popen) -> dict:
-    out, _ = process.communicate()
-    if process.returncode:
-        raise SystemExit(f"a benchmark child failed (exit {process.returncode})")
-    return json.loads(out.strip().splitlines()[-1])
+class Warm:
+    """One long-lived process of one side, timing each analysis it is asked for."""
+
+    def __init__(self, side: str, first: str):
+        self.process = subprocess.Popen([sys.executable, "-c", code(side, WARM), str(MAT_DIR / f"{first}.mat")],
+                                        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def time(self, stem: str, plies: int) -> float:
+        self.process.stdin.write(f"{MAT_DIR / f'{stem}.mat'} {plies}\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
 
 
-def describe(result: dict) -> str:
-    return (f"{result['stem']} ({result['length']} points, {result['games']} games): {result['examined']} decisions"
-            f" examined, {result['listed']} listed, {result['cpu']:.1f} s CPU ({result['wall']:.1f} s wall):"
-            f" {result['examined'] / result['cpu']:.1f} decisions/s; PR {result['pr'][0]} / {result['pr'][1]}")
+def report(label: str, stems: list[str], plies: int, times: dict[str, dict[str, list[float]]]) -> float:
+    rates = {}
+    for side in ("gnubg", "ours"):
+        total_time = sum(statistics.median(times[side][stem]) for stem in stems)
+        rates[side] = sum(decisions(stem) for stem in stems) / total_time
+    for stem in stems:
+        gnubg, ours = (statistics.median(times[side][stem]) for side in ("gnubg", "ours"))
+        print(f"    {stem}: {decisions(stem)} decisions; gnubg's own {gnubg:.3f} s, ours {ours:.3f} s"
+              f" ({gnubg / ours:.2f}x)")
+    ratio = rates["ours"] / rates["gnubg"]
+    print(f"  {label}, {plies}-ply: gnubg's own {rates['gnubg']:.1f} decisions/s, ours {rates['ours']:.1f}"
+          f" decisions/s: ours / gnubg's = {ratio:.2f}x")
+    return ratio
 
 
 def main() -> None:
+    global PROCESSES
     parser = argparse.ArgumentParser()
-    parser.add_argument("--file", default=DEFAULT_FILE, help="the real match for decisions per second")
+    parser.add_argument("--files", default=FILES_0, help="the real matches at 0-ply, comma-separated")
+    parser.add_argument("--files-2ply", default=FILES_2, help="the real matches at 2-ply (and deeper)")
     parser.add_argument("--plies", default="0,2", help="depths, comma-separated (0..3)")
-    parser.add_argument("--long", default=None, help="the long match (default: the longest real file)")
-    parser.add_argument("--skip-long", action="store_true", help="leave the long match out")
-    parser.add_argument("--random-25", action="store_true", help="also a seeded random 25-point match")
-    parser.add_argument("--workers", type=int, default=1, help="also N processes at once on --file")
-    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each side (alternating)")
+    parser.add_argument("--processes", type=int, default=PROCESSES,
+                        help="processes sharing our analysis of a match (the service's CRAWFORD_ANALYSIS_PROCESSES)")
     args = parser.parse_args()
-    depths = [int(p) for p in args.plies.split(",")]
-    if args.child:
-        print(json.dumps(run_one(args.child, depths[0])))
-        return
-
-    for plies in depths:
-        print(f"{plies}-ply:")
-        print("  " + describe(child_result(in_child(args.file, plies))))
-        if not args.skip_long:
-            stem = args.long or longest_file()
-            print("  longest real match: " + describe(child_result(in_child(stem, plies))))
-        if args.random_25:
-            print("  random 25-point match: " + describe(child_result(in_child("random-25", plies))))
-        if args.workers > 1:
-            start = time.perf_counter()
-            one = child_result(in_child(args.file, plies))
-            alone = time.perf_counter() - start
-            start = time.perf_counter()
-            results = [child_result(p) for p in [in_child(args.file, plies) for _ in range(args.workers)]]
-            together = time.perf_counter() - start
-            rate_one = one["examined"] / alone
-            rate_many = sum(r["examined"] for r in results) / together
-            print(f"  {args.workers} processes at once: {rate_many:.1f} decisions/s wall against {rate_one:.1f}"
-                  f" for one: {rate_many / rate_one:.2f}x")
+    PROCESSES = args.processes
+    print(f"ours: {PROCESSES} process(es) a match; gnubg's own: one process, as gnubg runs")
+    for plies in (int(p) for p in args.plies.split(",")):
+        stems = (args.files if plies == 0 else args.files_2ply).split(",")
+        print(f"{plies}-ply, {args.rounds} alternating rounds, medians:")
+        times = {side: {stem: [] for stem in stems} for side in ("gnubg", "ours")}
+        for _ in range(args.rounds):
+            for stem in stems:
+                for side in ("gnubg", "ours"):
+                    times[side][stem].append(whole(side, stem, plies))
+        report("whole process against whole process", stems, plies, times)
+        warm = {side: Warm(side, stems[0]) for side in ("gnubg", "ours")}
+        times = {side: {stem: [] for stem in stems} for side in ("gnubg", "ours")}
+        try:
+            for _ in range(args.rounds):
+                for stem in stems:
+                    for side in ("gnubg", "ours"):
+                        times[side][stem].append(warm[side].time(stem, plies))
+        finally:
+            for process in warm.values():
+                process.close()
+        report("warm process against warm process", stems, plies, times)
 
 
 if __name__ == "__main__":

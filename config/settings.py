@@ -218,12 +218,18 @@ ANALYSIS_PLIES = env_int("CRAWFORD_ANALYSIS_PLIES", 2)
 if ANALYSIS_PLIES not in (0, 1, 2):
     raise ImproperlyConfigured(f"CRAWFORD_ANALYSIS_PLIES={ANALYSIS_PLIES} is not 0, 1 or 2")
 ANALYSIS_PROGRESS_SECONDS = env_int("CRAWFORD_ANALYSIS_PROGRESS_MS", 500) / 1000
+# How many processes share the games of one match's analysis (its worker and helpers it starts
+# once and keeps: analysis.gnubg_adapter). Each game's figures are the same however many; a long
+# match is done that many times sooner where the cores are free. 1: the worker alone.
+ANALYSIS_PROCESSES = env_int("CRAWFORD_ANALYSIS_PROCESSES", 2)
+if ANALYSIS_PROCESSES < 1:
+    raise ImproperlyConfigured(f"CRAWFORD_ANALYSIS_PROCESSES={ANALYSIS_PROCESSES} is below 1")
 # The analyses' sweeper (every ANALYSIS_SWEEP_SECONDS) sends again an analysis running without
-# progress for ANALYSIS_STALL_SECONDS (its worker died: a run writes its progress every
-# ANALYSIS_PROGRESS_SECONDS, a decision takes at most seconds at 2-ply), at most
-# ANALYSIS_MAX_REDISPATCH times; then it fails with a reason.
+# progress for ANALYSIS_STALL_SECONDS (its worker died: a run writes its progress as gnubg
+# finishes each game, at most every ANALYSIS_PROGRESS_SECONDS, and one game takes well under a
+# minute at 2-ply), at most ANALYSIS_MAX_REDISPATCH times; then it fails with a reason.
 ANALYSIS_SWEEP_SECONDS = env_int("CRAWFORD_ANALYSIS_SWEEP_SECONDS", 30)
-ANALYSIS_STALL_SECONDS = env_int("CRAWFORD_ANALYSIS_STALL_SECONDS", 120)
+ANALYSIS_STALL_SECONDS = env_int("CRAWFORD_ANALYSIS_STALL_SECONDS", 300)
 ANALYSIS_MAX_REDISPATCH = env_int("CRAWFORD_ANALYSIS_MAX_REDISPATCH", 2)
 # The deepest analysis this site runs, whatever an event asks. Without a broker one local worker
 # process analyses every match in turn (core/local_worker.py): 0-ply takes a second or two for a

@@ -151,7 +151,7 @@ def test_progress_is_written_at_most_every_interval_and_at_the_end(played, setti
     match_analysis_run(played.match.pk)
     # gnubg reports each game as it finishes it: the decisions of the games done so far.
     games = Game.objects.filter(match=played.match).count()
-    assert len(writes) == games + 1 and writes[0] == 0 and writes[-1] == row.total
+    assert 2 < len(writes) <= games + 1 and writes[0] == 0 and writes[-1] == row.total
     assert writes == sorted(set(writes))
 
 
