@@ -378,13 +378,17 @@ def _cube_figures(outputs: tuple[tuple[float, ...], tuple[float, ...]], cube: Cu
     return _CubeFigures(no_double, take, drop, optimal)
 
 
+def _steps_of(move: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """gnubg's (from, to) pairs as the engine's steps: gnubg's points 0..23 are the engine's
+    1..24, its bar 24 the engine's 25 and its off -1 the engine's 0."""
+    return tuple((start + 1, max(end + 1, 0)) for start, end in zip(move[::2], move[1::2], strict=True))
+
+
 def _landing(position: Position, side: int, move: tuple[int, ...]) -> tuple:
     """The key (mover's board, opponent's board) of gnubg's play ``move`` made by ``side`` from
-    ``position``: gnubg's points 0..23 are the engine's 1..24, its bar 24 the engine's 25 and
-    its off -1 the engine's 0."""
+    ``position``; () when a step has no checker to move."""
     me, opp = list(position.boards[side]), list(position.boards[1 - side])
-    for start, end in zip(move[::2], move[1::2], strict=True):
-        start, end = start + 1, max(end + 1, 0)
+    for start, end in _steps_of(move):
         if start > BAR or not me[start]:
             return ()
         me[start] -= 1
@@ -393,10 +397,6 @@ def _landing(position: Position, side: int, move: tuple[int, ...]) -> tuple:
             opp[25 - end] = 0
             opp[BAR] += 1
     return tuple(me), tuple(opp)
-
-
-def _steps_of(move: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    return tuple((start + 1, max(end + 1, 0)) for start, end in zip(move[::2], move[1::2], strict=True))
 
 
 def _ids(frame_position: Position, cube: Cube, rules: MatchRules, side: int, *, dice=(0, 0),
@@ -413,9 +413,9 @@ _MARK_COUNTERS = {"doubtful": "doubtful", "error": "errors", "blunder": "blunder
 class _Reader:
     """One game read from gnubg's records beside the engine's replay (module docstring, (a)-(d))."""
 
-    def __init__(self, game: MatchGame | MatGameCheck, theirs: gnubg_sgf.Game, rules: MatchRules,
-                 ours: Callable[[int], int]):
-        self.game, self.rules, self.ours = game, rules, ours
+    def __init__(self, game: MatchGame | MatGameCheck, theirs: gnubg_sgf.Game, rules: MatchRules):
+        # The .mat's first player (the engine's side 0) is gnubg's player 0, written W.
+        self.game, self.rules = game, rules
         self.replay = game.replay
         self.records = theirs.records
         self.next = 0
@@ -432,9 +432,9 @@ class _Reader:
             raise AnalysisMismatch(f"{self._where(index)}: GNU Backgammon's game ended before the engine's")
         record = self.records[self.next]
         self.next += 1
-        if record.kind != kind or self.ours(record.side) != side:
+        if record.kind != kind or record.side != side:
             raise AnalysisMismatch(f"{self._where(index)}: GNU Backgammon has a {record.kind} by side "
-                                   f"{self.ours(record.side)} where the engine has a {kind} by side {side}")
+                                   f"{record.side} where the engine has a {kind} by side {side}")
         return record
 
     def read(self) -> GameAnalysis:
@@ -487,7 +487,7 @@ class _Reader:
         if index + 1 < len(actions) and not isinstance(actions[index + 1], Resign):
             return False
         following = self.records[self.next] if self.next < len(self.records) else None
-        return following is None or following.kind != "move" or self.ours(following.side) != roll.side or sorted(
+        return following is None or following.kind != "move" or following.side != roll.side or sorted(
             following.dice or ()) != sorted(roll.dice)
 
     def _play(self, index: int, side: int, record: gnubg_sgf.Record) -> None:
@@ -622,6 +622,7 @@ def analyse_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[
         raise ValueError(f"plies must be 0 to 3, not {plies!r}")
     if not adapter.available():
         raise AnalysisUnavailable("GNU Backgammon is not installed: matches cannot be analysed here")
+    adapter.start_helpers(processes)
     # The engine's replay of the match, as the .mat file gnubg reads is written from it.
     written = match_from_actions(("Side 0", "Side 1"), rules, games, start=start, penalties=penalties)
     try:
@@ -645,8 +646,7 @@ def analyse_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[
         progress(0, 0)
     if len(theirs) != len(written.games):
         raise AnalysisMismatch(f"GNU Backgammon read {len(theirs)} games where the engine has {len(written.games)}")
-    # The .mat's first player (the engine's side 0) is gnubg's player 0, written W.
-    analysed = [_Reader(game, their_game, rules, lambda side: side).read()
+    analysed = [_Reader(game, their_game, rules).read()
                 for game, their_game in zip(written.games, theirs, strict=True)]
     sides = [SideStats(), SideStats()]
     for game in analysed:

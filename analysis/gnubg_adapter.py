@@ -280,6 +280,14 @@ def _helper(index: int) -> _Helper:
     return _helpers[index]
 
 
+def start_helpers(processes: int) -> None:
+    """Have the helpers of an analysis shared by ``processes`` running (started now when they are
+    not), so that one just started loads gnubg while the engine writes the match."""
+    if on_main_thread():
+        for index in range(processes - 1):
+            _helper(index)
+
+
 def serve(requests=None, replies=None) -> None:
     """A helper's loop (``python -m analysis.gnubg_helper``): analyse each share asked for on
     ``requests`` (one JSON object a line: the .mat file, the depth, the games [start, stop), the

@@ -232,8 +232,8 @@ ANALYSIS_SWEEP_SECONDS = env_int("CRAWFORD_ANALYSIS_SWEEP_SECONDS", 30)
 ANALYSIS_STALL_SECONDS = env_int("CRAWFORD_ANALYSIS_STALL_SECONDS", 300)
 ANALYSIS_MAX_REDISPATCH = env_int("CRAWFORD_ANALYSIS_MAX_REDISPATCH", 2)
 # The deepest analysis this site runs, whatever an event asks. Without a broker one local worker
-# process analyses every match in turn (core/local_worker.py): 0-ply takes a second or two for a
-# 7-point match, 2-ply half a minute or more, so a laptop (no REDIS_URL) analyses at 0-ply unless
+# process analyses every match in turn (core/local_worker.py): 0-ply takes half a second for a
+# 7-point match, 2-ply ten seconds or more, so a laptop (no REDIS_URL) analyses at 0-ply unless
 # told otherwise and a Saturday's matches are analysed as fast as they are played.
 ANALYSIS_MAX_PLIES = env_int("CRAWFORD_ANALYSIS_MAX_PLIES", 2 if REDIS_URL else 0)
 if ANALYSIS_MAX_PLIES not in (0, 1, 2):

@@ -15,6 +15,7 @@ import pytest
 from analysis import compute, gnubg_adapter
 from analysis.compute import (
     RATING_WORDS,
+    AnalysisMismatch,
     AnalysisNotWritable,
     AnalysisUnavailable,
     Decision,
@@ -302,6 +303,24 @@ def test_a_match_gets_the_same_verdict_whatever_the_process_analysed_before():
     analyse_match(*_match("studio_13pt_heretik_llabba"), plies=0)
     analyse_match(*_match("galaxy_3pt_match2561306"), plies=0)
     assert analyse_match(*_match("galaxy_3pt_match1161689"), plies=0) == first
+
+
+@oracle
+@pytest.mark.parametrize(("tamper", "said"), [
+    (lambda sgf: sgf.replace(";B[31", ";B[42", 1), "GNU Backgammon rolled (4, 2) where the engine rolled (3, 1)"),
+    (lambda sgf: sgf.replace(";B[31qtst]", ";B[31ablo]", 1), "does not give the engine's position"),  # 24/23 13/10
+    (lambda sgf: sgf.replace("\n;B[double]", "", 1), "GNU Backgammon has a take by side 0 where the engine has a "
+                                                       "double by side 1"),
+])
+def test_gnubg_reading_a_game_otherwise_than_the_engine_is_refused_with_where(monkeypatch, tamper, said):
+    # A verdict is never shown on a position the engine does not hold: each roll, play and cube
+    # action of gnubg's is checked against the engine's.
+    real = gnubg_adapter.analyse_mat
+    monkeypatch.setattr(gnubg_adapter, "analyse_mat", lambda *args, **kwargs: tamper(real(*args, **kwargs)))
+    with pytest.raises(AnalysisMismatch) as refused:
+        analyse_match(MatchRules(7), [_early_double(Take)], plies=0)
+    assert refused.value.code == "analysis_mismatch"
+    assert str(refused.value).startswith("game 1, move ") and said in str(refused.value)
 
 
 @oracle

@@ -10,8 +10,10 @@ import pytest
 from django.utils import timezone
 
 from analysis import gnubg_adapter, services
+from analysis.compute import AnalysisMismatch, AnalysisNotWritable
 from analysis.models import MatchAnalysis
 from analysis.services import match_analysis_request, match_analysis_run
+from analysis.texts import FAILURES, failure_text
 from core.errors import Conflict, DomainError, NotAllowed
 from core.models import OutboxTask
 from matches.models import Game, Match
@@ -224,6 +226,20 @@ def test_gnubg_missing_on_the_worker_fails_the_run_with_a_reason(played, monkeyp
     row = match_analysis_run(played.match.pk, generation=1)
     assert (row.status, row.failure_code, row.result) == ("failed", "analysis_unavailable", None)
     assert match_analysis_run(played.match.pk, generation=1).status == "failed"  # done with for good
+
+
+@pytest.mark.parametrize("refusal", [AnalysisMismatch("game 2, move 7: GNU Backgammon's play does not give the "
+                                                      "engine's position"),
+                                     AnalysisNotWritable("the match cannot be written for GNU Backgammon")])
+def test_a_match_gnubg_reads_otherwise_or_cannot_be_given_fails_with_its_own_reason(played, monkeypatch, refusal):
+    def refuse(*args, **kwargs):
+        raise refusal
+
+    monkeypatch.setattr(services, "analyse_match", refuse)
+    row = match_analysis_run(played.match.pk, generation=1)
+    assert (row.status, row.failure_code, row.failure) == ("failed", refusal.code, str(refusal))
+    # What a person reads is the reason's sentence, not "gnubg is not installed".
+    assert failure_text(row.failure_code) == str(FAILURES[refusal.code]) != str(FAILURES["analysis_unavailable"])
 
 
 @pytest.mark.parametrize(("plies", "lowered_from", "outcome"), [
