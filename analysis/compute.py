@@ -2,10 +2,10 @@
 
 PURE: no Django. The engine replays the games (it owns the rules: legal plays, the cube, the
 Crawford game, every position); gnubg, through :mod:`analysis.gnubg_adapter` only, runs its own
-``analyse match`` on the match the engine writes as .mat, and :mod:`analysis.gnubg_sgf` reads
-back what gnubg saved. Entry points: :func:`analyse_match`, :func:`decisions_total`, and
-:class:`MatchAnalysis` with its JSON form (:meth:`MatchAnalysis.to_json` /
-:meth:`MatchAnalysis.from_json`; (e) below).
+analysis (``analyse game``, each game from an empty evaluation cache) on the match the engine
+writes as .mat, and :mod:`analysis.gnubg_sgf` reads back what gnubg saved. Entry points:
+:func:`analyse_match`, :func:`decisions_total`, and :class:`MatchAnalysis` with its JSON form
+(:meth:`MatchAnalysis.to_json` / :meth:`MatchAnalysis.from_json`; (e) below).
 
 Every figure is gnubg's: its cubeful equities at the depth asked (EMG, "equivalent to money
 game": +1.0 = winning the cube's value once), its ranking of the plays with its own move

@@ -12,11 +12,12 @@ main thread: every function below refuses to call it elsewhere, raising :class:`
 prefork Celery worker's child, or the laptop's local worker: core/local_worker.py), never in a web
 request's thread. :func:`available` answers anywhere, without loading gnubg off the main thread.
 
-What is asked of it: its own ``analyse match`` of a match the engine wrote (:func:`analyse_mat`),
-the conversion of its match winning chances to equities (:func:`mwc2eq`) and its rating words'
-scales. Conventions (gnubg's): a *cube* is a :class:`Cube`: the cube's face, its owner (None
-centred, else the side 0/1), the side on roll, the match length (0 money), the score (side 0,
-side 1), whether this is the Crawford game, and for money play the Jacoby and beaver rules.
+What is asked of it: its own analysis of a match the engine wrote (:func:`analyse_mat`, game by
+game, shared with helper processes), the conversion of its match winning chances to equities
+(:func:`mwc2eq`) and its rating words' scales. Conventions (gnubg's): a *cube* is a
+:class:`Cube`: the cube's face, its owner (None centred, else the side 0/1), the side on roll,
+the match length (0 money), the score (side 0, side 1), whether this is the Crawford game, and
+for money play the Jacoby and beaver rules.
 Equities are gnubg's normalised, cubeful equities (EMG: +1 = winning the cube's value once), from
 the side on roll's point of view.
 """
@@ -150,7 +151,7 @@ def mwc2eq(mwc: float, cube: Cube) -> float:
 
 
 def error_rating(error_per_decision: float) -> int:
-    """gnubg's rating (0 Awful! .. 7 Supernatural) of an average equity lost per decision."""
+    """The shipped gnubg's rating (0 Beginner .. 5 Super Grandmaster) of an average equity lost per decision."""
     gnubg = _gnubg()
     with _lock:
         return int(gnubg.error_rating(float(error_per_decision)))
