@@ -1,9 +1,9 @@
-"""ABT-style modified Swiss (issue 17, point 6): when a Swiss stops and its playoffs begin.
+"""ABT-style modified Swiss: when a Swiss stops and its playoffs begin.
 
 The American Backgammon Tour's events are often a *modified Swiss*: Swiss rounds, each followed
 by a look at who can still finish in the money, and single-elimination playoffs among those
 players once they are no more than the paid places. We could not read the ABT's own regulations
-here; this module implements that rule as the issue states it, in our own words:
+here; this module implements that rule as follows, in our own words:
 
 - a player *can still cash* when fewer than ``paid`` players already have more wins than he can
   reach (his wins plus every remaining round won). A player level with him at the end might be

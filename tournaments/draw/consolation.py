@@ -20,7 +20,7 @@ someone it beat). The map
 is a value: ``bracket.drop_map(flight)`` lists, for every source match, the match and side its
 loser goes to, for publication with the draw.
 
-*Shifted* progressive (``shifted=True``, issue 17 point 4): a newcomer group that is
+*Shifted* progressive (``shifted=True``): a newcomer group that is
 outnumbered by the survivors does not wait for reduce rounds to halve them first. The entry round
 is *mixed*: each newcomer (in drop order) meets a survivor, and the survivors left over meet each
 other in the same round, whenever that leaves a power of two (``(survivors + newcomers) / 2``);

@@ -1,4 +1,4 @@
-"""Divisions and handicaps (issue 17, point 5), in pure Python: no Django.
+"""Divisions and handicaps, in pure Python: no Django.
 
 An event may split its entrants into divisions, listed strongest first: by default Open,
 Intermediate and Novice, or the event's own. Each division may take a range of ratings.
@@ -21,7 +21,7 @@ Rules (each cited by the tests that check it, as "divisions rule N"):
    division, or of divisions (or a length) the table has no row for, starts at 0-0. The two
    divisions of a row differ and both are the event's; a pair of divisions has at most one row
    per length, in one direction only (one of the two starts ahead, never both).
-6. *The default table.* The only published figure we go by is the one the issue quotes from the
+6. *The default table.* The only published figure we go by is the one from the
    Chicago Open: an Intermediate starts 1-0 against an Open player in a match to 7. That row is
    the default table's; the default adds, in our own words and by the same measure of one point a
    division apart at 7 points, a Novice starting 1-0 against an Intermediate and 2-0 against an
@@ -105,7 +105,7 @@ DEFAULT_DIVISIONS = (Division("Open"), Division("Intermediate"), Division("Novic
 
 #: The default handicap table (rule 6): the Chicago Open's one published figure, and our two rows.
 DEFAULT_HANDICAPS = (
-    Handicap("Intermediate", "Open", 7, 1),  # the issue's example, as at the Chicago Open
+    Handicap("Intermediate", "Open", 7, 1),  # the published figure, as at the Chicago Open
     Handicap("Novice", "Intermediate", 7, 1),  # ours: one point a division apart
     Handicap("Novice", "Open", 7, 2),  # ours: two divisions apart
 )

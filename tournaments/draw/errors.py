@@ -40,10 +40,10 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_history": (400, "a round that pairs someone twice or pairs a player with himself"),
     "bad_tiebreak": (400, "a tie-break name the standings do not know"),
     "bad_result": (400, "a result whose players or points do not make sense"),
-    # issue 17 point 5: divisions and handicaps (tournaments.draw.divisions)
+    # divisions and handicaps (tournaments.draw.divisions)
     "bad_division": (400, "a division list that is not a list of named divisions with sane rating ranges"),
     "bad_handicap": (400, "a handicap row naming unknown divisions, a bad length or too many points"),
-    # --- issue 17 point 4 (flights17) ---
+    # --- paid places and re-entry (tournaments.draw.payouts, tournaments.draw.flights) ---
     "bad_payouts": (400, "paid places that are not positive percentages summing to 100, never increasing"),
     "reentry_refused": (409, "a re-entry the bracket does not allow now (its reason says why)"),
 }

@@ -1,4 +1,4 @@
-"""More flights directors use (issue 17, point 4): the playoff for 2nd, a last chance open to
+"""More flights directors use: the playoff for 2nd, a last chance open to
 everyone who has not cashed, and re-entry (buy-back) into the main while its first round is open.
 Pure, like the rest of the draw; the shifted progressive consolation is in :mod:`.consolation`
 and the paid places in :mod:`.payouts`.

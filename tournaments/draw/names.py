@@ -32,7 +32,7 @@ FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND = "final", "semi_final", "quar
 WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET = "winners_round", "losers_round", "grand_final", "reset"
 WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL = "winners_final", "winners_semi_final", "winners_quarter_final"
 LOSERS_FINAL = "losers_final"
-PLAYOFF_SECOND = "playoff_second"  # issue 17 point 4: the playoff for 2nd (flight ``playoff``, one round)
+PLAYOFF_SECOND = "playoff_second"  # the playoff for 2nd (flight ``playoff``, one round)
 KINDS = (FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND, WINNERS_ROUND, LOSERS_ROUND, GRAND_FINAL, RESET,
          WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL, LOSERS_FINAL, PLAYOFF_SECOND)
 #: The winners' bracket's last rounds, by their distance from its final.

@@ -1,4 +1,4 @@
-"""Paid places: a flight's prize pool shared by percentage among its places (issue 17, point 4).
+"""Paid places: a flight's prize pool shared by percentage among its places.
 
 Pure (no Django). An event pays per flight: each flight that pays has a *pool* (an amount in
 the event's currency, given in minor units: cents) and *percentages*, one per place of that

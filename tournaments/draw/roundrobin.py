@@ -8,7 +8,7 @@ on a schedule fixed at the draw.
   their number is odd); seat 1 stays put, the others move one seat each round; in each round seat
   ``i`` plays seat ``n + 1 - i``. ``n - 1`` rounds (``n`` with a bye), each player once per
   round, every pair exactly once, and with an odd count each player sits out exactly one round.
-- Or, with ``order="berger"`` (issue 17), FIDE's Berger tables (the published round-robin
+- Or, with ``order="berger"``, FIDE's Berger tables (the published round-robin
   tables of the FIDE handbook, reproduced by their construction, described in our own words):
   number the players 1..n (n even; with an odd count, n is the bye). Round 1 meets 1 v n,
   2 v n-1, 3 v n-2...; each next round adds n/2 to every number but n (counted round 1..n-1),
@@ -29,7 +29,7 @@ from .lengths import Schedule, check_schedule, round_length
 from .seeding import Seeding, as_order
 from .values import Entrant, Pairing
 
-#: The orders of a round robin's rounds: the circle method, FIDE's Berger tables (issue 17).
+#: The orders of a round robin's rounds: the circle method, FIDE's Berger tables.
 ROUND_ROBIN_ORDERS = ("circle", "berger")
 
 

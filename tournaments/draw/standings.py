@@ -25,7 +25,7 @@ has not yet split). Each line says which tie-break put it ahead of the next one
     players are split by their game; three or more by their mini-table, applied again to any
     smaller group it leaves level. No games between them: still tied. (Each entrant's games are
     indexed once per table, so a tied group reads only its members' games.)
-``fide_buchholz`` (issue 17; after FIDE's handbook, C.02 and its successor C.07, the rule of the
+``fide_buchholz`` (after FIDE's handbook, C.02 and its successor C.07, the rule of the
     "virtual opponent", described here in our own words, without its section numbers)
     the Buchholz with unplayed rounds (a bye, a round missed after a withdrawal or before a late
     entry) counted fairly. For the player's *own* unplayed round, he is given a virtual opponent
@@ -36,7 +36,7 @@ has not yet split). Each line says which tie-break put it ahead of the next one
     does not sink it. Needs the rounds of the unplayed games (``unplayed``, which
     :func:`tournaments.draw.swiss.swiss_standings` gives); with no unplayed round at all it is
     the plain Buchholz.
-``direct_encounter`` (issue 17; FIDE's strict form, described in our own words)
+``direct_encounter`` (FIDE's strict form, described in our own words)
     the score in the games among the tied entrants, *only when every two of them have met*;
     otherwise it leaves them tied (``head_to_head`` uses whatever games they played).
 ``points_difference``
@@ -62,7 +62,7 @@ SWISS = ("wins", "buchholz", "median_buchholz", "head_to_head")
 ROUND_ROBIN = ("wins", "head_to_head", "points_difference")
 TEAM = ("wins", "points_for", "head_to_head")
 TIEBREAKS = ("wins", "buchholz", "median_buchholz", "head_to_head", "points_difference", "points_for")
-#: The tie-breaks added by issue 17 (point 7), options an event may choose.
+#: FIDE's tie-breaks, beside :data:`TIEBREAKS`: options an event may choose.
 FIDE_TIEBREAKS = ("fide_buchholz", "direct_encounter")
 #: The Swiss order with FIDE's Buchholz and the strict direct encounter.
 SWISS_FIDE = ("wins", "fide_buchholz", "median_buchholz", "direct_encounter")

@@ -14,14 +14,14 @@ The rules, in order of strength:
 
 Two methods (``pair_round(..., method=...)``; an event's ``swiss_pairing`` setting):
 
-``fair`` (the default since issue 17, point 7)
+``fair`` (the default)
     of all valid pairings, one with the least sum of *squared* score differences, then the
     fewest floaters, then floaters as low in the table as they can be, the floater being the
     lowest of his group meeting the highest of the next; within a score group, the top-down
     fold below. Made by the quick way when it reaches the lower bound, else as a
     maximum-weight perfect matching (pure Python Edmonds blossom, :mod:`.weighted`); see
     :func:`_pair_fair`. 1,000 players: tens of milliseconds (bench/draw.py).
-``top_down`` (the pairing before issue 17, kept for events that started with it)
+``top_down`` (the earlier pairing, kept for events that started with it)
     greedy from the top board, as follows.
 
 The top-down pairing is made top board first: the best-ranked player still unpaired gets his most
@@ -62,7 +62,7 @@ from .standings import SWISS, Record, Standing, records, standings
 from .values import DRAW, Entrant, Pairing, Result
 from .weighted import max_weight_matching
 
-#: The pairing methods: the fairest pairing (the default), and the greedy one of before issue 17.
+#: The pairing methods: the fairest pairing (the default), and the earlier greedy one.
 METHODS = ("fair", "top_down")
 
 #: The codes of a :class:`NoPairing`, and what each means.
@@ -203,7 +203,7 @@ def pair_round(
     them (the end of an elimination Swiss, a small club night), each player meeting a former
     opponent only when nobody else fits him (the organiser's choice; off by default);
     ``method`` is ``"fair"`` (the least squared score differences, :func:`_pair_fair`) or
-    ``"top_down"`` (the greedy pairing from the top board, as before issue 17).
+    ``"top_down"`` (the earlier greedy pairing from the top board).
 
     Deterministic: the same inputs always give the same pairing. Returns a
     :class:`SwissPairing`, or a :class:`NoPairing` saying why. Raises ``DrawError`` only for
@@ -349,7 +349,7 @@ def _diagnose(
     return NoPairing(number, "rematches", "every possible pairing would repeat a game already played", unpaired)
 
 
-# --- the fairest pairing (issue 17, point 7) ----------------------------------------------------
+# --- the fairest pairing -------------------------------------------------------------------------
 
 #: How far from the fold partner (1 v 5 in a group of eight) the sparse graph reaches at first,
 #: and how many of a score group's last and next group's first players its floater pairs join.
@@ -373,7 +373,7 @@ class _Costs:
     1. a rematch (only when the organiser allows them: then as few as possible);
     2. the squared score difference. Squared, not plain: a 2.0 v 0.0 pair costs 4 and a 2.0 v 1.0
        next to a 1.0 v 0.0 costs 2, where plain differences cost 2 both ways and could not prefer
-       the second (issue 17's six-player round 4);
+       the second;
     3. a floater (the two are in different score groups);
     4. for a floater pair, how high in the table it floats (the higher, the dearer: as in the
        top-down Swiss, the leading groups are kept together first);
