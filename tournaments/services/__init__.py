@@ -8,7 +8,7 @@ the same way and run inside the caller's transaction, under its lock: ``advance.
 ``audit.event_audit_record``. Modules: :mod:`.events` (the published rules, create, open and close
 entries, finish), :mod:`.life` (edit the settings, cancel, delete a draft),
 :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.reentry` (a first-round
-loser's buy-back into the main, issue 17 point 4), :mod:`.teams`
+loser's buy-back into the main), :mod:`.teams`
 (teams, their rosters and board orders, team matches), :mod:`.draw` (the draw, Swiss rounds),
 :mod:`.advance` (confirmed results move the draw on; the hook ``matches.services.reporting``
 calls), :mod:`.state` (rows to draw values, shared with the selectors), :mod:`.audit` (what the

@@ -78,11 +78,11 @@ def pairing_matches_create(tournament: Tournament, pairings: list[Pairing], load
         for pairing in team:
             pairing.match = None
     if solo:
-        # issue 17 point 5: a match between divisions starts from the handicap table's score.
+        # A match between divisions starts from the handicap table's score.
         for pairing in solo:
             pairing.handicap0, pairing.handicap1 = handicap_for(
                 tournament, loaded.by_id[pairing.entry0_id], loaded.by_id[pairing.entry1_id], pairing.length)
-        clock = event_match_clock(tournament)  # issue 17 point 1
+        clock = event_match_clock(tournament)  # the event's clock policy
         matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
             MatchSpec(side0=loaded.by_id[pairing.entry0_id].side, side1=loaded.by_id[pairing.entry1_id].side,
                       length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy,
@@ -519,7 +519,7 @@ def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
     later = Round.objects.filter(tournament=tournament, number__gt=OuterRef("round_number"))
     found = (Pairing.objects.filter(tournament=tournament, match_id=match.pk).order_by().annotate(later=Exists(later))
              .values("key", "later").first())
-    if found is not None and tournament.abt_playoffs:  # issue 17 point 6 (abt17)
+    if found is not None and tournament.abt_playoffs:  # a modified Swiss with playoffs
         _modified_swiss_confirmed(tournament, found["key"], bool(found["later"]))
         return
     if found is None or not found["later"]:
@@ -529,7 +529,7 @@ def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
 
 
 def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> None:
-    """Issue 17 point 6 (abt17): a result of a modified Swiss (``services.playoffs``). A playoff
+    """A result of a modified Swiss (``services.playoffs``). A playoff
     result moves the playoffs on. A Swiss result completing its round may stop the Swiss for the
     playoffs. Once they are drawn, a corrected Swiss result stands only if every later Swiss round
     still pairs the same and the same players still play the playoffs (Conflict
@@ -559,7 +559,7 @@ def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> 
     playoffs_after_round(tournament, loaded, actor=tournament.organiser)
 
 
-# --- issue 17 point 6 (abt17): a modified Swiss's playoffs (see ``services.playoffs``) -------------
+# --- a modified Swiss's playoffs (see ``services.playoffs``) -------------------------------------
 
 
 def playoffs_draw(tournament: Tournament, loaded: state.Loaded, found: contention.EventContention, actor) -> None:

@@ -40,7 +40,7 @@ def entry_summary(entry: Entry) -> dict:
     status, seed and lateness."""
     summary = {"entry": entry.pk, "name": state.plain_name(entry), "status": entry.status, "seed": entry.seed,
                "late": entry.late}
-    if entry.reentry_of_id is not None:  # issue 17 point 4 (reentry17)
+    if entry.reentry_of_id is not None:  # a re-entry (buy-back)
         summary["reentry_of"] = entry.reentry_of_id
     return summary
 

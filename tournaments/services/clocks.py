@@ -1,4 +1,4 @@
-"""An event's clocks (issue 17, point 1: clocks17): what its matches record when they are made."""
+"""An event's clocks: what its matches record when they are made."""
 
 from __future__ import annotations
 

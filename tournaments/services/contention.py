@@ -1,4 +1,4 @@
-"""Issue 17, point 6 (abt17): where an ABT-style modified Swiss stands (reads only; the rule is
+"""Where an ABT-style modified Swiss stands (reads only; the rule is
 :mod:`tournaments.draw.abt`'s, the playoffs' writes are ``advance``'s steps and the director's
 service ``playoffs.tournament_playoffs_start``: see the module docstring of :mod:`.playoffs`)."""
 

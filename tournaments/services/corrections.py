@@ -256,7 +256,7 @@ def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> 
     winner = next(e for e in (pairing.entry0_id, pairing.entry1_id) if loaded.by_id[e].side_id == winner_side)
     old = state.winner_entry(pairing, loaded.by_id, bracket=True)
     players = (names[pairing.entry0_id], names[pairing.entry1_id])
-    # Issue 17 point 4: a first-round loser who re-entered would hold two places in the main.
+    # A first-round loser who re-entered would hold two places in the main.
     reentered = any(e.reentry_of_id == winner and e.status != Entry.Status.WITHDRAWN for e in loaded.entries)
     if reentered and old is not None and old != winner and pairing.flight == "main" and pairing.round_number == 1:
         raise errors.reentered_loser(names[winner])
@@ -291,7 +291,7 @@ def result_correction_preview(*, match_id: int, user, score, tournament_id: int 
     Raises Match.DoesNotExist; DomainError ``not_event_match`` (not a match of the event's
     draw), ``bad_score``, ``team_correction``; NotAllowed ``not_organiser``; Conflict
     ``tournament_finished``, ``not_drawn``, ``reentered_loser`` (another winner of a main round-1
-    match whose loser has re-entered, issue 17 point 4: his re-entry is withdrawn first)."""
+    match whose loser has re-entered: his re-entry is withdrawn first)."""
     match, _event_id = _event_match(match_id, tournament_id)
     tournament = match.event_link.tournament
     _check(tournament, user)

@@ -1,4 +1,4 @@
-"""Divisions and handicaps of an event (issue 17 point 5): an entrant's division at entry, the
+"""Divisions and handicaps of an event: an entrant's division at entry, the
 director's placing (:func:`entry_set_division`), and the handicap start of a match between
 divisions. The rules themselves are pure: ``tournaments.draw.divisions``.
 

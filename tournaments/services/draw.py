@@ -223,7 +223,7 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
         raise errors.finished()
     if tournament.status != Tournament.Status.RUNNING:
         raise errors.not_drawn()
-    # issue 17 point 6 (abt17): a modified Swiss stops for its playoffs
+    # A modified Swiss stops for its playoffs
     if tournament.abt_playoff:
         raise errors.playoffs_started()
     loaded = state.load(tournament)

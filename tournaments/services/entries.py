@@ -135,7 +135,7 @@ def entry_add(
     existing = _entered(tournament, players)
     if existing is not None:
         raise errors.already_entered(existing.side.name)
-    placed = division_at_entry(tournament, players, division, director=True)  # issue 17 point 5
+    placed = division_at_entry(tournament, players, division, director=True)
     entry = _create(tournament, _side(players, rolls), seed=seed, division=placed, entered_by=user)
     _audit_new(entry, "entry.added", user, players)
     acceptances_by(tournament, players, user, Acceptance.How.SIGNED_UP)
@@ -145,7 +145,7 @@ def entry_add(
 def _audit_new(entry: Entry, action: str, user, players: list[Player], before: dict | None = None) -> None:
     """Audit a new (or reused) entry of ``players``: its summary, the players by id, who rolls."""
     after = {**entry_summary(entry), "players": [p.pk for p in players], "roller": entry.side.roller}
-    if entry.division:  # issue 17 point 5
+    if entry.division:  # an event with divisions
         after["division"] = entry.division
     event_audit_record(action, actor=user, tournament=entry.tournament_id, obj=entry, before=before, after=after)
 
@@ -183,7 +183,7 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
     existing = _entered(tournament, players)
     if existing is not None:
         raise errors.already_entered(existing.side.name)
-    placed = division_at_entry(tournament, players, division, director=False)  # issue 17 point 5
+    placed = division_at_entry(tournament, players, division, director=False)
     entry = _create(tournament, _side(players, rolls), division=placed, entered_by=user)
     _audit_new(entry, "entry.signed_up", user, players)
     acceptances_by(tournament, players, user, Acceptance.How.SIGNED_UP)  # himself; his partner accepts
@@ -440,7 +440,7 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
     if before_draw(tournament):
         raise errors.not_drawn()
     players = _players(tournament, player_ids)
-    placed = division_at_entry(tournament, players, division, director=True)  # issue 17 point 5
+    placed = division_at_entry(tournament, players, division, director=True)
     seed = _late_seed(tournament)
     side = _side(players, rolls)
     existing = _entered(tournament, players)

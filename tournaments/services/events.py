@@ -53,14 +53,14 @@ RULE_BOUNDS = {
     "board_count": (1, 50),
     "penalty_minutes_per_point": (1, 1440),
     "clock_seconds_per_point": (1, 86400),
-    # issue 17 point 1: clocks (clocks17)
+    # clocks
     "clock_delay_seconds": (0, 600),
     "clock_doubling_seconds_per_point": (1, 86400),
     "clock_doubling_delay_seconds": (0, 600),
     "clock_overtime_seconds": (0, 86400),
-    # issue 17 point 4 (reentry17): the pure rule allows one re-entry a player
+    # re-entry: the pure rule allows one re-entry a player
     "reentries": (0, 1),
-    # issue 17 point 6 (abt17): as many as a flight may pay (MAX_PAID_PLACES)
+    # a modified Swiss's paid places: as many as a flight may pay (MAX_PAID_PLACES)
     "abt_paid_places": (1, 1024),
 }
 
@@ -105,7 +105,7 @@ def _lengths(format: str, lengths) -> dict:
     return out
 
 
-# --- issue 17 point 5: divisions and handicaps ---
+# --- divisions and handicaps ---
 def division_reason(error: DrawError) -> str:
     """Why the divisions or the handicap table were refused (``tournaments.draw.divisions``), in a
     sentence for people."""
@@ -132,7 +132,7 @@ def division_reason(error: DrawError) -> str:
     }
     return sentences.get(reason, error.message)
 # --- end divisions ---
-# --- issue 17 point 4 (flights17): paid places per flight ---------------------------------------
+# --- paid places per flight ----------------------------------------------------------------------
 
 #: The largest prize pool taken, in minor units (ten billion in a currency of cents).
 MAX_POOL = 10**12
@@ -191,7 +191,7 @@ def _payouts(value, flights: tuple[str, ...]) -> dict:
     return out
 
 
-# --- end issue 17 point 4 ---
+# --- end paid places ---
 
 
 @dataclass(frozen=True)
@@ -229,13 +229,13 @@ class EventRules:
     penalty_minutes_per_point: int = 5
     seeding: str = Tournament.Seeding.RATING
     board_count: int = 3
-    # --- issue 17 point 5: divisions and handicaps (tournaments.draw.divisions) ---
+    # --- divisions and handicaps (tournaments.draw.divisions) ---
     # The divisions, strongest first (empty or None: none); the handicap table (None: the default
     # table's rows between these divisions). Both stored as lists of plain dicts.
     divisions: list | None = None
     handicaps: list | None = None
     # --- end divisions ---
-    # --- issue 17 point 1: clocks (clocks17). ``clock_policy`` None: "required" when a reserve
+    # --- clocks. ``clock_policy`` None: "required" when a reserve
     # per point is given (as before the policy existed), else "none"; a clock without a reserve
     # per point gets the default (engine.clocks: 2 minutes a point).
     clock_policy: str | None = None
@@ -244,27 +244,27 @@ class EventRules:
     clock_doubling_seconds_per_point: int = clocks.DEFAULT_DOUBLING_SECONDS_PER_POINT
     clock_doubling_delay_seconds: int = clocks.DEFAULT_DOUBLING_DELAY_SECONDS
     clock_overtime_seconds: int = 0
-    # --- issue 17 point 4 (flights17) ---
+    # --- flights: the shifted consolation, the playoff for 2nd, the open last chance, paid places ---
     consolation_shifted: bool = False
     playoff_second: bool = False
     last_chance_open: bool = False
     payouts: dict | None = None
-    # Re-entry (buy-back) into the main while its first round is open (reentry17): 0 or 1.
+    # Re-entry (buy-back) into the main while its first round is open: 0 or 1.
     reentries: int = 0
-    # --- end issue 17 point 4 ---
-    # Issue 17, point 7 (swiss17): the Swiss pairing and tie-breaks; the round robin's order.
+    # --- end flights ---
+    # The Swiss pairing and tie-breaks; the round robin's order.
     swiss_pairing: str = Tournament.SwissPairing.FAIR
     swiss_tiebreaks: str = Tournament.SwissTiebreaks.STANDARD
     round_robin_order: str = Tournament.RoundRobinOrder.CIRCLE
-    # Issue 17, point 6 (abt17): the ABT-style modified Swiss and the paid places it counts (None:
+    # The ABT-style modified Swiss and the paid places it counts (None:
     # the main flight's paid places from ``payouts``).
     abt_playoffs: bool = False
     abt_paid_places: int | None = None
-    # Issue 18 (analysisapp18): how deep GNU Backgammon analyses the event's matches (0, 1, 2 plies).
+    # How deep GNU Backgammon analyses the event's matches (0, 1, 2 plies).
     analysis_plies: int = Tournament.AnalysisPlies.TWO
 
     def _check_reentries(self, format: str, consolation_rounds: int) -> None:
-        """Re-entry (issue 17 point 4, ``tournaments.draw.flights.reentry``) is into the main of a
+        """Re-entry (``tournaments.draw.flights.reentry``) is into the main of a
         single elimination, into a bye; and only without a flight fed by the main's first round (a
         consolation, an open last chance): the first entry's loss would already place the player
         there, so one player would hold two places in it and could meet himself."""
@@ -309,7 +309,7 @@ class EventRules:
         if format != Tournament.Format.ROUND_ROBIN and groups != 1:
             raise errors.bad_rules("groups", gettext("only a round robin plays in groups"))
         self._check_divisions()
-        # --- issue 17 point 4 (flights17) ---
+        # --- flights ---
         if self.consolation_shifted and consolation_rounds < 3:
             raise errors.bad_rules("consolation_shifted", gettext(
                 "only a progressive consolation of at least 3 rounds of losers can be shifted: set “%(field)s”")
@@ -332,8 +332,8 @@ class EventRules:
         for flag in ("consolation_shifted", "playoff_second", "last_chance_open"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
         self._check_reentries(format, consolation_rounds)
-        # --- end issue 17 point 4 ---
-        # Issue 17, point 7 (swiss17)
+        # --- end flights ---
+        # The Swiss pairing and tie-breaks; the round robin's order.
         _choice("swiss_pairing", self.swiss_pairing, Tournament.SwissPairing)
         _choice("swiss_tiebreaks", self.swiss_tiebreaks, Tournament.SwissTiebreaks)
         _choice("round_robin_order", self.round_robin_order, Tournament.RoundRobinOrder)
@@ -354,7 +354,7 @@ class EventRules:
         self._check_clock()
 
     def _check_clock(self) -> None:
-        """Issue 17 point 1 (clocks17): the clock policy and its numbers; with a policy other than
+        """The clock policy and its numbers; with a policy other than
         "none" the reserve per point is set (its default when not given), with "none" it is not."""
         policy = self.clock_policy
         if policy is None:
@@ -373,7 +373,7 @@ class EventRules:
         object.__setattr__(self, "clock_seconds_per_point", seconds)
 
     def _check_abt(self, format: str, swiss_rounds: int | None, max_losses: int | None, payouts: dict) -> None:
-        """Issue 17 point 6 (abt17): the ABT-style modified Swiss is a Swiss of players or pairs with
+        """The ABT-style modified Swiss is a Swiss of players or pairs with
         a known number of rounds (who can still cash depends on the rounds left), no elimination
         by losses, and paid places: its own count or the main flight's payouts."""
         paid = _count("abt_paid_places", self.abt_paid_places, optional=True)
@@ -399,7 +399,7 @@ class EventRules:
                 "the playoffs are for those who can still cash: give the paid places, here or in the payouts"))
         object.__setattr__(self, "abt_playoffs", True)
 
-    # --- issue 17 point 5: divisions and handicaps ---
+    # --- divisions and handicaps ---
     def _check_divisions(self) -> None:
         """The divisions and the handicap table checked (``tournaments.draw.divisions`` rules 1, 5
         and 6) and normalised; DomainError ``bad_rules`` naming the value (``divisions.1.name``)."""

@@ -50,20 +50,20 @@ from .events import EventRules
 #: The settings an organiser edits: the published rules (the club stays where the event was made).
 EDITABLE = tuple(f.name for f in fields(EventRules) if f.name != "club_id")
 ALWAYS = ("name", "starts_on", "ends_on",
-          # issue 18: the depth of the analysis of the matches to come (analysed ones keep theirs)
+          # the depth of the analysis of the matches to come (analysed ones keep theirs)
           "analysis_plies")
 #: Fixed by the draw: the shape of the draw and who is in it.
 DRAW_RULES = ("format", "kind", "consolation_rounds", "last_chance", "swiss_rounds", "max_losses", "groups", "seeding",
               "board_count", "forbid_same_club",
-              # issue 17 point 4 (flights17): the flights' shapes
+              # the flights' shapes
               "consolation_shifted", "playoff_second", "last_chance_open",
-              # issue 17 point 7 (swiss17): every round so far was paired and ranked by them
+              # every round so far was paired and ranked by them
               "swiss_pairing", "swiss_tiebreaks", "round_robin_order",
-              # issue 17 point 6 (abt17): the contention of every round so far was counted by them
+              # the contention of every round so far was counted by them
               "abt_playoffs", "abt_paid_places")
 #: Fixed by the draw: the rules the matches already made are played by.
 PLAY_RULES = ("crawford", "move_policy", "premature_roll", "clock_seconds_per_point", "penalty_minutes_per_point",
-              # issue 17 point 1: clocks (clocks17)
+              # the clocks
               "clock_policy", "clock_delay_seconds", "clock_doubling", "clock_doubling_seconds_per_point",
               "clock_doubling_delay_seconds", "clock_overtime_seconds")
 BEFORE_DRAW = (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
@@ -80,7 +80,7 @@ def edit_refusal(field: str, *, status: str, has_entries: bool) -> str | None:
         return _("the event is finished: its settings no longer change")
     if status == Tournament.Status.CANCELLED:
         return _("the event is cancelled: its settings no longer change")
-    # payouts: see tournament_update (flights17); re-entries (reentry17) shape nothing drawn: a
+    # payouts: see tournament_update; re-entries shape nothing drawn: a
     # director may allow them, or stop them, until the event ends.
     if field in ALWAYS or field in ("lengths", "payouts", "reentries"):
         return None
@@ -90,9 +90,9 @@ def edit_refusal(field: str, *, status: str, has_entries: bool) -> str | None:
         return None
     if field in PLAY_RULES:
         return _("the draw is made: the matches already made are played by this rule")
-    if field in ("swiss_pairing", "swiss_tiebreaks"):  # issue 17 point 7 (swiss17)
+    if field in ("swiss_pairing", "swiss_tiebreaks"):
         return _("the draw is made: its rounds are paired and ranked by this rule")
-    if field in ("abt_playoffs", "abt_paid_places"):  # issue 17 point 6 (abt17)
+    if field in ("abt_playoffs", "abt_paid_places"):
         return _("the draw is made: who can still cash is counted by this rule")
     return _("the draw is made: it was made by this rule")
 
@@ -128,7 +128,7 @@ def _new_lengths(tournament: Tournament, changed: Tournament, loaded: state.Load
         return {p.pk: by_key.get(p.key, p.length) for p in loaded.pairings}
     schedule = state.schedule(changed, "rounds")
     out = {p.pk: round_length(schedule, p.round_number) for p in loaded.pairings if p.flight != state.PLAYOFFS}
-    # issue 17 point 6 (abt17): a modified Swiss's playoffs follow their own schedule, by bracket round
+    # A modified Swiss's playoffs follow their own schedule, by bracket round
     seeds = (tournament.abt_playoff or {}).get("seeds") or []
     if len(seeds) > 1:
         by_key = {m.id: m.length for m in playoff_bracket(seeds, lengths=state.schedule(changed, "playoffs"),
@@ -190,9 +190,9 @@ def tournament_update(*, tournament_id: int, user, changes: dict) -> Tournament:
         reason = edit_refusal(name, status=tournament.status, has_entries=has_entries)
         if reason:
             raise _not_editable(name, reason)
-    if "divisions" in changed and has_entries:  # issue 17 point 5
+    if "divisions" in changed and has_entries:  # no entrant's division may be dropped
         divisions_still_held(tournament, wanted.divisions)
-    # issue 17 point 4 (flights17): the paid places change after the draw (the pool is known once
+    # The paid places change after the draw (the pool is known once
     # the entries are) unless they shaped it (a last chance open to everyone who has not cashed).
     if "payouts" in changed and tournament.status not in BEFORE_DRAW and tournament.last_chance_open:
         old = {f: len(r["percentages"]) for f, r in (tournament.payouts or {}).items()}
@@ -200,7 +200,7 @@ def tournament_update(*, tournament_id: int, user, changes: dict) -> Tournament:
         if old != new:
             raise _not_editable("payouts", _("the draw is made: its last chance was drawn from the number of paid "
                                              "places; only the pools and percentages may change"))
-    # issue 17 point 6 (abt17): a modified Swiss counting the main flight's paid places keeps their number.
+    # A modified Swiss counting the main flight's paid places keeps their number.
     if ("payouts" in changed and tournament.status not in BEFORE_DRAW and tournament.abt_playoffs
             and tournament.abt_paid_places is None):
         old = len((tournament.payouts or {}).get("main", {}).get("percentages", ()))

@@ -1,4 +1,4 @@
-"""Issue 17, point 6 (abt17): an ABT-style modified Swiss stops and plays its playoffs.
+"""An ABT-style modified Swiss stops and plays its playoffs.
 
 The rule is :mod:`tournaments.draw.abt`'s (who can still cash, who can still win, when the Swiss
 stops); this module wires it to an event whose ``abt_playoffs`` is on:

@@ -1,4 +1,4 @@
-"""Re-entry (buy-back) into the main while its first round is open: issue 17, point 4.
+"""Re-entry (buy-back) into the main while its first round is open.
 
 The rule is pure (:func:`tournaments.draw.flights.reentry`): a player who lost his main round-1
 match may enter the main again, once, as a new entrant taking the next seed, which stands in the
@@ -81,8 +81,8 @@ def reentry_candidates(tournament: Tournament, loaded: state.Loaded) -> frozense
 
 @transaction.atomic
 def entry_reenter(*, tournament_id: int, entry_id: int, user) -> Entry:
-    """The director re-enters the player of ``entry_id`` into the main (buy-back, issue 17 point
-    4: :func:`tournaments.draw.flights.reentry`): a new entry of the same side (``reentry_of`` the
+    """The director re-enters the player of ``entry_id`` into the main (buy-back,
+    :func:`tournaments.draw.flights.reentry`): a new entry of the same side (``reentry_of`` the
     first), the next seed, checked in, placed in the first unused bye of the main's first round; the
     bracket makes that match (and remakes a later one the bye fed, not started yet). One
     transaction under the event's lock. Returns the new entry.

@@ -75,11 +75,11 @@ LENGTH_KEYS: dict[str, dict[str, str | None]] = {
                                            "playoff": "main"},
     Tournament.Format.DOUBLE_ELIMINATION: {"winners": "main", "losers": "winners", "final": None, "main": None},
     Tournament.Format.ROUND_ROBIN: {"rounds": "main", "main": None},
-    # issue 17 point 6 (abt17): a modified Swiss's playoffs, at the rounds' length unless published
+    # A modified Swiss's playoffs, at the rounds' length unless published
     Tournament.Format.SWISS: {"rounds": "main", "main": None, "playoffs": "rounds"},
 }
 
-#: Issue 17 point 6 (abt17): the flight of a modified Swiss's playoffs (``services.playoffs``): its
+#: The flight of a modified Swiss's playoffs (``services.playoffs``): its
 #: pairings are never Swiss rounds (not in the table, the history or the next round's pairing).
 PLAYOFFS = "playoffs"
 
@@ -133,7 +133,7 @@ def load(tournament: Tournament) -> Loaded:
 
 def entrant_name(entry: Entry) -> str:
     """The entrant as people read him: a team's name, a side's (``Alice``, ``Alice & Bob``); a
-    re-entry (issue 17 point 4) says so beside it, as the bracket, rounds and desk show it."""
+    re-entry says so beside it, as the bracket, rounds and desk show it."""
     name = plain_name(entry)
     if entry.reentry_of_id is not None:
         return pgettext("an entrant", "%(name)s (re-entry)") % {"name": name}
@@ -186,14 +186,14 @@ def build_bracket(tournament: Tournament, order) -> Bracket:
     if tournament.consolation_rounds:
         bracket = add_consolation(bracket, lengths=schedule(tournament, "consolation"), rounds=tournament.consolation_rounds,
                                   shifted=bool(tournament.consolation_shifted))
-        # --- issue 17 point 4 (flights17): the playoff for 2nd ---
+        # --- the playoff for 2nd ---
         if tournament.playoff_second:
             bracket = add_playoff(bracket, lengths=schedule(tournament, "playoff"))
         if tournament.last_chance:
             bracket = add_consolation(
                 bracket, name="last_chance", source="consolation", rounds=1, lengths=schedule(tournament, "last_chance")
             )
-    # --- issue 17 point 4 (flights17): a last chance open to everyone who has not cashed ---
+    # --- a last chance open to everyone who has not cashed ---
     if tournament.last_chance_open:
         paid = {flight: len(rule["percentages"]) for flight, rule in (tournament.payouts or {}).items()}
         bracket = add_open_last_chance(bracket, lengths=schedule(tournament, "last_chance"), paid=paid)
@@ -327,7 +327,7 @@ def swiss_history(loaded: Loaded, *, up_to: int | None = None) -> list[SwissRoun
 def swiss_table(loaded: Loaded) -> tuple:
     """The Swiss table (``tournaments.draw.standings`` lines, best first) from the confirmed
     results of the Swiss rounds (a modified Swiss's playoffs left out), by the event's tie-breaks
-    (FIDE's with its handling of unplayed rounds when it says so: issue 17, point 7)."""
+    (FIDE's with its handling of unplayed rounds when it says so)."""
     swiss = [p for p in loaded.pairings if p.flight != PLAYOFFS]
     results = [result_of(p, loaded.by_id) for p in swiss if p.entry1_id is not None]
     byes = [p.entry0_id for p in swiss if p.entry1_id is None and p.entry0_id is not None]
@@ -425,9 +425,9 @@ def bracket_rows(tournament: Tournament, keys) -> dict[str, BracketRow]:
 
 
 @lru_cache(maxsize=32)
-def _routes(format: str, size: int, consolation_rounds: int, last_chance: bool, flights17: tuple = ()) -> Routes:
-    # flights17 (issue 17 point 4): (shifted, playoff, open last chance, paid places per flight)
-    shifted, playoff, last_chance_open, paid = flights17 or (False, False, False, ())
+def _routes(format: str, size: int, consolation_rounds: int, last_chance: bool, flights: tuple = ()) -> Routes:
+    # flights: (shifted, playoff, open last chance, paid places per flight)
+    shifted, playoff, last_chance_open, paid = flights or (False, False, False, ())
     rules = SimpleNamespace(format=format, lengths={}, consolation_rounds=consolation_rounds, last_chance=last_chance,
                             consolation_shifted=shifted, playoff_second=playoff, last_chance_open=last_chance_open,
                             payouts={flight: {"percentages": [0] * count} for flight, count in paid})
@@ -440,10 +440,10 @@ def bracket_routes(tournament: Tournament, entrants: int) -> Routes:
     process for each size and set of flights (about 15 ms for 1,024 entrants with consolation
     flights, then free) instead of for every confirmation. Raises ``DrawError``."""
     paid = tuple(sorted((flight, len(rule["percentages"])) for flight, rule in (tournament.payouts or {}).items()))
-    flights17 = (bool(tournament.consolation_shifted), bool(tournament.playoff_second),
-                 bool(tournament.last_chance_open), paid if tournament.last_chance_open else ())
+    flights = (bool(tournament.consolation_shifted), bool(tournament.playoff_second),
+               bool(tournament.last_chance_open), paid if tournament.last_chance_open else ())
     return _routes(tournament.format, bracket_size(max(entrants, 2)), tournament.consolation_rounds,
-                   bool(tournament.last_chance), flights17)
+                   bool(tournament.last_chance), flights)
 
 
 class NeedRows(Exception):

@@ -1,7 +1,7 @@
 """N-board team events (RULES.md §7): teams, their members and reserves, board orders, and the
 team matches of the draw.
 
-Decisions (issue 4, point 6):
+Decisions:
 
 - *Who enters a team.* The organiser, any time before the draw; or the captain himself
   (self-service) while the entries are open. The team's ``Entry`` is created with it and, like
@@ -423,7 +423,7 @@ def team_matches_create(tournament: Tournament, pairings: list[Pairing], loaded:
         top, bottom = (used[(loaded.by_id[e].team_id, pairing.round_number)] for e in (pairing.entry0_id, pairing.entry1_id))
         seats.extend((pairing, board, a, b) for board, (a, b) in enumerate(zip(top, bottom, strict=True), start=1))
     sides = sides_for_many([[found[player_id]] for _, _, a, b in seats for player_id in (a, b)])
-    clock = event_match_clock(tournament)  # issue 17 point 1
+    clock = event_match_clock(tournament)  # the event's clock policy
     matches = match_create_many(created_by=created_by, context={"event": tournament}, specs=[
         MatchSpec(side0=sides[2 * i], side1=sides[2 * i + 1], length=pairing.length, crawford=tournament.crawford,
                   move_policy=tournament.move_policy, clock=clock)
