@@ -1,4 +1,4 @@
-"""What the analysis shows on the pages of matches (issue 18 point 3), registered through
+"""What the analysis shows on the pages of matches, registered through
 ``matches.hooks`` by :class:`analysis.apps.AnalysisConfig` (matches never imports analysis):
 
 - a section of the match page (:func:`match_section`): each side's PR, error rate, errors and

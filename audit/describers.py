@@ -75,7 +75,7 @@ def match_sentence(entry, sides: Sides) -> str:
         if origin.get("code") == "forfeit":
             sentence = gettext("%(who)s set the result %(score)s: a forfeit, %(name)s withdrew") % {
                 **values, "name": origin.get("name") or gettext("an entrant")}
-        elif origin.get("code") == "flag_fall":  # issue 17 point 1 (clocks17)
+        elif origin.get("code") == "flag_fall":  # the director recorded a flag fall
             sentence = gettext("%(who)s set the result %(score)s: a flag fall, %(name)s ran out of time") % {
                 **values, "name": origin.get("name") or gettext("a player")}
         elif before.get("status") == "confirmed" and before.get("score") != after.get("score"):
@@ -99,7 +99,7 @@ def match_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s declined, for %(side)s, to have the match on the record") % values
     if action == "unrated":
         return gettext("%(who)s made the match unrated: it was a forfeit") % values
-    # issue 17 point 1 (clocks17): a flag fall recorded, a clock introduced mid-match.
+    # The match's clock: a flag fall recorded, a clock introduced mid-match.
     if action == "flag_fell":
         values["side"] = after.get("name") or side_name(after.get("side"), sides)
         return gettext("%(who)s recorded a flag fall: %(side)s ran out of time and loses the match") % values
@@ -108,14 +108,14 @@ def match_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s introduced a clock at %(score)s: %(reserve)s for each side") % values
     if action == "penalty_given":
         return _penalty_sentence(after, sides, values)
-    if action == "analysis_requested":  # issue 18
+    if action == "analysis_requested":  # GNU Backgammon asked to analyse the match
         values["plies"] = after.get("plies")
         return gettext("%(who)s asked GNU Backgammon to analyse the match at %(plies)s-ply") % values
     return gettext("%(who)s changed the match") % values
 
 
 def _minutes(seconds) -> str:
-    """Seconds of a clock, as minutes when whole (issue 17 point 1)."""
+    """Seconds of a clock, as minutes when whole."""
     if not isinstance(seconds, int):
         return gettext("an unknown time")
     if seconds % 60 == 0:
@@ -124,7 +124,7 @@ def _minutes(seconds) -> str:
 
 
 def _penalty_sentence(after: dict, sides: Sides, values: dict) -> str:
-    """Issue 17 point 2: penalty points given mid-match (``matches.services.penalties``)."""
+    """Penalty points given mid-match (``matches.services.penalties``)."""
     side = after.get("side")
     points = after.get("points") or 0
     values.update(side=side_name(side, sides), opponent=side_name(1 - side if side in (0, 1) else None, sides),
@@ -157,17 +157,17 @@ SETTINGS = {
     "move_policy": gettext_lazy("the moves"), "premature_roll": gettext_lazy("the premature roll"),
     "clock_seconds_per_point": gettext_lazy("the clock"), "penalty_minutes_per_point": gettext_lazy("the late arrival"),
     "seeding": gettext_lazy("the seeding"), "board_count": gettext_lazy("the boards"),
-    # issue 17 point 5
+    # divisions and the handicap starts between them
     "divisions": gettext_lazy("the divisions"), "handicaps": gettext_lazy("the handicap starts"),
-    # issue 17 point 1 (clocks17)
+    # the clock
     "clock_policy": gettext_lazy("the clock policy"), "clock_delay_seconds": gettext_lazy("the clock's delay"),
     "clock_doubling": gettext_lazy("the clock with doubling in play"),
     "clock_doubling_seconds_per_point": gettext_lazy("the clock's reserve with doubling in play"),
     "clock_doubling_delay_seconds": gettext_lazy("the clock's delay with doubling in play"),
     "clock_overtime_seconds": gettext_lazy("the clock's overtime"),
-    # issue 17 point 4 (reentry17)
+    # re-entry into the main after a first-round loss
     "reentries": gettext_lazy("the re-entries allowed"),
-    # issue 17 points 4, 6 and 7
+    # paid places, Swiss pairing and tie-breaks, round-robin order, the modified Swiss's playoffs
     "payouts": gettext_lazy("the paid places"), "swiss_pairing": gettext_lazy("the Swiss pairing"),
     "swiss_tiebreaks": gettext_lazy("the Swiss tie-breaks"), "round_robin_order": gettext_lazy("the round-robin order"),
     "abt_playoffs": gettext_lazy("the modified Swiss's playoffs"),
@@ -176,7 +176,7 @@ SETTINGS = {
 
 
 def _division_rows(raw: list) -> str:
-    """Divisions or handicap rows (issue 17 point 5) as people say them."""
+    """Divisions or handicap rows as people say them."""
     if not raw:
         return gettext("none")
     said_rows = []
@@ -218,7 +218,7 @@ def event_sentence(entry, sides: Sides) -> str:
         return gettext("%(who)s finished the event: its placings are final") % values
     if action == "tournament.reopened":
         return gettext("%(who)s reopened the event") % values
-    if action == "tournament.playoffs_started":  # issue 17 point 6 (abt17)
+    if action == "tournament.playoffs_started":  # the modified Swiss stopped for its playoffs
         seeds = [str(name) for name in after.get("seeds") or ()]
         sentence = gettext("%(who)s stopped the Swiss after round %(round)s: %(seeds)s play the playoffs") % {
             **values, "round": need(after, "round"), "seeds": listing(seeds) if seeds else gettext("nobody")}
@@ -251,10 +251,10 @@ def event_sentence(entry, sides: Sides) -> str:
             "entry.checked_in": gettext("%(who)s checked %(entrant)s in"),
             "entry.accepted": gettext("%(who)s accepted the entry: the event's results count on the record"),
             "entry.reinstated": gettext("%(who)s reinstated %(entrant)s: the disqualification was undone"),
-            # issue 17 point 4 (reentry17): a buy-back into the main
+            # a buy-back into the main
             "entry.reentered": gettext("%(who)s re-entered %(entrant)s into the main, after a first-round loss"),
         }
-        if action == "entry.division_set":  # issue 17 point 5
+        if action == "entry.division_set":  # the entrant's division
             values.update(division=after.get("division") or "", before=before.get("division") or "")
             if not values["before"]:
                 return gettext("%(who)s put %(entrant)s in the %(division)s division") % values
@@ -501,10 +501,10 @@ MATCH_ACTIONS = {
     "match.consent_reset": gettext_lazy("Consent to the record asked again"),
     "match.deleted": gettext_lazy("Match removed with its pairing"),
     "match.unrated": gettext_lazy("Match made unrated"),
-    "match.flag_fell": gettext_lazy("Flag fall recorded"),  # issue 17 point 1 (clocks17)
+    "match.flag_fell": gettext_lazy("Flag fall recorded"),
     "match.clock_introduced": gettext_lazy("Clock introduced"),
     "match.penalty_given": gettext_lazy("Penalty points given"),
-    "match.analysis_requested": gettext_lazy("Analysis asked for"),  # issue 18
+    "match.analysis_requested": gettext_lazy("Analysis asked for"),
 }
 EVENT_ACTIONS = {
     "tournament.created": gettext_lazy("Event created"),

@@ -41,6 +41,6 @@ def bad_chouette(field: str, message: str) -> DomainError:
 
 
 def house_rules_break_game(game: int | None, step: int | None, reason: str, message: str) -> Conflict:
-    """A change of the house rules that a recorded game breaks (issue 17, point 8)."""
+    """A change of the house rules that a recorded game breaks."""
     return Conflict(_("game %(game)s breaks these house rules, so they cannot apply to this session: %(message)s") % {
         "game": game, "message": message}, code="house_rules_break_game", game=game, step=step, reason=reason)

@@ -60,7 +60,7 @@ class ChouetteStartForm(forms.Form):
         required=False, label=gettext_lazy("House rule: when all cubes are turned at once the Box takes half"))
     lone_taker_must_beaver = forms.BooleanField(required=False,
                                                 label=gettext_lazy("House rule: a lone taker must beaver"))
-    # Issue 17, point 8: the house rules.
+    # The house rules clubs play by (engine.chouette.settings).
     take_half_initial_only = forms.BooleanField(required=False, label=gettext_lazy(
         "House rule: the Box takes half of a full turn of initial cubes only (turned from the centre)"))
     three_handed_both_cubes = forms.BooleanField(
@@ -160,9 +160,8 @@ class ChouetteStartForm(forms.Form):
 
 
 class ChouetteRulesForm(forms.Form):
-    """The house rules of an open table (issue 17, point 8), on its page: each rule as the start form
-    words it, ticked as the table plays it now. ``version`` is the table's version the form was built
-    from."""
+    """The house rules of an open table, on its page: each rule as the start form words it, ticked as
+    the table plays it now. ``version`` is the table's version the form was built from."""
 
     RULES = ("box_must_take_half", "take_half_initial_only", "lone_taker_must_beaver", "three_handed_both_cubes",
              "box_must_take_captain", "captain_alone_must_beaver", "box_partner_next_in_line",

@@ -50,7 +50,7 @@ class ChouetteSession(models.Model):
                                                         help_text="the Box takes a partner from this many players")
     box_must_take_half = models.BooleanField(default=False)
     lone_taker_must_beaver = models.BooleanField(default=False)
-    # Issue 17, point 8: the house rules (engine.chouette.settings). Automatic doubles do not count
+    # The house rules (engine.chouette.settings). Automatic doubles do not count
     # for Jacoby at a new table; the migration keeps tables that existed before counting them.
     three_handed_both_cubes = models.BooleanField(
         default=False, help_text="at a table of three the Box takes both cubes turned at once or passes both")

@@ -64,8 +64,8 @@ RESULT_LABELS = {
 
 # --- from rows to the engine ---------------------------------------------------------------------
 
-#: Issue 17, point 8: the house rules a table may play by, each a column of the session named as the
-#: engine's option (engine.chouette.settings).
+#: The house rules a table may play by, each a column of the session named as the engine's option
+#: (engine.chouette.settings).
 HOUSE_RULES = ("three_handed_both_cubes", "box_must_take_captain", "take_half_initial_only",
                "captain_alone_must_beaver", "box_partner_next_in_line", "jacoby_counts_automatic")
 #: The sentence a table's page shows for each house rule it plays by (jacoby_counts_automatic: when

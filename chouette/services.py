@@ -412,7 +412,7 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     rerolls of the players still tied; see ``engine.chouette.lineup_from_rolloff``), which gives the
     first line-up. Creates the session and its step 1 (the start); audited as ``chouette.started``.
 
-    The house rules (issue 17, point 8; engine.chouette.settings): ``three_handed_both_cubes``,
+    The house rules (engine.chouette.settings): ``three_handed_both_cubes``,
     ``box_must_take_captain``, ``take_half_initial_only`` (narrows ``box_must_take_half``),
     ``captain_alone_must_beaver`` (needs beavers), ``box_partner_next_in_line`` (the partner
     convention: the partner is the next in line and captains when the Box loses) and
@@ -486,8 +486,8 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     return session
 
 
-#: The house rules a table may change while it is open (issue 17, point 8): every recorded game must
-#: still stand under them, and the session is settled again by them.
+#: The house rules a table may change while it is open: every recorded game must still stand under
+#: them, and the session is settled again by them.
 CHANGEABLE_RULES = ("box_must_take_half", "lone_taker_must_beaver", *HOUSE_RULES)
 
 

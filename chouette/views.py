@@ -282,7 +282,7 @@ def chouette_reopen(request: HttpRequest, slug: str, chouette_id: int) -> HttpRe
 @login_required
 @require_POST
 def chouette_rules(request: HttpRequest, slug: str, chouette_id: int) -> HttpResponse:
-    """Change the table's house rules (issue 17, point 8): they apply to every game of the session,
+    """Change the table's house rules: they apply to every game of the session,
     which is settled again by them; see chouette_rules_change."""
     club, session = _manager_session(request, slug, chouette_id)
     form = ChouetteRulesForm(request.POST, prefix="rules")

@@ -56,7 +56,7 @@ INSTALLED_APPS = [
     "audit",
     "accounts",
     "matches",
-    # GNU Backgammon's analysis of recorded matches (issue 18): above matches, below the events.
+    # GNU Backgammon's analysis of recorded matches: above matches, below the events.
     "analysis",
     "tournaments",
     "clubs",

@@ -128,7 +128,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "not_a_move": (gettext_noop("A ruling on a play needs a move, not a roll or a cube action."),),
     "double_unanswered": (gettext_noop("The double is never answered."),),
     "crawford_double_dropped": (gettext_noop("A double in the Crawford game was dropped: void the double, not the game."),),
-    # issue 17: penalty points between games, a match played to the wrong length
+    # Penalty points between games, a match played to the wrong length
     "penalty_money": (gettext_noop("A money session has no penalty points."),),
     "penalty_after_match": (gettext_noop("The match was already won: no penalty points can be given after it."),),
     "penalty_no_such_game": (gettext_noop("Penalty points can be given only between games already played, or after "
@@ -180,7 +180,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "box_must_take_half": (gettext_noop("House rule: when all the team's cubes are turned at once, the Box takes at least "
                               "half of them or passes all."),),
     "lone_taker_must_beaver": (gettext_noop("House rule: a member who takes alone must beaver."),),
-    # issue 17, point 8: the chouette house rules
+    # The chouette house rules
     "three_handed_both_cubes": (gettext_noop("House rule: at a table of three, the Box takes both cubes turned at "
                                              "once or passes both."),),
     "box_must_take_captain": (gettext_noop("House rule: the Box cannot pass the Captain's cube while taking another "

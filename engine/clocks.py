@@ -1,4 +1,4 @@
-"""Clock arithmetic for a match played on a game clock (issue 17, point 1). Pure: no Django.
+"""Clock arithmetic for a match played on a game clock. Pure: no Django.
 
 A clocked match gives each side a *reserve* (time for the whole match) that grows with its
 length, and a *delay* per move: each turn the side's clock waits that many seconds before it

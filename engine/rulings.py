@@ -12,7 +12,7 @@ Every operation takes the match's starting score (``start``) and the penalty poi
 its games (``penalties``, as :func:`~engine.match.replay_match` takes them): the match is replayed
 with them, each kept between the same two games (:func:`penalties_placed`), so that a ruling on a
 match with a penalty keeps it in the score and the Crawford game where it follows from it
-(issue 17 point 2, RULES.md §9).
+(RULES.md §9).
 
 Locations: games are numbered from 1 (as in the engine's errors and a .mat file); an action is
 named by its **1-based** index in its game's log, as the engine's own ``action_index`` is (a
@@ -365,7 +365,7 @@ def penalties_placed(
     """``penalties`` (in their order) with each :class:`~engine.match.PenaltyAt` (recorded at a
     score) turned into the :class:`~engine.match.Penalty` before the game of ``games`` it came
     before, so that a ruling that changes the games keeps every penalty between the same two
-    games (issue 17 point 2, RULES.md §9) rather than at a score the new games may never reach.
+    games (RULES.md §9) rather than at a score the new games may never reach.
 
     Placed as far as ``games`` replay: past the first game that does not (a game with the illegal
     play a ruling mends), a penalty recorded at a score is kept as it is, and the ruled replay

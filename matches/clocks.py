@@ -1,4 +1,4 @@
-"""A match's clock (issue 17, point 1): the settings a match records when it is made, and their
+"""A match's clock: the settings a match records when it is made, and their
 words for the pages and the scoresheet. The arithmetic is the engine's (``engine.clocks``)."""
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def _bad_clock(sentence: str, **details) -> DomainError:
 
 @dataclass(frozen=True)
 class MidMatchClock:
-    """A clock brought into a match under way (issue 17 point 1), before or after it is: its
+    """A clock brought into a match under way, before or after it is: its
     rules, the score it comes in at, the match's full reserve and each side's reduced one."""
 
     rules: ClockRules

@@ -1,4 +1,4 @@
-"""The director's form for a clock brought in mid-match (issue 17 point 1): shape only; the rule
+"""The director's form for a clock brought in mid-match: shape only; the rule
 and its refusals are ``matches.clocks.mid_match_clock``'s."""
 
 from __future__ import annotations

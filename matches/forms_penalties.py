@@ -1,4 +1,4 @@
-"""The director's form for penalty points given mid-match (issue 17 point 2)."""
+"""The director's form for penalty points given mid-match."""
 
 from __future__ import annotations
 

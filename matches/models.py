@@ -231,7 +231,7 @@ class Match(models.Model):
         LEGAL = "legal", _("Legal moves")
         RESPONSIBLE = "responsible", _("Responsible moves")
 
-    class ClockPolicy(models.TextChoices):  # issue 17 point 1 (clocks17)
+    class ClockPolicy(models.TextChoices):  # whether an event's matches are played on a clock
         ALLOWED = "allowed", _("Clocks allowed")
         PREFERRED = "preferred", _("Clocks preferred")
         REQUIRED = "required", _("Clocks required")
@@ -272,9 +272,9 @@ class Match(models.Model):
     # match starts from them, and game logs reported for it are replayed from that score.
     penalty0 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 0 by rulings")
     penalty1 = models.PositiveSmallIntegerField(default=0, help_text="points credited to side 1 by rulings")
-    # Penalty points a director gave mid-match, between games (issue 17 point 2): the
-    # MatchPenalty rows as the engine replays them ({"score", "side", "points", "reason"}), kept on
-    # the row so that replaying a reported log costs no query.
+    # Penalty points a director gave mid-match, between games: the MatchPenalty rows as the engine
+    # replays them ({"score", "side", "points", "reason"}), kept on the row so that replaying a
+    # reported log costs no query.
     penalties_mid = models.JSONField(default=list, blank=True)
     # Each side's consent to the match being on its players' records (an import names players
     # by display name; an organiser may create a match between any two players): the match
@@ -289,7 +289,7 @@ class Match(models.Model):
     # Where the match is played, as the director labels it ("3", "B2"): set from an event's round
     # desk (tournaments.services.desk); empty when not assigned.
     table = models.CharField(max_length=20, blank=True, default="", help_text="the table or board it is played at")
-    # --- issue 17 point 1: clocks (clocks17). The clock the match is played with, as its event
+    # --- clocks. The clock the match is played with, as its event
     # published it when the match was made (matches/clocks.py; engine/clocks.py the arithmetic):
     # empty policy, no clock. The reserve is each side's for the whole match (reduced when the
     # clock came in mid-match); the remaining times are the confirmed report's, when it gave them.
@@ -396,7 +396,7 @@ class Game(models.Model):
     log = models.JSONField(default=list)
     condoned = models.JSONField(default=list, blank=True)
     # Illegal plays that stood under the legal-moves policy (noticed too late; RULES.md §9), kept
-    # apart from the condoned ones (issue 17 point 3).
+    # apart from the condoned ones.
     stood = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -412,7 +412,7 @@ class Game(models.Model):
     @property
     def setup(self) -> str | None:
         """The Position ID the game really started from when its checkers were set up wrongly and
-        the game stands (RULES.md §9; issue 17 point 3: the log's first action), else None."""
+        the game stands (RULES.md §9; the log's first action), else None."""
         first = self.log[0] if self.log else None
         return first.get("position") if isinstance(first, dict) and first.get("type") == "setup" else None
 
@@ -443,7 +443,7 @@ class Report(models.Model):
 
         IMPORTED = "imported", _("Imported from a match file")
         FORFEIT = "forfeit", _("A forfeit")
-        FLAG_FALL = "flag_fall", _("A flag fall")  # issue 17 point 1 (clocks17)
+        FLAG_FALL = "flag_fall", _("A flag fall")  # the director recorded it: the match to the opponent
 
     statement = models.TextField(blank=True)
     contest_statement = models.TextField(blank=True, default="", db_default="",
@@ -452,7 +452,7 @@ class Report(models.Model):
                               help_text="where the result came from when no person reported it")
     origin_name = models.CharField(max_length=255, blank=True, default="", db_default="",
                                    help_text="the file it was imported from, or the entrant who withdrew")
-    # issue 17 point 1 (clocks17): each side's time left on the clock, when a report with the logs gave it.
+    # Each side's time left on the clock, when a report with the logs gave it.
     clock_remaining0 = models.PositiveIntegerField(null=True, blank=True)
     clock_remaining1 = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -736,11 +736,11 @@ class PlayerClaim(models.Model):
 
 
 class MatchPenalty(models.Model):
-    """Penalty points a director gave mid-match, between two games (RULES.md §9; issue 17 point
-    2): against ``side``, to the opponent's score, at the score as it then stood. The Crawford
-    game follows from the score after it (``crawford_next``: the penalty put a side one point
-    short and the next game is the Crawford game; False: it is not; None: unchanged by the
-    penalty, a side stood at match point already, so the games played decide it)."""
+    """Penalty points a director gave mid-match, between two games (RULES.md §9): against
+    ``side``, to the opponent's score, at the score as it then stood. The Crawford game follows
+    from the score after it (``crawford_next``: the penalty put a side one point short and the
+    next game is the Crawford game; False: it is not; None: unchanged by the penalty, a side
+    stood at match point already, so the games played decide it)."""
 
     class Reason(models.TextChoices):
         LATE = "late", _("Late arrival or overrun")

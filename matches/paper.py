@@ -218,7 +218,7 @@ class Scoresheet:
     names: tuple[str, str]
     length: int
     crawford: bool
-    clock: str = ""  # issue 17 point 1: the clock as a sentence (matches.clocks); empty without one
+    clock: str = ""  # the clock as a sentence (matches.clocks); empty without one
 
 
 def game_rows(length: int) -> int:
@@ -241,7 +241,7 @@ def _scoresheet_body(sheet: Scoresheet) -> Callable[[Canvas, float, float, float
                   else _("Money session"))
         crawford = _("Crawford rule: on") if sheet.crawford else _("Crawford rule: off")
         draw(canvas, left, y, f"{length}  \u00b7  {crawford}", 11)
-        if sheet.clock:  # issue 17 point 1 (clocks17)
+        if sheet.clock:  # the match's clock, under its length
             y -= 14
             draw(canvas, left, y, sheet.clock, 9, width=width)
         y -= 26
@@ -283,7 +283,7 @@ def _scoresheet_body(sheet: Scoresheet) -> Callable[[Canvas, float, float, float
         y = table_top - rows * row_h - 22
         draw(canvas, left, y, _("Final score: ________ to ________"), 10)
         draw(canvas, left + half, y, _("Winner: ______________________________"), 10)
-        if sheet.clock:  # each side's time left when the match ended (issue 17 point 1)
+        if sheet.clock:  # each side's time left when the match ended
             y -= 18
             draw(canvas, left, y, _("Time left: ________ and ________"), 10)
         y -= 40

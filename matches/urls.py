@@ -12,7 +12,7 @@ urlpatterns = [
     path("", include("matches.views_walkins")),
     path("", include("matches.views_directory")),
     path("", include("matches.views_paper")),
-    path("", include("matches.views_clocks")),  # issue 17 point 1 (clocks17)
-    path("", include("matches.views_penalties")),  # issue 17 point 2
-    path("", include("matches.views_ratings")),  # issue 17 point 9
+    path("", include("matches.views_clocks")),  # flag fall, a clock brought in mid-match
+    path("", include("matches.views_penalties")),  # penalty points given mid-match
+    path("", include("matches.views_ratings")),  # how ratings are computed
 ]

@@ -335,7 +335,7 @@ def _render_detail(
         "report_step": _step(request, match, reported, my_side or 0, prefix="report_", anchor="report-board"),
         # The match's own audit log, for whoever directs it (the event's log is on the event's audit page).
         # Each change as a sentence naming the sides (audit.describe), never its action's name or JSON.
-        # issue 17 point 1 (clocks17): the clock, the time left, and the director's flag-fall buttons.
+        # The match's clock, the time left, and the director's flag-fall buttons.
         "clock_text": match_clock_text(match),
         "clock_left": remaining_text(match, (match.side0.name, match.side1.name)),
         "flag_fall": runs and bool(match.clock_policy) and match.status != Match.Status.CONFIRMED,
@@ -346,7 +346,7 @@ def _render_detail(
     penalties = list(match.penalties.all()) if match.penalties_mid and not match.is_money else []
     open_ = runs and not match.is_money and match.status in (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
     context.update(_penalties_context(match, open_, penalty_form, penalties))
-    # Issue 17 point 1: a match under way without a required clock may get one for slow play,
+    # A match under way without a required clock may get one for slow play,
     # from the score as it stands (the reserve shown first, on the clock's own page).
     context["clock_form"] = (ClockIntroduceForm(match=match, standing=penalty_standing(match, penalties), prefix="clock")
                              if open_ and match.clock_policy != Match.ClockPolicy.REQUIRED else None)
@@ -354,8 +354,8 @@ def _render_detail(
 
 
 def _penalties_context(match: Match, open_: bool, form, penalties: list) -> dict:
-    """Issue 17 point 2: the penalty points given mid-match, the score they left and, for whoever
-    directs a match in play (``open_``), the form to give more."""
+    """The penalty points given mid-match, the score they left and, for whoever directs a match in
+    play (``open_``), the form to give more."""
     last = penalties[-1] if penalties else None
     if open_ and form is None:
         form = PenaltyForm(match=match, standing=penalty_standing(match, penalties), prefix="penalty")

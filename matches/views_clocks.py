@@ -1,4 +1,4 @@
-"""A match's clock on its page (issue 17, point 1): the director records a flag fall, or brings
+"""A match's clock on its page: the director records a flag fall, or brings
 in a clock mid-match after seeing the reduced reserve the rules give."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The director gives penalty points mid-match from the match page (issue 17 point 2)."""
+"""The director gives penalty points mid-match from the match page."""
 
 from __future__ import annotations
 

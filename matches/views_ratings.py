@@ -1,4 +1,4 @@
-"""How ratings are computed (issue 17 point 9): a public page that states the FIBS formula the
+"""How ratings are computed: a public page that states the FIBS formula the
 service rates with (``engine.ratings``, RULES.md §10), the experience factor, when a rating
 changes and how a correction replays the ledger, with a worked example the engine computes while
 the page is rendered. It reads nothing from the database."""

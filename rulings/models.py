@@ -28,7 +28,7 @@ class Dispute(models.Model):
         CUBE_OR_SETUP = "cube_or_setup", _("Misplaced cube or wrong setup")
         LATE_ARRIVAL = "late_arrival", _("Late arrival")
         SLOW_PLAY = "slow_play", _("Slow play")
-        FLAG_FALL = "flag_fall", _("Flag fall")  # issue 17 point 1 (clocks17): a dispute about the clock
+        FLAG_FALL = "flag_fall", _("Flag fall")  # a dispute about the clock
         SCORE_DISAGREEMENT = "score_disagreement", _("Score disagreement")
         NO_SHOW = "no_show", _("No-show")
         CONDUCT = "conduct", _("Conduct")

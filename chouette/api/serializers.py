@@ -79,7 +79,7 @@ class ChouetteStartSerializer(StrictInputSerializer):
     stake = serializers.DecimalField(max_digits=9, decimal_places=2, required=False, default="1.00",
                                      help_text="money per point")
     currency = serializers.CharField(max_length=3, required=False, default="EUR")
-    # Issue 17, point 8: the house rules (a game that breaks one is refused with the rule's code).
+    # The house rules (a game that breaks one is refused with the rule's code).
     three_handed_both_cubes = serializers.BooleanField(
         required=False, default=False,
         help_text="at a table of three, the Box takes both cubes turned at once or passes both "
@@ -109,7 +109,7 @@ class ChouetteStartSerializer(StrictInputSerializer):
 
 
 class ChouetteRulesInputSerializer(StrictInputSerializer):
-    """The house rules to change at an open table (issue 17, point 8); those left out keep their value."""
+    """The house rules to change at an open table; those left out keep their value."""
 
     box_must_take_half = serializers.BooleanField(required=False)
     lone_taker_must_beaver = serializers.BooleanField(required=False, help_text="needs beavers")

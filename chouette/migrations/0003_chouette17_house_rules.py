@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-"""Issue 17, point 8: the chouette house rules as settings of a table (every one off for existing
+"""The chouette house rules as settings of a table (every one off for existing
 tables), and "automatic doubles count for Jacoby" kept on for the tables that existed (their
 settlements do not change) while new tables default to not counting them.
 

@@ -2,8 +2,8 @@
 
 :class:`ChouetteSettings` holds the table's options: one cube per member or a single cube, Jacoby,
 beavers and raccoons, the limit on automatic doubles, from how many players the Box may take a
-partner, and the house rules clubs play by (issue 17, point 8: each one a setting of the table, its
-rule named by the code a game that breaks it is refused with).
+partner, and the house rules clubs play by (each one a setting of the table, its rule named by the
+code a game that breaks it is refused with).
 
 The house rules are club conventions, not a federation's published rules; where one is cited below it
 is described in our own words from the club rule sheets it comes from (no section numbers exist):
@@ -25,10 +25,10 @@ is described in our own words from the club rule sheets it comes from (no sectio
   wins, the partnership keeps the Box and the partner stays next in line while the member after him
   captains; when the Box loses, the partner becomes the Captain;
 - ``jacoby_counts_automatic``: whether an automatic double turns the cube for Jacoby. gnubg and most
-  club rule sheets, as the issue reports them, say it does not (a cube is "in the game" only once turned by hand and accepted):
+  club rule sheets say it does not (a cube is "in the game" only once turned by hand and accepted):
   with ``False``, a member whose cube was turned only by automatic doubles still has gammons counted
-  single. The engine's default (``True``) keeps the first version's reading; the service makes
-  ``False`` the default for new tables.
+  single. The engine's default (``True``) counts them, as the tables started before this setting
+  existed still do; the service makes ``False`` the default for new tables.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class ChouetteSettings:
     raccoons: bool = False
     automatic_doubles: int = 0
     box_partner_from: int | None = 3
-    # Issue 17, point 8: the house rules (see the module docstring).
+    # The house rules (see the module docstring).
     three_handed_both_cubes: bool = False
     box_must_take_captain: bool = False
     take_half_initial_only: bool = False

@@ -1,4 +1,4 @@
-"""A match's clock (issue 17, point 1): the director records a flag fall or introduces a clock
+"""A match's clock: the director records a flag fall or introduces a clock
 mid-match. Both answer the match's detail (its ``clock`` and, after a flag fall, its result)."""
 
 from __future__ import annotations

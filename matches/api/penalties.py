@@ -1,4 +1,4 @@
-"""Penalty points given mid-match (RULES.md §9, issue 17 point 2): the list, and the director's
+"""Penalty points given mid-match (RULES.md §9): the list, and the director's
 form (``POST``)."""
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def _whole_number(value) -> bool:
 
 SCORE_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": MAX_SCORE}, "minItems": 2,
                 "maxItems": 2, "example": [5, 3]}
-#: Each side's time left on a clock, in seconds (issue 17 point 1).
+#: Each side's time left on a clock, in seconds.
 TIMES_SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": INT_MAX}, "minItems": 2,
                 "maxItems": 2, "nullable": True}
 
@@ -131,7 +131,7 @@ class ClaimJsonInputSerializer(StrictInputSerializer):
     score = ScoreField()
     games = GameLogsField(required=False)
     statement = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-    # issue 17 point 1 (clocks17)
+    # Each side's time left, when the match was played with a clock.
     clock_remaining = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=INT_MAX), min_length=2, max_length=2, required=False,
         help_text="each side's time left on the clock in seconds, side 0's first: only with the games, for a match "
@@ -319,7 +319,7 @@ class ReportSerializer(PlainOutput, serializers.Serializer):
 
 
 class MatchClockSerializer(PlainOutput, serializers.Serializer):
-    """A match's clock (issue 17 point 1): as its event published it when the match was made."""
+    """A match's clock: as its event published it when the match was made."""
 
     policy = serializers.CharField(source="clock_policy", help_text="allowed, preferred or required")
     seconds_per_point = serializers.IntegerField(source="clock_seconds_per_point")

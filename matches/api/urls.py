@@ -9,6 +9,6 @@ urlpatterns = [
     path("", include("matches.api.matches")),
     path("", include("matches.api.imports")),
     path("", include("matches.api.invitations")),
-    path("", include("matches.api.clocks")),  # issue 17 point 1 (clocks17)
-    path("", include("matches.api.penalties")),  # issue 17 point 2
+    path("", include("matches.api.clocks")),  # flag fall, a clock brought in mid-match
+    path("", include("matches.api.penalties")),  # penalty points given mid-match
 ]

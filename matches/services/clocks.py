@@ -1,4 +1,4 @@
-"""A match's clock (issue 17, point 1): the director records a flag fall (the match to the
+"""A match's clock: the director records a flag fall (the match to the
 opponent) or introduces a clock mid-match (the reduced reserve of ``engine.clocks``)."""
 
 from __future__ import annotations

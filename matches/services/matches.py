@@ -225,7 +225,7 @@ class MatchSpec:
     # The score it starts from (each side's points before the first game: an event's handicap
     # between divisions), kept as the match's penalty points, which the engine replays from.
     start: tuple[int, int] = (0, 0)
-    clock: MatchClock | None = None  # issue 17 point 1: the event's clock
+    clock: MatchClock | None = None  # the event's clock
 
 
 @transaction.atomic

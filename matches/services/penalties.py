@@ -1,4 +1,4 @@
-"""Penalty points given mid-match (RULES.md §9; issue 17 point 2).
+"""Penalty points given mid-match (RULES.md §9).
 
 A director gives penalty points at any moment of a match (late after a break, slow play), not
 only as a starting score: they enter the score between two games, to the penalised side's

@@ -48,7 +48,7 @@ class Claim:
     score: tuple[int, int]
     log: CheckedLog | None = None
     full: tuple[int, int] | None = None
-    remaining: tuple[int, int] | None = None  # issue 17 point 1: each side's time left (checked)
+    remaining: tuple[int, int] | None = None  # each side's time left on the clock (checked)
 
     @property
     def games(self) -> list | None:
@@ -74,7 +74,7 @@ class Draft:
 
     score: tuple[int, int]
     games: list | None = None
-    remaining: list | None = None  # issue 17 point 1: each side's time left, seconds
+    remaining: list | None = None  # each side's time left on the clock, seconds
 
     def claim(self, match: Match) -> Claim:
         """The checked claim (see :func:`claim_make`); raises DomainError and the engine's errors
@@ -212,7 +212,7 @@ def _apply_result(match: Match, claim: Claim, confirmed: Report, *, actor=None, 
     match.winner = score_winner(match, claim.score)
     match.status = Match.Status.CONFIRMED
     match.confirmed_at = timezone.now()
-    # The confirmed report's clock times (issue 17 point 1), when it gave them.
+    # The confirmed report's clock times, when it gave them.
     match.clock_remaining0, match.clock_remaining1 = confirmed.clock_remaining0, confirmed.clock_remaining1
     row_update(match, ["score0", "score1", "full_score0", "full_score1", "winner", "status", "confirmed_at",
                        "clock_remaining0", "clock_remaining1", "updated_at"], later=True)

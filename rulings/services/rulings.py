@@ -319,7 +319,7 @@ def _state(match: Match, *, logs: bool = False) -> dict:
     if logs:
         state["logs"] = list(games.values_list("log", flat=True)) if state["games"] else None
     if match.penalties_mid:
-        # Issue 17 point 2: the mid-match penalties (as the engine places them, and their rows),
+        # The mid-match penalties (as the engine places them, and their rows),
         # which a ruling that changes the games moves with them, and an overturned one puts back.
         state["penalties_mid"] = match.penalties_mid
         state["penalty_rows"] = penalty_rows(match)
@@ -515,7 +515,7 @@ def _illegal_play(context: _Context, *, corrected: bool):
         ruled = engine_rulings.play_condoned(rules, games, where["game"], where["move"], start=match.start,
                                              penalties=penalties)
     else:
-        # Issue 17 point 3: under legal moves a play noticed too late stands, and the game keeps its
+        # Under legal moves a play noticed too late stands, and the game keeps its
         # verified log, the play marked "stood" (RULES.md §9), not condoned.
         ruled = engine_rulings.play_stood(rules, games, where["game"], where["move"], start=match.start,
                                           penalties=penalties)
@@ -588,7 +588,7 @@ def _penalty_points(context: _Context):
     normalised["points"] = points
     before = _state(match, logs=True)
     if match.penalties_mid:
-        # Issue 17 point 2: once penalties were given mid-match, the score has moved on from the
+        # Once penalties were given mid-match, the score has moved on from the
         # start: these points are given as one more, at the score the last one left (the Crawford
         # game follows from it; more than half the length in all loses the match).
         reason = MatchPenalty.Reason.LATE if "minutes_late" in normalised else MatchPenalty.Reason.OTHER
@@ -620,7 +620,7 @@ def _match_awarded(context: _Context):
         raise errors.bad_ruling("outcome", _("a money session has no match to award"))
     before = _state(match, logs=True)
     # The loser keeps the points he had as the score stood: the penalty points given mid-match
-    # included (issue 17 point 2), else those of the start.
+    # included, else those of the start.
     score = engine_rulings.match_ended_by_award(match.length, side, score=penalty_standing(match))
     _confirm(context, claim_make(match, score, None))
     return {"side": side}, before, _state(match)
@@ -633,7 +633,7 @@ def _warning(context: _Context):
 
 
 def _entry_in(match: Match, event: Tournament, side: int) -> Entry | None:
-    """The side's entry that plays ``match``: a player who re-entered (issue 17 point 4) holds two
+    """The side's entry that plays ``match``: a player who re-entered (a buy-back into the main) holds two
     entries of the event, and the one this match belongs to is the one disqualified."""
     entries = list(Entry.objects.filter(tournament=event, side_id=match.sides[side].pk).order_by("pk"))
     pairing = Pairing.objects.filter(match=match).only("entry0_id", "entry1_id").first()
@@ -678,7 +678,7 @@ MAX_PLAYED_LENGTH = 99
 
 
 def _wrong_length(context: _Context):
-    """Issue 17 point 3: a match played to ``played_length`` instead of its own length. The engine
+    """A match played to ``played_length`` instead of its own length. The engine
     gives the director's choices (``engine.rulings.wrong_length_choices``); the choice made is
     applied through the result services: the result stands (the match's length becomes the
     length played, and the score is confirmed), the side that reached the right length wins
@@ -790,7 +790,7 @@ def _put_back(match: Match, before: dict, actor, note: str) -> None:
         match.penalty0, match.penalty1 = penalty
         match.rated = rated
         match.save(update_fields=["penalty0", "penalty1", "rated", "updated_at"])
-    # The mid-match penalties as they were (issue 17 point 2): the logs put back replay with them.
+    # The mid-match penalties as they were: the logs put back replay with them.
     if before.get("penalties_mid") or match.penalties_mid:
         penalties_restore(match, before.get("penalties_mid") or [], before.get("penalty_rows") or [])
     if _same_state(_state(match), before):
