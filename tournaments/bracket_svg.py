@@ -132,7 +132,7 @@ def _el(tag: str, text: str | None = None, **attrs) -> str:
 
 def _targets(count: int, next_count: int) -> list[int | None]:
     """For each of ``count`` cells, the cell it feeds among ``next_count`` (None: none). Between
-    half and as many cells (a shifted consolation's mixed round, issue 17): the first
+    half and as many cells (a shifted consolation's mixed round): the first
     ``2 * next_count - count`` cells meet newcomers one to one, the rest pair off after them."""
     newcomers = 2 * next_count - count if count / 2 <= next_count <= count else 0
     out = []

@@ -1,4 +1,4 @@
-"""Divisions and handicaps in words (issue 17 point 5): the rules lines an event with divisions
+"""Divisions and handicaps in words: the rules lines an event with divisions
 publishes and the sentence of a match's handicap start (pages and the bracket drawing's notes)."""
 
 from __future__ import annotations

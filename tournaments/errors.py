@@ -182,7 +182,7 @@ def swiss_complete(message: str) -> Conflict:
     return Conflict(message, code="swiss_complete")
 
 
-# --- issue 17 point 6 (abt17): the modified Swiss's playoffs ---
+# --- the modified Swiss's playoffs -------------------------------------------------------------
 
 
 def abt_off() -> Conflict:
@@ -259,7 +259,7 @@ def late_entry_closed(reason: str) -> Conflict:
     return Conflict(_("a late entry is not possible: %(reason)s") % {"reason": reason}, code="late_entry_closed")
 
 
-# --- re-entry (buy-back), issue 17 point 4 (reentry17) -------------------------------------------
+# --- re-entry (buy-back) -----------------------------------------------------------------------
 
 
 def reentry_off() -> Conflict:

@@ -40,10 +40,10 @@ def parse_lengths(text: str) -> dict:
     return out
 
 
-#: The clock's counts (issue 17 point 1): empty keeps the rules' default.
+#: The clock's counts: empty keeps the rules' default.
 CLOCK_COUNTS = ("clock_delay_seconds", "clock_doubling_seconds_per_point", "clock_doubling_delay_seconds",
                 "clock_overtime_seconds")
-# --- issue 17 point 4 (flights17): paid places per flight, as a line of text ---
+# --- paid places per flight, as a line of text ---
 _PAYOUT = re.compile(r"^(?P<flight>[\w -]+):\s*(?P<pool>\d+(?:[.,]\d{1,2})?)\s*=\s*(?P<percentages>.+)$")
 
 
@@ -80,7 +80,7 @@ def payouts_text(payouts: dict | None) -> str:
 
     return "; ".join(f"{flight}: {money(rule.get('pool', 0))} = {' '.join(str(p) for p in rule['percentages'])}"
                      for flight, rule in (payouts or {}).items())
-# --- end issue 17 point 4 ---
+# --- end of paid places ---
 
 
 class TournamentForm(forms.Form):
@@ -102,7 +102,7 @@ class TournamentForm(forms.Form):
         **rule_bounds("consolation_rounds"), initial=0, label=_("Consolation flight"),
         help_text=_("0: none; 1: first-round losers; k: losers of the first k rounds (single elimination)."))
     last_chance = forms.BooleanField(required=False, label=_("Last-chance flight for consolation losers"))
-    # --- issue 17 point 4 (flights17) ---
+    # --- the flights directors use, and paid places ---
     consolation_shifted = forms.BooleanField(
         required=False, label=_("Shifted progressive consolation"),
         help_text=_("Losers of later main rounds join the consolation sooner, so it ends one or two rounds earlier "
@@ -123,7 +123,7 @@ class TournamentForm(forms.Form):
         choices=[(0, _("No re-entry")), (1, _("Once: a first-round loser may enter the main again"))],
         help_text=_("While the main's first round is open, a player who lost his first match may enter again, "
                     "into a bye (single elimination without a consolation or last chance)."))
-    # --- end issue 17 point 4 ---
+    # --- end of flights and paid places ---
     swiss_rounds = forms.IntegerField(**rule_bounds("swiss_rounds"), required=False, label=_("Swiss rounds"))
     max_losses = forms.IntegerField(**rule_bounds("max_losses"), required=False,
                                     label=_("Elimination Swiss: out at this many losses"))
@@ -136,7 +136,7 @@ class TournamentForm(forms.Form):
     clock_seconds_per_point = forms.IntegerField(**rule_bounds("clock_seconds_per_point"), required=False,
                                                  label=_("Clock: seconds of reserve per match point"),
                                                  help_text=_("Empty: 120 (2 minutes) when the event has clocks."))
-    # --- issue 17 point 1: clocks (clocks17)
+    # --- clocks
     clock_policy = forms.ChoiceField(choices=[("", _("As the reserve says (none when empty)")),
                                               *Tournament.ClockPolicy.choices],
                                      required=False, label=_("Clocks"))
@@ -156,14 +156,14 @@ class TournamentForm(forms.Form):
                                                    label=_("Late arrival: one penalty point per N minutes"))
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING,
                                 label=_("Seeding"))
-    # Issue 17, point 7 (swiss17)
+    # How a Swiss is paired and its table ordered, and the order of a round robin's rounds.
     swiss_pairing = forms.ChoiceField(choices=Tournament.SwissPairing.choices, initial=Tournament.SwissPairing.FAIR,
                                       required=False, label=_("Swiss pairing"))
     swiss_tiebreaks = forms.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False,
                                         initial=Tournament.SwissTiebreaks.STANDARD, label=_("Swiss tie-breaks"))
     round_robin_order = forms.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False,
                                           initial=Tournament.RoundRobinOrder.CIRCLE, label=_("Round-robin order"))
-    # Issue 17, point 6 (abt17)
+    # The ABT-style modified Swiss: playoffs once no more players can still cash than the paid places.
     abt_playoffs = forms.BooleanField(
         required=False, label=_("Modified Swiss: playoffs once no more players can still cash than there are paid places"),
         help_text=_("After each round; the players who can still cash play single-elimination playoffs, seeded by the "
@@ -171,7 +171,7 @@ class TournamentForm(forms.Form):
     abt_paid_places = forms.IntegerField(
         **rule_bounds("abt_paid_places"), required=False, label=_("Modified Swiss: paid places"),
         help_text=_("Empty: the main flight's paid places."))
-    # Issue 18 (analysisapp18): not sent, the default (2 plies).
+    # How deep GNU Backgammon analyses the event's matches; not sent, the default (2 plies).
     analysis_plies = forms.TypedChoiceField(choices=Tournament.AnalysisPlies.choices, coerce=int, empty_value=None,
                                             initial=Tournament.AnalysisPlies.TWO, required=False,
                                             label=_("Depth of GNU Backgammon's analysis"))
@@ -184,7 +184,7 @@ class TournamentForm(forms.Form):
         """``clubs``: (id, name) of the clubs the organiser may put the event on; ``club_required``:
         a club's owner without the organiser role creates only his club's events (no "No club")."""
         super().__init__(*args, **kwargs)
-        # --- issue 17 point 5: divisions and handicaps (tournaments.forms_divisions) ---
+        # --- divisions and handicaps (tournaments.forms_divisions) ---
         self.fields.update(division_fields())
         self.fields["handicaps"].initial = DEFAULT_HANDICAPS_TEXT
         # --- end divisions ---
@@ -204,7 +204,7 @@ class TournamentForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        clean_division_fields(self)  # issue 17 point 5
+        clean_division_fields(self)  # the divisions and the handicap table
         return cleaned
     def clean_payouts(self) -> dict:
         return parse_payouts(self.cleaned_data.get("payouts", ""))
@@ -223,7 +223,7 @@ class TournamentForm(forms.Form):
         for name in ("swiss_pairing", "swiss_tiebreaks", "round_robin_order"):  # not sent: the default
             if not data.get(name):
                 data.pop(name, None)
-        if data.get("analysis_plies") is None:  # issue 18: not sent, the default
+        if data.get("analysis_plies") is None:  # not sent: the default depth
             data.pop("analysis_plies", None)
         return EventRules(**data)
 

@@ -1,4 +1,4 @@
-"""The event form's divisions and handicap table as text (issue 17 point 5), one a line, and the
+"""The event form's divisions and handicap table as text, one a line, and the
 director's division select of an entrant. The rules are ``tournaments.draw.divisions``'; a wrong
 line is refused naming its number and why (``events.division_reason``).
 

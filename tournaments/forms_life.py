@@ -25,9 +25,9 @@ class TournamentEditForm(TournamentForm):
     def __init__(self, *args, tournament: Tournament, has_entries: bool, **kwargs):
         initial = {name: getattr(tournament, name) for name in EDITABLE}
         initial["lengths"] = lengths_text(tournament.lengths)
-        initial["divisions"] = divisions_text(tournament.divisions)  # issue 17 point 5
+        initial["divisions"] = divisions_text(tournament.divisions)
         initial["handicaps"] = handicaps_text(tournament.handicaps)
-        initial["payouts"] = payouts_text(tournament.payouts)  # issue 17 point 4 (flights17)
+        initial["payouts"] = payouts_text(tournament.payouts)
         super().__init__(*args, initial=initial, **kwargs)
         del self.fields["club"], self.fields["token"]
         self.fields["kind"].choices = Tournament.Kind.choices
@@ -46,9 +46,9 @@ class TournamentEditForm(TournamentForm):
             if data.get(name, 0) is None:
                 data.pop(name)
         if "clock_policy" in data and not data["clock_policy"]:
-            data.pop("clock_policy")  # issue 17 point 1: empty keeps the policy
+            data.pop("clock_policy")  # empty keeps the clock policy
         if "analysis_plies" in data and data["analysis_plies"] is None:
-            data.pop("analysis_plies")  # issue 18: empty keeps the depth
+            data.pop("analysis_plies")  # empty keeps the analysis depth
         return data
 
 

@@ -53,7 +53,7 @@ class Tournament(models.Model):
         STANDS = "stands", _("The roll stands")
         OPPONENTS_CHOICE = "opponents_choice", _("Stands or is rerolled, at the opponent's choice")
 
-    class ClockPolicy(models.TextChoices):  # issue 17 point 1 (clocks17)
+    class ClockPolicy(models.TextChoices):  # whether the event's matches are played on a clock
         NONE = "none", _("No clock")
         ALLOWED = "allowed", _("Clocks allowed")
         PREFERRED = "preferred", _("Clocks preferred")
@@ -79,7 +79,7 @@ class Tournament(models.Model):
     consolation_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="0: no consolation; 1: first-round losers; k: losers of the first k rounds")
     last_chance = models.BooleanField(default=False, help_text="consolation losers play a last-chance flight")
-    # --- issue 17 point 4 (flights17): flights directors use, and paid places ---
+    # --- flights directors use, and paid places ---
     consolation_shifted = models.BooleanField(
         default=False, help_text="progressive consolation shifted: later losers enter sooner (TourneyGeek's A.B.C.D.|.|.)")
     playoff_second = models.BooleanField(
@@ -90,12 +90,12 @@ class Tournament(models.Model):
         default=dict, blank=True,
         help_text='paid places per flight: {"main": {"pool": 100000, "percentages": [50, 30, 10, 10]}}; '
                   "the pool in minor units (cents), the percentages best place first")
-    # Re-entry (buy-back, issue 17 point 4: tournaments.draw.flights.reentry): how many times a
+    # Re-entry (buy-back, tournaments.draw.flights.reentry): how many times a
     # player who lost his main round-1 match may enter the main again while its first round is
     # open. 0: no re-entry; the pure rule allows one (a check constraint keeps it at most 1).
     reentries = models.PositiveSmallIntegerField(
         default=0, help_text="re-entries (buy-backs) into the main allowed per player while its first round is open: 0 or 1")
-    # --- end issue 17 point 4 ---
+    # --- end of flights and paid places ---
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     max_losses = models.PositiveSmallIntegerField(null=True, blank=True, help_text="elimination Swiss: out at this loss")
     groups = models.PositiveSmallIntegerField(default=1, help_text="round robin groups")
@@ -109,7 +109,7 @@ class Tournament(models.Model):
                                                   help_text="the clock's reserve per match point; empty: no clock")
     penalty_minutes_per_point = models.PositiveSmallIntegerField(default=5, help_text="late arrival: 1 point per N minutes")
     appeal_minutes = models.PositiveIntegerField(default=30, help_text="a ruling may be appealed for this long")
-    # --- issue 17 point 1: clocks (clocks17). The reserve per point is clock_seconds_per_point
+    # --- clocks. The reserve per point is clock_seconds_per_point
     # above (set exactly when the policy is not "none"); engine/clocks.py does the arithmetic.
     clock_policy = models.CharField(max_length=16, choices=ClockPolicy.choices, default=ClockPolicy.NONE)
     clock_delay_seconds = models.PositiveSmallIntegerField(default=12, help_text="the clock's delay per move")
@@ -119,7 +119,7 @@ class Tournament(models.Model):
     clock_overtime_seconds = models.PositiveIntegerField(default=0, help_text="0: no overtime")
     # --- end clocks
 
-    # Issue 17, point 7 (swiss17): how a Swiss is paired and its table ordered, and the order of a
+    # How a Swiss is paired and its table ordered, and the order of a
     # round robin's rounds (tournaments/draw: pair_round's method, SWISS or SWISS_FIDE, round_robin's order).
     class SwissPairing(models.TextChoices):
         FAIR = "fair", _("Fairest pairing: the least score differences")
@@ -137,7 +137,7 @@ class Tournament(models.Model):
     swiss_tiebreaks = models.CharField(max_length=16, choices=SwissTiebreaks.choices, default=SwissTiebreaks.STANDARD)
     round_robin_order = models.CharField(max_length=16, choices=RoundRobinOrder.choices, default=RoundRobinOrder.CIRCLE)
 
-    # Issue 17, point 6 (abt17): the ABT-style modified Swiss (tournaments/draw/abt.py). Once a round
+    # The ABT-style modified Swiss (tournaments/draw/abt.py). Once a round
     # ends with no more players able to cash than the paid places, the Swiss stops and those players
     # play single-elimination playoffs (tournaments/services/playoffs.py).
     abt_playoffs = models.BooleanField(
@@ -153,7 +153,7 @@ class Tournament(models.Model):
 
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
 
-    # --- issue 17 point 5: divisions and handicaps (tournaments.draw.divisions) ---
+    # --- divisions and handicaps (tournaments.draw.divisions) ---
     divisions = models.JSONField(
         default=list, blank=True,
         help_text='the divisions, strongest first, e.g. [{"name": "Open"}, {"name": "Novice", "max_rating": 1500}]; '
@@ -163,7 +163,7 @@ class Tournament(models.Model):
         help_text='handicap starts, e.g. [{"division": "Intermediate", "against": "Open", "length": 7, "points": 1}]')
     # --- end divisions ---
 
-    # --- issue 18: how deep GNU Backgammon analyses the event's matches (analysis.hooks) ---
+    # --- how deep GNU Backgammon analyses the event's matches (analysis.hooks) ---
     class AnalysisPlies(models.IntegerChoices):
         ZERO = 0, _("0-ply (fastest)")
         ONE = 1, _("1-ply")
@@ -285,10 +285,10 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(null=True, blank=True, help_text="the organiser's seed, or the late entrant's")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ENTERED)
     late = models.BooleanField(default=False)
-    # issue 17 point 5: the entrant's division (by rating at entry, or the director's); empty: none.
+    # The entrant's division (by rating at entry, or the director's); empty: none.
     division = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
-    # Issue 17 point 4 (re-entry, buy-back): the player's earlier entry this one re-enters the main
+    # Re-entry (buy-back): the player's earlier entry this one re-enters the main
     # for (tournaments.services.reentry); null for an original entry. Same side, same event.
     reentry_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="reentry")
     # Who made the entry (the player himself, the organiser, staff, a captain); empty for the
@@ -339,7 +339,7 @@ class Pairing(models.Model):
     length = models.PositiveSmallIntegerField()
     match = models.OneToOneField("matches.Match", null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="pairing")
-    # issue 17 point 5: the handicap start its match was given (entry0's points, entry1's) from the
+    # The handicap start its match was given (entry0's points, entry1's) from the
     # divisions' handicap table when it was made; 0-0 without one.
     handicap0 = models.PositiveSmallIntegerField(default=0)
     handicap1 = models.PositiveSmallIntegerField(default=0)

@@ -239,7 +239,7 @@ def scoresheets(tournament: Tournament, groups: Sequence[RoundGroup]) -> list[Sc
     """A scoresheet for each match of ``groups`` whose two players are known (a team event's
     pairing of two teams has no match of its own: its boards' matches have their own sheets)."""
     out = []
-    clock = event_match_clock(tournament)  # issue 17 point 1: the clock the event's matches get
+    clock = event_match_clock(tournament)  # the clock the event's matches get
     for group in groups:
         for index, match in enumerate(group.matches, 1):
             if match.top is None or match.bottom is None or match.top_bye or match.bottom_bye or match.match_id is None:

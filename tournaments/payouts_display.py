@@ -1,4 +1,4 @@
-"""Money and percentages as people read them (issue 17, point 4: the paid places on the pages)."""
+"""Money and percentages as people read them (the paid places on the pages)."""
 
 from __future__ import annotations
 

@@ -120,8 +120,8 @@ class Entrant:
     status: str
     late: bool
     roller: str | None = None
-    division: str = ""  # issue 17 point 5
-    reentry_of: int | None = None  # issue 17 point 4: the entry a re-entry (buy-back) re-enters for
+    division: str = ""  # the entrant's division; empty in an event without divisions
+    reentry_of: int | None = None  # the entry a re-entry (buy-back) re-enters for
 
     @property
     def reentry(self) -> bool:
@@ -160,8 +160,8 @@ def entrants_of(entries) -> tuple[Entrant, ...]:
 
 
 def reentry_candidates(*, tournament: Tournament) -> frozenset[int]:
-    """The entries whose player the director may re-enter into the main now (buy-back, issue 17
-    point 4: ``services.reentry.reentry_candidates``). No query unless the event allows re-entry
+    """The entries whose player the director may re-enter into the main now (buy-back,
+    ``services.reentry.reentry_candidates``). No query unless the event allows re-entry
     and is running; then two (its entries and pairings)."""
     if not tournament.reentries or tournament.status != Tournament.Status.RUNNING:
         return frozenset()
@@ -208,7 +208,7 @@ class PairingView:
     bottom_from: str | None = None
     pairing_id: int | None = None
     table: str = ""
-    # issue 17 point 5: the handicap start between divisions, top first ((0, 0) without one).
+    # The handicap start between divisions, top first ((0, 0) without one).
     handicap: tuple[int, int] = (0, 0)
 
     @property
@@ -403,7 +403,7 @@ def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entran
 
 
 def _handicap(pairing: Pairing, top) -> tuple[int, int]:
-    """The pairing's handicap start (issue 17 point 5), top first: the pairing's are entry0's first."""
+    """The pairing's handicap start between divisions, top first: the pairing's are entry0's first."""
     start = (pairing.handicap0, pairing.handicap1)
     return start if top is None or top == pairing.entry0_id or pairing.entry0_id is None else start[::-1]
 
@@ -903,7 +903,7 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
 
 
 def _modified_swiss_placings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> tuple[PlacingRow, ...]:
-    """Issue 17 point 6 (abt17): a modified Swiss whose playoffs are drawn places their players
+    """A modified Swiss whose playoffs are drawn places their players
     by the playoffs (flight ``playoffs``: as a bracket places them, three players by the USBGF's
     contingent bye, so far as decided; a lone player who could cash is first), then everyone else
     by the Swiss table, the places after the playoffs' shared as the table shares them. Two
@@ -966,7 +966,7 @@ class NextMatch:
         names = {
             "main": pgettext("next match", "Main round %(round)d"),
             "swiss": pgettext("next match", "Swiss round %(round)d"),
-            "playoffs": pgettext("next match", "Playoffs, in round %(round)d of the event"),  # issue 17 point 6
+            "playoffs": pgettext("next match", "Playoffs, in round %(round)d of the event"),  # a modified Swiss's playoffs
             "consolation": pgettext("next match", "Consolation round %(round)d"),
             "last_chance": pgettext("next match", "Last-chance round %(round)d"),
             "winners": pgettext("next match", "Winners' round %(round)d"),
@@ -982,7 +982,7 @@ def _my_entry(tournament: Tournament, loaded: state.Loaded, player_id: int) -> t
     reserve) and, in a team event, his team's board orders by round (``{round: [player ids]}``).
     One query more in a team event (two when he is in a team)."""
     if tournament.kind != Tournament.Kind.TEAMS:
-        # A player who re-entered (issue 17 point 4) plays on under his re-entry: look at it first.
+        # A player who re-entered (buy-back) plays on under his re-entry: look at it first.
         mine = [e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)]
         entry = min(mine, key=lambda e: e.reentry_of_id is None, default=None)
         return entry, {}

@@ -1,4 +1,4 @@
-"""Paid places (issue 17, point 4): each paying flight's pool, the share and amount of each paid
+"""Paid places: each paying flight's pool, the share and amount of each paid
 place, and the prize winners decided so far. Reads only; a fixed number of queries whatever the
 event's size (the event's entries and pairings, as every bracket read)."""
 

@@ -1,4 +1,4 @@
-"""Issue 17, point 6 (abt17): who is still in contention in an ABT-style modified Swiss, and its
+"""Who is still in contention in an ABT-style modified Swiss, and its
 playoffs once they start (``tournaments.services.playoffs``). Reads only: the event's entries and
 pairings (two queries), kept in the cache under the event's version like the standings."""
 

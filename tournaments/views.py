@@ -97,9 +97,9 @@ def _manage_url(tournament: Tournament) -> str:
     return reverse("tournaments:manage", args=[tournament.pk])
 
 
-def _flights17_rules(tournament: Tournament) -> list[tuple[str, str]]:
-    """Issue 17 point 4 (flights17): the shifted consolation, the playoff for 2nd, the open last
-    chance and the paid places, as (term, description) lines."""
+def _elimination_flight_rules(tournament: Tournament) -> list[tuple[str, str]]:
+    """A single elimination's shifted consolation, playoff for 2nd, open last chance and paid
+    places, as (term, description) lines."""
     lines = []
     if tournament.consolation_shifted:
         lines.append((_("Shifted progressive consolation"), _("losers of later main rounds join it sooner")))
@@ -140,7 +140,7 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
             consolation = ngettext("first-round losers", "losers of the first %(count)d rounds",
                                    rounds) % {"count": rounds}
         lines.append((_("Consolation flight"), consolation))
-        lines += _flights17_rules(tournament)
+        lines += _elimination_flight_rules(tournament)
     if tournament.format == Tournament.Format.SWISS:
         lines.append((_("Swiss rounds"), str(tournament.swiss_rounds or _("as the organiser decides"))))
         if tournament.max_losses:
@@ -154,12 +154,12 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
          else pgettext("Crawford rule", "off")),
         (_("Moves"), tournament.get_move_policy_display()),
         (_("Premature roll"), tournament.get_premature_roll_display()),
-        (_("Clock"), event_clock_text(tournament)),  # issue 17 point 1 (clocks17)
+        (_("Clock"), event_clock_text(tournament)),
         (_("Late arrival"), ngettext("1 penalty point per minute", "1 penalty point per %(count)d minutes",
                                      minutes) % {"count": minutes}),
         (_("Seeding"), tournament.get_seeding_display()),
     ]
-    lines += division_rules(tournament)  # issue 17 point 5
+    lines += division_rules(tournament)  # the divisions and their handicap starts
     return lines
 
 
@@ -290,7 +290,7 @@ def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
         partner_id = form.cleaned_data["partner"].pk
         me = player_for_user(request.user)
         rolls = {"me": me.pk if me else None, "partner": partner_id}.get(form.cleaned_data["rolls"])
-    division = (request.POST.get("division") or "").strip() or None if tournament.divisions else None  # issue 17 p5
+    division = (request.POST.get("division") or "").strip() or None if tournament.divisions else None
     try:
         services.entry_sign_up(tournament_id=tournament.pk, user=request.user, partner_id=partner_id, rolls=rolls,
                                division=division)
@@ -396,7 +396,7 @@ class FlightDrawing:
     champion: selectors.Entrant | None
     windows: tuple[PageLink, ...] = ()
     sections: tuple[PageLink, ...] = ()
-    handicaps: tuple[str, ...] = ()  # issue 17 point 5: the handicap starts of the matches shown
+    handicaps: tuple[str, ...] = ()  # the handicap starts of the matches shown
 
 
 def _whole(request: HttpRequest, name: str, default: int = 1) -> int:
@@ -444,8 +444,8 @@ def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, wi
                          summary.champion, windows, sections, handicaps)
 
 
-def _flights17_prizes(tournament: Tournament, placings) -> list | None:
-    """Issue 17 point 4 (flights17): each placing's prize money (in the reader's number format,
+def _placing_prizes(tournament: Tournament, placings) -> list | None:
+    """Each placing's prize money (in the reader's number format,
     empty when none), in the placings' order; None when the event pays nothing."""
     if not placings or not tournament.payouts:
         return None
@@ -481,7 +481,7 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     flights = [_flight_drawing(tournament, summaries[w.name], w, first_round=first_round, section=section)
                for w in view.windows] if view is not None else []
     placings = selectors.tournament_placings(tournament=tournament) if view is not None and view.finished else ()
-    prizes = _flights17_prizes(tournament, placings)
+    prizes = _placing_prizes(tournament, placings)
     return render(request, "tournaments/bracket.html", {
         "tournament": tournament, "bracket": view, "flights": flights, "placings": placings, "prizes": prizes,
         "placing_rows": list(zip(placings, prizes or [""] * len(placings), strict=True)),
@@ -541,7 +541,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _playoff_round(pairings) -> bool:
-    """Whether a round is a modified Swiss's playoff round (issue 17 point 6): its pairings are."""
+    """Whether a round is a modified Swiss's playoff round: its pairings are."""
     return any(p.flight == PLAYOFFS for p in pairings)
 
 
@@ -596,7 +596,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if paginator.num_pages > 1 else [],
         # A round robin's crosstable per group (who beat whom, by how much).
         "crosstables": round_robin_tables(tournament=tournament),
-        # issue 17 points 6 and 7: who is still in contention (a modified Swiss), FIDE's tie-breaks
+        # Who is still in contention (a modified Swiss), FIDE's tie-breaks
         "contention": tournament_contention(tournament=tournament),
         "fide": tournament.swiss_tiebreaks == Tournament.SwissTiebreaks.FIDE,
     })
@@ -616,7 +616,7 @@ def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form
                    draw_form: DrawForm | None = None, action_error: str = "", status: int = 200) -> HttpResponse:
     entrants = selectors.entry_list(tournament=tournament)
     candidates = selectors.entry_candidates(entrants=entrants)
-    reentries = selectors.reentry_candidates(tournament=tournament)  # issue 17 point 4 (reentry17)
+    reentries = selectors.reentry_candidates(tournament=tournament)  # who may re-enter (buy-back)
     before_draw = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
     context = {
         "tournament": tournament,

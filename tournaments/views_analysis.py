@@ -1,4 +1,4 @@
-"""An event's players ranked by PR over their analysed matches in it (issue 18 point 3). tournaments
+"""An event's players ranked by PR over their analysed matches in it. tournaments
 knows the event and its matches; analysis (below it) ranks them (``analysis.selectors``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pages of divisions and handicaps (issue 17 point 5): the organiser's form putting an entrant
+"""Pages of divisions and handicaps: the organiser's form putting an entrant
 in a division (``entry_set_division``). What the pages say of divisions: ``divisions_text``."""
 
 from __future__ import annotations

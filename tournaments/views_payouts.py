@@ -1,4 +1,4 @@
-"""The paid places page (issue 17, point 4): each paying flight's pool, the share and amount of
+"""The paid places page: each paying flight's pool, the share and amount of
 each paid place, and the prize winners decided so far. Public like the event's other pages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17, point 6 (abt17): the director starts a modified Swiss's playoffs from the round page
+"""The director starts a modified Swiss's playoffs from the round page
 (``tournaments.services.playoffs.tournament_playoffs_start``). Who is still in contention is
 shown on the standings page (``selectors_playoffs``)."""
 

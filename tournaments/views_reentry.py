@@ -1,4 +1,4 @@
-"""The director's "Re-enter" button (buy-back into the main, issue 17 point 4): see
+"""The director's "Re-enter" button (buy-back into the main): see
 ``tournaments.services.reentry``. The manage page shows it beside each entrant who may re-enter
 now (``reentry_candidates``)."""
 

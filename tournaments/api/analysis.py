@@ -1,4 +1,4 @@
-"""API: an event's players ranked by PR over their analysed matches in it (issue 18). tournaments
+"""API: an event's players ranked by PR over their analysed matches in it. tournaments
 knows the event and its matches; analysis (below it) ranks them (``analysis.selectors``)."""
 
 from __future__ import annotations

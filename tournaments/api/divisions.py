@@ -1,5 +1,5 @@
-"""API: the organiser puts an entrant in a division of the event (issue 17 point 5,
-``tournaments.services.divisions``). The divisions and the handicap table are the event's
+"""API: the organiser puts an entrant in a division of the event
+(``tournaments.services.divisions``). The divisions and the handicap table are the event's
 settings (``divisions``, ``handicaps`` of the tournament's create and update bodies); each
 entrant's division and each match's handicap start are in the entrants and draw reads."""
 

@@ -1,4 +1,4 @@
-"""API: an event's paid places (issue 17, point 4; see tournaments.api): each paying flight's pool,
+"""API: an event's paid places (see tournaments.api): each paying flight's pool,
 the share and amount of each paid place, and the prize winners decided so far."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""API: an ABT-style modified Swiss (issue 17, point 6; ``tournaments.services.playoffs``): who is
+"""API: an ABT-style modified Swiss (``tournaments.services.playoffs``): who is
 still in contention, and the playoffs once started; the director starts them."""
 
 from __future__ import annotations

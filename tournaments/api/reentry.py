@@ -1,4 +1,4 @@
-"""API: the director re-enters a first-round loser into the main (buy-back, issue 17 point 4;
+"""API: the director re-enters a first-round loser into the main (buy-back,
 ``tournaments.services.reentry``). Whether the event allows it is its ``reentries`` setting (the
 tournament's create and update bodies); a re-entry is an entrant with ``reentry_of`` set."""
 
@@ -22,7 +22,7 @@ class EntryReenterApi(TournamentBaseApi):
 
     @extend_schema(operation_id="tournaments_entries_reenter", tags=TAGS,
                    summary="Re-enter a first-round loser into the main (organiser)",
-                   description="A buy-back (issue 17 point 4): the player who lost this entry's main round-1 match "
+                   description="A buy-back: the player who lost this entry's main round-1 match "
                                "enters the main again as a new entrant (reentry_of: this entry), the next seed, into "
                                "the first unused bye, while the first round is open. The event must allow it "
                                "(reentries: 1; else 409 reentry_off). Refused with 409 reentry_refused and its "

@@ -52,7 +52,7 @@ class LengthsField(serializers.JSONField):
     """The published lengths as sent; ``tournament_create`` checks them, naming the flight."""
 
 
-# --- issue 17 point 5: divisions and handicaps ---
+# --- divisions and handicaps ---
 DIVISION_SCHEMA = {
     "type": "object", "required": ["name"], "additionalProperties": False,
     "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 40},
@@ -87,7 +87,7 @@ class DivisionsField(serializers.JSONField):
 class HandicapsField(serializers.JSONField):
     """The handicap table as sent; ``EventRules`` checks it, naming the row and field."""
 # --- end divisions ---
-# --- issue 17 point 4 (flights17): paid places per flight ---
+# --- paid places per flight ---
 PERCENT = {"type": "number", "minimum": 0.01, "maximum": 100}
 
 
@@ -106,7 +106,7 @@ PERCENT = {"type": "number", "minimum": 0.01, "maximum": 100}
 })
 class PayoutsField(serializers.JSONField):
     """The paid places as sent; ``EventRules`` checks them, naming the flight and the place."""
-# --- end issue 17 point 4 ---
+# --- end of paid places ---
 
 
 class TournamentCreateSerializer(StrictInputSerializer):
@@ -143,10 +143,10 @@ class TournamentCreateSerializer(StrictInputSerializer):
     penalty_minutes_per_point = serializers.IntegerField(required=False, **rule_bounds("penalty_minutes_per_point"))
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
     board_count = serializers.IntegerField(required=False, **rule_bounds("board_count"))
-    # issue 17 point 5
+    # divisions and handicaps
     divisions = DivisionsField(required=False)
     handicaps = HandicapsField(required=False, allow_null=True)
-    # issue 17 point 1: clocks (clocks17)
+    # clocks
     clock_policy = serializers.ChoiceField(
         choices=Tournament.ClockPolicy.choices, required=False,
         help_text="none, allowed, preferred or required; omitted: required when clock_seconds_per_point is given")
@@ -157,7 +157,7 @@ class TournamentCreateSerializer(StrictInputSerializer):
     clock_doubling_delay_seconds = serializers.IntegerField(required=False, **rule_bounds("clock_doubling_delay_seconds"))
     clock_overtime_seconds = serializers.IntegerField(required=False, help_text="0: no overtime",
                                                       **rule_bounds("clock_overtime_seconds"))
-    # --- issue 17 point 4 (flights17) ---
+    # --- the flights directors use, and paid places ---
     consolation_shifted = serializers.BooleanField(
         required=False, help_text="a shifted progressive consolation: later losers enter sooner, it ends 1-2 rounds sooner")
     playoff_second = serializers.BooleanField(
@@ -169,19 +169,19 @@ class TournamentCreateSerializer(StrictInputSerializer):
         required=False, **rule_bounds("reentries"),
         help_text="re-entries (buy-backs) into the main a first-round loser may make while its first round is open: "
                   "0 or 1 (single elimination without a consolation or last chance)")
-    # --- end issue 17 point 4 ---
-    # Issue 17, point 7 (swiss17)
+    # --- end of flights and paid places ---
+    # how a Swiss is paired and its table ordered, and the order of a round robin's rounds
     swiss_pairing = serializers.ChoiceField(choices=Tournament.SwissPairing.choices, required=False)
     swiss_tiebreaks = serializers.ChoiceField(choices=Tournament.SwissTiebreaks.choices, required=False)
     round_robin_order = serializers.ChoiceField(choices=Tournament.RoundRobinOrder.choices, required=False)
-    # Issue 17, point 6 (abt17)
+    # the ABT-style modified Swiss
     abt_playoffs = serializers.BooleanField(
         required=False, help_text="an ABT-style modified Swiss: once a round ends with no more players able to cash "
                                   "than the paid places, the Swiss stops and they play single-elimination playoffs")
     abt_paid_places = serializers.IntegerField(
         required=False, allow_null=True, help_text="the paid places the move to playoffs counts; null: the main "
                                                    "flight's paid places (payouts)", **rule_bounds("abt_paid_places"))
-    # Issue 18 (analysisapp18)
+    # how deep GNU Backgammon analyses the event's matches
     analysis_plies = serializers.IntegerField(required=False, min_value=0, max_value=2,
                                               help_text="how deep GNU Backgammon analyses the event's matches: 0, 1 "
                                                         "or 2 plies (default 2)")
@@ -300,7 +300,7 @@ class SignUpSerializer(StrictInputSerializer):
 
 
 class EntryDivisionSerializer(StrictInputSerializer):
-    """The organiser puts an entrant in a division of the event (issue 17 point 5)."""
+    """The organiser puts an entrant in a division of the event."""
 
     read_only_names = ("id", "entry_id", "status", "late", "name", "players", "seed")
 
@@ -348,31 +348,31 @@ class TournamentRulesSerializer(serializers.Serializer):
     penalty_minutes_per_point = serializers.IntegerField()
     seeding = serializers.CharField()
     board_count = serializers.IntegerField()
-    # issue 17 point 5
+    # divisions and handicaps
     divisions = DivisionsField()
     handicaps = HandicapsField()
-    # issue 17 point 1: clocks (clocks17)
+    # clocks
     clock_policy = serializers.CharField()
     clock_delay_seconds = serializers.IntegerField()
     clock_doubling = serializers.BooleanField()
     clock_doubling_seconds_per_point = serializers.IntegerField()
     clock_doubling_delay_seconds = serializers.IntegerField()
     clock_overtime_seconds = serializers.IntegerField()
-    # --- issue 17 point 4 (flights17) ---
+    # --- the flights directors use, and paid places ---
     consolation_shifted = serializers.BooleanField()
     playoff_second = serializers.BooleanField()
     last_chance_open = serializers.BooleanField()
     payouts = PayoutsField()
     reentries = serializers.IntegerField(help_text="re-entries a first-round loser may make: 0 or 1")
-    # --- end issue 17 point 4 ---
-    # Issue 17, point 7 (swiss17)
+    # --- end of flights and paid places ---
+    # how a Swiss is paired and its table ordered, and the order of a round robin's rounds
     swiss_pairing = serializers.CharField()
     swiss_tiebreaks = serializers.CharField()
     round_robin_order = serializers.CharField()
-    # Issue 17, point 6 (abt17)
+    # the ABT-style modified Swiss
     abt_playoffs = serializers.BooleanField()
     abt_paid_places = serializers.IntegerField(allow_null=True)
-    # Issue 18 (analysisapp18)
+    # how deep GNU Backgammon analyses the event's matches
     analysis_plies = serializers.IntegerField(help_text="the depth of the analysis of the event's matches (plies)")
 
     class Meta:
@@ -424,7 +424,7 @@ class EntrantSerializer(serializers.Serializer):
     late = serializers.BooleanField()
     roller = serializers.CharField(allow_null=True, help_text="a pair: a, b (always that member) or alternate")
     division = serializers.CharField(help_text="the entrant's division; empty in an event without divisions")
-    reentry_of = serializers.IntegerField(allow_null=True, help_text="a re-entry (buy-back, issue 17 point 4): the "
+    reentry_of = serializers.IntegerField(allow_null=True, help_text="a re-entry (buy-back): the "
                                                                      "entry it re-enters for; null for an original entry")
 
     class Meta:

@@ -8,9 +8,9 @@ urlpatterns = [
     path("", include("tournaments.api.audit")),
     path("", include("tournaments.api.corrections")),
     path("", include("tournaments.api.walkins")),
-    path("", include("tournaments.api.divisions")),  # issue 17 point 5
-    path("", include("tournaments.api.payouts")),  # issue 17 point 4 (flights17)
-    path("", include("tournaments.api.reentry")),  # issue 17 point 4 (reentry17)
-    path("", include("tournaments.api.playoffs")),  # issue 17 point 6 (abt17)
-    path("", include("tournaments.api.analysis")),  # issue 18: players ranked by PR (analysisapp18)
+    path("", include("tournaments.api.divisions")),  # an entrant's division
+    path("", include("tournaments.api.payouts")),  # paid places
+    path("", include("tournaments.api.reentry")),  # re-entry (buy-back)
+    path("", include("tournaments.api.playoffs")),  # a modified Swiss's playoffs
+    path("", include("tournaments.api.analysis")),  # players ranked by PR
 ]

@@ -1,4 +1,4 @@
-# Issue 17 point 4: re-entry (buy-back) into the main while its first round is open (reentry17).
+# Re-entry (buy-back) into the main while its first round is open.
 
 import django.db.models.deletion
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-"""Template filters of divisions and handicaps (issue 17 point 5)."""
+"""Template filters of divisions and handicaps."""
 
 from django import template
 
