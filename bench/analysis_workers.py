@@ -1,4 +1,4 @@
-"""Analysis workers benchmark (issue 18): how the analysis of real matches scales from one Celery
+"""Analysis workers benchmark: how the analysis of real matches scales from one Celery
 worker process of the ``analysis`` queue to two.
 
     .venv/bin/python bench/analysis_workers.py [--matches 23] [--plies 0] [--db crawford_bench_analysis]

@@ -66,7 +66,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 DB_NAME = "crawford_bench"
 REDIS_PORT = 6379
-#: The goals (issue 12): the ratio to the no-op each endpoint must reach.
+#: The goals: the ratio to the no-op each endpoint must reach.
 GOAL_REPORT = 0.10
 GOAL_DETAIL = 0.25
 #: Client addresses of the anonymous reads (RFC 5737 documentation ranges: headers only, no

@@ -27,7 +27,7 @@ an anchor measured in the same run.
    cache (it is cached by the table's version). A throwaway table records one game first, so that
    the 1st record is not the process's first query. Then two more tables are played to 49 and 999
    games, and 15 games are recorded at each in turn (both timed under the same load): the cost of
-   recording game 50 and game 1,000 (medians) and their ratio. Goal (issue 12, point 5): O(1)
+   recording game 50 and game 1,000 (medians) and their ratio. Goal: O(1)
    replays per game, so a ratio near 1: at most 1.2x, and the same query count.
 3. HTTP (skip 2 and 3 with ``--no-server``), with ``bench/api.py``'s harness: gunicorn (gthread) on
    loopback serves the product plus ``/bench/noop/``; the chouette table's state endpoint at 200 games,

@@ -1,8 +1,8 @@
-"""Draw benchmark: prints how long the pure draw takes on the event sizes of the tournaments issue.
+"""Draw benchmark: prints how long the pure draw takes on the event sizes the service is built for.
 
     .venv/bin/python bench/draw.py [--seed S] [--rounds N]
 
-It measures, against the targets of issue 4 (point 10):
+It measures, against the draw's targets:
 - the draw of a 1,024-entrant bracket with a progressive consolation flight (losers of main
   rounds 1..3) and a last-chance flight: random seeding from a recorded seed, the main bracket,
   both fed flights, and the first pairings (``advance`` with no results). Target: under 0.5 s.
@@ -10,9 +10,9 @@ It measures, against the targets of issue 4 (point 10):
   results drawn from a seeded ``random.Random``. Target: under 2 s. Printed twice: without
   restrictions, and with ten-player clubs whose members may not meet.
 - the same round of 1,000 players and one round of 5,000 players (after ``--rounds`` rounds)
-  paired by the fair pairing of issue 17 (point 7) and by the top-down one; target for 1,000:
+  paired by the fair pairing (least squared score differences) and by the top-down one; target for 1,000:
   under 2 s; 5,000 printed only;
-- a Swiss of 5,000 players (issue 12, point 5): each of 13 rounds paired (top-down, the pairing
+- a Swiss of 5,000 players: each of 13 rounds paired (top-down, the pairing
   that goal was set for) and the table ranked after each of the first 12 (Buchholz,
   median-Buchholz, head-to-head); the slowest pairing and the slowest table are printed, with
   their ratio to an anchor (the players' records read from the
@@ -22,7 +22,7 @@ Also printed, without targets: the state of the full 1,024 bracket once every re
 Then the database side (skip it with ``--no-server``), with ``bench/api.py``'s harness:
 - the PostgreSQL database ``--db`` (default ``crawford_bench_draw``) is dropped, created and
   migrated (it holds only what this bench builds);
-- the draw and a round through the services (issue 12, point 1), each timed around the service
+- the draw and a round through the services, each timed around the service
   call (its transaction and commit included) with its queries counted by a connection wrapper,
   best of ``--service-runs`` fresh events, printed with the goal and with the ratio to the pure
   draw of the same entrants computed in the same process (the anchor), and with the CPU time the
@@ -48,8 +48,8 @@ the database ``crawford_bench_confirm`` is dropped, created and migrated; bracke
 players (single elimination with consolation and last chance; double elimination) and Swisses of
 16 and 1,000 are built in bulk as the draw leaves them, and the tournament's confirmation hook is
 timed (ms and queries) on a first-round result whose next match waits, and on the one that makes
-the next matches, next to the hook as it was before issue 12 in the same run. Goal (issue 12,
-point 2): under 15 queries and the same time at 16 and 1,000 players.
+the next matches, next to the hook as it was before its constant-query path (the whole event loaded,
+the bracket rebuilt) in the same run. Goal: under 15 queries and the same time at 16 and 1,000 players.
 
 Timings take the best of a few rounds, to keep the noise of a shared machine out.
 """
@@ -147,7 +147,7 @@ for size, rounds in sorted(ROUNDS.items()):
     with CaptureQueriesContext(connection) as cached_queries:
         client.get(path)
     assert response.status_code == 200, response.content[:300]
-    page = response.json()  # the first page of the table (issue 12: the standings are paged)
+    page = response.json()  # the first page of the table (the standings are paged)
     rows = page["results"]
     out[size] = {{"id": tournament.pk, "path": path, "rounds": rounds, "seconds": built, "queries": len(queries),
                   "cached_queries": len(cached_queries), "cold_ms": cold * 1000,
@@ -274,7 +274,7 @@ print(json.dumps(out))
 """
 
 #: (what, entrants, the event's rules, Swiss rounds played before the timed one (0: the draw is
-#: timed), goal in seconds): issue 12, point 1.
+#: timed), goal in seconds).
 SERVICE_CASES = [
     ("draw of 1,024 entrants with a consolation (main rounds 1-3) and a last chance", 1024,
      {"consolation_rounds": 3, "last_chance": True, "seeding": "random",
@@ -289,8 +289,9 @@ SERVICE_CASES = [
 # match for every ready pairing), then times the tournament's confirmation hook on the bottom pair
 # of first-round pairings (byes are at the top): the first result (its winner and loser wait) and
 # the second (the next match and the fed flight's match are made). Each timing is repeated in a
-# savepoint rolled back; "full" runs the hook as it was before issue 12 (the whole event loaded by
-# state.load, the bracket rebuilt by bracket_sync), in the same run. Prints one JSON line.
+# savepoint rolled back; "full" runs the hook as it was before its constant-query path (the whole
+# event loaded by state.load, the bracket rebuilt by bracket_sync), in the same run. Prints one JSON
+# line.
 CONFIRM_SCRIPT = """
 import json, time
 from django.db import connection, transaction
@@ -305,7 +306,7 @@ from tournaments.services.common import tournament_lock
 
 SIZES, REPEAT = {sizes!r}, {repeat!r}
 organiser = User.objects.create_user("bench-confirm-organiser", role=User.Role.ORGANISER)
-# Issue 12's point 1 makes the matches of several pairings in one call: time whichever exists.
+# The service makes the matches of several pairings in one call: its queries are counted apart.
 creator = "pairing_matches_create"
 create = getattr(advance_service, creator)
 
@@ -354,8 +355,9 @@ def confirmed(t, key, top_wins=True):
     m.save(update_fields=["score0", "score1", "winner", "status"])
     return m
 
-def before_issue_12(match):
-    # The hook as it was: the whole event loaded, the whole bracket rebuilt (or the Swiss read).
+def hook_with_full_rebuild(match):
+    # The hook as it was before its constant-query path: the whole event loaded, the whole bracket
+    # rebuilt (or the Swiss read).
     t = tournament_lock(event_id_of(match))
     key = Pairing.objects.filter(tournament=t, match_id=match.pk).only("key").first().key
     loaded = state.load(t)
@@ -392,7 +394,7 @@ def once(t, key, top_wins, full=False):
     with transaction.atomic():
         point = transaction.savepoint()
         m = confirmed(t, key, top_wins)
-        got = timed(lambda: (before_issue_12 if full else tournament_result_confirmed)(match=m))
+        got = timed(lambda: (hook_with_full_rebuild if full else tournament_result_confirmed)(match=m))
         transaction.savepoint_rollback(point)
     return got
 
@@ -480,7 +482,7 @@ SWISS_BIG, SWISS_BIG_ROUNDS = 5000, 12
 
 
 def fair_5000(args) -> None:
-    """Issue 17 point 7: the fair pairing (least squared score differences, then floaters) of one
+    """The fair pairing (least squared score differences, then floaters) of one
     round of 5,000 players after ``--rounds`` rounds (played by the top-down pairing, which is
     quicker to simulate), next to the top-down pairing of the same round. Printed, no target."""
     players = list(range(1, SWISS_BIG + 1))
@@ -498,7 +500,7 @@ def fair_5000(args) -> None:
 
 
 def swiss_big_bench(args) -> None:
-    """Issue 12 point 5: a 5,000-player Swiss in the pure draw, each round paired and the table
+    """A 5,000-player Swiss in the pure draw, each round paired and the table
     ranked after it. Round 1 is one score group of 5,000 (where a candidate list rebuilt per pair
     cost O(n^2)); the later rounds' tables have many tied groups for the head-to-head. Printed: the
     slowest round's pairing and the slowest table, best of ``ROUNDS`` each. Goal: under 1 s each."""
@@ -611,7 +613,7 @@ def bench_database(args) -> dict[str, str]:
 
 def service_bench(args, env: dict[str, str]) -> None:
     """Time the draw and a Swiss round through the services in the bench database; print each
-    with its query count, the goal and the ratio to the pure draw (issue 12, point 1)."""
+    with its query count, the goal and the ratio to the pure draw."""
     import bench.api as harness
 
     cases = [(label, size, rules, args.rounds if swiss is None else swiss, goal)
@@ -673,7 +675,7 @@ def standings_bench(args, env: dict[str, str]) -> None:
 
 
 def confirm_bench(args) -> None:
-    """Issue 12, point 2: one confirmation at 16 and at 1,000 players through the service on
+    """One confirmation at 16 and at 1,000 players through the service on
     PostgreSQL (its own database, ``crawford_bench_confirm``): the tournament's hook, in ms and
     queries, against the full rebuild it replaced, measured in the same run."""
     import bench.api as harness
@@ -686,7 +688,7 @@ def confirm_bench(args) -> None:
     small, big = (str(n) for n in CONFIRM_SIZES)
     print(f"\nOne confirmation through the service (the tournament's hook; best of {args.repeat}; database "
           f"{CONFIRM_DB_NAME}). Goal: under {CONFIRM_GOAL_QUERIES} queries and the same time at {small} and {big} "
-          "players (queries of the at most two matches it makes counted apart: point 1 batches them)")
+          "players (queries of the at most two matches it makes counted apart: the service batches them)")
     for label, sizes in built.items():
         print(f"  {label}:")
         cases = [("waits", "its winner and loser wait")]

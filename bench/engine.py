@@ -38,7 +38,7 @@ from engine.randomgame import random_match_games, random_positions  # noqa: E402
 
 MAT_DIR = ROOT.parent / "shared" / "data" / "mat"
 ROUNDS = 5
-# Goals of issue 12 (the engine's validation and generation), and the earlier engine targets.
+# Goals: the engine's validation and generation rates, a match log's time and the memory used.
 VALIDATION_GOAL = 100_000  # recorded plays per second
 WARM_RATIO_GOAL = 2.0  # our generation / gnubg's with its evaluation cache warm
 COLD_RATIO_GOAL = 5.0  # our generation / gnubg's on new positions

@@ -25,7 +25,7 @@ Redis cache and broker; the static files collected as in production) and:
    the new version, and to every viewer (p50, p95, max), and the CPU each confirmation cost
    (its burst of page fetches included) beyond the polling.
 
-The goal (issue 16: "within a few seconds"): every viewer sees a confirmed result within
+The goal (a result shown within a few seconds): every viewer sees a confirmed result within
 ``period + 2`` seconds at p95, and no poll is answered anything but 200 or 304. The exit status is
 1 when it is missed. The load generator's threads share this machine's CPUs with the server: its
 own CPU use is printed beside the server's.

@@ -55,8 +55,8 @@ pages = {
     "organiser": [f"/events/{bracket.pk}/audit/", f"/rulings/disputes/{dispute.pk}/", "/rulings/",
                   f"/clubs/{club.slug}/members/"],
 }
-# The director's desk, the screens, paper and the live pages, the webhooks and the front page
-# (issue 16): each kind once, by its route's name.
+# The director's desk, the screens, paper and the live pages, the webhooks and the front page:
+# each kind once, by its route's name.
 from django.urls import reverse
 first_round = 1
 pages["anonymous"] += ["/", "/api/docs/", "/api/redoc/", "/favicon.ico",

@@ -196,7 +196,7 @@ MATRIX = {
     ("api-match-contest", "post"):                       (401, 409, 409, 403, 403, 403, 403),
     ("api-match-override", "post"):                      (401, 403, 403, 403, 400, 403, 400),
     ("api-match-consent", "post"):                       (401, 400, 400, 403, 400, 403, 400),  # otto: their events
-    # issue 17 point 1 (clocks17): the director records a flag fall, introduces a clock mid-match.
+    # Clocks: the director records a flag fall, introduces a clock mid-match.
     ("api-match-flag-fall", "post"):                     (401, 403, 403, 403, 400, 403, 400),
     ("api-match-clock", "post"):                         (401, 403, 403, 403, 400, 403, 400),
     ("api-match-penalties", "get"):                      (200, 200, 200, 200, 200, 200, 200),  # public, as the match
@@ -229,7 +229,7 @@ MATRIX = {
     ("api-tournament-walk-in", "post"):                  (401, 403, 403, 403, 400, 403, 400),  # otto's event: a walk-in
     ("api-tournament-late-entries", "post"):             (401, 403, 403, 403, 400, 403, 400),
     ("api-tournament-entry-division", "post"):           (401, 403, 403, 403, 400, 403, 400),  # no division sent
-    ("api-tournament-entry-reenter", "post"):            (401, 403, 403, 403, 409, 403, 409),  # re-entry off (reentry17)
+    ("api-tournament-entry-reenter", "post"):            (401, 403, 403, 403, 409, 403, 409),  # re-entry off
     ("api-tournament-bracket", "get"):                   (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-rounds", "get"):                    (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-standings", "get"):                 (200, 200, 200, 200, 200, 200, 200),
@@ -388,15 +388,15 @@ MATRIX = {
     ("matches:override", "post"):                        (302, 403, 403, 403, 302, 403, 302),
     ("matches:consent", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("matches:consent", "post"):                         (302, 400, 400, 403, 400, 403, 400),
-    ("matches:flag_fall", "get"):                        (302, 405, 405, 405, 405, 405, 405),  # issue 17 point 1
+    ("matches:flag_fall", "get"):                        (302, 405, 405, 405, 405, 405, 405),  # a flag fall: POST only
     ("matches:flag_fall", "post"):                       (302, 403, 403, 403, 400, 403, 400),
-    # A clock brought in mid-match (issue 17 point 1): the match's director only; an empty form is a 400.
+    # A clock brought in mid-match: the match's director only; an empty form is a 400.
     ("matches:clock_introduce", "get"):                  (302, 403, 403, 403, 200, 403, 200),
     ("matches:clock_introduce", "post"):                 (302, 403, 403, 403, 400, 403, 400),
-    # How ratings are computed (issue 17 point 9): public, read-only.
+    # How ratings are computed: public, read-only.
     ("matches:ratings", "get"):                          (200, 200, 200, 200, 200, 200, 200),
     ("matches:ratings", "post"):                         (405, 405, 405, 405, 405, 405, 405),
-    # Penalty points mid-match (issue 17 point 2): the match's director only; an empty form is a 400.
+    # Penalty points mid-match: the match's director only; an empty form is a 400.
     ("matches:penalty", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("matches:penalty", "post"):                         (302, 403, 403, 403, 400, 403, 400),
     ("matches:directory", "get"):                        (200, 200, 200, 200, 200, 200, 200),  # public
@@ -505,7 +505,7 @@ MATRIX = {
     ("api-club-chouette-end", "post"):                   (401, 200, 200, 403, 403, 403, 403),
     ("api-club-chouette-reopen", "post"):                (401, 200, 200, 403, 403, 403, 403),  # open: no change
     ("api-club-chouette-settlement", "get"):             (401, 200, 200, 200, 403, 403, 403),
-    ("api-club-chouette-rules", "post"):                 (401, 200, 200, 403, 403, 403, 403),  # chouette17: no change
+    ("api-club-chouette-rules", "post"):                 (401, 200, 200, 403, 403, 403, 403),  # the same house rules: no change
     ("chouette:list", "get"):                            (302, 200, 200, 200, 403, 403, 403),
     ("chouette:list", "post"):                           (302, 200, 200, 200, 403, 403, 403),  # a read page
     ("chouette:new", "get"):                             (302, 200, 200, 403, 403, 403, 403),
@@ -526,7 +526,7 @@ MATRIX = {
     ("chouette:end", "post"):                            (302, 302, 302, 403, 403, 403, 403),
     ("chouette:reopen", "get"):                          (302, 405, 405, 405, 405, 405, 405),
     ("chouette:reopen", "post"):                         (302, 302, 302, 403, 403, 403, 403),  # open: no change
-    ("chouette:rules", "get"):                           (302, 405, 405, 405, 405, 405, 405),  # chouette17
+    ("chouette:rules", "get"):                           (302, 405, 405, 405, 405, 405, 405),  # the house rules: POST only
     ("chouette:rules", "post"):                          (302, 302, 302, 403, 403, 403, 403),  # the same rules again
     # The organiser role: carol has asked (her request is open), olga holds the role; staff decide.
     # Asking: players who have not asked yet (alice, bob, jon); the rest have asked or hold it.
@@ -553,7 +553,7 @@ MATRIX = {
     ("tournaments:paper_results", "post"):               (405, 405, 405, 405, 405, 405, 405),
     ("matches:scoresheet", "get"):                       (200, 200, 200, 200, 200, 200, 200),
     ("matches:scoresheet", "post"):                      (405, 405, 405, 405, 405, 405, 405),
-    # An event away from the site (issue 16): public like the event, read-only (POST: 405). The
+    # An event away from the site: public like the event, read-only (POST: 405). The
     # embed is the one page any site may frame (tests/tournaments/test_display.py).
     ("tournaments:projector", "get"):                    (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:projector", "post"):                   (405, 405, 405, 405, 405, 405, 405),
@@ -587,23 +587,24 @@ MATRIX = {
     ("webhooks:secret", "post"):                         (302, 403, 403, 403, 200, 403, 403),
     ("webhooks:redeliver", "get"):                       (302, 405, 405, 405, 405, 405, 405),
     ("webhooks:redeliver", "post"):                      (302, 403, 403, 403, 302, 403, 302),
-    # issue 17 point 4 (flights17): the paid places, public (GET only on the page)
+    # The paid places, public (GET only on the page)
     ("api-tournament-payouts", "get"):                   (200, 200, 200, 200, 200, 200, 200),
-    # issue 17 point 6 (abt17): the matrix's event is a bracket, no modified Swiss: 404; not a Swiss: 409
+    # A modified Swiss's contention and playoffs: the matrix's event is a bracket, no modified Swiss: 404;
+    # not a Swiss: 409
     ("api-tournament-contention", "get"):                (404, 404, 404, 404, 404, 404, 404),
     ("api-tournament-playoffs", "post"):                 (401, 403, 403, 403, 409, 403, 409),
     ("tournaments:playoffs_start", "get"):               (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:playoffs_start", "post"):              (302, 403, 403, 403, 409, 403, 409),
     ("tournaments:payouts", "get"):                      (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:payouts", "post"):                     (405, 405, 405, 405, 405, 405, 405),
-    # issue 18 (analysisapp18): a match's analysis, public; asked for by its director (no games yet: 409)
+    # A match's analysis, public; asked for by its director (no games yet: 409)
     ("api-match-analysis", "get"):                       (200, 200, 200, 200, 200, 200, 200),
     ("api-match-analysis", "post"):                      (401, 403, 403, 403, 409, 403, 409),
     ("api-player-analysis", "get"):                      (200, 200, 200, 200, 200, 200, 200),
     ("api-tournament-analysis", "get"):                  (200, 200, 200, 200, 200, 200, 200),
     ("analysis:export", "get"):                          (404, 404, 404, 404, 404, 404, 404),  # not analysed yet
     ("analysis:export", "post"):                         (405, 405, 405, 405, 405, 405, 405),
-    # issue 18 point 3 (analysisui18): the match page's poll of its analysis, public; the director's
+    # The match page's poll of its analysis, public; the director's
     # request from the page (the sample match has no games: 409); an event's PR ranking, public
     ("analysis:live", "get"):                            (200, 200, 200, 200, 200, 200, 200),
     ("analysis:live", "post"):                           (405, 405, 405, 405, 405, 405, 405),

@@ -81,7 +81,7 @@ def test_the_service_runs_without_the_development_packages():
     blocked = {module for module, distributions in packages_distributions().items()
                if any(canonical(d) in dev for d in distributions)}
     assert {"pytest", "hypothesis", "factory"} <= blocked
-    # gnubg is the service's, but optional (issue 18): every module must import without it too,
+    # gnubg is the service's, but optional: every module must import without it too,
     # the analysis then being refused as unavailable (tests/analysis).
     assert "gnubg" not in blocked
     blocked.add("gnubg")

@@ -1,4 +1,4 @@
-"""Every choice of the accounts models a person reads is translated (issue 15): a user's role reads
+"""Every choice of the accounts models a person reads is translated: a user's role reads
 in the reader's language; the languages keep their own names (each named in itself)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The analysis where players look (issue 18 point 3): the match page's section and its board
+"""The analysis where players look: the match page's section and its board
 stepper's blunders, a player's PR over time, an event's players ranked by PR; each in a fixed
 number of queries, and in Korean, Arabic and Romanian (the project's catalogs)."""
 

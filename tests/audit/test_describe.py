@@ -123,7 +123,7 @@ SAMPLES: dict[str, tuple[object, object, str]] = {
     "pairing.entrants_cleared": (PAIRING, {**PAIRING, "entries": [None, None], "names": [None, None]}, ""),
     "pairing.reset": (PAIRING, {"key": "main-2-1", "entries": [None, None], "match": None}, ""),
     "round.paired": (None, {"round": 3, "pairings": [PAIRING], "bye": "Carl"}, ""),
-    # issue 17 point 6 (abt17)
+    # a modified Swiss's playoffs started
     "tournament.playoffs_started": (None, {"round": 5, "paid": 3, "seeds": ["Ana", "Bob", "Carl"],
                                            "cash_only": ["Bob", "Carl"], "pairings": [PAIRING]}, ""),
     "round.reset": ({"round": 3, "pairings": ["swiss-3-1"]}, None, "the corrected result of swiss-2-1 pairs it differently"),

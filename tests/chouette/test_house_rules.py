@@ -1,4 +1,4 @@
-"""The chouette house rules as settings of a table (issue 17, point 8): set when the table starts
+"""The chouette house rules as settings of a table: set when the table starts
 (service, API, the start page), shown on the table page and in its state, and enforced by the engine
 when a game is recorded: a record that breaks a rule the table plays by is refused with the rule's
 code, its field and nothing saved, and the same record stands at a table without the rule. Jacoby

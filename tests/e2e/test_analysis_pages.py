@@ -1,4 +1,4 @@
-"""End to end (issue 18): a real 3-point match (../shared/data/mat), reported with its file and
+"""End to end, a match's analysis: a real 3-point match (../shared/data/mat), reported with its file and
 confirmed through the services, analysed at 0-ply in process; its page shows both sides' PR, and a
 visitor steps with "Next blunder" to each blunder the stepper marks, reading the best play and the
 equity lost. In Arabic, on a phone (390 px), the page reads right to left and nothing is wider than

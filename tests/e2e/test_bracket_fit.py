@@ -1,4 +1,4 @@
-"""End to end: brackets that fit (issue 16), in a real browser (see test_report_flow for its set-up)
+"""End to end: brackets that fit the window, in a real browser (see test_report_flow for its set-up)
 at 390, 1280 and 1920 px, in English and Arabic: the bracket page, the projector, the embedded bracket and a round robin's
 standings with its crosstable are never wider than the window (the drawing zooms or scrolls in its
 own box); the zoom buttons and keys work; the projector's drawing fits the screen whole.

@@ -20,7 +20,7 @@ from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-#: What the issue asks (a few seconds) with the poll's 3 s and a busy machine's slack.
+#: A result shown within a few seconds, with the poll's 3 s and a busy machine's slack.
 SHOWN_WITHIN_MS = 10_000
 
 

@@ -1,4 +1,4 @@
-"""End to end (issue 17 point 2, RULES.md §9 and §5): the director opens a 5-point match at 3-3,
+"""End to end (penalty points, RULES.md §9 and §5): the director opens a 5-point match at 3-3,
 gives one side a penalty point from the match page, and sees the score become 4-3 and the next
 game marked as the Crawford game."""
 

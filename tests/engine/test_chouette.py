@@ -567,7 +567,7 @@ def test_it_documents_every_code_it_raises_and_only_those():
         "single_cube_split",
         "box_must_take_half",
         "lone_taker_must_beaver",
-        # The house rules of issue 17 point 8, raised in tests/engine/test_chouette_house_rules.py.
+        # The house rules a table may play by, raised in tests/engine/test_chouette_house_rules.py.
         "three_handed_both_cubes",
         "box_must_take_captain",
         "captain_alone_must_beaver",

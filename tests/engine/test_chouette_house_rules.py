@@ -1,4 +1,4 @@
-"""The chouette house rules a table may play by (issue 17, point 8), one table per rule.
+"""The chouette house rules a table may play by, one table per rule.
 
 Every rule is a club convention, not a federation's numbered rule: each test names it as the
 table's setting and says in our own words where it comes from (see engine/chouette/settings.py).
@@ -215,7 +215,7 @@ COUNTING = table(jacoby=True, jacoby_counts_automatic=True)
 ])
 def test_house_rule_jacoby_with_automatic_doubles_counting_or_not(automatic, log, settings, bob):
     """Jacoby (RULES.md §5) with automatic doubles (§2): whether an automatic double turns the cube
-    for Jacoby is the table's setting. gnubg's and most clubs' convention (as the issue reports it;
+    for Jacoby is the table's setting. gnubg's and most clubs' convention (as reported;
     e.g. the Colorado club's sheet: a cube is in the game only once turned and accepted) is that it
     does not, so a gammon on a cube turned only automatically counts single."""
     game = game_of(LINE, log, winner=Side.TEAM, level=GAMMON, automatic=automatic)

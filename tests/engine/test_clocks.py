@@ -40,7 +40,7 @@ def test_us_clock_rules_2013_reserve_is_the_reserve_per_point_times_the_length(r
     (True, ClockRules(180, 15, 0)),
 ])
 def test_the_doubling_variant_takes_its_own_longer_reserve_and_delay(doubling, expected):
-    """Issue 17: the longer reserve and delay when doubling is in play, if the event says so (its
+    """The longer reserve and delay when doubling is in play, if the event says so (its
     defaults, 3 minutes and 15 s, are this service's choice, not a published number)."""
     assert event_clock(doubling=doubling) == expected
     assert event_clock(doubling=doubling, doubling_seconds_per_point=200, doubling_delay_seconds=20,
@@ -84,7 +84,7 @@ def test_a_mid_match_clock_needs_a_score_of_a_match_under_way(length, score):
     (ClockRules(120, 12, 300), 600, 900, True),      # reserve and overtime used up
 ])
 def test_overtime_where_the_event_allows_it_delays_the_flag_fall(rules, reserve, used, fallen):
-    """Issue 17 / RULES.md §9: a flag fall loses the match; overtime (this service's reading: one
+    """RULES.md §9: a flag fall loses the match; overtime (this service's reading: one
     extra period once the reserve is used) where the event allows it."""
     assert flag_fallen(rules, reserve, used) is fallen
     assert time_allowed(rules, reserve) == reserve + rules.overtime_seconds
@@ -101,7 +101,7 @@ def test_overtime_where_the_event_allows_it_delays_the_flag_fall(rules, reserve,
     (ClockRules(120, 12, 60), 600, (660, 0), True),
 ])
 def test_a_reported_remaining_time_is_non_negative_and_at_most_the_time_allowed(rules, reserve, remaining, ok):
-    """Issue 17: a report may carry each side's remaining time: whole seconds, not negative, at
+    """A report may carry each side's remaining time: whole seconds, not negative, at
     most the reserve (with the overtime where allowed)."""
     if ok:
         assert check_remaining(rules, reserve, remaining) == tuple(remaining)

@@ -112,9 +112,9 @@ def test_the_action_limit_counts_the_actions_of_every_game_together(built):
     assert caught.value.details["game"] == 10
 
 
-def test_the_issues_ten_thousand_game_file_stops_at_the_first_limit_it_passes(built):
+def test_a_ten_thousand_game_file_under_2_mb_stops_at_the_first_limit_it_passes(built):
     data = session(10_000)
-    assert 1_500_000 < len(data) < 2 * 1024 * 1024  # the 1.6 MB of the report
+    assert 1_500_000 < len(data) < 2 * 1024 * 1024  # about 1.6 MB, under the 2 MiB max_bytes below
     with pytest.raises(MatLimitError) as caught:
         read_mat(data, max_bytes=2 * 1024 * 1024, max_games=500, max_actions=10_000)
     assert (caught.value.code, caught.value.details["game"]) == ("too_many_games", 501)

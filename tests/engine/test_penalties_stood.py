@@ -1,4 +1,4 @@
-"""Issue 17, points 2 and 3: penalty points between games, an illegal play that stands, a game
+"""Penalty points between games, an illegal play that stands, a game
 from a wrong set-up, a match played to the wrong length. Table-driven; each test names the rule
 of /work/shared/RULES.md it implements (§9 for all four; §5 for the Crawford game and the end of
 a match). The wrong-length rule is in no section of RULES.md: see wrong_length_choices."""

@@ -1,4 +1,4 @@
-"""Issue 17 point 2 (RULES.md §9, penalty points; §5, the Crawford game): every ruling on a match
+"""Penalty points (RULES.md §9; §5, the Crawford game): every ruling on a match
 replays it with the penalty points given between its games, each kept between the same two games,
 so the penalty stays in the score and the Crawford game follows from it."""
 

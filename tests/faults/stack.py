@@ -59,7 +59,7 @@ FAULT_TIMINGS = {
     "CRAWFORD_OUTBOX_RELAY_SECONDS": "1", "CRAWFORD_OUTBOX_GRACE_SECONDS": "1",
     "CRAWFORD_OUTBOX_BROKER_DOWN_SECONDS": "1", "CRAWFORD_IMPORT_SWEEP_SECONDS": "1",
     "CRAWFORD_IMPORT_STALL_SECONDS": "3", "CRAWFORD_HEARTBEAT_SECONDS": "1",
-    # An imported match is analysed (issue 18): at 0-ply, a second or two, so a scenario's analyses end.
+    # An imported match is analysed: at 0-ply, a second or two, so a scenario's analyses end.
     "CRAWFORD_ANALYSIS_MAX_PLIES": "0",
     "CRAWFORD_THROTTLE_ANON": "100000/minute", "CRAWFORD_THROTTLE_USER": "100000/minute",
     "CRAWFORD_THROTTLE_REPORTS": "100000/minute", "CRAWFORD_THROTTLE_UPLOADS": "100000/hour",

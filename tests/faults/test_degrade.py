@@ -1,4 +1,4 @@
-"""Degrade, don't fail (issue 11, point 2), measured on the production shape (gunicorn, DEBUG off)
+"""Degrade, don't fail, measured on the production shape (gunicorn, DEBUG off)
 with Redis and PostgreSQL of the tests' own, stopped and started under it:
 
 - Redis down (stopped, or hanging): the API's reads, its schema and docs, the token endpoint, and the pages (a match, the

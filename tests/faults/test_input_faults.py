@@ -1,4 +1,4 @@
-"""Bad input on the production shape (issue 11, point 7): gunicorn with DEBUG off and a real
+"""Bad input on the production shape: gunicorn with DEBUG off and a real
 imports worker (tests/faults/stack.py).
 
 - A .mat file with a NUL byte in a batch (a zip and a file beside it, through the API): that file
@@ -85,7 +85,7 @@ def test_a_file_with_a_nul_byte_fails_alone_with_a_readable_error_and_the_others
     })
 
 
-# --- nested JSON and 2^31: the bounds (issue 11, point 6) -------------------------------------------------
+# --- nested JSON and 2^31: the input bounds --------------------------------------------------------------
 
 
 def nested(depth: int) -> list[tuple[str, bytes]]:

@@ -1,4 +1,4 @@
-"""Nothing lost when Redis, a worker or PostgreSQL fails (issue 11, point 7), on the production
+"""Nothing lost when Redis, a worker or PostgreSQL fails, on the production
 shape: gunicorn with DEBUG off, Celery workers and beat, a PostgreSQL and a Redis of the tests' own,
 stopped, killed and started under them (tests/faults/stack.py).
 
@@ -129,7 +129,7 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
 
     stack.redis.start()
     up = time.monotonic()
-    # The imported matches' analyses (issue 18) go to a worker of their own queue, as in production
+    # The imported matches' analyses go to a worker of their own queue, as in production
     # (README, "Production shape"); it starts once Redis is back, so the scenario's worker under the
     # fault is the one it has always been.
     stack.worker(queues="analysis", name="analysis")
@@ -184,7 +184,7 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
     assert not invariants_broken(stack), invariants_broken(stack)
 
     rows = outbox_rows(stack, top)
-    # Each imported match written once Redis was back is analysed once (issue 18), on its own queue.
+    # Each imported match written once Redis was back is analysed once, on its own queue.
     assert Counter(task for _, task, *_ in rows)["analysis.tasks.match_analysis_task"] == 3
     figures_record("redis_down", {
         "requests_during_fault": len(log.answers), "answers": log.statuses(), **log.latencies(),

@@ -1,4 +1,4 @@
-"""Issue 17 point 2 (RULES.md §9): an organiser's result entered through the API with its game logs
+"""Penalty points mid-match (RULES.md §9): an organiser's result entered through the API with its game logs
 (``POST /api/v1/matches/{id}/override/``, JSON) replays them with the penalty points given
 mid-match, as a player's report does."""
 

@@ -1,4 +1,4 @@
-"""A clock brought in mid-match from the pages (issue 17 point 1, RULES.md §9): the director's form
+"""A clock brought in mid-match from the pages (RULES.md §9): the director's form
 on the match page, the reduced reserve shown before it is applied (US clock rules 2013, in our
 words: one minute less per point already played), POST-redirect-GET, refusals on the field they
 name, and nobody but the match's director."""

@@ -1,4 +1,4 @@
-"""A match's clock (issue 17, point 1): the settings it records, each side's remaining time carried
+"""A match's clock: the settings it records, each side's remaining time carried
 by a report with the logs, a flag fall (the match to the opponent, a result's origin, an audit
 entry and a dispute category), a clock introduced mid-match (the reduced reserve), and where the
 pages, the API and the scoresheet show them."""
@@ -39,7 +39,7 @@ def _games(match):
 
 
 def test_both_sides_report_the_logs_with_the_time_left_and_the_confirmed_match_keeps_it(cast):
-    """Issue 17: a match reported with a log may carry each side's remaining time."""
+    """A match reported with a log may carry each side's remaining time."""
     games, score = _games(cast.match)
     for user in (cast.alice, cast.bob):
         response = client_for(user).post(f"/api/v1/matches/{cast.match.pk}/report/",
@@ -65,7 +65,7 @@ def test_both_sides_report_the_logs_with_the_time_left_and_the_confirmed_match_k
     ({}, {"clock_remaining": [10, 10]}, 400, "clock_remaining"),            # a match without a clock
 ])
 def test_a_remaining_time_that_cannot_be_is_refused_naming_the_field_and_nothing_is_saved(clock, body, status, field):
-    """Issue 17: the remaining time is validated: non-negative seconds, at most the reserve, with the logs."""
+    """The remaining time is validated: non-negative seconds, at most the reserve, with the logs."""
     cast = make_cast(**clock)
     games, score = _games(cast.match)
     sent = {"score": score, "games": games, **body}

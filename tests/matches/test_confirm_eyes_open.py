@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 SEEDS = {1: 7, 3: 1}
 # The page: session and user, the match with its sides and contexts, the sides' players, games,
 # live reports (the pending report's logs with them), the viewer's player, the match's disputes...
-# (as before this change: the reported games and their board cost no query), and the match's
-# analysis (issue 18: read once for its section and the stepper's marks, found or not).
+# (the reported games and their board cost no query), and the match's analysis (read once for
+# its section and the stepper's marks, found or not).
 PAGE = 9
 # The API's detail, not cached: the match with its sides and contexts, the players, games, reports.
 API_DETAIL = 5

@@ -1,4 +1,4 @@
-"""Consent for the record (issue 11, point 5): a match outside any event or club, or imported with
+"""Consent for the record: a match outside any event or club, or imported with
 a player's name, counts for his rating and shows on his page only once his side has confirmed it
 (he, a director of an event or club he plays in, or staff); until then it is its creator's own."""
 

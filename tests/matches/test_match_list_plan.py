@@ -1,5 +1,5 @@
 """The match list reads a page in the index of newest matches: a page costs its rows, not a sort of
-every match (issue 12: a list at 16,000 matches sorted all of them for each page of 25)."""
+every match (a list at 16,000 matches once sorted all of them for each page of 25)."""
 
 import pytest
 from django.db import connection, transaction

@@ -1,4 +1,4 @@
-"""Penalty points given mid-match (RULES.md §9, issue 17 point 2): the service
+"""Penalty points given mid-match (RULES.md §9): the service
 (matches.services.penalties.match_penalty_give)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Penalty points given mid-match (RULES.md §9, issue 17 point 2): the match page's form and the
+"""Penalty points given mid-match (RULES.md §9): the match page's form and the
 API route, their permissions, bad input, and their query counts."""
 
 import pytest

@@ -241,5 +241,5 @@ def test_the_page_costs_the_same_queries_however_long_the_record(client):
     assert counts[0] == counts[2] and counts[1] == counts[3], counts
     # 13 anonymous: the player (user, home club joined), the chart's points, the table's changes
     # (and the four prefetches of their players), the corrections, the events, the clubs, his
-    # analysed matches' PRs (issue 18) and the recent matches with theirs.
+    # analysed matches' PRs and the recent matches with theirs.
     assert counts[0] <= 13, counts

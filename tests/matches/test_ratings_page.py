@@ -1,4 +1,4 @@
-"""How ratings are computed (issue 17 point 9): the player page names the FIBS formula and links
+"""How ratings are computed: the player page names the FIBS formula and links
 the explanation page; that page speaks each language, its worked example is what engine/ratings.py
 computes (recomputed here through the engine), it follows the engine rather than a text, and it
 reads no query."""
@@ -42,7 +42,7 @@ def page(language: str = "en"):
 
 
 def test_the_player_page_names_the_fibs_formula_and_links_the_explanation(client):
-    """Issue 17 point 9: the player page says which FIBS formula computes the rating, with a link."""
+    """The player page says which FIBS formula computes the rating, with a link."""
     player = PlayerFactory(display_name="Ana")
     response = client.get(reverse("matches:player", args=[player.pk]))
     assert ("The rating is computed with the FIBS formula, the one the FIBS server's help on ratings gives: "

@@ -1,4 +1,4 @@
-"""Only a final score the match's games can end at is accepted (issue 13, point 1): reports (API and
+"""Only a final score the match's games can end at is accepted: reports (API and
 page), overrides, rulings and imports refuse any other with the engine's reason on the score field,
 and save nothing. A full score past the length is kept and shown capped."""
 

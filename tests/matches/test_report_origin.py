@@ -1,6 +1,6 @@
 """A result no person reported (imported from a match file, a forfeit when an entrant withdrew) keeps
 its origin as a code and a name (``Report.origin``, ``origin_name``), worded where it is read in the
-reader's language (issue 15): the match page, the API's ``origin_text`` and the audit log. The
+reader's language: the match page, the API's ``origin_text`` and the audit log. The
 migration turns the English sentences the application used to store into origins, and back."""
 
 from __future__ import annotations

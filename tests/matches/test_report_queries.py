@@ -1,4 +1,4 @@
-"""The report path in a constant number of queries (issue 12): a first report, a confirmation and a
+"""The report path in a constant number of queries: a first report, a confirmation and a
 contest through the API, and a match's detail, each counted exactly so a regression fails.
 
 Each count is the request's whole: the token's user (one query), what the service reads (the match

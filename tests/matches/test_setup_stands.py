@@ -1,4 +1,4 @@
-"""Issue 17 point 3 (RULES.md §9, wrong setup): a game that started from a wrong set-up and stands
+"""A wrong setup (RULES.md §9): a game that started from a wrong set-up and stands
 is reported with its log's first action a ``setup`` (the real starting position); the report API
 takes it, the game keeps it, and the API's moments and the match page's board start from that
 position, saying so in words."""

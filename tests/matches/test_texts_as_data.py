@@ -1,5 +1,5 @@
 """Texts the application wrote in English and stored are data now, worded where they are read in the
-reader's language (issue 15): a contested report keeps the contesting side's words apart
+reader's language: a contested report keeps the contesting side's words apart
 (``Report.contest_statement``, labelled "Contested: ..." on the page), and a claim refused because
 its player was given to another claim keeps a code (``PlayerClaim.reason_code``), read in the
 reader's language on the page, in the API and in the claimant's email. The migration moves the old

@@ -1,5 +1,5 @@
 """An automatic score dispute's reason is data, worded where it is read in the reader's language
-(issue 15): the dispute keeps the reported scores at odds and the player's own words apart; the
+the dispute keeps the reported scores at odds and the player's own words apart; the
 page and the API word "The reports disagree: 5-3 and 3-5" / "The report of 5-3 was contested" in
 the reader's language, the scores left to right; the migration takes the old English prefix out of
 the stored statements (and puts it back)."""

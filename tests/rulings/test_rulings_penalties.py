@@ -1,4 +1,4 @@
-"""Issue 17 point 2 (RULES.md §9, penalty points mid-match; §5, the Crawford game): every ruling on
+"""Penalty points mid-match (RULES.md §9; §5, the Crawford game): every ruling on
 a match with a mid-match penalty replays the match with it, so the penalty stays in the score,
 between the same two games, and the Crawford game follows from it; an overturned ruling puts the
 penalty back as it was."""

@@ -284,7 +284,7 @@ def test_under_responsible_moves_an_illegal_play_the_opponent_accepts_is_condone
 
 
 def test_rules_9_under_legal_moves_a_play_noticed_too_late_stands_in_the_record_as_stood(cast):
-    """RULES.md §9 (issue 17 point 3): the game keeps its verified log, the play marked stood."""
+    """RULES.md §9 (a play that stands): the game keeps its verified log, the play marked stood."""
     confirm_with_games(cast.match, RECORD)
     dispute = dispute_on(cast.match, cast.bob, game_number=1, move_number=2, log=as_played_game_1())
     ruling = rule_on(dispute, cast.organiser, Ruling.Outcome.PLAY_CONDONED, {"noticed_before_next_roll": False})

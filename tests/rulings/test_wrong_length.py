@@ -1,4 +1,4 @@
-"""Issue 17 point 3: a match played to the wrong length, resolved by the director's choice among
+"""A match played to the wrong length, resolved by the director's choice among
 the engine's (``engine.rulings.wrong_length_choices``: found after the match, the result stands;
 found during it, the match goes on to its right length, or the side that already reached it
 wins), applied through the result services, audited, undone on appeal; the API and the dispute
@@ -70,7 +70,7 @@ def state(match) -> tuple:
          (5, "scheduled", None, None, None), {"crawford_next": True}),
     ],
 )
-def test_issue_17_point_3_a_wrong_length_is_resolved_by_the_directors_choice(cast, label, params, expected, extra):
+def test_a_wrong_length_is_resolved_by_the_directors_choice(cast, label, params, expected, extra):
     ruling = rule(cast, params)
     assert state(cast.match) == expected, label
     assert ruling.params == {"finished": False, **params, "length": 5, **extra}, label

@@ -1,4 +1,4 @@
-"""An event's clocks (issue 17, point 1): the settings EventRules takes and checks (policy, reserve
+"""An event's clocks: the settings EventRules takes and checks (policy, reserve
 per point, delay, the doubling variant, overtime), what the draw's matches record, what the event
 page, the API and the round scoresheets show, and a flag fall in an event (the bracket moves on)."""
 
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
     ({"clock_policy": "required"}, "required", 120),
 ])
 def test_the_clock_policy_and_its_reserve_per_point_are_normalised_when_the_rules_are_made(given, policy, per_point):
-    """Issue 17: per event, clocks required, preferred or allowed; reserve per point by default 2 minutes."""
+    """Per event, clocks required, preferred or allowed; reserve per point by default 2 minutes."""
     rules = EventRules(name="Open", **given)
     assert (rules.clock_policy, rules.clock_seconds_per_point) == (policy, per_point)
     assert (rules.clock_delay_seconds, rules.clock_doubling, rules.clock_overtime_seconds) == (12, False, 0)
@@ -67,7 +67,7 @@ def test_bad_clock_settings_are_refused_naming_the_field(organiser, given, field
      ("required", 180, 1260, 15, 0)),
 ])
 def test_the_draws_matches_record_the_events_clock(rules, expected):
-    """Issue 17: a match records its clock settings: the reserve is the length times the reserve per point."""
+    """A match records its clock settings: the reserve is the length times the reserve per point."""
     tournament, _players = drawn(4, lengths={"main": 7}, **rules)
     matches = Match.objects.filter(event_link__tournament=tournament)
     assert matches.count() == 2

@@ -28,12 +28,12 @@ from tournaments.services import entry_withdraw, state, tournament_draw, tournam
 
 pytestmark = pytest.mark.django_db
 
-#: The goal of issue 12: a confirmation's own queries (the tournament's part, the creation of
+#: The goal: a confirmation's own queries (the tournament's part, the creation of
 #: the at most two matches it makes aside).
 QUERY_GOAL = 15
 SIZES = (16, 1000)
-# The originals, before a test wraps them to count. Issue 12's point 1 makes the matches of
-# several pairings in one call (pairing_matches_create): whichever the service has is counted.
+# The originals, before a test wraps them to count. The service makes the matches of several
+# pairings in one call (pairing_matches_create): its queries are counted apart.
 CREATOR = "pairing_matches_create"
 CREATE = getattr(advance_service, CREATOR)
 LOAD = state.load
@@ -105,7 +105,7 @@ def bulk_swiss(organiser, count: int) -> Tournament:
 @contextmanager
 def counted(monkeypatch):
     """Count the queries run inside the block: ``total``, and ``creating`` (those of the match
-    creation a confirmation asks for, which issue 12 counts apart: point 1 makes it a batch)."""
+    creation a confirmation asks for, counted apart: the service makes it a batch)."""
     counts = {"total": 0, "creating": 0, "created": 0}
     inside = []
 

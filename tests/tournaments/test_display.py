@@ -1,4 +1,4 @@
-"""An event away from the site (issue 16): the projector page, the bracket embedded in a club's site
+"""An event away from the site: the projector page, the bracket embedded in a club's site
 (the one page any site may frame), the bracket as SVG and PNG downloads, and a round robin's
 crosstable and sitters-out; each page's queries do not grow with the event."""
 

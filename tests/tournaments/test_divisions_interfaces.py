@@ -1,4 +1,4 @@
-"""Divisions and handicaps through the API and the pages (issue 17 point 5): the settings sent and
+"""Divisions and handicaps through the API and the pages: the settings sent and
 read back, a sign-up's division, the director's placing, each entrant's division and each
 match's handicap start where they are shown, in queries that do not grow with the event."""
 

@@ -1,4 +1,4 @@
-"""Divisions and handicaps through the services (issue 17 point 5): the settings (EventRules, each
+"""Divisions and handicaps through the services: the settings (EventRules, each
 field checked), an entrant's division at entry and the director's placing (audited), and the
 handicap start of the matches the draw and the rounds make ("divisions rule N":
 ``tournaments.draw.divisions``)."""

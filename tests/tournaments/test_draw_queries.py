@@ -1,5 +1,5 @@
 """A draw and a round create their matches, sides, pairings and audit entries in bulk: the number
-of queries is a constant, the same for a small event and a big one (issue 12, point 1).
+of queries is a constant, the same for a small event and a big one.
 
 Queries are counted with a ``connection.execute_wrapper`` counter (``CaptureQueriesContext`` stops
 recording at 9,000). Each big event is compared with a small one of the same format: the same
@@ -183,7 +183,7 @@ def test_team_matches_are_started_in_the_same_queries_for_more_teams(organiser, 
     assert counts[0] == counts[1]
 
 
-# --- issue 17 point 5: divisions and handicaps ---
+# --- divisions and handicaps ---
 
 DIVISIONS = [{"name": "Open"}, {"name": "Intermediate"}, {"name": "Novice"}]
 HANDICAPS = [{"division": "Intermediate", "against": "Open", "length": 7, "points": 1},

@@ -1,4 +1,4 @@
-"""Paper (issue 16, point 5): the draw sheet, the scoresheets and the results sheet of a round, and
+"""Paper: the draw sheet, the scoresheets and the results sheet of a round, and
 a match's scoresheet, rendered to PDF by the routes and read back with pypdf: page count, page size
 and text (Latin, Romanian diacritics, Korean and Arabic names included)."""
 

@@ -27,13 +27,13 @@ DOUBLE_16 = {
 
 
 @pytest.fixture
-def double16():
+def double_of_16():
     tournament, players = drawn(16, organiser=make_organiser(), format=Tournament.Format.DOUBLE_ELIMINATION)
     return tournament, players
 
 
-def test_every_round_of_a_16_player_double_elimination_is_named(double16):
-    tournament, _ = double16
+def test_every_round_of_a_16_player_double_elimination_is_named(double_of_16):
+    tournament, _ = double_of_16
     with translation.override("en"):
         bracket = tournament_bracket(tournament=tournament)
         assert {f.name: [r.label for r in f.rounds] for f in bracket.flights} == DOUBLE_16
@@ -52,8 +52,8 @@ def test_single_elimination_keeps_its_names():
         assert [r.label for r in tournament_bracket(tournament=small).flights[0].rounds] == ["Semi-finals", "Final"]
 
 
-def test_the_api_gives_each_round_its_name_and_kind(double16):
-    tournament, _ = double16
+def test_the_api_gives_each_round_its_name_and_kind(double_of_16):
+    tournament, _ = double_of_16
     url = f"/api/v1/tournaments/{tournament.pk}/bracket/"
     body = client_for().get(url, HTTP_ACCEPT_LANGUAGE="en").data
     assert {f["name"]: [r["name"] for r in f["rounds"]] for f in body["flights"]} == DOUBLE_16
@@ -66,8 +66,8 @@ def test_the_api_gives_each_round_its_name_and_kind(double16):
     assert final["round_name"] == "Grand final"
 
 
-def test_the_bracket_page_heads_each_column_with_its_round(client, double16):
-    tournament, _ = double16
+def test_the_bracket_page_heads_each_column_with_its_round(client, double_of_16):
+    tournament, _ = double_of_16
     html = unescape(client.get(reverse("tournaments:bracket", args=[tournament.pk]), {"flight": "losers"},
                                HTTP_ACCEPT_LANGUAGE="en").content.decode())
     for name in DOUBLE_16["losers"][:4]:  # the page shows a window of rounds
@@ -77,8 +77,8 @@ def test_the_bracket_page_heads_each_column_with_its_round(client, double16):
     assert "Grand final" in html and "Grand final reset" in html
 
 
-def test_a_match_page_names_its_round_in_one_query(double16, django_assert_num_queries):
-    tournament, players = double16
+def test_a_match_page_names_its_round_in_one_query(double_of_16, django_assert_num_queries):
+    tournament, players = double_of_16
     match = play(tournament, "winners-1-1", players[0])
     loser_match = pairing(tournament, "winners-1-1").match
     assert loser_match.pk == match.pk
@@ -92,6 +92,6 @@ def test_a_match_page_names_its_round_in_one_query(double16, django_assert_num_q
     assert f"{tournament.name}, Winners' round 1" in html
 
 
-def test_a_match_outside_the_bracket_has_no_round_name(double16):
-    tournament, _ = double16
+def test_a_match_outside_the_bracket_has_no_round_name(double_of_16):
+    tournament, _ = double_of_16
     assert match_round_name(tournament=tournament, match_id=0) is None

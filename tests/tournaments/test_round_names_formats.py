@@ -1,4 +1,4 @@
-"""One naming of rounds for every format (issue 16): ``tournaments.draw.names`` decides, and the
+"""One naming of rounds for every format: ``tournaments.draw.names`` decides, and the
 headings (``round_label``), the sentences of a correction (``round_phrase``), the next-match line,
 the rounds page and the projector all say what it decides."""
 

@@ -1,4 +1,4 @@
-"""Team events (RULES.md §7, issue 4 points 5 and 6): teams with a captain and reserves, board
+"""Team events (RULES.md §7): teams with a captain and reserves, board
 orders locked when the round starts (and unlocked again when a correction resets the team match
 that locked them), team matches of N boards won by the majority, team tables (a level team match
 has no winner), a Swiss or round robin of teams finished only once every team match is decided,

@@ -1,5 +1,5 @@
-"""Withdrawing a team (issue 4, point 1: "withdrawal (remaining matches forfeited by the rules)",
-for the team events of point 6): every unplayed board of its open team matches is forfeited by
+"""Withdrawing a team (a withdrawal's remaining matches are forfeited by the rules, in team
+events too): every unplayed board of its open team matches is forfeited by
 the organiser's override with the minimum winning score, unrated; boards already confirmed keep
 their result; the team match is then decided for the opponent, the bracket advances, a Swiss
 stops pairing the team, and a round robin forfeits its remaining team matches at once.

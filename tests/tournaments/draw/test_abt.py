@@ -1,4 +1,4 @@
-"""Issue 17, point 6: the ABT-style modified Swiss (tournaments/draw/abt.py), table-driven.
+"""The ABT-style modified Swiss (tournaments/draw/abt.py), table-driven.
 
 Each case cites the rule as the module states it ("ABT modified Swiss, in our own words": we
 could not read the American Backgammon Tour's regulations here, so no section numbers).

@@ -11,7 +11,7 @@ from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAIT
 from tournaments.draw.cascade import cascade
 
 
-def consolation16():
+def consolation_of_16():
     bracket = single_elimination(list(range(1, 17)), lengths=5)
     return add_consolation(bracket, lengths=3, rounds=1)
 
@@ -26,7 +26,7 @@ def play(bracket, results, *keys, bottom=()):
 
 
 def test_a_different_winner_two_rounds_deep_resets_the_main_and_consolation_matches_it_reached():
-    bracket = consolation16()
+    bracket = consolation_of_16()
     # Round 1 of both flights as far as they go, then main round 2 and the first consolation match.
     results = play(bracket, {}, *(f"main-1-{i}" for i in range(1, 9)), "main-2-1", "main-2-2", "consolation-1-1")
     state = advance(bracket, results)
@@ -57,7 +57,7 @@ def test_a_reset_match_the_player_who_stays_had_won_is_void_too_and_what_it_fed_
     # Both quarter-finals feeding the first semi-final were won by their bottom players (8 beat
     # 1, 5 beat 4); the semi-final is to be played. Correcting main-1-1 so that 16 won puts 16
     # in 8's quarter-final: 8's win over 1 no longer stands, so the semi-final 8 v 5 is reset.
-    bracket = consolation16()
+    bracket = consolation_of_16()
     results = play(bracket, {}, *(f"main-1-{i}" for i in range(1, 9)), "main-2-1", "main-2-2",
                    bottom=("main-2-1", "main-2-2"))
     assert advance(bracket, results).get("main-3-1").pairing is not None
@@ -74,14 +74,14 @@ def test_a_reset_match_the_player_who_stays_had_won_is_void_too_and_what_it_fed_
 
 
 def test_the_same_winner_with_another_score_resets_nothing():
-    bracket = consolation16()
+    bracket = consolation_of_16()
     results = play(bracket, {}, *(f"main-1-{i}" for i in range(1, 9)), "main-2-1")
     found = cascade(bracket, results, "main-1-1", 1)
     assert found.same_winner and found.resets == () and found.results == results
 
 
 def test_a_correction_with_nothing_built_on_it_yet_resets_only_the_pairing_it_filled():
-    bracket = consolation16()
+    bracket = consolation_of_16()
     results = play(bracket, {}, "main-1-1", "main-1-2")
     found = cascade(bracket, results, "main-1-1", 16)
     assert [(r.id, r.before.status, r.after.status) for r in found.resets] == [
@@ -133,7 +133,7 @@ def test_a_withdrawn_player_the_correction_puts_in_a_match_gives_his_opponent_a_
     # 16 lost main-1-1 and withdrew; 1's quarter-final v 8 is made. Correcting main-1-1 so that 16
     # won: 16's quarter-final has no match of its own, 8 goes through by walkover and the
     # semi-final (8 v the winner of main-2-2, 4) is to be played, where nothing was stored yet.
-    bracket = consolation16()
+    bracket = consolation_of_16()
     results = play(bracket, {}, *(f"main-1-{i}" for i in range(1, 9)), "main-2-2")
     before = advance(bracket, results)
     matched = {s.match.id for s in before.matches if s.status in (READY, PLAYED)} - {"consolation-1-1"}
@@ -150,7 +150,7 @@ def test_a_withdrawn_player_the_correction_puts_in_a_match_gives_his_opponent_a_
 
 
 def test_results_downstream_that_the_change_does_not_reach_stand():
-    bracket = consolation16()
+    bracket = consolation_of_16()
     results = play(bracket, {}, *(f"main-1-{i}" for i in range(1, 9)), "main-2-1", "main-2-2", "main-2-3")
     found = cascade(bracket, results, "main-1-5", advance(bracket, results).get("main-1-5").loser)
     assert "main-2-1" not in {r.id for r in found.resets}
@@ -179,7 +179,7 @@ def test_a_bye_row_whose_player_changes_is_rewritten_not_removed():
 @pytest.mark.parametrize(("key", "winner", "code"), [
     ("main-9-9", 1, "unknown_match"), ("main-2-1", 1, "match_not_ready"), ("main-1-1", 5, "not_in_match")])
 def test_bad_input_is_a_draw_error_naming_the_match(key, winner, code):
-    bracket = consolation16()
+    bracket = consolation_of_16()
     with pytest.raises(DrawError) as caught:
         cascade(bracket, play(bracket, {}, "main-1-1"), key, winner)
     assert caught.value.code == code

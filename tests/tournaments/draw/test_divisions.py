@@ -1,7 +1,7 @@
-"""Divisions and handicaps (issue 17 point 5), table-driven: each test names the rule of
+"""Divisions and handicaps, table-driven: each test names the rule of
 ``tournaments.draw.divisions`` it checks ("divisions rule N", as its docstring numbers them).
 The Chicago Open figure (an Intermediate starts 1-0 against an Open player in a match to 7) is
-the issue's; we could not read a published table here, so the rest of the default table is ours,
+taken as reported; we could not read a published table here, so the rest of the default table is ours,
 as the module says."""
 
 from __future__ import annotations

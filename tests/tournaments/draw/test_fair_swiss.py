@@ -1,4 +1,4 @@
-"""The fairest Swiss pairing (issue 17, point 7): each round a valid pairing of the least squared
+"""The fairest Swiss pairing: each round a valid pairing of the least squared
 score differences, then the fewest floaters, checked against an exact optimum computed here.
 
 The reference is networkx's ``max_weight_matching`` (a test-only dependency, pinned in
@@ -110,15 +110,15 @@ def test_a_start_from_a_matching_of_the_heaviest_edges_gives_the_same_optimum():
         max_weight_matching(n, edges, initial=[next(k for k, e in enumerate(edges) if e[2] < 9)])
 
 
-# --- the issue's six players ---------------------------------------------------------------------
+# --- six players after three rounds --------------------------------------------------------------
 
 
 def beat(winner, loser) -> Result:
     return Result(winner, loser, winner)
 
 
-def test_issue_17_six_players_round_4_no_longer_pairs_2_against_0():
-    """Issue 17's case: after three rounds a, c, e, f have 2 wins, b 1, d none. The top-down
+def test_six_players_in_round_4_are_paired_without_a_2_against_0():
+    """After three rounds a, c, e, f have 2 wins, b 1, d none. The top-down
     pairing meets c v b (2 v 1) and e v d (2 v 0); the four on 2 wins can meet among themselves
     and b v d is 1 v 0: no difference above 1."""
     history = [
@@ -236,7 +236,7 @@ def test_every_round_of_a_seeded_event_has_the_least_score_differences_and_no_av
 
 
 def test_the_top_down_pairing_made_avoidable_floaters_and_the_fair_one_none_in_the_same_positions():
-    """Issue 17's 64-player finding: ten events of 64 players, 7 rounds each, played by the
+    """The top-down pairing at 64 players: ten events of 64 players, 7 rounds each, played by the
     top-down pairing; in 7 of the 70 rounds it paired across score groups although every group
     could be paired within itself. Asked in the same positions, the fair pairing never does."""
     avoidable = {"fair": 0, "top_down": 0}

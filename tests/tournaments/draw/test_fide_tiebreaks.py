@@ -1,4 +1,4 @@
-"""Issue 17, point 7: the FIDE options, table-driven, each case citing the rule it implements.
+"""The FIDE options, table-driven, each case citing the rule it implements.
 
 The rules are FIDE's (the FIDE Handbook: the tie-break regulations, C.02 and its successor C.07,
 and the Berger tables for round robins, C.05 Annex 1). We could not read the handbook here, so

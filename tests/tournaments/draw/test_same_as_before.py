@@ -9,7 +9,7 @@ the first, so the games among the smaller group decide (test_standings.py). An o
 tie-break follows head-to-head may therefore rank differently from the copy; for those orders the
 copy still gives the order up to head-to-head, which the new table only refines, and entrants who
 still share a place must have a level mini-table (:func:`_ranks_as_before`).
-Since issue 17 the default pairing is the fairest one (``method="fair"``, tested in
+The default pairing is the fairest one (``method="fair"``, tested in
 test_fair_swiss.py); the greedy pairing these copies specify is ``method="top_down"``, so the
 comparisons here ask for it by name.
 """

@@ -1,4 +1,4 @@
-"""Flights directors use (issue 17, point 4), table-driven, each test citing its rule:
+"""Flights directors use, table-driven, each test citing its rule:
 
 - "shifted progressive consolation": TourneyGeek's notation, as we read it (we could not read his
   pages here): a fed flight's rounds but the final, a letter for each main round whose losers join
@@ -38,7 +38,7 @@ def play_out(bracket, seed: int = 0):
 @pytest.mark.parametrize(
     ("n", "rounds", "today", "shifted"),
     [
-        (64, 4, "A.B.|.C.|.D.|.", "A.B.C.D.|.|."),  # the issue's own example: one round shorter
+        (64, 4, "A.B.|.C.|.D.|.", "A.B.C.D.|.|."),  # the example above: one round shorter
         (64, 5, "A.B.|.C.|.D.|.E.", "A.B.C.D.|.|.E."),
         (128, 4, "A.B.|.C.|.D.|.|.", "A.B.C.D.|.|.|."),
         (128, 6, "A.B.|.C.|.D.|.E.|.F.", "A.B.C.D.|.|.E.|.F."),

@@ -1,4 +1,4 @@
-"""Issue 17, point 6 (abt17) and the leftovers of point 7 on the pages and the API: who is still
+"""The ABT-style modified Swiss and the FIDE tie-breaks on the pages and the API: who is still
 in contention in an ABT-style modified Swiss (tournaments/draw/abt.py) and its playoffs on the
 standings page and GET /api/v1/tournaments/{id}/contention/; the director's start from the round
 page and POST /api/v1/tournaments/{id}/playoffs/; the FIDE tie-breaks said in a sentence; the
@@ -127,7 +127,7 @@ def test_abt_standings_page_takes_the_same_queries_for_4_and_16_entrants(client,
 
 @pytest.mark.parametrize(("tiebreaks", "shown"), [("fide", True), ("standard", False)])
 def test_fide_tiebreak_option_is_said_in_a_sentence_on_the_standings_page(client, olga, tiebreaks, shown):
-    """Issue 17 point 7: FIDE's virtual opponent for byes and unplayed rounds, strict direct encounter."""
+    """FIDE's virtual opponent for byes and unplayed rounds, strict direct encounter."""
     tournament, _ = drawn(4, organiser=olga, format="swiss", swiss_tiebreaks=tiebreaks)
     _status, text = page(client, "standings", tournament)
     fide = ("a bye or a round not played counts in the Buchholz as a game against a virtual opponent" in text
@@ -215,7 +215,7 @@ def test_abt_api_start_is_409_while_more_can_cash_than_are_paid(olga):
 @pytest.mark.parametrize(("field", "value"), [("swiss_pairing", "top_down"), ("swiss_tiebreaks", "fide"),
                                               ("abt_playoffs", False)])
 def test_fide_and_abt_settings_patched_after_the_first_draw_are_409_naming_the_field(olga, field, value):
-    """Issue 17 points 6 and 7: the rounds were paired, ranked and counted by them."""
+    """The FIDE and modified Swiss settings: the rounds were paired, ranked and counted by them."""
     tournament, _ = modified_swiss(olga)
     response = client_for(olga).patch(f"/api/v1/tournaments/{tournament.pk}/", {field: value}, format="json")
     assert response.status_code == 409 and response.data["code"] == "not_editable"

@@ -1,4 +1,4 @@
-"""Flights directors use and paid places (issue 17, point 4) through the settings, the services,
+"""Flights directors use and paid places through the settings, the services,
 the API and the pages: EventRules checks each setting naming its field; the draw builds the
 shifted consolation, the playoff for 2nd and the open last chance; results advance into them;
 the paid places show on their page, the placings and the API, at a constant number of queries."""
@@ -82,7 +82,7 @@ def play_out(tournament: Tournament, seed: int = 1) -> None:
     ],
 )
 def test_event_rules_refuse_flights_settings_naming_the_field(rules, field):
-    """Each flights setting is checked where it is published (issue 17 point 4: shifted
+    """Each flights setting is checked where it is published (the shifted
     consolation, playoff for 2nd, open last chance, paid places per flight)."""
     with pytest.raises(DomainError) as raised:
         EventRules(name="Cup", **rules)

@@ -1,4 +1,4 @@
-"""Re-entry (buy-back) into the main while its first round is open (issue 17, point 4): the event's
+"""Re-entry (buy-back) into the main while its first round is open: the event's
 setting, the service ``entry_reenter`` (the pure rule ``tournaments.draw.flights.reentry`` applied
 to the stored event), its refusals, the database's limits and the bracket going on with the
 re-entered player.
@@ -337,7 +337,7 @@ def test_a_correction_cannot_make_a_re_entered_loser_the_winner_until_the_re_ent
 
 
 def test_disqualifying_a_re_entered_player_withdraws_the_entry_that_plays_the_match(event):
-    """Issue 17 point 4 with RULES.md §9: a player who re-entered holds two entries; a
+    """Re-entry with RULES.md §9: a player who re-entered holds two entries; a
     disqualification ruled on his re-entry's match withdraws the re-entry (his first entry, already
     out of the main, stays as it was)."""
     from rulings.models import Dispute, Ruling

@@ -1,4 +1,4 @@
-"""Re-entry (buy-back) into the main (issue 17, point 4) through the API and the director's pages:
+"""Re-entry (buy-back) into the main through the API and the director's pages:
 the setting sent and read back, ``POST .../entries/{id}/reenter/`` and its refusals, the manage
 page's "Re-enter" button (only beside a first-round loser who may re-enter now), and "(re-entry)"
 beside the entrant on the entries list and the bracket.

@@ -1,4 +1,4 @@
-"""Issue 17, point 6 (abt17), through the services: the ABT-style modified Swiss stops when the
+"""The ABT-style modified Swiss through the services: it stops when the
 players who can still cash are no more than the paid places (tournaments/draw/abt.py) and plays
 single-elimination playoffs among them; three players: seed 1 has a bye into the final, seeds 2
 and 3 play for the other seat (tournaments/services/playoffs.py)."""
@@ -211,7 +211,7 @@ def test_abt_setting_cannot_change_after_the_draw(organiser):
 
 @pytest.mark.parametrize(("field", "value"), [("swiss_pairing", "top_down"), ("swiss_tiebreaks", "fide")])
 def test_fide_swiss_settings_cannot_change_after_the_first_draw(organiser, field, value):
-    """Issue 17 point 7: the rounds were paired and ranked by them (409 naming the field)."""
+    """The FIDE Swiss settings: the rounds were paired and ranked by them (409 naming the field)."""
     tournament, _ = drawn(4, organiser=organiser, format="swiss")
     with pytest.raises(Conflict) as caught:
         tournament_update(tournament_id=tournament.pk, user=organiser, changes={field: value})

@@ -1,4 +1,4 @@
-"""Issue 17, point 7, through the services: the Swiss pairing method, the FIDE tie-breaks and the
+"""Through the services: the Swiss pairing method, the FIDE tie-breaks and the
 Berger order are event settings (EventRules), checked when the event is made and read by the
 pairing, the standings and the round robin's draw."""
 
