@@ -99,7 +99,7 @@ def pytest_xdist_make_scheduler(config, log):
     biggest unit first, and the tests of a folder of ``ONE_WORKER`` go to one worker together.
 
     Not xdist's ``--dist loadgroup`` and the ``xdist_group`` mark: it tells the controller the group
-    by rewriting the tests' node ids, which pytest 9.2 no longer reads (pytest-xdist issue 1386),
+    by rewriting the tests' node ids, which pytest 9.2 no longer reads (upstream: pytest-dev/pytest-xdist#1386),
     so the tests would be spread silently. The controller knows the paths. Returns None (xdist's
     own scheduler) for any other ``--dist``."""
     if config.getvalue("dist") != "load":
