@@ -1,0 +1,160 @@
+"""How the house reads: the measures a newcomer meets, counted from the tree (no Django, no database).
+
+    .venv/bin/python bench/house.py [--list]
+
+It prints, for the product code (every app, not tests/, bench/ or migrations):
+- branches on an event's format or kind: ``if``/``elif``/conditional expressions, comparisons and
+  ``match`` statements that read an attribute or name called ``format`` or ``kind``, per file,
+  and ``{% if %}`` tags on them in templates;
+- the ways to extend: classes named ``*Hook``, module-level hook instances, ``*_register`` functions;
+- modules over 600 lines;
+- private names taken across modules (``from x import _name``, ``x._name`` of an imported
+  module; each name once per module that takes it), and those across apps;
+- mentions of an issue or a session tag (tests/test_no_history.py's patterns);
+- the README's lines before its "Run it" heading.
+``--list`` prints where each is, not only how many.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.test_no_history import mentions  # noqa: E402
+
+FORMAT_NAMES = {"format", "kind"}
+# Django's documented underscore names: public by its own convention.
+DJANGO_PUBLIC = {"_meta", "_default_manager", "_base_manager", "_state"}
+BIG = 600
+
+
+def product_files(suffix: str) -> list[Path]:
+    out = subprocess.run(["git", "ls-files", f"*{suffix}"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return [ROOT / name for name in out.stdout.split()
+            if not name.startswith(("tests/", "bench/", "locale/")) and "/migrations/" not in name]
+
+
+def reads_format(node: ast.AST) -> bool:
+    return any((isinstance(sub, ast.Attribute) and sub.attr in FORMAT_NAMES)
+               or (isinstance(sub, ast.Name) and sub.id in FORMAT_NAMES) for sub in ast.walk(node))
+
+
+def format_branches(tree: ast.AST) -> list[int]:
+    lines = []
+    for node in ast.walk(tree):
+        test = getattr(node, "test", None) if isinstance(node, (ast.If, ast.IfExp, ast.While)) else (
+            node.subject if isinstance(node, ast.Match) else None)
+        if test is not None and reads_format(test):
+            lines.append(node.lineno)
+        elif isinstance(node, ast.comprehension) and any(reads_format(test) for test in node.ifs):
+            lines.append(node.target.lineno)
+    return sorted(set(lines))
+
+
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def absolute(node: ast.ImportFrom, here: str, package: bool) -> str:
+    """The module a ``from`` import names, relative ones resolved from module ``here``."""
+    if not node.level:
+        return node.module or ""
+    parts = here.split(".") if package else here.split(".")[:-1]
+    parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
+    return ".".join(parts + ([node.module] if node.module else []))
+
+
+def private_imports(tree: ast.AST, here: str, package: bool) -> list[tuple[int, str]]:
+    found = []
+    imported_modules = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = absolute(node, here, package)
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__") and module != here:
+                    found.append((node.lineno, f"{module}.{alias.name}"))
+                else:
+                    imported_modules[alias.asname or alias.name] = f"{module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                imported_modules[alias.asname or alias.name.split(".")[0]] = alias.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and node.attr not in DJANGO_PUBLIC and isinstance(node.value, ast.Name) and node.value.id in imported_modules):
+            target = imported_modules[node.value.id]
+            if target.split(".")[0] in APPS:
+                found.append((node.lineno, f"{target}.{node.attr}"))
+    return sorted({target: line for line, target in sorted(found, reverse=True)}.items(), key=lambda item: item[1])
+
+
+APPS = {path.parent.name for path in ROOT.glob("*/__init__.py")} - {"tests", "bench"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--list", action="store_true", help="say where, not only how many")
+    args = parser.parse_args()
+    branches, big, private, hooks, registers, history = Counter(), {}, [], [], [], []
+    for path in product_files(".py"):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(ROOT).as_posix()
+        tree = ast.parse(text)
+        if found := format_branches(tree):
+            branches[name] += len(found)
+        if text.count("\n") > BIG:
+            big[name] = text.count("\n")
+        for target, line in private_imports(tree, module_of(path), path.name == "__init__.py"):
+            private.append((name, line, target))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Hook"):
+                hooks.append(f"{name}:{node.lineno} class {node.name}")
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("_register"):
+                registers.append(f"{name}:{node.lineno} {node.name}")
+            if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id.endswith("Hook")):
+                hooks.append(f"{name}:{node.lineno} instance of {node.value.func.id}")
+        for number, line in enumerate(text.splitlines(), start=1):
+            history += [f"{name}:{number} {found}" for found in mentions(line)]
+    template_branches = Counter()
+    for path in product_files(".html"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            template_branches[path.relative_to(ROOT).as_posix()] += len(
+                re.findall(r"{%\s*(?:if|elif)\b[^%]*\.(?:format|kind)\b", line))
+    template_branches = +template_branches
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    run_it = next((i for i, line in enumerate(readme) if re.match(r"#+\s*Run it", line)), len(readme))
+    across_apps = [item for item in private if item[2].split(".")[0] != item[0].split("/")[0]]
+
+    print(f"branches on format/kind: {sum(branches.values())} in {len(branches)} files; "
+          f"{sum(template_branches.values())} in {len(template_branches)} templates")
+    print(f"ways to extend: {len([h for h in hooks if ' class ' in h])} Hook classes, "
+          f"{len([h for h in hooks if 'instance' in h])} hook instances, {len(registers)} *_register functions")
+    print(f"modules over {BIG} lines: {len(big)}")
+    print(f"private names across modules: {len(private)} ({len(across_apps)} across apps)")
+    print(f"issue or session tags: {len(history)}")
+    print(f"README lines before 'Run it': {run_it}")
+    if args.list:
+        for name, count in branches.most_common():
+            print(f"  branches {name}: {count}")
+        for name, count in template_branches.most_common():
+            print(f"  template branches {name}: {count}")
+        for line in hooks + registers:
+            print(f"  {line}")
+        for name, lines in sorted(big.items(), key=lambda item: -item[1]):
+            print(f"  {name}: {lines} lines")
+        for name, line, target in private:
+            print(f"  {name}:{line} takes {target}")
+        for line in history:
+            print(f"  {line}")
+
+
+if __name__ == "__main__":
+    main()
