@@ -29,10 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.test_no_history import mentions  # noqa: E402
+from tests.test_public_names import taken_across_modules  # noqa: E402
 
 FORMAT_NAMES = {"format", "kind"}
-# Django's documented underscore names: public by its own convention.
-DJANGO_PUBLIC = {"_meta", "_default_manager", "_base_manager", "_state"}
 BIG = 600
 
 
@@ -59,42 +58,6 @@ def format_branches(tree: ast.AST) -> list[int]:
     return sorted(set(lines))
 
 
-def module_of(path: Path) -> str:
-    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-
-
-def absolute(node: ast.ImportFrom, here: str, package: bool) -> str:
-    """The module a ``from`` import names, relative ones resolved from module ``here``."""
-    if not node.level:
-        return node.module or ""
-    parts = here.split(".") if package else here.split(".")[:-1]
-    parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
-    return ".".join(parts + ([node.module] if node.module else []))
-
-
-def private_imports(tree: ast.AST, here: str, package: bool) -> list[tuple[int, str]]:
-    found = []
-    imported_modules = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            module = absolute(node, here, package)
-            for alias in node.names:
-                if alias.name.startswith("_") and not alias.name.startswith("__") and module != here:
-                    found.append((node.lineno, f"{module}.{alias.name}"))
-                else:
-                    imported_modules[alias.asname or alias.name] = f"{module}.{alias.name}"
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                imported_modules[alias.asname or alias.name.split(".")[0]] = alias.name
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
-                and node.attr not in DJANGO_PUBLIC and isinstance(node.value, ast.Name) and node.value.id in imported_modules):
-            target = imported_modules[node.value.id]
-            if target.split(".")[0] in APPS:
-                found.append((node.lineno, f"{target}.{node.attr}"))
-    return sorted({target: line for line, target in sorted(found, reverse=True)}.items(), key=lambda item: item[1])
-
-
 APPS = {path.parent.name for path in ROOT.glob("*/__init__.py")} - {"tests", "bench"}
 
 
@@ -102,7 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--list", action="store_true", help="say where, not only how many")
     args = parser.parse_args()
-    branches, big, private, hooks, registers, history = Counter(), {}, [], [], [], []
+    branches, big, hooks, registers, history = Counter(), {}, [], [], []
     for path in product_files(".py"):
         text = path.read_text(encoding="utf-8")
         name = path.relative_to(ROOT).as_posix()
@@ -111,8 +74,6 @@ def main() -> None:
             branches[name] += len(found)
         if text.count("\n") > BIG:
             big[name] = text.count("\n")
-        for target, line in private_imports(tree, module_of(path), path.name == "__init__.py"):
-            private.append((name, line, target))
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name.endswith("Hook"):
                 hooks.append(f"{name}:{node.lineno} class {node.name}")
@@ -131,7 +92,8 @@ def main() -> None:
     template_branches = +template_branches
     readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     run_it = next((i for i, line in enumerate(readme) if re.match(r"#+\s*Run it", line)), len(readme))
-    across_apps = [item for item in private if item[2].split(".")[0] != item[0].split("/")[0]]
+    private = taken_across_modules()  # "file:line takes module._name" (tests/test_public_names.py)
+    across_apps = [item for item in private if item.split(" takes ")[1].split(".")[0] != item.split("/")[0]]
 
     print(f"branches on format/kind: {sum(branches.values())} in {len(branches)} files; "
           f"{sum(template_branches.values())} in {len(template_branches)} templates")
@@ -150,8 +112,8 @@ def main() -> None:
             print(f"  {line}")
         for name, lines in sorted(big.items(), key=lambda item: -item[1]):
             print(f"  {name}: {lines} lines")
-        for name, line, target in private:
-            print(f"  {name}:{line} takes {target}")
+        for line in private:
+            print(f"  {line}")
         for line in history:
             print(f"  {line}")
 

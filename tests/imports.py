@@ -1,6 +1,7 @@
 """Reading a module's imports with ``ast``, for the tests that keep the house in shape: the pure
-engine and draw (tests/engine/test_purity.py, tests/tournaments/draw/test_purity.py) and the
-layers of the apps (tests/test_layers.py)."""
+engine and draw (tests/engine/test_purity.py, tests/tournaments/draw/test_purity.py), the
+layers of the apps (tests/test_layers.py) and the private names no module takes from another
+(tests/test_public_names.py)."""
 
 from __future__ import annotations
 
@@ -67,3 +68,41 @@ def _names(node: ast.AST, package: str) -> list[str]:
     ):
         return [node.args[0].value]
     return []
+
+
+# Django's documented underscore names, public by its own convention.
+DJANGO_PUBLIC = frozenset({"_meta", "_default_manager", "_base_manager", "_state"})
+
+
+def private_names(source: str, module: str, package: str, apps: frozenset[str]) -> list[tuple[int, str]]:
+    """The private names (one leading underscore) that ``module`` takes from another module of
+    ``apps``: ``from x import _name`` and ``x._name`` of a module it imported, each as (line,
+    "x._name"), the first line a name is taken on."""
+    tree = ast.parse(source)
+    taken: dict[str, int] = {}
+    bound: dict[str, str] = {}
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__") and name not in DJANGO_PUBLIC
+
+    def take(line: int, target: str) -> None:
+        if target.split(".")[0] in apps and target.rpartition(".")[0] != module:
+            taken.setdefault(target, line)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source_module = _names(node, package)[0]
+            for alias in node.names:
+                if private(alias.name):
+                    take(node.lineno, f"{source_module}.{alias.name}")
+                else:
+                    bound[alias.asname or alias.name] = f"{source_module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                # "import a.b as c" binds c to a.b; "import a.b" binds a.
+                bound[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and private(node.attr) and isinstance(node.value, ast.Name)
+                and node.value.id in bound):
+            take(node.lineno, f"{bound[node.value.id]}.{node.attr}")
+    return sorted(((line, target) for target, line in taken.items()))
