@@ -1,5 +1,5 @@
-"""The README's production shape as files: gunicorn's settings (config/gunicorn.conf.py) and
-nginx's site (config/nginx/crawford.conf) load, and agree with the README and the service's
+"""The production shape (docs/production.md) as files: gunicorn's settings (config/gunicorn.conf.py)
+and nginx's site (config/nginx/crawford.conf) load, and agree with that page and the service's
 settings. Their behaviour under idle and slow clients is in tests/faults/test_proxy.py."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from gunicorn.app.base import Application
 
 from tests.faults.stack import BASE_DIR, GUNICORN_CONF, NGINX, NGINX_SITE, render_nginx
 
-README = (BASE_DIR / "README.md").read_text()
+PRODUCTION = (BASE_DIR / "docs" / "production.md").read_text()
 SITE = NGINX_SITE.read_text()
 
 
 def production_shape() -> str:
-    return README.split("## Production shape", 1)[1].split("\n## ", 1)[0]
+    return PRODUCTION.split("## Production shape", 1)[1].split("\n## ", 1)[0]
 
 
 def directive(name: str) -> list[str]:
