@@ -63,7 +63,7 @@ def test_the_nginx_site_buffers_and_times_out_clients_and_passes_what_the_servic
     # Django's SECURE_PROXY_SSL_HEADER, replaced from the scheme nginx was reached by.
     assert settings.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")
     assert headers["X-Forwarded-Proto"] == "$scheme"
-    # The client's address appended last, where CRAWFORD_NUM_PROXIES=1 (the README's) reads it.
+    # The client's address appended last, where CRAWFORD_NUM_PROXIES=1 (the page's) reads it.
     assert headers["X-Forwarded-For"] == "$proxy_add_x_forwarded_for"
     assert "CRAWFORD_NUM_PROXIES=1" in production_shape()
     # Host is checked by Django; X-Forwarded-Host is never trusted, and not passed on.
