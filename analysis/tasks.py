@@ -1,7 +1,7 @@
 """The analysis task, on the ``analysis`` queue (config/settings.py TASK_QUEUES), with its own
 time limits (``CRAWFORD_ANALYSIS_SOFT_TIME_LIMIT``, ``CRAWFORD_ANALYSIS_TIME_LIMIT``; the broker's
 visibility timeout is set above the hard one). Start its workers with
-``celery -A config worker -Q analysis`` (README, "Production shape"), on any machine with gnubg."""
+``celery -A config worker -Q analysis`` (docs/production.md, "Production shape"), on any machine with gnubg."""
 
 from __future__ import annotations
 

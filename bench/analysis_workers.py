@@ -10,7 +10,7 @@ Everything runs on loopback and through the product's own paths:
    imported through the import services (checked, every name mapped to a guest, written): a file
    imported by an earlier run is found as its match (the import's duplicate), so runs reuse them;
 2. for 1 and then 2 worker processes (``celery -A config worker -Q <prefix>analysis --pool=solo``
-   each, the README's production command, on queues of this run only, removed at the end): the
+   each, the production shape's command, on queues of this run only, removed at the end): the
    workers are started and waited for, then every match's analysis is asked for at ``--plies``
    (the longest matches first)
    through ``analysis.services.match_analysis_request`` (its task written in the outbox and sent

@@ -1,4 +1,4 @@
-"""API benchmark: requests per second of the match API in the README's production shape, each
+"""API benchmark: requests per second of the match API in the production shape (docs/production.md), each
 against a no-op endpoint of the same server measured in the same run.
 
     .venv/bin/python bench/api.py [--seconds 6] [--rounds 3] [--connections 16] [--workers 4] [--threads 4]
@@ -10,7 +10,7 @@ Everything runs on loopback (127.0.0.1) and is bounded in time:
    scheduled matches, each with an API token for its side-0 player (a REAL first report: each
    request reports on a match nobody has reported), and as many reported matches, each with a
    token for its side-1 player (a REAL confirmation: each request confirms another match);
-2. gunicorn starts (gthread, ``--workers`` x ``--threads``: 4 x 4 as in the README) on a free
+2. gunicorn starts (gthread, ``--workers`` x ``--threads``: 4 x 4 as in docs/production.md) on a free
    port with ``bench/wsgi_bench.py``: the product's settings with DEBUG off, PostgreSQL, and Redis
    (database ``--redis-db``) as the cache (``core.cache.FailOpenRedisCache``) and the broker, the
    outbox publishing to queues of this run only (removed at the end), one trusted proxy
@@ -221,7 +221,7 @@ def bench_env(db_name: str = DB_NAME, redis_db: int = 0, prefix: str | None = No
         "DJANGO_SECURE_SSL_REDIRECT": "false",
         "DJANGO_LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
-        # Behind one proxy, as in the README: the client's address is the X-Forwarded-For's.
+        # Behind one proxy, as in docs/production.md: the client's address is the X-Forwarded-For's.
         "CRAWFORD_NUM_PROXIES": "1",
         # The throttles run, in Redis, but never refuse: a per-second rate keeps each counter's
         # history to a second (they are tested in tests/test_throttling.py).

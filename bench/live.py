@@ -1,5 +1,5 @@
 """Live pages benchmark: what the viewers of an event's live pages cost the server, and how soon
-they see a confirmed result, in the README's production shape.
+they see a confirmed result, in the production shape (docs/production.md).
 
     .venv/bin/python bench/live.py [--viewers 100 200] [--period 3] [--window 15] [--confirmations 8]
                                    [--players 64] [--workers 4] [--threads 4] [--db NAME] [--redis-db N]

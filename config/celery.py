@@ -1,7 +1,7 @@
 """The Celery app: reads CELERY_* from Django settings and finds each app's tasks.py.
 
 Two queues (config/settings.py): "imports" for the long jobs, "quick" for everything else, each
-named with CRAWFORD_QUEUE_PREFIX in front. The README's "Production shape" gives the commands.
+named with CRAWFORD_QUEUE_PREFIX in front. docs/production.md ("Production shape") gives the commands.
 """
 
 import os

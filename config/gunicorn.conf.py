@@ -1,4 +1,4 @@
-"""gunicorn's settings in the production shape (README "Production shape"):
+"""gunicorn's settings in the production shape (docs/production.md, "Production shape"):
 
     .venv/bin/gunicorn -c config/gunicorn.conf.py
 

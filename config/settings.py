@@ -273,7 +273,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # --- queues and the task outbox (core/outbox.py) ------------------------------------------------
 # Three queues: "imports" for the long import jobs, "analysis" for GNU Backgammon's analysis of a
-# match (CPU-bound, minutes; its workers may run on other machines: README "Production shape"),
+# match (CPU-bound, minutes; its workers may run on other machines: docs/production.md, "Production shape"),
 # "quick" for everything else, so neither delays another user's email or rating. Each queue's real name is the prefix plus
 # its name: the tests give their workers a prefix of their own so that no two runs share a queue.
 QUEUE_PREFIX = env_str("CRAWFORD_QUEUE_PREFIX", "")
@@ -372,7 +372,7 @@ REST_FRAMEWORK = {
                                ("renders", "60/minute"), ("renders_anon", "10/minute"))
     },
     # Without it DRF would take any client's X-Forwarded-For at its word; behind one proxy
-    # (README "Production shape") set CRAWFORD_NUM_PROXIES=1.
+    # (docs/production.md, "Production shape") set CRAWFORD_NUM_PROXIES=1.
     "NUM_PROXIES": env_int("CRAWFORD_NUM_PROXIES", 0),
 }
 SPECTACULAR_SETTINGS = {

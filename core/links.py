@@ -3,7 +3,7 @@ where a bare path ("/matches/3/") leads nowhere.
 
 Every link an email carries is made by :func:`absolute_url`, on the site's address:
 
-1. ``CRAWFORD_SITE_URL`` (README "Production shape"), where the site is served;
+1. ``CRAWFORD_SITE_URL`` (docs/production.md, "Production shape"), where the site is served;
 2. else the address the request that caused the email came to (a laptop: runserver, no site URL
    set). An email is sent by a task, after the request and often in another process (the task
    outbox, core/outbox.py), so the outbox row keeps that address when it is written

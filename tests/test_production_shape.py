@@ -1,5 +1,5 @@
-"""The README's production shape as files: gunicorn's settings (config/gunicorn.conf.py) and
-nginx's site (config/nginx/crawford.conf) load, and agree with the README and the service's
+"""The production shape (docs/production.md) as files: gunicorn's settings (config/gunicorn.conf.py)
+and nginx's site (config/nginx/crawford.conf) load, and agree with that page and the service's
 settings. Their behaviour under idle and slow clients is in tests/faults/test_proxy.py."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from gunicorn.app.base import Application
 
 from tests.faults.stack import BASE_DIR, GUNICORN_CONF, NGINX, NGINX_SITE, render_nginx
 
-README = (BASE_DIR / "README.md").read_text()
+PRODUCTION = (BASE_DIR / "docs" / "production.md").read_text()
 SITE = NGINX_SITE.read_text()
 
 
 def production_shape() -> str:
-    return README.split("## Production shape", 1)[1].split("\n## ", 1)[0]
+    return PRODUCTION.split("## Production shape", 1)[1].split("\n## ", 1)[0]
 
 
 def directive(name: str) -> list[str]:
@@ -63,7 +63,7 @@ def test_the_nginx_site_buffers_and_times_out_clients_and_passes_what_the_servic
     # Django's SECURE_PROXY_SSL_HEADER, replaced from the scheme nginx was reached by.
     assert settings.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")
     assert headers["X-Forwarded-Proto"] == "$scheme"
-    # The client's address appended last, where CRAWFORD_NUM_PROXIES=1 (the README's) reads it.
+    # The client's address appended last, where CRAWFORD_NUM_PROXIES=1 (the page's) reads it.
     assert headers["X-Forwarded-For"] == "$proxy_add_x_forwarded_for"
     assert "CRAWFORD_NUM_PROXIES=1" in production_shape()
     # Host is checked by Django; X-Forwarded-Host is never trusted, and not passed on.

@@ -311,7 +311,7 @@ class Browser:
 
 class Service:
     """``gunicorn config.wsgi`` (gthread, 2 workers of 2 threads) on a free port; or, given
-    ``config``, gunicorn with that settings file (the README's config/gunicorn.conf.py) and only
+    ``config``, gunicorn with that settings file (the production shape's config/gunicorn.conf.py) and only
     the port changed."""
 
     def __init__(self, stack: Stack, *, workers: int = 2, threads: int = 2, config: Path | None = None,
@@ -346,7 +346,7 @@ class Service:
         self.process.terminate(timeout=15)
 
 
-#: The README's production shape: gunicorn's settings and nginx's site.
+#: The production shape (docs/production.md): gunicorn's settings and nginx's site.
 GUNICORN_CONF = BASE_DIR / "config" / "gunicorn.conf.py"
 NGINX_SITE = BASE_DIR / "config" / "nginx" / "crawford.conf"
 NGINX = "/usr/sbin/nginx"

@@ -130,7 +130,7 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
     stack.redis.start()
     up = time.monotonic()
     # The imported matches' analyses go to a worker of their own queue, as in production
-    # (README, "Production shape"); it starts once Redis is back, so the scenario's worker under the
+    # (docs/production.md, "Production shape"); it starts once Redis is back, so the scenario's worker under the
     # fault is the one it has always been.
     stack.worker(queues="analysis", name="analysis")
     expected_emails = sorted(
@@ -141,7 +141,7 @@ def test_with_redis_down_results_and_an_import_are_taken_and_every_task_is_deliv
     supervised = {"worker": worker, "restarts": 0}
 
     def supervise() -> None:
-        # As the README's supervisor does (systemd, Restart=always): a worker that Redis's loss took
+        # As the production shape's supervisor does (systemd, Restart=always): a worker that Redis's loss took
         # down (kombu fails in the ack of a message in flight on the lost connection) starts again.
         if not supervised["worker"].alive:
             supervised["restarts"] += 1

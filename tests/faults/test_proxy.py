@@ -1,4 +1,4 @@
-"""The README's production shape behind nginx: idle and slow clients never reach gunicorn.
+"""The production shape (docs/production.md) behind nginx: idle and slow clients never reach gunicorn.
 
 gunicorn runs with the repository's settings file (config/gunicorn.conf.py: gthread, 4 workers of
 4 threads) and nginx with the repository's site (config/nginx/crawford.conf), both on free ports

@@ -22,7 +22,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         if not settings.LOCAL_TASKS:
-            raise CommandError("a broker is configured (REDIS_URL): run Celery's workers instead (README, "
+            raise CommandError("a broker is configured (REDIS_URL): run Celery's workers instead (docs/production.md, "
                                "\"Production shape\")")
         queues = options["queue"] or list(settings.QUEUES)
         worker = LocalWorker(queues, periodic="quick" in queues, parent_pid=options["parent"])
