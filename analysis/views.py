@@ -17,7 +17,7 @@ from core.errors import DomainError
 from core.pages import error_status, error_text, success_redirect
 from matches.models import Match
 from matches.selectors import match_readable
-from matches.views import _match_or_404, _render_detail
+from matches.views import match_or_404, render_detail
 
 from .answers import match_analysis_export
 from .models import MatchAnalysis
@@ -66,7 +66,7 @@ def analysis_live(request: HttpRequest, match_id: int) -> HttpResponse:
 def analysis_request(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match's director asks for its analysis (again) at the depth chosen; see
     ``match_analysis_request``. A refusal is shown on the match page with its status."""
-    match = _match_or_404(match_id, request.user)
+    match = match_or_404(match_id, request.user)
     try:
         plies = int(request.POST.get("plies", ""))
     except ValueError:
@@ -74,6 +74,6 @@ def analysis_request(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         row = match_analysis_request(match.pk, actor=request.user, plies=plies)
     except DomainError as error:
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     text = _("The analysis at %(depth)s is queued; this page shows its progress.") % {"depth": depth_text(row.plies)}
     return success_redirect(request, text, reverse("matches:detail", args=[match.pk]) + "#analysis")

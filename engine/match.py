@@ -262,7 +262,7 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
     before the one it rules on): a penalty before a later game, or at a score these games do not
     reach, is left out (``MatchReplay.unplaced`` keeps those recorded at a score) instead of refused.
     """
-    state = MatchState(rules, score=_checked_start(rules, start))
+    state = MatchState(rules, score=checked_start(rules, start))
     at_scores = [p for p in penalties if isinstance(p, PenaltyAt)]
     penalties = [p for p in penalties if not isinstance(p, PenaltyAt)]
     pending = sorted(penalties, key=lambda p: p.before_game if isinstance(p.before_game, int) else 0)
@@ -307,9 +307,11 @@ def replay_match(rules: MatchRules, games: list[list[Action]], *, start: tuple[i
     return MatchReplay(rules, tuple(checked), state, tuple(given))
 
 
-def _checked_start(rules: MatchRules, start: tuple[int, int]) -> tuple[int, int]:
-    """``start`` as a tuple; a match that is already won, or a money session with a score before
-    its first game, is no match to replay."""
+def checked_start(rules: MatchRules, start: tuple[int, int]) -> tuple[int, int]:
+    """``start`` as a tuple, the score a match is replayed from; a match that is already won, or a
+    money session with a score before its first game, is no match to replay. Raises MatchError
+    ``bad_start`` for a score that is not two whole numbers, a negative one, a money session's
+    score other than 0-0, or one that already wins the match. Shared with ``engine.scores``."""
     score = tuple(start)
     if len(score) != 2 or not all(isinstance(points, int) and not isinstance(points, bool) for points in score):
         raise MatchError(f"the starting score must be two whole numbers, not {start!r}", code="bad_start")

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import MatchError
-from .match import MatchRules, _checked_start
+from .match import MatchRules, checked_start
 
 
 def gettext_noop(message: str) -> str:
@@ -176,7 +176,7 @@ def final_score_problem(rules: MatchRules, score: tuple[int, int], *,
     if (not isinstance(score, (tuple, list)) or len(score) != 2
             or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
         return ScoreProblem("bad_score", REASONS["bad_score"])
-    start = _checked_start(rules, start)
+    start = checked_start(rules, start)
     score = (score[0], score[1])
     if rules.is_money:
         return None

@@ -62,9 +62,10 @@ HISTORY_ROWS = 50
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _match_or_404(match_id: int, viewer) -> Match:
+def match_or_404(match_id: int, viewer) -> Match:
     """The match for ``viewer``, or a 404: also for one he may not read (awaiting its players'
-    consent: ``selectors.match_readable``), whose existence is not told."""
+    consent: ``selectors.match_readable``), whose existence is not told. Shared with the match's
+    other pages (clock, penalties, analysis)."""
     try:
         return match_get_readable(match_id, viewer)
     except Match.DoesNotExist:
@@ -81,7 +82,9 @@ def _length_text(match: Match) -> str:
     return gettext("%(length)s-point match") % {"length": match.length}
 
 
-def _detail_url(match: Match, *, anchor: str = "board", **query) -> str:
+def detail_url(match: Match, *, anchor: str = "board", **query) -> str:
+    """The match page's address; with ``query`` (the game and moment to show...) also that query
+    and the ``anchor`` to scroll to (the board by default)."""
     url = reverse("matches:detail", args=[match.pk])
     return f"{url}?{urlencode(query)}#{anchor}" if query else url
 
@@ -105,7 +108,10 @@ class MatchRow:
     consent_needed: bool = False
 
 
-def _rows(matches, player: Player | None) -> list[MatchRow]:
+def match_list_rows(matches, player: Player | None) -> list[MatchRow]:
+    """One :class:`MatchRow` per match of ``matches`` (loaded ``with_pending_reports``), from the
+    side of ``player`` (None: a viewer who plays none of them). Reads each match's contexts
+    (``hooks.describe``); used by my matches and by a player's page."""
     rows = []
     for match in matches:
         my_side = None
@@ -135,14 +141,14 @@ def mine(request: HttpRequest) -> HttpResponse:
         page = Paginator(with_pending_reports(match_list(viewer=request.user, player=player)),
                          MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     running = matches_directed_by(request.user)[:MATCHES_PER_PAGE]
-    playing = _rows(page.object_list, player) if page is not None else []
+    playing = match_list_rows(page.object_list, player) if page is not None else []
     return render(request, "matches/mine.html", {
         "player": player,
         "page": page,
         "rows": playing,
         "waiting": sum(1 for row in playing if row.waiting_for_me),
         "consent_waiting": sum(1 for row in playing if row.consent_needed),
-        "running": _rows(running, None),
+        "running": match_list_rows(running, None),
     })
 
 
@@ -241,8 +247,8 @@ def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *,
     last = len(moments) - 1
 
     def link(i: int, number: int | None = None) -> str:
-        return _detail_url(match, anchor=anchor, **{f"{prefix}game": game.number if number is None else number,
-                                                    f"{prefix}moment": i})
+        return detail_url(match, anchor=anchor, **{f"{prefix}game": game.number if number is None else number,
+                                                   f"{prefix}moment": i})
 
     return Step(
         game=game, index=index, count=len(moments),
@@ -280,11 +286,15 @@ def _reported_game_text(match: Match, game: Game) -> str:
     return text + gettext("; the score after it: %(after)s.") % values
 
 
-def _render_detail(
+def render_detail(
     request: HttpRequest, match: Match, *, report_form: ResultForm | None = None,
     override_form: ResultForm | None = None, contest_form: ContestForm | None = None,
     action_error: str = "", status: int = 200, penalty_form=None,
 ) -> HttpResponse:
+    """The match page for the requesting user, with ``status``: sides, score, reports, games and
+    the board, the forms the user may use (a form given here shown with its errors, else a fresh
+    one), ``action_error`` above them when an action was refused. What every action on a match
+    (result, consent, clock, penalties, analysis) re-renders when it fails."""
     user = request.user
     my_side = side_of_user(match, user)
     runs = user_runs_match(match, user)
@@ -324,13 +334,13 @@ def _render_detail(
         "consent_answers": [(index, match.sides[index].name, index == my_side,
                              match.consents[index] == Match.Consent.DECLINED)
                             for index in answerable if match.consents[index] != Match.Consent.GIVEN],
-        "games": [(g, match.sides[g.winner].name, _detail_url(match, game=g.number, moment=0),
+        "games": [(g, match.sides[g.winner].name, detail_url(match, game=g.number, moment=0),
                    _score_text(g.score0, g.score1)) for g in games],
         "step": _step(request, match, games, my_side or 0, marked=_marks(match, games)),
         # The sections the apps above draw of this match (its analysis), each from its own template.
         "fragments": hooks.match_fragments(request, match),
         "reported_games": [(g, _reported_game_text(match, g),
-                            _detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
+                            detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
                            for g in reported],
         "report_step": _step(request, match, reported, my_side or 0, prefix="report_", anchor="report-board"),
         # The match's own audit log, for whoever directs it (the event's log is on the event's audit page).
@@ -370,7 +380,7 @@ def _penalties_context(match: Match, open_: bool, form, penalties: list) -> dict
 def detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match: sides, rules, status, score, reports, the forms the user may use, and the board
     at the chosen moment of a stored game. Public."""
-    return _render_detail(request, _match_or_404(match_id, request.user))
+    return render_detail(request, match_or_404(match_id, request.user))
 
 
 def _claim(match: Match, form: ResultForm, side: int | None) -> Claim:
@@ -412,19 +422,19 @@ def _report_message(match: Match, report: Report) -> str:
 @require_POST
 def report(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player reports the final score (with an optional .mat file); see match_report."""
-    match = _match_or_404(match_id, request.user)
+    match = match_or_404(match_id, request.user)
     form = ResultForm(request.POST, request.FILES, match=match, prefix="report")
     if not form.is_valid():
-        return _render_detail(request, match, report_form=form, status=400)
+        return render_detail(request, match, report_form=form, status=400)
     try:
         claim = _claim(match, form, side_of_user(match, request.user))
         saved = match_report(match_id=match.pk, user=request.user, claim=claim,
                              statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases=_score_field(error))
-        return _render_detail(request, match, report_form=form, status=error_status(error))
+        return render_detail(request, match, report_form=form, status=error_status(error))
     messages.success(request, _report_message(match, saved))
-    return redirect(_detail_url(match))
+    return redirect(detail_url(match))
 
 
 @login_required
@@ -437,8 +447,8 @@ def confirm(request: HttpRequest, match_id: int) -> HttpResponse:
     except Match.DoesNotExist:
         raise Http404("no such match") from None
     except (DomainError, EngineError) as error:
-        return _render_detail(request, _match_or_404(match_id, request.user), action_error=error_text(error),
-                              status=error_status(error))
+        return render_detail(request, match_or_404(match_id, request.user), action_error=error_text(error),
+                             status=error_status(error))
     messages.success(request, gettext("Result confirmed: %(score)s.") % {
         "score": _score_text(saved.score0, saved.score1)})
     return redirect(reverse("matches:detail", args=[match_id]))
@@ -451,14 +461,14 @@ def contest(request: HttpRequest, match_id: int) -> HttpResponse:
     for the page only when it is shown again (a bad form, a refusal)."""
     form = ContestForm(request.POST, prefix="contest")
     if not form.is_valid():
-        return _render_detail(request, _match_or_404(match_id, request.user), contest_form=form, status=400)
+        return render_detail(request, match_or_404(match_id, request.user), contest_form=form, status=400)
     try:
         match_contest(match_id=match_id, user=request.user, statement=form.cleaned_data["statement"])
     except Match.DoesNotExist:
         raise Http404("no such match") from None
     except (DomainError, EngineError) as error:
-        return _render_detail(request, _match_or_404(match_id, request.user), contest_form=form, action_error=error_text(error),
-                              status=error_status(error))
+        return render_detail(request, match_or_404(match_id, request.user), contest_form=form, action_error=error_text(error),
+                             status=error_status(error))
     messages.success(request, gettext("You contested the report: the match is disputed, the organiser will decide."))
     return redirect(reverse("matches:detail", args=[match_id]))
 
@@ -467,19 +477,19 @@ def contest(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def override(request: HttpRequest, match_id: int) -> HttpResponse:
     """The organiser enters or overrides the result; see match_override."""
-    match = _match_or_404(match_id, request.user)
+    match = match_or_404(match_id, request.user)
     form = ResultForm(request.POST, request.FILES, match=match, prefix="override", organiser=True)
     if not form.is_valid():
-        return _render_detail(request, match, override_form=form, status=400)
+        return render_detail(request, match, override_form=form, status=400)
     try:
         saved = match_override(match_id=match.pk, user=request.user, claim=_claim(match, form, None),
                                statement=form.cleaned_data["statement"])
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases=_score_field(error))
-        return _render_detail(request, match, override_form=form, status=error_status(error))
+        return render_detail(request, match, override_form=form, status=error_status(error))
     messages.success(request, gettext("Result set by the organiser: %(score)s.") % {
         "score": _score_text(saved.score0, saved.score1)})
-    return redirect(_detail_url(match))
+    return redirect(detail_url(match))
 
 
 @login_required
@@ -487,25 +497,25 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
 def consent(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player confirms or declines the match for his record, or a director of his (or staff)
     confirms it for a side; see match_consent."""
-    match = _match_or_404(match_id, request.user)
+    match = match_or_404(match_id, request.user)
     if not consent_sides(match, request.user):
         error = errors.may_not_consent()
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     form = ConsentForm(request.POST)
     if not form.is_valid():
-        return _render_detail(request, match, action_error=form_errors_text(form), status=400)
+        return render_detail(request, match, action_error=form_errors_text(form), status=400)
     try:
         saved = match_consent(match_id=match.pk, user=request.user, decision=form.cleaned_data["decision"],
                               side=form.cleaned_data["side"])
     except DomainError as error:
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     if form.cleaned_data["decision"] == DECLINE:
         messages.success(request, gettext("You declined this match: it is not on your record."))
     elif saved.consented:
         messages.success(request, gettext("Match confirmed: it is on both players' records."))
     else:
         messages.success(request, gettext("Match confirmed; it is on the records once the other side confirms it too."))
-    return redirect(_detail_url(match))
+    return redirect(detail_url(match))
 
 
 urlpatterns = [

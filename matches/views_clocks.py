@@ -22,7 +22,7 @@ from .models import Match
 from .services.clocks import match_clock_introduce, match_flag_fall
 from .services.penalties import penalty_standing
 from .services.reporting import user_runs_match
-from .views import _detail_url, _match_or_404, _render_detail
+from .views import detail_url, match_or_404, render_detail
 
 
 class FlagFallForm(forms.Form):
@@ -34,21 +34,21 @@ class FlagFallForm(forms.Form):
 def flag_fall(request: HttpRequest, match_id: int) -> HttpResponse:
     """The director records that a side's flag fell: the match goes to the opponent; see
     match_flag_fall."""
-    match = _match_or_404(match_id, request.user)
+    match = match_or_404(match_id, request.user)
     if not user_runs_match(match, request.user):
         error = errors.not_organiser()
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     form = FlagFallForm(request.POST)
     if not form.is_valid():
-        return _render_detail(request, match, action_error=gettext("choose the side whose flag fell"), status=400)
+        return render_detail(request, match, action_error=gettext("choose the side whose flag fell"), status=400)
     side = form.cleaned_data["side"]
     try:
         match_flag_fall(match_id=match.pk, side=side, user=request.user)
     except DomainError as error:
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     messages.success(request, gettext("Flag fall recorded: %(name)s ran out of time, the match goes to %(winner)s.")
                      % {"name": match.sides[side].name, "winner": match.sides[1 - side].name})
-    return redirect(_detail_url(match))
+    return redirect(detail_url(match))
 
 
 def _render_clock(request: HttpRequest, match: Match, form: ClockIntroduceForm | None, *, clock=None,
@@ -72,10 +72,10 @@ def clock_introduce(request: HttpRequest, match_id: int) -> HttpResponse:
     give at the sent values is shown first (nothing changes); sent again with ``confirm`` and the
     same values, the clock is brought in (``match_clock_introduce``) and the match page follows.
     A refusal names its field on the form; anyone but the match's director gets 403."""
-    match = _match_or_404(match_id, request.user)
+    match = match_or_404(match_id, request.user)
     if not user_runs_match(match, request.user):
         error = errors.not_organiser()
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     closed = errors.already_confirmed() if match.status == Match.Status.CONFIRMED else None
     standing = penalty_standing(match)
     if request.method != "POST":

@@ -18,27 +18,27 @@ from .forms_penalties import PenaltyForm
 from .penalties_text import penalty_text
 from .services.penalties import match_penalty_give, penalty_standing
 from .services.reporting import user_runs_match
-from .views import _match_or_404, _render_detail
+from .views import match_or_404, render_detail
 
 
 @login_required
 @require_POST
 def penalty(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match's director gives penalty points between games; see match_penalty_give."""
-    match = _match_or_404(match_id, request.user)
+    match = match_or_404(match_id, request.user)
     if not user_runs_match(match, request.user):
         error = errors.not_organiser()
-        return _render_detail(request, match, action_error=error_text(error), status=error_status(error))
+        return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     form = PenaltyForm(request.POST, match=match, standing=penalty_standing(match), prefix="penalty")
     if not form.is_valid():
-        return _render_detail(request, match, penalty_form=form, status=400)
+        return render_detail(request, match, penalty_form=form, status=400)
     data = form.cleaned_data
     try:
         given = match_penalty_give(match.pk, data["side"], data["points"], data["reason"], request.user,
                                    score=form.score)
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases={"score": "score0"})
-        return _render_detail(request, match, penalty_form=form, status=error_status(error))
+        return render_detail(request, match, penalty_form=form, status=error_status(error))
     messages.success(request, penalty_text(match, given))
     return redirect(reverse("matches:detail", args=[match.pk]) + "#penalties")
 

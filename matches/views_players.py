@@ -31,7 +31,7 @@ from .selectors_players import (
     profile_of,
 )
 from .services.profile import player_profile_update
-from .views import RECENT_MATCHES, _rows
+from .views import RECENT_MATCHES, match_list_rows
 
 #: How a tick of the chart's time axis is written, by its step's unit (Django date formats).
 TICK_FORMATS = {"day": "DATE_FORMAT", "month": "YEAR_MONTH_FORMAT", "year": "Y"}
@@ -73,7 +73,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     except Player.DoesNotExist:
         raise Http404("no such player") from None
     points = player_rating_points(profile)
-    recent = _rows(with_pending_reports(match_list(viewer=request.user, player=profile))[:RECENT_MATCHES], profile)
+    recent = match_list_rows(with_pending_reports(match_list(viewer=request.user, player=profile))[:RECENT_MATCHES], profile)
     own = request.user.is_authenticated and profile.user_id == request.user.pk
     return render(request, "matches/player.html", {
         "profile": profile,

@@ -49,8 +49,8 @@ def bracket_svg_file(flights: Sequence[Flight], *, title: str, words: b.Words = 
     parts, y, width = [], 0, 0
     for name, rounds in flights:
         w, h = _size(rounds)
-        parts.append(b._el("text", name, x=b.MARGIN, y=y + TITLE_H - 12, font_size=20, font_weight="bold",
-                           fill=b.COLOURS["head"], class_="flight-title"))
+        parts.append(b.svg_element("text", name, x=b.MARGIN, y=y + TITLE_H - 12, font_size=20, font_weight="bold",
+                                   fill=b.COLOURS["head"], class_="flight-title"))
         inner = b.bracket_svg(rounds, title=f"{title}: {name}", words=words)
         # The flight's own drawing, placed under its title at its natural size.
         inner = inner.replace("<svg ", f'<svg x="0" y="{y + TITLE_H}" ', 1)
@@ -85,20 +85,20 @@ def _text(draw: ImageDraw.ImageDraw, s: float, x: float, baseline: float, text: 
 
 def _flight_png(draw: ImageDraw.ImageDraw, s: float, top: float, rounds: Sequence[b.BracketRound],
                 words: b.Words) -> None:
-    centres = [[c + top for c in column] for column in b._centres(rounds)]
+    centres = [[c + top for c in column] for column in b.cell_centres(rounds)]
     seeded = any(x is not None for rnd in rounds for cell in rnd.cells for x in cell.seeds)
     for r, rnd in enumerate(rounds):
-        x = b._column_x(r)
+        x = b.column_x(r)
         _text(draw, s, x, top + b.HEAD - 12, b.shorten(rnd.name, 26), b.FONT, fill=b.COLOURS["head"], bold=True)
         if rnd.length > 0:
             _text(draw, s, x + b.CELL_W, top + b.HEAD - 12, words.length % {"length": rnd.length}, b.SMALL + 1,
                   fill=b.COLOURS["muted"], anchor="rs")
     for r in range(len(rounds) - 1):
-        x1, x2 = b._column_x(r) + b.CELL_W, b._column_x(r + 1)
+        x1, x2 = b.column_x(r) + b.CELL_W, b.column_x(r + 1)
         middle = x1 + b.GAP / 2
         cells = rounds[r].cells
         entry = len(rounds[r + 1].cells) == len(cells)
-        for i, j in enumerate(b._targets(len(cells), len(rounds[r + 1].cells))):
+        for i, j in enumerate(b.feed_targets(len(cells), len(rounds[r + 1].cells))):
             if j is None:
                 continue
             y1, y2 = centres[r][i], centres[r + 1][j] - (b.ROW_H / 2 if entry else 0)
@@ -107,7 +107,7 @@ def _flight_png(draw: ImageDraw.ImageDraw, s: float, top: float, rounds: Sequenc
             points = [(x1 * s, y1 * s), (middle * s, y1 * s), (middle * s, y2 * s), (x2 * s, y2 * s)]
             draw.line(points, fill=colour, width=max(1, round((2 if decided else 1.5) * s)), joint="curve")
     for r, rnd in enumerate(rounds):
-        x = b._column_x(r)
+        x = b.column_x(r)
         for i, cell in enumerate(rnd.cells):
             cy = centres[r][i]
             cell_top = cy - b.CELL_H / 2

@@ -124,13 +124,16 @@ def _attrs(**attrs) -> str:
     )
 
 
-def _el(tag: str, text: str | None = None, **attrs) -> str:
+def svg_element(tag: str, text: str | None = None, **attrs) -> str:
+    """One SVG element as text: ``tag`` with ``attrs`` (``class_`` is ``class``, ``font_size`` is
+    ``font-size``; a None value is left out), holding ``text`` escaped, or empty without it.
+    Shared with the bracket's export (``bracket_export``)."""
     if text is None:
         return f"<{tag}{_attrs(**attrs)}/>"
     return f"<{tag}{_attrs(**attrs)}>{escape(text)}</{tag}>"
 
 
-def _targets(count: int, next_count: int) -> list[int | None]:
+def feed_targets(count: int, next_count: int) -> list[int | None]:
     """For each of ``count`` cells, the cell it feeds among ``next_count`` (None: none). Between
     half and as many cells (a shifted consolation's mixed round): the first
     ``2 * next_count - count`` cells meet newcomers one to one, the rest pair off after them."""
@@ -147,7 +150,7 @@ def _entry_side(count: int, next_count: int, i: int) -> bool:
     return count / 2 < next_count <= count and i < 2 * next_count - count
 
 
-def _centres(rounds: Sequence[BracketRound]) -> list[list[float]]:
+def cell_centres(rounds: Sequence[BracketRound]) -> list[list[float]]:
     """The y centre of every cell: the first round evenly spaced, a later cell level with the
     middle of the cells feeding it, and never closer than SLOT to the cell above it."""
     out: list[list[float]] = []
@@ -155,7 +158,7 @@ def _centres(rounds: Sequence[BracketRound]) -> list[list[float]]:
         wanted: list[float | None] = [None] * len(rnd.cells)
         if r:
             feeders: dict[int, list[float]] = {}
-            for i, j in enumerate(_targets(len(rounds[r - 1].cells), len(rnd.cells))):
+            for i, j in enumerate(feed_targets(len(rounds[r - 1].cells), len(rnd.cells))):
                 if j is not None:
                     feeders.setdefault(j, []).append(out[r - 1][i])
             wanted = [sum(feeders[j]) / len(feeders[j]) if j in feeders else None for j in range(len(rnd.cells))]
@@ -177,28 +180,28 @@ def _row(cell: BracketCell, side: int, x: float, top: float, seeded: bool, words
     base = top + ROW_H / 2 + FONT * 0.36  # the baseline that centres the text in its row
     parts = []
     if won:
-        parts.append(_el("rect", x=_fmt(x + 1), y=_fmt(top + 1), width=CELL_W - 2, height=ROW_H - 1,
-                         fill=COLOURS["winner_row"], class_="winner-row"))
+        parts.append(svg_element("rect", x=_fmt(x + 1), y=_fmt(top + 1), width=CELL_W - 2, height=ROW_H - 1,
+                                 fill=COLOURS["winner_row"], class_="winner-row"))
     name_x = x + (SEED_W if seeded else PAD)
     if seeded and seed is not None:
-        parts.append(_el("text", str(seed), x=_fmt(x + SEED_W - 8), y=_fmt(base), font_size=SMALL, text_anchor="end",
-                         fill=COLOURS["muted"], class_="seed"))
+        parts.append(svg_element("text", str(seed), x=_fmt(x + SEED_W - 8), y=_fmt(base), font_size=SMALL, text_anchor="end",
+                                 fill=COLOURS["muted"], class_="seed"))
     if name is None:
-        parts.append(f"<g{_attrs(class_='name tbd')}>" + _el("title", words.tbd)
-                     + _el("text", "\u2014", x=_fmt(name_x), y=_fmt(base), font_size=FONT, fill=COLOURS["muted"])
+        parts.append(f"<g{_attrs(class_='name tbd')}>" + svg_element("title", words.tbd)
+                     + svg_element("text", "\u2014", x=_fmt(name_x), y=_fmt(base), font_size=FONT, fill=COLOURS["muted"])
                      + "</g>")
     elif name == BYE:
-        parts.append(_el("text", words.bye, x=_fmt(name_x), y=_fmt(base), font_size=FONT, font_style="italic",
-                         fill=COLOURS["muted"], class_="name bye"))
+        parts.append(svg_element("text", words.bye, x=_fmt(name_x), y=_fmt(base), font_size=FONT, font_style="italic",
+                                 fill=COLOURS["muted"], class_="name bye"))
     else:
         short = shorten(name)
-        text = _el("text", short, x=_fmt(name_x), y=_fmt(base), font_size=FONT, fill=COLOURS["ink"],
-                   font_weight="bold" if won else None, class_="name winner" if won else "name")
-        parts.append(text if short == name else f"<g{_attrs(class_='long-name')}>" + _el("title", name) + text + "</g>")
+        text = svg_element("text", short, x=_fmt(name_x), y=_fmt(base), font_size=FONT, fill=COLOURS["ink"],
+                           font_weight="bold" if won else None, class_="name winner" if won else "name")
+        parts.append(text if short == name else f"<g{_attrs(class_='long-name')}>" + svg_element("title", name) + text + "</g>")
     if score is not None:
-        parts.append(_el("text", str(score), x=_fmt(x + CELL_W - PAD), y=_fmt(base), font_size=FONT, text_anchor="end",
-                         fill=COLOURS["ink"], font_weight="bold" if won else None,
-                         class_="score winner" if won else "score"))
+        parts.append(svg_element("text", str(score), x=_fmt(x + CELL_W - PAD), y=_fmt(base), font_size=FONT, text_anchor="end",
+                                 fill=COLOURS["ink"], font_weight="bold" if won else None,
+                                 class_="score winner" if won else "score"))
     return f"<g{_attrs(class_='side', data_side=side)}>" + "".join(parts) + "</g>"
 
 
@@ -206,25 +209,26 @@ def _cell(cell: BracketCell, x: float, cy: float, seeded: bool, words: Words) ->
     top = cy - CELL_H / 2
     stroke, dash, fill = STATUS_STYLE.get(cell.status, DEFAULT_STYLE)
     body = (
-        _el("rect", x=_fmt(x), y=_fmt(top), width=CELL_W, height=CELL_H, rx=4, fill=fill, stroke=stroke,
-            stroke_width=1.2, stroke_dasharray=dash or None, class_="frame")
+        svg_element("rect", x=_fmt(x), y=_fmt(top), width=CELL_W, height=CELL_H, rx=4, fill=fill, stroke=stroke,
+                    stroke_width=1.2, stroke_dasharray=dash or None, class_="frame")
         + _row(cell, 0, x, top, seeded, words)
         + _row(cell, 1, x, top + ROW_H, seeded, words)
-        + _el("line", x1=_fmt(x + 1), y1=_fmt(cy), x2=_fmt(x + CELL_W - 1), y2=_fmt(cy), stroke=COLOURS["rule"],
-              stroke_width=1)
+        + svg_element("line", x1=_fmt(x + 1), y1=_fmt(cy), x2=_fmt(x + CELL_W - 1), y2=_fmt(cy), stroke=COLOURS["rule"],
+                      stroke_width=1)
         # The frame again, unfilled, so the winner's shading does not cover its edge.
-        + _el("rect", x=_fmt(x), y=_fmt(top), width=CELL_W, height=CELL_H, rx=4, fill="none", stroke=stroke,
-              stroke_width=1.2, stroke_dasharray=dash or None)
+        + svg_element("rect", x=_fmt(x), y=_fmt(top), width=CELL_W, height=CELL_H, rx=4, fill="none", stroke=stroke,
+                      stroke_width=1.2, stroke_dasharray=dash or None)
     )
     group = f"<g{_attrs(class_=f'cell {cell.status}', data_key=cell.key, data_status=cell.status)}>{body}</g>"
     if cell.href is None:
         return group
     first, second = (words.tbd if n is None else n for n in cell.names)
     label = words.versus % {"a": first, "b": second}
-    return f"<a{_attrs(href=cell.href, class_='match-link')}>" + _el("title", label) + group + "</a>"
+    return f"<a{_attrs(href=cell.href, class_='match-link')}>" + svg_element("title", label) + group + "</a>"
 
 
-def _column_x(r: int) -> float:
+def column_x(r: int) -> float:
+    """The x of the left edge of round ``r``'s column (0 for the first round)."""
     return MARGIN + r * PITCH
 
 
@@ -237,27 +241,27 @@ def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "", words: Words
     docstring). ``title`` becomes the drawing's accessible name. Changes nothing, raises nothing;
     no rounds give an empty drawing.
     """
-    centres = _centres(rounds)
+    centres = cell_centres(rounds)
     seeded = any(s is not None for rnd in rounds for cell in rnd.cells for s in cell.seeds)
     columns = len(rounds)
     width = round(2 * MARGIN + max(columns, 1) * CELL_W + max(columns - 1, 0) * GAP)
     bottom = max((c[-1] for c in centres if c), default=HEAD)
     height = round(bottom + CELL_H / 2 + MARGIN) if any(centres) else HEAD + MARGIN
-    parts = [_el("title", title or words.title),
-             _el("rect", x=0, y=0, width=width, height=height, fill="#fff", class_="background")]
+    parts = [svg_element("title", title or words.title),
+             svg_element("rect", x=0, y=0, width=width, height=height, fill="#fff", class_="background")]
     for r, rnd in enumerate(rounds):
-        x = _column_x(r)
-        parts.append(_el("text", shorten(rnd.name, 26), x=_fmt(x), y=HEAD - 12, font_size=FONT, font_weight="bold",
-                         fill=COLOURS["head"], class_="round-name"))
+        x = column_x(r)
+        parts.append(svg_element("text", shorten(rnd.name, 26), x=_fmt(x), y=HEAD - 12, font_size=FONT, font_weight="bold",
+                                 fill=COLOURS["head"], class_="round-name"))
         if rnd.length > 0:
-            parts.append(_el("text", words.length % {"length": rnd.length}, x=_fmt(x + CELL_W), y=HEAD - 12, font_size=SMALL + 1,
-                             text_anchor="end", fill=COLOURS["muted"], class_="round-length"))
+            parts.append(svg_element("text", words.length % {"length": rnd.length}, x=_fmt(x + CELL_W), y=HEAD - 12,
+                                     font_size=SMALL + 1, text_anchor="end", fill=COLOURS["muted"], class_="round-length"))
     # Connectors first, so the boxes sit on top of their ends.
     for r in range(columns - 1):
-        x1, x2 = _column_x(r) + CELL_W, _column_x(r + 1)
+        x1, x2 = column_x(r) + CELL_W, column_x(r + 1)
         middle = x1 + GAP / 2
         cells = rounds[r].cells
-        for i, j in enumerate(_targets(len(cells), len(rounds[r + 1].cells))):
+        for i, j in enumerate(feed_targets(len(cells), len(rounds[r + 1].cells))):
             if j is None:
                 continue
             entry = _entry_side(len(cells), len(rounds[r + 1].cells), i)
@@ -266,12 +270,12 @@ def bracket_svg(rounds: Sequence[BracketRound], *, title: str = "", words: Words
             # Only a confirmed result advances a bracket (RULES.md §8): a reported one stays grey.
             decided = cells[i].winner is not None and cells[i].status != "reported"
             path = f"M{_fmt(x1)} {_fmt(y1)}H{_fmt(middle)}V{_fmt(y2)}H{_fmt(x2)}"
-            parts.append(_el("path", d=path, fill="none", stroke=COLOURS["line_decided" if decided else "line"],
-                             stroke_width=2 if decided else 1.5, class_="connector decided" if decided else "connector",
-                             data_from=cells[i].key, data_to=rounds[r + 1].cells[j].key))
+            parts.append(svg_element("path", d=path, fill="none", stroke=COLOURS["line_decided" if decided else "line"],
+                                     stroke_width=2 if decided else 1.5, class_="connector decided" if decided else "connector",
+                                     data_from=cells[i].key, data_to=rounds[r + 1].cells[j].key))
     for r, rnd in enumerate(rounds):
         for i, cell in enumerate(rnd.cells):
-            parts.append(_cell(cell, _column_x(r), centres[r][i], seeded, words))
+            parts.append(_cell(cell, column_x(r), centres[r][i], seeded, words))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'style="min-width:{max(columns, 1) * MIN_COLUMN_PX}px;max-width:100%;height:auto" role="img" '

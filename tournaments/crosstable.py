@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tournaments.models import Tournament
 
-from .selectors import Entrant, _entrant, _oriented_score
+from .selectors import Entrant, entrant_of, oriented_score
 from .services import state
 
 #: A group is drawn as a crosstable up to this many players (a bigger one is a league: its
@@ -52,7 +52,7 @@ def round_robin_tables(*, tournament: Tournament) -> tuple[GroupTable, ...]:
     if tournament.format != Tournament.Format.ROUND_ROBIN or tournament.drawn_at is None:
         return ()
     loaded = state.load(tournament)
-    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     groups: dict[str, list] = {}
     for pairing in loaded.pairings:
         if pairing.entry0_id is not None and pairing.entry1_id is not None:
@@ -71,7 +71,7 @@ def round_robin_tables(*, tournament: Tournament) -> tuple[GroupTable, ...]:
         if len(order) <= CROSSTABLE_MAX:
             results: dict[tuple[int, int], CrossCell] = {}
             for p in pairings:
-                score = _oriented_score(p, loaded.by_id)
+                score = oriented_score(p, loaded.by_id)
                 winner = state.winner_entry(p, loaded.by_id)
                 for me, them, flip in ((p.entry0_id, p.entry1_id, False), (p.entry1_id, p.entry0_id, True)):
                     mine, theirs = (score[::-1] if flip else score) if score else (None, None)

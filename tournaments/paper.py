@@ -31,7 +31,7 @@ from matches.clocks import planned_clock_text
 from matches.paper import INK, MUTED, RULE, Page, Scoresheet, draw, page_size, render, scoresheet_pages
 
 from . import selectors
-from .bracket_svg import _targets as feeds  # which cell a cell's winner goes to: one rule for screen and paper
+from .bracket_svg import feed_targets as feeds  # which cell a cell's winner goes to: one rule for screen and paper
 from .models import Tournament
 from .services.clocks import event_match_clock
 from .views import flight_title  # the one place that names flights

@@ -132,7 +132,10 @@ class Entrant:
         return self.status == Entry.Status.WITHDRAWN
 
 
-def _entrant(entry: Entry) -> Entrant:
+def entrant_of(entry: Entry) -> Entrant:
+    """The :class:`Entrant` ``entry`` is, as pages and the API show it: its name, seed, players (a
+    side's; none for a team), status, late entry, the roller of a pair, division and the entry it
+    re-enters. ``entry`` comes with its side's players (``select_related``)."""
     players = tuple((p.pk, p.display_name) for p in state.entrant_players(entry)) if entry.side_id else ()
     roller = entry.side.roller if entry.side_id and entry.side.is_pair else None
     return Entrant(entry.pk, state.entrant_name(entry), entry.seed, players, entry.status, entry.late, roller,
@@ -144,7 +147,7 @@ def entry_list(*, tournament: Tournament) -> tuple[Entrant, ...]:
     order. One query."""
     entries = (Entry.objects.filter(tournament=tournament).select_related("side__player_a", "side__player_b", "team")
                .order_by("seed", "created_at", "id"))
-    return tuple(_entrant(e) for e in entries)
+    return tuple(entrant_of(e) for e in entries)
 
 
 def entry_queryset(*, tournament: Tournament) -> QuerySet[Entry]:
@@ -156,7 +159,7 @@ def entry_queryset(*, tournament: Tournament) -> QuerySet[Entry]:
 
 def entrants_of(entries) -> tuple[Entrant, ...]:
     """``entries`` (from :func:`entry_queryset`) as shown."""
-    return tuple(_entrant(e) for e in entries)
+    return tuple(entrant_of(e) for e in entries)
 
 
 def reentry_candidates(*, tournament: Tournament) -> frozenset[int]:
@@ -216,7 +219,10 @@ class PairingView:
         return self.handicap != (0, 0)
 
 
-def _oriented_score(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int] | None:
+def oriented_score(pairing: Pairing, by_id: dict[int, Entry]) -> tuple[int, int] | None:
+    """The pairing's score, its top entrant's points first (``by_id``: the event's entries by id),
+    once its result is confirmed; a team match's is the boards each team won, once it is decided.
+    None before that, and for a pairing still waiting for its top entrant."""
     if state.is_team_pairing(pairing):
         # A team match's score is boards won, top team first, once the team match is decided.
         result = state.team_result(pairing)
@@ -361,7 +367,7 @@ def tournament_bracket(*, tournament: Tournament) -> BracketView | None:
         return None
     loaded = state.load(tournament)
     view = state.bracket_state(loaded)
-    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     flights = []
     for flight in view.bracket.flights:
         rounds = []
@@ -395,7 +401,7 @@ def _bracket_match(match_state, loaded: state.Loaded, entrants: dict[int, Entran
         key=m.id, flight=m.flight, round=m.round, length=m.length,
         top=entrants.get(top) if top is not None and top is not BYE else None,
         bottom=entrants.get(bottom) if bottom is not None and bottom is not BYE else None,
-        status=status, match_id=pairing.match_id, score=_oriented_score(pairing, loaded.by_id), winner=winner,
+        status=status, match_id=pairing.match_id, score=oriented_score(pairing, loaded.by_id), winner=winner,
         top_bye=top is BYE, bottom_bye=bottom is BYE,
         top_from=_source(m.top) if top is None else None, bottom_from=_source(m.bottom) if bottom is None else None,
         pairing_id=pairing.pk, handicap=_handicap(pairing, top),
@@ -416,7 +422,7 @@ class _LazyEntrants(dict):
         self.by_id = by_id
 
     def __missing__(self, entry_id: int) -> Entrant:
-        shown = self[entry_id] = _entrant(self.by_id[entry_id])
+        shown = self[entry_id] = entrant_of(self.by_id[entry_id])
         return shown
 
     def get(self, entry_id, default=None):
@@ -599,7 +605,7 @@ def tournament_rounds(*, tournament: Tournament) -> tuple[RoundPairings, ...]:
     if tournament.format in state.BRACKET_FORMATS:
         return ()
     loaded = state.load(tournament)
-    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     rounds: dict[int, list[PairingView]] = {}
     byes: dict[int, Entrant] = {}
     for pairing in sorted(loaded.pairings, key=_board_order):
@@ -625,11 +631,13 @@ def table_order(label: str):
 
 
 def _board_order(pairing: Pairing):
-    return _board_key(pairing.round_number, pairing.key)
+    return board_key(pairing.round_number, pairing.key)
 
 
-def _board_key(round_number: int, key: str):
-    # swiss-3-10 after swiss-3-9; A-2-1 before B-2-1
+def board_key(round_number: int, key: str):
+    """The order of a pairing among a round's boards: (round, the key's head, the board number
+    the key ends in, or 10**6 when it ends in none), so swiss-3-10 comes after swiss-3-9 and A-2-1
+    before B-2-1. Its last item is the board number the desk shows."""
     head, _, tail = key.rpartition("-")
     return round_number, head, int(tail) if tail.isdigit() else 10**6
 
@@ -693,7 +701,7 @@ def tournament_round_page(*, tournament: Tournament, number: int | None = None,
     entry_ids = {e for p in loaded.values() for e in (p.entry0_id, p.entry1_id) if e is not None}
     by_id = {e.pk: e for e in Entry.objects.filter(pk__in=entry_ids).select_related("side__player_a", "side__player_b",
                                                                                       "team").order_by()}
-    entrants = {entry_id: _entrant(entry) for entry_id, entry in by_id.items()}
+    entrants = {entry_id: entrant_of(entry) for entry_id, entry in by_id.items()}
     shown = tuple(_round_pairing(loaded[pk], entrants, by_id) for pk in wanted)
     bye = entrants[loaded[byes[-1]].entry0_id] if byes else None
     return RoundPage(number, numbers, len(boards), shown, bye)
@@ -708,7 +716,7 @@ def _round_index(pairings: QuerySet[Pairing], number: int | None) -> tuple:
         return number, numbers, (), ()
     rows = sorted(pairings.filter(round_number=number).values_list("pk", "key", "entry1_id", "match_id",
                                                                    "match__table"),
-                  key=lambda row: _board_key(number, row[1]))
+                  key=lambda row: board_key(number, row[1]))
     if any(row[4] for row in rows):  # by table once the round has tables, then by board
         rows.sort(key=lambda row: table_order(row[4] or ""))
     byes = tuple(pk for pk, _key, entry1, match, _table in rows if entry1 is None and match is None)
@@ -720,7 +728,7 @@ def _round_pairing(pairing: Pairing, entrants: dict[int, Entrant], by_id: dict[i
     return PairingView(
         key=pairing.key, flight=pairing.flight, round=pairing.round_number, length=pairing.length,
         top=entrants[pairing.entry0_id], bottom=entrants[pairing.entry1_id], status=_match_status(pairing),
-        match_id=pairing.match_id, score=_oriented_score(pairing, by_id),
+        match_id=pairing.match_id, score=oriented_score(pairing, by_id),
         winner=state.winner_entry(pairing, by_id), pairing_id=pairing.pk,
         table=pairing.match.table if pairing.match_id is not None else "",
         handicap=(pairing.handicap0, pairing.handicap1),
@@ -766,7 +774,7 @@ def tournament_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     if tournament.format in state.BRACKET_FORMATS or tournament.drawn_at is None:
         return ()
     loaded = state.load(tournament)
-    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     rows = []
     if tournament.format == Tournament.Format.SWISS:
         rows += _rows(state.swiss_table(loaded), entrants, None)  # a modified Swiss's playoffs left out
@@ -881,7 +889,7 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
     if tournament.format in state.BRACKET_FORMATS:
         loaded = state.load(tournament)
         view = state.bracket_state(loaded)
-        entrants = {e.pk: _entrant(e) for e in loaded.entries}
+        entrants = {e.pk: entrant_of(e) for e in loaded.entries}
         return tuple(PlacingRow(p.place, p.last_place, entrants[p.entrant], p.flight) for p in view.state.placings())
     rows = event_standings(tournament=tournament)
     if tournament.format == Tournament.Format.SWISS and (tournament.abt_playoff or {}).get("seeds"):
@@ -1024,7 +1032,7 @@ def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMa
     entry, orders = _my_entry(tournament, loaded, player_id)
     if entry is None or entry.seed is None or entry.status == Entry.Status.WITHDRAWN:
         return None
-    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     me = entrants[entry.pk]
     if tournament.format in state.BRACKET_FORMATS:
         view = state.bracket_state(loaded)
@@ -1183,8 +1191,8 @@ def team_match_card(*, tournament: Tournament, pairing_id: int) -> TeamMatchCard
     boards = list(BoardMatch.objects.filter(pairing=pairing).select_related("match__side0__player_a",
                                                                             "match__side1__player_a"))
     pairing.board_rows = boards
-    top = _entrant(pairing.entry0) if pairing.entry0_id else None
-    bottom = _entrant(pairing.entry1) if pairing.entry1_id else None
+    top = entrant_of(pairing.entry0) if pairing.entry0_id else None
+    bottom = entrant_of(pairing.entry1) if pairing.entry1_id else None
     views = tuple(
         BoardView(b.board, b.match_id, (b.match.side0.player_a_id, b.match.side0.player_a.display_name),
                   (b.match.side1.player_a_id, b.match.side1.player_a.display_name), b.match.status,
@@ -1211,7 +1219,7 @@ def team_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
             or tournament.drawn_at is None):
         return ()
     loaded = state.load(tournament)
-    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     played = [p for p in loaded.pairings if p.entry1_id is not None and state.has_matches(p)]
     if tournament.format == Tournament.Format.SWISS:
         results = [state.result_of(p, loaded.by_id) for p in played]

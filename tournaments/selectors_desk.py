@@ -13,7 +13,7 @@ from matches.models import Match, Report
 from matches.services.reporting import side_cannot_answer
 
 from .models import Tournament
-from .selectors import Entrant, _board_key, entry_list, table_order
+from .selectors import Entrant, board_key, entry_list, table_order
 from .services import state
 
 
@@ -127,12 +127,12 @@ def desk_view(*, tournament: Tournament, number: int | None = None) -> Desk:
             confirmed = match.status == Match.Status.CONFIRMED
             rows.append(DeskRow(
                 match_id=match.pk, pairing_id=pairing.pk, key=pairing.key, flight=flight, round=chosen,
-                board=_board_key(chosen, pairing.key)[2], length=pairing.length, table=match.table,
+                board=board_key(chosen, pairing.key)[2], length=pairing.length, table=match.table,
                 name0=names[0], name1=names[1], status=match.status,
                 score0=match.score0 if confirmed else None, score1=match.score1 if confirmed else None,
                 **_pending(pending.get(match.pk), names, entrants)))
         tabled = any(row.table for row in rows)
-        rows.sort(key=lambda row: ((table_order(row.table) if tabled else ()), _board_key(chosen, row.key)))
+        rows.sort(key=lambda row: ((table_order(row.table) if tabled else ()), board_key(chosen, row.key)))
         rounds.append(DeskRound(flight, chosen, tuple(rows), tuple(byes)))
     return Desk(tuple(rounds), numbers, ())
 

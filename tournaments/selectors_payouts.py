@@ -58,7 +58,7 @@ def tournament_payouts(*, tournament: Tournament) -> tuple[FlightPayouts, ...]:
         if tournament.format in state.BRACKET_FORMATS:
             loaded = state.load(tournament)
             view = state.bracket_state(loaded)
-            entrants = {e.pk: selectors._entrant(e) for e in loaded.entries}
+            entrants = {e.pk: selectors.entrant_of(e) for e in loaded.entries}
             for paid in payouts(view.state, checked):
                 prizes[paid.flight].append(Prize(paid.label, entrants[paid.entrant], paid.percent, paid.amount))
         elif "main" in checked:

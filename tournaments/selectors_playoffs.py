@@ -12,7 +12,7 @@ from tournaments.draw import BYE
 from tournaments.draw.bracket import PLAYED
 from tournaments.models import Tournament
 
-from .selectors import STANDINGS_CACHE_SECONDS, Entrant, _entrant, standings_cache_key
+from .selectors import STANDINGS_CACHE_SECONDS, Entrant, entrant_of, standings_cache_key
 from .services import contention, state
 
 
@@ -81,7 +81,7 @@ def _contention(loaded: state.Loaded) -> Contention | None:
     counted = contention.event_contention(loaded)
     if counted is None:
         return None
-    entrants = {e.pk: _entrant(e) for e in loaded.entries}
+    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     now = counted.state
     stopped = loaded.tournament.abt_playoff or {}
     matches: list[PlayoffMatch] = []

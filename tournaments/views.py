@@ -66,16 +66,18 @@ def _tournament_or_404(tournament_id: int) -> Tournament:
         raise Http404(_("no such event")) from None
 
 
-def _visible_or_404(request: HttpRequest, tournament_id: int) -> Tournament:
-    """The event, unless it is a draft the user may not see (its organiser's and staff's alone): 404."""
+def visible_or_404(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The event as its public pages show it; a 404 for an unknown one and for a draft the user may
+    not see (its organiser's and staff's alone)."""
     tournament = _tournament_or_404(tournament_id)
     if not selectors.may_see(tournament, request.user):
         raise Http404(_("no such event"))
     return tournament
 
 
-def _call(service, **kwargs):
-    """Call a service; the pure draw's errors come back as domain errors with the same code."""
+def call_service(service, **kwargs):
+    """What ``service(**kwargs)`` returns; the pure draw's errors come back as domain errors with
+    the same code, which the pages show like any refusal."""
     try:
         return service(**kwargs)
     except DrawError as error:
@@ -93,7 +95,8 @@ def refused_field(error: DomainError) -> str | None:
     return field.split(".")[0] if isinstance(field, str) else None
 
 
-def _manage_url(tournament: Tournament) -> str:
+def manage_url(tournament: Tournament) -> str:
+    """The address of the event's control page (its organiser's)."""
     return reverse("tournaments:manage", args=[tournament.pk])
 
 
@@ -202,8 +205,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "tournaments/new.html", {"form": form}, status=400)
     try:
-        tournament = _call(services.tournament_create, user=request.user, rules=form.rules(),
-                           token=form.cleaned_data.get("token"))
+        tournament = call_service(services.tournament_create, user=request.user, rules=form.rules(),
+                                  token=form.cleaned_data.get("token"))
     except DomainError as error:
         # The club's refusal (its manager's role) names no field: it is about the club chosen.
         form_refuse(form, error, field="club" if error.code in ("not_club_manager", "club_events_only") else
@@ -211,7 +214,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, _("Event “%(name)s” created. Open the entries when you are ready.")
                      % {"name": tournament.name})
-    return redirect(_manage_url(tournament))
+    return redirect(manage_url(tournament))
 
 
 # --- an event ------------------------------------------------------------------------------------
@@ -252,7 +255,7 @@ def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """An event: its published rules, status, draw seed, entry list with check-in state, the
     user's own entry actions and next match. Public."""
-    return _render_detail(request, _visible_or_404(request, tournament_id))
+    return _render_detail(request, visible_or_404(request, tournament_id))
 
 
 def _entry_action(request: HttpRequest, tournament_id: int, act) -> HttpResponse:
@@ -267,7 +270,9 @@ def _entry_action(request: HttpRequest, tournament_id: int, act) -> HttpResponse
     return redirect(_detail_url(tournament))
 
 
-def _posted_entry(request: HttpRequest) -> int:
+def posted_entry(request: HttpRequest) -> int:
+    """The entry id a check-in or withdrawal posts; DomainError ``invalid`` naming ``entry`` for
+    a missing or malformed one."""
     form = EntryActionForm(request.POST)
     if not form.is_valid():
         message = "; ".join(e for errors in form.errors.values() for e in errors)
@@ -304,7 +309,7 @@ def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _check_in_act(request: HttpRequest):
     """The check-in of the posted entry, for the event page and the control page alike."""
     def act(tournament):
-        entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=_posted_entry(request),
+        entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=posted_entry(request),
                                         user=request.user)
         return _("%(name)s is checked in.") % {"name": entrant_name(entry)}
     return act
@@ -313,7 +318,7 @@ def _check_in_act(request: HttpRequest):
 def _withdraw_act(request: HttpRequest, noun: str):
     """The withdrawal (after the draw) or removal (before it) of the posted entry."""
     def act(tournament):
-        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=_posted_entry(request),
+        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=posted_entry(request),
                                         user=request.user)
         if noun == "entry":
             return _("The entry is withdrawn.") if entry is not None else _("The entry is removed.")
@@ -399,7 +404,7 @@ class FlightDrawing:
     handicaps: tuple[str, ...] = ()  # the handicap starts of the matches shown
 
 
-def _whole(request: HttpRequest, name: str, default: int = 1) -> int:
+def query_number(request: HttpRequest, name: str, default: int = 1) -> int:
     """The query parameter ``name`` as a whole number from 1 (``default`` when absent); a bad one
     is a 404: there is no such page."""
     text = request.GET.get(name)
@@ -459,8 +464,8 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     first round its ``section`` (1) of :data:`BRACKET_SECTION` matches with the matches they feed,
     with links to the other windows; each match links to its page. The final placings once every
     match is decided. Public; a fixed number of queries; 404 for a flight the bracket lacks."""
-    tournament = _visible_or_404(request, tournament_id)
-    first_round, section = _whole(request, "round"), _whole(request, "section")
+    tournament = visible_or_404(request, tournament_id)
+    first_round, section = query_number(request, "round"), query_number(request, "section")
     wanted = request.GET.get("flight")
 
     def pick(flight: str, number: int, count: int):
@@ -500,8 +505,8 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     at most :data:`ROUND_PAGE_SIZE` pairings, else one round (``round``: the last paired round when
     absent), its pairings :data:`ROUND_PAGE_SIZE` at a time (``page``), with links to the other
     rounds and pages. Public; a fixed number of queries, reading the pairings shown only."""
-    tournament = _visible_or_404(request, tournament_id)
-    number = _whole(request, "round") if "round" in request.GET else None
+    tournament = visible_or_404(request, tournament_id)
+    number = query_number(request, "round") if "round" in request.GET else None
     if number is None and "page" not in request.GET and selectors.pairing_count(tournament=tournament) <= ROUND_PAGE_SIZE:
         every = selectors.tournament_rounds(tournament=tournament)
         return render(request, "tournaments/rounds.html", {
@@ -513,7 +518,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "paper_rounds": [rnd.number for rnd in every],
             "sit_outs": sit_outs_by_round(round_robin_tables(tournament=tournament)),
         })
-    page_number = _whole(request, "page")
+    page_number = query_number(request, "page")
     counted: list[int] = []
 
     def pick(count: int):
@@ -577,12 +582,12 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     a page (``page``) with links to the others, and which tie-break put each entrant ahead of the
     next where the score did not. Public; a fixed number of queries (none for the rows while the
     cache has this version of the event)."""
-    tournament = _visible_or_404(request, tournament_id)
+    tournament = visible_or_404(request, tournament_id)
     teams = tournament.kind == Tournament.Kind.TEAMS
     rows = selectors.event_standings_cached(tournament=tournament)
     paginator = Paginator(rows, STANDINGS_PAGE_SIZE)
     try:
-        page = paginator.page(_whole(request, "page"))
+        page = paginator.page(query_number(request, "page"))
     except InvalidPage:
         raise Http404(_("no such page")) from None
     return render(request, "tournaments/standings.html", {
@@ -605,15 +610,20 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # --- the organiser's control page ------------------------------------------------------------
 
 
-def _managed_or_403(request: HttpRequest, tournament_id: int) -> Tournament:
+def managed_or_403(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The event, for its organiser or staff only: a 404 for an unknown one, PermissionDenied
+    (403) for any other user. What every page that manages an event starts with."""
     tournament = _tournament_or_404(tournament_id)
     if not runs(tournament, request.user):
         raise PermissionDenied(_("only the event's organiser (or staff) may manage it"))
     return tournament
 
 
-def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form: EntrantForm | None = None,
-                   draw_form: DrawForm | None = None, action_error: str = "", status: int = 200) -> HttpResponse:
+def render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form: EntrantForm | None = None,
+                  draw_form: DrawForm | None = None, action_error: str = "", status: int = 200) -> HttpResponse:
+    """The event's control page with ``status``: its entrants, the players who may still be added
+    or re-enter, the forms to add an entrant and make the draw (one given here shown as posted,
+    with its errors) and ``action_error`` when an action was refused."""
     entrants = selectors.entry_list(tournament=tournament)
     candidates = selectors.entry_candidates(entrants=entrants)
     reentries = selectors.reentry_candidates(tournament=tournament)  # who may re-enter (buy-back)
@@ -640,18 +650,21 @@ def _render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form
 def manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's control page: entries, check-in, the draw, the next Swiss round,
     finishing. Only the event's organiser and staff (403 for others)."""
-    return _render_manage(request, _managed_or_403(request, tournament_id))
+    return render_manage(request, managed_or_403(request, tournament_id))
 
 
-def _manage_action(request: HttpRequest, tournament_id: int, act, **forms_on_error) -> HttpResponse:
-    tournament = _managed_or_403(request, tournament_id)
+def manage_action(request: HttpRequest, tournament_id: int, act, **forms_on_error) -> HttpResponse:
+    """Run ``act(tournament)`` for the event's organiser (see :func:`managed_or_403`): its text
+    becomes a success message and the user goes back to the control page; a DomainError it raises
+    re-renders the control page with the error, its status and ``forms_on_error``."""
+    tournament = managed_or_403(request, tournament_id)
     try:
         text = act(tournament)
     except DomainError as error:
-        return _render_manage(request, tournament, action_error=error_text(error), status=error_status(error),
-                              **forms_on_error)
+        return render_manage(request, tournament, action_error=error_text(error), status=error_status(error),
+                             **forms_on_error)
     messages.success(request, text)
-    return redirect(_manage_url(tournament))
+    return redirect(manage_url(tournament))
 
 
 @login_required
@@ -661,7 +674,7 @@ def open_entries(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def act(tournament):
         services.tournament_open_entries(tournament_id=tournament.pk, user=request.user)
         return _("Entries are open: players may sign up.")
-    return _manage_action(request, tournament_id, act)
+    return manage_action(request, tournament_id, act)
 
 
 @login_required
@@ -671,7 +684,7 @@ def close_entries(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def act(tournament):
         services.tournament_close_entries(tournament_id=tournament.pk, user=request.user)
         return _("Entries are closed: check the entrants in, then make the draw.")
-    return _manage_action(request, tournament_id, act)
+    return manage_action(request, tournament_id, act)
 
 
 @login_required
@@ -680,23 +693,23 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser adds a player chosen by name: before the draw see entry_add, after it
     entry_add_late (the last seed, into a bye or the next Swiss round). An unknown player is a
     form error (400) and nothing is saved."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     form = EntrantForm(request.POST, prefix="entrant")
     if not form.is_valid():
-        return _render_manage(request, tournament, entrant_form=form, status=400)
+        return render_manage(request, tournament, entrant_form=form, status=400)
     player = form.cleaned_data["player"]
     late = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     try:
         if late:
             if form.cleaned_data["seed"] is not None:
                 raise DomainError(_("seed: a late entrant is the last seed; leave the seed empty"), field="seed")
-            _call(services.entry_add_late, tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids)
+            call_service(services.entry_add_late, tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids)
         else:
             services.entry_add(tournament_id=tournament.pk, user=request.user, player_ids=form.player_ids,
                                seed=form.cleaned_data["seed"])
     except DomainError as error:
         form_refuse(form, error)
-        return _render_manage(request, tournament, entrant_form=form, status=error_status(error))
+        return render_manage(request, tournament, entrant_form=form, status=error_status(error))
     partner = form.cleaned_data.get("partner")
     if partner and late:
         text = _("%(a)s & %(b)s are entered late, as the last seed.")
@@ -707,14 +720,14 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
     else:
         text = _("%(a)s is entered.")
     messages.success(request, text % {"a": player.display_name, "b": partner.display_name if partner else ""})
-    return redirect(_manage_url(tournament))
+    return redirect(manage_url(tournament))
 
 
 @login_required
 @require_POST
 def manage_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser checks an entrant in; see entry_check_in."""
-    return _manage_action(request, tournament_id, _check_in_act(request))
+    return manage_action(request, tournament_id, _check_in_act(request))
 
 
 @login_required
@@ -722,25 +735,25 @@ def manage_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def manage_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser withdraws (after the draw) or removes (before it) an entrant; see
     entry_withdraw."""
-    return _manage_action(request, tournament_id, _withdraw_act(request, "entrant"))
+    return manage_action(request, tournament_id, _withdraw_act(request, "entrant"))
 
 
 @login_required
 @require_POST
 def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Make the draw, with an optional seed for a random draw; see tournament_draw."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     form = DrawForm(request.POST, prefix="draw")
     if not form.is_valid():
-        return _render_manage(request, tournament, draw_form=form, status=400)
+        return render_manage(request, tournament, draw_form=form, status=400)
     try:
-        drawn = _call(services.tournament_draw, tournament_id=tournament.pk, user=request.user,
-                      seed=form.cleaned_data["seed"])
+        drawn = call_service(services.tournament_draw, tournament_id=tournament.pk, user=request.user,
+                             seed=form.cleaned_data["seed"])
     except DomainError as error:
         form_refuse(form, error)
-        return _render_manage(request, tournament, draw_form=form, status=error_status(error))
+        return render_manage(request, tournament, draw_form=form, status=error_status(error))
     draw_made(request, drawn)
-    return redirect(_manage_url(tournament))
+    return redirect(manage_url(tournament))
 
 
 def draw_made(request: HttpRequest, drawn: Tournament) -> None:
@@ -756,14 +769,14 @@ def draw_made(request: HttpRequest, drawn: Tournament) -> None:
 @require_POST
 def pair_next_round(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Pair the next Swiss round; see tournament_pair_next_round."""
-    return _manage_action(request, tournament_id, pair_act(request))
+    return manage_action(request, tournament_id, pair_act(request))
 
 
 def pair_act(request: HttpRequest):
-    """The action of pairing an event's next Swiss round, for ``_manage_action`` and the desk's: it
+    """The action of pairing an event's next Swiss round, for ``manage_action`` and the desk's: it
     returns the sentence that says so."""
     def act(tournament):
-        paired = _call(services.tournament_pair_next_round, tournament_id=tournament.pk, user=request.user)
+        paired = call_service(services.tournament_pair_next_round, tournament_id=tournament.pk, user=request.user)
         return _("Round %(number)d is paired.") % {"number": paired.number}
     return act
 
@@ -775,7 +788,7 @@ def finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def act(tournament):
         services.tournament_finish(tournament_id=tournament.pk, user=request.user)
         return _("The event is finished: its placings are final.")
-    return _manage_action(request, tournament_id, act)
+    return manage_action(request, tournament_id, act)
 
 
 # --- my next matches ---------------------------------------------------------------------------

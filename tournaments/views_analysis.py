@@ -13,7 +13,7 @@ from analysis.selectors import analysis_ranking
 from matches.models import Match
 
 from .services.common import runs
-from .views import _visible_or_404
+from .views import visible_or_404
 
 
 @require_safe
@@ -21,7 +21,7 @@ def analysis(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The players of the event's analysed matches, best PR first: rank, player, PR, matches
     analysed, error rate, errors and blunders. Public (a draft: its organiser and staff); a fixed
     number of queries however many matches are analysed."""
-    tournament = _visible_or_404(request, tournament_id)
+    tournament = visible_or_404(request, tournament_id)
     ranking = analysis_ranking(matches=Match.objects.filter(event_link__tournament=tournament))
     # number_format cuts the decimals off: rounded first.
     rows = [{"player": player, "pr": formats.number_format(round(player.pr, 2), 2),

@@ -26,7 +26,7 @@ from matches.models import MAX_SCORE, Match
 from .models import Tournament
 from .services.corrections import result_correct, result_correction_preview
 from .services.events import event_reopen
-from .views import _manage_url, _managed_or_403
+from .views import manage_url, managed_or_403
 
 
 class CorrectionForm(forms.Form):
@@ -70,7 +70,7 @@ def _event_match_or_404(tournament: Tournament, match_id: int) -> Match:
 def result_correct_page(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """GET: the correction form. POST: the preview (the matches it resets), or with ``confirm``
     the correction itself, then back to the match's page. Only the event's director (403)."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     match = _event_match_or_404(tournament, match_id)
     context = {"tournament": tournament, "match": match, "runs": True}
     if request.method == "GET":
@@ -108,7 +108,7 @@ def result_correct_page(request: HttpRequest, tournament_id: int, match_id: int)
 def event_reopen_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """GET: what reopening a finished event means, and its confirmation. POST: reopen it (see
     event_reopen), then back to the control page. Only the event's director (403)."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     form = ReopenForm(request.POST if request.method == "POST" else None)
     context = {"tournament": tournament, "form": form, "runs": True}
     if request.method == "GET" or not form.is_valid():
@@ -120,7 +120,7 @@ def event_reopen_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
                       status=error_status(error))
     messages.success(request, _("%(event)s is running again: correct its results, then finish it again.")
                      % {"event": tournament.name})
-    return redirect(_manage_url(tournament))
+    return redirect(manage_url(tournament))
 
 
 urlpatterns = [

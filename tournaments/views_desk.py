@@ -40,7 +40,7 @@ from .services import state
 from .services.common import before_draw
 from .services.corrections import result_correct, result_correction_preview
 from .services.desk import ALL, PASTE_MAX_LINES, TABLE_MAX, entries_check_in, entries_paste, entries_seed, round_set_tables
-from .views import PAIRING_STATUS, PageLink, _call, _managed_or_403, _whole, draw_made, flight_title, pair_act
+from .views import PAIRING_STATUS, PageLink, call_service, draw_made, flight_title, managed_or_403, pair_act, query_number
 
 
 class PasteForm(forms.Form):
@@ -68,7 +68,7 @@ def _desk_url(tournament: Tournament, number: int | None = None) -> str:
 def _render(request: HttpRequest, tournament: Tournament, *, status: int = 200, action_error: str = "",
             paste_form: PasteForm | None = None, draw_form: DrawForm | None = None, row_errors: dict | None = None,
             posted: dict | None = None) -> HttpResponse:
-    number = _whole(request, "round") if "round" in request.GET else None
+    number = query_number(request, "round") if "round" in request.GET else None
     desk = desk_view(tournament=tournament, number=number)
     if number is not None and desk.numbers and number not in desk.numbers:
         raise Http404(_("no such round"))
@@ -125,13 +125,13 @@ def _round_title(tournament: Tournament, flight: str, number: int) -> str:
 @login_required
 def desk(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The round desk (``round``: a paired round of a Swiss or round robin other than the current one)."""
-    return _render(request, _managed_or_403(request, tournament_id))
+    return _render(request, managed_or_403(request, tournament_id))
 
 
 def _act(request: HttpRequest, tournament_id: int, act, **on_error) -> HttpResponse:
     """Run ``act(tournament)`` (one service call returning the sentence to show) and go back to the
     desk, or re-render it with the refusal and its 4xx status."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     try:
         text = act(tournament)
     except (DomainError, EngineError) as error:
@@ -158,7 +158,7 @@ def desk_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def desk_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Enter the pasted names; see entries_paste. A refused line is named; nothing is saved."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     form = PasteForm(request.POST, prefix="paste")
     if not form.is_valid():
         return _render(request, tournament, paste_form=form, action_error=form_errors_text(form), status=400)
@@ -223,13 +223,13 @@ def desk_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def desk_draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Make the draw; see tournament_draw."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     form = DrawForm(request.POST, prefix="draw")
     if not form.is_valid():
         return _render(request, tournament, draw_form=form, action_error=form_errors_text(form), status=400)
     try:
-        drawn = _call(services.tournament_draw, tournament_id=tournament.pk, user=request.user,
-                      seed=form.cleaned_data["seed"])
+        drawn = call_service(services.tournament_draw, tournament_id=tournament.pk, user=request.user,
+                             seed=form.cleaned_data["seed"])
     except DomainError as error:
         return _render(request, tournament, draw_form=form, action_error=error_text(error), status=error_status(error))
     draw_made(request, drawn)
@@ -263,7 +263,7 @@ def desk_result(request: HttpRequest, tournament_id: int, match_id: int) -> Http
     (result_correction_preview), then, with ``confirm``, the correction (result_correct). With
     ``confirm_reported`` he confirms the pending report, whose score he was shown, for a side that
     cannot confirm it (a walk-in without an account: match_confirm, as that side would)."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     match = _event_match_or_404(tournament, match_id)
     form = RowForm(request.POST)
     name = _("%(a)s v %(b)s") % {"a": match.side0.name, "b": match.side1.name}

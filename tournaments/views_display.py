@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 from . import renders, selectors
 from .bracket_svg import BracketCell, BracketRound, bracket_svg
 from .models import Tournament
-from .views import PAIRING_STATUS, _visible_or_404, bracket_cell, flight_title, svg_words
+from .views import PAIRING_STATUS, bracket_cell, flight_title, svg_words, visible_or_404
 
 #: The projector's pace: seconds per slide (``?seconds=``), by default and at the extremes.
 SECONDS_DEFAULT, SECONDS_MIN, SECONDS_MAX = 15, 5, 600
@@ -174,7 +174,7 @@ def projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     the next after ``seconds`` (15; 5 to 600) and so read afresh: the flights' brackets, the
     matches being played (a Swiss or round robin: the current round's pairings) and the standings.
     Full screen, large type, no site navigation; works without a script. Public."""
-    tournament = _visible_or_404(request, tournament_id)
+    tournament = visible_or_404(request, tournament_id)
     slides = _slides(tournament)
     seconds = _seconds(request)
     text = request.GET.get("slide", "1")
@@ -198,7 +198,7 @@ def embed_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The bracket alone (every flight, or ``flight``), for a club's site to show in a frame: the
     one page any site may frame (no X-Frame-Options, ``frame-ancestors *``); its links open at the
     top of the window. Public, like the event."""
-    tournament = _visible_or_404(request, tournament_id)
+    tournament = visible_or_404(request, tournament_id)
     flight = request.GET.get("flight") or None
     _part, flights = _bracket_flights(tournament, flight=flight)
     response = render(request, "tournaments/embed_bracket.html", {
@@ -219,7 +219,7 @@ def _filename(tournament: Tournament, extension: str) -> str:
 
 
 def _download(request: HttpRequest, tournament_id: int, kind: str, extension: str) -> HttpResponse:
-    tournament = _visible_or_404(request, tournament_id)
+    tournament = visible_or_404(request, tournament_id)
     wanted = renders.Wanted(tournament.pk, kind, 0, "", translation.get_language())
     return renders.file_answer(request, tournament, wanted, filename=_filename(tournament, extension),
                                disposition="attachment", missing=_("This event has no bracket to download."))

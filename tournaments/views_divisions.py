@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from tournaments.forms_divisions import EntryDivisionForm
 from tournaments.services.divisions import entry_set_division
-from tournaments.views import _manage_action
+from tournaments.views import manage_action
 
 
 @login_required
@@ -27,7 +27,7 @@ def manage_division(request: HttpRequest, tournament_id: int) -> HttpResponse:
                                    user=request.user, division=form.cleaned_data["division"])
         return _("%(name)s is in the %(division)s division.") % {"name": entry.side.name, "division": entry.division}
 
-    return _manage_action(request, tournament_id, act)
+    return manage_action(request, tournament_id, act)
 
 
 urlpatterns = [

@@ -17,14 +17,14 @@ from core.pages import error_status, error_text, form_refuse
 from . import services
 from .forms_life import CancelForm, TournamentEditForm
 from .models import Entry, Tournament
-from .views import _call, _managed_or_403, refused_field
+from .views import call_service, managed_or_403, refused_field
 
 
 @login_required
 def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The event's settings, prefilled: those that may not change now are shown disabled with the
     reason; see tournament_update."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     has_entries = Entry.objects.filter(tournament=tournament).exists()
     over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     if request.method != "POST":
@@ -35,7 +35,7 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return render(request, "tournaments/edit.html", {"tournament": tournament, "form": form, "over": over},
                       status=400)
     try:
-        _call(services.tournament_update, tournament_id=tournament.pk, user=request.user, changes=form.changes())
+        call_service(services.tournament_update, tournament_id=tournament.pk, user=request.user, changes=form.changes())
     except DomainError as error:
         form_refuse(form, error, field=refused_field(error))
         return render(request, "tournaments/edit.html", {"tournament": tournament, "form": form, "over": over},
@@ -47,7 +47,7 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Cancel the event with a reason its entrants are emailed; see tournament_cancel."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     form = CancelForm(request.POST if request.method == "POST" else None)
     context = {"tournament": tournament, "form": form}
     if request.method != "POST":
@@ -66,7 +66,7 @@ def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 def delete(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Delete a draft nobody has entered, after a confirmation; see tournament_delete."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     context = {"tournament": tournament, "error": ""}
     if request.method != "POST":
         return render(request, "tournaments/delete.html", context)

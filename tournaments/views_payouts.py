@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 from .payouts_display import money, percent
 from .selectors_payouts import tournament_payouts
 from .services.common import runs
-from .views import _visible_or_404, flight_title
+from .views import flight_title, visible_or_404
 
 
 def flight_lines(tournament) -> list[dict]:
@@ -38,7 +38,7 @@ def flight_lines(tournament) -> list[dict]:
 def payouts(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Each paying flight's paid places and the prize winners decided so far. Public (a draft: its
     organiser and staff); a fixed number of queries."""
-    tournament = _visible_or_404(request, tournament_id)
+    tournament = visible_or_404(request, tournament_id)
     return render(request, "tournaments/payouts.html", {
         "tournament": tournament, "flights": flight_lines(tournament), "runs": runs(tournament, request.user)})
 

@@ -16,7 +16,7 @@ from core.errors import DomainError
 from core.pages import error_status, error_text
 
 from .services.playoffs import tournament_playoffs_start
-from .views import _call, _managed_or_403, _render_manage
+from .views import call_service, managed_or_403, render_manage
 
 
 @login_required
@@ -24,11 +24,11 @@ from .views import _call, _managed_or_403, _render_manage
 def playoffs_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Stop the Swiss and draw the playoffs; back to the round page, which shows them. A refusal
     is shown on the event's control page with its status (409 while the Swiss goes on)."""
-    tournament = _managed_or_403(request, tournament_id)
+    tournament = managed_or_403(request, tournament_id)
     try:
-        _call(tournament_playoffs_start, tournament_id=tournament.pk, user=request.user)
+        call_service(tournament_playoffs_start, tournament_id=tournament.pk, user=request.user)
     except DomainError as error:
-        return _render_manage(request, tournament, action_error=error_text(error), status=error_status(error))
+        return render_manage(request, tournament, action_error=error_text(error), status=error_status(error))
     messages.success(request, _("The Swiss has stopped: the playoffs are drawn."))
     return redirect(reverse("tournaments:rounds", args=[tournament.pk]))
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.services.reentry import entry_reenter
 from tournaments.services.state import plain_name
-from tournaments.views import _manage_action, _posted_entry
+from tournaments.views import manage_action, posted_entry
 
 
 @login_required
@@ -20,11 +20,11 @@ from tournaments.views import _manage_action, _posted_entry
 def manage_reenter(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The director re-enters a first-round loser into the main; see entry_reenter."""
     def act(tournament):
-        entry = entry_reenter(tournament_id=tournament.pk, entry_id=_posted_entry(request), user=request.user)
+        entry = entry_reenter(tournament_id=tournament.pk, entry_id=posted_entry(request), user=request.user)
         return _("%(name)s has re-entered the main as seed %(seed)d.") % {"name": plain_name(entry),
                                                                           "seed": entry.seed}
 
-    return _manage_action(request, tournament_id, act)
+    return manage_action(request, tournament_id, act)
 
 
 urlpatterns = [

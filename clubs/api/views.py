@@ -56,7 +56,9 @@ WRITE_ERRORS = {
 }
 MEMBER_READ_ERRORS = {401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer}
 READ_ERRORS = {404: ApiErrorSerializer}
-def _club(club_id: int) -> Club:
+def club_by_id(club_id: int) -> Club:
+    """The club ``club_id``, with its member count; raises Club.DoesNotExist, which a club's
+    endpoint (:class:`~clubs.api.base.ClubBaseApi`) answers with a 404."""
     return selectors.club_get(club_id=club_id)
 
 
@@ -77,7 +79,7 @@ class ClubCollectionApi(ClubBaseApi):
                    request=ClubCreateSerializer, responses={201: ClubSerializer, **WRITE_ERRORS})
     def post(self, request):
         club = services.club_create(user=request.user, **read_body(ClubCreateSerializer, request))
-        return Response(ClubSerializer(_club(club.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(ClubSerializer(club_by_id(club.pk)).data, status=status.HTTP_201_CREATED)
 
 
 def _detail(club: Club, user) -> dict:
@@ -98,16 +100,16 @@ class ClubDetailApi(ClubBaseApi):
                    description="Public: members' display names, ratings and last results (never an email).",
                    responses={200: ClubDetailSerializer, **READ_ERRORS})
     def get(self, request, club_id: int):
-        return Response(ClubDetailSerializer(_detail(_club(club_id), request.user)).data)
+        return Response(ClubDetailSerializer(_detail(club_by_id(club_id), request.user)).data)
 
     @extend_schema(operation_id="clubs_update", tags=TAGS, summary="Edit the club (owners)",
                    description="Name, city, description, open to requests; the slug stays.",
                    request=ClubUpdateSerializer, responses={200: ClubDetailSerializer, **WRITE_ERRORS})
     def patch(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         body = read_body(ClubUpdateSerializer, request)
         services.club_update(club_id=club.pk, user=request.user, **body)
-        return Response(ClubDetailSerializer(_detail(_club(club.pk), request.user)).data)
+        return Response(ClubDetailSerializer(_detail(club_by_id(club.pk), request.user)).data)
 
 
 # --- memberships ---------------------------------------------------------------------------------
@@ -118,7 +120,7 @@ class MembershipListApi(ClubBaseApi):
                    description="Active members, requests to join and invitations, with usernames.",
                    responses={200: MembershipSerializer(many=True), **MEMBER_READ_ERRORS})
     def get(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         if not request.user.is_authenticated:
             raise NotAuthenticated()
         require_club_manager(club, request.user)
@@ -137,7 +139,7 @@ def _own_action(name: str, summary: str, description: str, service):
         @extend_schema(operation_id=f"clubs_memberships_{name}", tags=TAGS, summary=summary, description=description,
                        request=NoBodySerializer, responses={200: MembershipSerializer, **WRITE_ERRORS})
         def post(self, request, club_id: int):
-            club = _club(club_id)
+            club = club_by_id(club_id)
             read_body(NoBodySerializer, request)
             return _membership_response(service(club_id=club.pk, user=request.user))
 
@@ -157,7 +159,7 @@ class MembershipInviteApi(ClubBaseApi):
                    description="By username; the user accepts. 400 unknown_user; 409 already_member.",
                    request=InviteSerializer, responses={200: MembershipSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_manager(club, request.user)
         body = read_body(InviteSerializer, request)
         return _membership_response(services.membership_invite(club_id=club.pk, user=request.user, **body))
@@ -168,7 +170,7 @@ class MembershipLeaveApi(ClubBaseApi):
                    "an invitation)", description="409 last_owner for the club's only owner; 409 no_membership.",
                    request=NoBodySerializer, responses={204: None, **WRITE_ERRORS})
     def post(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         read_body(NoBodySerializer, request)
         services.membership_leave(club_id=club.pk, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -180,7 +182,7 @@ class OwnerActionApi(ClubBaseApi):
     input_serializer = NoBodySerializer
 
     def act(self, request, club_id: int, membership_id: int, service):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_owner(club, request.user)
         body = read_body(self.input_serializer, request)
         result = service(club_id=club.pk, membership_id=membership_id, user=request.user, **body)
@@ -231,13 +233,13 @@ class SeasonCollectionApi(ClubBaseApi):
     @extend_schema(operation_id="clubs_seasons_list", tags=TAGS, summary="The club's seasons, latest first",
                    description="Public.", responses={200: SeasonSerializer(many=True), **READ_ERRORS})
     def get(self, request, club_id: int):
-        return Response(SeasonSerializer(selectors.season_list(club=_club(club_id)), many=True).data)
+        return Response(SeasonSerializer(selectors.season_list(club=club_by_id(club_id)), many=True).data)
 
     @extend_schema(operation_id="clubs_seasons_create", tags=TAGS, summary="Create a season (owners, organisers)",
                    description="Seasons may overlap. 409 season_name_taken.",
                    request=SeasonInputSerializer, responses={201: SeasonSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_manager(club, request.user)
         season = services.season_create(club_id=club.pk, user=request.user, **read_body(SeasonInputSerializer, request))
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
@@ -247,12 +249,12 @@ class SeasonDetailApi(ClubBaseApi):
     @extend_schema(operation_id="clubs_seasons_retrieve", tags=TAGS, summary="A season",
                    responses={200: SeasonSerializer, **READ_ERRORS})
     def get(self, request, club_id: int, season_id: int):
-        return Response(SeasonSerializer(selectors.season_get(club=_club(club_id), season_id=season_id)).data)
+        return Response(SeasonSerializer(selectors.season_get(club=club_by_id(club_id), season_id=season_id)).data)
 
     @extend_schema(operation_id="clubs_seasons_update", tags=TAGS, summary="Edit a season (owners, organisers)",
                    request=SeasonUpdateSerializer, responses={200: SeasonSerializer, **WRITE_ERRORS})
     def patch(self, request, club_id: int, season_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_manager(club, request.user)
         body = read_body(SeasonUpdateSerializer, request)
         return Response(SeasonSerializer(services.season_update(club_id=club.pk, season_id=season_id,
@@ -261,7 +263,7 @@ class SeasonDetailApi(ClubBaseApi):
     @extend_schema(operation_id="clubs_seasons_delete", tags=TAGS, summary="Delete a season (owners, organisers)",
                    description="Its matches and results stay.", request=None, responses={204: None, **WRITE_ERRORS})
     def delete(self, request, club_id: int, season_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         services.season_delete(club_id=club.pk, season_id=season_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -270,7 +272,7 @@ class LadderApi(ClubBaseApi):
     @extend_schema(operation_id="clubs_seasons_ladder", tags=TAGS, summary="The season's ladder",
                    description=f"Public. {selectors.LADDER_DEFINITION}", responses={200: LadderSerializer, **READ_ERRORS})
     def get(self, request, club_id: int, season_id: int):
-        season = selectors.season_get(club=_club(club_id), season_id=season_id)
+        season = selectors.season_get(club=club_by_id(club_id), season_id=season_id)
         return Response(LadderSerializer({"season": season, "definition": gettext(selectors.LADDER_DEFINITION),
                                           "rows": selectors.season_ladder(season=season)}).data)
 
@@ -289,7 +291,7 @@ class LadderCsvApi(FileApi):
                    responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="the ladder"),
                               **READ_ERRORS})
     def get(self, request, club_id: int, season_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         season = selectors.season_get(club=club, season_id=season_id)
         response = HttpResponse(exports.ladder_csv(selectors.season_ladder(season=season)),
                                 content_type="text/csv; charset=utf-8")
@@ -303,7 +305,7 @@ class CalendarApi(FileApi):
                    responses={(200, "text/calendar"): OpenApiResponse(OpenApiTypes.STR, description="an iCalendar feed"),
                               **READ_ERRORS})
     def get(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         nights, events = selectors.calendar_items(club=club)
         body = exports.club_calendar(club, nights, events, base_url=f"{request.scheme}://{request.get_host()}")
         response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
@@ -325,13 +327,13 @@ class NightCollectionApi(ClubBaseApi):
                    description="Public: date, title, status and how many checked in (the night itself is for members).",
                    responses={200: NightBriefSerializer(many=True), **READ_ERRORS})
     def get(self, request, club_id: int):
-        return paginated_response(request=request, view=self, queryset=selectors.night_list(club=_club(club_id)),
+        return paginated_response(request=request, view=self, queryset=selectors.night_list(club=club_by_id(club_id)),
                                   serializer_class=NightBriefSerializer)
 
     @extend_schema(operation_id="clubs_nights_open", tags=TAGS, summary="Open a club night (owners, organisers)",
                    request=NightOpenSerializer, responses={201: NightSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_manager(club, request.user)
         night = services.night_open(club_id=club.pk, user=request.user, **read_body(NightOpenSerializer, request))
         return _night_response(club, night.pk, status.HTTP_201_CREATED)
@@ -343,7 +345,7 @@ class NightDetailApi(ClubBaseApi):
                                "player's net chouette result. Members only (it holds money amounts).",
                    responses={200: NightSerializer, **MEMBER_READ_ERRORS})
     def get(self, request, club_id: int, night_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_member_reader(club, request.user)
         return _night_response(club, night_id)
 
@@ -353,7 +355,7 @@ class NightCloseApi(ClubBaseApi):
                    description="No more check-ins. Closing again changes nothing.",
                    request=NoBodySerializer, responses={200: NightSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int, night_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_manager(club, request.user)
         read_body(NoBodySerializer, request)
         services.night_close(club_id=club.pk, night_id=night_id, user=request.user)
@@ -366,7 +368,7 @@ class NightCheckInApi(ClubBaseApi):
                                "``player``. 409 night_closed. Checking in twice changes nothing.",
                    request=CheckInInputSerializer, responses={200: NightSerializer, **WRITE_ERRORS})
     def post(self, request, club_id: int, night_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_member(club, request.user)
         body = read_body(CheckInInputSerializer, request)
         services.night_check_in(club_id=club.pk, night_id=night_id, user=request.user, player_id=body.get("player"))

@@ -15,7 +15,7 @@ from ..permissions import require_club_manager
 from ..services.walkins import membership_add_walk_in
 from .base import ClubBaseApi, read_body
 from .serializers import MembershipSerializer
-from .views import TAGS, WRITE_ERRORS, _club
+from .views import TAGS, WRITE_ERRORS, club_by_id
 
 
 class MembershipWalkInApi(ClubBaseApi):
@@ -32,7 +32,7 @@ class MembershipWalkInApi(ClubBaseApi):
                    request=GuestInputSerializer, responses={201: MembershipSerializer, **WRITE_ERRORS,
                                                             429: ApiErrorSerializer})
     def post(self, request, club_id: int):
-        club = _club(club_id)
+        club = club_by_id(club_id)
         require_club_manager(club, request.user)
         body = read_body(GuestInputSerializer, request)
         membership = membership_add_walk_in(club_id=club.pk, user=request.user, **body)

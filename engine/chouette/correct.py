@@ -29,7 +29,7 @@ from types import MappingProxyType
 from ..errors import ChouetteError
 from .lineup import Lineup
 from .record import ChouetteGame
-from .session import GameStep, SessionGame, SessionState, Step, _step_error, session_advance
+from .session import GameStep, SessionGame, SessionState, Step, error_at_step, session_advance
 from .settings import ChouetteSettings
 from .settle import chouette_settle, partner_of, rotate
 
@@ -140,7 +140,7 @@ def _captain_won(index: int, step: GameStep, recorded: Lineup, settings: Chouett
         game = record if isinstance(record, ChouetteGame) else record.chouette_game(recorded, settings)
         return chouette_settle(recorded, game, settings).captain_won, partner_of(game, settings)
     except ChouetteError as error:
-        raise _step_error(index, error) from None
+        raise error_at_step(index, error) from None
 
 
 __all__ = ["BOX_CHANGED", "CAPTAIN_CHANGED", "PLAYERS_CHANGED", "Correction", "GameToAmend", "session_correct"]

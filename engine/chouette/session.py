@@ -131,7 +131,10 @@ class SessionState:
     ledger: Mapping[Player, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
-def _step_error(index: int, error: ChouetteError) -> ChouetteError:
+def error_at_step(index: int, error: ChouetteError) -> ChouetteError:
+    """A copy of ``error`` that names the session's step ``index`` (counted from 0 over all its
+    steps): the same code and details plus ``details['step']``, the message prefixed ``step
+    <index>:``. A replay and a correction name the step that went wrong alike."""
     details = {**error.details, "step": index}
     return ChouetteError(f"step {index}: {error.message}", code=error.code, **details)
 
@@ -219,7 +222,7 @@ def session_advance(
                 # chouette_settle has checked the record: rotate by its result, not by checking again.
                 lineup = rotate(lineup, settlement.captain_won, partner_of(game, settings))
         except ChouetteError as error:
-            raise _step_error(index, error) from None
+            raise error_at_step(index, error) from None
     return SessionState(state.steps + len(steps), lineup, MappingProxyType(ledger)), tuple(games)
 
 

@@ -15,7 +15,7 @@ from core.parsers import JSONParser
 
 from ..services.clocks import match_clock_introduce, match_flag_fall
 from . import permissions
-from .matches import WRITE_ERRORS, _detail, _match_or_404
+from .matches import WRITE_ERRORS, detail_answer, match_or_404
 from .serializers import MatchDetailSerializer, ScoreField
 
 
@@ -42,13 +42,13 @@ class MatchFlagFallApi(BaseApi):
         request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id, request.user)
+        match = match_or_404(match_id, request.user)
         permissions.check_may_override(match, request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match_flag_fall(match_id=match.pk, side=data["side"], user=request.user, statement=data.get("statement", ""))
-        return _detail(request, match.pk)
+        return detail_answer(request, match.pk)
 
 
 class MatchClockApi(BaseApi):
@@ -77,14 +77,14 @@ class MatchClockApi(BaseApi):
         request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id, request.user)
+        match = match_or_404(match_id, request.user)
         permissions.check_may_override(match, request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match_clock_introduce(match_id=match.pk, user=request.user, score=tuple(data["score"]),
                               seconds_per_point=data.get("seconds_per_point"), delay_seconds=data.get("delay_seconds"))
-        return _detail(request, match.pk)
+        return detail_answer(request, match.pk)
 
 
 urlpatterns = [

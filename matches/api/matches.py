@@ -90,7 +90,7 @@ def _split_contexts(data: dict, names) -> tuple[dict, dict]:
     return data, contexts
 
 
-def _match_or_404(match_id: int, viewer, *, detail: bool = False, logs: bool = False) -> Match:
+def match_or_404(match_id: int, viewer, *, detail: bool = False, logs: bool = False) -> Match:
     """The match with its sides (and, with ``detail``, its games and live reports; with ``logs``
     the games' logs too), or a 404: also for a match ``viewer`` may not read (one awaiting its
     players' consent: ``selectors.match_readable``), whose existence is not told."""
@@ -128,7 +128,7 @@ def _detail_key(match_id: int, version) -> str:
     return f"api:match-detail:{match_id}:{version.timestamp()}"
 
 
-def _detail(request, match_id: int) -> Response:
+def detail_answer(request, match_id: int) -> Response:
     """The match's detail as the bytes kept for its version (rendered once per version, by the
     first read or by the write that made it; a hit renders nothing). A read gets its ETag, and a
     304 for an ``If-None-Match`` naming it; a write's answer (a repeated report) only the bytes."""
@@ -137,7 +137,7 @@ def _detail(request, match_id: int) -> Response:
         raise NotFound(gettext("there is no match %(id)s") % {"id": match_id})
 
     def render() -> tuple[bytes, str]:
-        return json_body(_detail_data(_match_or_404(match_id, request.user, detail=True))), JSON
+        return json_body(_detail_data(match_or_404(match_id, request.user, detail=True))), JSON
 
     key = _detail_key(match_id, version)
     if request.method in ("GET", "HEAD"):
@@ -160,7 +160,7 @@ def _report_answer(request, report: Report, match_id: int) -> Response:
     read no match and changed nothing), the kept detail."""
     if Report.match.is_cached(report):
         return _answer(report.match)
-    return _detail(request, match_id)
+    return detail_answer(request, match_id)
 
 
 def _no_such_match(match_id: int) -> NotFound:
@@ -257,7 +257,7 @@ class MatchCreateApi(BaseApi):
         data, contexts = _split_contexts(dict(serializer.validated_data), hooks.match_context_inputs())
         permissions.check_may_create(request.user, data["side0"] + data["side1"], contexts)
         match = match_create(created_by=request.user, **data, context=contexts)
-        return Response(_detail_data(_match_or_404(match.pk, request.user, detail=True)), status=status.HTTP_201_CREATED)
+        return Response(_detail_data(match_or_404(match.pk, request.user, detail=True)), status=status.HTTP_201_CREATED)
 
 
 class MatchCollectionApi(MatchListApi, MatchCreateApi):
@@ -282,7 +282,7 @@ class MatchDetailApi(BaseApi):
     @extend_schema(operation_id="matches_retrieve", tags=["matches"], summary="A match with its games and reports",
                    responses={200: MatchDetailSerializer, 404: ApiErrorSerializer})
     def get(self, request, match_id: int):
-        return _detail(request, match_id)
+        return detail_answer(request, match_id)
 
 
 # --- the result ---------------------------------------------------------------------------------
@@ -336,7 +336,7 @@ class MatchReportApi(BaseApi):
     )
     def post(self, request, match_id: int):
         if request.content_type.startswith("multipart/"):
-            match = _match_or_404(match_id, request.user)
+            match = match_or_404(match_id, request.user)
             permissions.check_may_report(match, request.user)
             claim, statement = _claim_from_request(request, match)
         else:
@@ -351,7 +351,7 @@ class MatchReportApi(BaseApi):
         except Match.DoesNotExist:
             raise _no_such_match(match_id) from None
         except NotAllowed:
-            _match_or_404(match_id, request.user)  # a match hidden from him: a 404, as for no match
+            match_or_404(match_id, request.user)  # a match hidden from him: a 404, as for no match
             raise
         return _report_answer(request, report, match_id)
 
@@ -360,7 +360,7 @@ def _answer_body_valid(serializer, match_id: int, user) -> None:
     """Validate the body of a confirmation or a contest. A bad body is refused as it always was:
     an unknown match (404) or an outsider (403) first, then the body (400)."""
     if not serializer.is_valid():
-        permissions.check_may_answer(_match_or_404(match_id, user), user)
+        permissions.check_may_answer(match_or_404(match_id, user), user)
         serializer.is_valid(raise_exception=True)
 
 
@@ -368,7 +368,7 @@ def _refusal_as_before(match_id: int, user) -> None:
     """The service refused an unknown match or a user who plays in no side: answer it as the API
     always has (404; 403 saying only players confirm or contest). The refusal's path only: the
     service has already decided nothing changes."""
-    permissions.check_may_answer(_match_or_404(match_id, user), user)
+    permissions.check_may_answer(match_or_404(match_id, user), user)
 
 
 class MatchConfirmApi(BaseApi):
@@ -434,7 +434,7 @@ class MatchOverrideApi(BaseApi):
                    description="Same body as the report. The match is confirmed with this result.",
                    request=CLAIM_REQUEST, responses={200: MatchDetailSerializer, **WRITE_ERRORS})
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id, request.user)
+        match = match_or_404(match_id, request.user)
         permissions.check_may_override(match, request.user)
         claim, statement = _claim_from_request(request, match)
         report = match_override(match_id=match.pk, user=request.user, claim=claim, statement=statement)
@@ -469,13 +469,13 @@ class MatchConsentApi(BaseApi):
         request=InputSerializer, responses={200: MatchDetailSerializer, **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id, request.user)
+        match = match_or_404(match_id, request.user)
         permissions.check_may_consent(match, request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         match_consent(match_id=match.pk, user=request.user, decision=data["decision"], side=data.get("side"))
-        return _detail(request, match.pk)
+        return detail_answer(request, match.pk)
 
 
 # --- games and moments --------------------------------------------------------------------------
@@ -485,7 +485,7 @@ class MatchGameListApi(BaseApi):
     @extend_schema(operation_id="matches_games_list", tags=["games"], summary="Every game with every moment",
                    responses={200: GameWithMomentsSerializer(many=True), 404: ApiErrorSerializer})
     def get(self, request, match_id: int):
-        match = _match_or_404(match_id, request.user, logs=True)
+        match = match_or_404(match_id, request.user, logs=True)
         items = [{"game": game, "moments": game_moments(match, game)} for game in match.games.all()]
         return Response(GameWithMomentsSerializer(items, many=True).data)
 
@@ -494,7 +494,7 @@ class MatchGameDetailApi(BaseApi):
     @extend_schema(operation_id="matches_games_retrieve", tags=["games"], summary="One game with every moment",
                    responses={200: GameWithMomentsSerializer, 404: ApiErrorSerializer})
     def get(self, request, match_id: int, number: int):
-        match = _match_or_404(match_id, request.user, logs=True)
+        match = match_or_404(match_id, request.user, logs=True)
         game = next((g for g in match.games.all() if g.number == number), None)
         if game is None:
             raise NotFound(f"match {match_id} has no game {number}")
@@ -539,7 +539,7 @@ class MatchMatFileApi(BaseApi):
                    404: ApiErrorSerializer, 409: ApiErrorSerializer},
     )
     def get(self, request, match_id: int):
-        text = _mat_text(_match_or_404(match_id, request.user, logs=True))
+        text = _mat_text(match_or_404(match_id, request.user, logs=True))
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="match-{match_id}.mat"'
         return response

@@ -17,7 +17,7 @@ from ..models import MatchPenalty
 from ..penalties_text import penalty_text
 from ..services.penalties import match_penalty_give
 from . import permissions
-from .matches import WRITE_ERRORS, _match_or_404
+from .matches import WRITE_ERRORS, match_or_404
 
 
 class PenaltySerializer(serializers.Serializer):
@@ -61,7 +61,7 @@ class MatchPenaltiesApi(BaseApi):
     @extend_schema(operation_id="matches_penalties_list", tags=["results"], summary="Penalty points given mid-match",
                    responses={200: PenaltySerializer(many=True), 404: ApiErrorSerializer})
     def get(self, request, match_id: int):
-        return Response(PenaltySerializer(_rows(_match_or_404(match_id, request.user)), many=True).data)
+        return Response(PenaltySerializer(_rows(match_or_404(match_id, request.user)), many=True).data)
 
     @extend_schema(
         operation_id="matches_penalties_give", tags=["results"], summary="Give penalty points between games (director)",
@@ -71,14 +71,14 @@ class MatchPenaltiesApi(BaseApi):
         request=InputSerializer, responses={201: PenaltySerializer(many=True), **WRITE_ERRORS},
     )
     def post(self, request, match_id: int):
-        match = _match_or_404(match_id, request.user)
+        match = match_or_404(match_id, request.user)
         permissions.check_may_override(match, request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         score = tuple(data["score"]) if "score" in data else None
         match_penalty_give(match.pk, data["side"], data["points"], data["reason"], request.user, score=score)
-        match = _match_or_404(match_id, request.user)
+        match = match_or_404(match_id, request.user)
         return Response(PenaltySerializer(_rows(match), many=True).data, status=201)
 
 

@@ -30,7 +30,7 @@ from engine.match import GivenPenalty, MatchState, Penalty
 
 from .. import errors, hooks
 from ..models import Match, MatchPenalty
-from .reporting import _match_loaded, _override, claim_make, user_runs_match
+from .reporting import claim_make, match_loaded, override_result, user_runs_match
 
 REASONS = tuple(MatchPenalty.Reason.values)
 
@@ -97,7 +97,7 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
     refusals worded by code (``penalty_money``, ``penalty_after_match``); Conflict
     ``already_confirmed`` for a finished match.
     """
-    match = _match_loaded(match_id)
+    match = match_loaded(match_id)
     if not user_runs_match(match, user):
         raise errors.not_organiser()
     if match.status == Match.Status.CONFIRMED:
@@ -107,7 +107,7 @@ def match_penalty_give(match_id: int, side: int, points: int, reason: str, user,
                        code="match_reported")
     penalty, final = penalty_record(match, side, points, reason, user, score=score)
     if final is not None:
-        _override(match, user, claim_make(match, final, None), "")
+        override_result(match, user, claim_make(match, final, None), "")
     return penalty
 
 

@@ -166,7 +166,7 @@ def _lock_query():
     return prepared("matches.lock", lambda: locked(Match.objects.with_side_ids()), hooks.match_joins())
 
 
-def _match_loaded(match_id: int, *, logs: bool = False, report_key: bool = False) -> Match:
+def match_loaded(match_id: int, *, logs: bool = False, report_key: bool = False) -> Match:
     """:func:`match_locked`, with its live reports (``match.live``, kept as the change goes on; their
     logs only with ``logs``), whether it has stored games (``has_games``) and its sides' players
     (``seen_players``, for the answer): all that a report, a confirmation or a contest decides on,
@@ -290,14 +290,14 @@ def match_report(*, match_id: int, user, claim: Claim | Draft, statement: str = 
     # The writes whose keys nobody needs at once (the audit entry, the match, the outbox rows) go
     # to PostgreSQL together, in one round trip (core.bulk.writes_batched).
     with writes_batched():
-        match = _match_loaded(match_id, logs=claim.games is not None, report_key=True)
+        match = match_loaded(match_id, logs=claim.games is not None, report_key=True)
         own = next((r for r in match.live if r.reporter_id == getattr(user, "pk", None) and r.side is not None), None)
         if _repeat(own, claim.score, claim.games):
             return own
         side = side_of_user(match, user)
         if side is None:
             if user_runs_match(match, user):
-                return _override(match, user, _checked(match, claim), statement)
+                return override_result(match, user, _checked(match, claim), statement)
             raise errors.not_a_party()
         return _report(match, side, user, _checked(match, claim), statement)
 
@@ -318,7 +318,7 @@ def _full_fields(claim: Claim) -> dict:
 
 
 def _report(match: Match, side: int, user, claim: Claim, statement: str, *, consent: bool = True) -> Report:
-    """Side ``side`` of the loaded, locked ``match`` (``_match_loaded``) reports ``claim``: see
+    """Side ``side`` of the loaded, locked ``match`` (``match_loaded``) reports ``claim``: see
     :func:`match_report`. Without ``consent`` (a director answering for a guest side) the side's
     consent is left as it is."""
     # A side that reports a result agrees the match is on its record (a refusal below rolls this
@@ -410,7 +410,7 @@ def match_confirm(*, match_id: int, user, score: tuple[int, int] | None = None) 
     ``already_confirmed``.
     """
     with writes_batched():  # as a report's (see match_report)
-        match = _match_loaded(match_id, report_key=True)
+        match = match_loaded(match_id, report_key=True)
         side = side_of_user(match, user)
         directed = side is None
         if directed:
@@ -450,7 +450,7 @@ def side_cannot_answer(players) -> bool:
 
 
 def _side_players(match: Match, side: int) -> list:
-    """The players of side ``side`` of a match loaded by ``_match_loaded`` (``seen_players``)."""
+    """The players of side ``side`` of a match loaded by ``match_loaded`` (``seen_players``)."""
     chosen = match.sides[side]
     return [match.seen_players[pk] for pk in (chosen.player_a_id, chosen.player_b_id) if pk]
 
@@ -463,7 +463,7 @@ def match_contest(*, match_id: int, user, statement: str = "") -> Match:
     Raises Match.DoesNotExist, NotAllowed for a non-player, Conflict when there is nothing
     pending to contest.
     """
-    match = _match_loaded(match_id)
+    match = match_loaded(match_id)
     side = side_of_user(match, user)
     if side is None:
         raise errors.not_a_party()
@@ -505,14 +505,28 @@ def match_override(*, match_id: int, user, claim: Claim, statement: str = "", or
     Raises Match.DoesNotExist, NotAllowed for anyone but the match's organiser, its event's
     organiser or staff.
     """
-    match = _match_loaded(match_id)
+    match = match_loaded(match_id)
     if not user_runs_match(match, user):
         raise errors.not_organiser()
-    return _override(match, user, _checked(match, claim), statement, origin=origin, origin_name=origin_name)
+    return override_result(match, user, _checked(match, claim), statement, origin=origin, origin_name=origin_name)
 
 
-def _override(match: Match, user, claim: Claim, statement: str, *, ruled_dispute: int | None = None,
-              origin: str = "", origin_name: str = "") -> Report:
+def override_result(match: Match, user, claim: Claim, statement: str, *, ruled_dispute: int | None = None,
+                    origin: str = "", origin_name: str = "") -> Report:
+    """Confirm ``claim`` (checked) as the result of the loaded, locked ``match``
+    (:func:`match_loaded`) in the name of ``user``, a director: the organiser's result of
+    :func:`match_override`, and the one a penalty ending the match or a ruling sets. Not a service
+    of its own: it runs in its caller's transaction, after its caller's checks.
+
+    The same result already confirmed by a director changes nothing (that report is returned).
+    Otherwise the consents the director may not keep go back to pending and the rating follows
+    the new winner (``consent_after_override``); every live report is superseded by a confirmed
+    report of no side carrying ``statement`` (and ``origin``, ``origin_name`` for a result no
+    person decided); stored games a result without logs no longer shows are removed; the result
+    is applied and audited ``match.result_overridden`` (``ruled_dispute``: the dispute a ruling
+    settles itself), and the players are told after the commit. Returns the confirmed report.
+    A refusal of the event (a later match built on the result has started) rolls the caller's
+    transaction back."""
     live = match_live_reports(match)
     current = next((r for r in live if r.status == Report.Status.CONFIRMED), None)
     if current is not None and current.side is None and _same(current, claim):

@@ -41,7 +41,15 @@ from engine.errors import EngineError
 from matches.models import MAX_SCORE, Match, MatchPenalty, Report
 from matches.services.logs import CheckedLog, log_from_json
 from matches.services.penalties import penalties_follow, penalties_restore, penalty_record, penalty_rows, penalty_standing
-from matches.services.reporting import Claim, _override, claim_make, match_locked, match_reopen, side_of_user, user_runs_match
+from matches.services.reporting import (
+    Claim,
+    claim_make,
+    match_locked,
+    match_reopen,
+    override_result,
+    side_of_user,
+    user_runs_match,
+)
 from rulings import announce, errors
 from rulings.labels import RULING_LABELS
 from rulings.models import Appeal, Dispute, Ruling
@@ -349,7 +357,7 @@ def _confirm(context: _Context, claim: Claim) -> None:
     """Confirm ``claim`` as the match's result through the override path; the event's refusal
     becomes the ruling's."""
     try:
-        _override(context.match, context.director, claim, context.note, ruled_dispute=context.dispute.pk)
+        override_result(context.match, context.director, claim, context.note, ruled_dispute=context.dispute.pk)
     except Conflict as error:
         raise _refused(error) from None
 
@@ -799,7 +807,7 @@ def _put_back(match: Match, before: dict, actor, note: str) -> None:
     if before["status"] == Match.Status.CONFIRMED:
         log = (log_from_json(logs, match.rules(), start=penalty, penalties=match.penalties_at())
                if logs is not None else None)
-        _override(match, actor, Claim(tuple(before["score"]), log), note)
+        override_result(match, actor, Claim(tuple(before["score"]), log), note)
     else:
         log = log_from_json(logs or [], match.rules(), start=penalty, penalties=match.penalties_at(), partial=True)
         match_reopen(match_id=match.pk, actor=actor, note=note, log=log, status=before["status"],

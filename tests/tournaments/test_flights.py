@@ -23,7 +23,7 @@ from tests.tournaments.factories import closed, drawn, enter, make_organiser
 from tests.tournaments.test_corrections import score_for
 from tests.tournaments.test_draw_queries import BRACKET_DRAW_QUERIES, drawn_count
 from tests.tournaments.test_views import new_event_data
-from tournaments.bracket_svg import _targets
+from tournaments.bracket_svg import feed_targets
 from tournaments.draw.consolation import notation
 from tournaments.forms import parse_payouts, payouts_text
 from tournaments.models import Pairing, Tournament
@@ -299,7 +299,7 @@ def test_the_event_page_describes_the_new_flights(cast):
 def test_the_bracket_drawing_joins_a_shifted_consolations_mixed_round(count, next_count, targets):
     """Shifted progressive consolation on the drawing: in a mixed round the first cells meet a
     newcomer one to one, the others pair off after them."""
-    assert _targets(count, next_count) == targets
+    assert feed_targets(count, next_count) == targets
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from analysis.api.serializers import RankedPlayerSerializer
 from analysis.selectors import analysis_ranking
 from matches.models import Match
 
-from .events import READ_ERRORS, TAGS, TournamentBaseApi, _tournament_or_404
+from .events import READ_ERRORS, TAGS, TournamentBaseApi, tournament_or_404
 
 
 class TournamentAnalysisApi(TournamentBaseApi):
@@ -24,7 +24,7 @@ class TournamentAnalysisApi(TournamentBaseApi):
                                "with the number of those matches. A pair's matches count for both its players.",
                    responses={200: RankedPlayerSerializer(many=True), **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         ranking = analysis_ranking(matches=Match.objects.filter(event_link__tournament=tournament))
         return Response(RankedPlayerSerializer(ranking, many=True).data)
 

@@ -29,7 +29,7 @@ from tournaments.services.corrections import result_correct, result_correction_p
 from tournaments.services.events import event_reopen
 
 from . import permissions
-from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, _read_body, _tournament_or_404
+from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, tournament_or_404
 from .serializers import TOURNAMENT_READ_ONLY, TournamentSerializer
 
 
@@ -93,9 +93,9 @@ class ResultCorrectApi(TournamentBaseApi):
                    parameters=[OpenApiParameter("dry_run", bool, description="1: change nothing")],
                    responses={200: CorrectionSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int, match_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(CorrectionInputSerializer, request).validated_data
+        body = body_serializer(CorrectionInputSerializer, request).validated_data
         query = request.query_params.get("dry_run")
         if query not in (None, "0", "1", "true", "false"):
             raise ValidationError({"dry_run": [_("dry_run is 1 or 0")]})
@@ -131,11 +131,11 @@ class TournamentReopenApi(TournamentBaseApi):
                                "for an event that is not finished.",
                    request=ReopenInputSerializer, responses={200: TournamentSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(ReopenInputSerializer, request).validated_data
+        body = body_serializer(ReopenInputSerializer, request).validated_data
         event_reopen(tournament_id=tournament.pk, user=request.user, note=body.get("note", ""))
-        return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data)
+        return Response(TournamentSerializer(tournament_or_404(tournament.pk)).data)
 
 
 urlpatterns = [

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from tournaments.services.divisions import entry_set_division
 
 from . import permissions
-from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, _entrant, _read_body, _tournament_or_404
+from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, entrant_in, tournament_or_404
 from .serializers import EntrantSerializer, EntryDivisionSerializer
 
 
@@ -27,12 +27,12 @@ class EntryDivisionApi(TournamentBaseApi):
                                "division. 400 unknown_division or no_divisions; 409 when the event is over.",
                    request=EntryDivisionSerializer, responses={200: EntrantSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int, entry_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(EntryDivisionSerializer, request)
+        body = body_serializer(EntryDivisionSerializer, request)
         entry_set_division(tournament_id=tournament.pk, entry_id=entry_id, user=request.user,
                            division=body.validated_data["division"])
-        return Response(EntrantSerializer(_entrant(tournament, entry_id)).data)
+        return Response(EntrantSerializer(entrant_in(tournament, entry_id)).data)
 
 
 urlpatterns = [

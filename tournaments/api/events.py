@@ -66,14 +66,19 @@ WRITE_ERRORS = {
 READ_ERRORS = {404: ApiErrorSerializer}
 
 
-def _tournament_or_404(tournament_id: int) -> Tournament:
+def tournament_or_404(tournament_id: int) -> Tournament:
+    """The tournament ``tournament_id`` as the event's endpoints read it; NotFound (a 404 saying
+    there is no such tournament) for an unknown one."""
     try:
         return selectors.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
 
 
-def _entrant(tournament: Tournament, entry_id: int) -> selectors.Entrant:
+def entrant_in(tournament: Tournament, entry_id: int) -> selectors.Entrant:
+    """The entrant of entry ``entry_id`` as the event's entry list shows it (what an entry's
+    endpoints answer with once they have changed it). The entry is one of the event's: the caller
+    has just read or written it."""
     return next(e for e in selectors.entry_list(tournament=tournament) if e.entry_id == entry_id)
 
 
@@ -89,7 +94,9 @@ class TournamentBaseApi(BaseApi):
         return super().handle_exception(exc)
 
 
-def _read_body(serializer_class, request) -> dict:
+def body_serializer(serializer_class, request) -> serializers.Serializer:
+    """The request's body in a ``serializer_class`` that has validated it (its ``validated_data``,
+    or the methods the serializer offers such as ``rules()``); a 400 naming the field otherwise."""
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer
@@ -132,9 +139,9 @@ class TournamentCreateApi(TournamentBaseApi):
     def post(self, request):
         permissions.check_may_create(request.user)
         token = _idempotency_key(request)
-        body = _read_body(TournamentCreateSerializer, request)
+        body = body_serializer(TournamentCreateSerializer, request)
         tournament = services.tournament_create(user=request.user, rules=body.rules(), token=token)
-        return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentSerializer(tournament_or_404(tournament.pk)).data, status=status.HTTP_201_CREATED)
 
 
 def _idempotency_key(request) -> uuid.UUID | None:
@@ -169,7 +176,7 @@ class TournamentDetailApi(TournamentBaseApi):
                    description="Its status, rules and, once drawn, the draw's recorded seed (random draws).",
                    responses={200: TournamentSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         if not selectors.may_see(tournament, request.user):  # a draft: its organiser's and staff's alone
             raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
         return Response(TournamentSerializer(tournament).data)
@@ -182,19 +189,19 @@ class TournamentDetailApi(TournamentBaseApi):
                                "bad_rules naming the field. Nothing is saved when refused.",
                    request=TournamentUpdateSerializer, responses={200: TournamentSerializer, **WRITE_ERRORS})
     def patch(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(TournamentUpdateSerializer, request)
+        body = body_serializer(TournamentUpdateSerializer, request)
         services.tournament_update(tournament_id=tournament.pk, user=request.user, changes=body.changes())
-        return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data)
+        return Response(TournamentSerializer(tournament_or_404(tournament.pk)).data)
 
     @extend_schema(operation_id="tournaments_destroy", tags=TAGS, summary="Delete a draft",
                    description="Only a draft nobody has entered (409 not_a_draft otherwise: cancel it instead; 409 "
                                "has_entrants).", request=None, responses={204: None, **WRITE_ERRORS})
     def delete(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        _read_body(NoBodySerializer, request)
+        body_serializer(NoBodySerializer, request)
         services.tournament_delete(tournament_id=tournament.pk, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -210,11 +217,11 @@ class OrganiserActionApi(TournamentBaseApi):
     input_serializer = NoBodySerializer
 
     def act(self, request, tournament_id: int, service):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(self.input_serializer, request)
+        body = body_serializer(self.input_serializer, request)
         service(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(TournamentSerializer(_tournament_or_404(tournament.pk)).data)
+        return Response(TournamentSerializer(tournament_or_404(tournament.pk)).data)
 
 
 def _action_schema(name: str, summary: str, description: str, request=None, responses=None):
@@ -251,9 +258,9 @@ class TournamentPairNextRoundApi(OrganiserActionApi):
                     "confirmed result. Answers with the new round's pairings.",
                     responses={200: RoundPairingsSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        _read_body(NoBodySerializer, request)
+        body_serializer(NoBodySerializer, request)
         paired = services.tournament_pair_next_round(tournament_id=tournament.pk, user=request.user)
         rounds = selectors.tournament_rounds(tournament=tournament)
         return Response(RoundPairingsSerializer(next(r for r in rounds if r.number == paired.number)).data)
@@ -291,7 +298,7 @@ class EntryListApi(TournamentBaseApi):
                                "draw last), else in entry order. Only the page's entries are read.",
                    responses={200: EntrantSerializer(many=True), 400: ApiErrorSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         paginator = Pagination()
         page = paginator.paginate_queryset(selectors.entry_queryset(tournament=tournament), request, view=self)
         return paginator.get_paginated_response(EntrantSerializer(selectors.entrants_of(page), many=True).data)
@@ -304,11 +311,11 @@ class EntryAddApi(TournamentBaseApi):
                    description="Before the draw (after it: late-entries). The entry must still check in.",
                    request=EntryAddSerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(EntryAddSerializer, request)
+        body = body_serializer(EntryAddSerializer, request)
         entry = services.entry_add(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(EntrantSerializer(_entrant(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
 
 
 class EntryCollectionApi(EntryListApi, EntryAddApi):
@@ -326,10 +333,10 @@ class SignUpApi(TournamentBaseApi):
                    description="While entries are open; a consultation-pairs event needs partner_id.",
                    request=SignUpSerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
-        body = _read_body(SignUpSerializer, request)
+        tournament = tournament_or_404(tournament_id)
+        body = body_serializer(SignUpSerializer, request)
         entry = services.entry_sign_up(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(EntrantSerializer(_entrant(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
 
 
 class AcceptanceSerializer(serializers.Serializer):
@@ -353,8 +360,8 @@ class AcceptApi(TournamentBaseApi):
                                "twice changes nothing.",
                    request=None, responses={200: AcceptanceSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
-        _read_body(NoBodySerializer, request)
+        tournament = tournament_or_404(tournament_id)
+        body_serializer(NoBodySerializer, request)
         acceptance = entry_accept(tournament_id=tournament.pk, user=request.user)
         return Response(AcceptanceSerializer(acceptance).data)
 
@@ -366,10 +373,10 @@ class EntryCheckInApi(TournamentBaseApi):
                    description="The entrant's own player or the organiser, while entries are closed and before the "
                                "draw.", request=None, responses={200: EntrantSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int, entry_id: int):
-        tournament = _tournament_or_404(tournament_id)
-        _read_body(NoBodySerializer, request)
+        tournament = tournament_or_404(tournament_id)
+        body_serializer(NoBodySerializer, request)
         services.entry_check_in(tournament_id=tournament.pk, entry_id=entry_id, user=request.user)
-        return Response(EntrantSerializer(_entrant(tournament, entry_id)).data)
+        return Response(EntrantSerializer(entrant_in(tournament, entry_id)).data)
 
 
 class EntryWithdrawApi(TournamentBaseApi):
@@ -380,12 +387,12 @@ class EntryWithdrawApi(TournamentBaseApi):
                                "(204); after it the entry is marked withdrawn and its open matches are forfeited.",
                    request=None, responses={200: EntrantSerializer, 204: None, **WRITE_ERRORS})
     def post(self, request, tournament_id: int, entry_id: int):
-        tournament = _tournament_or_404(tournament_id)
-        _read_body(NoBodySerializer, request)
+        tournament = tournament_or_404(tournament_id)
+        body_serializer(NoBodySerializer, request)
         entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=entry_id, user=request.user)
         if entry is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(EntrantSerializer(_entrant(tournament, entry.pk)).data)
+        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data)
 
 
 class LateEntryApi(TournamentBaseApi):
@@ -396,11 +403,11 @@ class LateEntryApi(TournamentBaseApi):
                                "only into a bye; refused (409 late_entry_closed) with the reason otherwise.",
                    request=LateEntrySerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(LateEntrySerializer, request)
+        body = body_serializer(LateEntrySerializer, request)
         entry = services.entry_add_late(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(EntrantSerializer(_entrant(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
 
 
 # --- reads --------------------------------------------------------------------------------------------
@@ -456,7 +463,7 @@ class BracketApi(ETagApi):
                               404: ApiErrorSerializer, 409: ApiErrorSerializer})
     def get(self, request, tournament_id: int):
         query = _query(BracketQuerySerializer, request)
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         if tournament.format not in state.BRACKET_FORMATS:
             raise errors.not_a_bracket()
         number = query.get("round", 1)
@@ -502,7 +509,7 @@ class RoundsApi(ETagApi):
                    responses={200: RoundPageSerializer, **NOT_MODIFIED, 400: ApiErrorSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
         query = _query(RoundQuerySerializer, request)
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         paginator = DrawPagination()
         picked = []
 
@@ -540,7 +547,7 @@ class StandingsApi(TournamentBaseApi):
                               **READ_ERRORS})
     def get(self, request, tournament_id: int):
         if not isinstance(request.accepted_renderer, JSONRenderer):
-            return Response(self.page_data(request, _tournament_or_404(tournament_id)))
+            return Response(self.page_data(request, tournament_or_404(tournament_id)))
         # A hit reads the event's version and the cached bytes, nothing else.
         try:
             event_key = selectors.event_cache_key(tournament_id=tournament_id)
@@ -552,7 +559,7 @@ class StandingsApi(TournamentBaseApi):
         def render():
             # Should a change commit after the version was read, the rows answered (and kept under
             # the older key, which no later request asks for) are the newer ones: never stale.
-            tournament = _tournament_or_404(tournament_id)
+            tournament = tournament_or_404(tournament_id)
             return JSONRenderer().render(self.page_data(request, tournament)), "application/json"
 
         return cached_answer(request, key=f"api:{event_key}:standings:{address}", render=render,
@@ -573,7 +580,7 @@ class PlacingsApi(TournamentBaseApi):
                                "round robin. Shared places carry a label such as 5-8.",
                    responses={200: PlacingSerializer(many=True), **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         return Response(PlacingSerializer(selectors.tournament_placings(tournament=tournament), many=True).data)
 
 
@@ -588,7 +595,7 @@ class MyNextMatchApi(TournamentBaseApi):
                    responses={200: MyNextMatchSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer,
                               404: ApiErrorSerializer})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         player = player_for_user(request.user)
         if player is None:
             raise errors.no_player()

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from tournaments.selectors_payouts import tournament_payouts
 
-from .events import READ_ERRORS, TAGS, TournamentBaseApi, _tournament_or_404
+from .events import READ_ERRORS, TAGS, TournamentBaseApi, tournament_or_404
 from .serializers import EntrantSerializer
 
 
@@ -55,7 +55,7 @@ class PayoutsApi(TournamentBaseApi):
                                "percentages. The playoff for 2nd is paid from the main flight's pool.",
                    responses={200: FlightPayoutsSerializer(many=True), **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         return Response(FlightPayoutsSerializer(tournament_payouts(tournament=tournament), many=True).data)
 
 

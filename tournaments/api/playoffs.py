@@ -16,7 +16,7 @@ from tournaments.selectors_playoffs import tournament_contention
 from tournaments.services.playoffs import tournament_playoffs_start
 
 from . import permissions
-from .events import READ_ERRORS, TAGS, WRITE_ERRORS, TournamentBaseApi, _read_body, _tournament_or_404
+from .events import READ_ERRORS, TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, tournament_or_404
 from .serializers import EntrantSerializer, NoBodySerializer
 
 
@@ -78,7 +78,7 @@ class ContentionApi(TournamentBaseApi):
                                "for any other event or before the draw.",
                    responses={200: ContentionSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         return Response(ContentionSerializer(_contention_or_404(tournament)).data)
 
 
@@ -92,11 +92,11 @@ class PlayoffsStartApi(TournamentBaseApi):
                                "playoffs_started, abt_off, not_swiss. Answers with the contention and the playoffs.",
                    request=NoBodySerializer, responses={200: ContentionSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        _read_body(NoBodySerializer, request)
+        body_serializer(NoBodySerializer, request)
         tournament_playoffs_start(tournament_id=tournament.pk, user=request.user)
-        return Response(ContentionSerializer(_contention_or_404(_tournament_or_404(tournament.pk))).data)
+        return Response(ContentionSerializer(_contention_or_404(tournament_or_404(tournament.pk))).data)
 
 
 urlpatterns = [

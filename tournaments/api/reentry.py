@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from tournaments.services.reentry import entry_reenter
 
 from . import permissions
-from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, _entrant, _read_body, _tournament_or_404
+from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, entrant_in, tournament_or_404
 from .serializers import EntrantSerializer, NoBodySerializer
 
 
@@ -30,11 +30,11 @@ class EntryReenterApi(TournamentBaseApi):
                                "slot_played_on, withdrawn. The body is empty.",
                    request=None, responses={201: EntrantSerializer, **WRITE_ERRORS})
     def post(self, request, tournament_id: int, entry_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        _read_body(NoBodySerializer, request)
+        body_serializer(NoBodySerializer, request)
         entry = entry_reenter(tournament_id=tournament.pk, entry_id=entry_id, user=request.user)
-        return Response(EntrantSerializer(_entrant(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
 
 
 urlpatterns = [

@@ -14,7 +14,7 @@ from matches.api.invitations import GuestInputSerializer
 from tournaments.services.walkins import entry_add_walk_in
 
 from . import permissions
-from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, _entrant, _read_body, _tournament_or_404
+from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, entrant_in, tournament_or_404
 from .serializers import EntrantSerializer
 
 
@@ -45,11 +45,11 @@ class WalkInEntryApi(TournamentBaseApi):
                    request=WalkInEntrySerializer, responses={201: EntrantSerializer, **WRITE_ERRORS,
                                                              429: ApiErrorSerializer})
     def post(self, request, tournament_id: int):
-        tournament = _tournament_or_404(tournament_id)
+        tournament = tournament_or_404(tournament_id)
         permissions.check_runs(tournament, request.user)
-        body = _read_body(WalkInEntrySerializer, request)
+        body = body_serializer(WalkInEntrySerializer, request)
         entry = entry_add_walk_in(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(EntrantSerializer(_entrant(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
 
 
 urlpatterns = [

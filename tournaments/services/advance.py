@@ -93,7 +93,7 @@ def pairing_matches_create(tournament: Tournament, pairings: list[Pairing], load
             pairing.match = match
 
 
-def _drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None, *, void_started: bool = False) -> None:
+def drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None, *, void_started: bool = False) -> None:
     """Delete the matches of ``pairings`` (none may have started) and clear the pairings' entries;
     audited (``pairing.reset``, ``match.deleted`` with the match as it was) under ``actor``.
 
@@ -218,7 +218,7 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
                 raise refuse(pairing.key, gettext("has started (%(status)s)") % {"status": status})
             stale.append(pairing)
     if stale:
-        _drop_matches(stale, refuse, created_by)
+        drop_matches(stale, refuse, created_by)
         view = state.bracket_state(loaded)  # walkovers may now apply where a match was dropped
     changed, ready = [], []
     for match_state in view.state.matches:
@@ -341,12 +341,12 @@ def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pair
     if changed_from is None:
         return
     later = [p for p in loaded.pairings if p.round_number >= changed_from]
-    refuse = _refuse_for(tournament, pairing)
+    refuse = refuse_for(tournament, pairing)
     for other in later:
         if state.has_matches(other) and state.pairing_started(other):  # team events: any board
             status = other.match.get_status_display().lower() if other.match is not None else gettext("a board has")
             raise refuse(other.key, gettext("has started (%(status)s)") % {"status": status})
-    _drop_matches([p for p in later if state.has_matches(p)], refuse, tournament.organiser)
+    drop_matches([p for p in later if state.has_matches(p)], refuse, tournament.organiser)
     Pairing.objects.filter(pk__in=[p.pk for p in later]).delete()
     for round_row in Round.objects.filter(tournament=tournament, number__gte=changed_from).order_by("number"):
         dropped = [p.key for p in later if p.round_number == round_row.number]
@@ -380,7 +380,7 @@ def _pairs_the_same(tournament: Tournament, loaded: state.Loaded, number: int) -
     return True
 
 
-def _refuse_for(tournament: Tournament, pairing: Pairing) -> Refuse:
+def refuse_for(tournament: Tournament, pairing: Pairing) -> Refuse:
     """The refusal of a change to ``pairing``'s result that a later match (its key) depends on,
     both named by their players and rounds (read from the event when it is raised)."""
     name = match_namer(tournament)
@@ -425,7 +425,7 @@ def tournament_result_confirmed(*, match: Match) -> None:
             return
         pairing = loaded.by_key[pairing.key]
         if tournament.format in state.BRACKET_FORMATS:
-            bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(tournament, pairing))
+            bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=refuse_for(tournament, pairing))
         elif tournament.format == Tournament.Format.SWISS:
             _swiss_corrected(tournament, loaded, pairing)
         return
@@ -472,7 +472,7 @@ def _bracket_confirmed(tournament: Tournament, match: Match) -> None:
     if plan is None:
         loaded = state.load(tournament)
         bracket_sync(tournament, loaded, created_by=tournament.organiser,
-                     refuse=_refuse_for(tournament, loaded.by_key[source.key]))
+                     refuse=refuse_for(tournament, loaded.by_key[source.key]))
         return
     _bracket_plan_write(tournament, plan, rows)
 
@@ -537,7 +537,7 @@ def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> 
     loaded = state.load(tournament)
     pairing = loaded.by_key[key]
     if pairing.flight == state.PLAYOFFS:
-        playoffs_sync(tournament, loaded, created_by=tournament.organiser, refuse=_refuse_for(tournament, pairing))
+        playoffs_sync(tournament, loaded, created_by=tournament.organiser, refuse=refuse_for(tournament, pairing))
         return
     if contention.playoffs_started(tournament):
         stopped = tournament.abt_playoff
@@ -645,7 +645,7 @@ def playoffs_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, r
             if match_state.status == READY:
                 ready.append(pairing)
     if stale:
-        _drop_matches(stale, refuse, created_by)
+        drop_matches(stale, refuse, created_by)
     for pairing, _before, expected in changed:
         pairing.entry0_id, pairing.entry1_id = expected
     if gone:

@@ -46,7 +46,7 @@ from tournaments.models import EVENT_JOIN, Entry, Pairing, Tournament, event_id_
 from tournaments.round_labels import round_phrase
 
 from . import state
-from .advance import _drop_matches, _refuse_for, bracket_sync
+from .advance import bracket_sync, drop_matches, refuse_for
 from .audit import entrant_names, event_audit_record
 from .common import runs, tournament_lock
 from .naming import match_namer
@@ -363,14 +363,14 @@ def result_correct(*, match_id: int, user, score, statement: str = "", tournamen
     source = loaded.by_key[correction.key]
     was = {p.key: (p.entry0_id, p.entry1_id, p.match_id) for p in loaded.pairings}
     if found is not None and found.removed:
-        _drop_matches([loaded.by_key[key] for key in found.removed], _refuse_named(correction), user,
-                      void_started=True)
+        drop_matches([loaded.by_key[key] for key in found.removed], _refuse_named(correction), user,
+                     void_started=True)
     match_override(match_id=match.pk, user=user, claim=claim_make(match, tuple(score), None), statement=statement)
     if found is not None:
         # The override's hook advanced the bracket from the corrected result; one full sync makes
         # sure every reset pairing stands as planned (idempotent), and the stored event is then
         # held to the plan: what the director was shown is what was done, or nothing is.
-        bracket_sync(tournament, state.load(tournament), created_by=user, refuse=_refuse_for(tournament, source))
+        bracket_sync(tournament, state.load(tournament), created_by=user, refuse=refuse_for(tournament, source))
         if _unplanned(found, was, state.load(tournament)):
             raise Conflict(_("the correction would change the bracket otherwise than its preview shows, so nothing "
                              "was changed: look at it again"), code="cascade_changed")
