@@ -365,7 +365,7 @@ def hook_with_full_rebuild(match):
         advance_service._swiss_corrected(t, loaded, loaded.by_key[key])
     else:
         advance_service.bracket_sync(t, loaded, created_by=t.organiser,
-                                     refuse=advance_service.refuse_for(loaded.by_key[key]))
+                                     refuse=advance_service.refuse_for(t, loaded.by_key[key]))
 
 def timed(work):
     counts = {{"queries": 0, "creating": 0}}
