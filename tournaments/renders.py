@@ -357,7 +357,9 @@ def file_answer(request: HttpRequest, tournament: Tournament, wanted: Wanted, *,
         if not render_claim(source.key, seconds=DRAWING_SECONDS, wait=DRAWING_PENDING_SECONDS):
             return _pending(request, filename, DRAWING_PENDING_SECONDS)
         try:
-            kept = render_made(source, wanted.kind)
+            # Read again under the claim: a request that drew it may have given the claim back
+            # between this one's first read and its claim.
+            kept = render_kept(source.key) or render_made(source, wanted.kind)
         finally:
             render_release(source.key)
         if kept is None:
