@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -19,20 +18,11 @@ from django.urls import reverse
 
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import drawn, make_another_organiser, make_organiser, play, player, snapshot
+from tests.tournaments.test_reentry import first, named
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.selectors_desk import desk_view
 
 pytestmark = pytest.mark.django_db
-
-
-def named(result) -> tuple[Tournament, SimpleNamespace]:
-    """A drawn event and its players by name (``who.erin``)."""
-    tournament, players = result
-    return tournament, SimpleNamespace(**{p.display_name.lower(): p for p in players})
-
-
-def first(tournament: Tournament, who) -> Entry:
-    return Entry.objects.get(tournament=tournament, side__player_a=who, reentry_of__isnull=True)
 
 
 @pytest.fixture
