@@ -9,6 +9,9 @@ tournament (or the rules) it is about.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
+from tournaments import errors
 from tournaments.models import Tournament
 
 
@@ -40,6 +43,54 @@ class EventFormat:
         """Move the event's draw on after ``match``'s confirmed result changed (first confirmed,
         corrected or reopened), under the event's lock."""
         raise NotImplementedError
+
+    # --- the rules it accepts (``tournaments.services.events.EventRules``): each check refuses, with
+    # DomainError ``bad_rules`` naming the field, a rule this event does not read ---
+    def payout_flights(self, consolation_rounds: int, last_chance: bool) -> tuple[str, ...]:
+        """The flights the event may pay: its overall placings, as ``main``."""
+        return ("main",)
+
+    def check_consolation(self, consolation_rounds: int) -> None:
+        if consolation_rounds:
+            raise errors.bad_rules("consolation_rounds", gettext("consolation flights are for single elimination"))
+
+    def check_last_chance_open(self, last_chance_open: bool) -> None:
+        if last_chance_open:
+            raise errors.bad_rules("last_chance_open", gettext("last-chance flights are for single elimination"))
+
+    def check_reentries(self, reentries: int) -> None:
+        if reentries:
+            raise errors.bad_rules("reentries", gettext("re-entry is into the main of a single elimination"))
+
+    def check_counted_rounds(self, swiss_rounds: int | None, max_losses: int | None) -> None:
+        if swiss_rounds is not None or max_losses is not None:
+            field = "swiss_rounds" if swiss_rounds is not None else "max_losses"
+            raise errors.bad_rules(field, gettext("only a Swiss has rounds to count"))
+
+    def check_groups(self, groups: int) -> None:
+        if groups != 1:
+            raise errors.bad_rules("groups", gettext("only a round robin plays in groups"))
+
+    def check_swiss_rules(self, swiss_pairing: str, swiss_tiebreaks: str) -> None:
+        for field, value, default in (("swiss_pairing", swiss_pairing, Tournament.SwissPairing.FAIR),
+                                      ("swiss_tiebreaks", swiss_tiebreaks, Tournament.SwissTiebreaks.STANDARD)):
+            if value != default:
+                raise errors.bad_rules(field, gettext("only a Swiss is paired and ranked this way"))
+
+    def check_round_robin_order(self, round_robin_order: str) -> None:
+        if round_robin_order != Tournament.RoundRobinOrder.CIRCLE:
+            raise errors.bad_rules("round_robin_order", gettext("only a round robin has an order of rounds"))
+
+    def check_playoffs(self) -> None:
+        """The ABT-style playoffs asked for (``abt_playoffs``): only a Swiss has them."""
+        raise errors.bad_rules("abt_playoffs", gettext("only a Swiss moves to playoffs"))
+
+    def check_modified_swiss_entrants(self) -> None:
+        """Whether the playoffs of a modified Swiss take this kind's entrants (players or pairs do)."""
+
+    def check_divisions(self, divisions: list) -> None:
+        if divisions:
+            raise errors.bad_rules("divisions", gettext("divisions are for events of single players"))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.kind} {self.format}>"

@@ -5,6 +5,9 @@ format class it is mixed with says how the draw goes."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
+from tournaments import errors
 from tournaments.models import Tournament
 
 from .base import EventFormat
@@ -14,6 +17,9 @@ class IndividualEvent(EventFormat):
     """An event of single players: an entry is one player's side."""
 
     kind = Tournament.Kind.INDIVIDUAL
+
+    def check_divisions(self, divisions: list) -> None:
+        """Divisions (by rating) are for single players: any are accepted."""
 
 
 class PairsEvent(EventFormat):
@@ -27,3 +33,7 @@ class TeamEvent(EventFormat):
     board, ``tournaments.services.teams``), decided by the majority of boards."""
 
     kind = Tournament.Kind.TEAMS
+
+    def check_modified_swiss_entrants(self) -> None:
+        raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "
+                                                       "not teams"))

@@ -12,3 +12,10 @@ class RoundRobin(EventFormat):
     an individual or pairs event exists from the draw."""
 
     format = Tournament.Format.ROUND_ROBIN
+    length_keys = {"rounds": "main", "main": None}
+
+    def check_groups(self, groups: int) -> None:
+        """Any number of groups (their range is the rules' own check)."""
+
+    def check_round_robin_order(self, round_robin_order: str) -> None:
+        """Any order of rounds."""

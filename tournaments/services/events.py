@@ -13,7 +13,7 @@ from django.utils.translation import gettext, ngettext
 
 from core.text import name_clean
 from engine import clocks
-from tournaments import errors, hosts
+from tournaments import errors, formats, hosts
 from tournaments.draw import DrawError
 from tournaments.draw.divisions import MAX_DIVISIONS, MAX_HANDICAP_ROWS, parse_divisions, parse_handicaps
 from tournaments.draw.divisions import MAX_LENGTH as MAX_HANDICAP_LENGTH
@@ -81,19 +81,19 @@ def _count(field: str, value, *, optional: bool = False) -> int | None:
     return value
 
 
-def _lengths(format: str, lengths) -> dict:
+def _lengths(event_format: formats.EventFormat, lengths) -> dict:
     """The published match lengths, checked: a dict of schedule name -> a length or a list of
     lengths, only names the format reads (a typo would otherwise silently fall back)."""
     if lengths is None:
         return {}
     if not isinstance(lengths, dict):
         raise errors.bad_rules("lengths", gettext('a mapping such as {"main": [5, 5, 7, 9], "consolation": 3}'))
-    allowed = state.LENGTH_KEYS[format]
+    allowed = event_format.length_keys
     out = {}
     for name, schedule in lengths.items():
         if name not in allowed:
             raise errors.bad_rules(f"lengths.{name}", gettext("a %(format)s reads only %(names)s") % {
-                "format": str(Tournament.Format(format).label).lower(),
+                "format": event_format.label.lower(),
                 "names": gettext(", ").join(flight_title(key) for key in allowed)})
         try:
             checked = check_schedule(schedule)
@@ -138,14 +138,6 @@ def division_reason(error: DrawError) -> str:
 MAX_POOL = 10**12
 #: The most paid places a flight takes.
 MAX_PAID_PLACES = 1024
-
-
-def payout_flights(format: str, consolation_rounds: int, last_chance: bool) -> tuple[str, ...]:
-    """The flights an event may pay: a single elimination's main, consolation and last chance as
-    it has them; any other format its overall placings, as ``main``."""
-    if format != Tournament.Format.SINGLE_ELIMINATION:
-        return ("main",)
-    return ("main",) + (("consolation",) if consolation_rounds else ()) + (("last_chance",) if last_chance else ())
 
 
 def _payouts(value, flights: tuple[str, ...]) -> dict:
@@ -263,14 +255,13 @@ class EventRules:
     # How deep GNU Backgammon analyses the event's matches (0, 1, 2 plies).
     analysis_plies: int = Tournament.AnalysisPlies.TWO
 
-    def _check_reentries(self, format: str, consolation_rounds: int) -> None:
+    def _check_reentries(self, event_format: formats.EventFormat, consolation_rounds: int) -> None:
         """Re-entry (``tournaments.draw.flights.reentry``) is into the main of a
         single elimination, into a bye; and only without a flight fed by the main's first round (a
         consolation, an open last chance): the first entry's loss would already place the player
         there, so one player would hold two places in it and could meet himself."""
         reentries = _count("reentries", self.reentries)
-        if reentries and format != Tournament.Format.SINGLE_ELIMINATION:
-            raise errors.bad_rules("reentries", gettext("re-entry is into the main of a single elimination"))
+        event_format.check_reentries(reentries)
         if reentries and (consolation_rounds or self.last_chance_open):
             raise errors.bad_rules("reentries", gettext(
                 "a player who re-enters would also keep his place in the consolation or last chance his first-round "
@@ -282,15 +273,16 @@ class EventRules:
             raise errors.bad_rules("name", gettext("a tournament needs a name"))
         if len(title) > 200:
             raise errors.bad_rules("name", gettext("at most 200 characters"))
-        format = _choice("format", self.format, Tournament.Format)
+        _choice("format", self.format, Tournament.Format)
         _choice("kind", self.kind, Tournament.Kind)
+        event_format = formats.format_of(self)
         _choice("seeding", self.seeding, Tournament.Seeding)
         _choice("premature_roll", self.premature_roll, Tournament.PrematureRoll)
         if self.move_policy not in ("legal", "responsible"):
             raise errors.bad_rules("move_policy", gettext("legal or responsible"))
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise errors.bad_rules("ends_on", gettext("the event cannot end before it starts"))
-        lengths = _lengths(format, self.lengths)
+        lengths = _lengths(event_format, self.lengths)
         consolation_rounds = _count("consolation_rounds", self.consolation_rounds)
         groups = _count("groups", self.groups)
         swiss_rounds = _count("swiss_rounds", self.swiss_rounds, optional=True)
@@ -298,17 +290,13 @@ class EventRules:
         _count("board_count", self.board_count)
         _count("penalty_minutes_per_point", self.penalty_minutes_per_point)
         _count("clock_seconds_per_point", self.clock_seconds_per_point, optional=True)
-        if format != Tournament.Format.SINGLE_ELIMINATION and consolation_rounds:
-            raise errors.bad_rules("consolation_rounds", gettext("consolation flights are for single elimination"))
+        event_format.check_consolation(consolation_rounds)
         if self.last_chance and not consolation_rounds:
             raise errors.bad_rules("last_chance", gettext(
                 "a last-chance flight is fed by a consolation flight: set “%(field)s”") % _label("consolation_rounds"))
-        if format != Tournament.Format.SWISS and (swiss_rounds is not None or max_losses is not None):
-            field = "swiss_rounds" if swiss_rounds is not None else "max_losses"
-            raise errors.bad_rules(field, gettext("only a Swiss has rounds to count"))
-        if format != Tournament.Format.ROUND_ROBIN and groups != 1:
-            raise errors.bad_rules("groups", gettext("only a round robin plays in groups"))
-        self._check_divisions()
+        event_format.check_counted_rounds(swiss_rounds, max_losses)
+        event_format.check_groups(groups)
+        self._check_divisions(event_format)
         # --- flights ---
         if self.consolation_shifted and consolation_rounds < 3:
             raise errors.bad_rules("consolation_shifted", gettext(
@@ -317,13 +305,12 @@ class EventRules:
         if self.playoff_second and not consolation_rounds:
             raise errors.bad_rules("playoff_second", gettext(
                 "the playoff for 2nd is against the consolation's winner: set “%(field)s”") % _label("consolation_rounds"))
-        if self.last_chance_open and format != Tournament.Format.SINGLE_ELIMINATION:
-            raise errors.bad_rules("last_chance_open", gettext("last-chance flights are for single elimination"))
+        event_format.check_last_chance_open(self.last_chance_open)
         if self.last_chance_open and self.last_chance:
             raise errors.bad_rules("last_chance_open", gettext(
                 "choose one last chance: for the consolation's first-round losers, or open to everyone who has not cashed"))
-        payouts = _payouts(self.payouts, payout_flights(format, consolation_rounds,
-                                                        bool(self.last_chance or self.last_chance_open)))
+        payouts = _payouts(self.payouts, event_format.payout_flights(consolation_rounds,
+                                                                     bool(self.last_chance or self.last_chance_open)))
         if self.last_chance_open and not payouts:
             raise errors.bad_rules("last_chance_open", gettext(
                 "a last chance open to everyone who has not cashed needs the paid places: set “%(field)s”")
@@ -331,20 +318,15 @@ class EventRules:
         object.__setattr__(self, "payouts", payouts)
         for flag in ("consolation_shifted", "playoff_second", "last_chance_open"):
             object.__setattr__(self, flag, bool(getattr(self, flag)))
-        self._check_reentries(format, consolation_rounds)
+        self._check_reentries(event_format, consolation_rounds)
         # --- end flights ---
         # The Swiss pairing and tie-breaks; the round robin's order.
         _choice("swiss_pairing", self.swiss_pairing, Tournament.SwissPairing)
         _choice("swiss_tiebreaks", self.swiss_tiebreaks, Tournament.SwissTiebreaks)
         _choice("round_robin_order", self.round_robin_order, Tournament.RoundRobinOrder)
-        if format != Tournament.Format.SWISS:
-            for field, default in (("swiss_pairing", Tournament.SwissPairing.FAIR),
-                                   ("swiss_tiebreaks", Tournament.SwissTiebreaks.STANDARD)):
-                if getattr(self, field) != default:
-                    raise errors.bad_rules(field, gettext("only a Swiss is paired and ranked this way"))
-        if format != Tournament.Format.ROUND_ROBIN and self.round_robin_order != Tournament.RoundRobinOrder.CIRCLE:
-            raise errors.bad_rules("round_robin_order", gettext("only a round robin has an order of rounds"))
-        self._check_abt(format, swiss_rounds, max_losses, payouts)
+        event_format.check_swiss_rules(self.swiss_pairing, self.swiss_tiebreaks)
+        event_format.check_round_robin_order(self.round_robin_order)
+        self._check_abt(event_format, swiss_rounds, max_losses, payouts)
         if isinstance(self.analysis_plies, bool) or self.analysis_plies not in Tournament.AnalysisPlies.values:
             raise errors.bad_rules("analysis_plies", gettext("the depth of the analysis is 0, 1 or 2 plies"))
         object.__setattr__(self, "name", title)
@@ -372,7 +354,8 @@ class EventRules:
         object.__setattr__(self, "clock_policy", str(policy))
         object.__setattr__(self, "clock_seconds_per_point", seconds)
 
-    def _check_abt(self, format: str, swiss_rounds: int | None, max_losses: int | None, payouts: dict) -> None:
+    def _check_abt(self, event_format: formats.EventFormat, swiss_rounds: int | None, max_losses: int | None,
+                   payouts: dict) -> None:
         """The ABT-style modified Swiss is a Swiss of players or pairs with
         a known number of rounds (who can still cash depends on the rounds left), no elimination
         by losses, and paid places: its own count or the main flight's payouts."""
@@ -384,11 +367,7 @@ class EventRules:
                     % _label("abt_playoffs"))
             object.__setattr__(self, "abt_playoffs", False)
             return
-        if format != Tournament.Format.SWISS:
-            raise errors.bad_rules("abt_playoffs", gettext("only a Swiss moves to playoffs"))
-        if self.kind == Tournament.Kind.TEAMS:
-            raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "
-                                                           "not teams"))
+        event_format.check_playoffs()
         if swiss_rounds is None:
             raise errors.bad_rules("swiss_rounds", gettext(
                 "who can still cash depends on the rounds left: a modified Swiss publishes its number of rounds"))
@@ -400,7 +379,7 @@ class EventRules:
         object.__setattr__(self, "abt_playoffs", True)
 
     # --- divisions and handicaps ---
-    def _check_divisions(self) -> None:
+    def _check_divisions(self, event_format: formats.EventFormat) -> None:
         """The divisions and the handicap table checked (``tournaments.draw.divisions`` rules 1, 5
         and 6) and normalised; DomainError ``bad_rules`` naming the value (``divisions.1.name``)."""
         try:
@@ -408,8 +387,7 @@ class EventRules:
             handicaps = parse_handicaps(self.handicaps, divisions)
         except DrawError as error:
             raise errors.bad_rules(error.details.get("field", "divisions"), division_reason(error)) from None
-        if divisions and self.kind != Tournament.Kind.INDIVIDUAL:
-            raise errors.bad_rules("divisions", gettext("divisions are for events of single players"))
+        event_format.check_divisions(divisions)
         object.__setattr__(self, "divisions", [d.as_dict() for d in divisions])
         object.__setattr__(self, "handicaps", [h.as_dict() for h in handicaps])
     # --- end divisions ---
