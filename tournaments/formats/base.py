@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from tournaments import errors
 from tournaments.models import Tournament
+from tournaments.services import state
 
 
 class EventFormat:
@@ -91,6 +92,19 @@ class EventFormat:
     def check_divisions(self, divisions: list) -> None:
         if divisions:
             raise errors.bad_rules("divisions", gettext("divisions are for events of single players"))
+
+    # --- the draw ---
+    def build_bracket(self, tournament: Tournament, order):
+        """The bracket of an elimination event (only a bracket format has one)."""
+        raise NotImplementedError(f"{self!r} has no bracket")
+
+    def pairings_loaded(self, pairings: list) -> None:
+        """What ``state.load`` adds to the event's pairings it read (nothing but their matches)."""
+
+    def winner(self, pairing, by_id: dict):
+        """The entry that won ``pairing`` (its CONFIRMED match; a team match as its format counts
+        a level one), else None."""
+        return state.winner_entry(pairing, by_id)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.kind} {self.format}>"

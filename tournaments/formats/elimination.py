@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+from tournaments.draw import Bracket, add_consolation, double_elimination, seed_by_list, single_elimination
+from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.models import Tournament
+from tournaments.services import state
 
 from .base import EventFormat
 
@@ -12,6 +15,10 @@ from .base import EventFormat
 class Elimination(EventFormat):
     """A bracket: the whole draw is made at once from the seeding, its pairings filled as the
     results they wait for are confirmed; a withdrawn entrant's opponent goes through."""
+
+    def winner(self, pairing, by_id: dict):
+        """A team must go through: a level team match goes to the winner of board 1."""
+        return state.winner_entry(pairing, by_id, bracket=True)
 
 
 class SingleElimination(Elimination):
@@ -34,9 +41,36 @@ class SingleElimination(Elimination):
     def check_reentries(self, reentries: int) -> None:
         """Re-entry is into the main of a single elimination."""
 
+    def build_bracket(self, tournament: Tournament, order) -> Bracket:
+        """The main, with the consolation, the playoff for 2nd and the last chance the rules
+        publish. Pure: the same order and rules give the same bracket."""
+        schedule = state.schedule
+        bracket = single_elimination(seed_by_list(order), lengths=schedule(tournament, "main"))
+        if tournament.consolation_rounds:
+            bracket = add_consolation(bracket, lengths=schedule(tournament, "consolation"),
+                                      rounds=tournament.consolation_rounds, shifted=bool(tournament.consolation_shifted))
+            # --- the playoff for 2nd ---
+            if tournament.playoff_second:
+                bracket = add_playoff(bracket, lengths=schedule(tournament, "playoff"))
+            if tournament.last_chance:
+                bracket = add_consolation(bracket, name="last_chance", source="consolation", rounds=1,
+                                          lengths=schedule(tournament, "last_chance"))
+        # --- a last chance open to everyone who has not cashed ---
+        if tournament.last_chance_open:
+            paid = {flight: len(rule["percentages"]) for flight, rule in (tournament.payouts or {}).items()}
+            bracket = add_open_last_chance(bracket, lengths=schedule(tournament, "last_chance"), paid=paid)
+        return bracket
+
 
 class DoubleElimination(Elimination):
     """Double elimination: a winners' bracket, a losers' bracket and a final (with its reset)."""
 
     format = Tournament.Format.DOUBLE_ELIMINATION
     length_keys = {"winners": "main", "losers": "winners", "final": None, "main": None}
+
+    def build_bracket(self, tournament: Tournament, order) -> Bracket:
+        """The winners' and losers' brackets and the final, at their published lengths."""
+        return double_elimination(
+            seed_by_list(order), lengths=state.schedule(tournament, "winners"),
+            losers_lengths=state.schedule(tournament, "losers"), final_lengths=state.schedule(tournament, "final"),
+        )

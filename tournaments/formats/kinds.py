@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 from tournaments import errors
 from tournaments.models import Tournament
+from tournaments.services import state
 
 from .base import EventFormat
 
@@ -33,6 +34,10 @@ class TeamEvent(EventFormat):
     board, ``tournaments.services.teams``), decided by the majority of boards."""
 
     kind = Tournament.Kind.TEAMS
+
+    def pairings_loaded(self, pairings: list) -> None:
+        """Each pairing's boards, as ``board_rows`` (one query)."""
+        state.attach_boards(pairings)
 
     def check_modified_swiss_entrants(self) -> None:
         raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "

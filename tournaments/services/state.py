@@ -30,7 +30,7 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 from django.utils.translation import pgettext
 
 from matches.models import Match, Report
-from tournaments import hosts
+from tournaments import formats, hosts
 from tournaments.draw import (
     BYE,
     Bracket,
@@ -38,11 +38,8 @@ from tournaments.draw import (
     Result,
     RoundRobin,
     SwissRound,
-    add_consolation,
-    double_elimination,
     round_robin,
     seed_by_list,
-    single_elimination,
 )
 from tournaments.draw.bracket import (
     BYE_STATUS,
@@ -58,7 +55,6 @@ from tournaments.draw.bracket import (
     stored_entries,
 )
 from tournaments.draw.elimination import bracket_size
-from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.draw.lengths import Schedule
 from tournaments.draw.routes import Routes
 from tournaments.draw.standings import SWISS, SWISS_FIDE, standings
@@ -68,16 +64,6 @@ from tournaments.draw.values import DRAW
 from tournaments.models import BoardMatch, Entry, Pairing, TeamMember, Tournament
 
 DEFAULT_LENGTH = 5
-
-#: The schedules each format reads from ``Tournament.lengths``, and where a missing one falls back.
-LENGTH_KEYS: dict[str, dict[str, str | None]] = {
-    Tournament.Format.SINGLE_ELIMINATION: {"main": None, "consolation": "main", "last_chance": "consolation",
-                                           "playoff": "main"},
-    Tournament.Format.DOUBLE_ELIMINATION: {"winners": "main", "losers": "winners", "final": None, "main": None},
-    Tournament.Format.ROUND_ROBIN: {"rounds": "main", "main": None},
-    # A modified Swiss's playoffs, at the rounds' length unless published
-    Tournament.Format.SWISS: {"rounds": "main", "main": None, "playoffs": "rounds"},
-}
 
 #: The flight of a modified Swiss's playoffs (``services.playoffs``): its
 #: pairings are never Swiss rounds (not in the table, the history or the next round's pairing).
@@ -124,10 +110,7 @@ def load(tournament: Tournament) -> Loaded:
         .annotate(has_reports=Exists(Report.objects.filter(match_id=OuterRef("match_id"))))
         .order_by("round_number", "id")
     )
-    # --- team events (tournaments.services.teams) ---
-    if tournament.kind == Tournament.Kind.TEAMS:
-        _attach_boards(pairings)
-    # --- end team events ---
+    formats.format_of(tournament).pairings_loaded(pairings)
     return Loaded(tournament, entries, pairings)
 
 
@@ -159,10 +142,11 @@ def seeding_order(entries) -> tuple[int, ...]:
 
 
 def schedule(tournament: Tournament, name: str) -> Schedule | None:
-    """The published length schedule ``name``, following the fallbacks of :data:`LENGTH_KEYS`;
+    """The published length schedule ``name``, following the fallbacks of the format's
+    ``length_keys`` (``tournaments.formats``);
     :data:`DEFAULT_LENGTH` when nothing is published (None for a double elimination's final,
     which then defaults to the winners' final length)."""
-    keys = LENGTH_KEYS[tournament.format]
+    keys = formats.format_of(tournament).length_keys
     lengths = tournament.lengths or {}
     current: str | None = name
     while current is not None:
@@ -174,30 +158,9 @@ def schedule(tournament: Tournament, name: str) -> Schedule | None:
 
 def build_bracket(tournament: Tournament, order) -> Bracket:
     """The bracket of an elimination event for the entrants ``order`` (seed 1 first), with the
-    flights the rules publish. Pure: the same order and rules give the same bracket, which is how
-    the services find the draw again. Raises ``DrawError``."""
-    seeding = seed_by_list(order)
-    if tournament.format == Tournament.Format.DOUBLE_ELIMINATION:
-        return double_elimination(
-            seeding, lengths=schedule(tournament, "winners"), losers_lengths=schedule(tournament, "losers"),
-            final_lengths=schedule(tournament, "final"),
-        )
-    bracket = single_elimination(seeding, lengths=schedule(tournament, "main"))
-    if tournament.consolation_rounds:
-        bracket = add_consolation(bracket, lengths=schedule(tournament, "consolation"), rounds=tournament.consolation_rounds,
-                                  shifted=bool(tournament.consolation_shifted))
-        # --- the playoff for 2nd ---
-        if tournament.playoff_second:
-            bracket = add_playoff(bracket, lengths=schedule(tournament, "playoff"))
-        if tournament.last_chance:
-            bracket = add_consolation(
-                bracket, name="last_chance", source="consolation", rounds=1, lengths=schedule(tournament, "last_chance")
-            )
-    # --- a last chance open to everyone who has not cashed ---
-    if tournament.last_chance_open:
-        paid = {flight: len(rule["percentages"]) for flight, rule in (tournament.payouts or {}).items()}
-        bracket = add_open_last_chance(bracket, lengths=schedule(tournament, "last_chance"), paid=paid)
-    return bracket
+    flights the rules publish (its format's ``build_bracket``). Pure: the same order and rules give
+    the same bracket, which is how the services find the draw again. Raises ``DrawError``."""
+    return formats.format_of(tournament).build_bracket(tournament, order)
 
 
 def build_round_robin(tournament: Tournament, order) -> RoundRobin:
@@ -253,9 +216,9 @@ def is_started(match: Match, has_reports: bool) -> bool:
 
 def confirmed_results(loaded: Loaded) -> dict[str, int]:
     out = {}
-    bracket = loaded.tournament.format in BRACKET_FORMATS
+    winner_of = formats.format_of(loaded.tournament).winner
     for pairing in loaded.pairings:
-        winner = winner_entry(pairing, loaded.by_id, bracket=bracket)
+        winner = winner_of(pairing, loaded.by_id)
         if winner is not None:
             out[pairing.key] = winner
     return out
@@ -425,13 +388,15 @@ def bracket_rows(tournament: Tournament, keys) -> dict[str, BracketRow]:
 
 
 @lru_cache(maxsize=32)
-def _routes(format: str, size: int, consolation_rounds: int, last_chance: bool, flights: tuple = ()) -> Routes:
+def _routes(event_format: formats.EventFormat, size: int, consolation_rounds: int, last_chance: bool,
+            flights: tuple = ()) -> Routes:
     # flights: (shifted, playoff, open last chance, paid places per flight)
     shifted, playoff, last_chance_open, paid = flights or (False, False, False, ())
-    rules = SimpleNamespace(format=format, lengths={}, consolation_rounds=consolation_rounds, last_chance=last_chance,
+    rules = SimpleNamespace(kind=event_format.kind, format=event_format.format, lengths={},
+                            consolation_rounds=consolation_rounds, last_chance=last_chance,
                             consolation_shifted=shifted, playoff_second=playoff, last_chance_open=last_chance_open,
                             payouts={flight: {"percentages": [0] * count} for flight, count in paid})
-    return Routes(build_bracket(rules, range(1, size + 1)))
+    return Routes(event_format.build_bracket(rules, range(1, size + 1)))
 
 
 def bracket_routes(tournament: Tournament, entrants: int) -> Routes:
@@ -442,7 +407,7 @@ def bracket_routes(tournament: Tournament, entrants: int) -> Routes:
     paid = tuple(sorted((flight, len(rule["percentages"])) for flight, rule in (tournament.payouts or {}).items()))
     flights = (bool(tournament.consolation_shifted), bool(tournament.playoff_second),
                bool(tournament.last_chance_open), paid if tournament.last_chance_open else ())
-    return _routes(tournament.format, bracket_size(max(entrants, 2)), tournament.consolation_rounds,
+    return _routes(formats.format_of(tournament), bracket_size(max(entrants, 2)), tournament.consolation_rounds,
                    bool(tournament.last_chance), flights)
 
 
@@ -622,10 +587,10 @@ def bracket_plan_keys(routes: Routes, entrants: int, source: str) -> set[str]:
 # A team match is a pairing of two team entries without a match of its own: its boards
 # (``BoardMatch``) each have one, board k's side0 being entry0's player at board k. In a team event
 # :func:`load` attaches ``board_rows`` (the boards, matches joined, each with ``has_reports``) to
-# every pairing; the helpers above read a team match through :func:`team_result`.
+# every pairing (``attach_boards``); the helpers above read a team match through :func:`team_result`.
 
 
-def _attach_boards(pairings: list[Pairing]) -> None:
+def attach_boards(pairings: list[Pairing]) -> None:
     """One query: the boards of every pairing, as ``pairing.board_rows`` (board 1 first)."""
     by_pairing: dict[int, list[BoardMatch]] = {p.pk: [] for p in pairings}
     boards = (
