@@ -362,7 +362,7 @@ def hook_with_full_rebuild(match):
     key = Pairing.objects.filter(tournament=t, match_id=match.pk).only("key").first().key
     loaded = state.load(t)
     if t.format == "swiss":
-        advance_service._swiss_corrected(t, loaded, loaded.by_key[key])
+        advance_service.swiss_corrected(t, loaded, loaded.by_key[key])
     else:
         advance_service.bracket_sync(t, loaded, created_by=t.organiser,
                                      refuse=advance_service.refuse_for(t, loaded.by_key[key]))

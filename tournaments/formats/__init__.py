@@ -13,7 +13,8 @@ classes.
 
 from __future__ import annotations
 
-from tournaments.models import Tournament
+from tournaments.models import Pairing, Tournament
+from tournaments.services import advance, state
 
 from .base import EventFormat
 from .elimination import DoubleElimination, Elimination, SingleElimination
@@ -57,6 +58,14 @@ class PairsRoundRobin(PairsEvent, RoundRobin):
 class TeamRoundRobin(TeamEvent, RoundRobin):
     """A round robin of teams: each round's boards are created only when the round before is
     decided, so that captains can set later rounds' board orders."""
+
+    def schedule_write(self, tournament: Tournament, rows: list, user, entries: list) -> state.Loaded:
+        """Only round 1 starts now, so captains can set later rounds' orders; its boards name
+        their pairings, which are written first."""
+        Pairing.objects.bulk_create(rows)
+        loaded = self.drawn(tournament, entries, rows)
+        advance.pairing_matches_create(tournament, [row for row in rows if row.round_number == 1], loaded, user)
+        return loaded
 
 
 class IndividualSwiss(IndividualEvent, Swiss):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from tournaments import errors
-from tournaments.models import Tournament
-from tournaments.services import state
+from tournaments import announce, errors
+from tournaments.models import Pairing, Tournament
+from tournaments.services import advance, audit, state
 
 
 class EventFormat:
@@ -40,9 +40,49 @@ class EventFormat:
         ``state.load`` would read now. Raises ``DrawError``."""
         raise NotImplementedError
 
+    def drawn(self, tournament: Tournament, entries: list, pairings: list) -> state.Loaded:
+        """What :func:`state.load` would read right after the draw wrote ``entries`` (their seeds)
+        and ``pairings`` (none has a report or a board yet), built from those rows without reading
+        them again: entries in seed order (the others last), pairings by round then id."""
+        self.pairings_fresh(pairings)
+        return state.Loaded(
+            tournament, sorted(entries, key=lambda e: (e.seed is None, e.seed or 0, e.created_at, e.pk)),
+            sorted(pairings, key=lambda p: (p.round_number, p.pk)),
+        )
+
+    def pairings_fresh(self, pairings: list) -> None:
+        """Mark pairings just written as ``state.load`` would read them: no reports yet."""
+        for pairing in pairings:
+            pairing.has_reports = False
+
+    def pairings_write(self, tournament: Tournament, rows: list, matched: list, loaded: state.Loaded, created_by) -> None:
+        """Write the pairings ``rows`` and the matches of those of them in ``matched``: the matches
+        first, each pairing then inserted with its match."""
+        advance.pairing_matches_create(tournament, matched, loaded, created_by)
+        Pairing.objects.bulk_create(rows)
+
+    def announce_draw(self, tournament: Tournament, loaded: state.Loaded, names: dict, user) -> None:
+        """Tell the apps above the pairings the draw made (those with a match)."""
+        announce.round_paired.send(tournament=tournament, round_number=None, actor=user, pairings=[
+            audit.pairing_summary(p, names) for p in loaded.pairings if p.match_id is not None])
+
+    def pair_next_round(self, tournament: Tournament, user):
+        """Pair the next round (``draw.tournament_pair_next_round``): only a Swiss is paired round
+        by round. Raises Conflict ``not_swiss``."""
+        raise errors.not_swiss()
+
     def result_confirmed(self, tournament: Tournament, match) -> None:
         """Move the event's draw on after ``match``'s confirmed result changed (first confirmed,
-        corrected or reopened), under the event's lock."""
+        corrected or reopened), under the event's lock (``advance.tournament_result_confirmed``):
+        the match is a pairing's own (:meth:`match_result_changed`)."""
+        self.match_result_changed(tournament, match)
+
+    def match_result_changed(self, tournament: Tournament, match) -> None:
+        """What the changed result of a pairing's own ``match`` moves."""
+        raise NotImplementedError
+
+    def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
+        """What a team match ``pairing`` moves when the result of one of its boards changed."""
         raise NotImplementedError
 
     # --- the rules it accepts (``tournaments.services.events.EventRules``): each check refuses, with

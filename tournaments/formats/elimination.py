@@ -4,10 +4,11 @@
 
 from __future__ import annotations
 
+from tournaments import errors
 from tournaments.draw import Bracket, add_consolation, double_elimination, seed_by_list, single_elimination
 from tournaments.draw.flights import add_open_last_chance, add_playoff
-from tournaments.models import Tournament
-from tournaments.services import state
+from tournaments.models import Pairing, Tournament
+from tournaments.services import advance, state
 
 from .base import EventFormat
 
@@ -19,6 +20,28 @@ class Elimination(EventFormat):
     def winner(self, pairing, by_id: dict):
         """A team must go through: a level team match goes to the winner of board 1."""
         return state.winner_entry(pairing, by_id, bracket=True)
+
+    def match_result_changed(self, tournament: Tournament, match) -> None:
+        """Advance the bracket from what the result feeds (``advance.bracket_confirmed``)."""
+        advance.bracket_confirmed(tournament, match)
+
+    def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
+        """Advance the bracket from the whole event, refusing to reset a started match."""
+        advance.bracket_sync(tournament, loaded, created_by=tournament.organiser,
+                             refuse=advance.refuse_for(tournament, pairing))
+
+    def draw(self, tournament: Tournament, order: tuple[int, ...], user, entries: list) -> state.Loaded:
+        """A pairing per bracket match; the entries filled and the first matches made as
+        advancement does with no results."""
+        bracket = self.build_bracket(tournament, order)
+        rows = Pairing.objects.bulk_create(
+            Pairing(tournament=tournament, key=m.id, flight=m.flight, round_number=m.round, length=m.length)
+            for m in bracket.matches
+        )
+        loaded = self.drawn(tournament, entries, rows)
+        advance.bracket_sync(tournament, loaded, created_by=user, refuse=lambda dependent, why: errors.already_drawn(),
+                             audit=False)
+        return loaded
 
 
 class SingleElimination(Elimination):
@@ -67,6 +90,9 @@ class DoubleElimination(Elimination):
 
     format = Tournament.Format.DOUBLE_ELIMINATION
     length_keys = {"winners": "main", "losers": "winners", "final": None, "main": None}
+
+    def minimum_entries(self, tournament: Tournament) -> int:
+        return 3
 
     def build_bracket(self, tournament: Tournament, order) -> Bracket:
         """The winners' and losers' brackets and the final, at their published lengths."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from tournaments import errors
-from tournaments.models import Tournament
-from tournaments.services import state
+from tournaments.models import Pairing, Tournament
+from tournaments.services import advance, state
 
 from .base import EventFormat
 
@@ -35,9 +35,30 @@ class TeamEvent(EventFormat):
 
     kind = Tournament.Kind.TEAMS
 
+    def result_confirmed(self, tournament: Tournament, match) -> None:
+        """A confirmed board may decide its team match: the format moves on from the whole event
+        (:meth:`team_match_changed`). A match that is no board of the event moves nothing."""
+        pairing = Pairing.objects.filter(tournament=tournament, boards__match_id=match.pk).only("key").first()
+        if pairing is None:
+            return
+        loaded = state.load(tournament)
+        self.team_match_changed(tournament, loaded, loaded.by_key[pairing.key])
+
     def pairings_loaded(self, pairings: list) -> None:
         """Each pairing's boards, as ``board_rows`` (one query)."""
         state.attach_boards(pairings)
+
+    def pairings_fresh(self, pairings: list) -> None:
+        """No reports yet, and a pairing without boards written (a bye) has none."""
+        for pairing in pairings:
+            pairing.has_reports = False
+            if not hasattr(pairing, "board_rows"):
+                pairing.board_rows = []
+
+    def pairings_write(self, tournament: Tournament, rows: list, matched: list, loaded: state.Loaded, created_by) -> None:
+        """A team match's boards name its pairing: the pairings are written first."""
+        Pairing.objects.bulk_create(rows)
+        advance.pairing_matches_create(tournament, matched, loaded, created_by)
 
     def check_modified_swiss_entrants(self) -> None:
         raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "

@@ -3,7 +3,12 @@ Swiss with its playoffs option (``Tournament.abt_playoffs``, ``tournaments.servi
 
 from __future__ import annotations
 
-from tournaments.models import Tournament
+from django.utils.translation import gettext
+
+from tournaments import errors
+from tournaments.draw import SwissPairing
+from tournaments.models import Round, Tournament
+from tournaments.services import advance, contention, state
 
 from .base import EventFormat
 
@@ -26,3 +31,55 @@ class Swiss(EventFormat):
     def check_playoffs(self) -> None:
         """A Swiss may be a modified Swiss, if its entrants may play its playoffs."""
         self.check_modified_swiss_entrants()
+
+    def match_result_changed(self, tournament: Tournament, match) -> None:
+        """A correction of a round already paired on re-pairs the next round
+        (``advance.swiss_confirmed``)."""
+        advance.swiss_confirmed(tournament, match)
+
+    def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
+        advance.swiss_corrected(tournament, loaded, pairing)
+
+    def draw(self, tournament: Tournament, order: tuple[int, ...], user, entries: list) -> state.Loaded:
+        """Round 1, paired as every round is (``advance.swiss_pair``). Raises Conflict
+        ``no_pairing`` when none is possible (e.g. all of one club)."""
+        loaded = self.drawn(tournament, entries, [])
+        answer = advance.swiss_pair(tournament, loaded)
+        if not isinstance(answer, SwissPairing):
+            raise errors.no_pairing(answer.round, answer.code, answer.message)
+        advance.swiss_round_write(tournament, loaded, answer, user)
+        return loaded
+
+    def announce_draw(self, tournament: Tournament, loaded: state.Loaded, names: dict, user) -> None:
+        """Round 1 is announced by ``advance.swiss_round_write``, as every round."""
+
+    def pair_next_round(self, tournament: Tournament, user) -> Round:
+        """The next round from the confirmed results (see ``draw.tournament_pair_next_round``)."""
+        if tournament.status == Tournament.Status.FINISHED:
+            raise errors.finished()
+        if tournament.status != Tournament.Status.RUNNING:
+            raise errors.not_drawn()
+        # A modified Swiss stops for its playoffs
+        if tournament.abt_playoff:
+            raise errors.playoffs_started()
+        loaded = state.load(tournament)
+        current = max((p.round_number for p in loaded.pairings), default=0)
+        missing = [p for p in loaded.pairings
+                   if p.round_number == current and state.has_matches(p) and not state.is_confirmed(p)]
+        if missing:
+            raise errors.round_incomplete(current, len(missing))
+        if tournament.abt_playoffs:
+            found = contention.event_contention(loaded)
+            if found is not None and found.complete and found.state.to_playoffs:
+                raise errors.playoffs_due(len(found.state.can_cash), found.state.paid)
+        if tournament.swiss_rounds is not None and current >= tournament.swiss_rounds:
+            raise errors.swiss_complete(gettext("all %(count)d rounds are played: finish the event")
+                                        % {"count": tournament.swiss_rounds})
+        answer = advance.swiss_pair(tournament, loaded)
+        if not isinstance(answer, SwissPairing):
+            if answer.code == "finished":
+                last = loaded.by_id[answer.unpaired[0]]
+                raise errors.swiss_complete(gettext("%(name)s is the last player left: finish the event")
+                                            % {"name": state.entrant_name(last)})
+            raise errors.no_pairing(answer.round, answer.code, answer.message)
+        return advance.swiss_round_write(tournament, loaded, answer, user)

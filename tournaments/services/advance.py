@@ -35,7 +35,7 @@ from matches import hooks
 from matches.models import Match, Report
 from matches.services.matches import MatchSpec, match_create_many, match_summary
 from matches.services.ratings import match_rating_revert
-from tournaments import announce, errors
+from tournaments import announce, errors, formats
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.abt import playoff
 from tournaments.draw.bracket import READY, is_stale
@@ -288,21 +288,9 @@ def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: Swis
         rows.append(Pairing(tournament=tournament, key=state.bye_key(number), flight="swiss", round_number=number,
                             entry0_id=answer.bye, length=length))
     boards = [row for row in rows if row.entry1_id is not None]
-    # --- team events: a team match's boards name its pairing, which is written first ---
-    if tournament.kind == Tournament.Kind.TEAMS:
-        Pairing.objects.bulk_create(rows)
-        pairing_matches_create(tournament, boards, loaded, created_by)
-    # --- end team events ---
-    else:
-        # The matches first: each pairing is then inserted with its match.
-        pairing_matches_create(tournament, boards, loaded, created_by)
-        Pairing.objects.bulk_create(rows)
-    for row in rows:
-        row.has_reports = False
-        # --- team events ---
-        if tournament.kind == Tournament.Kind.TEAMS and not hasattr(row, "board_rows"):
-            row.board_rows = []  # the bye
-        # --- end team events ---
+    event_format = formats.format_of(tournament)
+    event_format.pairings_write(tournament, rows, boards, loaded, created_by)
+    event_format.pairings_fresh(rows)
     loaded.pairings.extend(rows)
     loaded.by_key.update((row.key, row) for row in rows)
     names = entrant_names(loaded)
@@ -322,7 +310,7 @@ def _same_round(answer, stored: list[Pairing]) -> bool:
     return boards == {(p.top, p.bottom) for p in answer.pairings} and byes == ({answer.bye} - {None})
 
 
-def _swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pairing) -> None:
+def swiss_corrected(tournament: Tournament, loaded: state.Loaded, pairing: Pairing) -> None:
     """A result of round r changed while later rounds are paired. Each later round k is paired
     again from the corrected results of rounds before it, with the players it had: while every
     one comes out the same, nothing depends on the change. From the first round that would be
@@ -414,27 +402,7 @@ def tournament_result_confirmed(*, match: Match) -> None:
     tournament = tournament_lock(event_id)
     if tournament.status == Tournament.Status.CANCELLED:
         return  # a cancelled event's draw moves no more (services/life.py); the result itself stands
-    # --- team events: a confirmed board may decide its team match (teams.py) ---
-    if tournament.kind == Tournament.Kind.TEAMS:
-        pairing = Pairing.objects.filter(tournament=tournament, boards__match_id=match.pk).only("key").first()
-        if pairing is None:
-            return
-        loaded = state.load(tournament)
-        if tournament.format == Tournament.Format.ROUND_ROBIN:
-            teams.round_robin_start_next(tournament, loaded, created_by=tournament.organiser)
-            return
-        pairing = loaded.by_key[pairing.key]
-        if tournament.format in state.BRACKET_FORMATS:
-            bracket_sync(tournament, loaded, created_by=tournament.organiser, refuse=refuse_for(tournament, pairing))
-        elif tournament.format == Tournament.Format.SWISS:
-            _swiss_corrected(tournament, loaded, pairing)
-        return
-    # --- end team events ---
-    if tournament.format in state.BRACKET_FORMATS:
-        _bracket_confirmed(tournament, match)
-    elif tournament.format == Tournament.Format.SWISS:
-        _swiss_confirmed(tournament, match)
-    # Round robin: its matches all exist from the draw, nothing to do.
+    formats.format_of(tournament).result_confirmed(tournament, match)
 
 
 #: How many times a confirmation reads more pairings as its change walks down the bracket (each
@@ -442,7 +410,7 @@ def tournament_result_confirmed(*, match: Match) -> None:
 MAX_ROW_READS = 16
 
 
-def _bracket_confirmed(tournament: Tournament, match: Match) -> None:
+def bracket_confirmed(tournament: Tournament, match: Match) -> None:
     """Advance a bracket after ``match``'s result changed, reading only the pairings the result
     feeds (see ``state.bracket_plan``): a constant number of queries whatever the event's size.
     A change that reaches a pairing with a match (a correction) goes to :func:`bracket_sync` on
@@ -511,9 +479,9 @@ def _bracket_plan_write(tournament: Tournament, plan: state.BracketPlan, rows: d
                                before=before, after=pairing_summary(pairing, names))
 
 
-def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
+def swiss_confirmed(tournament: Tournament, match: Match) -> None:
     """A Swiss result changes nothing while no later round is paired (the next round is paired by
-    the organiser): one query says so. Otherwise see :func:`_swiss_corrected`."""
+    the organiser): one query says so. Otherwise see :func:`swiss_corrected`."""
     # The Round rows go with the pairings (paired and reset together) and their unique index on
     # (tournament, number) answers without reading the event's pairings.
     later = Round.objects.filter(tournament=tournament, number__gt=OuterRef("round_number"))
@@ -525,7 +493,7 @@ def _swiss_confirmed(tournament: Tournament, match: Match) -> None:
     if found is None or not found["later"]:
         return
     loaded = state.load(tournament)
-    _swiss_corrected(tournament, loaded, loaded.by_key[found["key"]])
+    swiss_corrected(tournament, loaded, loaded.by_key[found["key"]])
 
 
 def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> None:
@@ -554,7 +522,7 @@ def _modified_swiss_confirmed(tournament: Tournament, key: str, later: bool) -> 
             raise errors.playoffs_changed(match_namer(tournament, loaded)(pairing.key), key=pairing.key)
         return
     if later:
-        _swiss_corrected(tournament, loaded, pairing)
+        swiss_corrected(tournament, loaded, pairing)
         return
     playoffs_after_round(tournament, loaded, actor=tournament.organiser)
 

@@ -9,23 +9,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.bulk import rows_update
-from tournaments import announce, errors
-from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rating, seed_randomly
-from tournaments.models import Entry, Pairing, Round, TeamMember, Tournament
+from tournaments import errors, formats
+from tournaments.draw import DrawError, seed_by_list, seed_by_rating, seed_randomly
+from tournaments.models import Entry, Round, TeamMember, Tournament
 
-from . import contention, state
-from .advance import bracket_sync, pairing_matches_create, swiss_pair, swiss_round_write
 from .audit import entrant_names, event_audit_record, pairing_summary, tournament_summary
 from .common import require_organiser, tournament_lock
 
 MAX_SEED = 2**63 - 1  # Tournament.draw_seed is a BigIntegerField
-
-MINIMUM_ENTRIES = {
-    Tournament.Format.SINGLE_ELIMINATION: 2,
-    Tournament.Format.DOUBLE_ELIMINATION: 3,
-    Tournament.Format.SWISS: 2,
-}
-
 
 def _ratings(entries: list[Entry]) -> dict[int, float]:
     """Each entrant's rating for seeding, by entry id: a player's, a pair's average, a team's
@@ -102,7 +93,8 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
         .order_by("created_at", "id")
     )
     present = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
-    minimum = MINIMUM_ENTRIES.get(tournament.format, 2 * tournament.groups)
+    event_format = formats.format_of(tournament)
+    minimum = event_format.minimum_entries(tournament)
     if len(present) < minimum:
         raise errors.too_few_entries(len(present), minimum)
     try:
@@ -119,12 +111,7 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["draw_seed", "drawn_at", "status"])
     try:
-        if tournament.format in state.BRACKET_FORMATS:
-            loaded = _draw_bracket(tournament, order, user, entries)
-        elif tournament.format == Tournament.Format.ROUND_ROBIN:
-            loaded = _draw_round_robin(tournament, order, user, entries)
-        else:
-            loaded = _draw_swiss(tournament, user, entries)
+        loaded = event_format.draw(tournament, order, user, entries)
     except DrawError as error:
         raise errors.from_draw(error) from None
     names = entrant_names(loaded)
@@ -132,71 +119,8 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
                        after={**tournament_summary(tournament), "draw_seed": tournament.draw_seed,
                   "seeds": [[entry_id, names[entry_id]] for entry_id in order],
                   "pairings": [pairing_summary(p, names) for p in loaded.pairings]})
-    if tournament.format != Tournament.Format.SWISS:  # a Swiss round 1 is announced by swiss_round_write
-        announce.round_paired.send(tournament=tournament, round_number=None, actor=user, pairings=[
-            pairing_summary(p, names) for p in loaded.pairings if p.match_id is not None])
+    event_format.announce_draw(tournament, loaded, names, user)
     return tournament
-
-
-def _loaded(tournament: Tournament, entries: list[Entry], pairings: list[Pairing]) -> state.Loaded:
-    """What :func:`state.load` would read right after the draw wrote ``entries`` (their seeds)
-    and ``pairings`` (none has a report or a board yet; a round robin's have their matches),
-    built from those rows without reading them again: entries in seed order (the others last),
-    pairings by round then id."""
-    for pairing in pairings:
-        pairing.has_reports = False
-        # --- team events ---
-        if tournament.kind == Tournament.Kind.TEAMS:
-            pairing.board_rows = []
-        # --- end team events ---
-    return state.Loaded(
-        tournament, sorted(entries, key=lambda e: (e.seed is None, e.seed or 0, e.created_at, e.pk)),
-        sorted(pairings, key=lambda p: (p.round_number, p.pk)),
-    )
-
-
-def _draw_bracket(tournament: Tournament, order, user, entries: list[Entry]) -> state.Loaded:
-    bracket = state.build_bracket(tournament, order)
-    rows = Pairing.objects.bulk_create(
-        Pairing(tournament=tournament, key=m.id, flight=m.flight, round_number=m.round, length=m.length)
-        for m in bracket.matches
-    )
-    loaded = _loaded(tournament, entries, rows)
-    # Filling the entries and creating the first matches is what advancement does with no results.
-    bracket_sync(tournament, loaded, created_by=user, refuse=lambda dependent, why: errors.already_drawn(), audit=False)
-    return loaded
-
-
-def _draw_round_robin(tournament: Tournament, order, user, entries: list[Entry]) -> state.Loaded:
-    draw = state.build_round_robin(tournament, order)
-    rounds = max(len(group.rounds) for group in draw.groups)
-    Round.objects.bulk_create(Round(tournament=tournament, number=n) for n in range(1, rounds + 1))
-    rows = [
-        Pairing(tournament=tournament, key=p.id, flight=p.flight, round_number=p.round, entry0_id=p.top,
-                entry1_id=p.bottom, length=p.length)
-        for p in draw.pairings
-    ]
-    # --- team events: only round 1 starts now, so captains can set later rounds' orders; its
-    # boards name their pairings, which are written first ---
-    if tournament.kind == Tournament.Kind.TEAMS:
-        Pairing.objects.bulk_create(rows)
-        loaded = _loaded(tournament, entries, rows)
-        pairing_matches_create(tournament, [row for row in rows if row.round_number == 1], loaded, user)
-        return loaded
-    # --- end team events ---
-    # The matches first: each pairing is then inserted with its match.
-    pairing_matches_create(tournament, rows, _loaded(tournament, entries, []), user)
-    Pairing.objects.bulk_create(rows)
-    return _loaded(tournament, entries, rows)
-
-
-def _draw_swiss(tournament: Tournament, user, entries: list[Entry]) -> state.Loaded:
-    loaded = _loaded(tournament, entries, [])
-    answer = swiss_pair(tournament, loaded)
-    if not isinstance(answer, SwissPairing):
-        raise errors.no_pairing(answer.round, answer.code, answer.message)
-    swiss_round_write(tournament, loaded, answer, user)
-    return loaded
 
 
 @transaction.atomic
@@ -217,33 +141,4 @@ def tournament_pair_next_round(*, tournament_id: int, user) -> Round:
     """
     tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
-    if tournament.format != Tournament.Format.SWISS:
-        raise errors.not_swiss()
-    if tournament.status == Tournament.Status.FINISHED:
-        raise errors.finished()
-    if tournament.status != Tournament.Status.RUNNING:
-        raise errors.not_drawn()
-    # A modified Swiss stops for its playoffs
-    if tournament.abt_playoff:
-        raise errors.playoffs_started()
-    loaded = state.load(tournament)
-    current = max((p.round_number for p in loaded.pairings), default=0)
-    missing = [p for p in loaded.pairings
-               if p.round_number == current and state.has_matches(p) and not state.is_confirmed(p)]
-    if missing:
-        raise errors.round_incomplete(current, len(missing))
-    if tournament.abt_playoffs:
-        found = contention.event_contention(loaded)
-        if found is not None and found.complete and found.state.to_playoffs:
-            raise errors.playoffs_due(len(found.state.can_cash), found.state.paid)
-    if tournament.swiss_rounds is not None and current >= tournament.swiss_rounds:
-        raise errors.swiss_complete(gettext("all %(count)d rounds are played: finish the event")
-                                    % {"count": tournament.swiss_rounds})
-    answer = swiss_pair(tournament, loaded)
-    if not isinstance(answer, SwissPairing):
-        if answer.code == "finished":
-            last = loaded.by_id[answer.unpaired[0]]
-            raise errors.swiss_complete(gettext("%(name)s is the last player left: finish the event")
-                                        % {"name": state.entrant_name(last)})
-        raise errors.no_pairing(answer.round, answer.code, answer.message)
-    return swiss_round_write(tournament, loaded, answer, user)
+    return formats.format_of(tournament).pair_next_round(tournament, user)
