@@ -11,8 +11,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournaments.draw.errors import DrawError
-from tournaments.draw.names import RoundName, event_round_name, flight_round_names, paired_round_name
+from tournaments.draw.names import RoundName, flight_round_names, paired_round_name
+from tournaments.formats import format_for
 from tournaments.round_labels import round_label, round_phrase
+
+
+def event_round_name(format: str, flight: str, number: int, size: int | None = None, **rounds) -> RoundName:
+    """Round ``number`` of ``flight`` as an event of ``format`` names it."""
+    return format_for("individual", format).round_name(flight, number, size, **rounds)
 
 
 def labels(flight: str, size: int, rounds: int | None = None, **options) -> list[str]:

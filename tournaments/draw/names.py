@@ -19,7 +19,8 @@ language (``tournaments.selectors.round_label``).
   against the consolation's winner).
 
 A Swiss or a round robin has no bracket: its rounds are numbered (``round`` 1, 2...), by
-:func:`paired_round_name`; :func:`event_round_name` names a round of any format.
+:func:`paired_round_name`; an event's format (``tournaments.formats``) says which of the two
+names its rounds.
 """
 
 from __future__ import annotations
@@ -37,8 +38,6 @@ KINDS = (FINAL, SEMI_FINAL, QUARTER_FINAL, ROUND_OF, ROUND, WINNERS_ROUND, LOSER
          WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL, LOSERS_FINAL, PLAYOFF_SECOND)
 #: The winners' bracket's last rounds, by their distance from its final.
 WINNERS_FROM_THE_END = (WINNERS_FINAL, WINNERS_SEMI_FINAL, WINNERS_QUARTER_FINAL)
-#: The formats whose rounds are numbered, not named from a bracket.
-PAIRED_FORMATS = ("swiss", "round_robin")
 #: The last rounds of a knockout by their distance from its final (0: the final itself).
 FROM_THE_END = ((FINAL, 0), (SEMI_FINAL, 0), (QUARTER_FINAL, 0), (ROUND_OF, 16))
 
@@ -120,17 +119,4 @@ def paired_round_name(number: int) -> RoundName:
     return RoundName(ROUND, number)
 
 
-def event_round_name(format: str, flight: str, number: int, size: int | None = None, *,
-                     rounds: int | None = None) -> RoundName:
-    """The name of round ``number`` of ``flight`` in an event of ``format`` (``single_elimination``,
-    ``double_elimination``, ``swiss``, ``round_robin``): a Swiss's or round robin's rounds are
-    numbered (any flight: a round robin's groups play the same rounds), a bracket's are named by
-    :func:`round_name` (``size`` and ``rounds`` as there). Raises :class:`DrawError` as those do."""
-    if format in PAIRED_FORMATS:
-        return paired_round_name(number)
-    if size is None:
-        raise DrawError("a bracket's rounds are named from its size", code="bad_size", size=size)
-    return round_name(flight, number, size, rounds=rounds)
-
-
-__all__ = ["KINDS", "RoundName", "event_round_name", "flight_round_names", "paired_round_name", "round_name"]
+__all__ = ["KINDS", "RoundName", "flight_round_names", "paired_round_name", "round_name"]

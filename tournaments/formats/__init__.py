@@ -105,5 +105,5 @@ def format_of(tournament) -> EventFormat:
 
 __all__ = [
     "FORMATS", "DoubleElimination", "Elimination", "EventFormat", "IndividualEvent", "PairsEvent", "RoundRobin",
-    "SingleElimination", "Swiss", "TeamEvent", "Tournament", "format_for", "format_of",
+    "SingleElimination", "Swiss", "TeamEvent", "format_for", "format_of",
 ]

@@ -9,11 +9,12 @@ tournament (or the rules) it is about.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tournaments import announce, errors
+from tournaments.draw import names
 from tournaments.models import Pairing, Tournament
-from tournaments.services import advance, audit, state
+from tournaments.services import advance, audit, corrections, life, naming, state
 
 
 class EventFormat:
@@ -25,6 +26,10 @@ class EventFormat:
     format: str = ""
     #: The event's ``Tournament.Kind`` value.
     kind: str = ""
+
+    #: Whether a first-round loser may re-enter the main while its first round is open
+    #: (``tournaments.services.reentry``), when the rules allow re-entries.
+    takes_reentries: bool = False
 
     #: The length schedules the format reads from ``Tournament.lengths``, and where a missing one
     #: falls back (``tournaments.services.state.schedule``).
@@ -145,6 +150,98 @@ class EventFormat:
         """The entry that won ``pairing`` (its CONFIRMED match; a team match as its format counts
         a level one), else None."""
         return state.winner_entry(pairing, by_id)
+
+    # --- entries ---
+    def refuse_sides(self) -> None:
+        """DomainError ``team_event`` when the event's entrants are not sides (players, pairs)."""
+
+    def require_teams(self) -> None:
+        """DomainError ``not_team_event`` unless the event's entrants are teams."""
+        raise errors.not_team_event()
+
+    def check_side_size(self, count: int) -> None:
+        """DomainError ``bad_entrant`` unless ``count`` players make one entrant of the event."""
+        raise errors.team_event()
+
+    def sign_up_ids(self, player_id: int, partner_id: int | None) -> list[int]:
+        """The players of the side a player signs up with ``partner_id`` (or without one)."""
+        raise errors.team_event()
+
+    def entrant_withdrawn(self, tournament: Tournament, refuse) -> None:
+        """What the draw does once a withdrawn entrant's open matches are forfeited: nothing
+        (``refuse(dependent key, why)`` is the refusal of a change that would reset a started match)."""
+
+    def unstarted_boards_create(self, tournament: Tournament, entry) -> list:
+        """The boards of a withdrawn team's team matches that have none yet, created to be
+        forfeited at once: none, when every team match has its boards once it is paired."""
+        return []
+
+    def late_seed(self, tournament: Tournament) -> int:
+        """The seed a late entrant takes (the next one). Raises Conflict ``late_entry_closed``
+        when the format takes none now."""
+        return self.next_seed(state.load(tournament))
+
+    def next_seed(self, loaded: state.Loaded) -> int:
+        return max((e.seed for e in loaded.entries if e.seed is not None), default=0) + 1
+
+    def place_late(self, tournament: Tournament, user, refuse) -> None:
+        """Where a late entrant goes once entered: nowhere yet (the next round pairs him)."""
+
+    def refuse_walk_ins(self) -> None:
+        """DomainError ``walk_in_singles_only``: walk-ins (names pasted at the desk, a player
+        invited at the door) are single players."""
+        raise errors.walk_in_singles_only()
+
+    # --- a running event ---
+    def refuse_match_correction(self) -> None:
+        """DomainError ``team_correction`` when a match of the draw is not corrected as a whole."""
+
+    def correction_plan(self, change: corrections.Change):
+        """What correcting a match does (``corrections.paired_plan``: its result alone)."""
+        return corrections.paired_plan(change)
+
+    def new_lengths(self, tournament: Tournament, changed: Tournament, loaded: state.Loaded) -> dict[int, int]:
+        """Pairing id -> its length under ``changed``'s lengths, by round (``life.rounds_lengths``)."""
+        return life.rounds_lengths(tournament, changed, loaded)
+
+    def contention(self, loaded: state.Loaded):
+        """Who can still cash and win (``contention.EventContention``): only a modified Swiss counts."""
+        return None
+
+    def playoffs_start(self, tournament: Tournament, user) -> None:
+        """The director stops the event for its playoffs: Conflict ``not_swiss``."""
+        raise errors.not_swiss()
+
+    # --- naming rounds ---
+    def round_name(self, flight: str, number: int, size: int | None = None, *, rounds: int | None = None):
+        """The name of round ``number`` (``tournaments.draw.names``): numbered, whatever the
+        flight (a round robin's groups play the same rounds). Raises ``DrawError``."""
+        return names.paired_round_name(number)
+
+    def flight_round_names(self, flight: str, size: int, *, rounds: int | None = None) -> tuple:
+        """Every round's name of a bracket's flight, first round first: none, when its rounds are
+        numbered."""
+        return ()
+
+    # --- finishing ---
+    def refuse_unfinished(self, tournament: Tournament, loaded: state.Loaded) -> None:
+        """Conflict ``event_unfinished`` while a match has no confirmed result (a team match: no
+        team match undecided by its boards; and what the kind adds:
+        :meth:`refuse_unstarted`). A Swiss may stop after any complete round."""
+        # A team match has no match of its own (its boards do): ``has_matches`` sees both, and
+        # ``is_confirmed`` reads a team match as decided once a team has the majority of boards.
+        open_ = [p.key for p in loaded.pairings if state.has_matches(p) and not state.is_confirmed(p)]
+        if open_:
+            raise errors.event_unfinished(
+                ngettext("%(count)d match without a confirmed result, first %(first)s",
+                         "%(count)d matches without a confirmed result, first %(first)s",
+                         len(open_)) % {"count": len(open_), "first": naming.match_namer(tournament, loaded)(open_[0])}
+            )
+        self.refuse_unstarted(tournament, loaded)
+
+    def refuse_unstarted(self, tournament: Tournament, loaded: state.Loaded) -> None:
+        """Conflict ``event_unfinished`` for a match of the draw not started yet (every match of a
+        side's event exists once its entrants are known)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.kind} {self.format}>"

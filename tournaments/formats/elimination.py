@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, ngettext
+
 from tournaments import errors
-from tournaments.draw import Bracket, add_consolation, double_elimination, seed_by_list, single_elimination
+from tournaments.draw import Bracket, add_consolation, double_elimination, names, seed_by_list, single_elimination
+from tournaments.draw.errors import DrawError
 from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.models import Pairing, Tournament
-from tournaments.services import advance, state
+from tournaments.services import advance, corrections, life, naming, state
 
 from .base import EventFormat
 
@@ -20,6 +23,54 @@ class Elimination(EventFormat):
     def winner(self, pairing, by_id: dict):
         """A team must go through: a level team match goes to the winner of board 1."""
         return state.winner_entry(pairing, by_id, bracket=True)
+
+    def round_name(self, flight: str, number: int, size: int | None = None, *, rounds: int | None = None):
+        """Named from the bracket (``names.round_name``: ``size`` and ``rounds`` as there)."""
+        if size is None:
+            raise DrawError("a bracket's rounds are named from its size", code="bad_size", size=size)
+        return names.round_name(flight, number, size, rounds=rounds)
+
+    def flight_round_names(self, flight: str, size: int, *, rounds: int | None = None) -> tuple:
+        return names.flight_round_names(flight, size, rounds=rounds)
+
+    def refuse_unfinished(self, tournament: Tournament, loaded: state.Loaded) -> None:
+        """A bracket must be played out: every match decided."""
+        view = state.bracket_state(loaded)
+        if not view.state.finished:
+            waiting = [s.match.id for s in view.state.matches if s.status in ("ready", "waiting")]
+            raise errors.event_unfinished(
+                ngettext("the bracket is not played out: %(count)d match to go, first %(first)s",
+                         "the bracket is not played out: %(count)d matches to go, first %(first)s",
+                         len(waiting)) % {"count": len(waiting),
+                                          "first": naming.match_namer(tournament, loaded)(waiting[0])}
+            )
+
+    def correction_plan(self, change: corrections.Change):
+        """The round named from the bracket, and the matches the correction resets
+        (``corrections.bracket_plan``)."""
+        return corrections.bracket_plan(change)
+
+    def new_lengths(self, tournament: Tournament, changed: Tournament, loaded: state.Loaded) -> dict[int, int]:
+        """By the bracket match each pairing is (``life.bracket_lengths``)."""
+        return life.bracket_lengths(tournament, changed, loaded)
+
+    def entrant_withdrawn(self, tournament: Tournament, refuse) -> None:
+        """His opponents go through: the bracket advances from the whole event."""
+        advance.bracket_sync(tournament, state.load(tournament), created_by=tournament.organiser, refuse=refuse)
+
+    def late_seed(self, tournament: Tournament) -> int:
+        """The next seed, while the bracket has a bye to fill."""
+        loaded = state.load(tournament)
+        order = loaded.order
+        size = self.build_bracket(tournament, order).size
+        if len(order) >= size:
+            raise errors.late_entry_closed(gettext("the bracket is full (%(count)d entrants in %(size)d places): no bye to fill")
+                                           % {"count": len(order), "size": size})
+        return self.next_seed(loaded)
+
+    def place_late(self, tournament: Tournament, user, refuse) -> None:
+        """Into the bye his seed fills (the bracket advances from the whole event)."""
+        advance.bracket_sync(tournament, state.load(tournament), created_by=user, refuse=refuse)
 
     def match_result_changed(self, tournament: Tournament, match) -> None:
         """Advance the bracket from what the result feeds (``advance.bracket_confirmed``)."""
@@ -54,6 +105,8 @@ class SingleElimination(Elimination):
     def payout_flights(self, consolation_rounds: int, last_chance: bool) -> tuple[str, ...]:
         """The main, and the consolation and last chance as the event has them."""
         return ("main",) + (("consolation",) if consolation_rounds else ()) + (("last_chance",) if last_chance else ())
+
+    takes_reentries = True
 
     def check_consolation(self, consolation_rounds: int) -> None:
         """Any number of consolation rounds (their range is the rules' own check)."""

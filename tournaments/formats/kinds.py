@@ -5,11 +5,12 @@ format class it is mixed with says how the draw goes."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
+from core.errors import DomainError
 from tournaments import errors
 from tournaments.models import Pairing, Tournament
-from tournaments.services import advance, state
+from tournaments.services import advance, naming, state
 
 from .base import EventFormat
 
@@ -22,11 +23,35 @@ class IndividualEvent(EventFormat):
     def check_divisions(self, divisions: list) -> None:
         """Divisions (by rating) are for single players: any are accepted."""
 
+    def refuse_walk_ins(self) -> None:
+        """Walk-ins are single players: taken."""
+
+    def check_side_size(self, count: int) -> None:
+        if count != 1:
+            raise errors.bad_entrant(gettext("an entrant of this event is one player, not %(count)d") % {"count": count})
+
+    def sign_up_ids(self, player_id: int, partner_id: int | None) -> list[int]:
+        """The player alone: DomainError ``partner_not_allowed`` for a partner."""
+        if partner_id is not None:
+            raise errors.partner_not_allowed()
+        return [player_id]
+
 
 class PairsEvent(EventFormat):
     """An event of consultation pairs: an entry is a side of two players."""
 
     kind = Tournament.Kind.PAIRS
+
+    def check_side_size(self, count: int) -> None:
+        if count != 2:
+            raise errors.bad_entrant(gettext("an entrant of this event is a pair of two players, not %(count)d")
+                                     % {"count": count})
+
+    def sign_up_ids(self, player_id: int, partner_id: int | None) -> list[int]:
+        """The player and his partner: DomainError ``partner_required`` without one."""
+        if partner_id is None:
+            raise errors.partner_required()
+        return [player_id, partner_id]
 
 
 class TeamEvent(EventFormat):
@@ -34,6 +59,19 @@ class TeamEvent(EventFormat):
     board, ``tournaments.services.teams``), decided by the majority of boards."""
 
     kind = Tournament.Kind.TEAMS
+
+    #: A team does not re-enter.
+    takes_reentries = False
+
+    def refuse_sides(self) -> None:
+        raise errors.team_event()
+
+    def refuse_match_correction(self) -> None:
+        raise DomainError(gettext("a team match is corrected board by board, on each board's match page"),
+                          code="team_correction")
+
+    def require_teams(self) -> None:
+        """A team event takes teams."""
 
     def result_confirmed(self, tournament: Tournament, match) -> None:
         """A confirmed board may decide its team match: the format moves on from the whole event
@@ -43,6 +81,19 @@ class TeamEvent(EventFormat):
             return
         loaded = state.load(tournament)
         self.team_match_changed(tournament, loaded, loaded.by_key[pairing.key])
+
+    def refuse_unstarted(self, tournament: Tournament, loaded: state.Loaded) -> None:
+        """A round robin of teams creates each round's boards only when the round before is
+        decided: a pairing of two teams without boards is a team match still to be played."""
+        unstarted = [p.key for p in loaded.pairings
+                     if p.entry0_id is not None and p.entry1_id is not None and not state.has_matches(p)]
+        if unstarted:
+            raise errors.event_unfinished(
+                ngettext("%(count)d team match not started yet, first %(first)s",
+                         "%(count)d team matches not started yet, first %(first)s",
+                         len(unstarted)) % {"count": len(unstarted),
+                                            "first": naming.match_namer(tournament, loaded)(unstarted[0])}
+            )
 
     def pairings_loaded(self, pairings: list) -> None:
         """Each pairing's boards, as ``board_rows`` (one query)."""

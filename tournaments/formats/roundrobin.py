@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from tournaments.models import Pairing, Round, Tournament
-from tournaments.services import state, teams
+from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext
+
+from matches.models import Player
+from matches.services.matches import match_create
+from tournaments import errors
+from tournaments.models import BoardMatch, Pairing, Round, Tournament
+from tournaments.services import clocks, state, teams
 
 from .base import EventFormat
 
@@ -21,6 +27,35 @@ class RoundRobin(EventFormat):
     def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
         """The next round's team matches start once the round before is decided."""
         teams.round_robin_start_next(tournament, loaded, created_by=tournament.organiser)
+
+    def late_seed(self, tournament: Tournament) -> int:
+        """None: its schedule is fixed at the draw."""
+        raise errors.late_entry_closed(gettext("a round robin's schedule is fixed at the draw"))
+
+    def unstarted_boards_create(self, tournament: Tournament, entry) -> list[BoardMatch]:
+        """The boards of the withdrawn team's round-robin team matches that have none yet, created
+        now so they can be forfeited at once. Unlike a round starting (``teams.team_matches_create``)
+        this neither locks a board order nor marks the round started: the round has not started
+        for the other teams, and the opponent plays no board of it."""
+        pending = (
+            Pairing.objects.filter(tournament=tournament, entry0__isnull=False, entry1__isnull=False)
+            .filter(Q(entry0=entry) | Q(entry1=entry))
+            .filter(~Exists(BoardMatch.objects.filter(pairing_id=OuterRef("pk"))))
+            .select_related("entry0", "entry1")
+            .order_by("round_number", "key")
+        )
+        boards = []
+        for pairing in pending:
+            orders = [teams.order_for(tournament, e.team_id, pairing.round_number) for e in (pairing.entry0, pairing.entry1)]
+            found = Player.objects.in_bulk(orders[0] + orders[1])
+            for number, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
+                match = match_create(
+                    created_by=tournament.organiser, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
+                    crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
+                    clock=clocks.event_match_clock(tournament),
+                )
+                boards.append(BoardMatch.objects.create(pairing=pairing, board=number, match=match))
+        return boards
 
     def minimum_entries(self, tournament: Tournament) -> int:
         """Two a group."""

@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 from tournaments import errors
 from tournaments.draw import SwissPairing
 from tournaments.models import Round, Tournament
-from tournaments.services import advance, contention, state
+from tournaments.services import advance, contention, playoffs, state
 
 from .base import EventFormat
 
@@ -39,6 +39,14 @@ class Swiss(EventFormat):
 
     def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
         advance.swiss_corrected(tournament, loaded, pairing)
+
+    def contention(self, loaded: state.Loaded):
+        """A modified Swiss's (``contention.swiss_contention``)."""
+        return contention.swiss_contention(loaded)
+
+    def playoffs_start(self, tournament: Tournament, user) -> None:
+        """A modified Swiss's (``playoffs.swiss_playoffs_start``)."""
+        playoffs.swiss_playoffs_start(tournament, user)
 
     def draw(self, tournament: Tournament, order: tuple[int, ...], user, entries: list) -> state.Loaded:
         """Round 1, paired as every round is (``advance.swiss_pair``). Raises Conflict

@@ -16,6 +16,11 @@ audit log keeps of an event's rows: every service here records its change there,
 transaction).
 """
 
+# The event formats first: they use the services below (their draws, advancement, corrections),
+# which ask them back (``formats.format_of``) only when called; imported first, they load those
+# services in the order the services import one another.
+from tournaments import formats  # noqa: F401
+
 from .advance import tournament_result_confirmed
 from .draw import tournament_draw, tournament_pair_next_round
 from .entries import entry_add, entry_add_late, entry_check_in, entry_sign_up, entry_withdraw

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournaments import formats
 from tournaments.draw import BYE, advance
 from tournaments.draw.abt import Contention, contention, contingent_bye_first, contingent_bye_places, playoff_bracket
 from tournaments.draw.bracket import PLAYED
@@ -54,12 +55,17 @@ def swiss_rounds_played(loaded: state.Loaded) -> tuple[int, bool]:
 
 def event_contention(loaded: state.Loaded) -> EventContention | None:
     """The contention of a modified Swiss (None for any other event, or one without its paid
-    places or rounds). Reads nothing more than ``loaded``. Raises nothing: the rules were checked
-    when the event was made."""
+    places or rounds): the format's (``swiss_contention`` for a Swiss). Reads nothing more than
+    ``loaded``. Raises nothing: the rules were checked when the event was made."""
+    return formats.format_of(loaded.tournament).contention(loaded)
+
+
+def swiss_contention(loaded: state.Loaded) -> EventContention | None:
+    """The contention of a Swiss with its playoffs option, its paid places and its rounds (else
+    None), as :func:`event_contention` says."""
     tournament = loaded.tournament
     paid = paid_places(tournament)
-    if not tournament.abt_playoffs or tournament.format != Tournament.Format.SWISS or not paid \
-            or not tournament.swiss_rounds:
+    if not tournament.abt_playoffs or not paid or not tournament.swiss_rounds:
         return None
     played, complete = swiss_rounds_played(loaded)
     remaining = max(tournament.swiss_rounds - played, 0) + (0 if complete or played == 0 else 1)

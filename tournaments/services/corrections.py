@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from core.errors import Conflict, DomainError
 from matches.models import Match
 from matches.services.reporting import claim_make, match_locked, match_override, score_winner
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.draw import DrawError
 from tournaments.draw import names as round_names
 from tournaments.draw.bracket import BYE, BYE_STATUS, NOT_NEEDED, PLAYED, READY, stored_entries
@@ -234,9 +234,7 @@ def _check(tournament: Tournament, user) -> None:
                        code="tournament_finished")
     if tournament.status != Tournament.Status.RUNNING:
         raise errors.not_drawn()
-    if tournament.kind == Tournament.Kind.TEAMS:
-        raise DomainError(_("a team match is corrected board by board, on each board's match page"),
-                          code="team_correction")
+    formats.format_of(tournament).refuse_match_correction()
 
 
 def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> tuple[Correction, Cascade | None]:
@@ -260,11 +258,43 @@ def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> 
     reentered = any(e.reentry_of_id == winner and e.status != Entry.Status.WITHDRAWN for e in loaded.entries)
     if reentered and old is not None and old != winner and pairing.flight == "main" and pairing.round_number == 1:
         raise errors.reentered_loser(names[winner])
-    if tournament.format not in state.BRACKET_FORMATS:
-        where = _("round %(number)s") % {"number": pairing.round_number}
-        correction = Correction(tournament, match.pk, pairing.key, where, players, names.get(old),
-                                names[winner], tuple(score), (), players)
-        return correction, None
+    return formats.format_of(tournament).correction_plan(
+        Change(tournament, match, tuple(score), loaded, pairing, names, players, old, winner))
+
+
+@dataclass(frozen=True)
+class Change:
+    """What :func:`_plan` read of a correction before the event's format says what it does
+    (``correction_plan``: :func:`paired_plan` or :func:`bracket_plan`): the match and its new
+    ``score``, the loaded event, the match's pairing, the entrants' names, the two players, the
+    entry that won before (None: no result yet) and the one that wins now."""
+
+    tournament: Tournament
+    match: Match
+    score: tuple
+    loaded: state.Loaded
+    pairing: Pairing
+    names: dict
+    players: tuple[str, str]
+    old: int | None
+    winner: int
+
+
+def paired_plan(change: Change) -> tuple[Correction, None]:
+    """A Swiss's or a round robin's correction: the match's result alone (what it changes in the
+    table and the next rounds is the format's advancement)."""
+    c = change
+    where = _("round %(number)s") % {"number": c.pairing.round_number}
+    correction = Correction(c.tournament, c.match.pk, c.pairing.key, where, c.players, c.names.get(c.old),
+                            c.names[c.winner], c.score, (), c.players)
+    return correction, None
+
+
+def bracket_plan(change: Change) -> tuple[Correction, Cascade | None]:
+    """A bracket's correction: its round named from the bracket, and the cascade of the matches
+    it resets (none for a match without a result)."""
+    tournament, match, loaded, pairing, names = change.tournament, change.match, change.loaded, change.pairing, change.names
+    old, winner, players, score = change.old, change.winner, change.players, change.score
     try:
         bracket = state.build_bracket(tournament, loaded.order)
         where = round_name(bracket, pairing.flight, pairing.round_number)
@@ -278,7 +308,7 @@ def _plan(tournament: Tournament, match: Match, score, loaded: state.Loaded) -> 
     lines = tuple(_line(reset, loaded.by_key[reset.id], bracket, names, loaded.by_id)
                   for reset in (found.resets if found else ()))
     correction = Correction(tournament, match.pk, pairing.key, where, players, names.get(old), names[winner],
-                            tuple(score), lines, _tell(players, found, loaded, names))
+                            score, lines, _tell(players, found, loaded, names))
     return correction, found
 
 

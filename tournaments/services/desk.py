@@ -26,7 +26,7 @@ from core.text import search_key
 from matches.models import Match, Player
 from matches.selectors_directory import player_labels, players_named
 from matches.services.guests import NAME_MAX, player_create_guest
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.models import Entry, Pairing, Tournament
 
 from . import state
@@ -163,8 +163,7 @@ def entries_paste(*, tournament_id: int, text: str, user) -> Pasted:
     ``already_entered``. Nothing is saved when any line is refused."""
     tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
-    if tournament.kind != Tournament.Kind.INDIVIDUAL:
-        raise errors.walk_in_singles_only()
+    formats.format_of(tournament).refuse_walk_ins()
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     if not before_draw(tournament):

@@ -11,39 +11,32 @@ from collections.abc import Sequence
 from functools import partial
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from core.errors import NotAllowed
 from core.locking import locked
 from matches.models import Match, Player, Report, Side
-from matches.services.matches import match_create, player_for_user, side_for
+from matches.services.matches import player_for_user, side_for
 from matches.services.reporting import Claim, match_override
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.models import Acceptance, BoardMatch, Entry, Pairing, Team, Tournament, event_id_of
 
 from . import state
 from .acceptance import acceptances_by
-from .advance import bracket_sync
 from .audit import entry_summary, event_audit_record
-from .clocks import event_match_clock
 from .common import before_draw, entry_of, plays_for, require_organiser, runs, tournament_lock
 from .divisions import division_at_entry
 from .naming import match_namer
-from .teams import captains, order_for, team_check, team_players, team_summary, team_write
+from .teams import captains, team_check, team_players, team_summary, team_write
 
 
 def _players(tournament: Tournament, player_ids: Sequence[int]) -> list[Player]:
     """The players named by id, as many as the event's kind seats on one side."""
-    if tournament.kind == Tournament.Kind.TEAMS:
-        raise errors.team_event()
-    wanted = 2 if tournament.kind == Tournament.Kind.PAIRS else 1
+    event_format = formats.format_of(tournament)
+    event_format.refuse_sides()
     ids = list(player_ids or [])
-    if len(ids) != wanted:
-        if wanted == 2:
-            raise errors.bad_entrant(gettext("an entrant of this event is a pair of two players, not %(count)d")
-                                     % {"count": len(ids)})
-        raise errors.bad_entrant(gettext("an entrant of this event is one player, not %(count)d") % {"count": len(ids)})
+    event_format.check_side_size(len(ids))
     if len(set(ids)) != len(ids):
         raise errors.bad_entrant(gettext("a pair is two different players"))
     for player_id in ids:
@@ -167,18 +160,11 @@ def entry_sign_up(*, tournament_id: int, user, partner_id: int | None = None, ro
     player = player_for_user(user)
     if player is None:
         raise errors.no_player()
-    if tournament.kind == Tournament.Kind.TEAMS:
-        raise errors.team_event()
+    event_format = formats.format_of(tournament)
+    event_format.refuse_sides()
     if tournament.status != Tournament.Status.OPEN:
         raise errors.entries_closed()
-    if tournament.kind == Tournament.Kind.PAIRS:
-        if partner_id is None:
-            raise errors.partner_required()
-        ids = [player.pk, partner_id]
-    else:
-        if partner_id is not None:
-            raise errors.partner_not_allowed()
-        ids = [player.pk]
+    ids = event_format.sign_up_ids(player.pk, partner_id)
     players = _players(tournament, ids)
     existing = _entered(tournament, players)
     if existing is not None:
@@ -297,11 +283,7 @@ def entry_withdraw(*, tournament_id: int, entry_id: int, user) -> Entry | None:
                 withdrawn_side = 0 if pairing.match.side0_id == entry.side_id else 1
                 _forfeit(pairing.match, withdrawn_side, name, director, named=partial(namer, pairing.key),
                          key=pairing.key)
-        if tournament.format in state.BRACKET_FORMATS:
-            bracket_sync(
-                tournament, state.load(tournament), created_by=tournament.organiser,
-                refuse=_refuse_named(tournament, name),
-            )
+        formats.format_of(tournament).entrant_withdrawn(tournament, _refuse_named(tournament, name))
         return entry
 
 
@@ -375,8 +357,8 @@ def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> 
             .select_related("match__event_link", "pairing")
             .order_by("pairing__round_number", "pairing__key", "board")
         )
-        if not boards and tournament.format == Tournament.Format.ROUND_ROBIN:
-            boards = _create_remaining_team_matches(tournament, entry)
+        if not boards:
+            boards = formats.format_of(tournament).unstarted_boards_create(tournament, entry)
         if not boards:
             return
         for board in boards:
@@ -385,32 +367,6 @@ def _forfeit_team(tournament: Tournament, entry: Entry, name: str, director) -> 
             _forfeit(board.match, withdrawn_side, name, director, named=named,
                      key=f"{board.pairing.key} board {board.board}")
             forfeited.add(board.match_id)
-
-
-def _create_remaining_team_matches(tournament: Tournament, entry: Entry) -> list[BoardMatch]:
-    """The boards of the withdrawn team's round-robin team matches that have none yet, created
-    now so they can be forfeited at once. Unlike a round starting (``teams.team_matches_create``)
-    this neither locks a board order nor marks the round started: the round has not started
-    for the other teams, and the opponent plays no board of it."""
-    pending = (
-        Pairing.objects.filter(tournament=tournament, entry0__isnull=False, entry1__isnull=False)
-        .filter(Q(entry0=entry) | Q(entry1=entry))
-        .filter(~Exists(BoardMatch.objects.filter(pairing_id=OuterRef("pk"))))
-        .select_related("entry0", "entry1")
-        .order_by("round_number", "key")
-    )
-    boards = []
-    for pairing in pending:
-        orders = [order_for(tournament, e.team_id, pairing.round_number) for e in (pairing.entry0, pairing.entry1)]
-        found = Player.objects.in_bulk(orders[0] + orders[1])
-        for number, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
-            match = match_create(
-                created_by=tournament.organiser, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
-                crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
-                clock=event_match_clock(tournament),
-            )
-            boards.append(BoardMatch.objects.create(pairing=pairing, board=number, match=match))
-    return boards
 
 
 @transaction.atomic
@@ -441,7 +397,7 @@ def entry_add_late(*, tournament_id: int, user, player_ids: Sequence[int], rolls
         raise errors.not_drawn()
     players = _players(tournament, player_ids)
     placed = division_at_entry(tournament, players, division, director=True)
-    seed = _late_seed(tournament)
+    seed = formats.format_of(tournament).late_seed(tournament)
     side = _side(players, rolls)
     existing = _entered(tournament, players)
     before = None
@@ -480,8 +436,7 @@ def team_add_late(
     Audited as ``team.added_late`` (then the bracket's moves).
     """
     tournament = tournament_lock(tournament_id)
-    if tournament.kind != Tournament.Kind.TEAMS:
-        raise errors.not_team_event()
+    formats.format_of(tournament).require_teams()
     require_organiser(tournament, user)
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
@@ -489,7 +444,7 @@ def team_add_late(
         raise errors.not_drawn()
     checked = team_check(tournament, name=name, captain_id=captain_id, member_ids=member_ids,
                          reserve_ids=reserve_ids)
-    seed = _late_seed(tournament)
+    seed = formats.format_of(tournament).late_seed(tournament)
     team = team_write(tournament, checked, seed=seed, late=True, status=Entry.Status.CHECKED_IN, entered_by=user)
     event_audit_record("team.added_late", actor=user, tournament=tournament, obj=team, after=team_summary(team, checked))
     acceptances_by(tournament, team_players(team), user, Acceptance.How.SIGNED_UP)  # before its matches exist
@@ -497,26 +452,8 @@ def team_add_late(
     return team
 
 
-def _late_seed(tournament: Tournament) -> int:
-    """The seed a late entrant takes (the next one), once the format allows one. Raises Conflict
-    ``late_entry_closed`` (a round robin; a full bracket)."""
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
-        raise errors.late_entry_closed(gettext("a round robin's schedule is fixed at the draw"))
-    loaded = state.load(tournament)
-    order = loaded.order
-    if tournament.format in state.BRACKET_FORMATS:
-        size = state.build_bracket(tournament, order).size
-        if len(order) >= size:
-            raise errors.late_entry_closed(gettext("the bracket is full (%(count)d entrants in %(size)d places): no bye to fill")
-                                           % {"count": len(order), "size": size})
-    return max((e.seed for e in loaded.entries if e.seed is not None), default=0) + 1
-
-
 def _place_late(tournament: Tournament, user) -> None:
-    """A bracket takes the late entrant into the bye his seed fills; a Swiss pairs him with the
-    next round. Raises Conflict ``late_entry_closed`` when a match the bye fed has started."""
-    if tournament.format in state.BRACKET_FORMATS:
-        bracket_sync(
-            tournament, state.load(tournament), created_by=user,
-            refuse=_late_refusal(tournament),
-        )
+    """The late entrant goes where his format takes him (a bracket: the bye his seed fills; a
+    Swiss: the next round paired). Raises Conflict ``late_entry_closed`` when a match the bye fed
+    has started."""
+    formats.format_of(tournament).place_late(tournament, user, _late_refusal(tournament))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from core.text import name_clean
 from engine import clocks
@@ -26,7 +26,6 @@ from tournaments.models import Tournament
 from . import state
 from .audit import event_audit_record, tournament_summary
 from .common import require_organiser, tournament_lock
-from .naming import match_namer
 
 MAX_LENGTH = 99  # a match to more points than this is a typo, not a backgammon match
 
@@ -531,38 +530,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
         return tournament
     if tournament.status != Tournament.Status.RUNNING:
         raise errors.not_drawn()
-    loaded = state.load(tournament)
-    if tournament.format in state.BRACKET_FORMATS:
-        view = state.bracket_state(loaded)
-        if not view.state.finished:
-            waiting = [s.match.id for s in view.state.matches if s.status in ("ready", "waiting")]
-            raise errors.event_unfinished(
-                ngettext("the bracket is not played out: %(count)d match to go, first %(first)s",
-                         "the bracket is not played out: %(count)d matches to go, first %(first)s",
-                         len(waiting)) % {"count": len(waiting), "first": match_namer(tournament, loaded)(waiting[0])}
-            )
-    else:
-        # A team match has no match of its own (its boards do): ``has_matches`` sees both, and
-        # ``is_confirmed`` reads a team match as decided once a team has the majority of boards.
-        open_ = [p.key for p in loaded.pairings if state.has_matches(p) and not state.is_confirmed(p)]
-        if open_:
-            raise errors.event_unfinished(
-                ngettext("%(count)d match without a confirmed result, first %(first)s",
-                         "%(count)d matches without a confirmed result, first %(first)s",
-                         len(open_)) % {"count": len(open_), "first": match_namer(tournament, loaded)(open_[0])}
-            )
-        if tournament.kind == Tournament.Kind.TEAMS:
-            # A round robin of teams creates each round's boards only when the round before is
-            # decided: a pairing of two teams without boards is a team match still to be played.
-            unstarted = [p.key for p in loaded.pairings
-                         if p.entry0_id is not None and p.entry1_id is not None and not state.has_matches(p)]
-            if unstarted:
-                raise errors.event_unfinished(
-                    ngettext("%(count)d team match not started yet, first %(first)s",
-                             "%(count)d team matches not started yet, first %(first)s",
-                             len(unstarted)) % {"count": len(unstarted),
-                                                "first": match_namer(tournament, loaded)(unstarted[0])}
-                )
+    formats.format_of(tournament).refuse_unfinished(tournament, state.load(tournament))
     # What the apps above say against it (tournaments.hooks: a dispute still open, for rulings).
     blockers = finish_blockers(tournament)
     if blockers:

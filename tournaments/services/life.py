@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from core.errors import Conflict, DomainError
 from core.labels import field_refusal
 from core.outbox import outbox_enqueue
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.draw import round_length
 from tournaments.draw.abt import playoff_bracket
 from tournaments.labels import flight_title, rule_label
@@ -122,10 +122,20 @@ def _rules_of(tournament: Tournament) -> EventRules:
 
 
 def _new_lengths(tournament: Tournament, changed: Tournament, loaded: state.Loaded) -> dict[int, int]:
-    """Pairing id -> its length under ``changed``'s lengths (the same event, the new schedule)."""
-    if tournament.format in state.BRACKET_FORMATS:
-        by_key = {m.id: m.length for m in state.build_bracket(changed, loaded.order).matches}
-        return {p.pk: by_key.get(p.key, p.length) for p in loaded.pairings}
+    """Pairing id -> its length under ``changed``'s lengths (the same event, the new schedule):
+    its format's (``bracket_lengths`` or ``rounds_lengths``)."""
+    return formats.format_of(tournament).new_lengths(tournament, changed, loaded)
+
+
+def bracket_lengths(tournament: Tournament, changed: Tournament, loaded: state.Loaded) -> dict[int, int]:
+    """A bracket's pairings' lengths under ``changed``'s lengths, by the bracket match each is."""
+    by_key = {m.id: m.length for m in state.build_bracket(changed, loaded.order).matches}
+    return {p.pk: by_key.get(p.key, p.length) for p in loaded.pairings}
+
+
+def rounds_lengths(tournament: Tournament, changed: Tournament, loaded: state.Loaded) -> dict[int, int]:
+    """A Swiss's or a round robin's pairings' lengths under ``changed``'s lengths, by round (a
+    modified Swiss's playoffs by their bracket round)."""
     schedule = state.schedule(changed, "rounds")
     out = {p.pk: round_length(schedule, p.round_number) for p in loaded.pairings if p.flight != state.PLAYOFFS}
     # A modified Swiss's playoffs follow their own schedule, by bracket round

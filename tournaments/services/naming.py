@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext
 
+from tournaments import formats
 from tournaments.draw import DrawError
 from tournaments.draw import names as round_names
 from tournaments.models import Tournament
@@ -34,10 +35,11 @@ def _round(tournament: Tournament, flight: str, number: int, counts: dict[str, i
     the consolation flight"), named as the event's pages name it."""
     name = round_names.RoundName(round_names.ROUND, number)
     top = counts.get("winners") or counts.get("main")
-    if tournament.format in state.BRACKET_FORMATS and top and flight in counts:
+    if top and flight in counts:
         fed = flight in ("consolation", "last_chance")
         try:
-            named = round_names.flight_round_names(flight, 2 ** top, rounds=counts[flight] if fed else None)
+            named = formats.format_of(tournament).flight_round_names(flight, 2 ** top,
+                                                                    rounds=counts[flight] if fed else None)
             if 1 <= number <= len(named):
                 name = named[number - 1]
         except DrawError:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.models import Tournament
 
 from . import state
@@ -61,8 +61,13 @@ def tournament_playoffs_start(*, tournament_id: int, user) -> Tournament:
     failure."""
     tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
-    if tournament.format != Tournament.Format.SWISS:
-        raise errors.not_swiss()
+    formats.format_of(tournament).playoffs_start(tournament, user)
+    return tournament
+
+
+def swiss_playoffs_start(tournament: Tournament, user) -> None:
+    """:func:`tournament_playoffs_start` of a Swiss, under its lock: Conflict ``abt_off`` unless it
+    is a modified Swiss, then as said there."""
     if not tournament.abt_playoffs:
         raise errors.abt_off()
     if tournament.status == Tournament.Status.FINISHED:
@@ -80,4 +85,3 @@ def tournament_playoffs_start(*, tournament_id: int, user) -> Tournament:
                    and not state.is_confirmed(p)]
         raise errors.round_incomplete(found.played, len(missing))
     playoffs_draw(tournament, loaded, found, user)
-    return tournament

@@ -24,7 +24,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from core.errors import Conflict
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.draw import DrawError
 from tournaments.draw.bracket import PLAYED
 from tournaments.draw.flights import reentry
@@ -66,7 +66,7 @@ def reentry_candidates(tournament: Tournament, loaded: state.Loaded) -> frozense
     left, its player not gone on) is the same for all, so the pure rule is asked once. Reads only
     what ``loaded`` holds (no query)."""
     if not tournament.reentries or tournament.status != Tournament.Status.RUNNING \
-            or tournament.format != Tournament.Format.SINGLE_ELIMINATION or tournament.kind == Tournament.Kind.TEAMS:
+            or not formats.format_of(tournament).takes_reentries:
         return frozenset()
     view = state.bracket_state(loaded)
     losers = {s.loser for s in view.state.matches
@@ -97,15 +97,15 @@ def entry_reenter(*, tournament_id: int, entry_id: int, user) -> Entry:
     tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
     entry = entry_of(tournament, entry_id)
-    if tournament.kind == Tournament.Kind.TEAMS:
-        raise errors.team_event()
+    event_format = formats.format_of(tournament)
+    event_format.refuse_sides()
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     if tournament.status == Tournament.Status.CANCELLED:
         raise errors.cancelled()
     if before_draw(tournament):
         raise errors.not_drawn()
-    if not tournament.reentries or tournament.format != Tournament.Format.SINGLE_ELIMINATION:
+    if not tournament.reentries or not event_format.takes_reentries:
         raise errors.reentry_off()
     loaded = state.load(tournament)
     checked = reentry_check(tournament, loaded, loaded.by_id[entry.pk])

@@ -49,7 +49,7 @@ from django.utils.translation import gettext, ngettext
 from core.text import name_clean
 from matches.models import Player
 from matches.services.matches import MatchSpec, match_create_many, player_for_user, sides_for_many
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.models import Acceptance, BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
 
 from . import state
@@ -79,8 +79,7 @@ def _captain_or_organiser(tournament: Tournament, team: Team, user) -> None:
 
 def _team_event(tournament_id: int) -> Tournament:
     tournament = tournament_lock(tournament_id)
-    if tournament.kind != Tournament.Kind.TEAMS:
-        raise errors.not_team_event()
+    formats.format_of(tournament).require_teams()
     return tournament
 
 

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from matches.services.guests import SentFor
 from matches.services.walkins import player_walk_in
-from tournaments import errors
+from tournaments import errors, formats
 from tournaments.models import Entry, Tournament
 
 from .common import before_draw, require_organiser, tournament_lock
@@ -41,8 +41,7 @@ def entry_add_walk_in(*, tournament_id: int, user, name: str, email: str = "", c
     """
     tournament = tournament_lock(tournament_id)
     require_organiser(tournament, user)
-    if tournament.kind != Tournament.Kind.INDIVIDUAL:
-        raise errors.walk_in_singles_only()
+    formats.format_of(tournament).refuse_walk_ins()
     if tournament.status == Tournament.Status.FINISHED:
         raise errors.finished()
     late = not before_draw(tournament)
