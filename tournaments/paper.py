@@ -30,11 +30,11 @@ from reportlab.pdfgen.canvas import Canvas
 from matches.clocks import planned_clock_text
 from matches.paper import INK, MUTED, RULE, Page, Scoresheet, draw, page_size, render, scoresheet_pages
 
-from . import selectors
 from .bracket_svg import feed_targets as feeds  # which cell a cell's winner goes to: one rule for screen and paper
 from .models import Tournament
+from .selectors import event as selectors
 from .services.clocks import event_match_clock
-from .views import flight_title  # the one place that names flights
+from .views.event import flight_title  # the one place that names flights
 
 ROUNDS_PER_PAGE = 6
 FIRST_COLUMN_MATCHES = 16

@@ -29,8 +29,9 @@ from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 from core.cache import cached_answer, conditional_answer
 from core.parsers import JSONParser
 from matches.services.matches import player_for_user
-from tournaments import errors, selectors, services
+from tournaments import errors, services
 from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
 from tournaments.services import state
 from tournaments.services.acceptance import entry_accept
 

@@ -12,7 +12,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from tournaments.models import Tournament
-from tournaments.selectors_playoffs import tournament_contention
+from tournaments.selectors.playoffs import tournament_contention
 from tournaments.services.playoffs import tournament_playoffs_start
 
 from . import permissions

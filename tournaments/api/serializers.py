@@ -7,7 +7,7 @@ the rules themselves (``bad_rules`` naming the field: a new event's rules are ch
 ``EventRules``, which :meth:`TournamentCreateSerializer.rules` builds); these only check shapes and
 types.
 
-Output serializers render the selectors' frozen dataclasses (``tournaments.selectors``) and the
+Output serializers render the selectors' frozen dataclasses (``tournaments.selectors.event``) and the
 Tournament row; none exposes an email address.
 """
 
@@ -414,7 +414,7 @@ class EntrantPlayerSerializer(serializers.Serializer):
 
 
 class EntrantSerializer(serializers.Serializer):
-    """An entrant (``tournaments.selectors.Entrant``)."""
+    """An entrant (``tournaments.selectors.event.Entrant``)."""
 
     id = serializers.IntegerField(source="entry_id", help_text="the entry id")
     name = serializers.CharField()
@@ -432,7 +432,7 @@ class EntrantSerializer(serializers.Serializer):
 
 
 class PairingSerializer(serializers.Serializer):
-    """A match of the draw (``tournaments.selectors.PairingView``)."""
+    """A match of the draw (``tournaments.selectors.event.PairingView``)."""
 
     key = serializers.CharField(help_text="the draw's id, e.g. main-2-3 or swiss-4-7")
     flight = serializers.CharField()
@@ -510,7 +510,7 @@ class FlightSummarySerializer(serializers.Serializer):
 
 
 class BracketPageSerializer(PageLinksSerializer):
-    """One page of the matches of one round of one flight (``tournaments.selectors.BracketPart``),
+    """One page of the matches of one round of one flight (``tournaments.selectors.event.BracketPart``),
     with every flight summarised."""
 
     tournament_id = serializers.IntegerField()
@@ -544,7 +544,7 @@ class BracketQuerySerializer(StrictInputSerializer):
 
 
 class RoundPageSerializer(PageLinksSerializer):
-    """One page of one Swiss or round-robin round (``tournaments.selectors.RoundPage``)."""
+    """One page of one Swiss or round-robin round (``tournaments.selectors.event.RoundPage``)."""
 
     round = serializers.IntegerField(allow_null=True, source="number",
                                      help_text="the round shown; null before the first round is paired")

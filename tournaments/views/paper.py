@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from matches.paper import DEFAULT_PAPER, PaperError, page_size
-
-from . import renders, selectors
-from .models import Tournament
+from tournaments import renders
+from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
 
 
 def _readable(request: HttpRequest, tournament_id: int) -> Tournament:
