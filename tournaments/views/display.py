@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
-from tournaments import renders
-from tournaments.bracket_svg import BracketCell, BracketRound, bracket_svg
+from tournaments.drawings import renders
+from tournaments.drawings.bracket_svg import BracketCell, BracketRound, bracket_svg
 from tournaments.models import Tournament
 from tournaments.selectors import event as selectors
 

@@ -25,11 +25,11 @@ from core.pages import error_status, error_text, form_refuse
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
 from tournaments import services
-from tournaments.bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
 from tournaments.crosstable import round_robin_tables, sit_outs_by_round
 from tournaments.divisions_text import division_rules, handicap_said
 from tournaments.draw import DrawError
 from tournaments.draw.names import paired_round_name
+from tournaments.drawings.bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
 from tournaments.errors import from_draw
 from tournaments.forms.event import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
 from tournaments.labels import flight_title
