@@ -36,28 +36,24 @@ from tournaments.services import state
 from tournaments.services.acceptance import entry_accept
 
 from . import permissions
-from .serializers import (
-    BracketPageSerializer,
-    BracketQuerySerializer,
-    DrawInputSerializer,
-    EntrantSerializer,
-    EntryAddSerializer,
-    LateEntrySerializer,
-    MyNextMatchSerializer,
+from .serializers.entries import EntrantSerializer, EntryAddSerializer, LateEntrySerializer, SignUpSerializer
+from .serializers.events import (
     NoBodySerializer,
-    PlacingSerializer,
-    RoundPageSerializer,
-    RoundPairingsSerializer,
-    RoundQuerySerializer,
-    SignUpSerializer,
-    StandingSerializer,
-    TeamStandingSerializer,
     TournamentCancelSerializer,
     TournamentCreateSerializer,
     TournamentFilterSerializer,
     TournamentSerializer,
     TournamentUpdateSerializer,
 )
+from .serializers.rounds import (
+    BracketPageSerializer,
+    BracketQuerySerializer,
+    DrawInputSerializer,
+    RoundPageSerializer,
+    RoundPairingsSerializer,
+    RoundQuerySerializer,
+)
+from .serializers.standings import MyNextMatchSerializer, PlacingSerializer, StandingSerializer, TeamStandingSerializer
 
 TAGS = ["tournaments"]
 WRITE_ERRORS = {

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from tournaments.selectors.payouts import tournament_payouts
 
 from .events import READ_ERRORS, TAGS, TournamentBaseApi, tournament_or_404
-from .serializers import EntrantSerializer
+from .serializers.entries import EntrantSerializer
 
 
 class PaidPlaceSerializer(serializers.Serializer):

@@ -17,7 +17,8 @@ from tournaments.services.playoffs import tournament_playoffs_start
 
 from . import permissions
 from .events import READ_ERRORS, TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, tournament_or_404
-from .serializers import EntrantSerializer, NoBodySerializer
+from .serializers.entries import EntrantSerializer
+from .serializers.events import NoBodySerializer
 
 
 class PlayoffMatchSerializer(serializers.Serializer):
