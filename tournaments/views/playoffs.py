@@ -1,6 +1,6 @@
 """The director starts a modified Swiss's playoffs from the round page
 (``tournaments.services.playoffs.tournament_playoffs_start``). Who is still in contention is
-shown on the standings page (``selectors_playoffs``)."""
+shown on the standings page (``tournaments.selectors.playoffs``)."""
 
 from __future__ import annotations
 
