@@ -1,5 +1,5 @@
 """One analysis per match: its state (queued, running, done, failed), progress, the result JSON of
-``analysis.compute`` (its module docstring, (e); ``MatchAnalysis.to_json``) and each side's
+``analysis.compute`` (its module docstring, (e); ``analysis.verdict.MatchAnalysis.to_json``) and each side's
 summary in columns of their own, so that a player's PR over time and an event's ranking are sums
 over rows rather than reads of every result."""
 

@@ -68,7 +68,7 @@ def depth_text(plies: int) -> str:
     return _("%(plies)s-ply") % {"plies": plies}
 
 
-#: The cube actions of the analysis's notation (analysis.compute: "no double", "double", "take", "drop").
+#: The cube actions of the analysis's notation (analysis.gnubg_reader: "no double", "double", "take", "drop").
 def cube_action_text(action: str) -> str:
     """A play (move notation, isolated left to right) or a cube action (in the reader's language),
     as safe HTML."""

@@ -1,6 +1,6 @@
 """The words people read about an analysis: its status, why it failed, gnubg's rating words.
 
-gnubg's own English words (``analysis.compute.RATING_WORDS`` and ``LUCK_WORDS``) are written out
+gnubg's own English words (``analysis.verdict.RATING_WORDS`` and ``LUCK_WORDS``) are written out
 here as literals so that they are marked for translation (a test checks that they are the same)."""
 
 from __future__ import annotations

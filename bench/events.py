@@ -77,7 +77,7 @@ from django.utils import timezone
 from accounts.models import User
 from matches.models import Match, Player, Side
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import tournament_named
+from tournaments.selectors.event import tournament_named
 from tournaments.services import (EventRules, tournament_close_entries, tournament_create, tournament_draw,
                                   tournament_pair_next_round)
 

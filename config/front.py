@@ -16,7 +16,7 @@ from matches.models import Match
 from matches.selectors import match_list
 from matches.views import mine
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_list
+from tournaments.selectors.event import tournament_list
 
 #: How many of each the page shows.
 SHOWN = 8

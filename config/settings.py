@@ -480,7 +480,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES + 64 * 1024
 MEDIA_ROOT = Path(env_str("CRAWFORD_MEDIA_ROOT", str(BASE_DIR / "media")))
 
-# --- an event's renders (tournaments/renders.py) ------------------------------------------------
+# --- an event's renders (tournaments/drawings/renders.py) ---------------------------------------
 # The bracket's SVG and PNG and the paper sheets (PDF) are kept in the cache once drawn, under the
 # event's version, for RENDER_CACHE_SECONDS: as the pages' cached reads, that bounds how long a
 # renamed player shows under his old name (a rename does not move the version). A round's

@@ -18,7 +18,7 @@ from matches.models import Match, Player
 from matches.services.ratings import match_rating_apply
 from matches.services.reporting import claim_make, match_confirm, match_override, match_report
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_match_list, tournament_named
+from tournaments.selectors.event import tournament_match_list, tournament_named
 from tournaments.services import (
     EventRules,
     entry_add,

@@ -1,5 +1,5 @@
 """Paper: a match's scoresheet as PDF (ReportLab), and the fonts and page helpers every printed
-sheet shares (the event's draw sheet and results sheet in ``tournaments.paper`` build on them).
+sheet shares (the event's draw sheet and results sheet in ``tournaments.drawings.paper`` build on them).
 
 Fonts, chosen per piece of text so that every player's name prints in its own script and stays
 text a PDF reader can copy:

@@ -34,7 +34,7 @@ from matches.models import Match
 from matches.selectors import match_readable
 from matches.services.reporting import side_of_user, user_runs_match
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_get
+from tournaments.selectors.event import tournament_get
 
 from . import access, selectors
 from .forms import (

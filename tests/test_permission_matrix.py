@@ -305,7 +305,7 @@ MATRIX = {
     ("tournaments:teams", "post"):                       (200, 200, 200, 200, 200, 200, 200),
     ("tournaments:add_walk_in", "get"):                  (302, 405, 405, 405, 405, 405, 405),
     ("tournaments:add_walk_in", "post"):                 (302, 403, 403, 403, 400, 403, 400),
-    # The round desk (tournaments/views_desk.py): the drawn event is running, so check-in, pasting,
+    # The round desk (tournaments/views/desk.py): the drawn event is running, so check-in, pasting,
     # seeds and the draw are refused (409), as is the next round (its results are not in); the
     # sample match is no match of the event (404).
     ("tournaments:desk", "get"):                         (302, 403, 403, 403, 200, 403, 200),

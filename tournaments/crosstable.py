@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tournaments.models import Tournament
 
-from .selectors import Entrant, entrant_of, oriented_score
+from .selectors.event import Entrant, entrant_of, oriented_score
 from .services import state
 
 #: A group is drawn as a crosstable up to this many players (a bigger one is a league: its

@@ -41,10 +41,10 @@ from matches import hooks
 from matches.models import Player
 
 from . import hosts
-from .api.serializers import EventBriefSerializer
+from .api.serializers.events import EventBriefSerializer
 from .finish_checks import FinishCheck, finish_blockers, finish_check_register, finish_check_unregister, finish_checks
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
-from .selectors import match_round_name, round_label
+from .selectors.event import match_round_name, round_label
 from .services import tournament_result_confirmed
 from .services.acceptance import Vouching, event_vouches
 

@@ -7,7 +7,7 @@ from celery import shared_task
 from core.outbox import outbox_done, outbox_is_done, outbox_once
 from core.tasks import retry_or_raise
 
-from .renders import render_keep
+from .drawings.renders import render_keep
 from .services.notifications import entry_invited_notify, tournament_cancelled_notify
 
 

@@ -1,4 +1,4 @@
-"""What the analysis API answers: the analysis's JSON (analysis.compute's ``MatchAnalysis.to_json``)
+"""What the analysis API answers: the analysis's JSON (analysis.verdict's ``MatchAnalysis.to_json``)
 documented field by field, with the words people read (status, failure, gnubg's rating words)."""
 
 from __future__ import annotations

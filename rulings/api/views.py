@@ -38,7 +38,7 @@ from rulings.services.appeals import appeal_lodge, committee_name, vote_cast
 from rulings.services.disputes import dispute_answer, dispute_open
 from rulings.services.rulings import ruling_make
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_get
+from tournaments.selectors.event import tournament_get
 
 from .serializers import (
     AppealInputSerializer,

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.compute import LUCK_WORDS, RATING_WORDS, analyse_match
+from analysis.compute import analyse_match
 from analysis.gnubg_sgf import read_sgf
+from analysis.verdict import LUCK_WORDS, RATING_WORDS
 from engine.formats.mat import check_mat, read_mat
 from engine.ids import position_from_id
 from engine.moves import validate_play

@@ -12,22 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis import compute, gnubg_adapter
-from analysis.compute import (
-    RATING_WORDS,
-    AnalysisMismatch,
-    AnalysisNotWritable,
-    AnalysisUnavailable,
-    Decision,
-    GameAnalysis,
-    MatchAnalysis,
-    SideStats,
-    analyse_match,
-    decisions_total,
-    luck_rating,
-    mark,
-    rating,
-)
+from analysis import gnubg_adapter, verdict
+from analysis.compute import AnalysisNotWritable, AnalysisUnavailable, analyse_match, decisions_total
+from analysis.gnubg_reader import AnalysisMismatch
+from analysis.verdict import RATING_WORDS, Decision, GameAnalysis, MatchAnalysis, SideStats, luck_rating, mark, rating
 from engine.actions import Accept, Double, Drop, Move, Resign, Roll, Setup, Take
 from engine.board import Position, side_board
 from engine.formats.mat import check_mat, read_mat
@@ -259,7 +247,7 @@ def test_a_blot_left_for_no_reason_is_a_blunder(plies):
     decision = analysis.games[0].decisions[0]
     assert (decision.kind, decision.played, decision.best) == ("play", "6/5 6/3", "8/5 6/5")
     assert analysis.settings["depth"] == f"{plies}-ply" and analysis.settings["evaluated_plies"] == plies
-    assert decision.mark == "blunder" and decision.loss > compute.BLUNDER
+    assert decision.mark == "blunder" and decision.loss > verdict.BLUNDER
     assert analysis.sides[0].blunders == 1 and analysis.sides[0].pr > 50
 
 
@@ -278,7 +266,7 @@ def test_a_double_far_too_early_is_a_blunder_and_passing_it_a_worse_one(length):
     analysis = analyse_match(MatchRules(length), [_early_double(Drop)], plies=0)
     double, answer = [d for d in _all_decisions(analysis) if d.kind in ("double", "take")]
     assert (double.side, double.played, double.best, double.mark) == (1, "double", "no double", "blunder")
-    assert double.loss == pytest.approx(double.equity_best - double.equity_played) and double.loss > compute.BLUNDER
+    assert double.loss == pytest.approx(double.equity_best - double.equity_played) and double.loss > verdict.BLUNDER
     assert (answer.side, answer.played, answer.best, answer.mark) == (0, "drop", "take", "blunder")
     assert answer.equity_played == pytest.approx(-1.0) and answer.loss > 0.5
     stats = analysis.sides

@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from analysis import gnubg_adapter, services
-from analysis.compute import AnalysisMismatch, AnalysisNotWritable
+from analysis.compute import AnalysisNotWritable
+from analysis.gnubg_reader import AnalysisMismatch
 from analysis.models import MatchAnalysis
 from analysis.services import match_analysis_request, match_analysis_run
 from analysis.texts import FAILURES, failure_text

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from analysis import compute, texts
+from analysis import texts, verdict
 
 
 def test_the_rating_and_luck_words_are_gnubgs_own_and_an_unknown_rating_has_none():
-    assert [texts.rating_text(rating) for rating in range(6)] == list(compute.RATING_WORDS)
-    assert [texts.luck_text(rating) for rating in range(5)] == list(compute.LUCK_WORDS)
+    assert [texts.rating_text(rating) for rating in range(6)] == list(verdict.RATING_WORDS)
+    assert [texts.luck_text(rating) for rating in range(5)] == list(verdict.LUCK_WORDS)
     assert texts.rating_text(6) == texts.rating_text(None) == texts.luck_text(-1) == ""
 
 

@@ -1,4 +1,4 @@
-"""The bracket drawn as SVG: pure drawing, no database (tournaments/bracket_svg.py)."""
+"""The bracket drawn as SVG: pure drawing, no database (tournaments/drawings/bracket_svg.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import tournaments.bracket_svg
-from tournaments.bracket_svg import NAME_MAX, BracketCell, BracketRound, bracket_svg, shorten
+import tournaments.drawings.bracket_svg
 from tournaments.draw import Bracket, Seeded, WinnerOf, add_consolation, single_elimination
+from tournaments.drawings.bracket_svg import NAME_MAX, BracketCell, BracketRound, bracket_svg, shorten
 
 SVG = "{http://www.w3.org/2000/svg}"
-ROOT = Path(tournaments.bracket_svg.__file__).parent.parent
+ROOT = Path(tournaments.drawings.bracket_svg.__file__).parent.parent.parent
 
 
 def parse(svg: str) -> ET.Element:
@@ -273,13 +273,13 @@ def test_long_names_are_shortened_with_an_ellipsis_and_the_full_name_in_a_toolti
 
 
 def test_it_never_loads_django_when_imported():
-    code = "import sys, tournaments.bracket_svg; print('django' in sys.modules)"
+    code = "import sys, tournaments.drawings.bracket_svg; print('django' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "False"
 
 
 def test_it_imports_only_the_standard_library():
-    tree = ast.parse(Path(tournaments.bracket_svg.__file__).read_text())
+    tree = ast.parse(Path(tournaments.drawings.bracket_svg.__file__).read_text())
     imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
     imported += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     assert [n for n in imported if n.split(".")[0] not in sys.stdlib_module_names] == []

@@ -19,7 +19,7 @@ from matches.services.clocks import match_flag_fall
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import closed, drawn, pairing
 from tests.tournaments.test_draw_queries import event
-from tournaments import paper
+from tournaments.drawings import paper
 from tournaments.models import Tournament
 from tournaments.services import tournament_create, tournament_draw, tournament_update
 from tournaments.services.events import EventRules

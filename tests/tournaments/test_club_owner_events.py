@@ -18,7 +18,7 @@ from tests.factories import UserFactory
 from tests.matches.factories_api import client_for
 from tests.tournaments.test_views import new_event_data
 from tournaments.models import Tournament
-from tournaments.selectors import club_choices
+from tournaments.selectors.event import club_choices
 from tournaments.services import EventRules, tournament_create, tournament_open_entries
 from tournaments.services.events import may_create_events
 

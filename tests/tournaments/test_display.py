@@ -16,9 +16,9 @@ from django.urls import reverse
 from PIL import Image
 
 from tests.tournaments.factories import drawn, make_another_organiser, make_organiser, play, player
-from tournaments.bracket_export import bracket_png, bracket_svg_file
-from tournaments.bracket_svg import BracketCell, BracketRound
 from tournaments.crosstable import round_robin_tables
+from tournaments.drawings.bracket_export import bracket_png, bracket_svg_file
+from tournaments.drawings.bracket_svg import BracketCell, BracketRound
 from tournaments.models import Pairing, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -23,9 +23,9 @@ from tests.tournaments.factories import closed, drawn, enter, make_organiser
 from tests.tournaments.test_corrections import score_for
 from tests.tournaments.test_draw_queries import BRACKET_DRAW_QUERIES, drawn_count
 from tests.tournaments.test_views import new_event_data
-from tournaments.bracket_svg import feed_targets
 from tournaments.draw.consolation import notation
-from tournaments.forms import parse_payouts, payouts_text
+from tournaments.drawings.bracket_svg import feed_targets
+from tournaments.forms.event import parse_payouts, payouts_text
 from tournaments.models import Pairing, Tournament
 from tournaments.services import state, tournament_draw, tournament_finish
 from tournaments.services.corrections import result_correct, result_correction_preview

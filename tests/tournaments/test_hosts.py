@@ -11,7 +11,7 @@ from core.errors import DomainError, NotAllowed
 from tests.clubs.factories import ClubFactory
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournaments import hosts
-from tournaments.selectors import club_choices, tournament_get, tournament_list
+from tournaments.selectors.event import club_choices, tournament_get, tournament_list
 from tournaments.services import EventRules, tournament_create
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """An event's live version (tournaments/live.py) and the endpoint its public pages poll
-(tournaments/views_live.py, static/js/live.js)."""
+(tournaments/views/live.py, static/js/live.js)."""
 
 import pytest
 from django.core.cache import cache, caches

@@ -20,8 +20,8 @@ from audit.models import AuditEntry
 from core.errors import Conflict, DomainError
 from tests.concurrency import at_once
 from tests.tournaments.factories import drawn, names, pairing, play, report_only, snapshot
-from tournaments import selectors
 from tournaments.models import Entry, Pairing, Tournament
+from tournaments.selectors import event as selectors
 from tournaments.services import entry_withdraw, tournament_finish
 from tournaments.services.corrections import result_correct, result_correction_preview
 from tournaments.services.events import EventRules

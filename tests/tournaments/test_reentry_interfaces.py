@@ -20,7 +20,7 @@ from tests.matches.factories_api import client_for
 from tests.tournaments.factories import drawn, make_another_organiser, make_organiser, play, player, snapshot
 from tests.tournaments.test_reentry import first, named
 from tournaments.models import Entry, Pairing, Tournament
-from tournaments.selectors_desk import desk_view
+from tournaments.selectors.desk import desk_view
 
 pytestmark = pytest.mark.django_db
 

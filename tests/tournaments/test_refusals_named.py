@@ -20,8 +20,8 @@ from tests.matches.factories_api import client_for
 from tests.tournaments.factories import make_organiser
 from tests.tournaments.factories_teams import team_event
 from tests.tournaments.test_views import new_event_data
-from tournaments.forms import TournamentForm
-from tournaments.forms_divisions import division_fields
+from tournaments.forms.divisions import division_fields
+from tournaments.forms.event import TournamentForm
 from tournaments.labels import RULE_LABELS, rule_label
 from tournaments.models import Tournament
 from tournaments.services.events import EventRules

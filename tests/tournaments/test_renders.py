@@ -1,4 +1,4 @@
-"""An event's files drawn for anyone (tournaments/renders.py): the bracket's SVG and PNG and the paper
+"""An event's files drawn for anyone (tournaments/drawings/renders.py): the bracket's SVG and PNG and the paper
 sheets are drawn once per state of the event and kept, drawing is throttled (anonymous addresses
 harder than users), and a big file is drawn by a task while the page answers 202."""
 
@@ -21,8 +21,8 @@ from core.models import OutboxTask
 from tests.concurrency import at_once
 from tests.factories import UserFactory
 from tests.tournaments.factories import drawn, make_organiser, play, report_only
-from tournaments import bracket_export, paper, renders
-from tournaments.bracket_svg import BracketCell, BracketRound
+from tournaments.drawings import bracket_export, paper, renders
+from tournaments.drawings.bracket_svg import BracketCell, BracketRound
 from tournaments.models import Pairing, Tournament
 from tournaments.tasks import render_keep_task
 

@@ -16,7 +16,7 @@ from tests.tournaments.factories import (
     report_only,
 )
 from tournaments.models import Pairing, Tournament
-from tournaments.selectors import (
+from tournaments.selectors.event import (
     entry_list,
     player_next_match,
     tournament_bracket,

@@ -34,7 +34,7 @@ from tests.tournaments.factories_teams import (
 )
 from tests.tournaments.test_services_advance import _race
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
-from tournaments.selectors import (
+from tournaments.selectors.event import (
     player_next_match,
     team_list,
     team_match_card,

@@ -30,7 +30,7 @@ from tournaments.services.events import event_reopen
 
 from . import permissions
 from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, tournament_or_404
-from .serializers import TOURNAMENT_READ_ONLY, TournamentSerializer
+from .serializers.events import TOURNAMENT_READ_ONLY, TournamentSerializer
 
 
 class CorrectionInputSerializer(StrictInputSerializer):

@@ -14,7 +14,7 @@ from tournaments.services.divisions import entry_set_division
 
 from . import permissions
 from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, entrant_in, tournament_or_404
-from .serializers import EntrantSerializer, EntryDivisionSerializer
+from .serializers.entries import EntrantSerializer, EntryDivisionSerializer
 
 
 class EntryDivisionApi(TournamentBaseApi):

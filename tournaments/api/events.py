@@ -29,34 +29,31 @@ from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 from core.cache import cached_answer, conditional_answer
 from core.parsers import JSONParser
 from matches.services.matches import player_for_user
-from tournaments import errors, selectors, services
+from tournaments import errors, services
 from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
 from tournaments.services import state
 from tournaments.services.acceptance import entry_accept
 
 from . import permissions
-from .serializers import (
-    BracketPageSerializer,
-    BracketQuerySerializer,
-    DrawInputSerializer,
-    EntrantSerializer,
-    EntryAddSerializer,
-    LateEntrySerializer,
-    MyNextMatchSerializer,
+from .serializers.entries import EntrantSerializer, EntryAddSerializer, LateEntrySerializer, SignUpSerializer
+from .serializers.events import (
     NoBodySerializer,
-    PlacingSerializer,
-    RoundPageSerializer,
-    RoundPairingsSerializer,
-    RoundQuerySerializer,
-    SignUpSerializer,
-    StandingSerializer,
-    TeamStandingSerializer,
     TournamentCancelSerializer,
     TournamentCreateSerializer,
     TournamentFilterSerializer,
     TournamentSerializer,
     TournamentUpdateSerializer,
 )
+from .serializers.rounds import (
+    BracketPageSerializer,
+    BracketQuerySerializer,
+    DrawInputSerializer,
+    RoundPageSerializer,
+    RoundPairingsSerializer,
+    RoundQuerySerializer,
+)
+from .serializers.standings import MyNextMatchSerializer, PlacingSerializer, StandingSerializer, TeamStandingSerializer
 
 TAGS = ["tournaments"]
 WRITE_ERRORS = {

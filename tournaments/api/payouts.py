@@ -9,10 +9,10 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from tournaments.selectors_payouts import tournament_payouts
+from tournaments.selectors.payouts import tournament_payouts
 
 from .events import READ_ERRORS, TAGS, TournamentBaseApi, tournament_or_404
-from .serializers import EntrantSerializer
+from .serializers.entries import EntrantSerializer
 
 
 class PaidPlaceSerializer(serializers.Serializer):

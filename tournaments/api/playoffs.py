@@ -12,12 +12,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from tournaments.models import Tournament
-from tournaments.selectors_playoffs import tournament_contention
+from tournaments.selectors.playoffs import tournament_contention
 from tournaments.services.playoffs import tournament_playoffs_start
 
 from . import permissions
 from .events import READ_ERRORS, TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, tournament_or_404
-from .serializers import EntrantSerializer, NoBodySerializer
+from .serializers.entries import EntrantSerializer
+from .serializers.events import NoBodySerializer
 
 
 class PlayoffMatchSerializer(serializers.Serializer):

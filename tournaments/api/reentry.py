@@ -14,7 +14,8 @@ from tournaments.services.reentry import entry_reenter
 
 from . import permissions
 from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, entrant_in, tournament_or_404
-from .serializers import EntrantSerializer, NoBodySerializer
+from .serializers.entries import EntrantSerializer
+from .serializers.events import NoBodySerializer
 
 
 class EntryReenterApi(TournamentBaseApi):

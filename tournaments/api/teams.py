@@ -42,8 +42,9 @@ from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from core.bounds import SMALLINT_MAX
 from core.parsers import JSONParser
 from matches.services.matches import player_for_user
-from tournaments import errors, selectors
+from tournaments import errors
 from tournaments.models import Pairing, Team, Tournament
+from tournaments.selectors import event as selectors
 from tournaments.services import teams as team_services
 from tournaments.services.common import require_organiser, runs
 from tournaments.services.entries import team_add_late

@@ -15,7 +15,7 @@ from tournaments.services.walkins import entry_add_walk_in
 
 from . import permissions
 from .events import TAGS, WRITE_ERRORS, TournamentBaseApi, body_serializer, entrant_in, tournament_or_404
-from .serializers import EntrantSerializer
+from .serializers.entries import EntrantSerializer
 
 
 class WalkInEntrySerializer(GuestInputSerializer):

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 from matches.models import Match, Report
 from matches.services.reporting import side_cannot_answer
+from tournaments.models import Tournament
+from tournaments.services import state
 
-from .models import Tournament
-from .selectors import Entrant, board_key, entry_list, table_order
-from .services import state
+from .event import Entrant, board_key, entry_list, table_order
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,8 @@ from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAIT
 from tournaments.draw.names import RoundName
 from tournaments.draw.standings import TEAM
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
-
-from .round_labels import round_label
-from .services import acceptance, contention, reentry, state
+from tournaments.round_labels import round_label
+from tournaments.services import acceptance, contention, reentry, state
 
 # --- events and entrants -----------------------------------------------------------------------
 

@@ -66,13 +66,14 @@ from core import throttles
 from core.cache import FailOpenRedisCache, answer_etag, conditional_answer
 from core.outbox import outbox_enqueue
 from matches.models import Match
+from tournaments.labels import flight_title
+from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
+from tournaments.views.event import bracket_cell, svg_words
 
-from . import paper, selectors
+from . import paper
 from .bracket_export import Flight, bracket_png, bracket_svg_file
 from .bracket_svg import BracketRound
-from .labels import flight_title
-from .models import Tournament
-from .views import bracket_cell, svg_words
 
 #: The task a request writes in the outbox (tournaments/tasks.py), named: tasks import this module.
 TASK = "tournaments.tasks.render_keep_task"

@@ -2,7 +2,7 @@
 of a round, as PDF (ReportLab; fonts, page header and the scoresheet itself in ``matches.paper``).
 
 **The draw sheet** prints every flight of an elimination event, every round, landscape. It is laid
-out as the bracket page draws it (``tournaments.bracket_svg``: a column per round, a two-line box
+out as the bracket page draws it (``tournaments.drawings.bracket_svg``: a column per round, a two-line box
 per match, a connector from each match to the one its winner goes to, cell ``i`` feeding cell
 ``i // 2``, or ``i`` in an entry round): a page holds at most :data:`ROUNDS_PER_PAGE` rounds and
 at most :data:`FIRST_COLUMN_MATCHES` matches in its first column, with the matches of the later
@@ -29,12 +29,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from matches.clocks import planned_clock_text
 from matches.paper import INK, MUTED, RULE, Page, Scoresheet, draw, page_size, render, scoresheet_pages
+from tournaments.labels import flight_title  # the one place that names flights
+from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
+from tournaments.services.clocks import event_match_clock
 
-from . import selectors
 from .bracket_svg import feed_targets as feeds  # which cell a cell's winner goes to: one rule for screen and paper
-from .models import Tournament
-from .services.clocks import event_match_clock
-from .views import flight_title  # the one place that names flights
 
 ROUNDS_PER_PAGE = 6
 FIRST_COLUMN_MATCHES = 16

@@ -11,9 +11,9 @@ from django.core.cache import cache
 from tournaments.draw import BYE
 from tournaments.draw.bracket import PLAYED
 from tournaments.models import Tournament
+from tournaments.services import contention, state
 
-from .selectors import STANDINGS_CACHE_SECONDS, Entrant, entrant_of, standings_cache_key
-from .services import contention, state
+from .event import STANDINGS_CACHE_SECONDS, Entrant, entrant_of, standings_cache_key
 
 
 @dataclass(frozen=True)

@@ -24,26 +24,26 @@ from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
-
-from . import selectors, services
-from .bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
-from .crosstable import round_robin_tables, sit_outs_by_round
-from .divisions_text import division_rules, handicap_said
-from .draw import DrawError
-from .draw.names import paired_round_name
-from .errors import from_draw
-from .forms import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
-from .labels import flight_title
-from .models import Entry, Tournament
-from .payouts_display import money
-from .round_labels import round_label
-from .selectors_payouts import prizes_by_entry, tournament_payouts
-from .selectors_playoffs import tournament_contention
-from .services.acceptance import entry_accept
-from .services.clocks import event_clock_text
-from .services.common import runs
-from .services.events import may_create_events
-from .services.state import PLAYOFFS, entrant_name
+from tournaments import services
+from tournaments.crosstable import round_robin_tables, sit_outs_by_round
+from tournaments.divisions_text import division_rules, handicap_said
+from tournaments.draw import DrawError
+from tournaments.draw.names import paired_round_name
+from tournaments.drawings.bracket_svg import BYE, BracketCell, BracketRound, Words, bracket_svg
+from tournaments.errors import from_draw
+from tournaments.forms.event import DrawForm, EntrantForm, EntryActionForm, PairSignUpForm, TournamentForm
+from tournaments.labels import flight_title
+from tournaments.models import Entry, Tournament
+from tournaments.payouts_display import money
+from tournaments.round_labels import round_label
+from tournaments.selectors import event as selectors
+from tournaments.selectors.payouts import prizes_by_entry, tournament_payouts
+from tournaments.selectors.playoffs import tournament_contention
+from tournaments.services.acceptance import entry_accept
+from tournaments.services.clocks import event_clock_text
+from tournaments.services.common import runs
+from tournaments.services.events import may_create_events
+from tournaments.services.state import PLAYOFFS, entrant_name
 
 PAIRING_STATUS = {**dict(Match.Status.choices), "waiting": gettext_lazy("Waiting for a player"),
                   "bye": gettext_lazy("Bye"), "walkover": gettext_lazy("Walkover"),

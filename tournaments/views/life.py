@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
+from tournaments import services
+from tournaments.forms.life import CancelForm, TournamentEditForm
+from tournaments.models import Entry, Tournament
 
-from . import services
-from .forms_life import CancelForm, TournamentEditForm
-from .models import Entry, Tournament
-from .views import call_service, managed_or_403, refused_field
+from .event import call_service, managed_or_403, refused_field
 
 
 @login_required

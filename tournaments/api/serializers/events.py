@@ -1,4 +1,4 @@
-"""Serializers of the tournaments API's events, entries, draw and reads (``tournaments.api.events``).
+"""Serializers of the tournaments API's events: the rules in, the event out (``tournaments.api.events``).
 
 Input serializers derive from the matches API's :class:`StrictInputSerializer`: a key the
 serializer does not declare is refused with a 400 naming it ("unknown field", or "this field is
@@ -7,9 +7,10 @@ the rules themselves (``bad_rules`` naming the field: a new event's rules are ch
 ``EventRules``, which :meth:`TournamentCreateSerializer.rules` builds); these only check shapes and
 types.
 
-Output serializers render the selectors' frozen dataclasses (``tournaments.selectors``) and the
+Output serializers render the selectors' frozen dataclasses (``tournaments.selectors.event``) and the
 Tournament row; none exposes an email address.
 """
+
 
 from __future__ import annotations
 
@@ -17,11 +18,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api import PlainOutput, StrictInputSerializer
-from matches.api.serializers import SCORE_SCHEMA, ClubBriefSerializer
-from tournaments.draw.standings import FIDE_TIEBREAKS, TIEBREAKS
+from matches.api.serializers import ClubBriefSerializer
 from tournaments.labels import RULE_LABELS
 from tournaments.models import Tournament
-from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import MAX_LENGTH, EventRules, rule_bounds
 
 # --- input --------------------------------------------------------------------------------------
@@ -236,80 +235,6 @@ class NoBodySerializer(StrictInputSerializer):
         ref_name = "TournamentNoBody"
 
 
-class DrawInputSerializer(StrictInputSerializer):
-    read_only_names = TOURNAMENT_READ_ONLY
-
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_SEED,
-                                    help_text="the random seed of a random draw (default: a fresh one, published)")
-
-    class Meta:
-        ref_name = "TournamentDraw"
-
-
-class EntryAddSerializer(StrictInputSerializer):
-    """The organiser enters a player (or a pair) before the draw."""
-
-    read_only_names = ("id", "entry_id", "status", "late", "name", "players")
-
-    player_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=2,
-                                       help_text="one player id, or two for a consultation pair")
-    rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                     help_text="a pair: the member who always rolls; null: alternate by game")
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                    help_text="the organiser's seed (events seeded by the organiser)")
-    division = serializers.CharField(required=False, allow_null=True, max_length=40,
-                                     help_text="an event with divisions: any of its divisions; else placed by "
-                                               "rating")
-
-    class Meta:
-        ref_name = "TournamentEntryAdd"
-
-
-class LateEntrySerializer(StrictInputSerializer):
-    """The organiser adds a late entrant after the draw (he takes the last seed)."""
-
-    read_only_names = ("id", "entry_id", "status", "late", "name", "players", "seed")
-
-    player_ids = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=2,
-                                       help_text="one player id, or two for a consultation pair")
-    rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                     help_text="a pair: the member who always rolls; null: alternate by game")
-    division = serializers.CharField(required=False, allow_null=True, max_length=40,
-                                     help_text="an event with divisions: any of its divisions; else placed by "
-                                               "rating")
-
-    class Meta:
-        ref_name = "TournamentLateEntry"
-
-
-class SignUpSerializer(StrictInputSerializer):
-    """A player enters himself (with his partner in a consultation-pairs event)."""
-
-    read_only_names = ("id", "entry_id", "status", "late", "name", "players", "seed", "player_ids")
-
-    partner_id = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                          help_text="consultation pairs: the partner's player id")
-    rolls = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                     help_text="a pair: the member who always rolls; null: alternate by game")
-    division = serializers.CharField(required=False, allow_null=True, max_length=40,
-                                     help_text="an event with divisions: one your rating is eligible for; else "
-                                               "placed by rating")
-
-    class Meta:
-        ref_name = "TournamentSignUp"
-
-
-class EntryDivisionSerializer(StrictInputSerializer):
-    """The organiser puts an entrant in a division of the event."""
-
-    read_only_names = ("id", "entry_id", "status", "late", "name", "players", "seed")
-
-    division = serializers.CharField(max_length=40, help_text="one of the event's divisions, whatever the rating")
-
-    class Meta:
-        ref_name = "TournamentEntryDivision"
-
-
 # --- output -------------------------------------------------------------------------------------
 
 
@@ -400,252 +325,3 @@ class TournamentSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "Tournament"
-
-
-class EntrantPlayerSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    display_name = serializers.CharField()
-
-    class Meta:
-        ref_name = "TournamentEntrantPlayer"
-
-    def to_representation(self, instance):
-        return {"id": instance[0], "display_name": instance[1]}
-
-
-class EntrantSerializer(serializers.Serializer):
-    """An entrant (``tournaments.selectors.Entrant``)."""
-
-    id = serializers.IntegerField(source="entry_id", help_text="the entry id")
-    name = serializers.CharField()
-    seed = serializers.IntegerField(allow_null=True, help_text="the seed in the draw; null before it or when not in it")
-    players = EntrantPlayerSerializer(many=True)
-    status = serializers.CharField(help_text="entered, checked_in or withdrawn")
-    late = serializers.BooleanField()
-    roller = serializers.CharField(allow_null=True, help_text="a pair: a, b (always that member) or alternate")
-    division = serializers.CharField(help_text="the entrant's division; empty in an event without divisions")
-    reentry_of = serializers.IntegerField(allow_null=True, help_text="a re-entry (buy-back): the "
-                                                                     "entry it re-enters for; null for an original entry")
-
-    class Meta:
-        ref_name = "TournamentEntrant"
-
-
-class PairingSerializer(serializers.Serializer):
-    """A match of the draw (``tournaments.selectors.PairingView``)."""
-
-    key = serializers.CharField(help_text="the draw's id, e.g. main-2-3 or swiss-4-7")
-    flight = serializers.CharField()
-    round = serializers.IntegerField()
-    length = serializers.IntegerField()
-    top = EntrantSerializer(allow_null=True)
-    bottom = EntrantSerializer(allow_null=True)
-    status = serializers.CharField(help_text="the match's status, or waiting, bye, walkover, not_needed")
-    match_id = serializers.IntegerField(allow_null=True)
-    score = serializers.SerializerMethodField(help_text="the confirmed score, top's first")
-    winner = serializers.IntegerField(allow_null=True, help_text="the winning entry id")
-    top_bye = serializers.BooleanField()
-    bottom_bye = serializers.BooleanField()
-    top_from = serializers.CharField(allow_null=True, help_text="where an unknown top comes from")
-    bottom_from = serializers.CharField(allow_null=True)
-    pairing_id = serializers.IntegerField(allow_null=True, help_text="a team event: the team match (its card)")
-    table = serializers.CharField(help_text="the table it is played at, as the director labels it; empty when not "
-                                            "assigned (a round with tables lists its matches by table)")
-    handicap = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2,
-                                     help_text="the handicap start between divisions, top first: [0, 1] when the "
-                                               "bottom starts 1-0; [0, 0] without one")
-
-    class Meta:
-        ref_name = "TournamentPairing"
-
-    @extend_schema_field({**SCORE_SCHEMA, "nullable": True})
-    def get_score(self, pairing) -> list[int] | None:
-        return list(pairing.score) if pairing.score is not None else None
-
-
-class PageLinksSerializer(serializers.Serializer):
-    """The page's place among the others, as DRF's paginated lists give it."""
-
-    count = serializers.IntegerField(help_text="how many items there are in all (matches of the round, entrants...)")
-    next = serializers.URLField(allow_null=True, help_text="the next page, null on the last")
-    previous = serializers.URLField(allow_null=True, help_text="the previous page, null on the first")
-
-
-ROUND_KIND_HELP = ("the round's name as a value, the same in every language: final, semi_final, quarter_final, "
-                   "round_of (number 16), round (number), winners_round, losers_round (number), winners_final, "
-                   "winners_semi_final, winners_quarter_final, losers_final, grand_final, "
-                   "reset (the grand final's second match, played only if the losers' bracket winner wins the first)")
-
-
-class RoundKindSerializer(serializers.Serializer):
-    kind = serializers.CharField()
-    number = serializers.IntegerField(help_text="the number the kind carries (losers_round 2, round_of 16); 0: none")
-
-    class Meta:
-        ref_name = "TournamentRoundKind"
-
-
-class BracketRoundSummarySerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    length = serializers.IntegerField()
-    match_count = serializers.IntegerField(help_text="how many matches the round has")
-    name = serializers.CharField(source="label", help_text="the round's name in the request's language: Final, "
-                                                           "Losers' round 2, Grand final...")
-    short_name = serializers.CharField(source="short_label", help_text="the round's name for tight places: F, L2, GF")
-    kind = RoundKindSerializer(source="name", allow_null=True, help_text=ROUND_KIND_HELP)
-
-    class Meta:
-        ref_name = "TournamentBracketRoundSummary"
-
-
-class FlightSummarySerializer(serializers.Serializer):
-    name = serializers.CharField()
-    rounds = BracketRoundSummarySerializer(many=True)
-    source = serializers.CharField(allow_null=True, help_text="the flight whose losers feed this one")
-    fed_rounds = serializers.ListField(child=serializers.IntegerField())
-    champion = EntrantSerializer(allow_null=True)
-
-    class Meta:
-        ref_name = "TournamentFlightSummary"
-
-
-class BracketPageSerializer(PageLinksSerializer):
-    """One page of the matches of one round of one flight (``tournaments.selectors.BracketPart``),
-    with every flight summarised."""
-
-    tournament_id = serializers.IntegerField()
-    draw_seed = serializers.IntegerField(allow_null=True)
-    finished = serializers.BooleanField()
-    flights = FlightSummarySerializer(many=True, help_text="every flight, its rounds without their matches")
-    flight = serializers.CharField(help_text="the flight shown")
-    round = serializers.IntegerField(help_text="the round shown")
-    round_name = serializers.CharField(help_text="the round's name in the request's language: Final, Losers' round 2, "
-                                                 "Grand final...")
-    round_kind = RoundKindSerializer(allow_null=True, help_text=ROUND_KIND_HELP)
-    length = serializers.IntegerField(help_text="the round's match length")
-    results = PairingSerializer(many=True, help_text="the page's matches, in bracket order")
-
-    class Meta:
-        ref_name = "TournamentBracketPage"
-
-
-class BracketQuerySerializer(StrictInputSerializer):
-    allowed_extra = ("format",)
-
-    flight = serializers.CharField(required=False, max_length=24, help_text="a flight of the bracket; the first one "
-                                                                            "(main or winners) when left out")
-    round = serializers.IntegerField(required=False, min_value=1, max_value=64, help_text="a round of the flight; 1 "
-                                                                                          "when left out")
-    page = serializers.IntegerField(required=False, min_value=1, help_text="from 1")
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=128, help_text="32 when left out")
-
-    class Meta:
-        ref_name = "TournamentBracketQuery"
-
-
-class RoundPageSerializer(PageLinksSerializer):
-    """One page of one Swiss or round-robin round (``tournaments.selectors.RoundPage``)."""
-
-    round = serializers.IntegerField(allow_null=True, source="number",
-                                     help_text="the round shown; null before the first round is paired")
-    rounds = serializers.ListField(child=serializers.IntegerField(), source="numbers",
-                                   help_text="every paired round")
-    bye = EntrantSerializer(allow_null=True, help_text="the round's bye (a Swiss)")
-    results = PairingSerializer(many=True, source="pairings", help_text="the page's pairings, in board order")
-
-    class Meta:
-        ref_name = "TournamentRoundPage"
-
-
-class RoundQuerySerializer(StrictInputSerializer):
-    allowed_extra = ("format",)
-
-    round = serializers.IntegerField(required=False, min_value=1, max_value=1000,
-                                     help_text="a paired round; the last paired round when left out")
-    page = serializers.IntegerField(required=False, min_value=1, help_text="from 1")
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=128, help_text="32 when left out")
-
-    class Meta:
-        ref_name = "TournamentRoundQuery"
-
-
-class RoundPairingsSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    pairings = PairingSerializer(many=True)
-    bye = EntrantSerializer(allow_null=True)
-
-    class Meta:
-        ref_name = "TournamentRound"
-
-
-class StandingSerializer(serializers.Serializer):
-    place = serializers.IntegerField()
-    shared = serializers.BooleanField()
-    entrant = EntrantSerializer()
-    group = serializers.CharField(allow_null=True)
-    wins = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    byes = serializers.IntegerField()
-    played = serializers.IntegerField()
-    score = serializers.FloatField()
-    buchholz = serializers.FloatField()
-    median_buchholz = serializers.FloatField()
-    points_for = serializers.IntegerField()
-    points_against = serializers.IntegerField()
-    points_difference = serializers.IntegerField()
-    separated_by = serializers.ChoiceField(
-        choices=[*TIEBREAKS, *FIDE_TIEBREAKS], allow_null=True,
-        help_text="the tie-break that put this entrant ahead of the next row of his table (wins: the score itself); "
-                  "null when the next row shares his place or he is last in his table")
-
-    class Meta:
-        ref_name = "TournamentStanding"
-
-
-class TeamStandingSerializer(StandingSerializer):
-    """A line of a team table: ``wins``/``losses`` are team matches, ``score`` team-match wins
-    (a level match half), and the board points decide between equal scores."""
-
-    board_points = serializers.IntegerField(source="points_for", help_text="boards won")
-    board_points_against = serializers.IntegerField(source="points_against", help_text="boards lost")
-
-    class Meta:
-        ref_name = "TournamentTeamStanding"
-
-
-class PlacingSerializer(serializers.Serializer):
-    place = serializers.IntegerField()
-    last_place = serializers.IntegerField()
-    label = serializers.CharField(help_text="5-8 when shared")
-    entrant = EntrantSerializer()
-    flight = serializers.CharField(allow_null=True)
-
-    class Meta:
-        ref_name = "TournamentPlacing"
-
-
-class NextMatchSerializer(serializers.Serializer):
-    tournament_id = serializers.IntegerField()
-    entrant = EntrantSerializer()
-    key = serializers.CharField()
-    flight = serializers.CharField()
-    round = serializers.IntegerField()
-    length = serializers.IntegerField()
-    opponent = EntrantSerializer(allow_null=True)
-    waiting_for = serializers.CharField(allow_null=True, help_text="the match that decides the opponent")
-    match_id = serializers.IntegerField(allow_null=True, help_text="a team event: the player's board's match")
-    status = serializers.CharField()
-    team_match_id = serializers.IntegerField(allow_null=True, help_text="a team event: the team match (its card)")
-    board = serializers.IntegerField(allow_null=True, help_text="a team event: the player's board, once the "
-                                                                "round's board order is known")
-    sits_out = serializers.BooleanField(help_text="a team event: the known board order leaves the player out")
-
-    class Meta:
-        ref_name = "TournamentNextMatch"
-
-
-class MyNextMatchSerializer(serializers.Serializer):
-    next_match = NextMatchSerializer(allow_null=True, help_text="null: nothing to play now in this event")
-
-    class Meta:
-        ref_name = "TournamentMyNextMatch"

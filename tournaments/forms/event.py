@@ -18,10 +18,10 @@ from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import EventRules, rule_bounds
 
-from .forms_divisions import DEFAULT_HANDICAPS_TEXT, clean_division_fields, division_fields
+from .divisions import DEFAULT_HANDICAPS_TEXT, clean_division_fields, division_fields
 
 if TYPE_CHECKING:
-    from tournaments.selectors import TeamView
+    from tournaments.selectors.event import TeamView
 
 
 

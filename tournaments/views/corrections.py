@@ -22,11 +22,11 @@ from django.views.decorators.http import require_http_methods
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 from matches.models import MAX_SCORE, Match
+from tournaments.models import Tournament
+from tournaments.services.corrections import result_correct, result_correction_preview
+from tournaments.services.events import event_reopen
 
-from .models import Tournament
-from .services.corrections import result_correct, result_correction_preview
-from .services.events import event_reopen
-from .views import manage_url, managed_or_403
+from .event import manage_url, managed_or_403
 
 
 class CorrectionForm(forms.Form):

@@ -15,12 +15,11 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, form_refuse
-
-from . import selectors
-from .forms_walkins import WalkInEntrantForm
-from .models import Tournament
-from .services.common import runs
-from .services.walkins import entry_add_walk_in
+from tournaments.forms.walkins import WalkInEntrantForm
+from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
+from tournaments.services.common import runs
+from tournaments.services.walkins import entry_add_walk_in
 
 
 def _render(request: HttpRequest, tournament: Tournament, form: WalkInEntrantForm, status: int) -> HttpResponse:

@@ -18,10 +18,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
-from . import renders, selectors
-from .bracket_svg import BracketCell, BracketRound, bracket_svg
-from .models import Tournament
-from .views import PAIRING_STATUS, bracket_cell, flight_title, svg_words, visible_or_404
+from tournaments.drawings import renders
+from tournaments.drawings.bracket_svg import BracketCell, BracketRound, bracket_svg
+from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
+
+from .event import PAIRING_STATUS, bracket_cell, flight_title, svg_words, visible_or_404
 
 #: The projector's pace: seconds per slide (``?seconds=``), by default and at the extremes.
 SECONDS_DEFAULT, SECONDS_MIN, SECONDS_MAX = 15, 5, 600
@@ -211,7 +213,7 @@ def embed_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 # --- downloads -----------------------------------------------------------------------------------------
 # Drawn once per state of the bracket and kept; drawing is throttled, and a big bracket is drawn by a
-# task while the page answers 202 (tournaments/renders.py).
+# task while the page answers 202 (tournaments/drawings/renders.py).
 
 
 def _filename(tournament: Tournament, extension: str) -> str:

@@ -1,4 +1,4 @@
-"""Paper routes of an event (``tournaments.paper``): the draw sheet, the scoresheets of a round
+"""Paper routes of an event (``tournaments.drawings.paper``): the draw sheet, the scoresheets of a round
 and the results sheet of a round, as PDF shown in the browser (``Content-Disposition: inline``).
 
 ``?paper=a4`` (the default) or ``?paper=letter``; anything else is a 400 naming the parameter.
@@ -7,7 +7,7 @@ A sheet the event does not have (no bracket, a round not paired) is a 404. A fix
 queries, whatever the event's size.
 
 Each sheet is drawn once per version of the event and kept; drawing one is throttled, and a big one
-is drawn by a task while the page answers 202 (tournaments/renders.py).
+is drawn by a task while the page answers 202 (tournaments/drawings/renders.py).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from matches.paper import DEFAULT_PAPER, PaperError, page_size
-
-from . import renders, selectors
-from .models import Tournament
+from tournaments.drawings import renders
+from tournaments.models import Tournament
+from tournaments.selectors import event as selectors
 
 
 def _readable(request: HttpRequest, tournament_id: int) -> Tournament:

@@ -9,9 +9,9 @@ from decimal import Decimal
 
 from tournaments.draw.payouts import check_percentages, payouts, split
 from tournaments.models import Tournament
+from tournaments.services import state
 
-from . import selectors
-from .services import state
+from . import event as selectors
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms import CLOCK_COUNTS, TournamentForm, payouts_text
-from tournaments.forms_divisions import divisions_text, handicaps_text
+from tournaments.forms.divisions import divisions_text, handicaps_text
+from tournaments.forms.event import CLOCK_COUNTS, TournamentForm, payouts_text
 from tournaments.models import Tournament
 from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
 

@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from tournaments.forms_divisions import EntryDivisionForm
+from tournaments.forms.divisions import EntryDivisionForm
 from tournaments.services.divisions import entry_set_division
-from tournaments.views import manage_action
+from tournaments.views.event import manage_action
 
 
 @login_required

@@ -30,17 +30,25 @@ from core.pages import error_status, error_text, form_errors_text
 from engine.errors import EngineError
 from matches.models import MAX_SCORE, Match
 from matches.services.reporting import claim_make, match_confirm, match_override
+from tournaments import services
+from tournaments.desk_alerts import desk_alerts
+from tournaments.forms.event import DrawForm
+from tournaments.models import Entry, Tournament
+from tournaments.selectors.desk import desk_view
+from tournaments.services import state
+from tournaments.services.common import before_draw
+from tournaments.services.corrections import result_correct, result_correction_preview
+from tournaments.services.desk import (
+    ALL,
+    PASTE_MAX_LINES,
+    TABLE_MAX,
+    entries_check_in,
+    entries_paste,
+    entries_seed,
+    round_set_tables,
+)
 
-from . import services
-from .desk_alerts import desk_alerts
-from .forms import DrawForm
-from .models import Entry, Tournament
-from .selectors_desk import desk_view
-from .services import state
-from .services.common import before_draw
-from .services.corrections import result_correct, result_correction_preview
-from .services.desk import ALL, PASTE_MAX_LINES, TABLE_MAX, entries_check_in, entries_paste, entries_seed, round_set_tables
-from .views import PAIRING_STATUS, PageLink, call_service, draw_made, flight_title, managed_or_403, pair_act, query_number
+from .event import PAIRING_STATUS, PageLink, call_service, draw_made, flight_title, managed_or_403, pair_act, query_number
 
 
 class PasteForm(forms.Form):

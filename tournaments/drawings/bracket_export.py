@@ -1,7 +1,7 @@
 """A whole bracket (every flight, one under the other) as one SVG file or one PNG image, for the
 downloads (``bracket.svg``, ``bracket.png``).
 
-Both use the geometry of :mod:`tournaments.bracket_svg` (the same columns, boxes and connectors),
+Both use the geometry of :mod:`tournaments.drawings.bracket_svg` (the same columns, boxes and connectors),
 so the image is the drawing the pages show. The PNG is drawn with Pillow alone: its wheels carry
 FreeType and zlib, so nothing outside pip is needed (cairosvg or pyvips would need libcairo or
 libvips from the system). The font is DejaVu Sans when the system has it (most Linux

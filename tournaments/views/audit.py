@@ -1,6 +1,6 @@
 """Page: an event's audit log, for its organiser (its director) and staff.
 
-Like the control page (``tournaments.views.manage``): anonymous visitors are sent to sign in, anyone
+Like the control page (``tournaments.views.event.manage``): anonymous visitors are sent to sign in, anyone
 but the organiser and staff gets a 403. The view only reads (selectors) and renders. Each entry is a
 sentence (``audit.describe``), naming its match's sides: never an action's name, an id or JSON.
 """
@@ -16,10 +16,9 @@ from django.utils.translation import gettext as _
 
 from audit.selectors import AuditFilters, action_choices, audit_actions, audit_of_event, audit_page, audit_rows
 from matches.models import Match
-
-from .models import Tournament
-from .selectors import tournament_get
-from .services.common import runs
+from tournaments.models import Tournament
+from tournaments.selectors.event import tournament_get
+from tournaments.services.common import runs
 
 
 def _side_names(entries) -> dict[int, tuple[str, str]]:

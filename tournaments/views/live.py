@@ -17,9 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from core.cache import conditional_answer
-
-from .live import live_state
-from .models import Tournament
+from tournaments.live import live_state
+from tournaments.models import Tournament
 
 
 @require_safe

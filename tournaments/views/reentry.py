@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.services.reentry import entry_reenter
 from tournaments.services.state import plain_name
-from tournaments.views import manage_action, posted_entry
+from tournaments.views.event import manage_action, posted_entry
 
 
 @login_required

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_safe
 
 from analysis.selectors import analysis_ranking
 from matches.models import Match
+from tournaments.services.common import runs
 
-from .services.common import runs
-from .views import visible_or_404
+from .event import visible_or_404
 
 
 @require_safe

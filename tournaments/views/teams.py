@@ -24,14 +24,14 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pages import error_status, error_text
 from matches.services.matches import player_for_user
+from tournaments.forms.event import BoardOrderForm, LateTeamForm, TeamMemberForm
+from tournaments.models import Pairing, Team, Tournament
+from tournaments.selectors import event as selectors
+from tournaments.services.common import before_draw, runs
+from tournaments.services.entries import team_add_late
+from tournaments.services.teams import board_order_submit, team_member_add, team_member_remove
 
-from . import selectors
-from .forms import BoardOrderForm, LateTeamForm, TeamMemberForm
-from .models import Pairing, Team, Tournament
-from .services.common import before_draw, runs
-from .services.entries import team_add_late
-from .services.teams import board_order_submit, team_member_add, team_member_remove
-from .views import PAIRING_STATUS
+from .event import PAIRING_STATUS
 
 
 def _tournament_or_404(tournament_id: int) -> Tournament:

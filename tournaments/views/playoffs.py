@@ -1,6 +1,6 @@
 """The director starts a modified Swiss's playoffs from the round page
 (``tournaments.services.playoffs.tournament_playoffs_start``). Who is still in contention is
-shown on the standings page (``selectors_playoffs``)."""
+shown on the standings page (``tournaments.selectors.playoffs``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text
+from tournaments.services.playoffs import tournament_playoffs_start
 
-from .services.playoffs import tournament_playoffs_start
-from .views import call_service, managed_or_403, render_manage
+from .event import call_service, managed_or_403, render_manage
 
 
 @login_required
