@@ -24,7 +24,7 @@ from core.errors import Conflict, DomainError
 from core.locking import locked_rows
 from core.text import search_key
 from matches.models import Match, Player
-from matches.selectors_directory import player_labels, players_named
+from matches.selectors.directory import player_labels, players_named
 from matches.services.guests import NAME_MAX, player_create_guest
 from tournaments import errors
 from tournaments.models import Entry, Pairing, Tournament

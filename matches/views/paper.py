@@ -8,11 +8,11 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from . import hooks
-from .clocks import match_clock_text
-from .models import Match
-from .paper import PaperError, Scoresheet, scoresheets_pdf
-from .selectors import match_get_readable
+from .. import hooks
+from ..clocks import match_clock_text
+from ..models import Match
+from ..paper import PaperError, Scoresheet, scoresheets_pdf
+from ..selectors.match import match_get_readable
 
 
 @require_safe

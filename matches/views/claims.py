@@ -18,9 +18,9 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, success_redirect
 
-from .models import Player, PlayerClaim
-from .selectors_claims import claim_list, merge_choices
-from .services.claims import TEXT_LIMIT, claim_approve, claim_refuse, claim_request, claim_withdraw, player_merge
+from ..models import Player, PlayerClaim
+from ..selectors.claims import claim_list, merge_choices
+from ..services.claims import TEXT_LIMIT, claim_approve, claim_refuse, claim_request, claim_withdraw, player_merge
 
 
 class ClaimForm(forms.Form):

@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 
-from .models import ImportJob
-from .services.imports import (
+from ..models import ImportJob
+from ..services.imports import (
     REASONS,
     TooLarge,
     import_file_result,

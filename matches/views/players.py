@@ -17,21 +17,22 @@ from core.errors import DomainError
 from core.i18n import remember_language
 from core.pages import error_status, form_refuse, success_redirect
 
-from . import hooks
-from .charts import rating_chart_svg
-from .forms_players import ProfileForm
-from .models import Player
-from .selectors import match_list, player_rating_corrections, with_pending_reports
-from .selectors_players import (
+from .. import hooks
+from ..charts import rating_chart_svg
+from ..forms.players import ProfileForm
+from ..models import Player
+from ..selectors.match import match_list, with_pending_reports
+from ..selectors.players import (
     player_page_get,
     player_public,
+    player_rating_corrections,
     player_rating_points,
     player_rating_recent,
     player_sections,
     profile_of,
 )
-from .services.profile import player_profile_update
-from .views import RECENT_MATCHES, match_list_rows
+from ..services.profile import player_profile_update
+from .match import RECENT_MATCHES, match_list_rows
 
 #: How a tick of the chart's time axis is written, by its step's unit (Django date formats).
 TICK_FORMATS = {"day": "DATE_FORMAT", "month": "YEAR_MONTH_FORMAT", "year": "Y"}

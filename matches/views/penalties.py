@@ -13,12 +13,12 @@ from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 from engine.errors import EngineError
 
-from . import errors
-from .forms_penalties import PenaltyForm
-from .penalties_text import penalty_text
-from .services.penalties import match_penalty_give, penalty_standing
-from .services.reporting import user_runs_match
-from .views import match_or_404, render_detail
+from .. import errors
+from ..forms.penalties import PenaltyForm
+from ..penalties_text import penalty_text
+from ..services.penalties import match_penalty_give, penalty_standing
+from ..services.reporting import user_runs_match
+from .match import match_or_404, render_detail
 
 
 @login_required

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .services.guests import EMAIL_MAX, NAME_MAX
+from ..services.guests import EMAIL_MAX, NAME_MAX
 
 
 class GuestForm(forms.Form):

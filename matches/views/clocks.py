@@ -15,14 +15,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 
-from . import errors
-from .clocks import duration_text, match_clock_text, mid_match_clock, mid_match_text, score_text
-from .forms_clocks import ClockIntroduceForm
-from .models import Match
-from .services.clocks import match_clock_introduce, match_flag_fall
-from .services.penalties import penalty_standing
-from .services.reporting import user_runs_match
-from .views import detail_url, match_or_404, render_detail
+from .. import errors
+from ..clocks import duration_text, match_clock_text, mid_match_clock, mid_match_text, score_text
+from ..forms.clocks import ClockIntroduceForm
+from ..models import Match
+from ..services.clocks import match_clock_introduce, match_flag_fall
+from ..services.penalties import penalty_standing
+from ..services.reporting import user_runs_match
+from .match import detail_url, match_or_404, render_detail
 
 
 class FlagFallForm(forms.Form):

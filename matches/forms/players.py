@@ -7,8 +7,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from .countries import country_choices
-from .services.profile import NAME_MAX
+from ..countries import country_choices
+from ..services.profile import NAME_MAX
 
 
 class ProfileForm(forms.Form):

@@ -24,26 +24,20 @@ from core.pages import error_status, error_text, form_errors_text, form_refuse
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 
-from . import errors, hooks
-from .board import board_svg
-from .clocks import match_clock_text, remaining_text
-from .forms import ConsentForm, ContestForm, ResultForm
-from .forms_clocks import ClockIntroduceForm
-from .forms_penalties import PenaltyForm
-from .models import Game, Match, Player, Report
-from .penalties_text import penalty_text
-from .selectors import (
-    game_moments,
-    match_get_readable,
-    match_list,
-    matches_directed_by,
-    with_pending_reports,
-)
-from .services.consent import DECLINE, consent_sides, match_consent
-from .services.logs import file_sides, log_from_mat, report_games
-from .services.matches import player_for_user
-from .services.penalties import penalty_standing
-from .services.reporting import (
+from .. import errors, hooks
+from ..board import board_svg
+from ..clocks import match_clock_text, remaining_text
+from ..forms.clocks import ClockIntroduceForm
+from ..forms.match import ConsentForm, ContestForm, ResultForm
+from ..forms.penalties import PenaltyForm
+from ..models import Game, Match, Player, Report
+from ..penalties_text import penalty_text
+from ..selectors.match import game_moments, match_get_readable, match_list, matches_directed_by, with_pending_reports
+from ..services.consent import DECLINE, consent_sides, match_consent
+from ..services.logs import file_sides, log_from_mat, report_games
+from ..services.matches import player_for_user
+from ..services.penalties import penalty_standing
+from ..services.reporting import (
     Claim,
     claim_make,
     match_confirm,

@@ -21,11 +21,11 @@ from accounts.selectors import ADDRESS_NOT_HIS, address_standing
 from core.errors import DomainError
 from core.pages import error_status, error_text
 
-from .selectors_claims import open_claim_of
-from .services.claims import TEXT_LIMIT
-from .services.guests import invitation_accept, invitation_find, player_match_count
-from .services.invitations import invitation_refusal, inviter_name
-from .services.matches import player_for_user
+from ..selectors.claims import open_claim_of
+from ..services.claims import TEXT_LIMIT
+from ..services.guests import invitation_accept, invitation_find, player_match_count
+from ..services.invitations import invitation_refusal, inviter_name
+from ..services.matches import player_for_user
 
 
 def _url_named(*names: str) -> str | None:

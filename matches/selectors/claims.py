@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext
 
-from . import hooks
-from .models import Match, Player, PlayerClaim
+from .. import hooks
+from ..models import Match, Player, PlayerClaim
 
 
 @dataclass(frozen=True)

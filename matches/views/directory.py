@@ -11,9 +11,9 @@ from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.http import require_GET
 
-from . import hooks
-from .forms import DirectoryFilterForm
-from .selectors_directory import player_directory
+from .. import hooks
+from ..forms.directory import DirectoryFilterForm
+from ..selectors.directory import player_directory
 
 PLAYERS_PER_PAGE = 50
 

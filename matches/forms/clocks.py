@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.clocks import ClockRules
 
-from .clocks import match_clock_rules
-from .models import Match
+from ..clocks import match_clock_rules
+from ..models import Match
 
 #: An hour a point is more than any published clock gives; the bound keeps the reserve (length
 #: times this) a number the database stores.

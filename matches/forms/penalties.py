@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Match, MatchPenalty
+from ..models import Match, MatchPenalty
 
 
 class PenaltyForm(forms.Form):

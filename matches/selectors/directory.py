@@ -15,8 +15,8 @@ from django.db.models import Case, IntegerField, QuerySet, Value, When
 
 from core.text import search_key
 
-from . import hooks
-from .models import Player
+from .. import hooks
+from ..models import Player
 
 #: How many players a name that is not one player's is answered with (the picker's error says whom
 #: it could be).

@@ -10,16 +10,14 @@ from datetime import date, datetime
 
 from django.db import connection
 from django.db.models import BooleanField, Case, ExpressionWrapper, F, JSONField, Prefetch, Q, QuerySet, When
-from django.utils import formats, timezone
-from django.utils.translation import gettext
 
 from core.prepared import statement_execute, statement_name
 from engine.actions import actions_from_json
 from engine.game import Frame, replay_game
 from engine.ids import position_id
 
-from . import hooks
-from .models import Game, Match, Player, RatingChange, Report, Side
+from .. import hooks
+from ..models import Game, Match, Player, RatingChange, Report, Side
 
 
 def match_snapshot(match: Match, *, games: list[Game] | None = None) -> dict:
@@ -376,89 +374,6 @@ def match_record_counts(match_ids: list[int]) -> dict[str, int]:
         "reports": Report.objects.filter(match_id__in=match_ids).count(),
         "rating_changes": RatingChange.objects.filter(match_id__in=match_ids).count(),
     }
-
-
-def player_list() -> QuerySet[Player]:
-    """Players by name, with what they belong to (their home club: ``hooks.player_joins``) joined."""
-    joins = hooks.player_joins()
-    # (select_related() without a path would follow every relation.)
-    return Player.objects.select_related(*joins) if joins else Player.objects.all()
-
-
-def player_get(player_id: int) -> Player:
-    return Player.objects.select_related("user", *hooks.player_joins()).get(pk=player_id)
-
-
-def player_rating_history(player: Player) -> QuerySet[RatingChange]:
-    """The player's rating changes as they stand (corrections applied), in the order of his
-    ratings ledger (oldest first), with the match each came from."""
-    return player.rating_changes.select_related("match__side0", "match__side1").prefetch_related(
-        "match__side0__player_a", "match__side0__player_b", "match__side1__player_a", "match__side1__player_b"
-    ).order_by("sequence", "id")
-
-
-@dataclass(frozen=True)
-class RatingCorrection:
-    """One change of a player's rating history by a correction (``matches.services.ratings``):
-    ``kind`` is ``result`` (this match's result was corrected; ``won`` is his result now),
-    ``removed`` (the match no longer counts for the rating) or ``recomputed`` (an earlier match's
-    result was corrected, so this one was rated again); ``was`` and ``now`` are his rating after
-    the match before and after the correction (``now`` None when removed)."""
-
-    on: datetime
-    match_id: int
-    opponent: str
-    kind: str
-    won: bool | None
-    was: float
-    now: float | None
-
-    @property
-    def sentence(self) -> str:
-        """The correction as the player's history says it, in the active language."""
-        values = {"day": formats.date_format(timezone.localtime(self.on), "j M"), "opponent": self.opponent,
-                  "was": formats.number_format(self.was, 1),
-                  "now": "" if self.now is None else formats.number_format(self.now, 1)}
-        if self.kind == "removed":
-            return gettext("Corrected on %(day)s: match against %(opponent)s no longer counts for the rating "
-                           "(rating after it was %(was)s)") % values
-        if self.kind == "recomputed":
-            return gettext("Recomputed on %(day)s after an earlier result was corrected: match against "
-                           "%(opponent)s; rating %(was)s → %(now)s") % values
-        if self.won:
-            return gettext("Corrected on %(day)s: match against %(opponent)s now won; rating %(was)s → %(now)s") % values
-        return gettext("Corrected on %(day)s: match against %(opponent)s now lost; rating %(was)s → %(now)s") % values
-
-
-def player_rating_corrections(player: Player) -> list[RatingCorrection]:
-    """What corrections changed in the player's rating history, newest first (one query): each
-    superseded change of his, with what took its place (the change at the same place of his
-    ledger that followed it), or nothing when the match was taken out of the ledger."""
-    corrected = RatingChange.ledger.filter(player=player, superseded_at__isnull=False).values("match_id")
-    rows = list(
-        RatingChange.ledger.filter(player=player, match_id__in=corrected).order_by("sequence", "match_id", "id").values_list(
-            "match_id", "sequence", "rating_before", "rating_after", "superseded_at", "corrected_match_id",
-            "match__side0__player_a_id", "match__side0__player_a__display_name",
-            "match__side1__player_a__display_name",
-        )
-    )
-    corrections = []
-    for row, after in zip(rows, [*rows[1:], None][:len(rows)], strict=True):
-        match_id, sequence, _, rating_after, superseded_at, corrected_match_id, first, name0, name1 = row
-        if superseded_at is None:
-            continue
-        successor = after if after is not None and after[0] == match_id and after[1] == sequence else None
-        if successor is None:
-            kind = "removed"
-        else:
-            kind = "result" if corrected_match_id == match_id else "recomputed"
-        corrections.append(RatingCorrection(
-            on=superseded_at, match_id=match_id, opponent=name1 if first == player.pk else name0, kind=kind,
-            won=None if successor is None else successor[3] > successor[2], was=rating_after,
-            now=None if successor is None else successor[3],
-        ))
-    corrections.sort(key=lambda c: c.on, reverse=True)  # stable: one correction's in ledger order
-    return corrections
 
 
 @dataclass(frozen=True)
