@@ -19,17 +19,9 @@ from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 
 from ..models import ImportJob
-from ..services.imports import (
-    REASONS,
-    TooLarge,
-    import_file_result,
-    import_job_create,
-    import_job_get,
-    import_job_map,
-    import_job_names,
-    import_job_percent,
-    import_job_suggested_mapping,
-)
+from ..services.imports.jobs import import_file_result, import_job_get, import_job_names, import_job_percent
+from ..services.imports.names import REASONS, import_job_map, import_job_suggested_mapping
+from ..services.imports.upload import TooLarge, import_job_create
 
 
 class MultipleFileInput(forms.ClearableFileInput):
