@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from .models import User
-from .models_requests import OrganiserRequest
+from ..models import User
+from ..models_requests import OrganiserRequest
 
 
 def organiser_request_list(*, user, status: str | None = None, own: bool = False) -> QuerySet[OrganiserRequest]:

@@ -24,9 +24,8 @@ from rest_framework.response import Response
 from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
 from core.parsers import JSONParser
 
-from . import selectors_organiser as selectors
-from . import services_organiser as services
-from .models_requests import REASON_MAX, STATEMENT_MAX, OrganiserRequest
+from ..models_requests import REASON_MAX, STATEMENT_MAX, OrganiserRequest
+from . import selectors, services
 
 TAGS = ["organisers"]
 WRITE_ERRORS = {400: ApiErrorSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer,

@@ -23,11 +23,10 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
 
-from . import selectors_organiser as selectors
-from . import services_organiser as services
-from .forms_organiser import OrganiserRequestForm, ReasonForm
-from .models import User
-from .models_requests import OrganiserRequest
+from ..models import User
+from ..models_requests import OrganiserRequest
+from . import selectors, services
+from .forms import OrganiserRequestForm, ReasonForm
 
 #: How many decided requests staff's queue shows under the open ones.
 RECENT_DECISIONS = 20

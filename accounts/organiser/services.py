@@ -20,9 +20,9 @@ from core.errors import Conflict, DomainError, NotAllowed
 from core.locking import locked_one
 from core.outbox import outbox_enqueue
 
-from .models import User
-from .models_requests import REASON_MAX, STATEMENT_MAX, OrganiserRequest
-from .tasks import organiser_notify_task
+from ..models import User
+from ..models_requests import REASON_MAX, STATEMENT_MAX, OrganiserRequest
+from ..tasks import organiser_notify_task
 
 OPEN, APPROVED, REFUSED = OrganiserRequest.Status.OPEN, OrganiserRequest.Status.APPROVED, OrganiserRequest.Status.REFUSED
 

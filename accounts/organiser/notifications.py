@@ -19,8 +19,8 @@ from core.i18n import languages_of
 from core.links import absolute_url
 from core.mail import send_once
 
-from .models import User
-from .models_requests import OrganiserRequest
+from ..models import User
+from ..models_requests import OrganiserRequest
 
 KINDS = ("decided", "revoked")
 CLAIM_SECONDS = 24 * 3600

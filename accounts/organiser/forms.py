@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models_requests import REASON_MAX, STATEMENT_MAX
+from ..models_requests import REASON_MAX, STATEMENT_MAX
 
 
 class OrganiserRequestForm(forms.Form):
