@@ -1,4 +1,4 @@
-"""A player's request to become an organiser, decided by staff (``accounts.services_organiser``).
+"""A player's request to become an organiser, decided by staff (``accounts.organiser.services``).
 
 One request is open per user at most (a partial unique constraint, so two requests sent at once
 cannot both be open); a refused one carries the reason he is shown; every decided one says when.

@@ -9,7 +9,7 @@ from celery import shared_task
 from core.outbox import outbox_once
 from core.tasks import retry_or_raise
 
-from .notifications_organiser import organiser_notify
+from .organiser.notifications import organiser_notify
 from .services import account_email_send
 
 
@@ -17,7 +17,7 @@ from .services import account_email_send
 def organiser_notify_task(self, kind: str, object_id: int, reason: str = "", stamp: str = "",
                           outbox_id: int | None = None) -> int | None:
     """Email a user staff's decision on his organiser request, or the withdrawal of his role; a
-    second run sends nothing. Written in the outbox by accounts.services_organiser: a row already
+    second run sends nothing. Written in the outbox by accounts.organiser.services: a row already
     done returns None at once (core.outbox.outbox_once)."""
     try:
         with outbox_once(outbox_id) as todo:

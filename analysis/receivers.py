@@ -13,13 +13,13 @@
 
 A match without logs, or already analysed (or queued) for the same games at the same depth, is
 left as it is; where gnubg is not installed nothing is queued. Both cost no query for a match
-without stored games (``matches.selectors.match_stored_games``)."""
+without stored games (``matches.selectors.match.match_stored_games``)."""
 
 from __future__ import annotations
 
 from accounts.models import User
 from matches import hooks
-from matches.selectors import match_stored_games
+from matches.selectors.match import match_stored_games
 
 from .services import match_analysis_queue_if_needed
 

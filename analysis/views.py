@@ -16,8 +16,8 @@ from core.cache import conditional_answer
 from core.errors import DomainError
 from core.pages import error_status, error_text, success_redirect
 from matches.models import Match
-from matches.selectors import match_readable
-from matches.views import match_or_404, render_detail
+from matches.selectors.match import match_readable
+from matches.views.match import match_or_404, render_detail
 
 from .answers import match_analysis_export
 from .models import MatchAnalysis

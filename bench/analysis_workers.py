@@ -83,7 +83,9 @@ def matches_imported(count: int) -> list[int]:
     (or found imported by an earlier run)."""
     from accounts.models import User
     from matches.models import Game, ImportFile, ImportJob
-    from matches.services.imports import import_job_create, import_job_map, import_job_run
+    from matches.services.imports.jobs import import_job_run
+    from matches.services.imports.names import import_job_map
+    from matches.services.imports.upload import import_job_create
 
     names = sorted(path.name for path in MAT_DIR.glob("*.mat") if not path.name.startswith("edge_"))[:count]
     owner, _ = User.objects.get_or_create(username="bench-analysis", defaults={"password": "!"})

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, form_refuse, success_redirect
-from matches.forms_walkins import GuestForm
+from matches.forms.walkins import GuestForm
 
 from .models import Membership
 from .pages import club_or_404, club_page_context, require_manager

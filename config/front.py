@@ -1,6 +1,6 @@
 """The front page at ``/``: what a visitor sees without signing in (the events under way and to
 come, the latest confirmed results, the clubs); a signed-in user keeps his own page there (his
-matches: ``matches.views.mine``), which links to everything else.
+matches: ``matches.views.match.mine``), which links to everything else.
 
 It reads a fixed number of rows with a fixed number of queries, whatever the number of events,
 matches or clubs (each list is cut at a few items, its joins made up front)."""
@@ -13,8 +13,8 @@ from django.shortcuts import render
 
 from clubs.selectors import club_list
 from matches.models import Match
-from matches.selectors import match_list
-from matches.views import mine
+from matches.selectors.match import match_list
+from matches.views.match import mine
 from tournaments.models import Tournament
 from tournaments.selectors.event import tournament_list
 

@@ -18,8 +18,8 @@ urlpatterns = [
     # The scripts' translations (static/*.js: gettext, ngettext, interpolate), loaded by base.html.
     path("jsi18n/", javascript_catalog, name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
-    path("api/v1/", include("accounts.api")),
-    path("api/v1/", include("accounts.api_organiser")),
+    path("api/v1/", include("accounts.api.urls")),
+    path("api/v1/", include("accounts.organiser.api")),
     path("api/v1/", include("matches.api.urls")),
     path("api/v1/", include("analysis.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
@@ -31,7 +31,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     # ReDoc with a policy that keeps the browser on this site (its bundle would fetch a logo elsewhere).
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),
-    path("organiser/", include("accounts.views_organiser")),
+    path("organiser/", include("accounts.organiser.views")),
     path("", include("rulings.urls")),
     path("", include("webhooks.urls")),
     path("", include("analysis.urls")),

@@ -29,7 +29,7 @@ from engine.errors import EngineError
 from engine.formats.mat import check_mat, read_mat
 from engine.randomgame import random_match_games
 from matches.models import Match, Player
-from matches.selectors import friendly_match_of
+from matches.selectors.match import friendly_match_of
 from matches.services.logs import log_from_json, log_from_mat
 from matches.services.matches import match_create
 from matches.services.ratings import match_rating_apply

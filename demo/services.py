@@ -25,7 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from clubs.models import Club
 from matches.models import Match, Player
-from matches.selectors import match_record_counts
+from matches.selectors.match import match_record_counts
 from tournaments.models import Tournament
 
 from .chouette import ChouetteDemo, chouette_demo_load

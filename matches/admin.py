@@ -5,7 +5,7 @@ from django.contrib import admin
 
 from . import hooks
 from .models import Game, ImportFile, ImportJob, Match, Player, RatingChange, Report, Side
-from .selectors_directory import player_search
+from .selectors.directory import player_search
 
 
 @admin.register(Player)

@@ -5,7 +5,7 @@ It renders a text input. With ``static/picker.js`` the input becomes a combobox 
 listbox of suggestions fetched from ``GET /api/v1/players/?q=``, keyboard up, down, enter and
 escape, ``aria-activedescendant``) and a chosen suggestion's player id is sent beside the name
 (``<name>__id``). Without the script the typed name is sent alone and the server resolves it
-(:func:`matches.selectors_directory.player_resolve`): one player, or an error naming how many fit
+(:func:`matches.selectors.directory.player_resolve`): one player, or an error naming how many fit
 and whom. A player id sent as the value (as the API's clients and the pages' tests send it) is
 taken as before. Either way the player must be in the field's ``queryset`` (a club's members, an
 event's candidates), exactly as the drop-down allowed.
@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from core.text import search_key
 
 from .models import Player
-from .selectors_directory import player_label, player_labels, player_resolve
+from .selectors.directory import player_label, player_labels, player_resolve
 
 #: The longest name typed that is looked for (a player's name is at most 120 characters).
 MAX_TYPED = 200

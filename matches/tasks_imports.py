@@ -13,7 +13,7 @@ from core.outbox import outbox_done, outbox_is_done
 from core.tasks import MAX_RETRIES, is_transient, retry_or_raise
 
 from .models import ImportJob
-from .services.imports import import_job_abandon, import_job_run, import_jobs_sweep
+from .services.imports.jobs import import_job_abandon, import_job_run, import_jobs_sweep
 
 logger = logging.getLogger(__name__)
 

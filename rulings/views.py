@@ -31,7 +31,7 @@ from engine.errors import EngineError
 from engine.ids import position_from_id
 from matches.board import board_svg
 from matches.models import Match
-from matches.selectors import match_readable
+from matches.selectors.match import match_readable
 from matches.services.reporting import side_of_user, user_runs_match
 from tournaments.models import Tournament
 from tournaments.selectors.event import tournament_get

@@ -23,8 +23,8 @@ from django.utils import translation
 from django.utils.formats import date_format
 
 from accounts.models import User
-from accounts.notifications_organiser import organiser_notify
-from accounts.services_organiser import organiser_refuse, organiser_request
+from accounts.organiser.notifications import organiser_notify
+from accounts.organiser.services import organiser_refuse, organiser_request
 from audit.models import AuditEntry
 from config import views as config_views
 from core.i18n import language_of, languages_of

@@ -38,8 +38,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from accounts.organiser.services import organiser_request
 from accounts.services import api_token_create
-from accounts.services_organiser import organiser_request
 from chouette.services import chouette_game_record, chouette_start
 from clubs.models import Club, ClubNight, Membership, Season
 from matches.models import ImportJob

@@ -34,9 +34,9 @@ def test_no_module_takes_a_private_name_from_another():
 
 
 def test_the_check_sees_both_ways_of_taking_one():
-    source = "from matches.views import _match_or_404\nfrom tournaments.api import events\nevents._read_body(1)\n"
+    source = "from matches.views.match import _match_or_404\nfrom tournaments.api import events\nevents._read_body(1)\n"
     assert private_names(source, "analysis.views", "analysis", APPS) == [
-        (1, "matches.views._match_or_404"), (3, "tournaments.api.events._read_body")]
+        (1, "matches.views.match._match_or_404"), (3, "tournaments.api.events._read_body")]
     # One's own private names, Django's public underscore names and dunders are not taken.
     own = "from . import _helpers\nfrom .models import Tournament\nTournament._meta\nx.__class__\n"
     assert private_names(own, "tournaments.views", "tournaments", APPS) == [(1, "tournaments._helpers")]

@@ -15,7 +15,7 @@ from core import throttles
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from core.parsers import JSONParser
 from matches.models import Match, Player
-from matches.selectors import match_readable
+from matches.selectors.match import match_readable
 
 from ..answers import match_analysis_answer
 from ..selectors import analysis_of, match_with_analysis, player_pr_points
@@ -29,7 +29,7 @@ WRITE_ERRORS = {400: ApiErrorSerializer, 401: ApiErrorSerializer, 403: ApiErrorS
 
 def _match_or_404(match_id: int, viewer) -> Match:
     """The match with its analysis, or a 404: also for a match ``viewer`` may not read (awaiting
-    its players' consent: ``matches.selectors.match_readable``), whose existence is not told."""
+    its players' consent: ``matches.selectors.match.match_readable``), whose existence is not told."""
     try:
         match = match_with_analysis(match_id)
     except Match.DoesNotExist:

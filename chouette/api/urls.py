@@ -3,28 +3,28 @@ club's tables live under it, /api/v1/clubs/<club_id>/chouettes/."""
 
 from django.urls import path
 
-from . import views
+from . import chouettes
 
 urlpatterns = [
-    path("clubs/<int:club_id>/chouettes/", views.ChouetteCollectionApi.as_view(), name="api-club-chouettes"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/", views.ChouetteDetailApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/", chouettes.ChouetteCollectionApi.as_view(), name="api-club-chouettes"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/", chouettes.ChouetteDetailApi.as_view(),
          name="api-club-chouette"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/version/", views.ChouetteVersionApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/version/", chouettes.ChouetteVersionApi.as_view(),
          name="api-club-chouette-version"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/join/", views.ChouetteJoinApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/join/", chouettes.ChouetteJoinApi.as_view(),
          name="api-club-chouette-join"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/leave/", views.ChouetteLeaveApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/leave/", chouettes.ChouetteLeaveApi.as_view(),
          name="api-club-chouette-leave"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/games/", views.ChouetteGameCollectionApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/games/", chouettes.ChouetteGameCollectionApi.as_view(),
          name="api-club-chouette-games"),
     path("clubs/<int:club_id>/chouettes/<int:chouette_id>/games/<int:game_number>/",
-         views.ChouetteGameDetailApi.as_view(), name="api-club-chouette-game"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/end/", views.ChouetteEndApi.as_view(),
+         chouettes.ChouetteGameDetailApi.as_view(), name="api-club-chouette-game"),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/end/", chouettes.ChouetteEndApi.as_view(),
          name="api-club-chouette-end"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/reopen/", views.ChouetteReopenApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/reopen/", chouettes.ChouetteReopenApi.as_view(),
          name="api-club-chouette-reopen"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/settlement/", views.ChouetteSettlementApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/settlement/", chouettes.ChouetteSettlementApi.as_view(),
          name="api-club-chouette-settlement"),
-    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/rules/", views.ChouetteRulesApi.as_view(),
+    path("clubs/<int:club_id>/chouettes/<int:chouette_id>/rules/", chouettes.ChouetteRulesApi.as_view(),
          name="api-club-chouette-rules"),
 ]

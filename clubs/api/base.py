@@ -1,5 +1,6 @@
 """What the clubs API and the APIs standing on clubs (the chouette tables) share: the base view of a
-club's endpoints, reading a strict body, and the check of a member-only read."""
+club's endpoints, reading a strict body, and the check of a member-only read; and what the clubs
+API's resources share: their tags and error responses, a club by its id, a file download."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
-from core.api import BaseApi
+from core.api import ApiErrorSerializer, BaseApi
 from core.parsers import JSONParser
 
+from .. import selectors
 from ..models import Club, ClubNight, Membership, Season
 from ..permissions import require_club_member
 
@@ -52,3 +54,25 @@ def require_member_reader(club: Club, user) -> None:
     if not getattr(user, "is_authenticated", False):
         raise NotAuthenticated()
     require_club_member(club, user)
+
+
+TAGS = ["clubs"]
+WRITE_ERRORS = {
+    400: ApiErrorSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer,
+    409: ApiErrorSerializer,
+}
+MEMBER_READ_ERRORS = {401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer}
+READ_ERRORS = {404: ApiErrorSerializer}
+
+
+def club_by_id(club_id: int) -> Club:
+    """The club ``club_id``, with its member count; raises Club.DoesNotExist, which a club's
+    endpoint (:class:`~clubs.api.base.ClubBaseApi`) answers with a 404."""
+    return selectors.club_get(club_id=club_id)
+
+
+class FileApi(ClubBaseApi):
+    """A file download: the file's type whatever the Accept header (errors stay JSON)."""
+
+    def perform_content_negotiation(self, request, force=False):
+        return super().perform_content_negotiation(request, force=True)

@@ -13,9 +13,8 @@ from matches.api.invitations import GuestInputSerializer
 from ..models import Membership
 from ..permissions import require_club_manager
 from ..services.walkins import membership_add_walk_in
-from .base import ClubBaseApi, read_body
+from .base import TAGS, WRITE_ERRORS, ClubBaseApi, club_by_id, read_body
 from .serializers import MembershipSerializer
-from .views import TAGS, WRITE_ERRORS, club_by_id
 
 
 class MembershipWalkInApi(ClubBaseApi):

@@ -19,7 +19,7 @@ from core.parsers import JSONParser
 
 from .. import errors
 from ..models import Player, PlayerClaim
-from ..selectors_claims import ClaimRow, claim_get, claim_list, open_claim_of
+from ..selectors.claims import ClaimRow, claim_get, claim_list, open_claim_of
 from ..services.claims import TEXT_LIMIT, claim_approve, claim_refuse, claim_request, claim_withdraw, player_merge
 
 WRITE_ERRORS = {400: ApiErrorSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer, 404: ApiErrorSerializer,
@@ -35,7 +35,7 @@ class ClaimPlayerSerializer(serializers.Serializer):
 
 
 class ClaimSerializer(serializers.Serializer):
-    """A claim (a :class:`matches.selectors_claims.ClaimRow`, or a bare claim after a change)."""
+    """A claim (a :class:`matches.selectors.claims.ClaimRow`, or a bare claim after a change)."""
 
     id = serializers.IntegerField(source="claim.pk")
     player = ClaimPlayerSerializer(source="claim.player")

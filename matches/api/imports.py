@@ -19,17 +19,15 @@ from core.api import ApiErrorSerializer, StrictInputSerializer
 from core.parsers import JSONParser as CheckedJSONParser
 
 from ..models import Player
-from ..services.imports import (
-    REASONS,
-    TooLarge,
+from ..services.imports.jobs import (
     import_file_result,
     import_file_summary,
-    import_job_create,
     import_job_get,
-    import_job_map,
     import_job_percent,
     import_job_progress_text,
 )
+from ..services.imports.names import REASONS, import_job_map
+from ..services.imports.upload import TooLarge, import_job_create
 
 
 class ImportFileOutput(serializers.Serializer):

@@ -45,15 +45,8 @@ from engine.formats.mat import match_from_actions, write_mat
 
 from .. import errors, hooks
 from ..models import Match, Report
-from ..selectors import (
-    game_moments,
-    match_answer,
-    match_get_readable,
-    match_list,
-    match_readable,
-    match_version,
-    player_list,
-)
+from ..selectors.match import game_moments, match_answer, match_get_readable, match_list, match_readable, match_version
+from ..selectors.players import player_list
 from ..services.consent import DECISIONS, match_consent
 from ..services.logs import file_sides, log_from_json, log_from_mat
 from ..services.matches import match_create, side_of_user

@@ -14,9 +14,8 @@ from rest_framework.response import Response
 from core.api import ApiErrorSerializer, BaseApi, Pagination, StrictInputSerializer, paginated_response
 
 from ..models import Player
-from ..selectors import player_get, player_rating_corrections, player_rating_history
-from ..selectors_directory import player_directory
-from ..selectors_players import player_public
+from ..selectors.directory import player_directory
+from ..selectors.players import player_get, player_public, player_rating_corrections, player_rating_history
 from .serializers import PlayerSerializer, fields_with, player_context_fields
 
 
@@ -80,7 +79,7 @@ class RatingChangeSerializer(serializers.Serializer):
 
 
 class RatingCorrectionSerializer(serializers.Serializer):
-    """What a correction changed in a player's rating history (``matches.selectors.RatingCorrection``)."""
+    """What a correction changed in a player's rating history (``matches.selectors.players.RatingCorrection``)."""
 
     match = serializers.IntegerField(source="match_id")
     date = serializers.DateTimeField(source="on", help_text="when the correction was made")

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from core.api import ApiErrorSerializer, BaseApi, StrictInputSerializer
 from core.parsers import JSONParser
 
-from ..selectors_players import profile_get
+from ..selectors.players import profile_get
 from ..services.profile import NAME_MAX, player_profile_update
 
 TAGS = ["players"]

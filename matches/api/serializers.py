@@ -344,7 +344,7 @@ class MatchClockSerializer(PlainOutput, serializers.Serializer):
 
 
 class MatchDetailSerializer(MatchSummarySerializer):
-    """A match with its rules, games and live reports (as ``matches.selectors.match_get`` loads it)."""
+    """A match with its rules, games and live reports (as ``matches.selectors.match.match_get`` loads it)."""
 
     rules = RulesSerializer(source="*")
     played_on = serializers.DateField(allow_null=True)
@@ -362,7 +362,7 @@ class MatchDetailSerializer(MatchSummarySerializer):
 
 
 class MomentSerializer(serializers.Serializer):
-    """One moment of a game (``matches.selectors.Moment``): enough to draw the board and its cube."""
+    """One moment of a game (``matches.selectors.match.Moment``): enough to draw the board and its cube."""
 
     index = serializers.IntegerField(help_text="0-based; moment i is the state before action i")
     position_id = serializers.CharField(help_text="GNU Backgammon Position ID, from the side on roll's view")

@@ -22,7 +22,7 @@ from core.outbox import outbox_enqueue
 from core.prepared import prepared, statements_execute
 from engine.errors import MatchError
 from engine.scores import FinalScore, final_score
-from matches.selectors import (
+from matches.selectors.match import (
     match_live_reports,
     match_reports_seen_from,
     match_reports_seen_statement,

@@ -1,7 +1,7 @@
 """The player a walk-in form names (an event's walk-in entrant, a club's walk-in member).
 
 The name is read as the player pickers and the desk's pasted list read it
-(``matches.selectors_directory``): a name an existing player has is that player, never a second
+(``matches.selectors.directory``): a name an existing player has is that player, never a second
 one. A guest player is created only for a name nobody has, or for a different person of the same
 name (a namesake) when the organiser says so and gives what tells him apart: a country or an
 email address that are not those of any player of that name. Otherwise the request is refused,
@@ -17,7 +17,7 @@ from django.db import transaction
 
 from .. import errors
 from ..models import Player, PlayerInvitation
-from ..selectors_directory import CANDIDATES_SHOWN, NAMESAKES_READ, player_labels, player_named, player_namesakes
+from ..selectors.directory import CANDIDATES_SHOWN, NAMESAKES_READ, player_labels, player_named, player_namesakes
 from .guests import SentFor, guest_country_clean, guest_email_clean, guest_name_clean, player_create_guest
 
 

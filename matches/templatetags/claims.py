@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from ..selectors_claims import open_claim_of
+from ..selectors.claims import open_claim_of
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""Serializers of the rulings API (``rulings.api.views``): disputes, statements, rulings, appeals,
+"""Serializers of the rulings API (``rulings.api``): disputes, statements, rulings, appeals,
 committees, votes and an event's public rulings.
 
 Input serializers derive from the matches API's :class:`StrictInputSerializer`: a key they do not

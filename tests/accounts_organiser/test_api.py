@@ -7,7 +7,7 @@ import pytest
 
 from accounts.models import User
 from accounts.models_requests import OrganiserRequest
-from accounts.services_organiser import organiser_request
+from accounts.organiser.services import organiser_request
 from tests.factories import PlayerFactory
 from tests.matches.factories_api import client_for
 

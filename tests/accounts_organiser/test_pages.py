@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.models_requests import OrganiserRequest
-from accounts.services_organiser import organiser_refuse, organiser_request
+from accounts.organiser.services import organiser_refuse, organiser_request
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 
 from accounts.models import User
 from accounts.models_requests import OrganiserRequest
-from accounts.services_organiser import organiser_approve, organiser_refuse, organiser_request
+from accounts.organiser.services import organiser_approve, organiser_refuse, organiser_request
 from tests.concurrency import at_once
 from tests.factories import UserFactory
 

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from accounts.models_requests import OrganiserRequest
-from accounts.services_organiser import organiser_approve, organiser_refuse, organiser_request, organiser_revoke
+from accounts.organiser.services import organiser_approve, organiser_refuse, organiser_request, organiser_revoke
 from audit.describe import describe
 from audit.models import AuditEntry
 from core.errors import Conflict, DomainError, NotAllowed

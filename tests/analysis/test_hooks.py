@@ -11,7 +11,9 @@ from analysis.models import MatchAnalysis
 from analysis.services import match_analysis_queue_if_needed
 from core.models import OutboxTask
 from matches.models import ImportJob, Match
-from matches.services.imports import import_job_create, import_job_map, import_job_run
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from matches.services.reporting import claim_make, match_confirm, match_locked, match_report
 from tests.analysis.conftest import MAT_DIR, SHORT, confirm_with_file
 from tests.factories import UserFactory

@@ -25,7 +25,9 @@ from analysis.services import (
 )
 from core.models import OutboxTask
 from matches.models import Game, ImportJob, Match
-from matches.services.imports import import_job_create, import_job_map, import_job_run
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from tests.analysis.conftest import confirm_with_file
 from tests.analysis.test_pages import page, text_of
 from tests.factories import PlayerFactory, SideFactory, TournamentFactory, UserFactory

@@ -17,7 +17,9 @@ from audit.services import audit_record
 from core.errors import Conflict
 from engine.scores import capped_score
 from matches.models import Match
-from matches.services.imports import import_job_create, import_job_map, import_job_run
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from matches.services.matches import match_create
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tests.matches.factories_api import client_for, mat_text

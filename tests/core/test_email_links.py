@@ -21,7 +21,7 @@ from django.core.cache import cache
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
-from accounts.services_organiser import organiser_approve, organiser_refuse, organiser_request, organiser_revoke
+from accounts.organiser.services import organiser_approve, organiser_refuse, organiser_request, organiser_revoke
 from core.links import absolute_url, current_origin, origin_kept, serving, site_url
 from core.models import OutboxTask
 from matches.services.claims import claim_approve, claim_refuse, claim_request
@@ -52,7 +52,7 @@ EMAIL_TASKS = {
 }
 #: The modules that build an email: a new one must be added to this test (see the last test).
 BUILDERS = {
-    "accounts/adapter.py", "accounts/services.py", "accounts/notifications_organiser.py", "accounts/notices.py",
+    "accounts/adapter.py", "accounts/services.py", "accounts/organiser/notifications.py", "accounts/notices.py",
     "matches/services/invitations.py", "matches/services/notifications.py",
     "tournaments/services/notifications.py", "rulings/services/notifications.py",
     "core/mail.py",  # sends, once, the messages the notifications above build (send_once)

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from core import api as core_api
 from core.api import PlainOutput
 from matches.api.serializers import MatchDetailSerializer, MatchSummarySerializer
-from matches.selectors import match_get
+from matches.selectors.match import match_get
 from matches.services.logs import log_from_json
 from tests.factories import MatchFactory, PlayerFactory, SideFactory, TournamentFactory
 from tests.matches.factories_api import client_for, json_games

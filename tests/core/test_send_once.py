@@ -11,7 +11,7 @@ from django.core.cache import caches
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from accounts.services_organiser import organiser_approve, organiser_request
+from accounts.organiser.services import organiser_approve, organiser_request
 from matches.models import PlayerClaim
 from matches.services.reporting import Claim, match_confirm, match_report
 from matches.tasks import claim_notify_task, match_notify_task
@@ -135,14 +135,14 @@ def test_a_failure_writing_a_ruling_email_then_a_retry_sends_it_once(monkeypatch
 
 
 def test_a_database_error_reading_the_language_then_a_retry_tells_the_new_organiser_once(monkeypatch):
-    from accounts import notifications_organiser
+    from accounts.organiser import notifications as organiser_notifications
     from accounts.tasks import organiser_notify_task
 
     staff = UserFactory(username="stan", staff=True)
     request = organiser_request(user=UserFactory(username="nora"), statement="I run the Tuesday club.")
     organiser_approve(request_id=request.pk, user=staff)
     mail.outbox.clear()
-    fails_once(monkeypatch, notifications_organiser, "languages_of", OperationalError("the database is gone"))
+    fails_once(monkeypatch, organiser_notifications, "languages_of", OperationalError("the database is gone"))
     with pytest.raises(OperationalError):
         organiser_notify_task("decided", request.pk)
     assert organiser_notify_task("decided", request.pk) == 1

@@ -19,7 +19,7 @@ from demo.services import DemoSummary, demo_data_load
 from engine.formats.mat import check_mat, read_mat
 from engine.scores import capped_score
 from matches.models import Game, Match, RatingChange, Report
-from matches.selectors import player_rating_history
+from matches.selectors.players import player_rating_history
 
 from .helpers import LOGIN, demo_matches, run_command, snapshot
 

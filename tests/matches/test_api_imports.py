@@ -16,7 +16,7 @@ from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 
 from matches.models import ImportFile, ImportJob, Match, Player
-from matches.services.imports import import_job_run
+from matches.services.imports.jobs import import_job_run
 from tests.factories import PlayerFactory, SideFactory, TournamentFactory, UserFactory
 from tournaments.models import Entry
 
@@ -183,7 +183,7 @@ def test_the_owner_sees_the_progress_and_each_files_result(api_client, owner, jo
 
 
 def test_progress_is_reported_while_the_job_runs(api_client, owner):
-    from matches.services.imports import import_file_check, import_file_process
+    from matches.services.imports.files import import_file_check, import_file_process
 
     response = post(api_client, owner, [(f"{n}.mat", mat(name)) for n, name in enumerate(
         ["galaxy_1pt_match1501137.mat", "galaxy_3pt_match1161689.mat", "gnubg_3pt_test_match01.mat"])])

@@ -14,7 +14,9 @@ from audit.models import AuditEntry
 from clubs.services.clubs import club_create
 from clubs.services.members import membership_accept, membership_invite
 from matches.models import Match, RatingChange
-from matches.services.imports import import_job_create, import_job_map, import_job_run
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from matches.services.matches import match_create
 from matches.services.ratings import match_rating_apply, ratings_catch_up, ratings_pending
 from matches.services.reporting import Claim, match_override

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from clubs.models import Club, HomeClub, Membership
 from core.text import search_key
 from matches.models import Player
-from matches.selectors_directory import player_directory, player_resolve
+from matches.selectors.directory import player_directory, player_resolve
 from matches.services.matches import player_create
 from tests.factories import PlayerFactory, UserFactory
 from tests.matches.factories_api import client_for

@@ -26,7 +26,7 @@ from django.test import Client
 call_command("migrate", verbosity=0)
 from matches.models import Player
 from matches.pickers import PlayerChoiceField
-from matches.selectors_directory import player_directory
+from matches.selectors.directory import player_directory
 from matches.services.matches import player_create
 for name in ("Ștefan Popescu", "Ştefan Ionescu", "Stella Pop", "김민준", "مُحَمَّد علي"):
     player_create(display_name=name)

@@ -23,16 +23,12 @@ from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from engine.scores import capped_score
 from matches.models import Game, ImportFile, ImportJob, Match, Player, Report
-from matches.services import imports
-from matches.services.imports import (
-    import_file_check,
-    import_file_process,
-    import_file_result,
-    import_job_create,
-    import_job_map,
-    import_job_percent,
-    import_job_run,
-)
+from matches.services.imports import files as import_files
+from matches.services.imports import upload as import_upload
+from matches.services.imports.files import import_file_check, import_file_process
+from matches.services.imports.jobs import import_file_result, import_job_percent, import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from matches.services.logs import log_from_json
 from matches.tasks import import_job_run_task
 from tests.factories import PlayerFactory, UserFactory
@@ -239,7 +235,7 @@ def test_two_imports_of_the_same_match_racing_make_one_match(monkeypatch):
     jobs = [map_guests(checked(owner, [(f"{n}.mat", data)])) for n in range(2)]
     files = [job.files.get().pk for job in jobs]
     barrier = threading.Barrier(2)
-    real_players = imports._players_for
+    real_players = import_files._players_for
 
     def players_then_wait(file, job):
         players = real_players(file, job)
@@ -256,7 +252,7 @@ def test_two_imports_of_the_same_match_racing_make_one_match(monkeypatch):
         finally:
             connection.close()
 
-    monkeypatch.setattr(imports, "_players_for", players_then_wait)
+    monkeypatch.setattr(import_files, "_players_for", players_then_wait)
     threads = [threading.Thread(target=process, args=(file_id,)) for file_id in files]
     for thread in threads:
         thread.start()
@@ -320,7 +316,7 @@ def test_a_failed_file_stores_line_game_and_message(owner, content, line, game, 
 
 def test_an_unexpected_error_fails_the_file_and_the_others_go_on(owner, monkeypatch):
     calls = []
-    real = imports._match_write
+    real = import_files._match_write
 
     def broken_once(*args):
         calls.append(1)
@@ -328,7 +324,7 @@ def test_an_unexpected_error_fails_the_file_and_the_others_go_on(owner, monkeypa
             raise KeyError("bug")
         return real(*args)
 
-    monkeypatch.setattr(imports, "_match_write", broken_once)
+    monkeypatch.setattr(import_files, "_match_write", broken_once)
     job = run(owner, [("a.mat", mat("galaxy_1pt_match1501137.mat")), ("b.mat", mat("galaxy_3pt_match1161689.mat"))])
     first, second = job.files.order_by("pk")
     assert first.status == "failed" and "internal error" in first.error["message"]
@@ -340,7 +336,7 @@ def test_a_database_outage_is_not_a_failed_file_but_an_error_to_retry(owner, mon
     def down(*args):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(imports, "check_mat", down)
+    monkeypatch.setattr(import_files, "check_mat", down)
     job = import_job_create(owner=owner, files=[("a.mat", mat("galaxy_1pt_match1501137.mat"))], dispatch=False)
     with pytest.raises(OperationalError):
         import_job_run(job_id=job.pk)
@@ -351,7 +347,7 @@ def test_a_database_outage_is_not_a_failed_file_but_an_error_to_retry(owner, mon
     monkeypatch.undo()
     assert import_job_run(job_id=job.pk).status == "mapping"
     map_guests(job)
-    monkeypatch.setattr(imports, "_match_write", down)
+    monkeypatch.setattr(import_files, "_match_write", down)
     with pytest.raises(OperationalError):
         import_job_run(job_id=job.pk)
     assert job.files.get().status == "checked" and not Player.objects.exists()
@@ -561,13 +557,13 @@ def test_it_measures_what_a_member_really_expands_to_not_what_its_header_says(se
 
 def test_it_refuses_a_zip_over_the_total_uncompressed_limit(settings, monkeypatch):
     settings.MAX_UPLOAD_BYTES = 100_000
-    monkeypatch.setattr(imports, "ZIP_MAX_TOTAL_FACTOR", 2)
+    monkeypatch.setattr(import_upload, "ZIP_MAX_TOTAL_FACTOR", 2)
     members = {f"m{n}.mat": bytes([48 + n]) * 90_000 for n in range(3)}  # each fine, 270 kB together
     bad_upload([("many.zip", zipped(members))], "zip_too_large", "many.zip")
 
 
 def test_it_refuses_a_zip_with_too_many_entries(monkeypatch):
-    monkeypatch.setattr(imports, "ZIP_MAX_MEMBERS", 3)
+    monkeypatch.setattr(import_upload, "ZIP_MAX_MEMBERS", 3)
     bad_upload([("crowd.zip", zipped({f"m{n}.mat": b"x" for n in range(4)}))], "zip_too_large", "crowd.zip")
 
 

@@ -15,8 +15,10 @@ from django.db import DataError, IntegrityError
 
 from audit.models import AuditEntry
 from matches.models import ImportFile, ImportJob, Match, Report
-from matches.services import imports
-from matches.services.imports import import_job_create, import_job_map, import_job_run
+from matches.services.imports import files as import_files
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -72,13 +74,13 @@ def run(owner, files: list[tuple[str, bytes]], mapping: dict | None = None) -> I
 def replayed(monkeypatch):
     """The number of games each check_mat call replayed: a file past a limit is never replayed."""
     counts = []
-    real = imports.check_mat
+    real = import_files.check_mat
 
     def counting(read, **kwargs):
         counts.append(len(read.games))
         return real(read, **kwargs)
 
-    monkeypatch.setattr(imports, "check_mat", counting)
+    monkeypatch.setattr(import_files, "check_mat", counting)
     return counts
 
 
@@ -146,7 +148,7 @@ def test_an_error_the_database_refuses_fails_the_file_with_a_generic_reason_and_
     job = import_job_create(owner=owner, files=[("first.mat", mat(MIDDLE)), ("middle.mat", with_nul_in_a_play()),
                                                 ("third.mat", mat(THIRD))], dispatch=False)
     # A message that still holds a NUL when it reaches PostgreSQL.
-    monkeypatch.setattr(imports, "_failure", lambda error: {"line": None, "game": None, "message": "\x00"})
+    monkeypatch.setattr(import_files, "_failure", lambda error: {"line": None, "game": None, "message": "\x00"})
     job = import_job_run(job_id=job.pk)
     import_job_map(job_id=job.pk, user=owner, mapping={entry["name"]: "guest" for entry in job.names}, dispatch=False)
     job = import_job_run(job_id=job.pk)
@@ -159,14 +161,14 @@ def test_an_error_the_database_refuses_fails_the_file_with_a_generic_reason_and_
 
 @pytest.mark.parametrize("refusal", [DataError, IntegrityError])
 def test_an_imported_file_whose_outcome_cannot_be_saved_keeps_no_match(owner, monkeypatch, refusal):
-    real = imports._store
+    real = import_files._store
 
     def refusing(file_id, outcome):
         if outcome.status == ImportFile.Status.IMPORTED and ImportFile.objects.get(pk=file_id).name == "middle.mat":
             raise refusal("refused")
         real(file_id, outcome)
 
-    monkeypatch.setattr(imports, "_store", refusing)
+    monkeypatch.setattr(import_files, "_store", refusing)
     job = run(owner, [("first.mat", mat(MIDDLE)), ("middle.mat", mat(FIRST)), ("third.mat", mat(THIRD))])
     first, middle, third = job.files.order_by("pk")
     assert (first.status, middle.status, third.status) == ("imported", "failed", "imported")

@@ -21,7 +21,9 @@ from engine.formats.mat import match_from_actions, write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import ImportFile, ImportJob, Match, Player
-from matches.services.imports import import_candidates, import_job_create, import_job_map, import_job_run
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_candidates, import_job_map
+from matches.services.imports.upload import import_job_create
 from tests.factories import MatchFactory, PlayerFactory, SideFactory, TournamentFactory, UserFactory
 from tests.matches.test_imports import with_bad_play_in_game_2
 from tournaments.models import Acceptance, Entry, EventMatch

@@ -1,4 +1,4 @@
-"""Stuck imports are found (matches/services/imports.py ``import_jobs_sweep``): a job queued or
+"""Stuck imports are found (matches/services/imports/jobs.py ``import_jobs_sweep``): a job queued or
 running without progress is sent again through the outbox and resumes at its first pending file,
 a bounded number of times; then its remaining files fail with a reason and the job is done; a job
 waiting for its players is left alone. And a worker killed mid-import: the job completes once a
@@ -16,14 +16,10 @@ from django.utils import timezone
 
 from core.models import OutboxTask
 from matches.models import ImportFile, ImportJob, Match
-from matches.services.imports import (
-    import_file_check,
-    import_file_process,
-    import_job_create,
-    import_job_map,
-    import_job_run,
-    import_jobs_sweep,
-)
+from matches.services.imports.files import import_file_check, import_file_process
+from matches.services.imports.jobs import import_job_run, import_jobs_sweep
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from matches.tasks import import_job_run_task
 from tests.factories import UserFactory
 

@@ -4,7 +4,7 @@ every match (a list at 16,000 matches once sorted all of them for each page of 2
 import pytest
 from django.db import connection, transaction
 
-from matches.selectors import match_list
+from matches.selectors.match import match_list
 from tests.factories import MatchFactory
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.utils import formats, timezone
 
 from engine.ratings import fibs_change
 from matches.models import Match, Player, RatingChange
-from matches.selectors import player_rating_corrections
+from matches.selectors.players import player_rating_corrections
 from matches.services.ratings import match_rating_apply, match_rating_correct, match_rating_revert, ratings_pending
 from matches.services.reporting import Claim, match_override
 from tests.concurrency import at_once

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import formats, translation
 
 from engine.ratings import START_RATING, fibs_change, k_factor
-from matches import views_ratings
-from matches.views_ratings import EXAMPLE, RatingExample
+from matches.views import ratings as views_ratings
+from matches.views.ratings import EXAMPLE, RatingExample
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

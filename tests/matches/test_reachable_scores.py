@@ -16,8 +16,10 @@ from engine.formats.mat import match_from_actions, write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Game, Match, Report
-from matches.services import imports
-from matches.services.imports import import_job_create, import_job_map, import_job_run
+from matches.services.imports import files as import_files
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from matches.services.logs import log_from_json
 from matches.services.reporting import Claim, claim_make, match_confirm, match_override, match_report
 from rulings.models import Dispute, Ruling
@@ -272,8 +274,8 @@ def test_an_imported_match_is_stored_capped_with_its_full_score():
 def test_a_match_file_whose_final_score_cannot_end_the_match_is_refused_naming_the_match(monkeypatch):
     # The engine replays a file's games, so its final score always follows from them; the check
     # guards what is stored all the same. Here the replay is made to claim 11-0 in a 3-point match.
-    real = imports.check_mat
-    monkeypatch.setattr(imports, "check_mat", lambda mat: replace(real(mat), final_score=(11, 0)))
+    real = import_files.check_mat
+    monkeypatch.setattr(import_files, "check_mat", lambda mat: replace(real(mat), final_score=(11, 0)))
     owner = UserFactory(username="importer", organiser=True)
     job = import_job_run(job_id=import_job_create(owner=owner, files=[("odd.mat", mat_file(3, seed=0))],
                                                   dispatch=False).pk)

@@ -4,7 +4,7 @@ club). (``match_record_counts`` is checked on the demo's matches: tests/demo/tes
 import pytest
 
 from clubs.models import ClubMatch
-from matches.selectors import friendly_match_of
+from matches.selectors.match import friendly_match_of
 from tests.clubs.factories import ClubFactory
 from tests.factories import MatchFactory, PlayerFactory, SideFactory, TournamentFactory, UserFactory
 

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from engine.ratings import k_factor
 from matches import tasks
 from matches.models import Match, Player, RatingChange
-from matches.selectors import player_rating_history
+from matches.selectors.players import player_rating_history
 from matches.services import ratings
 from matches.services.matches import player_create
 from matches.services.ratings import match_rating_apply, ratings_pending

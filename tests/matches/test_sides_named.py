@@ -20,7 +20,7 @@ from matches.board import board_svg
 from matches.services.claims import TEXT_LABELS, TEXT_LIMIT, claim_request
 from matches.services.logs import log_from_json
 from matches.services.reporting import claim_make
-from matches.views_claims import ClaimForm, RefuseForm
+from matches.views.claims import ClaimForm, RefuseForm
 from tests.factories import MatchFactory
 from tests.matches.claims_world import imported, user
 from tests.matches.factories_api import client_for, json_games, make_cast

@@ -17,7 +17,7 @@ from django.utils import translation
 
 from core.errors import DomainError
 from matches.errors import upload_too_large
-from matches.services.imports import _unzip
+from matches.services.imports.upload import _unzip
 from tests.matches.factories_api import client_for, make_cast
 from tests.matches.test_api_reports import assert_nothing_saved
 

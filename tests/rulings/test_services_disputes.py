@@ -12,7 +12,7 @@ import pytest
 from audit.models import AuditEntry
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Match
-from matches.selectors import game_moments
+from matches.selectors.match import game_moments
 from matches.services.reporting import claim_make, match_override, match_reopen, match_report
 from rulings.models import Dispute, Ruling, Statement
 from rulings.services.disputes import MAX_GAME_NUMBER, STATEMENT_MAX, dispute_answer, dispute_open

@@ -19,7 +19,9 @@ from clubs.services.members import membership_accept, membership_invite
 from core.errors import NotAllowed
 from core.outbox import OutboxTask
 from matches.models import Match, RatingChange
-from matches.services.imports import import_job_create, import_job_map, import_job_run
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map
+from matches.services.imports.upload import import_job_create
 from matches.services.matches import match_create
 from matches.services.reporting import Claim, match_override
 from tests.factories import TournamentFactory, UserFactory

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.bounds import INT_MAX
-from matches.forms_walkins import GuestForm
+from matches.forms.walkins import GuestForm
 
 
 class WalkInEntrantForm(GuestForm):

@@ -24,7 +24,7 @@ from core.errors import Conflict, DomainError
 from core.locking import locked_rows
 from core.text import search_key
 from matches.models import Match, Player
-from matches.selectors_directory import player_labels, players_named
+from matches.selectors.directory import player_labels, players_named
 from matches.services.guests import NAME_MAX, player_create_guest
 from tournaments import errors, formats
 from tournaments.models import Entry, Pairing, Tournament
@@ -150,7 +150,7 @@ def _line_error(number: int, message: str, code: str) -> DomainError:
 def entries_paste(*, tournament_id: int, text: str, user) -> Pasted:
     """The organiser pastes a list of entrants, one name per line (blank lines ignored; spaces
     around and inside a name tidied), before the draw of an individual event. Each name is read as
-    the player pickers read it (``matches.selectors_directory.player_named``): the player whose
+    the player pickers read it (``matches.selectors.directory.player_named``): the player whose
     whole name it is (accents and case set aside), or, written with his details as a refusal lists
     him ("Alice Lambert (FR)"), the namesake they pick out; a name nobody has is created as a guest
     player (a walk-in without an email). Every player is then entered (``entry_add``).

@@ -14,7 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
 from matches.models import ImportFile
-from matches.services.imports import import_job_create, import_job_map, import_job_run, import_job_suggested_mapping
+from matches.services.imports.jobs import import_job_run
+from matches.services.imports.names import import_job_map, import_job_suggested_mapping
+from matches.services.imports.upload import import_job_create
 
 IMPORTER = "importer"
 
