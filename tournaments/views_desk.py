@@ -32,8 +32,8 @@ from matches.models import MAX_SCORE, Match
 from matches.services.reporting import claim_make, match_confirm, match_override
 
 from . import services
-from .desk_alerts import desk_alerts
 from .forms import DrawForm
+from .hooks import desk_alerts_of
 from .models import Entry, Tournament
 from .selectors_desk import desk_view
 from .services import state
@@ -78,7 +78,7 @@ def _render(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     swiss = tournament.format == Tournament.Format.SWISS
     return render(request, "tournaments/desk.html", {
         "tournament": tournament, "runs": True, "desk": desk,
-        "alerts": desk_alerts(tournament),
+        "alerts": desk_alerts_of(tournament),
         "before_draw": before_draw(tournament),
         "check_in_open": tournament.status == Tournament.Status.CLOSED,
         "can_paste": before_draw(tournament) and tournament.kind == Tournament.Kind.INDIVIDUAL,

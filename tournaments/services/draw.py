@@ -9,8 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.bulk import rows_update
-from tournaments import announce, errors
+from tournaments import errors
 from tournaments.draw import DrawError, SwissPairing, seed_by_list, seed_by_rating, seed_randomly
+from tournaments.hooks import round_paired
 from tournaments.models import Entry, Pairing, Round, TeamMember, Tournament
 
 from . import contention, state
@@ -133,7 +134,7 @@ def tournament_draw(*, tournament_id: int, user, seed: int | None = None) -> Tou
                   "seeds": [[entry_id, names[entry_id]] for entry_id in order],
                   "pairings": [pairing_summary(p, names) for p in loaded.pairings]})
     if tournament.format != Tournament.Format.SWISS:  # a Swiss round 1 is announced by swiss_round_write
-        announce.round_paired.send(tournament=tournament, round_number=None, actor=user, pairings=[
+        round_paired.send(tournament=tournament, round_number=None, actor=user, pairings=[
             pairing_summary(p, names) for p in loaded.pairings if p.match_id is not None])
     return tournament
 
