@@ -8,10 +8,6 @@ class AnalysisConfig(AppConfig):
         # The task is written in the outbox by name (analysis.services.TASK, tasks import the
         # services): its module is imported here so that every process knows it (a local worker
         # runs it by name, and the outbox gives its time limits to the message).
-        from core.health import health_section_register
+        from . import receivers, tasks  # noqa: F401
 
-        from . import pages, receivers, selectors, tasks  # noqa: F401
-
-        receivers.register()
-        pages.register()
-        health_section_register("analysis", selectors.analysis_health)
+        receivers.connect()

@@ -1,5 +1,5 @@
-"""What the analysis shows on the pages of matches, registered through
-``matches.hooks`` by :class:`analysis.apps.AnalysisConfig` (matches never imports analysis):
+"""What the analysis shows on the pages of matches, connected to ``matches.hooks`` by
+``analysis.receivers`` (matches never imports analysis):
 
 - a section of the match page (:func:`match_section`): each side's PR, error rate, errors and
   blunders, luck and gnubg's rating word, the depth; while queued or running the progress, followed
@@ -24,7 +24,7 @@ from django.utils import formats
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import ngettext, pgettext
 
 from matches import hooks
 from matches.charts import rating_chart_svg
@@ -202,10 +202,3 @@ def player_section(request, player) -> str:
         "chart": _chart(player.display_name, points), "rows": rows,
     }, request=request)
 
-
-def register() -> None:
-    hooks.match_fragment_register(hooks.PageFragment(name="analysis", order=50, render=match_section))
-    hooks.player_fragment_register(hooks.PageFragment(name="analysis", order=50, render=player_section))
-    hooks.move_marker_register(hooks.MoveMarker(
-        name="analysis", marks=match_marks, next_label=gettext_lazy("Next blunder"),
-        previous_label=gettext_lazy("Previous blunder")))

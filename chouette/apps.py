@@ -6,7 +6,7 @@ class ChouetteConfig(AppConfig):
     verbose_name = "Chouette tables"
 
     def ready(self):
-        # clubs never imports this app: it asks through clubs.hooks, answered here.
-        from . import hooks
+        # clubs never imports this app: it asks through clubs.hooks, answered from chouette/receivers.py.
+        from . import receivers
 
-        hooks.register()
+        receivers.connect()

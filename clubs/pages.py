@@ -31,7 +31,7 @@ def club_page_context(request: HttpRequest, club: Club, **extra) -> dict:
     club's navigation, clubs/_nav.html, reads ``is_member``, ``is_manager`` and ``club_links``: the
     links the apps on clubs add to it, :mod:`clubs.hooks`, as (label, url)), and ``extra``."""
     role = club_role(club, request.user)
-    links = [(link.label, reverse(link.url_name, args=[club.slug])) for link in hooks.club_links()
+    links = [(link.label, reverse(link.url_name, args=[club.slug])) for link in hooks.club_links.entries()
              if role is not None or not link.members_only]
     return {"club": club, "role": role, "is_member": role is not None, "is_manager": role in MANAGERS,
             "is_owner": role == OWNER, "club_links": links, **extra}

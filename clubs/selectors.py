@@ -233,7 +233,7 @@ def night_summary(*, night: ClubNight) -> NightSummary:
     check_ins = tuple(CheckInRow(c.player_id, c.player.display_name, c.at)
                       for c in CheckIn.objects.filter(night=night).select_related("player").order_by("at", "id"))
     matches = tuple(Match.objects.with_sides().filter(club_link__night=night).order_by("created_at", "id"))
-    chouettes = hooks.night_chouettes(night)
+    chouettes = hooks.night_chouettes_of(night)
     if chouettes is None:
         return NightSummary(night=night, check_ins=check_ins, matches=matches, chouettes=(), chouette_totals=None)
     totals = chouettes.totals

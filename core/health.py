@@ -3,7 +3,7 @@
 The answer is JSON: the database (a ``SELECT 1``), Redis (a ping with a short timeout), each
 queue's last worker heartbeat, whether it is stale and how many messages wait in it, beat's own
 heartbeat, the outbox's backlog, and the sections the apps above register
-(:func:`health_section_register`: the analyses running without progress). It is 200 while the
+(``core.hooks.health_sections``: the analyses running without progress). It is 200 while the
 database answers, with ``status`` "ok" or "degraded" and ``degraded`` naming what is not well
 (Redis, a queue without a live worker or holding work none of its workers took for a minute, beat
 silent, an outbox row given up on or waiting too long, a section's own trouble): the service still
@@ -20,7 +20,6 @@ queries; nothing in it is secret.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 import redis
 from django.conf import settings
@@ -29,6 +28,7 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from .hooks import health_sections
 from .models import WorkerHeartbeat
 from .outbox import outbox_backlog, queue_name
 
@@ -38,17 +38,6 @@ logger = logging.getLogger(__name__)
 RETRY_AFTER = 10
 #: The heartbeat row of beat itself (core.tasks.beat_heartbeat_task), beside the queues'.
 BEAT = "beat"
-
-#: The sections of the apps above core: name -> a function of ``now`` giving (its JSON, what is
-#: degraded in it, each a short name).
-_SECTIONS: dict[str, Callable] = {}
-
-
-def health_section_register(name: str, section: Callable) -> None:
-    """Add ``section`` to ``/health/`` under ``name`` (an app's ``ready()``): called with ``now``, it
-    returns its JSON and a list of what is degraded (named ``<name>:<what>`` in the answer)."""
-    _SECTIONS[name] = section
-
 
 def worker_heartbeat_record(*, queue: str, worker: str, now=None) -> None:
     """Record that a worker (host name ``worker``) of ``queue`` ran its heartbeat ``now``: one row
@@ -185,9 +174,9 @@ def health_report(*, now=None) -> tuple[int, dict]:
         body["degraded"].append("beat")
     if outbox_overdue(body["outbox"]):
         body["degraded"].append("outbox")
-    for name, section in _SECTIONS.items():
-        body[name], degraded = section(now)
-        body["degraded"] += [f"{name}:{what}" for what in degraded]
+    for section in health_sections.ordered():
+        body[section.name], degraded = section.item(now=now)
+        body["degraded"] += [f"{section.name}:{what}" for what in degraded]
     if body["degraded"]:
         body["status"] = "degraded"
     return 200, body

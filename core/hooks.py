@@ -119,3 +119,11 @@ def hook_map(app_of: Callable[[str], str] = lambda module: module.split(".")[0])
         if not hook.ordered():
             lines.append("    (nobody listens)")
     return "\n".join(lines) + "\n"
+
+
+# --- what core itself offers ------------------------------------------------------------------------
+
+#: The sections the apps above add to ``GET /health/`` (core.health), each connected under the name
+#: its JSON is answered under: called with ``now``, a callback returns its JSON and a list of what is
+#: degraded in it (each answered as ``<name>:<what>``).
+health_sections = Hook("health_sections", ("now",), doc="sections of /health/")

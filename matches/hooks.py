@@ -1,15 +1,17 @@
-"""How matches, the kernel, works with the apps above it without importing them.
+"""What matches, the kernel, offers the apps above it, which it never imports.
 
-matches imports no app above it (tournaments, clubs, rulings...). Those apps register here, in
-their ``AppConfig.ready()``:
+matches imports no app above it (tournaments, clubs, rulings...). Each hook here is a
+:class:`core.hooks.Hook`; those apps connect to them in their ``receivers.py``, from their
+``AppConfig.ready()``:
 
 - result hooks: what they must do when a match's result changes (settle its disputes, advance
   its event's draw), called by the matches services;
 - match and player contexts: what a match or a player belongs to (an event, a club and its night,
   a home club), which they hold in their own link rows; how matches creates, joins, audits,
   shows and serializes it (see :class:`MatchContext`).
-- player sections: the lists a player's page shows of what he did above matches (the events he
-  played, the clubs he belongs to; see :class:`PlayerSection`).
+- the pages' sections: what a player's page and a match's page show of what the apps above
+  know (the events he played, the clubs he belongs to, his home club, a match's event, the
+  analysis; see :class:`PageSection`).
 
 The result hooks
 ----------------
@@ -37,55 +39,12 @@ from typing import Any
 
 from django.db.models import Q
 
+from core.hooks import Hook
+
 #: Callbacks about the match's own records (its disputes) run first...
 ORDER_MATCH_RECORDS = 10
 #: ...then those that build on the result elsewhere (an event's draw).
 ORDER_BUILT_ON = 20
-
-
-@dataclass(frozen=True)
-class _Callback:
-    order: int
-    name: str
-    callback: Callable[..., None]
-
-
-class Hook:
-    """Callbacks called one after the other, in a fixed order, with the same keyword arguments.
-
-    ``payload`` names the keyword arguments every callback receives (and :meth:`send` must be
-    given exactly those). A callback is registered under a ``name``: registering the same name
-    again replaces it, so an ``AppConfig.ready()`` that runs twice registers once.
-    """
-
-    def __init__(self, name: str, payload: tuple[str, ...]):
-        self.name = name
-        self.payload = payload
-        self._callbacks: dict[str, _Callback] = {}
-
-    def connect(self, callback: Callable[..., None], *, name: str, order: int) -> None:
-        self._callbacks[name] = _Callback(order, name, callback)
-
-    def disconnect(self, name: str) -> None:
-        self._callbacks.pop(name, None)
-
-    def receivers(self) -> list[str]:
-        """The registered callbacks' names, in the order they are called."""
-        return [c.name for c in self._ordered()]
-
-    def _ordered(self) -> list[_Callback]:
-        return sorted(self._callbacks.values(), key=lambda c: (c.order, c.name))
-
-    def send(self, **payload) -> None:
-        """Call every callback with ``payload``, in order. An exception stops the others and
-        propagates to the caller (whose transaction then rolls back)."""
-        if set(payload) != set(self.payload):
-            raise TypeError(f"{self.name} is sent with {', '.join(self.payload)}, not {', '.join(sorted(payload))}")
-        for entry in self._ordered():
-            entry.callback(**payload)
-
-    def __repr__(self) -> str:
-        return f"<Hook {self.name}: {', '.join(self.receivers()) or 'no receivers'}>"
 
 
 #: A match's result is confirmed: agreed by both sides, entered or overridden by its director, or
@@ -230,40 +189,24 @@ class PlayerContext:
     apply_filter: Callable[[Any, dict], Any] | None = None
 
 
-_match_contexts: dict[str, MatchContext] = {}
-_player_contexts: dict[str, PlayerContext] = {}
-
-
-def match_context_register(context: MatchContext) -> None:
-    """Register (or, under the same name, replace) a match context."""
-    _match_contexts[context.name] = context
-
-
-def player_context_register(context: PlayerContext) -> None:
-    """Register (or, under the same name, replace) a player context."""
-    _player_contexts[context.name] = context
-
-
-def match_contexts() -> list[MatchContext]:
-    return sorted(_match_contexts.values(), key=lambda c: (c.order, c.name))
-
-
-def player_contexts() -> list[PlayerContext]:
-    return sorted(_player_contexts.values(), key=lambda c: (c.order, c.name))
+#: What a match can belong to: :class:`MatchContext` objects (``match_contexts.register``).
+match_contexts = Hook("match_contexts", doc="what a match belongs to (MatchContext)")
+#: What a player belongs to: :class:`PlayerContext` objects.
+player_contexts = Hook("player_contexts", doc="what a player belongs to (PlayerContext)")
 
 
 def match_joins() -> tuple[str, ...]:
     """The select_related paths that reading every match context needs."""
-    return tuple(path for context in match_contexts() for path in context.joins)
+    return tuple(path for context in match_contexts.entries() for path in context.joins)
 
 
 def player_joins() -> tuple[str, ...]:
-    return tuple(path for context in player_contexts() for path in context.joins)
+    return tuple(path for context in player_contexts.entries() for path in context.joins)
 
 
 def match_context_inputs() -> tuple[str, ...]:
     """Every key ``match_create(context=...)`` takes."""
-    return tuple(name for context in match_contexts() for name in context.inputs)
+    return tuple(name for context in match_contexts.entries() for name in context.inputs)
 
 
 def contexts_prepare(*, created_by, values: dict) -> list[tuple[MatchContext, Attachment]]:
@@ -275,7 +218,7 @@ def contexts_prepare(*, created_by, values: dict) -> list[tuple[MatchContext, At
     if unknown:
         raise TypeError(f"no match context takes {', '.join(sorted(unknown))}")
     prepared = []
-    for context in match_contexts():
+    for context in match_contexts.entries():
         given = {name: values.get(name) for name in context.inputs}
         if context.prepare is None or all(value is None for value in given.values()):
             continue
@@ -292,7 +235,7 @@ def contexts_attach(match, prepared: list[tuple[MatchContext, Attachment]]) -> N
     for context, attachment in prepared:
         attachment.attach(match)
         attached.add(context.name)
-    for context in match_contexts():
+    for context in match_contexts.entries():
         if context.name not in attached:
             type(match)._meta.get_field(context.link).set_cached_value(match, None)
 
@@ -308,7 +251,7 @@ def contexts_attach_many(matches: list, prepared: list[tuple[MatchContext, Attac
             for match in matches:
                 attachment.attach(match)
         attached.add(context.name)
-    for context in match_contexts():
+    for context in match_contexts.entries():
         if context.name not in attached:
             for match in matches:
                 type(match)._meta.get_field(context.link).set_cached_value(match, None)
@@ -318,7 +261,7 @@ def context_members(values: dict):
     """The players a match of ``values`` (``match_create``'s context input, e.g. ``{"event":
     tournament}``) may be between, as a ``Player`` queryset; None when no context limits them."""
     found = None
-    for context in match_contexts():
+    for context in match_contexts.entries():
         for name in context.inputs:
             if values.get(name) is not None and context.members is not None:
                 members = context.members(values[name])
@@ -330,7 +273,7 @@ def audit_ids(match) -> dict[str, int | None]:
     """The ids every audit entry about ``match`` carries besides its own (``tournament_id`` of
     an event's match), read through the contexts' joins."""
     ids: dict[str, int | None] = {}
-    for context in match_contexts():
+    for context in match_contexts.entries():
         if context.audit_ids is not None:
             ids.update(context.audit_ids(match))
     return ids
@@ -338,14 +281,14 @@ def audit_ids(match) -> dict[str, int | None]:
 
 def directs(match, user) -> bool:
     """Whether ``user`` directs ``match`` through one of its contexts (an event's organiser)."""
-    return any(context.directs(match, user) for context in match_contexts() if context.directs is not None)
+    return any(context.directs(match, user) for context in match_contexts.entries() if context.directs is not None)
 
 
 def directed_by(user):
     """A ``Q`` on ``Match``: the matches ``user`` directs through their contexts (never matching
     anything when no context says so)."""
     q = Q(pk__in=[])
-    for context in match_contexts():
+    for context in match_contexts.entries():
         if context.directed_by is not None:
             q |= context.directed_by(user)
     return q
@@ -353,13 +296,13 @@ def directed_by(user):
 
 def director_fields() -> tuple[str, ...]:
     """The ``only()`` paths ``directs`` reads, for a query that loads few columns."""
-    return tuple(path for context in match_contexts() for path in context.director_fields)
+    return tuple(path for context in match_contexts.entries() for path in context.director_fields)
 
 
 def summary(match) -> dict:
     """What the contexts add to the audit log's summary of ``match``."""
     out: dict = {}
-    for context in match_contexts():
+    for context in match_contexts.entries():
         if context.summary is not None:
             out.update(context.summary(match))
     return out
@@ -368,7 +311,7 @@ def summary(match) -> dict:
 def describe(match) -> list[tuple[str, str]]:
     """(label, text) of each context ``match`` belongs to that pages show."""
     lines = []
-    for context in match_contexts():
+    for context in match_contexts.entries():
         text = context.describe(match) if context.describe is not None else None
         if text:
             lines.append((context.label, text))
@@ -378,7 +321,7 @@ def describe(match) -> list[tuple[str, str]]:
 def mat_tags(match) -> dict[str, str]:
     """The .mat tags the contexts of ``match`` give (``Event``: the event's name)."""
     tags = {}
-    for context in match_contexts():
+    for context in match_contexts.entries():
         if context.mat_tag and context.describe is not None:
             text = context.describe(match)
             if text:
@@ -387,9 +330,10 @@ def mat_tags(match) -> dict[str, str]:
 
 
 def describe_player(player) -> list[tuple[str, str]]:
-    """(label, text) of each context ``player`` belongs to that his page shows."""
+    """(label, text) of each context ``player`` belongs to (his home club), as the directory and
+    the admin show it."""
     lines = []
-    for context in player_contexts():
+    for context in player_contexts.entries():
         text = context.describe(player) if context.describe is not None else None
         if text:
             lines.append((context.label, text))
@@ -401,7 +345,7 @@ def context_vouches(match, players: list) -> bool:
     rows): an event for the players who accepted it and whom it is really run for, a club for its
     members. A director's result keeps the consent of such a side (``consent_after_override``)."""
     return any(context.vouches_for is not None and context.vouches_for(match, players)
-               for context in match_contexts())
+               for context in match_contexts.entries())
 
 
 def vouched(prepared: list[tuple[MatchContext, Attachment]], players: list) -> bool:
@@ -409,15 +353,18 @@ def vouched(prepared: list[tuple[MatchContext, Attachment]], players: list) -> b
     return any(attachment.vouches is not None and attachment.vouches(players) for _, attachment in prepared)
 
 
-# --- a player's record on his page -------------------------------------------------------------------
+# --- the sections of a player's page and of a match's page --------------------------------------------
 #
-# What a player did above matches (the events he played, the clubs he belongs to) is known to the
-# apps that hold it. Each registers a :class:`PlayerSection`; his page lists every section's items.
+# What the apps above know of a player (the events he played, the clubs he belongs to, his home club,
+# his PR over time) or of a match (its event, its analysis) shows on his or its page without matches
+# naming them: each app registers a :class:`PageSection` on :data:`player_page` or :data:`match_page`.
+# The page shows the sections by order, then name: the facts among the page's own facts (its ``<dl>``),
+# the lists and the drawn sections after the page's own (a player's rating history; a match's board).
 
 
 @dataclass(frozen=True)
 class PlayerItem:
-    """One line of a section of a player's page: ``text`` (an event's or a club's name), where it
+    """One line of a list of a player's page: ``text`` (an event's or a club's name), where it
     links (``url``, or empty), a date (``on``, or None) and a short ``note`` ("finished",
     "organiser"), all ready to show (translated)."""
 
@@ -428,33 +375,72 @@ class PlayerItem:
 
 
 @dataclass(frozen=True)
-class PlayerSection:
-    """A list on a player's page, registered by the app that holds its rows.
+class PageSection:
+    """A section of a player's or a match's page, registered by the app that knows what it shows.
+    It is one of three kinds, by which callable it gives:
 
-    - ``name``: the registration key (``events``, ``clubs``); ``order``: sections are shown by
-      order, then name;
-    - ``title`` and ``empty``: its heading and the sentence shown when it has no item;
-    - ``items(player, limit)``: at most ``limit`` :class:`PlayerItem`, newest first, read in a
-      fixed number of queries however many rows the player has (his page's query count is tested).
+    - ``fact(obj)``: a line of the page's facts, ``title`` its label (his home club; the match's
+      event and round), or None for nothing to show;
+    - ``items(obj, limit)``: a list under the heading ``title``, at most ``limit``
+      :class:`PlayerItem`, newest first, with ``empty`` the sentence shown when it has none (the
+      events he played, his clubs);
+    - ``render(request, obj)``: the section's HTML (safe, translated: the app's own template), or ""
+      for nothing to show (the analysis).
+
+    ``name``: the registration key (the list's ``id`` and class on the page); ``order``: sections
+    are shown by order, then name. ``obj`` is the page's ``Player`` or ``Match``. A fixed number of
+    queries, whatever the size of what it shows (the pages' query counts are tested).
     """
 
     name: str
     order: int
-    title: Any
-    empty: Any
-    items: Callable[[Any, int], list[PlayerItem]]
+    title: Any = ""
+    empty: Any = ""
+    fact: Callable[[Any], str | None] | None = None
+    items: Callable[[Any, int], list[PlayerItem]] | None = None
+    render: Callable[[Any, Any], str] | None = None
 
 
-_player_sections: dict[str, PlayerSection] = {}
+#: The sections of a player's page (:class:`PageSection`, ``obj`` a ``Player``).
+player_page = Hook("player_page", doc="the sections of a player's page (PageSection)")
+#: The sections of a match's page (:class:`PageSection`, ``obj`` a ``Match``).
+match_page = Hook("match_page", doc="the sections of a match's page (PageSection)")
 
 
-def player_section_register(section: PlayerSection) -> None:
-    """Register (or, under the same name, replace) a :class:`PlayerSection`."""
-    _player_sections[section.name] = section
+@dataclass(frozen=True)
+class PagePart:
+    """A list or a drawn section of a page, ready for its template: ``html`` (a drawn section),
+    else the list's ``name``, ``title``, ``empty`` and ``items``."""
+
+    name: str
+    title: str = ""
+    empty: str = ""
+    items: list[PlayerItem] = field(default_factory=list)
+    html: str = ""
 
 
-def player_sections() -> list[PlayerSection]:
-    return sorted(_player_sections.values(), key=lambda s: (s.order, s.name))
+def page_facts(page: Hook, obj) -> list[tuple[str, str]]:
+    """(label, text) of each fact section of ``page`` that has something to say of ``obj``, in order."""
+    lines = []
+    for section in page.entries():
+        text = section.fact(obj) if section.fact is not None else None
+        if text:
+            lines.append((str(section.title), text))
+    return lines
+
+
+def page_parts(page: Hook, request, obj, *, limit: int) -> list[PagePart]:
+    """The lists and drawn sections of ``page`` for ``obj``, in order; a drawn section with nothing
+    to show is left out, a list without items shows its ``empty`` sentence."""
+    parts = []
+    for section in page.entries():
+        if section.render is not None:
+            html = section.render(request, obj)
+            if html:
+                parts.append(PagePart(section.name, html=html))
+        elif section.items is not None:
+            parts.append(PagePart(section.name, str(section.title), str(section.empty), section.items(obj, limit)))
+    return parts
 
 
 # --- who answers for a player ------------------------------------------------------------------------
@@ -473,20 +459,16 @@ class PlayerDirector:
     directs: Callable[[Any, Any], bool]
 
 
-_player_directors: dict[str, PlayerDirector] = {}
-
-
-def player_director_register(director: PlayerDirector) -> None:
-    """Register (or, under the same name, replace) a :class:`PlayerDirector`."""
-    _player_directors[director.name] = director
+#: Who directs a player: :class:`PlayerDirector` objects, asked by name.
+player_directors = Hook("player_directors", doc="who directs a player (PlayerDirector)")
 
 
 def directs_player(user, player_id: int) -> bool:
     """Whether ``user`` directs an event or a club the player ``player_id`` plays in, by any
-    registered app."""
+    registered app (asked by name, the first yes answers)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return any(_player_directors[name].directs(user, player_id) for name in sorted(_player_directors))
+    return any(director.directs(user, player_id) for director in player_directors.entries())
 
 
 # --- who decides a claim of a player -------------------------------------------------------------------
@@ -517,12 +499,8 @@ class ClaimDirector:
     tied: Callable[[Any], Any] | None = None
 
 
-_claim_directors: dict[str, ClaimDirector] = {}
-
-
-def claim_director_register(director: ClaimDirector) -> None:
-    """Register (or, under the same name, replace) a :class:`ClaimDirector`."""
-    _claim_directors[director.name] = director
+#: Who decides a player's claim: :class:`ClaimDirector` objects, by name.
+claim_directors = Hook("claim_directors", doc="who decides a claim of a player (ClaimDirector)")
 
 
 def claim_directed(user, field: str = "player_id") -> Q:
@@ -532,8 +510,8 @@ def claim_directed(user, field: str = "player_id") -> Q:
     q = Q(pk__in=[])
     if not getattr(user, "is_authenticated", False):
         return q
-    for name in sorted(_claim_directors):
-        q |= Q(**{f"{field}__in": _claim_directors[name].players(user)})
+    for director in claim_directors.entries():
+        q |= Q(**{f"{field}__in": director.players(user)})
     return q
 
 
@@ -544,8 +522,7 @@ def claim_decidable(user) -> Q:
     q = claim_directed(user) & ~Q(user_id=getattr(user, "pk", None))
     if not getattr(user, "is_authenticated", False):
         return q
-    for name in sorted(_claim_directors):
-        director = _claim_directors[name]
+    for director in claim_directors.entries():
         if director.entered is not None:
             q &= ~Q(player_id__in=director.entered(user))
         if director.tied is not None:
@@ -557,7 +534,7 @@ def claim_decidable(user) -> Q:
 #
 # An app above may keep rows about a match for good (a dispute: its match is PROTECTed). Such a
 # match has started, whatever its status: an event's draw must not drop and re-create it. The app
-# registers a :class:`MatchRecord`; whoever would drop a match asks :func:`match_records`.
+# registers a :class:`MatchRecord` on :data:`match_records`; whoever would drop a match asks them.
 
 
 @dataclass(frozen=True)
@@ -575,17 +552,8 @@ class MatchRecord:
     exists: Callable[[], Any]
 
 
-_match_records: dict[str, MatchRecord] = {}
-
-
-def match_record_register(record: MatchRecord) -> None:
-    """Register ``record`` (again under the same name: replaced)."""
-    _match_records[record.name] = record
-
-
-def match_records() -> list[MatchRecord]:
-    """The registered records, by name."""
-    return [_match_records[name] for name in sorted(_match_records)]
+#: The records kept about a match: :class:`MatchRecord` objects, by name (``match_records.entries()``).
+match_records = Hook("match_records", doc="rows kept about a match for good (MatchRecord)")
 
 
 # --- a guest player claimed by a user ------------------------------------------------------------------
@@ -593,30 +561,12 @@ def match_records() -> list[MatchRecord]:
 # A guest player (no user: a walk-in, an imported name) becomes a user's when the user accepts an
 # invitation to claim him (matches.services.guests). Rows above matches that stand for the guest
 # rather than for his player (a club membership held by the player, clubs.Membership) follow him to
-# the user: each app registers a :class:`PlayerClaimed`.
+# the user.
 
-
-@dataclass(frozen=True)
-class PlayerClaimed:
-    """``claimed(player, user, actor)``: called inside the claim's transaction, after the player is
-    the user's; moves what the app holds for the guest to the user (and audits it)."""
-
-    name: str
-    claimed: Callable[[Any, Any, Any], None]
-
-
-_players_claimed: dict[str, PlayerClaimed] = {}
-
-
-def player_claimed_register(handler: PlayerClaimed) -> None:
-    """Register (or, under the same name, replace) a :class:`PlayerClaimed`."""
-    _players_claimed[handler.name] = handler
-
-
-def player_claimed(player, user, actor) -> None:
-    """Tell every registered app, by name, that ``player`` is now ``user``'s."""
-    for name in sorted(_players_claimed):
-        _players_claimed[name].claimed(player, user, actor)
+#: A guest player is now a user's. Payload: ``player``, ``user`` and ``actor``; sent inside the
+#: claim's transaction, after the player is the user's: each callback moves what its app holds for
+#: the guest to the user (and audits it).
+player_claimed = Hook("player_claimed", ("player", "user", "actor"))
 
 
 # --- records that keep a player ------------------------------------------------------------------------
@@ -637,69 +587,13 @@ class PlayerKeeper:
     keeps: Callable[[int], bool]
 
 
-_player_keepers: dict[str, PlayerKeeper] = {}
-
-
-def player_keeper_register(keeper: PlayerKeeper) -> None:
-    """Register (or, under the same name, replace) a :class:`PlayerKeeper`."""
-    _player_keepers[keeper.name] = keeper
+#: What keeps a player from being removed: :class:`PlayerKeeper` objects, by name.
+player_keepers = Hook("player_keepers", doc="records that keep a player (PlayerKeeper)")
 
 
 def player_kept_by(player_id: int) -> list[str]:
     """The words of every registered app that holds records of ``player_id``, by name."""
-    return [str(_player_keepers[name].why) for name in sorted(_player_keepers)
-            if _player_keepers[name].keeps(player_id)]
-
-
-# --- sections of a match's or a player's page drawn by an app above -----------------------------------
-#
-# An app above matches may show what it knows of a match or a player on their pages (the analysis of
-# a match: each side's PR; a player's PR over time) without matches naming it: it registers a
-# :class:`PageFragment`, whose ``render`` gives the HTML of its section, drawn from its own template.
-
-
-@dataclass(frozen=True)
-class PageFragment:
-    """A section of a page of matches, drawn by the app that registers it.
-
-    - ``name``: the registration key; ``order``: fragments are shown by order, then name;
-    - ``render(request, obj)``: the section's HTML (safe, translated: the app's own template), or
-      "" for nothing to show. ``obj`` is the page's ``Match`` (match fragments) or ``Player``
-      (player fragments). A fixed number of queries, whatever the size of what it shows (the
-      pages' query counts are tested).
-    """
-
-    name: str
-    order: int
-    render: Callable[[Any, Any], str]
-
-
-_match_fragments: dict[str, PageFragment] = {}
-_player_fragments: dict[str, PageFragment] = {}
-
-
-def match_fragment_register(fragment: PageFragment) -> None:
-    """Register (or, under the same name, replace) a section of the match page."""
-    _match_fragments[fragment.name] = fragment
-
-
-def player_fragment_register(fragment: PageFragment) -> None:
-    """Register (or, under the same name, replace) a section of the player page."""
-    _player_fragments[fragment.name] = fragment
-
-
-def match_fragments(request, match) -> list[str]:
-    """The HTML of every registered section of ``match``'s page that has something to show, in order."""
-    out = [fragment.render(request, match) for fragment in
-           sorted(_match_fragments.values(), key=lambda f: (f.order, f.name))]
-    return [html for html in out if html]
-
-
-def player_fragments(request, player) -> list[str]:
-    """The HTML of every registered section of ``player``'s page that has something to show, in order."""
-    out = [fragment.render(request, player) for fragment in
-           sorted(_player_fragments.values(), key=lambda f: (f.order, f.name))]
-    return [html for html in out if html]
+    return [str(keeper.why) for keeper in player_keepers.entries() if keeper.keeps(player_id)]
 
 
 # --- marks on the moments of a game --------------------------------------------------------------------
@@ -743,14 +637,5 @@ class MoveMarker:
     previous_label: Any = ""
 
 
-_move_markers: dict[str, MoveMarker] = {}
-
-
-def move_marker_register(marker: MoveMarker) -> None:
-    """Register (or, under the same name, replace) a :class:`MoveMarker`."""
-    _move_markers[marker.name] = marker
-
-
-def move_markers() -> list[MoveMarker]:
-    """The registered markers, by name."""
-    return [_move_markers[name] for name in sorted(_move_markers)]
+#: The marks on a game's moments: :class:`MoveMarker` objects, by name (``move_markers.entries()``).
+move_markers = Hook("move_markers", doc="marks on the moments of a game (MoveMarker)")

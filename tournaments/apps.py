@@ -5,7 +5,7 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from . import desk_audit, hooks
+        from . import desk_audit, receivers
 
-        hooks.register()
+        receivers.connect()
         desk_audit.register()

@@ -1,249 +1,151 @@
-"""How tournaments hangs on matches (see ``matches.hooks``), registered by
-:class:`tournaments.apps.TournamentsConfig` when the app is ready.
+"""What tournaments offers the apps above it, which it never imports (each a
+:class:`core.hooks.Hook`; the apps above connect to them in their ``receivers.py``).
 
-- The event context: an event holds its matches (``EventMatch``); ``match_create(context={"event":
-  tournament})`` links a new match to it (its organiser, unless given: the event's); the event's
-  organiser directs every match of the event, whoever the match's own organiser is; the matches
-  API takes, filters on and answers ``event`` as before; every audit entry about an event's match
-  carries the event's id (the event's audit log shows it); a match's page and its .mat file name
-  the event, and in an elimination event the round ("Losers' round 2").
-- Consent for the record (``matches.services.consent``): an event vouches for its matches'
-  sides (their consent is given at creation), and an event's organiser may confirm for one of
-  its entrants a match outside any event (``_directs_player``).
-- The result hooks: a confirmed, overridden or reopened result of an event's match syncs the
-  event's draw in the same transaction (``tournament_result_confirmed``), after the match's own
-  records (``ORDER_BUILT_ON``): a change the draw refuses rolls the whole change back.
-- The depth of the analysis of an event's matches (``Tournament.analysis_plies``), given to
-  analysis through ``analysis.hooks.plies_source_register`` (analysis imports no tournaments).
-- The events a player played: a section of his page (``EVENTS_SECTION``), the events he entered
-  alone, in a pair or in a team (not withdrawn), the latest first.
+- :data:`round_paired`: a round's pairings were made. Sent by a tournaments service inside the
+  change's transaction, so a listener's writes (webhooks) commit or roll back with the change.
+  ``tournament`` (locked), ``round_number`` (the Swiss round; None for a draw that pairs its first
+  matches at once: a bracket or a round robin), ``pairings`` (each as
+  ``tournaments.services.audit.pairing_summary`` gives it, with the entrants' names) and ``actor``.
+- :data:`event_hosts`: who hosts an event (clubs: an :class:`EventHost`); ``tournaments.hosts``
+  asks it.
+- :data:`finish_checks`: what else keeps an event from being finished (:class:`FinishCheck`;
+  rulings: a dispute still open on one of the event's matches). ``tournament_finish`` asks them
+  all (:func:`finish_blockers`), in the order of their names, inside its transaction with the
+  event locked, and refuses to finish while any says why.
+- :data:`desk_alerts`: what to put first on an event's round desk (:class:`DeskAlert`; rulings: the
+  disputes still open on the event's matches, each with a link).
 
-And how the apps above tournaments hang on it (tournaments imports none of them):
-
-- Finish checks (:class:`FinishCheck`): what else keeps an event from being finished. An app
-  above registers one in its ``AppConfig.ready()`` (rulings: a dispute still open on one of the
-  event's matches); ``tournament_finish`` asks them all, in the order of their names, inside its
-  transaction with the event locked, and refuses to finish while any says why. (The registry
-  itself is :mod:`tournaments.finish_checks`, which the services import without a cycle; it is
-  named here with the other hooks.)
+It imports nothing of tournaments (not even its models, which read an event's host through
+``tournaments.hosts``), so any module of the app imports it at its top without a cycle.
 """
 
 from __future__ import annotations
 
-from django.db.models import F, Q
-from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
-from rest_framework import serializers
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
-from analysis import hooks as analysis_hooks
-from core.errors import NotAllowed
-from matches import hooks
-from matches.models import Player
+from django.db.models import QuerySet
 
-from . import hosts
-from .api.serializers.events import EventBriefSerializer
-from .finish_checks import FinishCheck, finish_blockers, finish_check_register, finish_check_unregister, finish_checks
-from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
-from .selectors.event import match_round_name, round_label
-from .services import tournament_result_confirmed
-from .services.acceptance import Vouching, event_vouches
+from core.hooks import Hook
 
-# --- the event context ----------------------------------------------------------------------------
+round_paired = Hook("round_paired", ("tournament", "round_number", "pairings", "actor"))
 
 
-def _prepare(*, created_by, event: Tournament) -> hooks.Attachment:
-    def attach(match) -> None:
-        EventMatch.objects.create(match=match, tournament=event)
-
-    def attach_many(matches) -> None:
-        # Building each link caches it on its match (a one-to-one), as create() does.
-        EventMatch.objects.bulk_create([EventMatch(match=match, tournament=event) for match in matches])
-
-    # The event vouches for the players who stand behind it and whom it is run for, and for its
-    # players without an account (see services.acceptance); read once for all its new matches.
-    return hooks.Attachment(attach=attach, organiser=event.organiser, vouches=Vouching(event).vouches,
-                            attach_many=attach_many)
-
-
-def _vouches_for(match, players) -> bool:
-    event = event_of(match)
-    return event is not None and event_vouches(event, players)
-
-
-def _directs_player(user, player_id: int) -> bool:
-    """``user`` organises an event the player is in and the event vouches for him: a player with
-    an account who accepted it (and the event is run for him: see ``services.acceptance``), or a
-    player without one entered in it (alone, in a pair or in a team)."""
-    guest = Q(side__player_a_id=player_id, side__player_a__user__isnull=True) | Q(
-        side__player_b_id=player_id, side__player_b__user__isnull=True)
-    if Entry.objects.filter(guest, tournament__organiser_id=user.pk).exists() or TeamMember.objects.filter(
-            tournament__organiser_id=user.pk, player_id=player_id, player__user__isnull=True).exists():
-        return True
-    accepted = Tournament.objects.filter(organiser_id=user.pk, acceptances__player_id=player_id)
-    if user.is_organiser:
-        return accepted.exists()
-    # A club's owner without the organiser role runs his club's events for its members only.
-    return any(event.club is not None and hosts.member_players(event.club.pk, [player_id])
-               for event in accepted.select_related(*hosts.host_joins()))
+# --- who hosts an event ---------------------------------------------------------------------------
+#
+# An event may stand on a club's calendar, and its draw may keep two players of one club apart
+# (``forbid_same_club``). Clubs stand above tournaments: the link between an event and its club
+# (``clubs.ClubEvent``) and a player's home club (``clubs.HomeClub``) are the club's records, and
+# tournaments never names them. The clubs app connects an :class:`EventHost`; tournaments asks it
+# (``tournaments.hosts``):
+#
+# - which hosts a user may put a new event on (the new-event form's choices);
+# - to check a host for a new event before anything is written (DomainError ``unknown_club``,
+#   NotAllowed ``not_club_manager``) and then to link the saved event, in the same transaction;
+# - which ``select_related`` path reads an event's host, how to read it and how to filter on it
+#   (the events list and API: ``?club=``, the ``club`` brief);
+# - the home club of each player, for the same-club rule of the draw;
+# - which of some players are members of a host by their own act (their accepted membership): an
+#   event on a club's calendar is run for them by its club even when its organiser has not the
+#   organiser role (``member_players``: the event vouches for their results, see ``tournaments.receivers``);
+# - which hosts a user runs events of without the organiser role (a club's owner, for his club's
+#   events: ``owned_choices``): such a user may create an event only on one of them
+#   (``tournaments.services.events.may_create_events`` and ``tournament_create``), and then runs it
+#   as its organiser like any other.
+#
+# With no host connected (a project without clubs), no event has a host, the choices are empty and
+# a host asked for is refused as unknown.
 
 
-def _players_in(entries, members, links=None) -> Q:
-    """A ``Q`` on ``Player``: the players of ``entries`` (their sides), of ``members`` (team
-    members) and, when given, of the matches of ``links`` (``EventMatch`` rows)."""
-    q = (Q(pk__in=entries.values("side__player_a")) | Q(pk__in=entries.values("side__player_b"))
-         | Q(pk__in=members.values("player")))
-    if links is not None:
-        for side in ("side0", "side1"):
-            q |= Q(pk__in=links.values(f"match__{side}__player_a")) | Q(pk__in=links.values(f"match__{side}__player_b"))
-    return q
+@dataclass(frozen=True)
+class EventHost:
+    """What the hosting app says about events; every callable is the hosting app's own.
+
+    - ``joins``: the ``select_related`` paths from ``Tournament`` that :attr:`host_of` reads;
+    - ``choices(user)``: ``(id, name)`` of the hosts ``user`` may put a new event on;
+    - ``prepare(user, host_id)``: checks the host (raises DomainError / NotAllowed) and returns a
+      callable that links a saved event to it;
+    - ``host_of(tournament)``: the event's host (a row with ``pk`` and ``name``) or None;
+    - ``filter(tournaments, host_id)``: the events of that host among ``tournaments``;
+    - ``player_clubs(player_ids)``: each player's home club id, for those that have one;
+    - ``owned_choices(user)``: ``(id, name)`` of the hosts whose events ``user`` may create and
+      run without the organiser role (none unless the host says so);
+    - ``member_players(host_id, player_ids)``: those of the players (ids) whose account holds an
+      active membership of the host, which they asked for or accepted (none unless the host says so).
+    """
+
+    joins: tuple[str, ...]
+    choices: Callable[[Any], list[tuple[int, str]]]
+    prepare: Callable[[Any, int], Callable[[Any], None]]
+    host_of: Callable[[Any], Any]
+    filter: Callable[[QuerySet, int], QuerySet]
+    player_clubs: Callable[[Iterable[int]], dict[int, int]]
+    owned_choices: Callable[[Any], list[tuple[int, str]]] = lambda user: []
+    member_players: Callable[[int, Iterable[int]], set[int]] = lambda host_id, player_ids: set()
 
 
-def _claim_players(user):
-    """The players of the events ``user`` organises: entrants (alone, in a pair, in a team) and
-    the players of their matches. Whose claims he may decide (``hooks.ClaimDirector``)."""
-    events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
-    return Player.objects.filter(_players_in(
-        Entry.objects.filter(tournament_id__in=events, side__isnull=False),
-        TeamMember.objects.filter(tournament_id__in=events), EventMatch.objects.filter(tournament_id__in=events),
-    )).values("pk")
+#: The events' host: one :class:`EventHost` at most (connected by name; the first by name answers).
+event_hosts = Hook("event_hosts", doc="who hosts an event (EventHost)")
 
 
-def _claim_entered(user):
-    """The players ``user`` put in events himself, whose claims he may not decide: those of the
-    entries he made (alone, in a pair, in a team), those of his events' entries made before who
-    entered was kept (his, as their organiser's), and the players of the matches he created or
-    imported in his events."""
-    events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
-    entries = Entry.objects.filter(Q(entered_by_id=user.pk) | Q(tournament_id__in=events, entered_by__isnull=True))
-    return Player.objects.filter(_players_in(
-        entries, TeamMember.objects.filter(team__entry__in=entries),
-        EventMatch.objects.filter(tournament_id__in=events, match__created_by_id=user.pk),
-    )).values("pk")
+# --- what keeps an event from being finished --------------------------------------------------------
 
 
-def _claim_tied(user):
-    """The users tied to ``user`` through events: the account holders entered in his events."""
-    events = Tournament.objects.filter(organiser_id=user.pk).values("pk")
-    return Player.objects.filter(_players_in(
-        Entry.objects.filter(tournament_id__in=events, side__isnull=False),
-        TeamMember.objects.filter(tournament_id__in=events),
-    ), user__isnull=False).values("user_id")
+@dataclass(frozen=True)
+class FinishCheck:
+    """What an app above tournaments says against finishing an event.
+
+    ``blocking(tournament)`` returns one sentence, marked for translation, for each thing that
+    keeps the event from being finished (e.g. "the dispute on Ana v Bob, round 2, opened on
+    1 Dec is still open"), or an empty list. It only reads: it runs inside
+    ``tournament_finish``'s transaction, with the event's row locked."""
+
+    name: str
+    blocking: Callable[[Any], list[str]]
 
 
-def _entrants(event: Tournament):
-    """The players who entered ``event``: alone, in a pair or in a team."""
-    return Player.objects.filter(
-        Q(pk__in=Entry.objects.filter(tournament=event, side__isnull=False).values("side__player_a"))
-        | Q(pk__in=Entry.objects.filter(tournament=event, side__player_b__isnull=False).values("side__player_b"))
-        | Q(pk__in=TeamMember.objects.filter(tournament=event).values("player"))
-    )
+#: What keeps an event from being finished: :class:`FinishCheck` objects, asked by name.
+finish_checks = Hook("finish_checks", doc="what keeps an event from being finished (FinishCheck)")
 
 
-def _may_create(user, values: dict) -> None:
-    event = values.get("event")
-    if event is not None and not (user.is_staff or event.organiser_id == user.pk):
-        raise NotAllowed("only the event's organiser may add a match to it", code="not_event_organiser")
+def finish_blockers(tournament) -> list[str]:
+    """Every check's sentences against finishing ``tournament``, checks in the order of their
+    names (never the order the apps happen to be loaded)."""
+    return [sentence for check in finish_checks.entries() for sentence in check.blocking(tournament)]
 
 
-def _directs(match, user) -> bool:
-    event = event_of(match)
-    return event is not None and event.organiser_id == user.pk
+# --- what comes first on an event's round desk ------------------------------------------------------
 
 
-def _describe(match) -> str | None:
-    """The event's name, and in an elimination event the round ("Spring Open, Losers' round 2")."""
-    event = event_of(match)
-    if event is None:
-        return None
-    name = match_round_name(tournament=event, match_id=match.pk)
-    if name is None:
-        return event.name
-    return _("%(event)s, %(round)s") % {"event": event.name, "round": round_label(name)}
+@dataclass(frozen=True)
+class DeskItem:
+    """One line of an alert: a sentence for the director and the page that deals with it."""
+
+    text: str
+    href: str
 
 
-EVENT_CONTEXT = hooks.MatchContext(
-    name="event",
-    order=10,
-    link="event_link",
-    joins=(EVENT_JOIN,),
-    inputs=("event",),
-    prepare=_prepare,
-    audit_ids=lambda match: {"tournament_id": event_id_of(match)},
-    summary=lambda match: {"event": event_id_of(match)},
-    directs=_directs,
-    directed_by=lambda user: Q(event_link__tournament__organiser=user),
-    director_fields=(f"{EVENT_JOIN}__organiser",),
-    input_fields=lambda: {
-        "event": serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all(), required=False, allow_null=True),
-    },
-    may_create=_may_create,
-    filter_fields=lambda: {
-        "event": serializers.IntegerField(required=False, min_value=1, help_text="a tournament id"),
-    },
-    apply_filter=lambda matches, values: matches.filter(event_link__tournament_id=values["event"]),
-    response_fields=lambda: {"event": EventBriefSerializer(source="event_link.tournament", allow_null=True)},
-    label=_("Event"),
-    describe=_describe,
-    mat_tag="Event",
-    members=_entrants,
-    vouches_for=_vouches_for,
-)
+@dataclass(frozen=True)
+class DeskAlert:
+    """``items(tournament)``: the lines to show first on the event's desk (a fixed number of
+    queries whatever the event's size), or an empty list. ``title``: the heading they go under."""
+
+    name: str
+    title: object
+    items: Callable[[Any], list[DeskItem]]
 
 
-# --- the result hooks -----------------------------------------------------------------------------
+#: What an event's round desk shows first: :class:`DeskAlert` objects, by name.
+desk_alerts = Hook("desk_alerts", doc="what an event's round desk shows first (DeskAlert)")
 
 
-def _result_changed(*, match, **_payload) -> None:
-    tournament_result_confirmed(match=match)
-
-
-# --- the events a player played (his page) ---------------------------------------------------------
-
-
-_EVENT_NOTES = {
-    Tournament.Status.FINISHED: _("finished"),
-    Tournament.Status.RUNNING: _("under way"),
-}
-
-
-def _events_played(player, limit: int) -> list[hooks.PlayerItem]:
-    """The events ``player`` entered (alone, in a pair or in a team; not withdrawn), the latest
-    first, in one query."""
-    entered = (Q(entries__side__player_a=player) | Q(entries__side__player_b=player)) & ~Q(
-        entries__status=Entry.Status.WITHDRAWN)
-    events = (Tournament.objects.filter(entered | Q(teams__members__player=player)).distinct()
-              .exclude(status=Tournament.Status.DRAFT)  # a draft is its organiser's alone
-              .order_by(F("starts_on").desc(nulls_last=True), "-created_at", "-id")
-              .only("id", "name", "starts_on", "created_at", "status")[:limit])
-    return [hooks.PlayerItem(text=event.name, url=reverse("tournaments:detail", args=[event.pk]),
-                             on=event.starts_on, note=str(_EVENT_NOTES.get(event.status, _("entered"))))
-            for event in events]
-
-
-EVENTS_SECTION = hooks.PlayerSection(
-    name="events", order=10, title=_("Events played"), empty=_("No events yet."), items=_events_played,
-)
-
-
-def _analysis_plies(match) -> int | None:
-    """The depth an event's match is analysed at (``Tournament.analysis_plies``); None outside an
-    event. Read through the match's joins (``EVENT_JOIN``): no query."""
-    event = event_of(match)
-    return None if event is None else event.analysis_plies
-
-
-def register() -> None:
-    analysis_hooks.plies_source_register("tournaments.event", _analysis_plies)
-    hooks.match_context_register(EVENT_CONTEXT)
-    hooks.player_section_register(EVENTS_SECTION)
-    hooks.player_director_register(hooks.PlayerDirector(name="tournaments.event", directs=_directs_player))
-    hooks.claim_director_register(hooks.ClaimDirector(name="tournaments.event", players=_claim_players,
-                                                        entered=_claim_entered, tied=_claim_tied))
-    hooks.result_confirmed.connect(_result_changed, name="tournaments.tournament_result_confirmed",
-                                   order=hooks.ORDER_BUILT_ON)
-    hooks.result_reopened.connect(_result_changed, name="tournaments.tournament_result_confirmed",
-                                  order=hooks.ORDER_BUILT_ON)
-
-
-__all__ = ["EVENT_CONTEXT", "FinishCheck", "finish_blockers", "finish_check_register", "finish_check_unregister",
-           "finish_checks", "register"]
+def desk_alerts_of(tournament) -> list[tuple[str, list[DeskItem]]]:
+    """Every alert with lines for ``tournament``: ``(title, items)``, in the order of the alerts'
+    names."""
+    out = []
+    for alert in desk_alerts.entries():
+        items = alert.items(tournament)
+        if items:
+            out.append((str(alert.title), items))
+    return out

@@ -6,7 +6,7 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self):
-        # The apps below never import this one: it listens to their hooks (webhooks/hooks.py).
-        from . import hooks
+        # The apps below never import this one: it listens to their hooks (webhooks/receivers.py).
+        from . import receivers
 
-        hooks.register()
+        receivers.connect()

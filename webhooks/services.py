@@ -1,6 +1,6 @@
 """State changes of the webhooks app (one transaction each, audited): subscriptions made, changed
 and removed by whoever manages the event or the club, a delivery sent again from the log, and the
-deliveries a confirmed result, a paired round or a ruling makes (webhooks/hooks.py calls them
+deliveries a confirmed result, a paired round or a ruling makes (webhooks/receivers.py calls them
 inside that change's transaction: they write their Delivery rows and their outbox tasks there, so
 a change that rolls back leaves no delivery and sends nothing).
 
@@ -211,7 +211,7 @@ def deliveries_for_result(*, match) -> list[Delivery]:
 
 
 def deliveries_for_round(*, tournament, round_number: int | None, pairings: list[dict]) -> list[Delivery]:
-    """A round paired, or a draw's first matches (``tournaments.announce.round_paired``)."""
+    """A round paired, or a draw's first matches (``tournaments.hooks.round_paired``)."""
     subscriptions = selectors.subscriptions_for_event(tournament_id=tournament.pk, event="pairings")
     if not subscriptions:
         return []
@@ -222,7 +222,7 @@ def deliveries_for_round(*, tournament, round_number: int | None, pairings: list
 
 
 def deliveries_for_ruling(*, ruling, match) -> list[Delivery]:
-    """A ruling applied (``rulings.announce.ruling_made``): the ruling's outcome and rule and the
+    """A ruling applied (``rulings.hooks.ruling_made``): the ruling's outcome and rule and the
     match as it stands after it."""
     subscriptions = selectors.subscriptions_for_match(match_id=match.pk, event="rulings")
     if not subscriptions:

@@ -1,7 +1,7 @@
 """Walk-in members: a club's owner or organiser adds someone who has no account as a member. He
 is a guest player (matches.services.guests) whose membership names the player instead of a user;
 given his email, he is invited to claim the player, and when he does his membership becomes his
-user's (:func:`membership_guest_claimed`, registered with ``matches.hooks.player_claimed``).
+user's (:func:`membership_guest_claimed`, connected to ``matches.hooks.player_claimed``).
 
 His name is read as the player pickers read it (matches.services.walkins): a name an existing
 player has is that player, never a second one: a guest is made a member the same way, a player

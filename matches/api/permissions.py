@@ -24,7 +24,7 @@ def check_may_create(user, players: list[Player], contexts: dict) -> None:
     match. What the match is to belong to (``contexts``: the create body's context fields) is
     checked first by its context (``may_create``): only the event's organiser (or staff) may add
     a match to an event (NotAllowed ``not_event_organiser``)."""
-    for context in hooks.match_contexts():
+    for context in hooks.match_contexts.entries():
         given = {name: contexts.get(name) for name in context.inputs}
         if context.may_create is not None and any(value is not None for value in given.values()):
             context.may_create(user, given)

@@ -41,7 +41,7 @@ def match_context_fields(kind: str) -> dict:
     """The DRF fields every registered match context gives for ``kind`` (``input_fields``,
     ``filter_fields`` or ``response_fields``), fresh instances, in the contexts' order."""
     fields = {}
-    for context in hooks.match_contexts():
+    for context in hooks.match_contexts.entries():
         factory = getattr(context, kind)
         if factory is not None:
             fields.update(factory())
@@ -52,7 +52,7 @@ def player_context_fields(kind: str) -> dict:
     """The DRF fields every registered player context gives for ``kind`` (``filter_fields`` or
     ``response_fields``), fresh instances, in the contexts' order."""
     fields = {}
-    for context in hooks.player_contexts():
+    for context in hooks.player_contexts.entries():
         factory = getattr(context, kind)
         if factory is not None:
             fields.update(factory())
@@ -422,7 +422,7 @@ class PlayerSerializer(serializers.Serializer):
 
     def get_fields(self):
         extra = {}
-        for context in hooks.player_contexts():
+        for context in hooks.player_contexts.entries():
             if context.response_fields is not None:
                 extra.update(context.response_fields())
         return fields_with(super().get_fields(), extra, after="country")

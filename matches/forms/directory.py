@@ -22,7 +22,7 @@ class DirectoryFilterForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for context in hooks.player_contexts():
+        for context in hooks.player_contexts.entries():
             if context.form_fields is not None:
                 self.fields.update(context.form_fields())
 

@@ -51,7 +51,7 @@ def player_directory(*, q: str = "", country: str = "", contexts: dict | None = 
     players = (Player.objects.select_related(*joins) if joins else Player.objects.all()).order_by("display_name", "id")
     if country:
         players = players.filter(country=country.upper())
-    for context in hooks.player_contexts():
+    for context in hooks.player_contexts.entries():
         if context.apply_filter is None or context.filter_fields is None:
             continue
         given = {name: (contexts or {})[name] for name in context.filter_fields() if (contexts or {}).get(name) is not None}

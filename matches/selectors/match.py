@@ -64,7 +64,7 @@ def match_list(
 
 
 def _filtered_by_contexts(matches: QuerySet[Match], values: dict) -> QuerySet[Match]:
-    for context in hooks.match_contexts():
+    for context in hooks.match_contexts.entries():
         if context.filter_fields is None or context.apply_filter is None:
             continue
         given = {name: values[name] for name in context.filter_fields() if values.get(name) is not None}
@@ -361,7 +361,7 @@ def friendly_match_of(*, organiser, player0: Player, player1: Player) -> Match |
     """The match ``organiser`` runs between ``player0`` (side 0) and ``player1`` (side 1), each
     playing alone, that belongs to no context (no event, no club: a friendly match), the newest if
     there are several; or None."""
-    no_context = {f"{context.link}__isnull": True for context in hooks.match_contexts()}
+    no_context = {f"{context.link}__isnull": True for context in hooks.match_contexts.entries()}
     return Match.objects.filter(organiser=organiser, side0__player_a=player0, side0__player_b__isnull=True,
                                 side1__player_a=player1, side1__player_b__isnull=True, **no_context).first()
 

@@ -171,22 +171,6 @@ def player_rating_recent(player: Player, *, limit: int = HISTORY_ROWS) -> list[t
     return rows
 
 
-@dataclass(frozen=True)
-class PlayerSectionRows:
-    """A section of his page (events played, clubs) with its items."""
-
-    name: str
-    title: str
-    empty: str
-    items: list[hooks.PlayerItem]
-
-
-def player_sections(player: Player, *, limit: int = SECTION_ITEMS) -> list[PlayerSectionRows]:
-    """Every registered section of his page (``matches.hooks.PlayerSection``), in order."""
-    return [PlayerSectionRows(section.name, str(section.title), str(section.empty), section.items(player, limit))
-            for section in hooks.player_sections()]
-
-
 def player_page_get(player_id: int) -> Player:
     """The player of a page, with his user and contexts joined; raises Player.DoesNotExist."""
     return player_get(player_id)

@@ -344,5 +344,5 @@ def invitation_accept(*, token: str, user, statement: str = "") -> Acceptance:
                  before={"name": player.display_name, "user": None},
                  after={"name": player.display_name, "user": user.get_username(), "replaced": replaced})
     claims_close_for_taken(player, user)
-    hooks.player_claimed(player, user, user)
+    hooks.player_claimed.send(player=player, user=user, actor=user)
     return Acceptance(player=player)

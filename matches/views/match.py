@@ -33,6 +33,7 @@ from ..forms.penalties import PenaltyForm
 from ..models import Game, Match, Player, Report
 from ..penalties_text import penalty_text
 from ..selectors.match import game_moments, match_get_readable, match_list, matches_directed_by, with_pending_reports
+from ..selectors.players import SECTION_ITEMS
 from ..services.consent import DECLINE, consent_sides, match_consent
 from ..services.logs import file_sides, log_from_mat, report_games
 from ..services.matches import player_for_user
@@ -174,7 +175,7 @@ def _marks(match: Match, games: list[Game]) -> list[tuple[hooks.MoveMarker, list
     """Every registered marker's marks on ``match``'s stored games (none without games)."""
     if not games:
         return []
-    return [(marker, marker.marks(match)) for marker in hooks.move_markers()]
+    return [(marker, marker.marks(match)) for marker in hooks.move_markers.entries()]
 
 
 def _jumps(marked, game: Game, index: int, link) -> tuple[tuple[str, str, str], ...]:
@@ -304,7 +305,8 @@ def render_detail(
     answerable = consent_sides(match, user)
     context = {
         "match": match,
-        "contexts": hooks.describe(match),
+        # What the apps above say of the match (its event; its analysis): matches.hooks.match_page.
+        "facts": hooks.page_facts(hooks.match_page, match),
         "length": _length_text(match),
         "score": _score_text(match.score0, match.score1),
         "sides": [(index, side, index == my_side) for index, side in enumerate(match.sides)],
@@ -331,8 +333,7 @@ def render_detail(
         "games": [(g, match.sides[g.winner].name, detail_url(match, game=g.number, moment=0),
                    _score_text(g.score0, g.score1)) for g in games],
         "step": _step(request, match, games, my_side or 0, marked=_marks(match, games)),
-        # The sections the apps above draw of this match (its analysis), each from its own template.
-        "fragments": hooks.match_fragments(request, match),
+        "sections": hooks.page_parts(hooks.match_page, request, match, limit=SECTION_ITEMS),
         "reported_games": [(g, _reported_game_text(match, g),
                             detail_url(match, anchor="report-board", report_game=g.number, report_moment=0))
                            for g in reported],

@@ -23,12 +23,12 @@ from ..forms.players import ProfileForm
 from ..models import Player
 from ..selectors.match import match_list, with_pending_reports
 from ..selectors.players import (
+    SECTION_ITEMS,
     player_page_get,
     player_public,
     player_rating_corrections,
     player_rating_points,
     player_rating_recent,
-    player_sections,
     profile_of,
 )
 from ..services.profile import player_profile_update
@@ -79,14 +79,14 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(request, "matches/player.html", {
         "profile": profile,
         "public": player_public(profile),
-        "contexts": hooks.describe_player(profile),
+        # What the apps above say of him (his home club; the events he played, his clubs, his PR
+        # over time), each section from its own app (matches.hooks.player_page).
+        "facts": hooks.page_facts(hooks.player_page, profile),
         "chart": _chart(profile, points),
         "changes": player_rating_recent(profile),
         "rated_count": max(len(points) - 1, 0),
         "corrections": player_rating_corrections(profile),
-        "sections": player_sections(profile),
-        # The sections the apps above draw of him (his PR over time), each from its own template.
-        "fragments": hooks.player_fragments(request, profile),
+        "sections": hooks.page_parts(hooks.player_page, request, profile, limit=SECTION_ITEMS),
         "recent": recent,
         "own": own,
     })

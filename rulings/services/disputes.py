@@ -187,7 +187,7 @@ def dispute_open_automatic(*, match, user, statement: str, scores: list | None =
     ``scores`` (why: the two reported scores that disagree, or the one contested) is kept as data
     and worded where the dispute is read; ``statement`` is the user's own words (perhaps empty).
 
-    Called through ``matches.hooks.result_disputed`` (``rulings.hooks``) inside the reporting
+    Called through ``matches.hooks.result_disputed`` (``rulings.receivers``) inside the reporting
     service's transaction, with the match locked.
     Idempotent: while an automatic dispute of the match is open, it is returned unchanged (the
     partial unique index ``dispute_one_automatic_open_per_match`` refuses a second one).

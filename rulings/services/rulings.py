@@ -50,7 +50,8 @@ from matches.services.reporting import (
     side_of_user,
     user_runs_match,
 )
-from rulings import announce, errors
+from rulings import errors
+from rulings.hooks import ruling_made
 from rulings.labels import RULING_LABELS
 from rulings.models import Appeal, Dispute, Ruling
 from rulings.tasks import rulings_notify_task
@@ -179,7 +180,7 @@ def ruling_apply(*, dispute: Dispute, director, outcome: str, params: dict, rule
                  after={"outcome": outcome, "params": normalised, "dispute": dispute.pk,
                         "appeal": appeal.pk if appeal else None, "changes": _without_logs(after)},
                  note=rule)
-    announce.ruling_made.send(ruling=ruling, match=match)
+    ruling_made.send(ruling=ruling, match=match)
     return ruling
 
 

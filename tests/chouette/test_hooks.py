@@ -1,4 +1,4 @@
-"""The chouette app's answers to clubs' hooks (chouette.hooks, registered in ChouetteConfig.ready()):
+"""The chouette app's answers to clubs' hooks (chouette.receivers, connected in ChouetteConfig.ready()):
 every club page's navigation links the club's tables for its members, and a night's summary (page
 and API) lists the tables played at it, each linked to its page, with each player's net result."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from chouette.hooks import CLUB_LINK, night_chouettes
+from chouette.receivers import CLUB_LINK, night_chouettes
 from clubs import hooks
 from tests.chouette.factories import ids, play, quick, table
 from tests.clubs.factories import ClubNightFactory
@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_app_registers_its_link_and_its_night_answer():
-    assert CLUB_LINK in hooks.club_links()
-    assert hooks.night_chouettes_register(night_chouettes) is night_chouettes  # the one in place: put back
+    assert CLUB_LINK in hooks.club_links.entries()
+    assert hooks.night_chouettes.get("chouette.tables") is night_chouettes
 
 
 def test_the_club_navigation_links_the_tables_for_members_only(cast):

@@ -30,27 +30,29 @@ def night(cast):
     return ClubNightFactory(club=cast.club, opened_by=cast.organiser)
 
 
-def answering(provider):
-    """Stand in for the chouette app's answer for the length of a test, then put its own back."""
-    previous = hooks.night_chouettes_register(provider)
+def answering(monkeypatch, provider):
+    """Stand in for the chouette app's answer for the length of a test (None: nobody answers), then
+    put its own back."""
+    monkeypatch.setattr(hooks.night_chouettes, "_entries", {})
+    if provider is not None:
+        hooks.night_chouettes.connect(provider, name="tests.ledger")
     yield
-    hooks.night_chouettes_register(previous)
 
 
 @pytest.fixture
-def ledger(cast):
+def ledger(cast, monkeypatch):
     """A chouette ledger answering one table, Mia +12.50 and Max -12.50, for any night."""
     mia, max_ = cast.player(cast.members[0]), cast.player(cast.members[1])
     table = hooks.NightChouette(
         id=7, name="Big table", title="Big table", status="open", status_label="Playing", stake=Decimal("2.50"),
         currency="EUR", started_at=dt.datetime(2026, 11, 29, 20, tzinfo=dt.UTC), ended_at=None, url="/tables/7/")
-    yield from answering(lambda night: hooks.NightChouettes(
+    yield from answering(monkeypatch, lambda night: hooks.NightChouettes(
         tables=(table,), totals={max_.pk: Decimal("-12.50"), mia.pk: Decimal("12.50")}))
 
 
 @pytest.fixture
-def no_ledger():
-    yield from answering(None)
+def no_ledger(monkeypatch):
+    yield from answering(monkeypatch, None)
 
 
 def test_the_summary_carries_the_tables_and_each_players_net_chouette_result_best_first(night, ledger):
@@ -90,11 +92,11 @@ def test_without_an_answer_the_summary_has_no_chouette_section_and_the_api_says_
 
 
 def test_a_registered_link_shows_in_the_club_navigation_to_the_roles_it_is_for(cast, monkeypatch):
-    monkeypatch.setattr(hooks, "_club_links", [])
-    hooks.club_link_register(hooks.ClubLink("Members' corner", "clubs:nights", members_only=True))
-    hooks.club_link_register(hooks.ClubLink("Everyone's corner", "clubs:seasons"))
-    hooks.club_link_register(hooks.ClubLink("Everyone's corner", "clubs:seasons"))  # once, however often
-    assert len(hooks.club_links()) == 2
+    monkeypatch.setattr(hooks.club_links, "_entries", {})
+    hooks.club_links.connect(hooks.ClubLink("Members' corner", "clubs:nights", members_only=True), name="tests.members")
+    hooks.club_links.connect(hooks.ClubLink("Everyone's corner", "clubs:seasons"), name="tests.everyone")
+    hooks.club_links.connect(hooks.ClubLink("Everyone's corner", "clubs:seasons"), name="tests.everyone")  # once
+    assert len(hooks.club_links.entries()) == 2
     member = Client()
     member.force_login(cast.members[0])
     text = member.get(f"/clubs/{cast.club.slug}/").content.decode()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEntry
-from clubs.hooks import home_club_of
 from clubs.models import Club, Membership
+from clubs.receivers import home_club_of
 from clubs.services import club_create, club_update
 from core.errors import Conflict, DomainError, NotAllowed
 from matches.models import Player

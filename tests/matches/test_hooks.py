@@ -175,9 +175,9 @@ def test_the_installed_apps_register_disputes_first_then_the_draw():
 
 
 def test_the_installed_apps_register_their_contexts_in_a_fixed_order():
-    assert [c.name for c in hooks.match_contexts()] == ["event", "club"]
+    assert [c.name for c in hooks.match_contexts.entries()] == ["event", "club"]
     assert hooks.match_context_inputs() == ("event", "club", "club_night")
-    assert [c.name for c in hooks.player_contexts()] == ["club"]
+    assert [c.name for c in hooks.player_contexts.entries()] == ["club"]
 
 
 def test_match_create_refuses_a_context_no_app_takes(match):

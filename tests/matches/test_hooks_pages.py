@@ -1,6 +1,6 @@
 """The page hooks of matches (matches.hooks): sections an app above draws on a match's or a
 player's page, and marks on the board stepper's moments with links from one stop to the next,
-shown without matches knowing the app (here a test's own fragment and marker)."""
+shown without matches knowing the app (here a test's own sections and marker)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def isolated(monkeypatch):
-    """The registries emptied for the test (the apps' own registrations restored after it)."""
-    for name in ("_match_fragments", "_player_fragments", "_move_markers"):
-        monkeypatch.setattr(hooks, name, {})
+    """The hooks emptied for the test (the apps' own entries restored after it)."""
+    for hook in (hooks.match_page, hooks.player_page, hooks.move_markers):
+        monkeypatch.setattr(hook, "_entries", {})
 
 
 @pytest.fixture
@@ -29,10 +29,10 @@ def played():
 
 
 def test_fragments_are_drawn_in_order_and_an_empty_one_is_left_out(isolated, played, client):
-    hooks.match_fragment_register(hooks.PageFragment("b", 20, lambda request, match: f"<p id='b'>{match.pk}</p>"))
-    hooks.match_fragment_register(hooks.PageFragment("a", 10, lambda request, match: "<p id='a'>first</p>"))
-    hooks.match_fragment_register(hooks.PageFragment("c", 5, lambda request, match: ""))
-    hooks.player_fragment_register(hooks.PageFragment("p", 1, lambda request, player: f"<p id='p'>{player.pk}</p>"))
+    hooks.match_page.register(hooks.PageSection("b", 20, render=lambda request, match: f"<p id='b'>{match.pk}</p>"))
+    hooks.match_page.register(hooks.PageSection("a", 10, render=lambda request, match: "<p id='a'>first</p>"))
+    hooks.match_page.register(hooks.PageSection("c", 5, render=lambda request, match: ""))
+    hooks.player_page.register(hooks.PageSection("p", 1, render=lambda request, player: f"<p id='p'>{player.pk}</p>"))
     html = client.get(reverse("matches:detail", args=[played.match.pk])).content.decode()
     assert html.index("<p id='a'>first</p>") < html.index(f"<p id='b'>{played.match.pk}</p>")
     player = played.match.side0.player_a
@@ -42,8 +42,8 @@ def test_fragments_are_drawn_in_order_and_an_empty_one_is_left_out(isolated, pla
 def test_a_marker_marks_its_moments_and_the_stepper_links_its_stops_across_games(isolated, played, client):
     marks = [hooks.MoveMark(1, 3, "note", "a note, no stop"), hooks.MoveMark(1, 5, "odd", "odd play"),
              hooks.MoveMark(2, 2, "odd", "odd again", stop=True), hooks.MoveMark(1, 4, "odd", "first stop", stop=True)]
-    hooks.move_marker_register(hooks.MoveMarker("test", lambda match: marks, next_label="Next odd",
-                                                previous_label="Previous odd"))
+    hooks.move_markers.register(hooks.MoveMarker("test", lambda match: marks, next_label="Next odd",
+                                                 previous_label="Previous odd"))
     url = reverse("matches:detail", args=[played.match.pk])
     html = client.get(url, {"game": 1, "moment": 3}).content.decode()
     assert '<p class="move-mark move-mark-note"><strong>a note, no stop</strong></p>' in html

@@ -1,7 +1,7 @@
 """An event cannot be finished while a dispute on one of its matches is open (awaiting a ruling or
 under appeal): the refusal (409 ``event_unfinished``) names each dispute in a sentence, on the
 service, the API and the event's control page, and changes nothing. tournaments asks through its
-finish checks (``tournaments.hooks``), which rulings registers."""
+finish checks (``tournaments.hooks``), which rulings connects to."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def expected_sentence(match, dispute) -> str:
 
 
 def test_rulings_registers_its_finish_check():
-    assert "rulings.open_disputes" in event_hooks.finish_checks()
+    assert "rulings.open_disputes" in event_hooks.finish_checks.receivers()
 
 
 def test_an_open_dispute_keeps_the_event_from_finishing_and_the_refusal_changes_nothing(organiser):

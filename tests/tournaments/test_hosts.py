@@ -1,16 +1,16 @@
-"""tournaments.hosts: an event's club comes from the app that hosts events (clubs registers it);
+"""tournaments.hosts: an event's club comes from the app that hosts events (clubs connects it);
 without one, no event has a club, none may be asked for, and the draw knows no home club."""
 
 from __future__ import annotations
 
 import pytest
 
-from clubs.hooks import EVENT_HOST
 from clubs.models import ClubEvent, Membership
+from clubs.receivers import EVENT_HOST
 from core.errors import DomainError, NotAllowed
 from tests.clubs.factories import ClubFactory
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
-from tournaments import hosts
+from tournaments import hooks, hosts
 from tournaments.selectors.event import club_choices, tournament_get, tournament_list
 from tournaments.services import EventRules, tournament_create
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_clubs_is_the_registered_host(django_assert_num_queries):
-    assert hosts._registered == [EVENT_HOST]
+    assert hooks.event_hosts.entries() == [EVENT_HOST]
     club = ClubFactory(name="Riverside")
     event = TournamentFactory(club=club)
     with django_assert_num_queries(1):  # the club comes with the event
@@ -42,7 +42,7 @@ def test_without_a_host_no_event_has_a_club_and_none_may_be_asked_for(monkeypatc
     club = ClubFactory()
     event = TournamentFactory(club=club)
     player = PlayerFactory(club=club)
-    monkeypatch.setattr(hosts, "_registered", [])
+    monkeypatch.setattr(hooks.event_hosts, "_entries", {})
     olga = UserFactory(organiser=True)
     assert tournament_get(event.pk).club is None
     assert club_choices(user=olga) == [] and not tournament_list(club_id=club.pk).exists()

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext
 
-from tournaments import announce, errors
+from tournaments import errors
 from tournaments.draw import names
+from tournaments.hooks import round_paired
 from tournaments.models import Pairing, Tournament
 from tournaments.services import advance, audit, corrections, life, naming, state
 
@@ -68,7 +69,7 @@ class EventFormat:
 
     def announce_draw(self, tournament: Tournament, loaded: state.Loaded, names: dict, user) -> None:
         """Tell the apps above the pairings the draw made (those with a match)."""
-        announce.round_paired.send(tournament=tournament, round_number=None, actor=user, pairings=[
+        round_paired.send(tournament=tournament, round_number=None, actor=user, pairings=[
             audit.pairing_summary(p, names) for p in loaded.pairings if p.match_id is not None])
 
     def pair_next_round(self, tournament: Tournament, user):

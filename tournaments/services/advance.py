@@ -35,11 +35,12 @@ from matches import hooks
 from matches.models import Match, Report
 from matches.services.matches import MatchSpec, match_create_many, match_summary
 from matches.services.ratings import match_rating_revert
-from tournaments import announce, errors, formats
+from tournaments import errors, formats
 from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.abt import playoff
 from tournaments.draw.bracket import READY, is_stale
 from tournaments.draw.names import ROUND, RoundName
+from tournaments.hooks import round_paired
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Tournament, event_id_of
 from tournaments.round_labels import round_phrase
 
@@ -111,7 +112,7 @@ def drop_matches(pairings: list[Pairing], refuse: Refuse, actor=None, *, void_st
     board_ids = [b.match_id for p in pairings for b in getattr(p, "board_rows", ())]
     ids = [p.match_id for p in pairings if p.match_id is not None] + board_ids
     # --- end team events ---
-    records = hooks.match_records()
+    records = hooks.match_records.entries()
     try:
         with transaction.atomic():
             fresh = {
@@ -297,7 +298,7 @@ def swiss_round_write(tournament: Tournament, loaded: state.Loaded, answer: Swis
     event_audit_record("round.paired", actor=created_by, tournament=tournament, obj=round_row,
                        after={"round": number, "pairings": [pairing_summary(row, names) for row in rows],
                   "bye": names.get(answer.bye) if answer.bye is not None else None})
-    announce.round_paired.send(tournament=tournament, round_number=number, actor=created_by,
+    round_paired.send(tournament=tournament, round_number=number, actor=created_by,
                                pairings=[pairing_summary(row, names) for row in rows])
     return round_row
 

@@ -19,7 +19,7 @@ from tournaments.draw.divisions import MAX_DIVISIONS, MAX_HANDICAP_ROWS, parse_d
 from tournaments.draw.divisions import MAX_LENGTH as MAX_HANDICAP_LENGTH
 from tournaments.draw.lengths import check_schedule
 from tournaments.draw.payouts import check_percentages
-from tournaments.finish_checks import finish_blockers
+from tournaments.hooks import finish_blockers
 from tournaments.labels import flight_title, rule_label
 from tournaments.models import Tournament
 
@@ -521,7 +521,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     was published). Finishing a finished event changes nothing. Audited as
     ``tournament.finished``. Raises NotAllowed ``not_organiser``; Conflict ``not_drawn``,
     ``event_unfinished`` (saying what is missing, also when an app above says why not:
-    ``tournaments.finish_checks``, e.g. a dispute still open on one of its matches, each
+    ``tournaments.hooks.finish_checks``, e.g. a dispute still open on one of its matches, each
     named in a sentence). Nothing changes when refused.
     """
     tournament = tournament_lock(tournament_id)

@@ -31,8 +31,8 @@ from engine.errors import EngineError
 from matches.models import MAX_SCORE, Match
 from matches.services.reporting import claim_make, match_confirm, match_override
 from tournaments import services
-from tournaments.desk_alerts import desk_alerts
 from tournaments.forms.event import DrawForm
+from tournaments.hooks import desk_alerts_of
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.desk import desk_view
 from tournaments.services import state
@@ -86,7 +86,7 @@ def _render(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     swiss = tournament.format == Tournament.Format.SWISS
     return render(request, "tournaments/desk.html", {
         "tournament": tournament, "runs": True, "desk": desk,
-        "alerts": desk_alerts(tournament),
+        "alerts": desk_alerts_of(tournament),
         "before_draw": before_draw(tournament),
         "check_in_open": tournament.status == Tournament.Status.CLOSED,
         "can_paste": before_draw(tournament) and tournament.kind == Tournament.Kind.INDIVIDUAL,

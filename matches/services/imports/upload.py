@@ -177,7 +177,7 @@ def context_values(context: dict, user) -> dict:
     (from the context) when ``user`` may not."""
     values: dict = {}
     known = set()
-    for match_context in hooks.match_contexts():
+    for match_context in hooks.match_contexts.entries():
         fields = match_context.input_fields() if match_context.input_fields is not None else {}
         for name in match_context.inputs:
             known.add(name)

@@ -1,7 +1,8 @@
-"""How the chouette tables hang on clubs (:mod:`clubs.hooks`), registered by
-:class:`chouette.apps.ChouetteConfig` when the app is ready (:func:`register`): the link to a club's
-tables in every club page's navigation, for its members, and the tables played at a club night with
-each player's net result over them."""
+"""How the chouette tables plug into the apps below them, connected by
+:class:`chouette.apps.ChouetteConfig` when the app is ready (:func:`connect`): on clubs
+(:mod:`clubs.hooks`), the link to a club's tables in every club page's navigation, for its members,
+and the tables played at a club night with each player's net result over them; on matches, a player
+seated at a table is kept (``matches.hooks.player_keepers``)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ def night_chouettes(night: ClubNight) -> NightChouettes:
     return NightChouettes(tables=tables, totals=chouette_night_totals(night, sessions=sessions))
 
 
-def register() -> None:
-    hooks.club_link_register(CLUB_LINK)
-    hooks.night_chouettes_register(night_chouettes)
-    match_hooks.player_keeper_register(match_hooks.PlayerKeeper(name="chouette.seat", why=_("chouette games"),
-                                                                keeps=chouette_player_seated))
+def connect() -> None:
+    hooks.club_links.connect(CLUB_LINK, name="chouette.tables")
+    hooks.night_chouettes.connect(night_chouettes, name="chouette.tables")
+    match_hooks.player_keepers.register(match_hooks.PlayerKeeper(name="chouette.seat", why=_("chouette games"),
+                                                                 keeps=chouette_player_seated))

@@ -1,6 +1,6 @@
-"""How webhooks listens to the apps below it (registered by :class:`webhooks.apps.WebhooksConfig`):
+"""How webhooks listens to the apps below it (connected by :class:`webhooks.apps.WebhooksConfig`):
 a confirmed result (``matches.hooks.result_confirmed``), a paired round or a draw
-(``tournaments.announce.round_paired``) and a ruling (``rulings.announce.ruling_made``) each write
+(``tournaments.hooks.round_paired``) and a ruling (``rulings.hooks.ruling_made``) each write
 their deliveries in the change's own transaction, after every other callback (``ORDER_TOLD``): a
 change that any of them refuses rolls back with its deliveries, and nothing is sent.
 
@@ -12,8 +12,8 @@ from django.utils.translation import gettext, gettext_lazy
 
 from audit import describe
 from matches import hooks
-from rulings import announce as rulings_announce
-from tournaments import announce as tournaments_announce
+from rulings import hooks as rulings_hooks
+from tournaments import hooks as tournaments_hooks
 
 from . import services
 
@@ -74,8 +74,8 @@ AUDIT_ACTIONS = {
 }
 
 
-def register() -> None:
+def connect() -> None:
     describe.describers_register({action: (label, webhook_sentence) for action, label in AUDIT_ACTIONS.items()})
     hooks.result_confirmed.connect(_result_confirmed, name="webhooks.result_confirmed", order=ORDER_TOLD)
-    tournaments_announce.round_paired.connect(_round_paired, name="webhooks.round_paired", order=ORDER_TOLD)
-    rulings_announce.ruling_made.connect(_ruling_made, name="webhooks.ruling_made", order=ORDER_TOLD)
+    tournaments_hooks.round_paired.connect(_round_paired, name="webhooks.round_paired", order=ORDER_TOLD)
+    rulings_hooks.ruling_made.connect(_ruling_made, name="webhooks.ruling_made", order=ORDER_TOLD)
