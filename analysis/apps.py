@@ -10,8 +10,9 @@ class AnalysisConfig(AppConfig):
         # runs it by name, and the outbox gives its time limits to the message).
         from core.health import health_section_register
 
-        from . import pages, receivers, selectors, tasks  # noqa: F401
+        from . import pages, receivers, selectors, tasks, wording  # noqa: F401
 
         receivers.register()
         pages.register()
+        wording.register()
         health_section_register("analysis", selectors.analysis_health)

@@ -7,6 +7,7 @@ class ChouetteConfig(AppConfig):
 
     def ready(self):
         # clubs never imports this app: it asks through clubs.hooks, answered here.
-        from . import hooks
+        from . import hooks, wording
 
         hooks.register()
+        wording.register()

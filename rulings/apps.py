@@ -6,6 +6,7 @@ class RulingsConfig(AppConfig):
     verbose_name = "Disputes, rulings, appeals and the audit log"
 
     def ready(self):
-        from . import hooks
+        from . import hooks, wording
 
         hooks.register()
+        wording.register()

@@ -20,7 +20,6 @@ from matches import hooks
 from tournaments import hooks as event_hooks
 from tournaments.desk_alerts import DeskAlert, DeskItem, desk_alert_register
 
-from . import wording
 from .models import Dispute
 from .selectors import dispute_round, disputes_unresolved_in_event
 from .services.disputes import dispute_open_automatic, disputes_settle_automatic
@@ -82,7 +81,6 @@ OPEN_DISPUTES_DESK = DeskAlert(name="rulings.open_disputes", title=gettext_lazy(
 
 
 def register() -> None:
-    wording.audit_register()
     event_hooks.finish_check_register(OPEN_DISPUTES_CHECK)
     desk_alert_register(OPEN_DISPUTES_DESK)
     hooks.match_record_register(DISPUTE_RECORD)

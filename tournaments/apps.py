@@ -5,7 +5,7 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from . import desk_audit, hooks
+        from . import hooks, wording
 
         hooks.register()
-        desk_audit.register()
+        wording.register()

@@ -7,6 +7,7 @@ class WebhooksConfig(AppConfig):
 
     def ready(self):
         # The apps below never import this one: it listens to their hooks (webhooks/hooks.py).
-        from . import hooks
+        from . import hooks, wording
 
         hooks.register()
+        wording.register()
