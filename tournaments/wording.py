@@ -91,11 +91,16 @@ def _division_rows(raw: list) -> str:
     return listing([_division_row(row) for row in raw])
 
 
+def _setting_map(raw: dict) -> str:
+    """A setting by flight or by round ("main: 5, 7; consolation: 3")."""
+    return "; ".join(f"{said(name)}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for name, v in raw.items())
+
+
 def _setting(raw) -> str:
     if isinstance(raw, list) and all(isinstance(row, dict) for row in raw):  # divisions, handicaps
         return _division_rows(raw)
     if isinstance(raw, dict):
-        return "; ".join(f"{said(name)}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for name, v in raw.items())
+        return _setting_map(raw)
     day = parse_date(raw) if isinstance(raw, str) and len(raw) == 10 else None
     return date_format(day) if day else said(raw)
 
