@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from allauth.account import signals
 
+from audit.hooks import sentences
+
+from . import wording
 from .services import user_credentials_revoke
 
 
@@ -35,6 +38,7 @@ def email_changed(sender, request, user, **kwargs) -> None:
 
 
 def connect() -> None:
+    sentences.register(wording.WORDING)
     signals.password_reset.connect(password_reset, dispatch_uid="accounts.password_reset")
     signals.password_changed.connect(password_changed, dispatch_uid="accounts.password_changed")
     signals.password_set.connect(password_set, dispatch_uid="accounts.password_set")

@@ -24,10 +24,12 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from audit.hooks import sentences
 from core.hooks import health_sections
 from matches import hooks
 from matches.selectors.match import match_stored_games
 
+from . import wording
 from .pages import match_marks, match_section, player_section
 from .selectors import analysis_health
 from .services import match_analysis_queue_if_needed
@@ -64,6 +66,7 @@ MOVE_MARKER = hooks.MoveMarker(name="analysis", marks=match_marks, next_label=ge
 
 
 def connect() -> None:
+    sentences.register(wording.WORDING)
     hooks.result_confirmed.connect(_result_confirmed, name="analysis.match_analysis_queue", order=hooks.ORDER_BUILT_ON)
     hooks.match_imported.connect(_match_imported, name="analysis.match_analysis_queue", order=hooks.ORDER_BUILT_ON)
     hooks.match_page.register(MATCH_SECTION)

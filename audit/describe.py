@@ -1,12 +1,11 @@
 """Audit entries as sentences: "Score corrected from 99-0 to 5-0 by Olga, rule 9.3."
 
 A page never shows an entry's action name, object type, id or its before and after as JSON: it
-shows what :func:`describe` says. Each domain registers, for every action it writes, a label (the
-action as a filter names it: "Result confirmed") and a function that turns an entry into a
-translated sentence (:func:`describer_register`). The domains below audit (none) and the apps
-above it that cannot be asked from here register theirs when they are ready: rulings from
-``rulings.hooks``; the match, event, club and chouette describers live in
-:mod:`audit.describers`, which reads only the plain JSON those apps write (no import of theirs).
+shows what :func:`describe` says. audit words no app's changes: each app registers, on
+:data:`audit.hooks.sentences`, a table (:class:`audit.hooks.Wording`) that gives, for every action
+it writes, a label (the action as a filter names it: "Result confirmed") and a function that turns
+an entry into a translated sentence, and the stored values its sentences name. The tables are read
+once, when first needed, into one lookup by action (:func:`lookup`).
 
 An entry whose action has no describer (written by code newer than its describer) still reads as
 a sentence: its action's words and who did it. ``tests/audit/test_describe.py`` walks every action
@@ -17,13 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
+from django.apps import apps
 from django.utils.text import capfirst
 from django.utils.translation import get_language_bidi, gettext, gettext_lazy
 
-Sides = Sequence[str]
-#: A sentence from an entry and the names of its match's sides (when the page knows them).
-Sentence = Callable[["object", Sides], str]
+from . import hooks
+from .hooks import Sentence, Sides
 
 #: The sides' names when the page does not know them.
 NO_SIDES = (gettext_lazy("the first side"), gettext_lazy("the second side"))
@@ -31,37 +32,57 @@ NO_SIDES = (gettext_lazy("the first side"), gettext_lazy("the second side"))
 
 @dataclass(frozen=True)
 class Describer:
+    """How one action is said: its label and its sentence (from the table that words it)."""
+
     action: str
-    label: str
+    label: Any
     sentence: Sentence
 
 
-_describers: dict[str, Describer] = {}
-#: Describers of every action ending with a suffix (the admin's ``<model>.changed_in_admin``).
-_suffixes: dict[str, Describer] = {}
+@dataclass(frozen=True)
+class Lookup:
+    """Every registered table read into one: the actions by name, the suffixes (``.changed_in_admin``)
+    that cover every action ending with them, and the stored values as people say them."""
+
+    actions: dict[str, Describer]
+    suffixes: dict[str, Describer]
+    values: dict[str, Any]
 
 
-def describer_register(action: str, label, sentence: Sentence) -> None:
-    """Register (or, for the same action, replace: ``ready()`` may run twice) how ``action`` is
-    said. ``action`` starting with ``*`` (``*.changed_in_admin``) covers every action ending
-    with the rest."""
-    if action.startswith("*"):
-        _suffixes[action[1:]] = Describer(action, label, sentence)
-    else:
-        _describers[action] = Describer(action, label, sentence)
+def _read_tables() -> Lookup:
+    found = Lookup({}, {}, {})
+    for table in hooks.sentences.entries():  # in order: the first table to word an action words it
+        for action, (label, sentence) in table.actions.items():
+            if action.startswith("*"):
+                found.suffixes.setdefault(action[1:], Describer(action, label, sentence))
+            else:
+                found.actions.setdefault(action, Describer(action, label, sentence))
+        for raw, said in table.values.items():
+            found.values.setdefault(raw, said)
+    return found
 
 
-def describers_register(table: dict[str, tuple[object, Sentence]]) -> None:
-    """Register a domain's describers at once: ``{action: (label, sentence)}``."""
-    for action, (label, sentence) in table.items():
-        describer_register(action, label, sentence)
+_read_once = cache(_read_tables)
+
+
+def lookup() -> Lookup:
+    """The registered tables as one lookup, read once the apps are ready (they register their
+    tables from ``AppConfig.ready()``); read afresh on each call before that."""
+    return _read_once() if apps.ready else _read_tables()
+
+
+def lookup_forget() -> None:
+    """Forget the lookup: the next :func:`lookup` reads the tables again (after a table registered
+    late, as a test may)."""
+    _read_once.cache_clear()
 
 
 def describer_of(action: str) -> Describer | None:
     """The describer registered for ``action`` (exactly, or by its suffix), or None."""
-    found = _describers.get(action)
+    tables = lookup()
+    found = tables.actions.get(action)
     if found is None:
-        found = next((d for suffix, d in _suffixes.items() if action.endswith(suffix)), None)
+        found = next((d for suffix, d in tables.suffixes.items() if action.endswith(suffix)), None)
     return found
 
 
@@ -152,37 +173,14 @@ def listing(items: Sequence) -> str:
     return gettext("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
 
 
-#: The stored values the sentences name (statuses, roles, formats, categories...), as people say them.
-VALUES = {
-    # matches
-    "scheduled": gettext_lazy("scheduled"), "in_play": gettext_lazy("in play"), "reported": gettext_lazy("reported"),
-    "confirmed": gettext_lazy("confirmed"), "disputed": gettext_lazy("disputed"),
-    "pending": gettext_lazy("pending"), "given": gettext_lazy("given"), "declined": gettext_lazy("declined"),
-    "agreed": gettext_lazy("agreed"), "contested": gettext_lazy("contested"), "superseded": gettext_lazy("superseded"),
-    # events
-    "single_elimination": gettext_lazy("single elimination"), "double_elimination": gettext_lazy("double elimination"),
-    "round_robin": gettext_lazy("round robin"), "swiss": gettext_lazy("Swiss"),
-    "individual": gettext_lazy("individual"), "pairs": gettext_lazy("consultation pairs"),
-    "teams": gettext_lazy("teams"), "draft": gettext_lazy("draft"), "open": gettext_lazy("open"),
-    "closed": gettext_lazy("closed"), "running": gettext_lazy("running"), "finished": gettext_lazy("finished"),
-    "entered": gettext_lazy("entered"), "checked_in": gettext_lazy("checked in"), "withdrawn": gettext_lazy("withdrawn"),
-    "main": gettext_lazy("main"), "consolation": gettext_lazy("consolation"), "last_chance": gettext_lazy("last chance"),
-    # clubs
-    "owner": gettext_lazy("owner"), "organiser": gettext_lazy("organiser"), "member": gettext_lazy("member"),
-    "requested": gettext_lazy("asked to join"), "invited": gettext_lazy("invited"), "active": gettext_lazy("active"),
-    "ended": gettext_lazy("ended"),
-    # rulings
-    "ruled": gettext_lazy("ruled"), "appealed": gettext_lazy("under appeal"), "decided": gettext_lazy("decided"),
-    "settled": gettext_lazy("settled"), "in_force": gettext_lazy("in force"), "overturned": gettext_lazy("overturned"),
-    "replaced": gettext_lazy("replaced"), "uphold": gettext_lazy("upheld"), "overturn": gettext_lazy("overturned"),
-    "replace": gettext_lazy("replaced"),
-    "illegal_move": gettext_lazy("an illegal move"), "cocked_dice": gettext_lazy("cocked dice"),
-    "premature_roll": gettext_lazy("a premature roll"), "crawford_double": gettext_lazy("a double in the Crawford game"),
-    "cube_or_setup": gettext_lazy("a misplaced cube or a wrong setup"), "late_arrival": gettext_lazy("a late arrival"),
-    "slow_play": gettext_lazy("slow play"), "score_disagreement": gettext_lazy("a score disagreement"),
-    "flag_fall": gettext_lazy("a flag fall"),
-    "no_show": gettext_lazy("a no-show"), "conduct": gettext_lazy("conduct"), "other": gettext_lazy("another matter"),
-}
+def by_who(text: Callable[[], str]) -> Sentence:
+    """The sentence of an action said by who did it alone: ``text`` gives the translated
+    sentence, its one placeholder ``%(who)s`` ("%(who)s opened the entries")."""
+
+    def sentence(entry, sides: Sides) -> str:
+        return text() % {"who": who(entry)}
+
+    return sentence
 
 
 def value(raw) -> str:
@@ -193,18 +191,6 @@ def value(raw) -> str:
     if isinstance(raw, bool):
         return gettext("yes") if raw else gettext("no")
     if isinstance(raw, str):
-        known = VALUES.get(raw)
+        known = lookup().values.get(raw)
         return str(known) if known is not None else raw.replace("_", " ")
     return str(raw)
-
-
-def draw_place(key) -> str:
-    """A pairing's draw key as words: "main-2-3" -> "main, round 2, match 3"; "swiss-4-7" ->
-    "round 4, match 7"."""
-    parts = str(key or "").split("-")
-    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
-        where = {"round": parts[1], "number": parts[2]}
-        if parts[0] in ("swiss", "rr", "rounds", "robin", "round_robin"):
-            return gettext("round %(round)s, match %(number)s") % where
-        return gettext("%(flight)s, round %(round)s, match %(number)s") % {**where, "flight": value(parts[0])}
-    return value(key)

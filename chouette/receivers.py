@@ -9,11 +9,13 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from audit.hooks import sentences
 from clubs import hooks
 from clubs.hooks import ClubLink, NightChouette, NightChouettes
 from clubs.models import ClubNight
 from matches import hooks as match_hooks
 
+from . import wording
 from .selectors import chouette_night_sessions, chouette_night_totals, chouette_player_seated
 
 CLUB_LINK = ClubLink(label=_("Chouettes"), url_name="chouette:list", members_only=True)
@@ -33,6 +35,7 @@ def night_chouettes(night: ClubNight) -> NightChouettes:
 
 
 def connect() -> None:
+    sentences.register(wording.WORDING)
     hooks.club_links.connect(CLUB_LINK, name="chouette.tables")
     hooks.night_chouettes.connect(night_chouettes, name="chouette.tables")
     match_hooks.player_keepers.register(match_hooks.PlayerKeeper(name="chouette.seat", why=_("chouette games"),

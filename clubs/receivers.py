@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from audit.hooks import sentences
 from core.errors import DomainError
 from matches import hooks
 from matches.api.serializers import ClubBriefSerializer
@@ -36,7 +37,7 @@ from matches.models import Player
 from tournaments import errors as tournament_errors
 from tournaments import hooks as event_hooks
 
-from . import selectors
+from . import selectors, wording
 from .models import CheckIn, Club, ClubEvent, ClubMatch, ClubNight, HomeClub, Membership
 from .permissions import MANAGERS, require_club_manager, require_club_member
 from .services.walkins import membership_guest_claimed
@@ -282,6 +283,7 @@ CLUBS_SECTION = hooks.PageSection(
 
 
 def connect() -> None:
+    sentences.register(wording.WORDING)
     hooks.match_contexts.register(CLUB_CONTEXT)
     hooks.player_contexts.register(HOME_CLUB_CONTEXT)
     hooks.player_page.register(HOME_CLUB_FACT)

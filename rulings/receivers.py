@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
+from audit import hooks as audit_hooks
 from matches import hooks
 from tournaments import hooks as event_hooks
 from tournaments.hooks import DeskAlert, DeskItem
@@ -83,7 +84,7 @@ OPEN_DISPUTES_DESK = DeskAlert(name="rulings.open_disputes", title=gettext_lazy(
 
 
 def connect() -> None:
-    wording.audit_register()
+    audit_hooks.sentences.register(wording.WORDING)
     event_hooks.finish_checks.register(OPEN_DISPUTES_CHECK)
     event_hooks.desk_alerts.register(OPEN_DISPUTES_DESK)
     hooks.match_records.register(DISPUTE_RECORD)

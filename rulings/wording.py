@@ -9,11 +9,12 @@ engine's remedies, ``engine/rulings.py``); the details are a ruling's normalised
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from audit import describe as audit
+from audit.hooks import Wording
 
 from .models import Ruling
 
@@ -92,6 +93,56 @@ def _side(params: dict, sides: Sequence[str]) -> str:
     return str(sides[side]) if side in (0, 1) else gettext("a side")
 
 
+def _stands(params: dict, sides: Sequence[str], values: dict, before_score) -> str:
+    if params.get("score"):
+        return gettext("The reported result stands: %(score)s") % {"score": score_text(params["score"], sides)}
+    return gettext("The result stands")
+
+
+def _score_corrected(params: dict, sides: Sequence[str], values: dict, before_score) -> str:
+    if before_score and None not in before_score and params.get("score"):
+        return gettext("Score corrected from %(before)s to %(after)s") % {
+            "before": plain_score(before_score), "after": plain_score(params["score"])}
+    return gettext("Score corrected to %(after)s") % {"after": score_text(params.get("score"), sides)}
+
+
+def _penalty_points(params: dict, sides: Sequence[str], values: dict, before_score) -> str:
+    if "minutes_late" in params and "points" not in params:
+        minutes = params["minutes_late"]
+        return ngettext("%(side)s is penalised for arriving %(minutes)s minute late",
+                        "%(side)s is penalised for arriving %(minutes)s minutes late", minutes) % {
+            **values, "minutes": minutes}
+    points = params.get("points") or 0
+    return ngettext("%(side)s is given %(points)s penalty point: it goes to %(opponent)s's score",
+                    "%(side)s is given %(points)s penalty points: they go to %(opponent)s's score", points) % {
+        "opponent": gettext("the opponent"), **values, "points": points}
+
+
+def _said(text: Callable[[], str]) -> Callable[[dict, Sequence[str], dict, object], str]:
+    # An outcome said by its details alone (the game, the action, the side).
+    return lambda params, sides, values, before_score: text() % values
+
+
+#: Each outcome's sentence, from the ruling's details, the sides' names, the details as the
+#: sentences name them and the result the ruling replaced.
+RULING_SENTENCES = {
+    Outcome.STANDS: _stands,
+    Outcome.SCORE_CORRECTED: _score_corrected,
+    Outcome.PLAY_CORRECTED: _said(
+        lambda: gettext("The illegal play in game %(game)s, action %(move)s, is corrected to %(play)s")),
+    Outcome.PLAY_CONDONED: _said(lambda: gettext("The illegal play in game %(game)s, action %(move)s, stands as played")),
+    Outcome.GAME_VOIDED: _said(lambda: gettext("Game %(game)s is void")),
+    Outcome.GAME_REPLAYED: _said(lambda: gettext("Game %(game)s is to be replayed")),
+    Outcome.CRAWFORD_DOUBLE_VOIDED: _said(
+        lambda: gettext("The double in game %(game)s, the Crawford game, is void: the game is scored at cube 1")),
+    Outcome.PENALTY_POINTS: _penalty_points,
+    Outcome.MATCH_AWARDED: _said(lambda: gettext("The match is awarded to %(side)s")),
+    Outcome.WARNING: _said(lambda: gettext("%(side)s is warned")),
+    Outcome.DISQUALIFICATION: _said(lambda: gettext("%(side)s is disqualified from the event")),
+    Outcome.WRONG_LENGTH: lambda params, sides, values, before_score: wrong_length_sentence(params, sides),
+}
+
+
 def ruling_sentence(outcome: str, params: dict | None, sides: Sequence[str] = DEFAULT_SIDES, *,
                     before_score: Sequence | None = None) -> str:
     """A ruling as its director says it, e.g. "The reported result stands: 5-3 to Ana", "Score
@@ -104,44 +155,10 @@ def ruling_sentence(outcome: str, params: dict | None, sides: Sequence[str] = DE
               "side": _side(params, sides)}
     if params.get("side") in (0, 1):
         values["opponent"] = str(sides[1 - params["side"]])
-    if outcome == Outcome.STANDS:
-        if params.get("score"):
-            return gettext("The reported result stands: %(score)s") % {"score": score_text(params["score"], sides)}
-        return gettext("The result stands")
-    if outcome == Outcome.SCORE_CORRECTED:
-        if before_score and None not in before_score and params.get("score"):
-            return gettext("Score corrected from %(before)s to %(after)s") % {
-                "before": plain_score(before_score), "after": plain_score(params["score"])}
-        return gettext("Score corrected to %(after)s") % {"after": score_text(params.get("score"), sides)}
-    if outcome == Outcome.PLAY_CORRECTED:
-        return gettext("The illegal play in game %(game)s, action %(move)s, is corrected to %(play)s") % values
-    if outcome == Outcome.PLAY_CONDONED:
-        return gettext("The illegal play in game %(game)s, action %(move)s, stands as played") % values
-    if outcome == Outcome.GAME_VOIDED:
-        return gettext("Game %(game)s is void") % values
-    if outcome == Outcome.GAME_REPLAYED:
-        return gettext("Game %(game)s is to be replayed") % values
-    if outcome == Outcome.CRAWFORD_DOUBLE_VOIDED:
-        return gettext("The double in game %(game)s, the Crawford game, is void: the game is scored at cube 1") % values
-    if outcome == Outcome.PENALTY_POINTS:
-        if "minutes_late" in params and "points" not in params:
-            minutes = params["minutes_late"]
-            return ngettext("%(side)s is penalised for arriving %(minutes)s minute late",
-                            "%(side)s is penalised for arriving %(minutes)s minutes late", minutes) % {
-                **values, "minutes": minutes}
-        points = params.get("points") or 0
-        return ngettext("%(side)s is given %(points)s penalty point: it goes to %(opponent)s's score",
-                        "%(side)s is given %(points)s penalty points: they go to %(opponent)s's score", points) % {
-            "opponent": gettext("the opponent"), **values, "points": points}
-    if outcome == Outcome.MATCH_AWARDED:
-        return gettext("The match is awarded to %(side)s") % values
-    if outcome == Outcome.WARNING:
-        return gettext("%(side)s is warned") % values
-    if outcome == Outcome.DISQUALIFICATION:
-        return gettext("%(side)s is disqualified from the event") % values
-    if outcome == Outcome.WRONG_LENGTH:
-        return wrong_length_sentence(params, sides)
-    return str(OUTCOME_CHOICES.get(outcome, gettext("A ruling")))
+    said = RULING_SENTENCES.get(outcome)
+    if said is None:
+        return str(OUTCOME_CHOICES.get(outcome, gettext("A ruling")))
+    return said(params, sides, values, before_score)
 
 
 #: The director's choices for a match played to the wrong length (engine.rulings.wrong_length_choices).
@@ -175,7 +192,7 @@ def wrong_length_sentence(params: dict, sides: Sequence[str]) -> str:
     return text % values
 
 
-# --- the audit log's sentences (registered by rulings.hooks) ----------------------------------------
+# --- the audit log's sentences (registered by rulings.apps) ----------------------------------------
 
 
 def _where(game, move) -> str:
@@ -186,70 +203,103 @@ def _where(game, move) -> str:
     return gettext("the whole match")
 
 
-def audit_sentence(entry, sides: Sequence[str]) -> str:
-    """A dispute's, a ruling's or an appeal's audit entry as a sentence, e.g. "Score corrected
-    from 99-0 to 5-0 by Olga, rule 9.3"."""
-    before = entry.before if isinstance(entry.before, dict) else {}
-    after = entry.after if isinstance(entry.after, dict) else {}
+def dispute_opened_sentence(entry, sides: Sequence[str]) -> str:
+    after = audit.data(entry.after)
+    values = {"who": audit.who(entry), "category": audit.value(after.get("category"))}
+    if after.get("automatic"):
+        return gettext("A dispute was opened over the score: the reports disagree (%(who)s contested)") % values
+    values["where"] = _where(after.get("game"), after.get("move"))
+    return gettext("%(who)s opened a dispute about %(category)s, %(where)s") % values
+
+
+def dispute_settled_sentence(entry, sides: Sequence[str]) -> str:
+    return gettext("The dispute was settled without a ruling: the result %(score)s was confirmed") % {
+        "score": audit.score(audit.data(entry.after).get("score"))}
+
+
+def ruling_made_sentence(entry, sides: Sequence[str]) -> str:
+    """A ruling, by its director or the appeals committee, with its rule when he named one, e.g.
+    "Score corrected from 99-0 to 5-0 by Olga, rule 9.3"."""
+    before, after = audit.data(entry.before), audit.data(entry.after)
     values = {"who": audit.who(entry)}
-    action = entry.action
-    if action == "dispute.opened":
-        values["category"] = audit.value(after.get("category"))
-        if after.get("automatic"):
-            return gettext("A dispute was opened over the score: the reports disagree (%(who)s contested)") % values
-        values["where"] = _where(after.get("game"), after.get("move"))
-        return gettext("%(who)s opened a dispute about %(category)s, %(where)s") % values
-    if action == "dispute.answered":
-        return gettext("%(who)s added a statement to the dispute") % values
-    if action == "dispute.settled":
-        return gettext("The dispute was settled without a ruling: the result %(score)s was confirmed") % {
-            "score": audit.score(after.get("score"))}
-    if action == "ruling.made":
-        sentence = ruling_sentence(after.get("outcome"), after.get("params"), sides,
-                                   before_score=before.get("score") if before.get("status") == "confirmed" else None)
-        if after.get("appeal"):
-            sentence = gettext("%(ruling)s, by the appeals committee (%(who)s)") % {**values, "ruling": sentence}
-        else:
-            sentence = gettext("%(ruling)s, by %(who)s") % {**values, "ruling": sentence}
-        if entry.note:
-            sentence = gettext("%(sentence)s, rule %(rule)s") % {"sentence": sentence, "rule": entry.note}
-        return sentence
-    if action == "ruling.reverted":
-        if before.get("score") != after.get("score") and "score" in before:
-            return gettext("The ruling was undone on appeal: the result went back from %(before)s to %(after)s") % {
-                "before": audit.score(before.get("score")), "after": audit.score(after.get("score"))}
-        return gettext("The ruling was undone on appeal") % values
-    if action == "appeal.lodged":
-        return gettext("%(who)s appealed the ruling for %(side)s") % {
-            **values, "side": audit.side_name(after.get("side"), sides)}
-    if action == "appeal.committee_named":
-        return gettext("%(who)s named the appeals committee: %(members)s") % {
-            **values, "members": audit.listing(after.get("members") or [])}
-    if action == "appeal.vote_cast":
-        return gettext("%(who)s voted on the appeal") % values
-    if action == "appeal.decided":
-        decision = after.get("decision")
-        if decision == "replace":
-            return gettext("The appeals committee replaced the ruling: %(ruling)s") % {
-                "ruling": ruling_sentence(after.get("outcome"), after.get("params"), sides)}
-        if decision == "overturn":
-            return gettext("The appeals committee overturned the ruling")
-        return gettext("The appeals committee upheld the ruling")
-    return gettext("%(who)s changed the dispute") % values
+    sentence = ruling_sentence(after.get("outcome"), after.get("params"), sides,
+                               before_score=before.get("score") if before.get("status") == "confirmed" else None)
+    if after.get("appeal"):
+        sentence = gettext("%(ruling)s, by the appeals committee (%(who)s)") % {**values, "ruling": sentence}
+    else:
+        sentence = gettext("%(ruling)s, by %(who)s") % {**values, "ruling": sentence}
+    if entry.note:
+        sentence = gettext("%(sentence)s, rule %(rule)s") % {"sentence": sentence, "rule": entry.note}
+    return sentence
 
 
-AUDIT_ACTIONS = {
-    "dispute.opened": gettext_lazy("Dispute opened"),
-    "dispute.answered": gettext_lazy("Statement added"),
-    "dispute.settled": gettext_lazy("Dispute settled"),
-    "ruling.made": gettext_lazy("Ruling made"),
-    "ruling.reverted": gettext_lazy("Ruling undone"),
-    "appeal.lodged": gettext_lazy("Appeal lodged"),
-    "appeal.committee_named": gettext_lazy("Appeals committee named"),
-    "appeal.vote_cast": gettext_lazy("Appeal vote cast"),
-    "appeal.decided": gettext_lazy("Appeal decided"),
-}
+def ruling_reverted_sentence(entry, sides: Sequence[str]) -> str:
+    before, after = audit.data(entry.before), audit.data(entry.after)
+    if before.get("score") != after.get("score") and "score" in before:
+        return gettext("The ruling was undone on appeal: the result went back from %(before)s to %(after)s") % {
+            "before": audit.score(before.get("score")), "after": audit.score(after.get("score"))}
+    return gettext("The ruling was undone on appeal") % {"who": audit.who(entry)}
 
 
-def audit_register() -> None:
-    audit.describers_register({action: (label, audit_sentence) for action, label in AUDIT_ACTIONS.items()})
+def appeal_lodged_sentence(entry, sides: Sequence[str]) -> str:
+    return gettext("%(who)s appealed the ruling for %(side)s") % {
+        "who": audit.who(entry), "side": audit.side_name(audit.data(entry.after).get("side"), sides)}
+
+
+def committee_named_sentence(entry, sides: Sequence[str]) -> str:
+    return gettext("%(who)s named the appeals committee: %(members)s") % {
+        "who": audit.who(entry), "members": audit.listing(audit.data(entry.after).get("members") or [])}
+
+
+def appeal_decided_sentence(entry, sides: Sequence[str]) -> str:
+    after = audit.data(entry.after)
+    decision = after.get("decision")
+    if decision == "replace":
+        return gettext("The appeals committee replaced the ruling: %(ruling)s") % {
+            "ruling": ruling_sentence(after.get("outcome"), after.get("params"), sides)}
+    if decision == "overturn":
+        return gettext("The appeals committee overturned the ruling")
+    return gettext("The appeals committee upheld the ruling")
+
+
+# --- the Django admin's changes of rulings' rows (rulings.admin) ---------------------------------------
+
+
+def admin_sentence(entry, sides: Sequence[str]) -> str:
+    """A row staff added or changed in the Django admin (``<model>.added_in_admin``,
+    ``<model>.changed_in_admin``): the fields changed, by their own words."""
+    model, _, verb = entry.action.partition(".")
+    fields = [audit.value(key) for key in audit.data(entry.after) if key not in ("id", "parent")]
+    values = {"who": audit.who(entry), "what": audit.value(model), "fields": audit.listing(fields)}
+    if verb.startswith("added"):
+        return gettext("%(who)s added a %(what)s in the admin") % values
+    if fields:
+        return gettext("%(who)s changed the %(what)s's %(fields)s in the admin") % values
+    return gettext("%(who)s changed a %(what)s in the admin") % values
+
+
+WORDING = Wording("rulings", {
+    "dispute.opened": (gettext_lazy("Dispute opened"), dispute_opened_sentence),
+    "dispute.answered": (gettext_lazy("Statement added"),
+                         audit.by_who(lambda: gettext("%(who)s added a statement to the dispute"))),
+    "dispute.settled": (gettext_lazy("Dispute settled"), dispute_settled_sentence),
+    "ruling.made": (gettext_lazy("Ruling made"), ruling_made_sentence),
+    "ruling.reverted": (gettext_lazy("Ruling undone"), ruling_reverted_sentence),
+    "appeal.lodged": (gettext_lazy("Appeal lodged"), appeal_lodged_sentence),
+    "appeal.committee_named": (gettext_lazy("Appeals committee named"), committee_named_sentence),
+    "appeal.vote_cast": (gettext_lazy("Appeal vote cast"), audit.by_who(lambda: gettext("%(who)s voted on the appeal"))),
+    "appeal.decided": (gettext_lazy("Appeal decided"), appeal_decided_sentence),
+    "*.added_in_admin": (gettext_lazy("Added in the admin"), admin_sentence),
+    "*.changed_in_admin": (gettext_lazy("Changed in the admin"), admin_sentence),
+}, values={
+    "ruled": gettext_lazy("ruled"), "appealed": gettext_lazy("under appeal"), "decided": gettext_lazy("decided"),
+    "settled": gettext_lazy("settled"), "in_force": gettext_lazy("in force"), "overturned": gettext_lazy("overturned"),
+    "replaced": gettext_lazy("replaced"), "uphold": gettext_lazy("upheld"), "overturn": gettext_lazy("overturned"),
+    "replace": gettext_lazy("replaced"),
+    "illegal_move": gettext_lazy("an illegal move"), "cocked_dice": gettext_lazy("cocked dice"),
+    "premature_roll": gettext_lazy("a premature roll"), "crawford_double": gettext_lazy("a double in the Crawford game"),
+    "cube_or_setup": gettext_lazy("a misplaced cube or a wrong setup"), "late_arrival": gettext_lazy("a late arrival"),
+    "slow_play": gettext_lazy("slow play"), "score_disagreement": gettext_lazy("a score disagreement"),
+    "flag_fall": gettext_lazy("a flag fall"),
+    "no_show": gettext_lazy("a no-show"), "conduct": gettext_lazy("conduct"), "other": gettext_lazy("another matter"),
+})

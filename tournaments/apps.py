@@ -5,7 +5,6 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self):
-        from . import desk_audit, receivers
+        from . import receivers
 
         receivers.connect()
-        desk_audit.register()

@@ -27,11 +27,12 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from analysis.hooks import plies_sources
+from audit.hooks import sentences
 from core.errors import NotAllowed
 from matches import hooks
 from matches.models import Player
 
-from . import hosts
+from . import hosts, wording
 from .api.serializers.events import EventBriefSerializer
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
 from .selectors.event import match_round_name, round_label
@@ -226,6 +227,7 @@ def _analysis_plies(match) -> int | None:
 
 
 def connect() -> None:
+    sentences.register(wording.WORDING)
     plies_sources.connect(_analysis_plies, name="tournaments.event")
     hooks.match_contexts.register(EVENT_CONTEXT)
     hooks.match_page.register(EVENT_FACT)

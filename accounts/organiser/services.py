@@ -2,7 +2,7 @@
 staff approve or refuse it (with a reason he is shown), staff may withdraw it again.
 
 Each service is one transaction, audited (``organiser.requested``, ``organiser.approved``,
-``organiser.refused``, ``organiser.revoked``; audit/describers.py says them), and tells the
+``organiser.refused``, ``organiser.revoked``; accounts/wording.py says them), and tells the
 applicant by email through the outbox (accounts/tasks.py) when staff decide. Rows are locked in
 one order, the applicant's user row first and then his request, so a request and its decision,
 or two decisions, are decided one after the other; the database keeps one open request per user
