@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -397,17 +397,35 @@ def _stake(stake) -> Decimal:
     return value.quantize(Decimal("0.01"))
 
 
+#: A new table's settings unless its director chooses others: a cube per member, Jacoby (an
+#: automatic double not turning the cube for it), no beavers, no automatic doubles, no Box partner and
+#: every house rule off.
+NEW_TABLE = ChouetteSettings(beavers=False, box_partner_from=None, jacoby_counts_automatic=False)
+#: The names of a table's settings (``ChouetteSettings``' fields).
+SETTING_NAMES = tuple(ChouetteSettings.__dataclass_fields__)
+
+
+def chouette_settings(options: Mapping[str, object]) -> ChouetteSettings:
+    """A new table's settings: :data:`NEW_TABLE` with ``options`` (a setting's name -> its value; the
+    settings left out keep :data:`NEW_TABLE`'s), as the start form and the API send them.
+
+    Raises DomainError: the engine's ``bad_settings`` / ``raccoons_without_beavers`` (``field`` the
+    option: a value of the wrong type, a negative limit, a Box partner from fewer than 3 players, a
+    house rule without the setting it needs). A name that is not a setting's is a TypeError.
+    """
+    try:
+        return replace(NEW_TABLE, **options)
+    except ChouetteError as error:
+        raise _refusal(error, field=error.details.get("field")) from None
+
+
 @transaction.atomic
-def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int | None = None,
-                   single_cube: bool = False, jacoby: bool = True, beavers: bool = False, raccoons: bool = False,
-                   automatic_doubles: int = 0, box_partner_from: int | None = None, box_must_take_half: bool = False,
-                   lone_taker_must_beaver: bool = False, stake=Decimal("1.00"), currency: str = "EUR",
-                   three_handed_both_cubes: bool = False, box_must_take_captain: bool = False,
-                   take_half_initial_only: bool = False, captain_alone_must_beaver: bool = False,
-                   box_partner_next_in_line: bool = False, jacoby_counts_automatic: bool = False) -> ChouetteSession:
+def chouette_start(*, club_id: int, user, rolloff, settings: ChouetteSettings = NEW_TABLE, name: str = "",
+                   night_id: int | None = None, stake=Decimal("1.00"), currency: str = "EUR") -> ChouetteSession:
     """An owner or organiser starts a chouette table: its settings (RULES.md §7: one cube per member
     or a single cube, Jacoby, beavers and raccoons, the limit on automatic doubles, a Box partner from
-    a given number of players, the house rules, the stake per point) and the opening roll-off
+    a given number of players, the house rules; :func:`chouette_settings` makes them from a form's or
+    a request's options, :data:`NEW_TABLE` unless given), the stake per point and the opening roll-off
     (``rolloff``: rounds of ``[player_id, die]``, the first with every player, each later one the
     rerolls of the players still tied; see ``engine.chouette.lineup_from_rolloff``), which gives the
     first line-up. Creates the session and its step 1 (the start); audited as ``chouette.started``.
@@ -420,8 +438,8 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     the cube for Jacoby (gnubg's and most clubs' convention); tables started before keep counting it.
 
     Raises Club.DoesNotExist; NotAllowed ``not_club_manager``; DomainError ``bad_chouette`` (name,
-    stake, currency, automatic_doubles), the engine's ``bad_settings`` / ``raccoons_without_beavers``
-    (``field`` the option), ``bad_json`` / ``bad_die`` / ``rolloff_tie`` / ``rolloff_not_tied`` /
+    stake, currency, automatic_doubles and box_partner_from above what a table stores),
+    ``bad_json`` / ``bad_die`` / ``rolloff_tie`` / ``rolloff_not_tied`` /
     ``too_few_players`` / ``duplicate_player`` (``field`` in ``rolloff``), ``unknown_player`` (a player
     who is not an active member's), ``unknown_night``; Conflict ``night_closed``.
     """
@@ -434,21 +452,10 @@ def chouette_start(*, club_id: int, user, rolloff, name: str = "", night_id: int
     if not isinstance(currency, str) or not CURRENCY.fullmatch(currency.strip().upper()):
         raise errors.bad_chouette("currency", gettext("three letters, such as EUR"))
     currency = currency.strip().upper()
-    if isinstance(automatic_doubles, int) and not isinstance(automatic_doubles, bool) and automatic_doubles > MAX_AUTOMATIC:
+    if settings.automatic_doubles > MAX_AUTOMATIC:
         raise errors.bad_chouette("automatic_doubles", gettext("at most %(limit)s") % {"limit": MAX_AUTOMATIC})
-    if isinstance(box_partner_from, int) and box_partner_from > MAX_BOX_PARTNER_FROM:
+    if settings.box_partner_from is not None and settings.box_partner_from > MAX_BOX_PARTNER_FROM:
         raise errors.bad_chouette("box_partner_from", gettext("at most %(limit)s") % {"limit": MAX_BOX_PARTNER_FROM})
-    try:
-        settings = ChouetteSettings(
-            single_cube=single_cube, jacoby=jacoby, box_must_take_half=box_must_take_half,
-            lone_taker_must_beaver=lone_taker_must_beaver, beavers=beavers, raccoons=raccoons,
-            automatic_doubles=automatic_doubles, box_partner_from=box_partner_from,
-            three_handed_both_cubes=three_handed_both_cubes, box_must_take_captain=box_must_take_captain,
-            take_half_initial_only=take_half_initial_only, captain_alone_must_beaver=captain_alone_must_beaver,
-            box_partner_next_in_line=box_partner_next_in_line, jacoby_counts_automatic=jacoby_counts_automatic,
-        )
-    except ChouetteError as error:
-        raise _refusal(error, field=error.details.get("field")) from None
     night = None
     if night_id is not None:
         night = ClubNight.objects.filter(pk=night_id, club=club).first()
