@@ -56,7 +56,7 @@ from ..selectors import (
 )
 from ..services.consent import DECISIONS, match_consent
 from ..services.logs import file_sides, log_from_json, log_from_mat
-from ..services.matches import match_create, side_of_user
+from ..services.matches import MatchDate, match_create, match_rules, side_of_user
 from ..services.reporting import (
     Claim,
     Draft,
@@ -109,6 +109,8 @@ def match_or_404(match_id: int, viewer, *, detail: bool = False, logs: bool = Fa
 # updated_at is a version: the serialized detail is cached under it. Only a renamed player can
 # show stale for up to DETAIL_CACHE_SECONDS.
 DETAIL_CACHE_SECONDS = 300
+#: The input fields that make a new match's rules (match_rules' arguments).
+RULE_FIELDS = ("length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles", "cube_cap")
 
 
 _serializers = threading.local()
@@ -256,7 +258,9 @@ class MatchCreateApi(BaseApi):
         serializer.is_valid(raise_exception=True)
         data, contexts = _split_contexts(dict(serializer.validated_data), hooks.match_context_inputs())
         permissions.check_may_create(request.user, data["side0"] + data["side1"], contexts)
-        match = match_create(created_by=request.user, **data, context=contexts)
+        rules = match_rules(**{name: data[name] for name in RULE_FIELDS if name in data})
+        match = match_create(created_by=request.user, sides=(data["side0"], data["side1"]), rules=rules,
+                             when=MatchDate(scheduled_at=data.get("scheduled_at")), context=contexts)
         return Response(_detail_data(match_or_404(match.pk, request.user, detail=True)), status=status.HTTP_201_CREATED)
 
 

@@ -72,7 +72,7 @@ from engine.scores import capped_score, final_score_problem
 from .. import errors, hooks
 from ..models import Game, ImportFile, ImportJob, Match, Player, Report
 from .logs import mat_read
-from .matches import match_create, match_summary, player_create, side_name
+from .matches import MatchDate, match_create, match_rules, match_summary, player_create, side_name
 
 logger = logging.getLogger(__name__)
 
@@ -549,11 +549,11 @@ def _match_write(file: ImportFile, job: ImportJob, players: list[Player]) -> Mat
     parsed, owner = file.parsed, job.owner
     first, second = players
     values = _context_values(job.context, owner) if job.context else {}
-    match = match_create(
-        created_by=owner, side0=[first], side1=[second], length=parsed["length"], crawford=parsed["crawford"],
-        jacoby=parsed["jacoby"], beavers=parsed["beavers"], raccoons=parsed["raccoons"], rated=False,
-        played_on=date.fromisoformat(parsed["played_on"]) if parsed["played_on"] else None, context=values,
-    )
+    rules = match_rules(length=parsed["length"], crawford=parsed["crawford"], jacoby=parsed["jacoby"],
+                        beavers=parsed["beavers"], raccoons=parsed["raccoons"])
+    played_on = date.fromisoformat(parsed["played_on"]) if parsed["played_on"] else None
+    match = match_create(created_by=owner, sides=([first], [second]), rules=rules, rated=False,
+                         when=MatchDate(played_on=played_on), context=values)
     if not values:
         # Outside a context the importer directs only a match he played in: importing others'
         # matches must not make him their director.

@@ -176,7 +176,7 @@ def test_a_services_refusal_from_the_engine_reads_in_the_readers_language(tmp_pa
     import polib
 
     from core.errors import DomainError
-    from matches.services.matches import match_create
+    from matches.services.matches import match_create, match_rules
     from tests.factories import PlayerFactory, UserFactory
 
     source = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.po"
@@ -186,7 +186,7 @@ def test_a_services_refusal_from_the_engine_reads_in_the_readers_language(tmp_pa
 
     def refusal() -> DomainError:
         with pytest.raises(DomainError) as caught:
-            match_create(created_by=organiser, side0=[one], side1=[two], length=0, raccoons=True)
+            match_create(created_by=organiser, sides=([one], [two]), rules=match_rules(length=0, raccoons=True))
         return caught.value
 
     english = refusal()

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from core.errors import NotAllowed
 from core.locking import locked
 from matches.models import Match, Player, Report, Side
-from matches.services.matches import match_create, player_for_user, side_for
+from matches.services.matches import match_create, match_rules, player_for_user, side_for
 from matches.services.reporting import Claim, match_override
 from tournaments import errors
 from tournaments.models import Acceptance, BoardMatch, Entry, Pairing, Team, Tournament, event_id_of
@@ -405,9 +405,9 @@ def _create_remaining_team_matches(tournament: Tournament, entry: Entry) -> list
         found = Player.objects.in_bulk(orders[0] + orders[1])
         for number, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
             match = match_create(
-                created_by=tournament.organiser, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
-                crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
-                clock=event_match_clock(tournament),
+                created_by=tournament.organiser, sides=([found[top]], [found[bottom]]),
+                rules=match_rules(length=pairing.length, crawford=tournament.crawford, move_policy=tournament.move_policy),
+                context={"event": tournament}, clock=event_match_clock(tournament),
             )
             boards.append(BoardMatch.objects.create(pairing=pairing, board=number, match=match))
     return boards
