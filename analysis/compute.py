@@ -67,7 +67,7 @@ from engine.formats.mat import MatGameCheck, match_from_actions, write_mat
 from engine.game import DOUBLED, TO_ROLL, GameRules, check_double
 from engine.ids import MatchId, match_id, position_id
 from engine.match import MatchGame, MatchRules, Penalty, PenaltyAt, replay_match
-from engine.moves import format_steps
+from engine.notation import format_steps
 
 from . import gnubg_adapter as adapter
 from . import gnubg_sgf

@@ -24,7 +24,7 @@ What :func:`read_mat` accepts
       point and the match``) is skipped when it repeats the line's own number.
     * Unnumbered lines holding entries (``      Wins 2 point``): columns as above.
     * ``dd: <play>`` is a roll and a play; the play is kept as written (``13/7(2)``, ``24/13``,
-      ``bar/22*``, ``6/off``, ``2/0``, ``25/22``) once :func:`engine.moves.parse_play` can read
+      ``bar/22*``, ``6/off``, ``2/0``, ``25/22``) once :func:`engine.notation.parse_play` can read
       it. ``dd:`` alone (or ``dd: Cannot Move``, as Studio writes) is a roll without a play: the
       engine passes the turn when no play exists,
       and a roll followed by the game's end is a roll then a resignation. ``dd: ???`` or
@@ -101,7 +101,8 @@ from ..board import BAR, OFF
 from ..errors import GameLogError, MatchError, MatLimitError, MatParseError, NotationError
 from ..game import Game, GameReplay
 from ..match import MatchRules, MatchState, Penalty, PenaltyAt, replay_match
-from ..moves import Play, parse_play
+from ..moves import Play
+from ..notation import parse_play
 
 __all__ = [
     "RIGHT_COLUMN_OFFSET",

@@ -27,7 +27,7 @@ from analysis.compute import LUCK_WORDS, RATING_WORDS, analyse_match
 from analysis.gnubg_sgf import read_sgf
 from engine.formats.mat import check_mat, read_mat
 from engine.ids import position_from_id
-from engine.moves import validate_play
+from engine.validation import validate_play
 
 pytestmark = pytest.mark.oracle
 

@@ -20,8 +20,8 @@ from django.utils import translation
 from core.engine_messages import DRAW_MESSAGES, ENGINE_MESSAGES, refusal_text
 from engine.errors import EngineError, GameLogError, IllegalPlay, MatLimitError
 from engine.match import MatchRules
-from engine.moves import RULES
 from engine.scores import _CODE, REASONS, final_score
+from engine.validation import RULES
 from tournaments.draw.errors import CODES as DRAW_CODES
 from tournaments.draw.errors import DrawError
 
@@ -38,7 +38,7 @@ PASSED_ON = {
     ("formats/mat.py", "code"),  # _match_error(line, message, "code"): literals at its calls
     ("formats/mat.py", "error.code"),
     ("ids.py", "code"),  # _fail(kind, "code", message)
-    ("moves.py", "code"),  # _illegal("code", ...) and the search's rule: keys of RULES
+    ("validation.py", "code"),  # _illegal("code", ...) and the search's rule: keys of RULES
     ("rulings.py", "code"),  # _whole, _refusal, _relabelled: literals at their calls
     ("scores.py", "f'score_{self.code}'"),  # score_ + a reason
 }
