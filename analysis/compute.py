@@ -63,7 +63,8 @@ from typing import NamedTuple
 from engine.actions import Action, Beaver, Double, Drop, Move, Resign, Roll, Take
 from engine.board import BAR, Position
 from engine.errors import CubeError, MatchError
-from engine.formats.mat import MatGameCheck, match_from_actions, write_mat
+from engine.formats.mat_check import MatGameCheck, match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.game import DOUBLED, TO_ROLL, GameRules, check_double
 from engine.ids import MatchId, match_id, position_id
 from engine.match import MatchGame, MatchRules, Penalty, PenaltyAt, replay_match

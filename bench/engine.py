@@ -31,7 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.formats.mat import check_mat, match_from_actions, read_mat, write_mat  # noqa: E402
+from engine.formats.mat import read_mat  # noqa: E402
+from engine.formats.mat_check import check_mat, match_from_actions  # noqa: E402
+from engine.formats.mat_write import write_mat  # noqa: E402
 from engine.match import MatchRules  # noqa: E402
 from engine.moves import generation_count, legal_plays  # noqa: E402
 from engine.notation import parse_play  # noqa: E402

@@ -26,7 +26,8 @@ from accounts.models import User
 from core.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Match, Player

@@ -29,9 +29,9 @@ Where things are: ``board`` (positions), ``ids`` (Position ID, Match ID, XGID), 
 plays), ``notation`` (plays written and read), ``validation`` (a recorded play checked), ``game``
 (one game's state machine: cube, resignations, endings), ``match`` (scores, Crawford), ``scores``
 (which final scores can end a match, capped and full), ``chouette`` (a package, one module per
-part), ``ratings`` (FIBS), ``formats.mat`` (.mat files), ``cli`` (``python -m engine``). Every error
-is an :class:`engine.errors.EngineError` with a stable ``code``; the codes of illegal plays are
-listed in :data:`engine.validation.RULES`.
+part), ``ratings`` (FIBS), ``formats`` (.mat files: ``mat`` read, ``mat_check``, ``mat_write``),
+``cli`` (``python -m engine``). Every error is an :class:`engine.errors.EngineError` with a stable
+``code``; the codes of illegal plays are listed in :data:`engine.validation.RULES`.
 """
 
 from .actions import Action, action_from_dict, action_to_dict, actions_from_json

@@ -41,7 +41,8 @@ from core.errors import Conflict, NotAllowed
 from core.parsers import JSONParser
 from engine.actions import actions_from_json
 from engine.errors import GameLogError, MatchError
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat_check import match_from_actions
+from engine.formats.mat_write import write_mat
 
 from .. import errors, hooks
 from ..models import Match, Report

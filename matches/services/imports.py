@@ -66,7 +66,8 @@ from core.outbox import outbox_enqueue
 from core.text import db_safe
 from engine.actions import action_to_dict
 from engine.errors import EngineError
-from engine.formats.mat import MatCheck, check_mat, write_mat
+from engine.formats.mat_check import MatCheck, check_mat
+from engine.formats.mat_write import write_mat
 from engine.scores import capped_score, final_score_problem
 
 from .. import errors, hooks

@@ -25,7 +25,8 @@ import pytest
 
 from analysis.compute import LUCK_WORDS, RATING_WORDS, analyse_match
 from analysis.gnubg_sgf import read_sgf
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.ids import position_from_id
 from engine.validation import validate_play
 

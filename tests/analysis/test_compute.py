@@ -30,7 +30,8 @@ from analysis.compute import (
 )
 from engine.actions import Accept, Double, Drop, Move, Resign, Roll, Setup, Take
 from engine.board import Position, side_board
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.ids import position_id
 from engine.match import MatchRules
 

@@ -35,8 +35,8 @@ PASSED_ON = {
     ("chouette/session.py", "error.code"),
     ("chouette/settle.py", "code"),  # fail(number, message, "code"): literals at its calls
     ("chouette/settle.py", "refused.code"),
-    ("formats/mat.py", "code"),  # _match_error(line, message, "code"): literals at its calls
-    ("formats/mat.py", "error.code"),
+    ("formats/mat_check.py", "code"),  # _match_error(line, message, "code"): literals at its calls
+    ("formats/mat_check.py", "error.code"),
     ("ids.py", "code"),  # _fail(kind, "code", message)
     ("validation.py", "code"),  # _illegal("code", ...) and the search's rule: keys of RULES
     ("rulings.py", "code"),  # _whole, _refusal, _relabelled: literals at their calls
