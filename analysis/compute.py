@@ -63,7 +63,8 @@ from typing import NamedTuple
 
 from engine.actions import Action, Beaver, Double, Drop, Move, Roll, Take
 from engine.errors import CubeError, MatchError
-from engine.formats.mat import MatGameCheck, match_from_actions, write_mat
+from engine.formats.mat_check import MatGameCheck, match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.game import DOUBLED, TO_ROLL, GameRules, check_double
 from engine.match import MatchGame, MatchRules, Penalty, PenaltyAt, replay_match
 

@@ -12,11 +12,11 @@ from typing import NamedTuple
 
 from engine.actions import Beaver, Double, Drop, Move, Resign, Roll, Take
 from engine.board import BAR, Position
-from engine.formats.mat import MatGameCheck
+from engine.formats.mat_check import MatGameCheck
 from engine.game import DOUBLED, TO_ROLL
 from engine.ids import MatchId, match_id, position_id
 from engine.match import MatchGame, MatchRules
-from engine.moves import format_steps
+from engine.notation import format_steps
 
 from . import gnubg_adapter as adapter
 from . import gnubg_sgf

@@ -64,7 +64,8 @@ OURS_SETUP = """
 import json, sys
 sys.path.insert(0, {root!r})
 from analysis.compute import analyse_match
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 def ours_analyse(path, plies):
     checked = check_mat(read_mat(open(path, "rb").read()))
     analysis = analyse_match(checked.rules, [list(game.replay.actions) for game in checked.games], plies=plies,
@@ -91,7 +92,8 @@ for line in sys.stdin:
 
 def decisions(stem: str) -> int:
     from analysis.compute import decisions_total
-    from engine.formats.mat import check_mat, read_mat
+    from engine.formats.mat import read_mat
+    from engine.formats.mat_check import check_mat
 
     checked = check_mat(read_mat((MAT_DIR / f"{stem}.mat").read_bytes()))
     return decisions_total(checked.rules, [list(game.replay.actions) for game in checked.games])

@@ -284,6 +284,7 @@ def service_build(seed: int, host: str) -> dict:
     from chouette.services import chouette_game_record, chouette_start
     from clubs.services.clubs import club_create
     from clubs.services.members import membership_accept, membership_invite
+    from engine.match import MatchRules
     from matches.models import Player
     from matches.services.matches import match_create, player_create
     from rulings.models import Dispute
@@ -357,7 +358,7 @@ def service_build(seed: int, host: str) -> dict:
     categories = list(Dispute.Category.values)
     for number in range(DISPUTES):
         first, second = rng.sample(players, 2)
-        match = match_create(created_by=director, side0=[first], side1=[second], length=rng.choice((5, 7, 9)))
+        match = match_create(created_by=director, sides=([first], [second]), rules=MatchRules(rng.choice((5, 7, 9))))
         dispute_open(match_id=match.pk, user=first.user, category=categories[number % len(categories)],
                      statement=f"Bench dispute {number}: what happened at the board.",
                      game_number=rng.randint(1, 9) if number % 2 else None)

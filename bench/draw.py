@@ -68,6 +68,7 @@ sys.path.insert(0, str(ROOT))
 
 from tournaments.draw import (  # noqa: E402
     Result,
+    SwissOptions,
     SwissRound,
     add_consolation,
     advance,
@@ -470,7 +471,7 @@ def play_out(bracket, rng: random.Random) -> dict:
 def swiss_history(entrants: list[int], rounds: int, rng: random.Random, clubs=None) -> list[SwissRound]:
     history: list[SwissRound] = []
     for _ in range(rounds):
-        answer = pair_round(entrants, history, lengths=5, clubs=clubs)
+        answer = pair_round(entrants, history, options=SwissOptions(lengths=5, clubs=clubs))
         if not answer.ok:
             raise SystemExit(f"round {answer.round} could not be paired: {answer.message}")
         results = tuple(Result(p.top, p.bottom, rng.choice((p.top, p.bottom))) for p in answer.pairings)
@@ -489,11 +490,12 @@ def fair_5000(args) -> None:
     rng = random.Random(args.seed)
     history: list[SwissRound] = []
     for _ in range(args.rounds):
-        answer = pair_round(players, history, lengths=5, method="top_down")
+        answer = pair_round(players, history, options=SwissOptions(lengths=5, method="top_down"))
         results = tuple(Result(p.top, p.bottom, rng.choice((p.top, p.bottom))) for p in answer.pairings)
         history.append(SwissRound(answer.round, results, answer.bye))
     for method in ("fair", "top_down"):
-        elapsed, answer = best_of(ROUNDS, lambda m=method: pair_round(players, history, lengths=5, method=m))
+        options = SwissOptions(lengths=5, method=method)
+        elapsed, answer = best_of(ROUNDS, lambda o=options: pair_round(players, history, options=o))
         assert answer.ok, answer
         print(f"Swiss round {answer.round} of 5,000 players after {args.rounds} rounds ({method}): "
               f"{elapsed * 1000:.1f} ms to pair {len(answer.pairings)} matches  (no target)")
@@ -508,8 +510,9 @@ def swiss_big_bench(args) -> None:
     rng = random.Random(args.seed)
     history: list[SwissRound] = []
     worst_pair = worst_table = (0.0, 0)
+    options = SwissOptions(lengths=5, method="top_down")
     for _ in range(SWISS_BIG_ROUNDS + 1):
-        elapsed, answer = best_of(ROUNDS, lambda: pair_round(players, history, lengths=5, method="top_down"))
+        elapsed, answer = best_of(ROUNDS, lambda: pair_round(players, history, options=options))
         assert answer.ok, answer
         worst_pair = max(worst_pair, (elapsed, answer.round))
         if answer.round > SWISS_BIG_ROUNDS:
@@ -574,8 +577,8 @@ def main() -> None:
     for label, clubs in (("no restrictions", None), ("clubs of ten kept apart", {p: p % 100 for p in players})):
         history = swiss_history(players, args.rounds, random.Random(args.seed), clubs)
         for method in ("fair", "top_down"):
-            elapsed, answer = best_of(ROUNDS, lambda h=history, c=clubs, m=method: pair_round(
-                players, h, lengths=5, clubs=c, method=m))
+            options = SwissOptions(lengths=5, clubs=clubs, method=method)
+            elapsed, answer = best_of(ROUNDS, lambda h=history, o=options: pair_round(players, h, options=o))
             assert answer.ok, answer
             _verdict(elapsed < 2, f"1,000-player Swiss pairing ({method}, {label})")
             print(f"Swiss round {answer.round} of 1,000 players after {args.rounds} rounds ({label}; {method}): "
@@ -585,7 +588,8 @@ def main() -> None:
         quick = swiss_module._plain_floats
         swiss_module._plain_floats = lambda *a: None
         try:
-            elapsed, answer = best_of(ROUNDS, lambda h=history, c=clubs: pair_round(players, h, lengths=5, clubs=c))
+            options = SwissOptions(lengths=5, clubs=clubs)
+            elapsed, answer = best_of(ROUNDS, lambda h=history, o=options: pair_round(players, h, options=o))
         finally:
             swiss_module._plain_floats = quick
         _verdict(elapsed < 2, f"1,000-player Swiss pairing (fair, weighted matching only, {label})")

@@ -31,10 +31,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.formats.mat import check_mat, match_from_actions, read_mat, write_mat  # noqa: E402
+from engine.formats.mat import read_mat  # noqa: E402
+from engine.formats.mat_check import check_mat, match_from_actions  # noqa: E402
+from engine.formats.mat_write import write_mat  # noqa: E402
 from engine.match import MatchRules  # noqa: E402
-from engine.moves import generation_count, legal_plays, parse_play, validate_play  # noqa: E402
+from engine.moves import generation_count, legal_plays  # noqa: E402
+from engine.notation import parse_play  # noqa: E402
 from engine.randomgame import random_match_games, random_positions  # noqa: E402
+from engine.validation import validate_play  # noqa: E402
 
 MAT_DIR = ROOT.parent / "shared" / "data" / "mat"
 ROUNDS = 5

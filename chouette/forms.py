@@ -151,12 +151,18 @@ class ChouetteStartForm(forms.Form):
         return [[[player, dice[k]] for player, dice in rolls.items() if len(dice) > k] for k in range(rounds)]
 
     def service_arguments(self) -> dict:
+        """chouette_start's arguments but the settings, which :meth:`settings` gives."""
         data = self.cleaned_data
-        names = ("name", "stake", "currency", "single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles",
-                 "box_partner_from", "box_must_take_half", "lone_taker_must_beaver", "take_half_initial_only",
-                 "three_handed_both_cubes", "box_must_take_captain", "captain_alone_must_beaver",
-                 "box_partner_next_in_line", "jacoby_counts_automatic")
-        return {"rolloff": self.rolloff(), "night_id": data["night"], **{name: data[name] for name in names}}
+        return {"rolloff": self.rolloff(), "night_id": data["night"],
+                **{name: data[name] for name in ("name", "stake", "currency")}}
+
+    def settings(self) -> dict:
+        """The table's settings as ticked (chouette_settings' options)."""
+        names = ("single_cube", "jacoby", "beavers", "raccoons", "automatic_doubles", "box_partner_from",
+                 "box_must_take_half", "lone_taker_must_beaver", "take_half_initial_only", "three_handed_both_cubes",
+                 "box_must_take_captain", "captain_alone_must_beaver", "box_partner_next_in_line",
+                 "jacoby_counts_automatic")
+        return {name: self.cleaned_data[name] for name in names}
 
 
 class ChouetteRulesForm(forms.Form):

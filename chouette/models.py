@@ -69,7 +69,7 @@ class ChouetteSession(models.Model):
     version = models.PositiveIntegerField(default=0)
     # Where the steps lead (engine.chouette.SessionState) and what it was computed from, written by
     # the services with every step, so that the next step is folded into it instead of replaying
-    # them all; trusted only while it matches (chouette.services._standing). A database trigger
+    # them all; trusted only while it matches (chouette.services.state.session_standing). A database trigger
     # empties it when a step row is updated or deleted (migrations/0002_kept_state.py).
     kept = models.JSONField(null=True, blank=True, editable=False,
                             help_text="the state after the last step, and what it was computed from")

@@ -102,7 +102,9 @@ def chouette_new(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _render_new(request, club, form=form, status=400)
     try:
-        session = services.chouette_start(club_id=club.pk, user=request.user, **form.service_arguments())
+        session = services.chouette_start(club_id=club.pk, user=request.user,
+                                          settings=services.chouette_settings(form.settings()),
+                                          **form.service_arguments())
     except DomainError as error:
         form_refuse(form, error, text=lambda e: _refusal_text(e, dict(players)))
         return _render_new(request, club, form=form, status=error_status(error))

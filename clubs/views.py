@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
 from matches.models import Player
-from matches.services.matches import match_create, player_for_user
+from matches.services.matches import match_create, match_rules, player_for_user
 
 from . import selectors, services
 from .forms import CheckInForm, ClubForm, InviteForm, MembershipActionForm, NightForm, NightMatchForm, SeasonForm
@@ -333,9 +333,9 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
         return _render_night(request, club, night_row, action_error=form_errors_text(form), status=400, match_form=form)
     players = {p.pk: p for p in Player.objects.filter(pk__in=[form.cleaned_data["side0"], form.cleaned_data["side1"]])}
     try:
-        match = match_create(created_by=request.user, side0=[players[form.cleaned_data["side0"]]],
-                             side1=[players[form.cleaned_data["side1"]]], length=form.cleaned_data["length"],
-                             context={"club_night": night_row})
+        match = match_create(created_by=request.user,
+                             sides=([players[form.cleaned_data["side0"]]], [players[form.cleaned_data["side1"]]]),
+                             rules=match_rules(length=form.cleaned_data["length"]), context={"club_night": night_row})
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error),
                              match_form=form)

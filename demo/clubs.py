@@ -17,6 +17,7 @@ from clubs.models import Club, ClubNight
 from clubs.selectors import club_get, membership_of, night_list, season_list
 from clubs.services import club_create, membership_accept, membership_invite, night_check_in, night_open, season_create
 from engine.actions import action_to_dict
+from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Player
 from matches.services.logs import log_from_json
@@ -77,7 +78,7 @@ def club_demo_load(*, club: Club, organiser, players: dict[str, Player], today: 
         night_check_in(club_id=club.pk, night_id=night.pk, user=players[username].user)
     for side0, side1, length, seed in NIGHT_MATCHES:
         a, b = players[side0], players[side1]
-        match = match_create(created_by=a.user, side0=[a], side1=[b], length=length,
+        match = match_create(created_by=a.user, sides=([a], [b]), rules=MatchRules(length),
                              context={"club": club, "club_night": night})
         games = [[action_to_dict(action) for action in game] for game in random_match_games(random.Random(seed), length)]
         log = log_from_json(games, match.rules())

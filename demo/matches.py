@@ -26,12 +26,14 @@ from accounts.models import User
 from core.errors import DomainError
 from engine.actions import action_to_dict
 from engine.errors import EngineError
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
+from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Match, Player
 from matches.selectors.match import friendly_match_of
 from matches.services.logs import log_from_json, log_from_mat
-from matches.services.matches import match_create
+from matches.services.matches import MatchDate, match_create
 from matches.services.ratings import match_rating_apply
 from matches.services.reporting import claim_make, match_confirm, match_report
 
@@ -95,8 +97,9 @@ def _load_file(path: Path, organiser: User, side0: Player, side1: Player) -> Mat
     if check.winner is None:
         raise DomainError(f"{path.name} is unfinished or a money session: it has no winner", code="no_winner")
     log = log_from_mat(path.name, data, check.rules)
-    match = match_create(created_by=organiser, organiser=organiser, side0=[side0], side1=[side1],
-                         length=check.length, crawford=check.crawford, played_on=_event_date(check.tags))
+    match = match_create(created_by=organiser, sides=([side0], [side1]),
+                         rules=MatchRules(check.length, crawford=check.crawford), organiser=organiser,
+                         when=MatchDate(played_on=_event_date(check.tags)))
     winner, loser = (side0, side1) if check.winner == 0 else (side1, side0)
     match_report(match_id=match.pk, user=winner.user, claim=claim_make(match, log.final_score, log),
                  statement=f"Demo data: the games of {path.name}.")
@@ -107,7 +110,8 @@ def _load_file(path: Path, organiser: User, side0: Player, side1: Player) -> Mat
 
 
 def _load_reported(organiser: User, alice: Player, bob: Player) -> Match:
-    match = match_create(created_by=organiser, organiser=organiser, side0=[alice], side1=[bob], length=REPORTED[2])
+    match = match_create(created_by=organiser, sides=([alice], [bob]), rules=MatchRules(REPORTED[2]),
+                         organiser=organiser)
     games = random_match_games(random.Random(REPORTED_SEED), match.length)
     log = log_from_json([[action_to_dict(a) for a in game] for game in games], match.rules())
     match_report(match_id=match.pk, user=bob.user, claim=claim_make(match, log.final_score, log))
@@ -115,7 +119,8 @@ def _load_reported(organiser: User, alice: Player, bob: Player) -> Match:
 
 
 def _load_disputed(organiser: User, alice: Player, carol: Player) -> Match:
-    match = match_create(created_by=organiser, organiser=organiser, side0=[alice], side1=[carol], length=DISPUTED[2])
+    match = match_create(created_by=organiser, sides=([alice], [carol]), rules=MatchRules(DISPUTED[2]),
+                         organiser=organiser)
     n = match.length
     match_report(match_id=match.pk, user=alice.user, claim=claim_make(match, (n, n - 2), None),
                  statement="I won the last game with a gammon.")
@@ -159,8 +164,8 @@ def friendly_matches_load(*, organiser: User, players: list[Player], by_name: di
     if match is None:
         # Next week, at eight in the evening: a club night.
         start = (now + timedelta(days=7)).replace(hour=20, minute=0, second=0, microsecond=0)
-        match = match_create(created_by=organiser, organiser=organiser, side0=[alice], side1=[by_name[SCHEDULED[1]]],
-                             length=SCHEDULED[2], scheduled_at=start)
+        match = match_create(created_by=organiser, sides=([alice], [by_name[SCHEDULED[1]]]),
+                             rules=MatchRules(SCHEDULED[2]), organiser=organiser, when=MatchDate(scheduled_at=start))
         loaded.add(match, True)
     else:
         loaded.add(match, False)

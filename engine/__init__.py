@@ -26,11 +26,12 @@ single, gammon, backgammon
     also still having a checker on the bar or in the winner's home board (3x).
 
 Where things are: ``board`` (positions), ``ids`` (Position ID, Match ID, XGID), ``moves`` (legal
-plays, play validation), ``game`` (one game's state machine: cube, resignations, endings),
-``match`` (scores, Crawford), ``scores`` (which final scores can end a match, capped and full),
-``chouette`` (a package, one module per part), ``ratings`` (FIBS), ``formats.mat`` (.mat files),
+plays), ``notation`` (plays written and read), ``validation`` (a recorded play checked), ``game``
+(one game's state machine: cube, resignations, endings), ``match`` (scores, Crawford), ``scores``
+(which final scores can end a match, capped and full), ``chouette`` (a package, one module per
+part), ``ratings`` (FIBS), ``formats`` (.mat files: ``mat`` read, ``mat_check``, ``mat_write``),
 ``cli`` (``python -m engine``). Every error is an :class:`engine.errors.EngineError` with a stable
-``code``; the codes of illegal plays are listed in :data:`engine.moves.RULES`.
+``code``; the codes of illegal plays are listed in :data:`engine.validation.RULES`.
 """
 
 from .actions import Action, action_from_dict, action_to_dict, actions_from_json
@@ -51,8 +52,9 @@ from .errors import (
 from .game import Game, GameReplay, GameResult, GameRules, check_double, replay_game
 from .ids import match_id, match_id_decode, position_from_id, position_id, xgid, xgid_decode
 from .match import MatchReplay, MatchRules, MatchState, Penalty, replay_match
-from .moves import Play, legal_plays, validate_play
+from .moves import Play, legal_plays
 from .scores import FinalScore, ScoreProblem, capped_score, claim_agrees_with_full, final_score, final_score_problem
+from .validation import validate_play
 
 __all__ = [
     "BAR",

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from .errors import EngineError
-from .formats.mat import check_mat, read_mat
+from .formats.mat import read_mat
+from .formats.mat_check import check_mat
 from .ids import position_from_id, position_id
 from .moves import legal_plays
 

@@ -41,7 +41,9 @@ from .actions import (
 from .board import BAR, CHECKERS, OFF, Position
 from .errors import CubeError, EngineError, GameLogError, IdError, IllegalPlay, PositionError
 from .ids import position_from_id, position_id
-from .moves import Play, legal_plays, parse_play, validate_play
+from .moves import Play, legal_plays
+from .notation import parse_play
+from .validation import validate_play
 
 OPENING, TO_ROLL, TO_PLAY, DOUBLED, BEAVERED, RACCOONED, RESIGNED, OVER = (
     "opening", "to_roll", "to_play", "doubled", "beavered", "raccooned", "resigned", "over",

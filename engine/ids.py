@@ -450,43 +450,16 @@ def _xgid_owner(owner: int | None) -> int:
     return 0 if owner is None else 1 - 2 * owner
 
 
-def xgid(
-    position: Position,
-    *,
-    cube_value: int = 1,
-    cube_owner: int | None = None,
-    dice: tuple[int, int] = (0, 0),
-    score: tuple[int, int] = (0, 0),
-    crawford: bool = False,
-    match_length: int = 0,
-    max_cube: int = _DEFAULT_MAX_CUBE,
-    double_offered: bool = False,
-    beavers: int = 0,
-    jacoby: bool = False,
-    beaver_rule: bool = False,
-) -> str:
-    """Return the XGID of ``position`` with the given cube, dice, score and rules.
+def xgid(x: Xgid) -> str:
+    """Return the XGID string of ``x`` (side 0 written as XG's bottom player; see :class:`Xgid`
+    for what each field means), as :func:`match_id` does for a :class:`MatchId`.
 
-    Side 0 is written as XG's bottom player; the arguments mean what the fields of :class:`Xgid`
-    mean. ``max_cube`` is the cube's face limit (written as its log2).
-
-    Raises :class:`~engine.errors.PositionError` if ``position`` is not valid and
-    :class:`~engine.errors.IdError` if another argument is out of range.
+    ``xgid(xgid_decode(s)) == s`` for every string :func:`xgid_decode` accepts. An :class:`Xgid`
+    is checked when it is made: ``Xgid(position, cube_value=6)`` raises
+    :class:`~engine.errors.IdError` (and :class:`~engine.errors.PositionError` for a position that
+    is not valid).
     """
-    return Xgid(
-        position,
-        cube_value=cube_value,
-        cube_owner=cube_owner,
-        dice=dice,
-        double_offered=double_offered,
-        beavers=beavers,
-        score=score,
-        crawford=crawford,
-        jacoby=jacoby,
-        beaver_rule=beaver_rule,
-        match_length=match_length,
-        max_cube=max_cube,
-    ).text()
+    return x.text()
 
 
 def _checkers(count: int, first: str) -> str:

@@ -1,9 +1,8 @@
-"""Checker plays: every legal play for a roll, and the validation of a recorded play.
+"""Checker plays: every legal play for a roll.
 
 A play is what a side does with one roll. It is made of *steps*, one per die used, each
-``(from, to)`` in the mover's own numbering (25 is the bar, 0 is off). Written down, steps of one
-checker are joined (``24/13``, ``24/18*/13``), repeated moves grouped (``13/7(2)``) and hits
-marked with ``*``.
+``(from, to)`` in the mover's own numbering (25 is the bar, 0 is off); :mod:`engine.notation`
+writes and reads them, and :mod:`engine.validation` checks a recorded play against the rules.
 
 The rules (RULES.md §3): each die is a separate step; bar first; a point held by two or more
 opposing checkers is closed, also as an intermediate landing point; as many dice as possible must
@@ -11,7 +10,6 @@ be played, and the higher die when only one can be; bearing off only with all fi
 home, a higher die bearing off from the highest occupied point only.
 
 :func:`legal_plays` lists the distinct resulting positions, each with one way of writing it.
-:func:`validate_play` checks a written play and says which rule it breaks when it is illegal.
 
 Generation has a general search (:func:`_generate_mixed`, :func:`_generate_double`: every order
 of the dice, a position key per sequence) and faster paths for the positions where less is
@@ -25,29 +23,12 @@ which only one die can be played, go to the general search.
 
 from __future__ import annotations
 
-import itertools
-import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple
 
 from .board import BAR, CHECKERS, OFF, Position
-from .errors import IllegalPlay, NotationError
-
-# Stable codes of IllegalPlay, with the rule each one names.
-RULES = {
-    "no_checker": "there is no checker of the side on roll on that point",
-    "bar_first": "a checker on the bar must be entered before any other checker moves",
-    "blocked": "the landing point is held by two or more opposing checkers",
-    "blocked_intermediate": "a checker moving with both dice must land on an open intermediate point",
-    "bearoff_not_home": "bearing off needs all fifteen checkers in the home board, none on the bar",
-    "bearoff_die_too_small": "a die may not bear off a checker from a higher point than its number",
-    "bearoff_higher_point_occupied": "a higher die bears off only from the highest occupied point",
-    "wrong_steps": "each step of a play must be exactly one die of the roll",
-    "dice_not_all_used": "as many dice as possible must be played",
-    "higher_die_not_played": "when only one die can be played, the higher one must be",
-}
+from .errors import IllegalPlay
+from .notation import format_steps
 
 
 class Play(NamedTuple):
@@ -211,7 +192,8 @@ def _best(results: dict, hi: int) -> list:
     return kept
 
 
-def _check_dice(dice) -> tuple[int, int]:
+def check_dice(dice) -> tuple[int, int]:
+    """The roll as two dice; raises :class:`IllegalPlay` ``bad_dice`` unless both are 1..6."""
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
@@ -556,7 +538,7 @@ def legal_plays(position: Position, dice) -> list[Play]:
     An empty list means no die can be played: the turn passes. Raises :class:`IllegalPlay`
     (code ``bad_dice``) for dice outside 1..6.
     """
-    d1, d2 = _check_dice(dice)
+    d1, d2 = check_dice(dice)
     turn = position.turn
     me, opp = position.boards[turn], position.boards[1 - turn]
     plays = _fast_plays(position, me, opp, d1, d2)
@@ -587,7 +569,7 @@ def generation_count(position: Position, dice) -> tuple[int, int]:
     looks at (leaves of its search) and the distinct plays it returns. Changes nothing;
     raises like :func:`legal_plays`.
     """
-    d1, d2 = _check_dice(dice)
+    d1, d2 = check_dice(dice)
     turn = position.turn
     me, opp = position.boards[turn], position.boards[1 - turn]
     tally = [0]
@@ -609,376 +591,3 @@ def max_dice_playable(position: Position, dice) -> tuple[int, list[Play]]:
     return (plays[0].dice_used if plays else 0), plays
 
 
-# --- notation ------------------------------------------------------------------------------
-
-_REPEAT = re.compile(r"^(.*?)\((\d)\)$")
-
-
-@dataclass(frozen=True, slots=True)
-class Hop:
-    """One written sub-move ``from/to``: possibly several dice of one checker (``24/13``)."""
-
-    start: int
-    end: int
-    marked_hit: bool = False
-    # The hop as written, for what remains of a joined move after its first die.
-    written: Hop | None = field(default=None, compare=False)
-
-
-# Every way a point may be written in a play, with its hit mark: a dict lookup per part keeps
-# reading a match file cheap.
-_PARTS: dict[str, tuple[int, bool]] = {}
-for _value in range(26):
-    for _text in {str(_value), f"{_value:02d}"}:
-        _PARTS[_text] = (_value, False)
-        _PARTS[_text + "*"] = (_value, True)
-for _text, _value in (("bar", BAR), ("off", OFF)):
-    _PARTS[_text] = (_value, False)
-    _PARTS[_text + "*"] = (_value, True)
-
-
-@lru_cache(maxsize=1024)
-def _hop(start: int, end: int, mark: bool) -> Hop:
-    return Hop(start, end, mark)
-
-
-@lru_cache(maxsize=4096)
-def parse_play(text: str) -> tuple[Hop, ...]:
-    """Read a written play (``24/18 13/8``, ``bar/22*``, ``6/off``, ``13/7(2)``, ``24/18*/13``).
-
-    Returns the hops in the order written. Raises :class:`NotationError` naming the token that
-    cannot be read. Hit marks are kept only as hints; hits are always recomputed.
-    """
-    hops: list[Hop] = []
-    for token in text.replace(",", " ").lower().split():
-        body, repeat = token, 1
-        if token.endswith(")"):
-            match = _REPEAT.match(token)
-            if not match:
-                raise NotationError(f"'{token}': a repeat is written (2), (3) or (4)", code="bad_notation")
-            body, repeat = match.group(1), int(match.group(2))
-            if not 1 <= repeat <= 4:
-                raise NotationError(f"'{token}': a move repeats 1 to 4 times", code="bad_notation")
-        parts = body.split("/")
-        if len(parts) < 2:
-            raise NotationError(f"'{token}' is not a move: expected from/to, as in 13/8", code="bad_notation")
-        points = []
-        for part in parts:
-            found = _PARTS.get(part)
-            if found is None:
-                if part.isdigit():
-                    message = f"'{token}': {int(part)} is not a point (1..24, 25 or bar, 0 or off)"
-                else:
-                    message = f"'{token}': '{part}' is not a point"
-                raise NotationError(message, code="bad_notation")
-            points.append(found)
-        chain = []
-        for (start, _), (end, mark) in itertools.pairwise(points):
-            if end >= start:
-                raise NotationError(f"'{token}': checkers move from higher to lower points", code="bad_notation")
-            chain.append(_hop(start, end, mark))
-        hops.extend(chain * repeat)
-    return tuple(hops)
-
-
-def _name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def format_steps(before: Position, steps) -> str:
-    """Write ``steps`` played from ``before`` the way GNU Backgammon does.
-
-    A checker's consecutive steps are joined (``24/13``; ``24/18*/13`` when it hit on the way),
-    identical moves are grouped (``13/7(2)``), hits are marked, the highest starting point first.
-    """
-    opp = list(before.opponent)
-    chains: list[list] = []  # each chain: [points..., hit flags...] as (points, hits)
-    for s, t in steps:
-        hit = t > 0 and opp[25 - t] == 1
-        if hit:
-            opp[25 - t] = 0
-        for chain in chains:
-            if chain[0][-1] == s and s != BAR:
-                chain[0].append(t)
-                chain[1].append(hit)
-                break
-        else:
-            chains.append([[s, t], [False, hit]])
-    words = []
-    for points, hits in chains:
-        parts = [_name(points[0])]
-        for point, hit in zip(points[1:-1], hits[1:-1], strict=True):
-            if hit:
-                parts.append(_name(point) + "*")
-        parts.append(_name(points[-1]) + ("*" if hits[-1] else ""))
-        words.append(((points[0], points[-1]), "/".join(parts)))
-    words.sort(key=lambda item: (-item[0][0], -item[0][1]))
-    grouped: list[list] = []
-    for _, word in words:
-        if grouped and grouped[-1][0] == word:
-            grouped[-1][1] += 1
-        else:
-            grouped.append([word, 1])
-    return " ".join(word if count == 1 else f"{word}({count})" for word, count in grouped)
-
-
-# --- validation of a recorded play --------------------------------------------------------
-
-
-class _Search:
-    """Depth-first search for a way to realise written hops with the dice of the roll.
-
-    A hop longer than one die is taken one die at a time, and what is left of it goes back among
-    the hops still to play: ``10/off(2)`` with 5-5 needs both checkers on the 5-point before
-    either may bear off, so steps of different hops must be free to interleave.
-    """
-
-    def __init__(self, me: list, opp: list, dice: list[int]):
-        self.me, self.opp = me, opp
-        self.total = len(dice)
-        self.best: tuple | None = None  # (used, steps, me, opp) of the best complete realisation
-        self.error: tuple = (-1, "wrong_steps", "")  # (steps done, code, detail) of the furthest failure
-
-    def fail(self, done: int, code: str, detail: str | Hop) -> None:
-        if done > self.error[0]:
-            if isinstance(detail, Hop):
-                detail = detail.written or detail
-                detail = f"{_name(detail.start)}/{_name(detail.end)}"
-            self.error = (done, code, detail)
-
-    def step_error(self, s: int, d: int, end: int) -> str | None:
-        """Why one die ``d`` cannot move a checker from ``s`` now, or None if it can."""
-        me, opp = self.me, self.opp
-        t = s - d
-        if s != BAR and me[BAR]:
-            return "bearoff_not_home" if t <= 0 else "bar_first"
-        if not me[s]:
-            return "no_checker"
-        if t > 0:
-            if opp[25 - t] > 1:
-                return "blocked" if t == end else "blocked_intermediate"
-            return None
-        if any(me[7:26]):
-            return "bearoff_not_home"
-        if t < 0 and any(me[s + 1:7]):
-            return "bearoff_higher_point_occupied"
-        return None
-
-    @staticmethod
-    def reachable(hop: Hop, dice: list[int]) -> bool:
-        """Can some of ``dice`` carry a checker the hop's distance (any higher sum bears off)?"""
-        distance = hop.start - hop.end
-        if dice[0] == dice[-1]:
-            sums = [dice[0] * k for k in range(1, len(dice) + 1)]
-        else:
-            sums = [*dice, sum(dice)]
-        if hop.end == OFF:
-            return any(total >= distance for total in sums)
-        return distance in sums
-
-    def run(self, remaining: tuple[Hop, ...], dice: list[int], steps: list, done: int) -> bool:
-        """Realise ``remaining`` hops; True stops the search (a realisation using every die)."""
-        me, opp = self.me, self.opp
-        if not remaining:
-            used = self.total if me[OFF] == CHECKERS else self.total - len(dice)
-            if self.best is None or used > self.best[0]:
-                self.best = (used, tuple(steps), tuple(me), tuple(opp))
-            return used == self.total
-        if not dice:
-            self.fail(done, "wrong_steps", "more sub-moves than the roll allows")
-            return False
-        tried = set()
-        for index, hop in enumerate(remaining):
-            if (hop.start, hop.end) in tried:
-                continue
-            tried.add((hop.start, hop.end))
-            if not self.reachable(hop, dice):
-                code = "bearoff_die_too_small" if hop.end == OFF else "wrong_steps"
-                self.fail(done, code, hop)
-                continue
-            rest = remaining[:index] + remaining[index + 1:]
-            options = []
-            for d in dict.fromkeys(dice):
-                t = hop.start - d
-                if t == hop.end or (hop.end == OFF and t < 0):
-                    options.append((0, d, None))
-                elif t > hop.end and t > 0:
-                    rest_of_hop = Hop(t, hop.end, hop.marked_hit, hop.written or hop)
-                    left = list(dice)
-                    left.remove(d)
-                    if not left or not self.reachable(rest_of_hop, left):
-                        continue
-                    # Part of a joined move. A route that hits on its way is the reading of last
-                    # resort: exporters that mark hits write it 24/18*/13.
-                    options.append((1 + (opp[25 - t] == 1), d, rest_of_hop))
-            if not options:
-                self.fail(done, "bearoff_die_too_small" if hop.end == OFF else "wrong_steps", hop)
-                continue
-            options.sort(key=lambda option: option[0])
-            for _, d, continuation in options:
-                code = self.step_error(hop.start, d, hop.end)
-                if code:
-                    self.fail(done, code, hop)
-                    continue
-                t = max(hop.start - d, 0)
-                me[hop.start] -= 1
-                me[t] += 1
-                hit = t > 0 and opp[25 - t] == 1
-                if hit:
-                    opp[25 - t] = 0
-                    opp[BAR] += 1
-                left = list(dice)
-                left.remove(d)
-                steps.append((hop.start, t))
-                finished = self.run((continuation, *rest) if continuation else rest, left, steps, done + 1)
-                steps.pop()
-                if hit:
-                    opp[25 - t] = 1
-                    opp[BAR] -= 1
-                me[t] -= 1
-                me[hop.start] += 1
-                if finished:
-                    return True
-        return False
-
-
-def _as_written(me: list, opp: list, hops: tuple[Hop, ...], dice: list[int]) -> tuple | None:
-    """The common case, cheaply: every hop is exactly one die, in the order written, using every
-    die. Returns the realisation like :class:`_Search`, or None to let the full search decide
-    (it also finds the error to report). Changes ``me`` and ``opp``."""
-    if len(hops) != len(dice):
-        return None
-    left = list(dice)
-    steps = []
-    for hop in hops:
-        s, t = hop.start, hop.end
-        d = s - t
-        if d not in left or (s != BAR and me[BAR]) or not me[s]:
-            return None
-        if t:
-            if opp[25 - t] > 1:
-                return None
-        elif any(me[7:26]):
-            return None
-        left.remove(d)
-        me[s] -= 1
-        me[t] += 1
-        if t and opp[25 - t] == 1:
-            opp[25 - t] = 0
-            opp[BAR] += 1
-        steps.append((s, t))
-    return (len(dice), tuple(steps), tuple(me), tuple(opp))
-
-
-def _first_route(me: list, opp: list, hops: tuple[Hop, ...], dice: list[int]) -> tuple | None:
-    """A checker moving with several dice (``13/10`` with 2-1, ``13/5 6/2(2)`` with 4-4),
-    cheaply: the route :class:`_Search` tries first, taken step by step, when it uses every die
-    and no hop bears off. Returns the realisation like :class:`_Search`, or None to let the
-    full search decide (a route that fails, a bear-off, a die left over). Changes ``me`` and
-    ``opp``.
-
-    The search takes the written hops in turn, finishing each before the next; of the dice that
-    can start a hop it prefers the one whose intermediate point does not hit, the higher die
-    first otherwise. Any step that fails here would send the search down other routes, so this
-    gives up instead.
-    """
-    left = list(dice)
-    steps = []
-    queue = [(hop.start, hop.end) for hop in hops]
-    if any(end == OFF for _, end in queue):
-        return None
-    at = 0
-    while at < len(queue):
-        if not left:
-            return None
-        s, e = queue[at]
-        distance = s - e
-        high, low = left[0], left[-1]
-        if high == low:
-            if distance % high or distance > high * len(left):
-                return None
-            d = high
-        elif distance in (high, low):
-            d = distance
-        elif distance == high + low:
-            # Both dice on one checker: through the intermediate point that does not hit.
-            d = low if opp[25 - s + high] == 1 and opp[25 - s + low] != 1 else high
-        else:
-            return None
-        t = s - d
-        if (s != BAR and me[BAR]) or not me[s] or opp[25 - t] > 1:
-            if distance != high + low or high == low:
-                return None
-            # The other intermediate point, as the search tries next.
-            d = high + low - d
-            t = s - d
-            if (s != BAR and me[BAR]) or not me[s] or opp[25 - t] > 1:
-                return None
-        me[s] -= 1
-        me[t] += 1
-        if opp[25 - t] == 1:
-            opp[25 - t] = 0
-            opp[BAR] += 1
-        left.remove(d)
-        steps.append((s, t))
-        if t == e:
-            at += 1
-        else:
-            queue[at] = (t, e)
-    if left:
-        return None
-    return (len(dice), tuple(steps), tuple(me), tuple(opp))
-
-
-def validate_play(position: Position, dice, play: str | tuple[Hop, ...]) -> Play:
-    """Check a recorded play of ``dice`` by the side on roll and return it as a :class:`Play`.
-
-    ``play`` is the written play or its parsed hops. Sub-moves may be written in any order;
-    hits are recomputed. Raises :class:`NotationError` when the text cannot be read and
-    :class:`IllegalPlay` whose ``code`` (one of :data:`RULES`) names the rule broken.
-    """
-    d1, d2 = _check_dice(dice)
-    hops = parse_play(play) if isinstance(play, str) else play
-    dice_list = [d1] * 4 if d1 == d2 else [max(d1, d2), min(d1, d2)]
-    turn = position.turn
-    mover, opponent = position.boards[turn], position.boards[1 - turn]
-    if len(hops) > len(dice_list):
-        raise _illegal("wrong_steps", _written(play), dice, "more sub-moves than the roll allows")
-    best = _as_written(list(mover), list(opponent), hops, dice_list)
-    if best is None and len(hops) < len(dice_list):
-        best = _first_route(list(mover), list(opponent), hops, dice_list)
-    if best is None:
-        search = _Search(list(mover), list(opponent), dice_list)
-        search.run(hops, dice_list, [], 0)
-        if search.best is None:
-            _, code, detail = search.error
-            raise _illegal(code, _written(play), dice, detail)
-        best = search.best
-    used, steps, mine, theirs = best
-    after = _new_position(Position)
-    _set_boards(after, (mine, theirs) if turn == 0 else (theirs, mine))
-    _set_turn(after, 1 - turn)
-    result = _new_play(Play, (position, steps, after, used))
-    if used == len(dice_list):
-        return result
-    most, plays = max_dice_playable(position, dice)
-    if not plays or any(p.position == result.position for p in plays):
-        return result
-    text = _written(play)
-    if most > used:
-        example = plays[0].notation
-        raise _illegal("dice_not_all_used", text, dice, f"a play using {most} dice exists, e.g. {example}")
-    raise _illegal("higher_die_not_played", text, dice, f"play the {max(d1, d2)}, e.g. {plays[0].notation}")
-
-
-def _written(play: str | tuple[Hop, ...]) -> str:
-    """The play as the messages of :class:`IllegalPlay` quote it."""
-    if isinstance(play, str):
-        return play
-    return " ".join(f"{_name(h.start)}/{_name(h.end)}" for h in play)
-
-
-def _illegal(code: str, text: str, dice, detail: str) -> IllegalPlay:
-    roll = f"{dice[0]}{dice[1]}"
-    where = f" ({detail})" if detail else ""
-    return IllegalPlay(f"{text.strip() or 'no move'} with {roll}: {RULES[code]}{where}", code=code)

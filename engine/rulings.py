@@ -33,7 +33,7 @@ from .actions import Action, Beaver, Double, Drop, Move, Raccoon, Take
 from .errors import EngineError, GameLogError, IllegalPlay, MatchError
 from .game import TO_PLAY, Game
 from .match import MatchReplay, MatchRules, MatchState, Penalty, PenaltyAt, replay_match
-from .moves import validate_play
+from .validation import validate_play
 
 # The two remedies for an illegal play (see illegal_play_remedy).
 CORRECT, STANDS = "correct", "stands"

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 FILES = ["galaxy_1pt_match1501137.mat", "studio_3pt_solnze_lasse.mat", "gnubg_3pt_test_match01.mat"]

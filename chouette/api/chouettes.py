@@ -122,7 +122,9 @@ class ChouetteCollectionApi(ChouetteBaseApi):
     def post(self, request, club_id: int):
         club = _manager_club(request, club_id)
         body = read_body(ChouetteStartSerializer, request)
-        session = services.chouette_start(club_id=club.pk, user=request.user, night_id=body.pop("night"), **body)
+        settings = services.chouette_settings({name: body.pop(name) for name in services.SETTING_NAMES})
+        session = services.chouette_start(club_id=club.pk, user=request.user, night_id=body.pop("night"),
+                                          settings=settings, **body)
         return _state(club, session.pk, status.HTTP_201_CREATED)
 
 

@@ -1,1 +1,2 @@
-"""Match record file formats: :mod:`engine.formats.mat` reads, checks and writes .mat files."""
+"""Match record file formats: .mat files read (:mod:`engine.formats.mat`), checked against the
+engine (:mod:`engine.formats.mat_check`) and written (:mod:`engine.formats.mat_write`)."""

@@ -41,7 +41,8 @@ from core.errors import Conflict, NotAllowed
 from core.parsers import JSONParser
 from engine.actions import actions_from_json
 from engine.errors import GameLogError, MatchError
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat_check import match_from_actions
+from engine.formats.mat_write import write_mat
 
 from .. import errors, hooks
 from ..models import Match, Report
@@ -49,7 +50,7 @@ from ..selectors.match import game_moments, match_answer, match_get_readable, ma
 from ..selectors.players import player_list
 from ..services.consent import DECISIONS, match_consent
 from ..services.logs import file_sides, log_from_json, log_from_mat
-from ..services.matches import match_create, side_of_user
+from ..services.matches import MatchDate, match_create, match_rules, side_of_user
 from ..services.reporting import (
     Claim,
     Draft,
@@ -102,6 +103,8 @@ def match_or_404(match_id: int, viewer, *, detail: bool = False, logs: bool = Fa
 # updated_at is a version: the serialized detail is cached under it. Only a renamed player can
 # show stale for up to DETAIL_CACHE_SECONDS.
 DETAIL_CACHE_SECONDS = 300
+#: The input fields that make a new match's rules (match_rules' arguments).
+RULE_FIELDS = ("length", "crawford", "move_policy", "jacoby", "beavers", "raccoons", "automatic_doubles", "cube_cap")
 
 
 _serializers = threading.local()
@@ -249,7 +252,9 @@ class MatchCreateApi(BaseApi):
         serializer.is_valid(raise_exception=True)
         data, contexts = _split_contexts(dict(serializer.validated_data), hooks.match_context_inputs())
         permissions.check_may_create(request.user, data["side0"] + data["side1"], contexts)
-        match = match_create(created_by=request.user, **data, context=contexts)
+        rules = match_rules(**{name: data[name] for name in RULE_FIELDS if name in data})
+        match = match_create(created_by=request.user, sides=(data["side0"], data["side1"]), rules=rules,
+                             when=MatchDate(scheduled_at=data.get("scheduled_at")), context=contexts)
         return Response(_detail_data(match_or_404(match.pk, request.user, detail=True)), status=status.HTTP_201_CREATED)
 
 

@@ -19,7 +19,8 @@ from core.engine_messages import name_sides
 from core.errors import DomainError
 from engine.actions import Action, action_to_dict, actions_from_json
 from engine.errors import EngineError, GameLogError, MatLimitError
-from engine.formats.mat import MatFile, check_mat, read_mat
+from engine.formats.mat import MatFile, read_mat
+from engine.formats.mat_check import check_mat
 from engine.match import MatchReplay, MatchRules, replay_match
 from engine.scores import claim_agrees_with_full
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
@@ -11,6 +12,7 @@ from audit.services import audit_record, audit_record_many
 from core.engine_messages import refusal_text
 from core.text import name_clean
 from engine.errors import EngineError
+from engine.match import MatchRules
 
 from .. import errors, hooks
 from ..clocks import MatchClock, clock_fields
@@ -135,28 +137,45 @@ def _default_organiser(created_by, first: Side, second: Side):
     return None if created_by.pk in players else created_by
 
 
+@dataclass(frozen=True)
+class MatchDate:
+    """When a match is played, if known: ``scheduled_at`` (the moment a match to come is set for) or
+    ``played_on`` (the day a match already played was, e.g. an imported one's)."""
+
+    scheduled_at: datetime | None = None
+    played_on: date | None = None
+
+
+def match_rules(*, length: int, crawford: bool = True, move_policy: str = Match.MovePolicy.LEGAL, jacoby: bool = False,
+                beavers: bool = False, raccoons: bool = False, automatic_doubles: int = 0,
+                cube_cap: int | None = None) -> MatchRules:
+    """The engine's rules of a match set up with a match's own fields (a move policy rather than the
+    engine's ``responsible_moves``), as a form, a request or an event gives them, for
+    :func:`match_create`. Raises DomainError ``bad_sides`` for rules the engine refuses (money
+    options in a match, a bad cube cap), with the engine's reason in the reader's language."""
+    try:
+        return MatchRules(length=length, crawford=crawford, jacoby=jacoby, beavers=beavers, raccoons=raccoons,
+                          automatic_doubles=automatic_doubles, cube_cap=cube_cap,
+                          responsible_moves=move_policy == Match.MovePolicy.RESPONSIBLE)
+    except EngineError as error:
+        raise errors.bad_sides(refusal_text(error)) from None
+
+
 @transaction.atomic
 def match_create(
     *,
     created_by,
-    side0: list[Player],
-    side1: list[Player],
-    length: int,
-    crawford: bool = True,
-    move_policy: str = Match.MovePolicy.LEGAL,
-    jacoby: bool = False,
-    beavers: bool = False,
-    raccoons: bool = False,
-    automatic_doubles: int = 0,
-    cube_cap: int | None = None,
+    sides: tuple[list[Player], list[Player]],
+    rules: MatchRules,
     rated: bool | None = None,
     organiser=None,
-    scheduled_at=None,
-    played_on=None,
+    when: MatchDate | None = None,
     context: dict | None = None,
     clock: MatchClock | None = None,
 ) -> Match:
-    """Create a scheduled match between two sides.
+    """Create a scheduled match between two sides (``sides``: each a list of one player, or of a
+    consultation pair) under ``rules`` (the engine's, checked when they were made: see
+    :func:`match_rules`), ``when`` it is set for or was played, if known.
 
     ``context`` says what the match belongs to, as the apps above matches take it (see
     ``matches.hooks.MatchContext``): ``{"event": tournament}`` (tournaments: the event's organiser
@@ -173,8 +192,10 @@ def match_create(
 
     Matches of pairs and money sessions are never rated. Audited as ``match.created`` (the actor:
     ``created_by``; with the ids the contexts give). Raises DomainError for sides that share a
-    player and for rules the engine refuses (money options in a match, a bad cube cap).
+    player.
     """
+    side0, side1 = sides
+    when = when or MatchDate()
     prepared = hooks.contexts_prepare(created_by=created_by, values=context or {})
     first, second = side_for(side0), side_for(side1)
     if {p.pk for p in first.players} & {p.pk for p in second.players}:
@@ -190,16 +211,13 @@ def match_create(
     ]
     match = Match(
         consent0=consent[0], consent1=consent[1],
-        side0=first, side1=second, length=length, crawford=crawford, move_policy=move_policy, jacoby=jacoby,
-        beavers=beavers, raccoons=raccoons, automatic_doubles=automatic_doubles, cube_cap=cube_cap,
-        organiser=organiser, created_by=created_by, scheduled_at=scheduled_at, played_on=played_on,
-        **clock_fields(clock, length),
+        side0=first, side1=second, length=rules.length, crawford=rules.crawford,
+        move_policy=Match.MovePolicy.RESPONSIBLE if rules.responsible_moves else Match.MovePolicy.LEGAL,
+        jacoby=rules.jacoby, beavers=rules.beavers, raccoons=rules.raccoons, automatic_doubles=rules.automatic_doubles,
+        cube_cap=rules.cube_cap, organiser=organiser, created_by=created_by, scheduled_at=when.scheduled_at,
+        played_on=when.played_on, **clock_fields(clock, rules.length),
     )
-    try:
-        match.rules()
-    except EngineError as error:
-        raise errors.bad_sides(refusal_text(error)) from None
-    ratable = length > 0 and not first.is_pair and not second.is_pair
+    ratable = rules.length > 0 and not first.is_pair and not second.is_pair
     match.rated = ratable if rated is None else (rated and ratable)
     match.full_clean(exclude=["side0", "side1"])
     match.save()

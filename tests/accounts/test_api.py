@@ -12,6 +12,7 @@ from django.core import mail
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken, User
+from engine.match import MatchRules
 from matches.models import Player, Report
 from matches.services.matches import match_create
 from tests.accounts.conftest import last_link
@@ -58,8 +59,8 @@ def test_sign_up_verify_get_a_token_and_report_a_match(outbox_inline):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
 
-    match = match_create(created_by=UserFactory(organiser=True), side0=[PlayerFactory(display_name="Gottfried")],
-                         side1=[player], length=3)
+    match = match_create(created_by=UserFactory(organiser=True),
+                         sides=([PlayerFactory(display_name="Gottfried")], [player]), rules=MatchRules(3))
     with outbox_inline():
         reported = client.post(f"/api/v1/matches/{match.pk}/report/", {"score": [1, 3]}, format="json")
     assert reported.status_code == 200, reported.json()

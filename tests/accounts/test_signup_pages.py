@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from core.models import OutboxTask
+from engine.match import MatchRules
 from matches.models import Match, Player, Report
 from matches.services.matches import match_create
 from tests.accounts.conftest import last_link
@@ -76,7 +77,7 @@ def test_sign_up_verify_sign_in_by_email_and_report_a_match(outbox_inline):
 
     opponent = PlayerFactory(display_name="Gottfried")
     organiser = UserFactory(organiser=True)
-    match = match_create(created_by=organiser, side0=[player], side1=[opponent], length=5)
+    match = match_create(created_by=organiser, sides=([player], [opponent]), rules=MatchRules(5))
     with outbox_inline():
         reported = client.post(reverse("matches:report", kwargs={"match_id": match.pk}),
                                {"report-score0": "5", "report-score1": "2"})

@@ -26,9 +26,10 @@ import pytest
 from analysis.compute import analyse_match
 from analysis.gnubg_sgf import read_sgf
 from analysis.verdict import LUCK_WORDS, RATING_WORDS
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.ids import position_from_id
-from engine.moves import validate_play
+from engine.validation import validate_play
 
 pytestmark = pytest.mark.oracle
 

@@ -18,7 +18,8 @@ from analysis.gnubg_reader import AnalysisMismatch
 from analysis.verdict import RATING_WORDS, Decision, GameAnalysis, MatchAnalysis, SideStats, luck_rating, mark, rating
 from engine.actions import Accept, Double, Drop, Move, Resign, Roll, Setup, Take
 from engine.board import Position, side_board
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.ids import position_id
 from engine.match import MatchRules
 

@@ -11,7 +11,8 @@ import textwrap
 import pytest
 
 from analysis.services import match_analysis_request, match_analysis_run
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from matches.models import Game, Match
 from tests.matches.factories_api import client_for
 

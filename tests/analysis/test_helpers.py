@@ -16,7 +16,8 @@ import pytest
 from analysis import gnubg_adapter
 from analysis.compute import analyse_match
 from analysis.gnubg_adapter import _shares
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 
 ROOT = Path(__file__).resolve().parents[2]
 MAT_DIR = ROOT.parent / "shared" / "data" / "mat"
@@ -100,7 +101,8 @@ import sys, time
 sys.path.insert(0, {root!r})
 from analysis import gnubg_adapter
 from analysis.compute import analyse_match
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 checked = check_mat(read_mat(open({path!r}, "rb").read()))
 analyse_match(checked.rules, [list(g.replay.actions) for g in checked.games], plies=0, processes=2)
 print(gnubg_adapter._helpers[0].process.pid, flush=True)

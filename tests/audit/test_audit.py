@@ -15,6 +15,7 @@ from audit.models import AuditEntry, AuditImmutable
 from audit.selectors import AuditFilters, audit_of_event, audit_of_match, audit_page
 from audit.services import audit_record
 from core.errors import Conflict
+from engine.match import MatchRules
 from engine.scores import capped_score
 from matches.models import Match
 from matches.services.imports.jobs import import_job_run
@@ -303,7 +304,7 @@ def test_a_late_team_is_logged(organiser):
 def test_a_match_created_outside_an_event_is_logged_without_a_tournament():
     creator = UserFactory(username="otto", organiser=True)
     alice, bob = PlayerFactory(display_name="Alice"), PlayerFactory(display_name="Bob")
-    match = match_create(created_by=creator, side0=[alice], side1=[bob], length=7)
+    match = match_create(created_by=creator, sides=([alice], [bob]), rules=MatchRules(7))
     created = one("match.created", match_id=match.pk)
     assert (created.actor_name, created.tournament_id, created.object_id) == ("otto", None, match.pk)
     assert created.after == {"sides": ["Alice", "Bob"], "length": 7, "status": "scheduled", "score": [None, None],

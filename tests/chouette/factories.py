@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from audit.models import AuditEntry
 from chouette.models import ChouetteSession, ChouetteStep
-from chouette.services import chouette_game_record, chouette_start
+from chouette.services import SETTING_NAMES, chouette_game_record, chouette_settings, chouette_start
 from engine.actions import Accept, Double, Drop, Move, Resign, Roll, action_to_dict
 from engine.game import Game, GameRules
 from engine.moves import legal_plays
@@ -26,11 +26,14 @@ def ids(cast: ClubCast) -> dict[str, int]:
 
 
 def table(cast: ClubCast, *, dice=(("ann", 6), ("otis", 5), ("mia", 4), ("max", 3)), stake=Decimal("2.50"),
-          name="Big table", **settings) -> ChouetteSession:
-    """A table started by Otis (the organiser) from a one-round roll-off."""
+          name="Big table", **arguments) -> ChouetteSession:
+    """A table started by Otis (the organiser) from a one-round roll-off; ``arguments`` are the
+    table's settings (chouette_settings' options) and chouette_start's other arguments."""
     players = ids(cast)
+    options = {key: arguments.pop(key) for key in list(arguments) if key in SETTING_NAMES}
     return chouette_start(club_id=cast.club.pk, user=cast.organiser, name=name, stake=stake,
-                          rolloff=[[[players[name], die] for name, die in dice]], **settings)
+                          rolloff=[[[players[name], die] for name, die in dice]], settings=chouette_settings(options),
+                          **arguments)
 
 
 def quick(winner, level: int = 1, *, cubes=None, box_partner=None, log=None, amounts=None, automatic: int = 0) -> dict:

@@ -12,6 +12,7 @@ from audit.models import AuditEntry
 from chouette import services
 from chouette.models import ChouetteSession
 from chouette.selectors import chouette_state
+from chouette.services import state
 from engine.chouette import chouette_next_lineup, game_from_json, lineup_from_json, lineup_from_rolloff
 from tests.chouette.factories import quick, table
 from tests.clubs.factories import club_cast
@@ -24,14 +25,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def slow_replay(monkeypatch):
     """Widen the window between reading the steps and writing the new one, so that two writers that
     were not serialised would both read the same last step (and collide or replay a stale line-up)."""
-    fold = services.session_advance  # the services' one engine call: it folds the new step into the state
+    fold = state.session_advance  # the services' one engine call: it folds the new step into the state
     pause = threading.Event()
 
     def slow(state, steps, settings):
         pause.wait(0.05)
         return fold(state, steps, settings)
 
-    monkeypatch.setattr(services, "session_advance", slow)
+    monkeypatch.setattr(state, "session_advance", slow)
 
 
 def sequential_lineups(session: ChouetteSession):

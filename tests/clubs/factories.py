@@ -146,13 +146,14 @@ def club_match(cast: ClubCast, first, second, score: tuple[int, int], *, length:
     """A club match of ``first`` against ``second`` (users) created by the club's organiser through
     match_create; with ``confirmed`` both players report ``score`` (the second report confirms it)
     and, with ``rate``, its rating change is applied as the task would."""
-    from matches.services.matches import match_create
+    from engine.match import MatchRules
+    from matches.services.matches import MatchDate, match_create
     from matches.services.ratings import match_rating_apply
     from matches.services.reporting import Claim, match_confirm, match_report
 
-    match = match_create(created_by=cast.organiser, side0=[player_of(first)], side1=[player_of(second)],
-                         length=length, context={"club": cast.club} if night is None else {"club_night": night},
-                         played_on=played_on)
+    match = match_create(created_by=cast.organiser, sides=([player_of(first)], [player_of(second)]),
+                         rules=MatchRules(length), when=MatchDate(played_on=played_on),
+                         context={"club": cast.club} if night is None else {"club_night": night})
     if confirmed:
         match_report(match_id=match.pk, user=first, claim=Claim(score))
         match_confirm(match_id=match.pk, user=second)

@@ -12,8 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from clubs.models import ClubMatch
 from clubs.selectors import member_list, season_ladder
 from core.errors import DomainError, NotAllowed
+from engine.match import MatchRules
 from matches.models import Match, RatingChange
-from matches.services.matches import match_create
+from matches.services.matches import MatchDate, match_create
 from tests.clubs.factories import ClubNightFactory, MembershipFactory, SeasonFactory, club_cast, club_match, player_of
 from tests.factories import UserFactory
 
@@ -61,8 +62,8 @@ def test_only_confirmed_club_matches_within_the_season_count(cast, season):
     club_match(cast, ann, otis, (5, 0), played_on=dt.date(2025, 6, 1))  # the day after
     club_match(cast, ann, otis, (5, 0), played_on=dt.date(2025, 3, 2), confirmed=False)
     club_match(cast, ann, otis, (0, 0), length=0, played_on=dt.date(2025, 3, 2), confirmed=False)
-    outside = match_create(created_by=ann, side0=[player_of(ann)], side1=[player_of(otis)], length=5,
-                           played_on=dt.date(2025, 3, 3))  # no club
+    outside = match_create(created_by=ann, sides=([player_of(ann)], [player_of(otis)]), rules=MatchRules(5),
+                           when=MatchDate(played_on=dt.date(2025, 3, 3)))  # no club
     assert not ClubMatch.objects.filter(match=outside).exists()
     club_match(cast, otis, ann, (5, 4), played_on=dt.date(2025, 5, 31))  # the last day counts
     assert rows(season) == [(1, False, "Otis", 1, 1, 0, 5), (2, False, "Ann", 1, 0, 1, 4)]
@@ -85,13 +86,13 @@ def test_a_club_match_is_created_by_the_clubs_members_only(cast):
     before = Match.objects.count()
     for user in (cast.outsider, cast.requester):
         with pytest.raises(NotAllowed) as caught:
-            match_create(created_by=user, side0=[player_of(user)], side1=[player_of(cast.owner)], length=5,
+            match_create(created_by=user, sides=([player_of(user)], [player_of(cast.owner)]), rules=MatchRules(5),
                          context={"club": cast.club})
         assert caught.value.code == "not_club_member"
     other_night = ClubNightFactory(opened_by=UserFactory(username="zed"))
     with pytest.raises(DomainError) as caught:
-        match_create(created_by=cast.owner, side0=[player_of(cast.owner)], side1=[player_of(cast.organiser)], length=5,
-                     context={"club": cast.club, "club_night": other_night})
+        match_create(created_by=cast.owner, sides=([player_of(cast.owner)], [player_of(cast.organiser)]),
+                     rules=MatchRules(5), context={"club": cast.club, "club_night": other_night})
     assert caught.value.code == "bad_club_night"
     assert Match.objects.count() == before
 

@@ -23,10 +23,11 @@ from clubs.selectors import member_list, season_ladder
 from clubs.services import membership_remove, membership_role_change, night_check_in
 from clubs.services.walkins import membership_add_walk_in
 from core.errors import Conflict, DomainError, NotAllowed
+from engine.match import MatchRules
 from matches.models import Match, Player
 from matches.services.guests import invitation_accept
 from matches.services.invitations import invitation_token
-from matches.services.matches import match_create
+from matches.services.matches import MatchDate, match_create
 from matches.services.reporting import Claim, match_override
 from tests.clubs.factories import (
     ClubFactory,
@@ -94,8 +95,9 @@ def test_a_walk_in_checks_in_sits_at_a_chouette_and_is_on_the_ladder(cast, walte
     assert chouette_join(club_id=cast.club.pk, chouette_id=session.pk, user=cast.organiser, player_id=mia.pk)
     # A club match against a member: the club vouches for both sides, and the ladder counts it.
     season = SeasonFactory(club=cast.club, starts_on=dt.date(2025, 1, 1), ends_on=dt.date(2025, 12, 31))
-    match = match_create(created_by=cast.organiser, side0=[player], side1=[ann], length=5, organiser=cast.organiser,
-                         context={"club": cast.club}, played_on=dt.date(2025, 3, 4))
+    match = match_create(created_by=cast.organiser, sides=([player], [ann]), rules=MatchRules(5),
+                         organiser=cast.organiser, when=MatchDate(played_on=dt.date(2025, 3, 4)),
+                         context={"club": cast.club})
     assert (match.consent0, match.consent1) == (Match.Consent.GIVEN, Match.Consent.GIVEN)
     match_override(match_id=match.pk, user=cast.organiser, claim=Claim((5, 2)))
     ladder = {row.display_name: (row.place, row.won, row.lost) for row in season_ladder(season=season)}

@@ -20,8 +20,8 @@ from django.utils import translation
 from core.engine_messages import DRAW_MESSAGES, ENGINE_MESSAGES, refusal_text
 from engine.errors import EngineError, GameLogError, IllegalPlay, MatLimitError
 from engine.match import MatchRules
-from engine.moves import RULES
 from engine.scores import _CODE, REASONS, final_score
+from engine.validation import RULES
 from tournaments.draw.errors import CODES as DRAW_CODES
 from tournaments.draw.errors import DrawError
 
@@ -35,10 +35,10 @@ PASSED_ON = {
     ("chouette/session.py", "error.code"),
     ("chouette/settle.py", "code"),  # fail(number, message, "code"): literals at its calls
     ("chouette/settle.py", "refused.code"),
-    ("formats/mat.py", "code"),  # _match_error(line, message, "code"): literals at its calls
-    ("formats/mat.py", "error.code"),
+    ("formats/mat_check.py", "code"),  # _match_error(line, message, "code"): literals at its calls
+    ("formats/mat_check.py", "error.code"),
     ("ids.py", "code"),  # _fail(kind, "code", message)
-    ("moves.py", "code"),  # _illegal("code", ...) and the search's rule: keys of RULES
+    ("validation.py", "code"),  # _illegal("code", ...) and the search's rule: keys of RULES
     ("rulings.py", "code"),  # _whole, _refusal, _relabelled: literals at their calls
     ("scores.py", "f'score_{self.code}'"),  # score_ + a reason
 }
@@ -176,7 +176,7 @@ def test_a_services_refusal_from_the_engine_reads_in_the_readers_language(tmp_pa
     import polib
 
     from core.errors import DomainError
-    from matches.services.matches import match_create
+    from matches.services.matches import match_create, match_rules
     from tests.factories import PlayerFactory, UserFactory
 
     source = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.po"
@@ -186,7 +186,7 @@ def test_a_services_refusal_from_the_engine_reads_in_the_readers_language(tmp_pa
 
     def refusal() -> DomainError:
         with pytest.raises(DomainError) as caught:
-            match_create(created_by=organiser, side0=[one], side1=[two], length=0, raccoons=True)
+            match_create(created_by=organiser, sides=([one], [two]), rules=match_rules(length=0, raccoons=True))
         return caught.value
 
     english = refusal()

@@ -16,7 +16,8 @@ from demo.management.commands import demo_data as demo_data_command
 from demo.matches import mat_dir
 from demo.people import DEMO_PASSWORD, PLAYERS
 from demo.services import DemoSummary, demo_data_load
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.scores import capped_score
 from matches.models import Game, Match, RatingChange, Report
 from matches.selectors.players import player_rating_history

@@ -14,15 +14,9 @@ from hypothesis import strategies as st
 
 from engine.actions import Accept, Double, Drop, Move, Resign, Roll, Take
 from engine.errors import EngineError, GameLogError, MatchError, MatParseError
-from engine.formats.mat import (
-    Claim,
-    MatCheck,
-    check_mat,
-    match_from_actions,
-    read_mat,
-    resign_level,
-    write_mat,
-)
+from engine.formats.mat import Claim, read_mat
+from engine.formats.mat_check import MatCheck, check_mat, match_from_actions, resign_level
+from engine.formats.mat_write import write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 

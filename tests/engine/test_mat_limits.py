@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from engine.errors import MatLimitError, MatParseError
 from engine.formats import mat
-from engine.formats.mat import check_mat, match_from_actions, read_mat, write_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat, match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.match import MatchRules
 
 MAT_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "mat"
@@ -171,7 +173,7 @@ OLD_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*([0-9]{1,9})\s+(\S.*?)\s*:\s*([0-9]{1
 def test_the_score_line_reads_as_the_old_pattern_did(line):
     found = OLD_SCORE.match(line)
     expected = None if found is None else (found.group(1), int(found.group(2)), found.group(3), int(found.group(4)))
-    assert mat._score_line(line) == expected
+    assert mat.score_line(line) == expected
 
 
 @pytest.mark.parametrize("line, expected", [
@@ -182,7 +184,7 @@ def test_the_score_line_reads_as_the_old_pattern_did(line):
     (" a : 1234567890 b : 2", None),
 ])
 def test_score_lines_with_colons_in_the_names(line, expected):
-    assert mat._score_line(line) == expected
+    assert mat.score_line(line) == expected
 
 
 def test_a_long_score_line_that_almost_matches_costs_one_try_per_colon(monkeypatch):

@@ -13,8 +13,10 @@ import pytest
 from engine.board import BAR, OFF, Position, side_board
 from engine.errors import IllegalPlay, NotationError
 from engine.ids import position_id
-from engine.moves import RULES, Hop, format_steps, legal_plays, parse_play, validate_play
+from engine.moves import legal_plays
+from engine.notation import Hop, format_steps, parse_play
 from engine.randomgame import random_positions
+from engine.validation import RULES, validate_play
 
 
 def pos(points: dict, opp: dict | None = None, *, bar: int = 0, opp_bar: int = 0, turn: int = 0) -> Position:

@@ -16,19 +16,10 @@ from hypothesis import strategies as st
 
 from engine.board import BAR, CHECKERS, OFF, Position
 from engine.errors import IllegalPlay, NotationError
-from engine.moves import (
-    Hop,
-    Play,
-    _as_written,
-    _first_route,
-    _Search,
-    generation_count,
-    legal_plays,
-    max_dice_playable,
-    parse_play,
-    validate_play,
-)
+from engine.moves import Play, generation_count, legal_plays, max_dice_playable
+from engine.notation import Hop, parse_play
 from engine.randomgame import random_positions
+from engine.validation import _as_written, _first_route, _Search, validate_play
 
 # --- the generator as it was (engine/moves.py before the fast paths), frozen ------------------
 

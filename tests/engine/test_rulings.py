@@ -15,7 +15,8 @@ import pytest
 
 from engine.actions import Double, Move, Roll, Take
 from engine.errors import EngineError, GameLogError, MatchError
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.game import TO_ROLL, Game
 from engine.match import MatchRules, replay_match
 from engine.moves import legal_plays

@@ -76,6 +76,7 @@ def make(stack: Stack, tag: str, *, people: list[str], matches: list[tuple[str, 
 import json
 from accounts.models import User
 from accounts.services import user_create
+from engine.match import MatchRules
 from matches.services.matches import match_create, player_create
 tag = {tag!r}
 users, players = {{}}, {{}}
@@ -89,10 +90,11 @@ made = {{}}
 for key, creator, opponent, length in {matches!r}:
     if creator == "organiser":
         first, second = opponent.split("/")
-        match = match_create(created_by=organiser, side0=[players[first]], side1=[players[second]], length=length)
+        match = match_create(created_by=organiser, sides=([players[first]], [players[second]]),
+                             rules=MatchRules(length))
     else:
-        match = match_create(created_by=users[creator], side0=[players[creator]], side1=[players[opponent]],
-                             length=length)
+        match = match_create(created_by=users[creator], sides=([players[creator]], [players[opponent]]),
+                             rules=MatchRules(length))
     made.setdefault(key, []).append(match.pk)
 print(json.dumps({{"users": {{n: u.username for n, u in users.items()}},
                   "players": {{n: p.pk for n, p in players.items()}}, "matches": made}}))

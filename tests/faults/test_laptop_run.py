@@ -43,6 +43,7 @@ SETUP = """
 import json
 from accounts.models import User
 from accounts.services import user_create
+from engine.match import MatchRules
 from matches.services.matches import match_create, player_create
 director = user_create(username="director", password={password!r}, email="director@example.org",
                        role=User.Role.ORGANISER)
@@ -50,8 +51,8 @@ people = {{}}
 for name in ("ann", "ben", "cat", "dan"):
     user = user_create(username=name, password={password!r}, email=f"{{name}}@example.org", first_name=name.title())
     people[name] = player_create(display_name=f"{{name.title()}} Laptop", user=user)
-first = match_create(created_by=director, side0=[people["ann"]], side1=[people["ben"]], length=3)
-second = match_create(created_by=director, side0=[people["cat"]], side1=[people["dan"]], length=3)
+first = match_create(created_by=director, sides=([people["ann"]], [people["ben"]]), rules=MatchRules(3))
+second = match_create(created_by=director, sides=([people["cat"]], [people["dan"]]), rules=MatchRules(3))
 print(json.dumps({{"first": first.pk, "second": second.pk}}))
 """
 

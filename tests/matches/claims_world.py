@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 
+from engine.match import MatchRules
 from engine.ratings import fibs_change
 from matches.models import Match, Player
 from matches.services.consent import match_consent
@@ -41,7 +42,7 @@ def played(first: list[Player] | Player, second: list[Player] | Player, *, winne
     by = by or staff()
     side0 = first if isinstance(first, list) else [first]
     side1 = second if isinstance(second, list) else [second]
-    match = match_create(created_by=by, side0=side0, side1=side1, length=length)
+    match = match_create(created_by=by, sides=(side0, side1), rules=MatchRules(length))
     score = (length, 1) if winner == 0 else (1, length)
     match_override(match_id=match.pk, user=by, claim=Claim(score))
     for side in (0, 1):

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from rest_framework.test import APIClient
 
 from engine.actions import action_to_dict
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat_check import match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Match

@@ -8,6 +8,7 @@ import uuid
 from celery import current_app
 
 from core import outbox
+from engine.match import MatchRules
 from matches.models import Match, Player
 from matches.services.matches import match_create
 from matches.services.reporting import Claim, match_confirm, match_report
@@ -31,7 +32,7 @@ def match_between(first: Player | list[Player], second: Player | list[Player], *
     side0 = first if isinstance(first, list) else [first]
     side1 = second if isinstance(second, list) else [second]
     organiser = UserFactory(username=f"organiser-{uuid.uuid4().hex[:8]}", organiser=True)
-    return match_create(created_by=organiser, side0=side0, side1=side1, length=length, **options)
+    return match_create(created_by=organiser, sides=(side0, side1), rules=MatchRules(length), **options)
 
 
 def confirm(match: Match, score: tuple[int, int]) -> Match:

@@ -9,7 +9,8 @@ import textwrap
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from engine.formats.mat import check_mat, read_mat
+from engine.formats.mat import read_mat
+from engine.formats.mat_check import check_mat
 from engine.ids import position_from_id
 from engine.scores import capped_score
 from matches.models import Match, Side

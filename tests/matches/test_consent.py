@@ -13,6 +13,7 @@ from django.urls import reverse
 from audit.models import AuditEntry
 from clubs.services.clubs import club_create
 from clubs.services.members import membership_accept, membership_invite
+from engine.match import MatchRules
 from matches.models import Match, RatingChange
 from matches.services.imports.jobs import import_job_run
 from matches.services.imports.names import import_job_map
@@ -76,7 +77,7 @@ def listed(user, player) -> set[int]:
 def friendly_overridden(organiser, alice, bob) -> Match:
     """The second attack: an organiser's rated match between two players outside any event, its
     result set by him."""
-    match = match_create(created_by=organiser, side0=[alice], side1=[bob], length=5)
+    match = match_create(created_by=organiser, sides=([alice], [bob]), rules=MatchRules(5))
     match_override(match_id=match.pk, user=organiser, claim=Claim((5, 0)))
     match.refresh_from_db()
     return match
@@ -153,7 +154,7 @@ def test_inside_an_event_the_directors_result_counts_at_once_for_entrants_who_ac
                                                                                          dispatched, committed):
     event = TournamentFactory(organiser=olga)
     enter(event, [alice, bob])  # they signed up themselves
-    match = match_create(created_by=olga, side0=[alice], side1=[bob], length=5, context={"event": event})
+    match = match_create(created_by=olga, sides=([alice], [bob]), rules=MatchRules(5), context={"event": event})
     assert match.consents == (GIVEN, GIVEN)
     with committed(execute=True):
         match_override(match_id=match.pk, user=olga, claim=Claim((5, 0)))
@@ -161,7 +162,7 @@ def test_inside_an_event_the_directors_result_counts_at_once_for_entrants_who_ac
 
 
 def test_players_who_report_and_confirm_consent_by_doing_so(olga, alice, bob, dispatched, committed):
-    match = match_create(created_by=olga, side0=[alice], side1=[bob], length=5)
+    match = match_create(created_by=olga, sides=([alice], [bob]), rules=MatchRules(5))
     assert match.consents == (PENDING, PENDING)
     client_for(alice.user).post(f"/api/v1/matches/{match.pk}/report/", {"score": [5, 1]}, format="json")
     match.refresh_from_db()
@@ -173,7 +174,7 @@ def test_players_who_report_and_confirm_consent_by_doing_so(olga, alice, bob, di
 
 
 def test_a_player_who_creates_his_own_match_consents_for_his_side_only(alice, bob):
-    match = match_create(created_by=alice.user, side0=[alice], side1=[bob], length=5)
+    match = match_create(created_by=alice.user, sides=([alice], [bob]), rules=MatchRules(5))
     assert match.consents == (GIVEN, PENDING)
 
 
@@ -219,8 +220,10 @@ def test_a_club_vouches_for_its_members_sides_only(alice, bob):
     club = club_create(user=alice.user, name="Harbour")
     membership_invite(club_id=club.pk, user=alice.user, username=bob.user.username)
     membership_accept(club_id=club.pk, user=bob.user)
-    between_members = match_create(created_by=alice.user, side0=[bob], side1=[alice], length=3, context={"club": club})
-    with_outsider = match_create(created_by=alice.user, side0=[bob], side1=[carol], length=3, context={"club": club})
+    between_members = match_create(created_by=alice.user, sides=([bob], [alice]), rules=MatchRules(3),
+                                   context={"club": club})
+    with_outsider = match_create(created_by=alice.user, sides=([bob], [carol]), rules=MatchRules(3),
+                                 context={"club": club})
     assert between_members.consents == (GIVEN, GIVEN)
     assert with_outsider.consents == (GIVEN, PENDING)
 

@@ -181,11 +181,12 @@ def test_the_installed_apps_register_their_contexts_in_a_fixed_order():
 
 
 def test_match_create_refuses_a_context_no_app_takes(match):
+    from engine.match import MatchRules
     from matches.services.matches import match_create
 
     with pytest.raises(TypeError):
-        match_create(created_by=match.organiser, side0=[match.side0.player_a], side1=[match.side1.player_a],
-                     length=3, context={"league": 1})
+        match_create(created_by=match.organiser, sides=([match.side0.player_a], [match.side1.player_a]),
+                     rules=MatchRules(3), context={"league": 1})
 
 
 def test_a_match_and_its_event_are_read_in_one_query(django_assert_num_queries):
@@ -202,9 +203,10 @@ def test_a_match_and_its_event_are_read_in_one_query(django_assert_num_queries):
 
 
 def test_a_new_matchs_contexts_cost_no_query_to_read(match, django_assert_num_queries):
+    from engine.match import MatchRules
     from matches.services.matches import match_create
 
-    created = match_create(created_by=match.organiser, side0=[match.side0.player_a],
-                           side1=[match.side1.player_a], length=3)
+    created = match_create(created_by=match.organiser, sides=([match.side0.player_a], [match.side1.player_a]),
+                           rules=MatchRules(3))
     with django_assert_num_queries(0):
         assert hooks.audit_ids(created) == {"tournament_id": None} and hooks.summary(created) == {"event": None}

@@ -18,7 +18,8 @@ from django.db import OperationalError, connection
 from core.errors import DomainError
 from core.models import OutboxTask
 from core.tasks import MAX_RETRIES
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat_check import match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from engine.scores import capped_score

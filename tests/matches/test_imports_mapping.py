@@ -17,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 
 from audit.models import AuditEntry
 from core.errors import Conflict, DomainError, NotAllowed
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat_check import match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import ImportFile, ImportJob, Match, Player

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from audit.models import AuditEntry
 from core.errors import DomainError
 from matches.models import Match, Side
-from matches.services.matches import MatchSpec, match_create, match_create_many, sides_for_many
+from matches.services.matches import MatchSpec, match_create, match_create_many, match_rules, sides_for_many
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournaments.models import EventMatch
 
@@ -46,8 +46,9 @@ def test_an_events_matches_are_those_match_create_makes_in_a_constant_number_of_
     event = TournamentFactory()
     organiser = event.organiser
     sides = [Side.objects.create(player_a=PlayerFactory()) for _ in range(6)]
-    single = match_create(created_by=organiser, side0=sides[0].players, side1=sides[1].players, length=7,
-                          crawford=False, move_policy="responsible", context={"event": event})
+    single = match_create(created_by=organiser, sides=(sides[0].players, sides[1].players),
+                          rules=match_rules(length=7, crawford=False, move_policy="responsible"),
+                          context={"event": event})
     specs = [MatchSpec(side0=sides[i], side1=sides[i + 1], length=7, crawford=False, move_policy="responsible")
              for i in (2, 4)]
     event.organiser = organiser  # cached, as the draw has it

@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from core.errors import DomainError
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat_check import match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Game, Match, Report

@@ -223,11 +223,12 @@ def test_two_reports_racing_never_give_two_confirmed_results():
 
 
 def test_a_player_who_created_his_own_match_cannot_override_it():
+    from engine.match import MatchRules
     from matches.services.matches import match_create
 
     match = MatchFactory(length=5)
     alice, bob = match.side0.player_a, match.side1.player_a
-    own = match_create(created_by=alice.user, side0=[alice], side1=[bob], length=5)
+    own = match_create(created_by=alice.user, sides=([alice], [bob]), rules=MatchRules(5))
     assert own.organiser is None
     with pytest.raises(NotAllowed):
         match_override(match_id=own.pk, user=alice.user, claim=claim_make(own, (5, 0), None))

@@ -9,7 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from engine.formats.mat import match_from_actions, write_mat
+from engine.formats.mat_check import match_from_actions
+from engine.formats.mat_write import write_mat
 from engine.match import MatchRules
 from engine.randomgame import random_match_games
 from matches.models import Game, Match, RatingChange, Report

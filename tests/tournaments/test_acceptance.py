@@ -18,6 +18,7 @@ from clubs.services.clubs import club_create
 from clubs.services.members import membership_accept, membership_invite
 from core.errors import NotAllowed
 from core.outbox import OutboxTask
+from engine.match import MatchRules
 from matches.models import Match, RatingChange
 from matches.services.imports.jobs import import_job_run
 from matches.services.imports.names import import_job_map
@@ -163,7 +164,7 @@ def test_an_organisers_entry_is_an_invitation_his_acceptance_rates_the_confirmed
     entry_sign_up(tournament_id=event.pk, user=carol.user)
     assert set(Acceptance.objects.filter(tournament=event).values_list("player_id", "how")) == {
         (carol.pk, Acceptance.How.SIGNED_UP)}
-    match = match_create(created_by=olga, side0=[bob], side1=[carol], length=5, context={"event": event})
+    match = match_create(created_by=olga, sides=([bob], [carol]), rules=MatchRules(5), context={"event": event})
     assert match.consents == (PENDING, GIVEN)
     with committed(execute=True):
         match_override(match_id=match.pk, user=olga, claim=Claim((5, 1)))
@@ -200,7 +201,7 @@ def test_staff_entries_and_guests_are_vouched_for(bob):
     guest = player("gus")
     guest.user = None
     guest.save(update_fields=["user"])
-    match = match_create(created_by=olga, side0=[bob], side1=[guest], length=3, context={"event": event})
+    match = match_create(created_by=olga, sides=([bob], [guest]), rules=MatchRules(3), context={"event": event})
     assert match.consents == (GIVEN, GIVEN)
     assert Acceptance.objects.get(player=bob).how == Acceptance.How.STAFF
 
@@ -215,7 +216,7 @@ def test_a_club_owners_event_is_run_for_his_members_only(bob, carol):
     entry_sign_up(tournament_id=event.pk, user=bob.user)
     entry_sign_up(tournament_id=event.pk, user=carol.user)
     event = Tournament.objects.get(pk=event.pk)
-    match = match_create(created_by=cleo, side0=[bob], side1=[carol], length=3, context={"event": event})
+    match = match_create(created_by=cleo, sides=([bob], [carol]), rules=MatchRules(3), context={"event": event})
     assert match.consents == (GIVEN, PENDING)  # carol entered herself, but is no member of cleo's club
 
 
@@ -224,7 +225,7 @@ def test_a_directors_result_in_an_event_not_run_for_the_players_takes_their_cons
     amy = UserFactory(username="amy")
     event = TournamentFactory(organiser=amy, status=Tournament.Status.OPEN)
     enter(event, [bob, carol])  # both entered themselves
-    match = match_create(created_by=amy, side0=[bob], side1=[carol], length=3, context={"event": event})
+    match = match_create(created_by=amy, sides=([bob], [carol]), rules=MatchRules(3), context={"event": event})
     assert match.consents == (PENDING, PENDING)  # she has no organiser role: the event is not run for them
     for who, score in ((bob, [3, 1]), (carol, [3, 1])):
         with committed(execute=True):
@@ -249,7 +250,7 @@ def test_in_an_event_run_for_its_players_the_directors_result_keeps_their_consen
     olga = UserFactory(username="olga", organiser=True)
     event = TournamentFactory(organiser=olga, status=Tournament.Status.OPEN)
     enter(event, [bob, carol])
-    match = match_create(created_by=olga, side0=[bob], side1=[carol], length=3, context={"event": event})
+    match = match_create(created_by=olga, sides=([bob], [carol]), rules=MatchRules(3), context={"event": event})
     assert match.consents == (GIVEN, GIVEN)
     with committed(execute=True):
         match_override(match_id=match.pk, user=olga, claim=Claim((3, 0)))

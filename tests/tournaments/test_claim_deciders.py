@@ -8,6 +8,7 @@ import pytest
 
 from clubs.services.clubs import club_create
 from clubs.services.members import membership_accept, membership_invite
+from engine.match import MatchRules
 from matches.models import Player, PlayerClaim
 from matches.services.matches import match_create, player_create
 from tests.factories import UserFactory
@@ -66,7 +67,7 @@ def test_a_director_who_did_not_enter_the_player_decides_unless_the_claimant_is_
     membership_invite(club_id=club.pk, user=kim, username=lee.user.username)
     membership_accept(club_id=club.pk, user=lee.user)
     # Lee, a member, records his club match against Pim: Kim runs the club, but did not enter Pim.
-    match_create(created_by=lee.user, side0=[lee], side1=[pim], length=3, context={"club": club})
+    match_create(created_by=lee.user, sides=([lee], [pim]), rules=MatchRules(3), context={"club": club})
     ben = player("ben").user
     claim = _claim(ben, pim)
     assert claim in _deciding(kim)
@@ -83,7 +84,7 @@ def test_a_director_who_did_not_enter_the_player_decides_unless_the_claimant_is_
 def test_a_club_manager_who_created_the_players_match_cannot_decide_his_claim(pim):
     kim = UserFactory(username="kim")
     club = club_create(user=kim, name="Harbour")
-    match_create(created_by=kim, side0=[kim.player], side1=[pim], length=3, context={"club": club})
+    match_create(created_by=kim, sides=([kim.player], [pim]), rules=MatchRules(3), context={"club": club})
     claim = _claim(player("ben").user, pim)
     assert claim not in _deciding(kim)
     assert client_for(kim).post(f"/api/v1/claims/{claim}/approve/", {}, format="json").status_code == 403

@@ -56,7 +56,7 @@ def test_the_pairing_asks_the_draw_for_the_events_method(organiser, monkeypatch,
     real = advance.pair_round
 
     def spy(*args, **kwargs):
-        asked.append(kwargs["method"])
+        asked.append(kwargs["options"].method)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(advance, "pair_round", spy)

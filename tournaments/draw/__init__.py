@@ -88,7 +88,7 @@ from .lengths import bracket_lengths, round_length
 from .roundrobin import Group, RoundRobin, RoundRobinRound, round_robin, snake_groups
 from .seeding import Seeding, add_late, checked_in, seed_by_list, seed_by_rating, seed_randomly
 from .standings import ROUND_ROBIN, SWISS, TEAM, Record, Standing, records, standings
-from .swiss import NoPairing, SwissPairing, SwissRound, pair_round, swiss_records, swiss_standings
+from .swiss import NoPairing, SwissOptions, SwissPairing, SwissRound, pair_round, swiss_records, swiss_standings
 from .teams import team_match
 from .values import BYE, DRAW, Pairing, Result
 
@@ -118,6 +118,7 @@ __all__ = [
     "Seeded",
     "Seeding",
     "Standing",
+    "SwissOptions",
     "SwissPairing",
     "SwissRound",
     "WinnerOf",

@@ -12,7 +12,7 @@ The rules, in order of strength:
    seed; each score group is paired top half against bottom half (1 v 5, 2 v 6, 3 v 7, 4 v 8 in
    a group of eight), and the odd one out floats down to meet the top of the next group.
 
-Two methods (``pair_round(..., method=...)``; an event's ``swiss_pairing`` setting):
+Two methods (``SwissOptions.method``; an event's ``swiss_pairing`` setting):
 
 ``fair`` (the default)
     of all valid pairings, one with the least sum of *squared* score differences, then the
@@ -181,47 +181,59 @@ def unplayed_rounds(
     return out
 
 
+@dataclass(frozen=True)
+class SwissOptions:
+    """How an event's Swiss rounds are paired (the organiser's choices, the same every round).
+
+    ``lengths``: the match length schedule counted from round 1; ``clubs`` maps entrants to a club
+    whose members never meet (entrants absent from it, or mapped to None, have no club);
+    ``forbidden`` lists pairs the organiser forbids; ``max_losses`` makes it an elimination Swiss;
+    ``allow_rematches`` lets a round that cannot be paired without a rematch be paired with them
+    (the end of an elimination Swiss, a small club night), each player meeting a former opponent
+    only when nobody else fits him (off by default); ``method`` is ``"fair"`` (the least squared
+    score differences, :func:`_pair_fair`) or ``"top_down"`` (the earlier greedy pairing from the
+    top board). Checked by :func:`pair_round`.
+    """
+
+    lengths: Schedule
+    clubs: Mapping[Entrant, Hashable] | None = None
+    forbidden: Iterable[tuple[Entrant, Entrant]] = ()
+    max_losses: int | None = None
+    allow_rematches: bool = False
+    method: str = "fair"
+
+
 def pair_round(
     entrants: Seeding | Iterable[Entrant],
     history: Iterable[SwissRound] = (),
     *,
-    lengths: Schedule,
-    clubs: Mapping[Entrant, Hashable] | None = None,
-    forbidden: Iterable[tuple[Entrant, Entrant]] = (),
-    max_losses: int | None = None,
+    options: SwissOptions,
     withdrawn: Iterable[Entrant] = (),
-    allow_rematches: bool = False,
-    method: str = "fair",
 ) -> SwissPairing | NoPairing:
-    """The pairings of the round after ``history`` (see the module docstring for the rules).
+    """The pairings of the round after ``history`` (see the module docstring for the rules),
+    paired as ``options`` say.
 
     ``entrants`` in seed order (everyone ever entered; late entrants last); ``withdrawn`` are
-    not paired again; ``clubs`` maps entrants to a club (entrants absent from it, or mapped to
-    None, have no club); ``forbidden`` lists pairs the organiser forbids; ``max_losses`` makes it
-    an elimination Swiss; ``lengths`` the match length schedule counted from round 1;
-    ``allow_rematches`` lets a round that cannot be paired without a rematch be paired with
-    them (the end of an elimination Swiss, a small club night), each player meeting a former
-    opponent only when nobody else fits him (the organiser's choice; off by default);
-    ``method`` is ``"fair"`` (the least squared score differences, :func:`_pair_fair`) or
-    ``"top_down"`` (the earlier greedy pairing from the top board).
+    not paired again.
 
     Deterministic: the same inputs always give the same pairing. Returns a
     :class:`SwissPairing`, or a :class:`NoPairing` saying why. Raises ``DrawError`` only for
     wrong input: ``unknown_entrant``, ``bad_history``, ``round_not_complete``, ``bad_length``,
     ``bad_max_losses``, ``bad_method``.
     """
+    method, max_losses = options.method, options.max_losses
     if method not in METHODS:
         raise DrawError(f"no pairing method {method!r}; known: {', '.join(METHODS)}", code="bad_method", method=method)
     order = as_order(entrants)
     rounds = check_history(order, history)
     number = (max((p.number for p in rounds), default=0)) + 1
-    length = round_length(lengths, number)
+    length = round_length(options.lengths, number)
     if max_losses is not None and (not isinstance(max_losses, int) or isinstance(max_losses, bool) or max_losses < 1):
         raise DrawError(f"{max_losses!r} is not a number of losses", code="bad_max_losses", max_losses=repr(max_losses))
     known = set(order)
     out = set(withdrawn)
-    clubs = dict(clubs or {})
-    declared = [tuple(pair) for pair in forbidden]
+    clubs = dict(options.clubs or {})
+    declared = [tuple(pair) for pair in options.forbidden]
     for entrant in (*out, *clubs, *(e for pair in declared for e in pair)):
         if entrant not in known:
             raise DrawError(f"{entrant!r} is not an entrant", code="unknown_entrant", entrant=entrant)
@@ -253,7 +265,7 @@ def pair_round(
     pair = _pair_fair if method == "fair" else _pair
     answer = pair(number, ranked, score, byes, restricted, group, None, length)
     if answer is None:
-        if not allow_rematches:
+        if not options.allow_rematches:
             return _diagnose(number, ranked, restricted, rematch, group)
         answer = pair(number, ranked, score, byes, organiser, group, rematch, length)
         if answer is None:

@@ -6,7 +6,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext
 
 from matches.models import Player
-from matches.services.matches import match_create
+from matches.services.matches import match_create, match_rules
 from tournaments import errors
 from tournaments.models import BoardMatch, Pairing, Round, Tournament
 from tournaments.services import clocks, state, teams
@@ -50,9 +50,10 @@ class RoundRobin(EventFormat):
             found = Player.objects.in_bulk(orders[0] + orders[1])
             for number, (top, bottom) in enumerate(zip(*orders, strict=True), start=1):
                 match = match_create(
-                    created_by=tournament.organiser, side0=[found[top]], side1=[found[bottom]], length=pairing.length,
-                    crawford=tournament.crawford, move_policy=tournament.move_policy, context={"event": tournament},
-                    clock=clocks.event_match_clock(tournament),
+                    created_by=tournament.organiser, sides=([found[top]], [found[bottom]]),
+                    rules=match_rules(length=pairing.length, crawford=tournament.crawford,
+                                      move_policy=tournament.move_policy),
+                    context={"event": tournament}, clock=clocks.event_match_clock(tournament),
                 )
                 boards.append(BoardMatch.objects.create(pairing=pairing, board=number, match=match))
         return boards

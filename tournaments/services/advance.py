@@ -36,7 +36,7 @@ from matches.models import Match, Report
 from matches.services.matches import MatchSpec, match_create_many, match_summary
 from matches.services.ratings import match_rating_revert
 from tournaments import errors, formats
-from tournaments.draw import DrawError, NoPairing, SwissPairing, pair_round, round_length, swiss_records
+from tournaments.draw import DrawError, NoPairing, SwissOptions, SwissPairing, pair_round, round_length, swiss_records
 from tournaments.draw.abt import playoff
 from tournaments.draw.bracket import READY, is_stale
 from tournaments.draw.names import ROUND, RoundName
@@ -260,8 +260,9 @@ def swiss_pair(tournament: Tournament, loaded: state.Loaded, *, history=None, wi
     try:
         return pair_round(
             order, state.swiss_history(loaded) if history is None else history,
-            lengths=state.schedule(tournament, "rounds"), clubs=clubs, max_losses=tournament.max_losses,
-            withdrawn=[e for e in out if e in members], method=tournament.swiss_pairing,
+            options=SwissOptions(lengths=state.schedule(tournament, "rounds"), clubs=clubs,
+                                 max_losses=tournament.max_losses, method=tournament.swiss_pairing),
+            withdrawn=[e for e in out if e in members],
         )
     except DrawError as error:
         raise errors.from_draw(error) from None

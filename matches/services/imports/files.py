@@ -23,13 +23,14 @@ from core.locking import locked
 from core.text import db_safe
 from engine.actions import action_to_dict
 from engine.errors import EngineError
-from engine.formats.mat import MatCheck, check_mat, write_mat
+from engine.formats.mat_check import MatCheck, check_mat
+from engine.formats.mat_write import write_mat
 from engine.scores import capped_score, final_score_problem
 
 from ... import errors, hooks
 from ...models import Game, ImportFile, ImportJob, Match, Player, Report
 from ..logs import mat_read
-from ..matches import match_create, match_summary, player_create, side_name
+from ..matches import MatchDate, match_create, match_rules, match_summary, player_create, side_name
 from .upload import context_values
 
 logger = logging.getLogger(__name__)
@@ -293,11 +294,11 @@ def _match_write(file: ImportFile, job: ImportJob, players: list[Player]) -> Mat
     parsed, owner = file.parsed, job.owner
     first, second = players
     values = context_values(job.context, owner) if job.context else {}
-    match = match_create(
-        created_by=owner, side0=[first], side1=[second], length=parsed["length"], crawford=parsed["crawford"],
-        jacoby=parsed["jacoby"], beavers=parsed["beavers"], raccoons=parsed["raccoons"], rated=False,
-        played_on=date.fromisoformat(parsed["played_on"]) if parsed["played_on"] else None, context=values,
-    )
+    rules = match_rules(length=parsed["length"], crawford=parsed["crawford"], jacoby=parsed["jacoby"],
+                        beavers=parsed["beavers"], raccoons=parsed["raccoons"])
+    played_on = date.fromisoformat(parsed["played_on"]) if parsed["played_on"] else None
+    match = match_create(created_by=owner, sides=([first], [second]), rules=rules, rated=False,
+                         when=MatchDate(played_on=played_on), context=values)
     if not values:
         # Outside a context the importer directs only a match he played in: importing others'
         # matches must not make him their director.

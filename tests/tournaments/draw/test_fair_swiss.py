@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.draw import Result, SwissRound, pair_round, swiss, swiss_records
+from tournaments.draw import Result, SwissOptions, SwissRound, pair_round, swiss, swiss_records
 from tournaments.draw.matching import Matcher
 from tournaments.draw.swiss import _Costs, _neighbourhood, _score_groups, _solve
 from tournaments.draw.weighted import max_weight_matching
@@ -126,15 +126,15 @@ def test_six_players_in_round_4_are_paired_without_a_2_against_0():
         SwissRound(2, (beat("e", "a"), beat("b", "f"), beat("c", "d"))),
         SwissRound(3, (beat("c", "e"), beat("a", "b"), beat("f", "d"))),
     ]
-    old = pair_round("abcdef", history, lengths=5, method="top_down")
+    old = pair_round("abcdef", history, options=SwissOptions(lengths=5, method="top_down"))
     assert [(p.top, p.bottom) for p in old.pairings] == [("a", "f"), ("c", "b"), ("e", "d")]
-    new = pair_round("abcdef", history, lengths=5)
+    new = pair_round("abcdef", history, options=SwissOptions(lengths=5))
     assert [(p.top, p.bottom) for p in new.pairings] == [("a", "c"), ("e", "f"), ("b", "d")]
 
 
 def test_an_unknown_method_is_refused():
     with pytest.raises(Exception) as error:
-        pair_round("abcd", (), lengths=5, method="dutch")
+        pair_round("abcd", (), options=SwissOptions(lengths=5, method="dutch"))
     assert error.value.code == "bad_method"
 
 
@@ -200,7 +200,7 @@ def test_every_round_of_a_seeded_event_has_the_least_score_differences_and_no_av
     clubs = {e: e % (players // club_size) for e in entrants} if club_size else None
     history: list[SwissRound] = []
     for _ in range(rounds):
-        answer = pair_round(entrants, history, lengths=5, clubs=clubs)
+        answer = pair_round(entrants, history, options=SwissOptions(lengths=5, clubs=clubs))
         assert answer.ok, answer
         table = swiss_records(entrants, history)
         score = {e: table[e].score for e in entrants}
@@ -248,7 +248,7 @@ def test_the_top_down_pairing_made_avoidable_floaters_and_the_fair_one_none_in_t
             table = swiss_records(entrants, history)
             score = {e: table[e].score for e in entrants}
             met = {frozenset((r.top, r.bottom)) for h in history for r in h.results}
-            answers = {m: pair_round(entrants, history, lengths=5, method=m) for m in avoidable}
+            answers = {m: pair_round(entrants, history, options=SwissOptions(lengths=5, method=m)) for m in avoidable}
             if in_group_pairing_exists(entrants, score, lambda a, b, met=met: frozenset((a, b)) not in met):
                 for method, answer in answers.items():
                     avoidable[method] += any(score[p.top] != score[p.bottom] for p in answer.pairings)
@@ -265,7 +265,7 @@ def test_allowing_rematches_pairs_the_fewest_rematches():
     history: list[SwissRound] = []
     checked = 0
     for _ in range(14):
-        answer = pair_round(entrants, history, lengths=5, allow_rematches=True)
+        answer = pair_round(entrants, history, options=SwissOptions(lengths=5, allow_rematches=True))
         assert answer.ok
         met = {frozenset((r.top, r.bottom)) for h in history for r in h.results}
         rematches = sum(frozenset((p.top, p.bottom)) in met for p in answer.pairings)
@@ -329,8 +329,8 @@ def test_small_positions_get_the_brute_force_optimum(position, matching_only):
     ``matching_only``, the quick way turned off (every round through the weighted matching)."""
     entrants, history, forbidden = position
     with mock.patch.object(swiss, "_plain_floats", lambda *args: None) if matching_only else nullcontext():
-        fair = pair_round(entrants, history, lengths=5, forbidden=forbidden)
-    old = pair_round(entrants, history, lengths=5, forbidden=forbidden, method="top_down")
+        fair = pair_round(entrants, history, options=SwissOptions(lengths=5, forbidden=forbidden))
+    old = pair_round(entrants, history, options=SwissOptions(lengths=5, forbidden=forbidden, method="top_down"))
     assert fair.ok == old.ok and (not fair.ok or fair.bye == old.bye)
     if not fair.ok:
         assert fair.code == old.code

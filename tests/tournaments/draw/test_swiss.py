@@ -20,6 +20,7 @@ from tournaments.draw import (
     DrawError,
     NoPairing,
     Result,
+    SwissOptions,
     SwissPairing,
     SwissRound,
     pair_round,
@@ -38,8 +39,9 @@ def played(number: int, *results: Result, bye=None) -> SwissRound:
     return SwissRound(number, results, bye)
 
 
-def pair(entrants, history=(), **options):
-    return pair_round(list(entrants), history, lengths=options.pop("lengths", 5), **options)
+def pair(entrants, history=(), *, withdrawn=(), **options):
+    options.setdefault("lengths", 5)
+    return pair_round(list(entrants), history, options=SwissOptions(**options), withdrawn=withdrawn)
 
 
 def pairs(entrants, history=(), **options) -> list[tuple]:
