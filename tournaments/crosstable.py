@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tournaments.models import Tournament
 
+from .formats import format_of
 from .selectors import Entrant, entrant_of, oriented_score
 from .services import state
 
@@ -49,7 +50,7 @@ class GroupTable:
 def round_robin_tables(*, tournament: Tournament) -> tuple[GroupTable, ...]:
     """Each group of a round robin (by name) with its crosstable and its sitters-out per round.
     Empty for another format or before the draw. Two queries."""
-    if tournament.format != Tournament.Format.ROUND_ROBIN or tournament.drawn_at is None:
+    if not format_of(tournament).has_crosstables or tournament.drawn_at is None:
         return ()
     loaded = state.load(tournament)
     entrants = {e.pk: entrant_of(e) for e in loaded.entries}

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from core.bounds import INT_MAX, SMALLINT_MAX
 from matches.models import Player
 from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
+from tournaments.formats.kinds import NEW_EVENT_KINDS
 from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import EventRules, rule_bounds
@@ -89,7 +90,7 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=200, label=_("Name"))
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE_ELIMINATION,
                                label=_("Format"))
-    kind = forms.ChoiceField(choices=[c for c in Tournament.Kind.choices if c[0] != Tournament.Kind.TEAMS],
+    kind = forms.ChoiceField(choices=[c for c in Tournament.Kind.choices if c[0] in NEW_EVENT_KINDS],
                              initial=Tournament.Kind.INDIVIDUAL, label=_("Entrants"))
     starts_on = forms.DateField(required=False, label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}))

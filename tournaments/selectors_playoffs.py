@@ -12,6 +12,7 @@ from tournaments.draw import BYE
 from tournaments.draw.bracket import PLAYED
 from tournaments.models import Tournament
 
+from .formats import format_of
 from .selectors import STANDINGS_CACHE_SECONDS, Entrant, entrant_of, standings_cache_key
 from .services import contention, state
 
@@ -65,7 +66,7 @@ def tournament_contention(*, tournament: Tournament) -> Contention | None:
     """The contention of a modified Swiss (``abt_playoffs``) once drawn, else None. Kept in the
     cache under the event's version (``tournament`` freshly read): no query when the cache has it,
     two otherwise."""
-    if not tournament.abt_playoffs or tournament.format != Tournament.Format.SWISS or tournament.drawn_at is None:
+    if not format_of(tournament).modified_swiss(tournament) or tournament.drawn_at is None:
         return None
     key = f"{standings_cache_key(tournament)}:contention"
     found = cache.get(key)
