@@ -20,6 +20,7 @@ from django.views.decorators.http import require_safe
 
 from . import renders, selectors
 from .bracket_svg import BracketCell, BracketRound, bracket_svg
+from .formats import format_of
 from .models import Tournament
 from .views import PAIRING_STATUS, bracket_cell, flight_title, svg_words, visible_or_404
 
@@ -131,7 +132,7 @@ def _chunks(items, size: int):
 def _slides(tournament: Tournament) -> list[Slide]:
     """What the projector cycles through, in order. A fixed number of queries."""
     slides: list[Slide] = []
-    if tournament.format in (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION):
+    if format_of(tournament).has_bracket:
         _part, flights = _bracket_flights(tournament, links=False)
         words = svg_words()
         for summary, rounds, _window in flights:
@@ -202,7 +203,7 @@ def embed_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     flight = request.GET.get("flight") or None
     _part, flights = _bracket_flights(tournament, flight=flight)
     response = render(request, "tournaments/embed_bracket.html", {
-        "tournament": tournament, "drawings": _drawings(tournament, flights),
+        "tournament": tournament, "event_format": format_of(tournament), "drawings": _drawings(tournament, flights),
         "page_href": request.build_absolute_uri(reverse("tournaments:bracket", args=[tournament.pk])),
     })
     response["Content-Security-Policy"] = "frame-ancestors *"
