@@ -50,9 +50,8 @@ def reads_format(test: ast.AST) -> bool:
 def format_branches(tree: ast.AST) -> list[int]:
     lines = []
     for node in ast.walk(tree):
-        if isinstance(node, (ast.If, ast.IfExp, ast.While)) and reads_format(node.test):
-            lines.append(node.lineno)
-        elif isinstance(node, ast.Match) and reads_format(node.subject):
+        if ((isinstance(node, (ast.If, ast.IfExp, ast.While)) and reads_format(node.test))
+                or (isinstance(node, ast.Match) and reads_format(node.subject))):
             lines.append(node.lineno)
         elif isinstance(node, ast.comprehension) and any(reads_format(test) for test in node.ifs):
             lines.append(node.target.lineno)
