@@ -210,4 +210,3 @@ class EventFormat:
     def check_bracket(self) -> None:
         """Refuse to show a bracket the event does not have (Conflict ``not_a_bracket``)."""
         raise errors.not_a_bracket()
-

@@ -74,4 +74,3 @@ class TeamEvent(EventFormat):
 
 #: The kinds of entrant the new-event form offers: players and pairs.
 NEW_EVENT_KINDS = (IndividualEvent.kind, PairsEvent.kind)
-

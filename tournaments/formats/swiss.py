@@ -64,4 +64,3 @@ class Swiss(EventFormat):
     def modified_swiss(self, tournament: Tournament) -> bool:
         """With its playoffs option (``abt_playoffs``)."""
         return bool(tournament.abt_playoffs)
-
