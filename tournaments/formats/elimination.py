@@ -18,10 +18,6 @@ class Elimination(EventFormat):
     """A bracket: the whole draw is made at once from the seeding, its pairings filled as the
     results they wait for are confirmed; a withdrawn entrant's opponent goes through."""
 
-    def winner(self, pairing, by_id: dict):
-        """A team must go through: a level team match goes to the winner of board 1."""
-        return state.winner_entry(pairing, by_id, bracket=True)
-
     # --- the pages ---
     has_bracket = True
     draw_pages = (("tournaments:bracket", gettext_lazy("Bracket")),)
@@ -46,6 +42,10 @@ class Elimination(EventFormat):
 
     def check_bracket(self) -> None:
         """An elimination has its bracket."""
+
+    def winner(self, pairing, by_id: dict):
+        """A team must go through: a level team match goes to the winner of board 1."""
+        return state.winner_entry(pairing, by_id, bracket=True)
 
 
 class SingleElimination(Elimination):

@@ -22,16 +22,6 @@ class Swiss(EventFormat):
     # A modified Swiss's playoffs, at the rounds' length unless published
     length_keys = {"rounds": "main", "main": None, "playoffs": "rounds"}
 
-    def check_counted_rounds(self, swiss_rounds: int | None, max_losses: int | None) -> None:
-        """A Swiss publishes its number of rounds, or eliminates by losses, or neither."""
-
-    def check_swiss_rules(self, swiss_pairing: str, swiss_tiebreaks: str) -> None:
-        """Any pairing and tie-breaks of a Swiss."""
-
-    def check_playoffs(self) -> None:
-        """A Swiss may be a modified Swiss, if its entrants may play its playoffs."""
-        self.check_modified_swiss_entrants()
-
     # --- the pages ---
     pairs_round_by_round = True
 
@@ -64,3 +54,13 @@ class Swiss(EventFormat):
     def modified_swiss(self, tournament: Tournament) -> bool:
         """With its playoffs option (``abt_playoffs``)."""
         return bool(tournament.abt_playoffs)
+
+    def check_counted_rounds(self, swiss_rounds: int | None, max_losses: int | None) -> None:
+        """A Swiss publishes its number of rounds, or eliminates by losses, or neither."""
+
+    def check_swiss_rules(self, swiss_pairing: str, swiss_tiebreaks: str) -> None:
+        """Any pairing and tie-breaks of a Swiss."""
+
+    def check_playoffs(self) -> None:
+        """A Swiss may be a modified Swiss, if its entrants may play its playoffs."""
+        self.check_modified_swiss_entrants()
