@@ -19,19 +19,17 @@ class IndividualEvent(EventFormat):
     """An event of single players: an entry is one player's side."""
 
     kind = Tournament.Kind.INDIVIDUAL
+    single_players = True
 
     def check_divisions(self, divisions: list) -> None:
         """Divisions (by rating) are for single players: any are accepted."""
-
-    single_players = True
 
 
 class PairsEvent(EventFormat):
     """An event of consultation pairs: an entry is a side of two players."""
 
-    kind = Tournament.Kind.PAIRS
-
     has_pairs = True
+    kind = Tournament.Kind.PAIRS
 
 
 class TeamEvent(EventFormat):
