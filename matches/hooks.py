@@ -172,7 +172,7 @@ class PlayerContext:
     ``joins`` (``select_related`` paths from ``Player``), ``response_fields()`` (API fields of a
     player), ``label`` and ``describe(player)`` (the line his page shows; None: nothing).
 
-    The player directory (``matches.selectors_directory``) filters by it when it gives
+    The player directory (``matches.selectors.directory``) filters by it when it gives
     ``filter_fields()`` (the ``GET /players/`` query parameters it takes, as DRF fields: ``club``),
     ``form_fields()`` (the same for the directory page, as Django form fields) and
     ``apply_filter(players, values)`` (a ``Player`` queryset narrowed to the given values: the

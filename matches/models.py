@@ -577,7 +577,7 @@ class ImportJob(models.Model):
     done = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The sweeper's clock (matches/services/imports.py): set when the job is created, starts, moves
+    # The sweeper's clock (matches/services/imports/jobs.py): set when the job is created, starts, moves
     # a file on, or is sent again; a job not done whose clock stopped has lost its worker.
     progressed_at = models.DateTimeField(default=timezone.now)
     redispatched = models.PositiveSmallIntegerField(default=0, help_text="times the sweeper sent it again")

@@ -112,7 +112,7 @@ class PlayerChoiceField(forms.Field):
     ``queryset``), ``no_match`` (a name no player of ``queryset`` has), ``several`` (a name several
     have, named in the message), ``namesakes`` (a whole name several have: each listed with his
     country and club, and his place among those alike, as he may be typed to be told apart:
-    ``selectors_directory.player_labels``)."""
+    ``matches.selectors.directory.player_labels``)."""
 
     widget = PlayerPickerWidget
     default_error_messages = {

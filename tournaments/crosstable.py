@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournaments import formats
 from tournaments.models import Tournament
 
 from .selectors.event import Entrant, entrant_of, oriented_score
@@ -49,7 +50,7 @@ class GroupTable:
 def round_robin_tables(*, tournament: Tournament) -> tuple[GroupTable, ...]:
     """Each group of a round robin (by name) with its crosstable and its sitters-out per round.
     Empty for another format or before the draw. Two queries."""
-    if tournament.format != Tournament.Format.ROUND_ROBIN or tournament.drawn_at is None:
+    if not formats.format_of(tournament).has_crosstables or tournament.drawn_at is None:
         return ()
     loaded = state.load(tournament)
     entrants = {e.pk: entrant_of(e) for e in loaded.entries}

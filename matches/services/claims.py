@@ -52,7 +52,7 @@ GIVEN_TO_ANOTHER = PlayerClaim.Reason.GIVEN_TO_ANOTHER
 
 def _claim_summary(claim: PlayerClaim) -> dict:
     """What the audit log keeps of a claim: the player and the claimant by name, its status and
-    reason (names, not ids: the describers say them as they were)."""
+    reason (names, not ids: the audit sentences say them as they were)."""
     return {"player": claim.player.display_name, "player_id": claim.player_id,
             "claimant": claim.user.get_username(), "status": claim.status, "reason": claim.reason,
             "reason_code": claim.reason_code}

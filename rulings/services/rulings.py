@@ -57,6 +57,7 @@ from rulings.models import Appeal, Dispute, Ruling
 from rulings.tasks import rulings_notify_task
 from rulings.wording import WRONG_LENGTH_CHOICES
 from tournaments import errors as tournament_errors
+from tournaments import formats
 from tournaments.models import Entry, Pairing, Tournament, event_id_of, event_of
 from tournaments.services import entry_withdraw
 from tournaments.services import state as event_state
@@ -656,7 +657,7 @@ def _disqualification(context: _Context):
     event = event_of(match)
     if event is None:
         raise errors.ruling_refused(_("the match is not part of an event: there is nothing to disqualify from"))
-    if event.kind == Tournament.Kind.TEAMS:
+    if formats.format_of(event).has_teams:
         raise errors.ruling_refused(_("in a team event a player is not an entrant: the captain or the organiser "
                                       "withdraws the team"))
     if before_draw(event):
@@ -836,7 +837,7 @@ def _reinstate(match: Match, before: dict, after: dict, actor, note: str) -> Non
     entry.save(update_fields=["status"])
     audit_record(actor=actor, action="entry.reinstated", object_type="tournaments.Entry", object_id=entry.pk,
                  tournament_id=tournament.pk, match_id=match.pk, before=after["entry"], after=before["entry"], note=note)
-    if tournament.format in event_state.BRACKET_FORMATS:
+    if formats.format_of(tournament).has_bracket:
         name, namer = event_state.entrant_name(entry), match_namer(tournament)
         bracket_sync(tournament, event_state.load(tournament), created_by=tournament.organiser,
                      refuse=lambda dependent, why: tournament_errors.result_built_on(name, namer(dependent), why,

@@ -29,10 +29,9 @@ from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
 from core.cache import cached_answer, conditional_answer
 from core.parsers import JSONParser
 from matches.services.matches import player_for_user
-from tournaments import errors, services
+from tournaments import errors, formats, services
 from tournaments.models import Tournament
 from tournaments.selectors import event as selectors
-from tournaments.services import state
 from tournaments.services.acceptance import entry_accept
 
 from . import permissions
@@ -461,8 +460,7 @@ class BracketApi(ETagApi):
     def get(self, request, tournament_id: int):
         query = _query(BracketQuerySerializer, request)
         tournament = tournament_or_404(tournament_id)
-        if tournament.format not in state.BRACKET_FORMATS:
-            raise errors.not_a_bracket()
+        formats.format_of(tournament).check_bracket()
         number = query.get("round", 1)
         paginator = DrawPagination()
 
@@ -525,6 +523,11 @@ class RoundsApi(ETagApi):
                                                      "bye": page.bye, "pairings": page.pairings}).data)
 
 
+#: The line of an event's table, by its kind of entrant: a team's table counts boards as well.
+STANDING_SERIALIZERS = {Tournament.Kind.INDIVIDUAL: StandingSerializer, Tournament.Kind.PAIRS: StandingSerializer,
+                        Tournament.Kind.TEAMS: TeamStandingSerializer}
+
+
 class StandingsApi(TournamentBaseApi):
     permission_classes = [AllowAny]
     pagination_class = Pagination  # the schema shows the page, as the answer is
@@ -563,7 +566,7 @@ class StandingsApi(TournamentBaseApi):
                              timeout=selectors.STANDINGS_CACHE_SECONDS)
 
     def page_data(self, request, tournament: Tournament) -> dict:
-        serializer = TeamStandingSerializer if tournament.kind == Tournament.Kind.TEAMS else StandingSerializer
+        serializer = STANDING_SERIALIZERS[formats.format_of(tournament).kind]
         paginator = Pagination()
         rows = paginator.paginate_queryset(selectors.event_standings_cached(tournament=tournament), request, view=self)
         return paginator.get_paginated_response(serializer(rows, many=True).data).data

@@ -2,7 +2,7 @@
 
 One place decides what every elimination round is called; the pages, the SVG drawing, the match
 page and the API all ask :func:`round_name` and render its :class:`RoundName` in the reader's
-language (``tournaments.selectors.round_label``).
+language (``tournaments.round_labels.round_label``).
 
 - ``main`` (single elimination) and the fed flights (``consolation``, ``last_chance``): named from
   the flight's last round backwards, ``final``, ``semi_final``, ``quarter_final``, ``round_of``

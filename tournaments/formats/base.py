@@ -9,9 +9,10 @@ tournament (or the rules) it is about.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from tournaments import errors
+from tournaments import errors, labels
 from tournaments.draw import names
 from tournaments.hooks import round_paired
 from tournaments.models import Pairing, Tournament
@@ -251,3 +252,99 @@ class EventFormat:
     def label(self) -> str:
         """The format's name as people read it (``Swiss``)."""
         return str(Tournament.Format(self.format).label)
+
+    # --- what the event's pages read and show (``tournaments.selectors``, the views, the templates) ---
+    #: A rule the pages follow: the whole draw is one bracket of flights made at once (an
+    #: elimination), where the other formats are paired in rounds and ranked in tables.
+    has_bracket: bool = False
+    #: The pages of the event's draw, linked after its own page: ``(URL name, title)``.
+    draw_pages: tuple = (("tournaments:rounds", gettext_lazy("Rounds")),
+                         ("tournaments:standings", gettext_lazy("Standings")))
+
+    def bracket_view(self, loaded: state.Loaded):
+        """Where the bracket of the event ``loaded`` stands (``state.bracket_state``), or None:
+        this format has no bracket. No query."""
+        return None
+
+    def bracket_read(self, tournament: Tournament):
+        """``(loaded, bracket view)`` of the event once drawn, or None before the draw or for a
+        format without a bracket (then no query; two otherwise)."""
+        return None
+
+    def standing_tables(self, tournament: Tournament, loaded: state.Loaded) -> list[tuple[tuple, str | None]]:
+        """The event's tables (``tournaments.draw.standings`` lines, best first), each with its
+        group (None for a single table), as its kind ranks its entrants: a player's or pair's
+        match wins (:meth:`entrant_tables`)."""
+        return self.entrant_tables(tournament, loaded)
+
+    def entrant_tables(self, tournament: Tournament, loaded: state.Loaded) -> list[tuple[tuple, str | None]]:
+        """The tables of players or pairs, as the format ranks them (none for a bracket)."""
+        return []
+
+    def team_tables(self, tournament: Tournament, loaded: state.Loaded) -> list[tuple[tuple, str | None]]:
+        """The tables of teams, as the format ranks them (none for a bracket)."""
+        return []
+
+    def table_places(self, rows: tuple) -> list[tuple[int, int, object]]:
+        """``(first place, last place, row)`` of the standing ``rows`` (best first) as final
+        places: a place the table shares is shared."""
+        ties: dict[int, int] = {}
+        for row in rows:
+            ties[row.place] = ties.get(row.place, 0) + 1
+        return [(row.place, row.place + ties[row.place] - 1, row) for row in rows]
+
+    def team_card_winner(self, pairing, result):
+        """The winner of the team match ``pairing`` whose boards count ``result`` (``DRAW`` when
+        level)."""
+        return result.winner
+
+    def rule_lines(self, tournament: Tournament) -> list[tuple[str, str]]:
+        """The rules the format publishes of its own, as (term, description) lines."""
+        return []
+
+    def round_title(self, flight: str, number: int) -> str:
+        """A round's title on the round desk: its flight's and its number."""
+        return gettext("%(flight)s, round %(number)d") % {"flight": labels.flight_title(flight), "number": number}
+
+    def desk_round_numbers(self, numbers: tuple[int, ...]) -> tuple[int, ...]:
+        """The rounds the round desk links to one by one: every round, when there are several."""
+        return numbers if len(numbers) > 1 else ()
+
+    # --- what the event's pages show of its kind of entrant ---
+    #: A rule: the entrants are teams (rosters, board orders, team matches played on boards).
+    has_teams: bool = False
+    #: A rule: an entrant is one player (a walk-in is entered at once, a list of names pasted).
+    single_players: bool = False
+    #: A rule: an entrant is a consultation pair (a player signs up with his partner).
+    has_pairs: bool = False
+    #: What the rounds page calls a pairing.
+    pairing_title = gettext_lazy("Match")
+
+    def player_entry(self, tournament: Tournament, loaded: state.Loaded, player_id: int) -> tuple:
+        """``(the player's entry, his team's board orders by round)`` in the event ``loaded``: his
+        side's or pair's entry (a player who re-entered plays on under his re-entry), no board
+        orders; ``(None, {})`` when he has none. No query."""
+        mine = [e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)]
+        entry = min(mine, key=lambda e: e.reentry_of_id is None, default=None)
+        return entry, {}
+
+    def draw_match_href(self, tournament: Tournament, match) -> str | None:
+        """Where a match of the draw (a ``PairingView``) links: its match page once the match exists."""
+        return reverse("matches:detail", args=[match.match_id]) if match.match_id else None
+
+    #: A rule: every entrant of a group meets every other, so each group has its crosstable and
+    #: its table (the table's rows name their group).
+    has_crosstables: bool = False
+    #: A rule: the organiser pairs the next round once a round is decided (a Swiss); its table
+    #: counts byes (and an entrant's, Buchholz).
+    pairs_round_by_round: bool = False
+    #: A rule: after the draw a late entrant may still join (as the last seed).
+    takes_late_entries: bool = True
+
+    def modified_swiss(self, tournament: Tournament) -> bool:
+        """Whether the event is a modified Swiss, stopping for playoffs (only a Swiss may be)."""
+        return False
+
+    def check_bracket(self) -> None:
+        """Refuse to show a bracket the event does not have (Conflict ``not_a_bracket``)."""
+        raise errors.not_a_bracket()

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournaments import errors
 from tournaments.draw import Bracket, add_consolation, double_elimination, names, seed_by_list, single_elimination
@@ -19,6 +19,31 @@ from .base import EventFormat
 class Elimination(EventFormat):
     """A bracket: the whole draw is made at once from the seeding, its pairings filled as the
     results they wait for are confirmed; a withdrawn entrant's opponent goes through."""
+
+    # --- the pages ---
+    has_bracket = True
+    draw_pages = (("tournaments:bracket", gettext_lazy("Bracket")),)
+
+    def bracket_view(self, loaded: state.Loaded) -> state.BracketView:
+        """Where the bracket stands from the event's confirmed results."""
+        return state.bracket_state(loaded)
+
+    def bracket_read(self, tournament: Tournament):
+        if tournament.drawn_at is None:
+            return None
+        loaded = state.load(tournament)
+        return loaded, self.bracket_view(loaded)
+
+    def team_card_winner(self, pairing, result):
+        """A team must go through: a level team match goes to the winner of board 1."""
+        return state.team_winner(pairing)
+
+    def desk_round_numbers(self, numbers: tuple[int, ...]) -> tuple[int, ...]:
+        """None: a bracket's desk shows its flights' rounds together."""
+        return ()
+
+    def check_bracket(self) -> None:
+        """An elimination has its bracket."""
 
     def winner(self, pairing, by_id: dict):
         """A team must go through: a level team match goes to the winner of board 1."""
@@ -136,6 +161,34 @@ class SingleElimination(Elimination):
             paid = {flight: len(rule["percentages"]) for flight, rule in (tournament.payouts or {}).items()}
             bracket = add_open_last_chance(bracket, lengths=schedule(tournament, "last_chance"), paid=paid)
         return bracket
+
+    def rule_lines(self, tournament: Tournament) -> list[tuple[str, str]]:
+        """The consolation flight, then the shifted consolation, the playoff for 2nd, the open last
+        chance and the paid places."""
+        rounds = tournament.consolation_rounds
+        if rounds == 0:
+            consolation = gettext("none")
+        elif tournament.last_chance:
+            consolation = ngettext("losers of the first round, with a last-chance flight",
+                                   "losers of the first %(count)d rounds, with a last-chance flight",
+                                   rounds) % {"count": rounds}
+        else:
+            consolation = ngettext("first-round losers", "losers of the first %(count)d rounds",
+                                   rounds) % {"count": rounds}
+        lines = [(gettext("Consolation flight"), consolation)]
+        if tournament.consolation_shifted:
+            lines.append((gettext("Shifted progressive consolation"),
+                          gettext("losers of later main rounds join it sooner")))
+        if tournament.playoff_second:
+            lines.append((gettext("Playoff for 2nd"),
+                          gettext("the loser of the main final plays the winner of the consolation")))
+        if tournament.last_chance_open:
+            lines.append((gettext("Last-chance flight"), gettext("open to everyone who goes out without cashing")))
+        if tournament.payouts:
+            count = sum(len(rule["percentages"]) for rule in tournament.payouts.values())
+            lines.append((gettext("Paid places"), ngettext("%(count)d place paid", "%(count)d places paid", count)
+                          % {"count": count}))
+        return lines
 
 
 class DoubleElimination(Elimination):

@@ -5,11 +5,12 @@ format class it is mixed with says how the draw goes."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from core.errors import DomainError
 from tournaments import errors
-from tournaments.models import Pairing, Tournament
+from tournaments.models import BoardOrder, Pairing, TeamMember, Tournament
 from tournaments.services import advance, naming, state
 
 from .base import EventFormat
@@ -19,6 +20,7 @@ class IndividualEvent(EventFormat):
     """An event of single players: an entry is one player's side."""
 
     kind = Tournament.Kind.INDIVIDUAL
+    single_players = True
 
     def check_divisions(self, divisions: list) -> None:
         """Divisions (by rating) are for single players: any are accepted."""
@@ -40,6 +42,7 @@ class IndividualEvent(EventFormat):
 class PairsEvent(EventFormat):
     """An event of consultation pairs: an entry is a side of two players."""
 
+    has_pairs = True
     kind = Tournament.Kind.PAIRS
 
     def check_side_size(self, count: int) -> None:
@@ -114,3 +117,30 @@ class TeamEvent(EventFormat):
     def check_modified_swiss_entrants(self) -> None:
         raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "
                                                        "not teams"))
+
+    # --- the pages ---
+    has_teams = True
+    pairing_title = gettext_lazy("Team match")
+
+    def standing_tables(self, tournament: Tournament, loaded: state.Loaded) -> list[tuple[tuple, str | None]]:
+        """The team tables: team-match wins (a level match half), board points, head-to-head."""
+        return self.team_tables(tournament, loaded)
+
+    def player_entry(self, tournament: Tournament, loaded: state.Loaded, player_id: int) -> tuple:
+        """His team's entry (captain, member or reserve) and its board orders by round
+        (``{round: [player ids]}``). One query (two when he is in a team)."""
+        team_id = TeamMember.objects.filter(tournament=tournament, player_id=player_id).values_list(
+            "team_id", flat=True).first()
+        entry = next((e for e in loaded.entries if team_id is not None and e.team_id == team_id), None)
+        if entry is None:
+            return None, {}
+        return entry, dict(BoardOrder.objects.filter(team_id=team_id).values_list("round_number", "players"))
+
+    def draw_match_href(self, tournament: Tournament, match) -> str | None:
+        """A pairing of two teams links to its team match card (it has no match of its own)."""
+        known = match.top is not None and match.bottom is not None and match.pairing_id is not None
+        return reverse("tournaments:team_match", args=[tournament.pk, match.pairing_id]) if known else None
+
+
+#: The kinds of entrant the new-event form offers: players and pairs.
+NEW_EVENT_KINDS = (IndividualEvent.kind, PairsEvent.kind)

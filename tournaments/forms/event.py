@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from core.bounds import INT_MAX, SMALLINT_MAX
 from matches.models import Player
 from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
+from tournaments import formats
 from tournaments.models import Tournament
 from tournaments.services.draw import MAX_SEED
 from tournaments.services.events import EventRules, rule_bounds
@@ -89,8 +90,9 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=200, label=_("Name"))
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE_ELIMINATION,
                                label=_("Format"))
-    kind = forms.ChoiceField(choices=[c for c in Tournament.Kind.choices if c[0] != Tournament.Kind.TEAMS],
-                             initial=Tournament.Kind.INDIVIDUAL, label=_("Entrants"))
+    # The kinds the new-event form offers (players and pairs), set from the formats' own list when
+    # the form is made: the formats package imports the services, which come back to this module.
+    kind = forms.ChoiceField(choices=(), initial=Tournament.Kind.INDIVIDUAL, label=_("Entrants"))
     starts_on = forms.DateField(required=False, label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}))
     lengths = forms.CharField(
@@ -184,7 +186,8 @@ class TournamentForm(forms.Form):
         """``clubs``: (id, name) of the clubs the organiser may put the event on; ``club_required``:
         a club's owner without the organiser role creates only his club's events (no "No club")."""
         super().__init__(*args, **kwargs)
-        # --- divisions and handicaps (tournaments.forms_divisions) ---
+        self.fields["kind"].choices = [c for c in Tournament.Kind.choices if c[0] in formats.kinds.NEW_EVENT_KINDS]
+        # --- divisions and handicaps (tournaments.forms.divisions) ---
         self.fields.update(division_fields())
         self.fields["handicaps"].initial = DEFAULT_HANDICAPS_TEXT
         # --- end divisions ---

@@ -20,13 +20,12 @@ from django.db.models import Max, Q, QuerySet
 from django.utils.translation import gettext, pgettext
 
 from matches.models import Match, Player
-from tournaments import hosts
-from tournaments.draw import BYE, DRAW, ROUND_ROBIN, LoserOf, WinnerOf, standings
+from tournaments import formats, hosts
+from tournaments.draw import BYE, DRAW, LoserOf, WinnerOf
 from tournaments.draw import names as round_names
 from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAITING
 from tournaments.draw.names import RoundName
-from tournaments.draw.standings import TEAM
-from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Team, TeamMember, Tournament
+from tournaments.models import BoardMatch, Entry, Pairing, Team, TeamMember, Tournament
 from tournaments.round_labels import round_label
 from tournaments.services import acceptance, contention, reentry, state
 
@@ -293,7 +292,7 @@ def match_round_name(*, tournament: Tournament, match_id: int) -> RoundName | No
     match, a Swiss or round-robin match, or a match the event's draw does not hold: None). At most
     one query: the event's rounds are kept in the cache under its version, read afresh when the
     match is not among them."""
-    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+    if not formats.format_of(tournament).has_bracket or tournament.drawn_at is None:
         return None
     by_match, counts = _event_rounds(tournament)
     if match_id not in by_match:
@@ -362,10 +361,10 @@ def tournament_bracket(*, tournament: Tournament) -> BracketView | None:
     """The bracket of an elimination event, flight by flight and round by round: every match with
     its entrants (names, seeds), where an unknown player comes from, its status, score and winner.
     None before the draw or for a Swiss or round robin. Two queries."""
-    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+    read = formats.format_of(tournament).bracket_read(tournament)
+    if read is None:
         return None
-    loaded = state.load(tournament)
-    view = state.bracket_state(loaded)
+    loaded, view = read
     entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     flights = []
     for flight in view.bracket.flights:
@@ -521,9 +520,10 @@ def tournament_bracket_part(*, tournament: Tournament, flight: str | None = None
     status comes from its boards). None before the draw or for a Swiss or round robin; raises
     KeyError for a flight the bracket does not have; what ``pick`` raises goes through. At most
     three queries."""
-    if tournament.format not in state.BRACKET_FORMATS or tournament.drawn_at is None:
+    event_format = formats.format_of(tournament)
+    if not event_format.has_bracket or tournament.drawn_at is None:
         return None
-    kept = tournament.kind != Tournament.Kind.TEAMS
+    kept = not event_format.has_teams
     prefix = f"{standings_cache_key(tournament)}:bracket"
 
     def compute():
@@ -601,7 +601,7 @@ class RoundPairings(_PairedRound):
 def tournament_rounds(*, tournament: Tournament) -> tuple[RoundPairings, ...]:
     """The paired rounds of a Swiss or round robin, first round first, boards in order. Two
     queries; empty for a bracket or before the draw."""
-    if tournament.format in state.BRACKET_FORMATS:
+    if formats.format_of(tournament).has_bracket:
         return ()
     loaded = state.load(tournament)
     entrants = {e.pk: entrant_of(e) for e in loaded.entries}
@@ -670,9 +670,10 @@ def tournament_round_page(*, tournament: Tournament, number: int | None = None,
     (``pick`` is not called); nothing for a bracket. What ``pick`` raises goes through. Two
     queries, four when the cache lacks this version (a team event: those of
     :func:`tournament_rounds`, read as a whole: a team match's status comes from its boards)."""
-    if tournament.format in state.BRACKET_FORMATS:
+    event_format = formats.format_of(tournament)
+    if event_format.has_bracket:
         return RoundPage(None, (), 0, (), None)
-    if tournament.kind == Tournament.Kind.TEAMS:
+    if event_format.has_teams:
         # A team match's status and score come from its boards: read the event as a whole.
         every = tournament_rounds(tournament=tournament)
         numbers = tuple(r.number for r in every)
@@ -768,30 +769,32 @@ class StandingRow:
 def tournament_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     """The table of a Swiss (wins, Buchholz, median-Buchholz, head-to-head) or of each group of a
     round robin (wins, head-to-head, points difference; match points capped at the match
-    length), from the confirmed results so far. Withdrawn entrants stay in (their games count
-    for their opponents). Empty for a bracket or before the draw. Two queries."""
-    if tournament.format in state.BRACKET_FORMATS or tournament.drawn_at is None:
+    length), from the confirmed results so far (its format's ``entrant_tables``). Withdrawn
+    entrants stay in (their games count for their opponents). Empty for a bracket or before the
+    draw. Two queries."""
+    event_format = formats.format_of(tournament)
+    if event_format.has_bracket or tournament.drawn_at is None:
         return ()
-    loaded = state.load(tournament)
+    return _table_rows(state.load(tournament), event_format.entrant_tables)
+
+
+def _table_rows(loaded: state.Loaded, tables: Callable) -> tuple[StandingRow, ...]:
+    """The rows of the tables ``tables(tournament, loaded)`` gives, group after group."""
     entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     rows = []
-    if tournament.format == Tournament.Format.SWISS:
-        rows += _rows(state.swiss_table(loaded), entrants, None)  # a modified Swiss's playoffs left out
-    else:
-        draw = state.build_round_robin(tournament, loaded.order)
-        for group in draw.groups:
-            results = [state.result_of(p, loaded.by_id) for p in loaded.pairings if p.flight == group.name]
-            table = standings(group.entrants, results, tiebreaks=ROUND_ROBIN)
-            rows += _rows(table, entrants, group.name)
+    for table, group in tables(loaded.tournament, loaded):
+        rows += _rows(table, entrants, group)
     return tuple(rows)
 
 
 def event_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
-    """The event's table: :func:`team_standings` for a team event (team-match wins, board
-    points, head-to-head), else :func:`tournament_standings`. A fixed number of queries."""
-    if tournament.kind == Tournament.Kind.TEAMS:
-        return team_standings(tournament=tournament)
-    return tournament_standings(tournament=tournament)
+    """The event's table, as its kind ranks its entrants (its format's ``standing_tables``): a
+    team event's is :func:`team_standings` (team-match wins, board points, head-to-head), any
+    other's :func:`tournament_standings`. A fixed number of queries."""
+    event_format = formats.format_of(tournament)
+    if event_format.has_bracket or tournament.drawn_at is None:
+        return ()
+    return _table_rows(state.load(tournament), event_format.standing_tables)
 
 
 # Bounds how long a renamed player or team shows under its old name in the cached standings (a
@@ -885,28 +888,16 @@ def tournament_placings(*, tournament: Tournament) -> tuple[PlacingRow, ...]:
     """
     if tournament.drawn_at is None:
         return ()
-    if tournament.format in state.BRACKET_FORMATS:
-        loaded = state.load(tournament)
-        view = state.bracket_state(loaded)
+    event_format = formats.format_of(tournament)
+    read = event_format.bracket_read(tournament)
+    if read is not None:
+        loaded, view = read
         entrants = {e.pk: entrant_of(e) for e in loaded.entries}
         return tuple(PlacingRow(p.place, p.last_place, entrants[p.entrant], p.flight) for p in view.state.placings())
     rows = event_standings(tournament=tournament)
-    if tournament.format == Tournament.Format.SWISS and (tournament.abt_playoff or {}).get("seeds"):
+    if (tournament.abt_playoff or {}).get("seeds"):  # a modified Swiss whose playoffs are drawn
         return _modified_swiss_placings(tournament, rows)
-    if tournament.format == Tournament.Format.SWISS:
-        ties: dict[int, int] = {}
-        for row in rows:
-            ties[row.place] = ties.get(row.place, 0) + 1
-        return tuple(PlacingRow(r.place, r.place + ties[r.place] - 1, r.entrant) for r in rows)
-    by_place: dict[int, list[StandingRow]] = {}
-    for row in rows:
-        by_place.setdefault(row.place, []).append(row)
-    out, first = [], 1
-    for place in sorted(by_place):
-        tied = by_place[place]
-        out += [PlacingRow(first, first + len(tied) - 1, r.entrant, r.group) for r in tied]
-        first += len(tied)
-    return tuple(out)
+    return tuple(PlacingRow(first, last, row.entrant, row.group) for first, last, row in event_format.table_places(rows))
 
 
 def _modified_swiss_placings(tournament: Tournament, rows: tuple[StandingRow, ...]) -> tuple[PlacingRow, ...]:
@@ -987,24 +978,13 @@ class NextMatch:
 def _my_entry(tournament: Tournament, loaded: state.Loaded, player_id: int) -> tuple[Entry | None, dict]:
     """The player's entry (his side's or pair's; in a team event his team's, captain, member or
     reserve) and, in a team event, his team's board orders by round (``{round: [player ids]}``).
-    One query more in a team event (two when he is in a team)."""
-    if tournament.kind != Tournament.Kind.TEAMS:
-        # A player who re-entered (buy-back) plays on under his re-entry: look at it first.
-        mine = [e for e in loaded.entries if e.side_id and player_id in (e.side.player_a_id, e.side.player_b_id)]
-        entry = min(mine, key=lambda e: e.reentry_of_id is None, default=None)
-        return entry, {}
-    team_id = TeamMember.objects.filter(tournament=tournament, player_id=player_id).values_list("team_id",
-                                                                                                 flat=True).first()
-    entry = next((e for e in loaded.entries if team_id is not None and e.team_id == team_id), None)
-    if entry is None:
-        return None, {}
-    orders = dict(BoardOrder.objects.filter(team_id=team_id).values_list("round_number", "players"))
-    return entry, orders
+    One query more in a team event (two when he is in a team): its kind's ``player_entry``."""
+    return formats.format_of(tournament).player_entry(tournament, loaded, player_id)
 
 
 def _next(tournament: Tournament, me: Entrant, pairing: Pairing, *, key: str, flight: str, round: int, length: int,
           opponent: Entrant | None, waiting_for: str | None, player_id: int, orders: dict) -> NextMatch:
-    if tournament.kind != Tournament.Kind.TEAMS:
+    if not formats.format_of(tournament).has_teams:
         status = pairing.match.status if pairing.match is not None else WAITING
         return NextMatch(tournament.pk, me, key, flight, round, length, opponent, waiting_for, pairing.match_id,
                          status)
@@ -1033,8 +1013,8 @@ def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMa
         return None
     entrants = {e.pk: entrant_of(e) for e in loaded.entries}
     me = entrants[entry.pk]
-    if tournament.format in state.BRACKET_FORMATS:
-        view = state.bracket_state(loaded)
+    view = formats.format_of(tournament).bracket_view(loaded)
+    if view is not None:
         for match_state in view.state.matches:
             m = match_state.match
             sides = (match_state.top, match_state.bottom)
@@ -1050,7 +1030,7 @@ def player_next_match(*, tournament: Tournament, player: Player | int) -> NextMa
             names = _flight_names(m.flight, view.bracket.size, flight.rounds)
             return replace(found, round_name=names[m.round - 1]) if 1 <= m.round <= len(names) else found
         return None
-    teams = tournament.kind == Tournament.Kind.TEAMS
+    teams = formats.format_of(tournament).has_teams
     for pairing in sorted(loaded.pairings, key=_board_order):
         if entry.pk not in (pairing.entry0_id, pairing.entry1_id) or state.is_confirmed(pairing):
             continue
@@ -1200,7 +1180,7 @@ def team_match_card(*, tournament: Tournament, pairing_id: int) -> TeamMatchCard
     )
     if boards:
         result = state.team_result(pairing)
-        winner = state.team_winner(pairing) if tournament.format in state.BRACKET_FORMATS else result.winner
+        winner = formats.format_of(tournament).team_card_winner(pairing, result)
         drawn = winner is DRAW
         winner = None if drawn else winner
         return TeamMatchCard(pairing.pk, pairing.key, pairing.flight, pairing.round_number, pairing.length, top,
@@ -1213,22 +1193,11 @@ def team_match_card(*, tournament: Tournament, pairing_id: int) -> TeamMatchCard
 def team_standings(*, tournament: Tournament) -> tuple[StandingRow, ...]:
     """The team table of a Swiss or round robin of teams (each group of a round robin): team-match
     wins (a level match half), then board points (boards won), then head-to-head. Empty for a
-    bracket, another kind of event, or before the draw. Three queries."""
-    if (tournament.kind != Tournament.Kind.TEAMS or tournament.format in state.BRACKET_FORMATS
-            or tournament.drawn_at is None):
+    bracket, another kind of event, or before the draw (its format's ``team_tables``). Three queries."""
+    event_format = formats.format_of(tournament)
+    if not event_format.has_teams or event_format.has_bracket or tournament.drawn_at is None:
         return ()
-    loaded = state.load(tournament)
-    entrants = {e.pk: entrant_of(e) for e in loaded.entries}
-    played = [p for p in loaded.pairings if p.entry1_id is not None and state.has_matches(p)]
-    if tournament.format == Tournament.Format.SWISS:
-        results = [state.result_of(p, loaded.by_id) for p in played]
-        byes = [p.entry0_id for p in loaded.pairings if p.entry1_id is None and p.entry0_id is not None]
-        return tuple(_rows(standings(loaded.order, results, byes, tiebreaks=TEAM), entrants, None))
-    rows = []
-    for group in state.build_round_robin(tournament, loaded.order).groups:
-        results = [state.result_of(p, loaded.by_id) for p in played if p.flight == group.name]
-        rows += _rows(standings(group.entrants, results, tiebreaks=TEAM), entrants, group.name)
-    return tuple(rows)
+    return _table_rows(state.load(tournament), event_format.team_tables)
 
 
 def acceptance_awaited(tournament: Tournament, player: Player) -> bool:

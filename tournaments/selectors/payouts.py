@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from tournaments import formats
 from tournaments.draw.payouts import check_percentages, payouts, split
 from tournaments.models import Tournament
-from tournaments.services import state
 
 from . import event as selectors
 
@@ -54,25 +54,25 @@ def tournament_payouts(*, tournament: Tournament) -> tuple[FlightPayouts, ...]:
         return ()
     checked = {flight: (rule.get("pool", 0), check_percentages(rule["percentages"])) for flight, rule in rules.items()}
     prizes: dict[str, list[Prize]] = {flight: [] for flight in checked}
-    if tournament.drawn_at is not None:
-        if tournament.format in state.BRACKET_FORMATS:
-            loaded = state.load(tournament)
-            view = state.bracket_state(loaded)
-            entrants = {e.pk: selectors.entrant_of(e) for e in loaded.entries}
-            for paid in payouts(view.state, checked):
-                prizes[paid.flight].append(Prize(paid.label, entrants[paid.entrant], paid.percent, paid.amount))
-        elif "main" in checked:
-            pool, percentages = checked["main"]
-            rows = selectors.tournament_placings(tournament=tournament)
-            ties: dict[tuple[int, int], list] = {}
-            for row in rows:
-                ties.setdefault((row.place, row.last_place), []).append(row)
-            for (first, last), tied in ties.items():
-                amounts = split(pool, percentages, first, last, last - first + 1)
-                share = sum((percentages[p - 1] for p in range(first, last + 1) if p <= len(percentages)),
-                            Decimal(0)) / (last - first + 1)
-                for row, amount in zip(tied, amounts, strict=False):
-                    prizes["main"].append(Prize(row.label, row.entrant, share.quantize(Decimal("0.01")), amount))
+    # A bracket pays each flight's places as its bracket decides them; a table pays its main placings.
+    read = formats.format_of(tournament).bracket_read(tournament)
+    if read is not None:
+        loaded, view = read
+        entrants = {e.pk: selectors.entrant_of(e) for e in loaded.entries}
+        for paid in payouts(view.state, checked):
+            prizes[paid.flight].append(Prize(paid.label, entrants[paid.entrant], paid.percent, paid.amount))
+    elif tournament.drawn_at is not None and "main" in checked:
+        pool, percentages = checked["main"]
+        rows = selectors.tournament_placings(tournament=tournament)
+        ties: dict[tuple[int, int], list] = {}
+        for row in rows:
+            ties.setdefault((row.place, row.last_place), []).append(row)
+        for (first, last), tied in ties.items():
+            amounts = split(pool, percentages, first, last, last - first + 1)
+            share = sum((percentages[p - 1] for p in range(first, last + 1) if p <= len(percentages)),
+                        Decimal(0)) / (last - first + 1)
+            for row, amount in zip(tied, amounts, strict=False):
+                prizes["main"].append(Prize(row.label, row.entrant, share.quantize(Decimal("0.01")), amount))
     order = ("main", "playoff", "consolation", "last_chance")
     out = []
     for flight in sorted(checked, key=lambda f: order.index(f) if f in order else len(order)):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
+from tournaments import formats
 from tournaments.draw import BYE
 from tournaments.draw.bracket import PLAYED
 from tournaments.models import Tournament
@@ -65,7 +66,7 @@ def tournament_contention(*, tournament: Tournament) -> Contention | None:
     """The contention of a modified Swiss (``abt_playoffs``) once drawn, else None. Kept in the
     cache under the event's version (``tournament`` freshly read): no query when the cache has it,
     two otherwise."""
-    if not tournament.abt_playoffs or tournament.format != Tournament.Format.SWISS or tournament.drawn_at is None:
+    if not formats.format_of(tournament).modified_swiss(tournament) or tournament.drawn_at is None:
         return None
     key = f"{standings_cache_key(tournament)}:contention"
     found = cache.get(key)

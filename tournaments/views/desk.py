@@ -30,12 +30,11 @@ from core.pages import error_status, error_text, form_errors_text
 from engine.errors import EngineError
 from matches.models import MAX_SCORE, Match
 from matches.services.reporting import claim_make, match_confirm, match_override
-from tournaments import services
+from tournaments import formats, services
 from tournaments.forms.event import DrawForm
 from tournaments.hooks import desk_alerts_of
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.desk import desk_view
-from tournaments.services import state
 from tournaments.services.common import before_draw
 from tournaments.services.corrections import result_correct, result_correction_preview
 from tournaments.services.desk import (
@@ -48,7 +47,7 @@ from tournaments.services.desk import (
     round_set_tables,
 )
 
-from .event import PAIRING_STATUS, PageLink, call_service, draw_made, flight_title, managed_or_403, pair_act, query_number
+from .event import PAIRING_STATUS, PageLink, call_service, draw_made, managed_or_403, pair_act, query_number
 
 
 class PasteForm(forms.Form):
@@ -83,26 +82,27 @@ def _render(request: HttpRequest, tournament: Tournament, *, status: int = 200, 
     rows = desk.rows
     shown = {rnd.number for rnd in desk.rounds}
     focus = next((row.match_id for row in rows if not row.confirmed), None)
-    swiss = tournament.format == Tournament.Format.SWISS
+    event_format = formats.format_of(tournament)
+    swiss = event_format.pairs_round_by_round
     return render(request, "tournaments/desk.html", {
         "tournament": tournament, "runs": True, "desk": desk,
         "alerts": desk_alerts_of(tournament),
         "before_draw": before_draw(tournament),
         "check_in_open": tournament.status == Tournament.Status.CLOSED,
-        "can_paste": before_draw(tournament) and tournament.kind == Tournament.Kind.INDIVIDUAL,
+        "can_paste": before_draw(tournament) and event_format.single_players,
         "organiser_seeds": tournament.seeding == Tournament.Seeding.ORGANISER,
         "random": tournament.seeding == Tournament.Seeding.RANDOM,
-        "teams": tournament.kind == Tournament.Kind.TEAMS,
+        "teams": event_format.has_teams,
         "swiss": swiss, "running": tournament.status == Tournament.Status.RUNNING,
         "can_pair": swiss and tournament.status == Tournament.Status.RUNNING and desk.complete and number is None
         and (tournament.swiss_rounds is None or max(desk.numbers, default=0) < tournament.swiss_rounds),
         "rounds_played": swiss and tournament.status == Tournament.Status.RUNNING and desk.complete
         and tournament.swiss_rounds is not None and max(desk.numbers, default=0) >= tournament.swiss_rounds,
         "round_links": [PageLink(_("Round %(number)d") % {"number": n}, _desk_url(tournament, n),
-                                 n == number or (number is None and n in shown)) for n in desk.numbers]
-        if len(desk.numbers) > 1 and tournament.format not in state.BRACKET_FORMATS else [],
+                                 n == number or (number is None and n in shown))
+                        for n in event_format.desk_round_numbers(desk.numbers)],
         "entry_status": dict(Entry.Status.choices),
-        "grid": [(rnd, _round_title(tournament, rnd.flight, rnd.number),
+        "grid": [(rnd, event_format.round_title(rnd.flight, rnd.number),
                   [(row, *_row_values(row, (row_errors or {}).get(row.match_id), (posted or {}).get(row.match_id)))
                    for row in rnd.rows]) for rnd in desk.rounds],
         "focus": focus,
@@ -122,12 +122,6 @@ def _row_values(row, error: str | None, posted) -> tuple[str, str, str]:
         return error or "", str(row.reported[0]), str(row.reported[1])
     shown = ("" if row.score0 is None else str(row.score0), "" if row.score1 is None else str(row.score1))
     return error or "", *shown
-
-
-def _round_title(tournament: Tournament, flight: str, number: int) -> str:
-    if flight in ("swiss", "main") and tournament.format in (Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN):
-        return _("Round %(number)d") % {"number": number}
-    return _("%(flight)s, round %(number)d") % {"flight": flight_title(flight), "number": number}
 
 
 @login_required

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
+from tournaments import formats
 from tournaments.drawings import renders
 from tournaments.drawings.bracket_svg import BracketCell, BracketRound, bracket_svg
 from tournaments.models import Tournament
@@ -133,7 +134,7 @@ def _chunks(items, size: int):
 def _slides(tournament: Tournament) -> list[Slide]:
     """What the projector cycles through, in order. A fixed number of queries."""
     slides: list[Slide] = []
-    if tournament.format in (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION):
+    if formats.format_of(tournament).has_bracket:
         _part, flights = _bracket_flights(tournament, links=False)
         words = svg_words()
         for summary, rounds, _window in flights:
@@ -204,7 +205,7 @@ def embed_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     flight = request.GET.get("flight") or None
     _part, flights = _bracket_flights(tournament, flight=flight)
     response = render(request, "tournaments/embed_bracket.html", {
-        "tournament": tournament, "drawings": _drawings(tournament, flights),
+        "tournament": tournament, "event_format": formats.format_of(tournament), "drawings": _drawings(tournament, flights),
         "page_href": request.build_absolute_uri(reverse("tournaments:bracket", args=[tournament.pk])),
     })
     response["Content-Security-Policy"] = "frame-ancestors *"

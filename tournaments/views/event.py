@@ -24,7 +24,7 @@ from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
-from tournaments import services
+from tournaments import formats, services
 from tournaments.crosstable import round_robin_tables, sit_outs_by_round
 from tournaments.divisions_text import division_rules, handicap_said
 from tournaments.draw import DrawError
@@ -100,23 +100,6 @@ def manage_url(tournament: Tournament) -> str:
     return reverse("tournaments:manage", args=[tournament.pk])
 
 
-def _elimination_flight_rules(tournament: Tournament) -> list[tuple[str, str]]:
-    """A single elimination's shifted consolation, playoff for 2nd, open last chance and paid
-    places, as (term, description) lines."""
-    lines = []
-    if tournament.consolation_shifted:
-        lines.append((_("Shifted progressive consolation"), _("losers of later main rounds join it sooner")))
-    if tournament.playoff_second:
-        lines.append((_("Playoff for 2nd"), _("the loser of the main final plays the winner of the consolation")))
-    if tournament.last_chance_open:
-        lines.append((_("Last-chance flight"), _("open to everyone who goes out without cashing")))
-    if tournament.payouts:
-        count = sum(len(rule["percentages"]) for rule in tournament.payouts.values())
-        lines.append((_("Paid places"), ngettext("%(count)d place paid", "%(count)d places paid", count)
-                      % {"count": count}))
-    return lines
-
-
 def _rules(tournament: Tournament) -> list[tuple[str, str]]:
     """The published rules as (term, description) lines."""
     lengths = tournament.lengths or {}
@@ -131,26 +114,7 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
         shown = _("the default length")
     lines = [(_("Format"), tournament.get_format_display()), (_("Entrants"), tournament.get_kind_display()),
              (_("Match lengths"), shown)]
-    if tournament.format == Tournament.Format.SINGLE_ELIMINATION:
-        rounds = tournament.consolation_rounds
-        if rounds == 0:
-            consolation = _("none")
-        elif tournament.last_chance:
-            consolation = ngettext("losers of the first round, with a last-chance flight",
-                                   "losers of the first %(count)d rounds, with a last-chance flight",
-                                   rounds) % {"count": rounds}
-        else:
-            consolation = ngettext("first-round losers", "losers of the first %(count)d rounds",
-                                   rounds) % {"count": rounds}
-        lines.append((_("Consolation flight"), consolation))
-        lines += _elimination_flight_rules(tournament)
-    if tournament.format == Tournament.Format.SWISS:
-        lines.append((_("Swiss rounds"), str(tournament.swiss_rounds or _("as the organiser decides"))))
-        if tournament.max_losses:
-            lines.append((_("Elimination"), ngettext("out at %(count)d loss", "out at %(count)d losses",
-                                                     tournament.max_losses) % {"count": tournament.max_losses}))
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
-        lines.append((_("Groups"), str(tournament.groups)))
+    lines += formats.format_of(tournament).rule_lines(tournament)
     minutes = tournament.penalty_minutes_per_point
     lines += [
         (_("Crawford rule"), pgettext("Crawford rule", "on") if tournament.crawford
@@ -227,25 +191,23 @@ def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error
     mine = _my_entrant(entrants, player)
     is_open = tournament.status == Tournament.Status.OPEN
     is_closed = tournament.status == Tournament.Status.CLOSED
+    event_format = formats.format_of(tournament)
     context = {
-        "tournament": tournament,
+        "tournament": tournament, "event_format": event_format,
         "rules": _rules(tournament),
         "entrants": entrants,
         "in_draw": tournament.drawn_at is not None,
         "mine": mine,
-        "can_sign_up": player is not None and mine is None and is_open and tournament.kind != Tournament.Kind.TEAMS,
-        "pair_form": (sign_up_form or PairSignUpForm(prefix="pair")) if tournament.kind == Tournament.Kind.PAIRS
-        else None,
+        "can_sign_up": player is not None and mine is None and is_open and not event_format.has_teams,
+        "pair_form": (sign_up_form or PairSignUpForm(prefix="pair")) if event_format.has_pairs else None,
         "can_check_in": mine is not None and is_closed and mine.status == Entry.Status.ENTERED,
         "can_withdraw": mine is not None and not mine.withdrawn and tournament.status != Tournament.Status.FINISHED,
         # An organiser's entry of him is an invitation: his answer puts the results on his record.
         "must_accept": player is not None and selectors.acceptance_awaited(tournament, player),
         # A team's entrant lists no players: a member's next match is asked for by his player.
         "next_match": selectors.player_next_match(tournament=tournament, player=player)
-        if mine or (player is not None and tournament.kind == Tournament.Kind.TEAMS) else None,
+        if mine or (player is not None and event_format.has_teams) else None,
         "runs": runs(tournament, request.user),
-        "is_bracket": tournament.format in (Tournament.Format.SINGLE_ELIMINATION,
-                                            Tournament.Format.DOUBLE_ELIMINATION),
         "action_error": action_error,
         "pairing_status": PAIRING_STATUS,
     }
@@ -288,7 +250,7 @@ def sign_up(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(tournament_id)
     partner_id = rolls = None
     form = None
-    if tournament.kind == Tournament.Kind.PAIRS:
+    if formats.format_of(tournament).has_pairs:
         form = PairSignUpForm(request.POST, prefix="pair")
         if not form.is_valid():
             return _render_detail(request, tournament, sign_up_form=form, status=400)
@@ -356,10 +318,7 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _match_href(tournament: Tournament, match: selectors.PairingView) -> str | None:
     """Where a match of the draw links: a team event's pairing of two teams to its team match
     card (it has no match of its own), any other to its match page once the match exists."""
-    if tournament.kind == Tournament.Kind.TEAMS:
-        known = match.top is not None and match.bottom is not None and match.pairing_id is not None
-        return reverse("tournaments:team_match", args=[tournament.pk, match.pairing_id]) if known else None
-    return reverse("matches:detail", args=[match.match_id]) if match.match_id else None
+    return formats.format_of(tournament).draw_match_href(tournament, match)
 
 
 def bracket_cell(tournament: Tournament, match: selectors.PairingView) -> BracketCell:
@@ -488,14 +447,15 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     placings = selectors.tournament_placings(tournament=tournament) if view is not None and view.finished else ()
     prizes = _placing_prizes(tournament, placings)
     return render(request, "tournaments/bracket.html", {
-        "tournament": tournament, "bracket": view, "flights": flights, "placings": placings, "prizes": prizes,
+        "tournament": tournament, "event_format": formats.format_of(tournament), "bracket": view, "flights": flights,
+        "placings": placings, "prizes": prizes,
         "placing_rows": list(zip(placings, prizes or [""] * len(placings), strict=True)),
         "flight_title": {f.name: flight_title(f.name) for f in view.flights} if view is not None else {},
         "other_flights": [PageLink(flight_title(f.name), _href(tournament, "bracket", flight=f.name), f.name == wanted)
                           for f in view.flights] if view is not None and len(view.flights) > 1 else [],
         "all_flights_href": reverse("tournaments:bracket", args=[tournament.pk]) if wanted else None,
         "runs": runs(tournament, request.user),
-        # The printed sheets of each round (tournaments/views_paper.py).
+        # The printed sheets of each round (tournaments/views/paper.py).
         "paper_rounds": range(1, max((len(f.rounds) for f in view.flights), default=0) + 1) if view is not None else (),
     })
 
@@ -510,7 +470,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if number is None and "page" not in request.GET and selectors.pairing_count(tournament=tournament) <= ROUND_PAGE_SIZE:
         every = selectors.tournament_rounds(tournament=tournament)
         return render(request, "tournaments/rounds.html", {
-            "tournament": tournament,
+            "tournament": tournament, "event_format": formats.format_of(tournament),
             "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings],
                         any(p.table for p in rnd.pairings), _playoff_round(rnd.pairings)) for rnd in every],
             "contention": tournament_contention(tournament=tournament),
@@ -530,7 +490,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
         raise Http404(_("no such round or page"))
     pages = -(-counted[0] // ROUND_PAGE_SIZE) if counted else 0
     return render(request, "tournaments/rounds.html", {
-        "tournament": tournament,
+        "tournament": tournament, "event_format": formats.format_of(tournament),
         "rounds": [(page, [(p, _match_href(tournament, p)) for p in page.pairings], any(p.table for p in page.pairings),
                     _playoff_round(page.pairings))]
         if page.number is not None else [],
@@ -583,7 +543,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     next where the score did not. Public; a fixed number of queries (none for the rows while the
     cache has this version of the event)."""
     tournament = visible_or_404(request, tournament_id)
-    teams = tournament.kind == Tournament.Kind.TEAMS
+    event_format = formats.format_of(tournament)
     rows = selectors.event_standings_cached(tournament=tournament)
     paginator = Paginator(rows, STANDINGS_PAGE_SIZE)
     try:
@@ -591,9 +551,10 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except InvalidPage:
         raise Http404(_("no such page")) from None
     return render(request, "tournaments/standings.html", {
-        "tournament": tournament, "rows": page.object_list, "swiss": tournament.format == Tournament.Format.SWISS,
+        "tournament": tournament, "event_format": event_format, "rows": page.object_list,
+        "swiss": event_format.pairs_round_by_round,
         "tiebreak_notes": _tiebreak_notes(rows, page.start_index() - 1, page.end_index() - 1) if rows else [],
-        "teams": teams, "grouped": tournament.format == Tournament.Format.ROUND_ROBIN,
+        "teams": event_format.has_teams, "grouped": event_format.has_crosstables,
         "runs": runs(tournament, request.user),
         "page_links": [PageLink(_("Places %(first)d-%(last)d") % {
             "first": paginator.page(n).start_index(), "last": paginator.page(n).end_index()},
@@ -628,18 +589,19 @@ def render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form:
     candidates = selectors.entry_candidates(entrants=entrants)
     reentries = selectors.reentry_candidates(tournament=tournament)  # who may re-enter (buy-back)
     before_draw = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
+    event_format = formats.format_of(tournament)
     context = {
         "tournament": tournament,
         "entrants": entrants,
         "before_draw": before_draw,
         # After the draw a player joins as a late entrant (the last seed), where the format allows.
-        "pairs": tournament.kind == Tournament.Kind.PAIRS,
-        "can_add": tournament.kind != Tournament.Kind.TEAMS and (before_draw or (
-            tournament.status == Tournament.Status.RUNNING and tournament.format != Tournament.Format.ROUND_ROBIN)),
+        "pairs": event_format.has_pairs,
+        "can_add": not event_format.has_teams and (before_draw or (
+            tournament.status == Tournament.Status.RUNNING and event_format.takes_late_entries)),
         "entrant_form": entrant_form or EntrantForm(players=candidates, prefix="entrant"),
         "draw_form": draw_form or DrawForm(prefix="draw"),
         "random": tournament.seeding == Tournament.Seeding.RANDOM,
-        "swiss": tournament.format == Tournament.Format.SWISS,
+        "swiss": event_format.pairs_round_by_round,
         "action_error": action_error,
         "reentries": reentries,
     }
