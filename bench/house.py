@@ -3,9 +3,10 @@
     .venv/bin/python bench/house.py [--list]
 
 It prints, for the product code (every app, not tests/, bench/ or migrations):
-- branches on an event's format or kind: ``if``/``elif``/conditional expressions, comparisons and
-  ``match`` statements that read an attribute or name called ``format`` or ``kind``, per file,
-  and ``{% if %}`` tags on them in templates;
+- branches on an event's format or kind outside its strategies (``tournaments/formats/``), as
+  tests/test_format_branches.py finds them: ``if``/``elif``/conditional expressions, comprehension
+  conditions and ``match`` statements that read ``tournament.format``/``.kind``, ``Tournament.Format``,
+  a ``*_FORMATS`` tuple or a local ``format``, per file, and ``{% if %}`` tags on them in templates;
 - the ways to extend: classes named ``*Hook``, module-level hook instances, ``*_register`` functions;
 - modules over 600 lines;
 - private names taken across modules (``from x import _name``, ``x._name`` of an imported
@@ -28,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.test_format_branches import python_branches, template_branches  # noqa: E402
 from tests.test_no_history import mentions  # noqa: E402
 from tests.test_public_names import taken_across_modules  # noqa: E402
 
-FORMAT_NAMES = {"format", "kind"}
 BIG = 600
 
 
@@ -41,21 +42,6 @@ def product_files(suffix: str) -> list[Path]:
             if not name.startswith(("tests/", "bench/", "locale/")) and "/migrations/" not in name]
 
 
-def reads_format(node: ast.AST) -> bool:
-    return any((isinstance(sub, ast.Attribute) and sub.attr in FORMAT_NAMES)
-               or (isinstance(sub, ast.Name) and sub.id in FORMAT_NAMES) for sub in ast.walk(node))
-
-
-def format_branches(tree: ast.AST) -> list[int]:
-    lines = []
-    for node in ast.walk(tree):
-        test = getattr(node, "test", None) if isinstance(node, (ast.If, ast.IfExp, ast.While)) else (
-            node.subject if isinstance(node, ast.Match) else None)
-        if test is not None and reads_format(test):
-            lines.append(node.lineno)
-        elif isinstance(node, ast.comprehension) and any(reads_format(test) for test in node.ifs):
-            lines.append(node.target.lineno)
-    return sorted(set(lines))
 
 
 APPS = {path.parent.name for path in ROOT.glob("*/__init__.py")} - {"tests", "bench"}
@@ -70,8 +56,6 @@ def main() -> None:
         text = path.read_text(encoding="utf-8")
         name = path.relative_to(ROOT).as_posix()
         tree = ast.parse(text)
-        if found := format_branches(tree):
-            branches[name] += len(found)
         if text.count("\n") > BIG:
             big[name] = text.count("\n")
         for node in tree.body:
@@ -84,19 +68,17 @@ def main() -> None:
                 hooks.append(f"{name}:{node.lineno} instance of {node.value.func.id}")
         for number, line in enumerate(text.splitlines(), start=1):
             history += [f"{name}:{number} {found}" for found in mentions(line)]
-    template_branches = Counter()
-    for path in product_files(".html"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            template_branches[path.relative_to(ROOT).as_posix()] += len(
-                re.findall(r"{%\s*(?:if|elif)\b[^%]*\.(?:format|kind)\b", line))
-    template_branches = +template_branches
+    for where in python_branches():
+        branches[where.split(":")[0]] += 1
+    in_templates = Counter(where.split(":")[0] for where in template_branches())
     readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     run_it = next((i for i, line in enumerate(readme) if re.match(r"#+\s*Run it", line)), len(readme))
     private = taken_across_modules()  # "file:line takes module._name" (tests/test_public_names.py)
     across_apps = [item for item in private if item.split(" takes ")[1].split(".")[0] != item.split("/")[0]]
 
-    print(f"branches on format/kind: {sum(branches.values())} in {len(branches)} files; "
-          f"{sum(template_branches.values())} in {len(template_branches)} templates")
+    print(f"branches on an event's format or kind outside tournaments/formats/: {sum(branches.values())} "
+          f"in {len(branches)} files; "
+          f"{sum(in_templates.values())} in {len(in_templates)} templates")
     print(f"ways to extend: {len([h for h in hooks if ' class ' in h])} Hook classes, "
           f"{len([h for h in hooks if 'instance' in h])} hook instances, {len(registers)} *_register functions")
     print(f"modules over {BIG} lines: {len(big)}")
@@ -106,7 +88,7 @@ def main() -> None:
     if args.list:
         for name, count in branches.most_common():
             print(f"  branches {name}: {count}")
-        for name, count in template_branches.most_common():
+        for name, count in in_templates.most_common():
             print(f"  template branches {name}: {count}")
         for line in hooks + registers:
             print(f"  {line}")
