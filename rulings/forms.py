@@ -19,7 +19,7 @@ from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
 from .models import Appeal, Dispute, Ruling
 from .selectors import DisputeFilters
 from .services.disputes import MAX_GAME_NUMBER
-from .services.rulings import MAX_MINUTES_LATE, MAX_PLAYED_LENGTH
+from .services.outcomes import MAX_MINUTES_LATE, MAX_PLAYED_LENGTH
 from .wording import WRONG_LENGTH_CHOICES, outcome_choices
 
 STATEMENT_MAX = 5000
