@@ -170,6 +170,7 @@ from matches.models import Match, Player, Side
 from tournaments.draw import advance
 from tournaments.models import Entry, Tournament
 from tournaments.services import state, tournament_draw, tournament_pair_next_round
+from tournaments.services import bracket_reads
 from tournaments.services.advance import swiss_pair
 
 P = json.loads(PARAMS)
@@ -333,8 +334,8 @@ def bracket(count, **rules):
     es = entries(t, count)
     b = state.build_bracket(t, [e.pk for e in es])
     rows = Pairing.objects.bulk_create([Pairing(tournament=t, key=s.match.id, flight=s.match.flight,
-        round_number=s.match.round, length=s.match.length, entry0_id=state.expected_entries(s)[0],
-        entry1_id=state.expected_entries(s)[1]) for s in advance(b, {{}}).matches])
+        round_number=s.match.round, length=s.match.length, entry0_id=bracket_reads.expected_entries(s)[0],
+        entry1_id=bracket_reads.expected_entries(s)[1]) for s in advance(b, {{}}).matches])
     matches(t, rows, {{e.pk: e for e in es}})
     return t
 
@@ -423,7 +424,7 @@ for label, rules, flight in (("single elimination, consolation (2 rounds) and la
     pairs = {{count: bottom_pair(t, flight) for count, t in events.items()}}
     rows = out.setdefault(label, {{count: {{}} for count in SIZES}})
     for count, t in events.items():
-        state._routes.cache_clear()
+        bracket_reads._routes.cache_clear()
         rows[count]["cold"] = once(t, pairs[count][0], True)
     for case, which, top_wins in (("waits", 0, True), ("made", 1, False)):
         best = measure({{(count, full): (t, pairs[count][which], top_wins, full)

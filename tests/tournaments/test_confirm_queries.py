@@ -2,7 +2,7 @@
 players (single and double elimination, Swiss), and exactly the writes of the full rebuild.
 
 The big events are built with bulk inserts in the shape the draw leaves them (every pairing's
-entries as ``state.expected_entries`` gives them, a scheduled match for every ready pairing), so
+entries as ``bracket_reads.expected_entries`` gives them, a scheduled match for every ready pairing), so
 that the tests run in seconds; ``test_the_narrow_path_writes_what_the_full_rebuild_writes``
 plays small events through the services and holds each confirmation against the full rebuild.
 """
@@ -24,7 +24,7 @@ from tests.tournaments.factories import cast, closed, drawn, enter, entry_of, na
 from tournaments.draw import advance
 from tournaments.models import Entry, EventMatch, Pairing, Round, Tournament
 from tournaments.services import advance as advance_service
-from tournaments.services import entry_withdraw, state, tournament_draw, tournament_result_confirmed
+from tournaments.services import bracket_reads, entry_withdraw, state, tournament_draw, tournament_result_confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +76,8 @@ def bulk_bracket(organiser, count: int, **rules) -> Tournament:
     bracket = state.build_bracket(tournament, [e.pk for e in entries])
     pairings = Pairing.objects.bulk_create([
         Pairing(tournament=tournament, key=s.match.id, flight=s.match.flight, round_number=s.match.round,
-                length=s.match.length, entry0_id=state.expected_entries(s)[0], entry1_id=state.expected_entries(s)[1])
+                length=s.match.length, entry0_id=bracket_reads.expected_entries(s)[0],
+                entry1_id=bracket_reads.expected_entries(s)[1])
         for s in advance(bracket, {}).matches
     ])
     _matches(tournament, pairings, {e.pk: e for e in entries})
@@ -265,7 +266,7 @@ def _both_ways(tournament: Tournament, key: str, winner_side: int, monkeypatch) 
         with monkeypatch.context() as patch:
             loads = no_full_load(patch)
             if not narrow:
-                patch.setattr(state, "bracket_plan", _refuse_to_plan)
+                patch.setattr(bracket_reads, "bracket_plan", _refuse_to_plan)
             point = transaction.savepoint()
             match_override(match_id=match.pk, user=tournament.organiser, claim=claim)
             outcomes.append(_writes(tournament, since))
@@ -277,7 +278,7 @@ def _both_ways(tournament: Tournament, key: str, winner_side: int, monkeypatch) 
 
 
 def _refuse_to_plan(*args, **kwargs):
-    raise state.Unplannable("the full rebuild, for comparison")
+    raise bracket_reads.Unplannable("the full rebuild, for comparison")
 
 
 @pytest.mark.slow  # about 30 s for the six events: each result confirmed twice, both ways
@@ -347,7 +348,7 @@ def test_a_result_after_a_walkover_is_confirmed_and_the_full_rebuild_agrees(orga
     play(tournament, "consolation-1-2", carol)
     assert names(pairing(tournament, "consolation-2-1")) == ("Dave", "Carol")
     play(tournament, "consolation-2-1", dave)
-    view = state.bracket_state(state.load(tournament))
+    view = bracket_reads.bracket_state(state.load(tournament))
     assert view.walkovers == {"consolation-1-1"}
     assert view.state.champion("consolation") == entry_of(tournament, dave).pk
     before = _writes(tournament, 0)

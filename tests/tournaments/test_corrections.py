@@ -221,7 +221,7 @@ def test_rated_results_reset_by_a_correction_give_their_rating_changes_back(
 
 
 def test_in_double_elimination_the_losers_bracket_is_reset_too(organiser):
-    from tournaments.services import state
+    from tournaments.services import bracket_reads, state
     tournament, _players = drawn(4, organiser=organiser, format=Tournament.Format.DOUBLE_ELIMINATION)
     keys = [p.key for p in Pairing.objects.filter(tournament=tournament, match__isnull=False).order_by("key")]
     for key in keys:  # the first round of the winners' bracket: the top players win
@@ -237,7 +237,7 @@ def test_in_double_elimination_the_losers_bracket_is_reset_too(organiser):
     assert {line.flight for line in preview.resets} >= {"winners", "losers"}
     assert all(line.sentence and line.round_name for line in preview.resets)
     result_correct(match_id=match.pk, user=organiser, score=score, expected=preview.keys)
-    view = state.bracket_state(state.load(tournament))  # every result left fits the corrected bracket
+    view = bracket_reads.bracket_state(state.load(tournament))  # every result left fits the corrected bracket
     assert view.state.get(first).winner == pairing(tournament, first).entry1_id
 
 

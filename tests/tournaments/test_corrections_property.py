@@ -23,7 +23,7 @@ from matches.services.reporting import claim_make, match_override, match_report
 from tests.tournaments.factories import cast, drawn, snapshot
 from tournaments.draw.elimination import bracket_size
 from tournaments.models import Entry, Pairing, Tournament
-from tournaments.services import state
+from tournaments.services import bracket_reads, state
 from tournaments.services.corrections import result_correct, result_correction_preview
 from tournaments.services.entries import entry_withdraw
 
@@ -173,7 +173,7 @@ def one_case(seed: int, organiser) -> None:
         assert line.sentence and line.round_name in line.sentence.lower(), where
         assert not re.search(r"(main|consolation|last_chance|winners|losers|final|playoff)-\d", line.sentence), where
     # The corrected event stands as its bracket says: every result left fits, the other player won.
-    view = state.bracket_state(state.load(tournament))
+    view = bracket_reads.bracket_state(state.load(tournament))
     side = match.side1_id if match.winner == 0 else match.side0_id
     (winner,) = [e for e in (source.entry0_id, source.entry1_id) if entries[e].side_id == side]
     assert view.state.get(source.key).winner == winner, where

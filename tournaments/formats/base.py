@@ -262,7 +262,7 @@ class EventFormat:
                          ("tournaments:standings", gettext_lazy("Standings")))
 
     def bracket_view(self, loaded: state.Loaded):
-        """Where the bracket of the event ``loaded`` stands (``state.bracket_state``), or None:
+        """Where the bracket of the event ``loaded`` stands (``bracket_reads.bracket_state``), or None:
         this format has no bracket. No query."""
         return None
 

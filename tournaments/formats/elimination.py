@@ -11,7 +11,7 @@ from tournaments.draw import Bracket, add_consolation, double_elimination, names
 from tournaments.draw.errors import DrawError
 from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.models import Pairing, Tournament
-from tournaments.services import advance, corrections, life, naming, state
+from tournaments.services import advance, bracket_reads, corrections, life, naming, state
 
 from .base import EventFormat
 
@@ -24,9 +24,9 @@ class Elimination(EventFormat):
     has_bracket = True
     draw_pages = (("tournaments:bracket", gettext_lazy("Bracket")),)
 
-    def bracket_view(self, loaded: state.Loaded) -> state.BracketView:
+    def bracket_view(self, loaded: state.Loaded) -> bracket_reads.BracketView:
         """Where the bracket stands from the event's confirmed results."""
-        return state.bracket_state(loaded)
+        return bracket_reads.bracket_state(loaded)
 
     def bracket_read(self, tournament: Tournament):
         if tournament.drawn_at is None:
@@ -60,7 +60,7 @@ class Elimination(EventFormat):
 
     def refuse_unfinished(self, tournament: Tournament, loaded: state.Loaded) -> None:
         """A bracket must be played out: every match decided."""
-        view = state.bracket_state(loaded)
+        view = bracket_reads.bracket_state(loaded)
         if not view.state.finished:
             waiting = [s.match.id for s in view.state.matches if s.status in ("ready", "waiting")]
             raise errors.event_unfinished(

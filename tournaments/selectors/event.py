@@ -27,7 +27,7 @@ from tournaments.draw.bracket import BYE_STATUS, NOT_NEEDED, PLAYED, READY, WAIT
 from tournaments.draw.names import RoundName
 from tournaments.models import BoardMatch, Entry, Pairing, Team, TeamMember, Tournament
 from tournaments.round_labels import round_label
-from tournaments.services import acceptance, contention, reentry, state
+from tournaments.services import acceptance, bracket_reads, contention, reentry, state
 
 # --- events and entrants -----------------------------------------------------------------------
 
@@ -482,7 +482,7 @@ def _bracket_pieces(tournament: Tournament) -> tuple[tuple, dict[tuple[str, int,
     when the match is to be played and exists, its status then read afresh whenever shown (a report
     or a dispute does not move the event's version). Two queries."""
     loaded = state.load(tournament)
-    view = state.bracket_state(loaded)
+    view = bracket_reads.bracket_state(loaded)
     by_round: dict[tuple[str, int], list] = {}
     for match_state in view.state.matches:
         by_round.setdefault((match_state.match.flight, match_state.match.round), []).append(match_state)

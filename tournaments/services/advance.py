@@ -14,7 +14,7 @@ it if a code path ever forgot the lock).
 
 A confirmation does not rebuild the whole bracket: it reads the confirmed pairing and the pairings
 its result feeds as plain values and writes what the full rebuild would write there
-(``state.bracket_plan``), in a constant number of queries whatever the event's size. Only when the
+(``bracket_reads.bracket_plan``), in a constant number of queries whatever the event's size. Only when the
 change reaches a pairing whose match exists (a correction: that match must be reset, or the
 change refused) does it fall back to :func:`bracket_sync` on the whole event. A Swiss confirmation
 asks in one query whether a later round is paired (only then can it change anything).
@@ -44,7 +44,7 @@ from tournaments.hooks import round_paired
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Tournament, event_id_of
 from tournaments.round_labels import round_phrase
 
-from . import contention, state, teams
+from . import bracket_reads, contention, state, teams
 from .audit import entrant_names, event_audit_record, pairing_summary
 from .clocks import event_match_clock
 from .common import tournament_lock
@@ -205,7 +205,7 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
     ``match.deleted``, ``pairing.entrants_set``, ``match.created``. The draw passes ``audit=False``
     for the entrants it sets, because its own ``tournament.drawn`` entry lists every pairing."""
     try:
-        view = state.bracket_state(loaded)
+        view = bracket_reads.bracket_state(loaded)
     except DrawError as error:  # a confirmed result whose players changed under it
         raise refuse(str(error.details.get("match", gettext("a later match"))), gettext("has a confirmed result")) from None
     stale = []
@@ -220,11 +220,11 @@ def bracket_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, re
             stale.append(pairing)
     if stale:
         drop_matches(stale, refuse, created_by)
-        view = state.bracket_state(loaded)  # walkovers may now apply where a match was dropped
+        view = bracket_reads.bracket_state(loaded)  # walkovers may now apply where a match was dropped
     changed, ready = [], []
     for match_state in view.state.matches:
         pairing = loaded.by_key[match_state.match.id]
-        expected = state.expected_entries(match_state)
+        expected = bracket_reads.expected_entries(match_state)
         if (pairing.entry0_id, pairing.entry1_id) != expected:
             before = pairing_summary(pairing)
             pairing.entry0_id, pairing.entry1_id = expected
@@ -414,27 +414,28 @@ MAX_ROW_READS = 16
 
 def bracket_confirmed(tournament: Tournament, match: Match) -> None:
     """Advance a bracket after ``match``'s result changed, reading only the pairings the result
-    feeds (see ``state.bracket_plan``): a constant number of queries whatever the event's size.
+    feeds (see ``bracket_reads.bracket_plan``): a constant number of queries whatever the event's size.
     A change that reaches a pairing with a match (a correction) goes to :func:`bracket_sync` on
     the whole event, which resets what depends on it or refuses."""
-    found = state.confirmed_row(tournament, match.pk)
+    found = bracket_reads.confirmed_row(tournament, match.pk)
     if found is None:
         return  # a match of the event outside its draw
     source, entrants = found
     plan = None
     try:
-        routes = state.bracket_routes(tournament, entrants)
-        rows = {source.key: source, **state.bracket_rows(tournament, state.bracket_plan_keys(routes, entrants, source.key))}
+        routes = bracket_reads.bracket_routes(tournament, entrants)
+        keys = bracket_reads.bracket_plan_keys(routes, entrants, source.key)
+        rows = {source.key: source, **bracket_reads.bracket_rows(tournament, keys)}
         for _ in range(MAX_ROW_READS):
             try:
-                plan = state.bracket_plan(routes, entrants, rows, source.key)
+                plan = bracket_reads.bracket_plan(routes, entrants, rows, source.key)
                 break
-            except state.NeedRows as need:
+            except bracket_reads.NeedRows as need:
                 missing = need.keys - rows.keys()
-                rows.update(state.bracket_rows(tournament, missing))
+                rows.update(bracket_reads.bracket_rows(tournament, missing))
                 if missing.isdisjoint(rows):
                     break  # no such row: only the full sync can say what is wrong
-    except (state.Unplannable, DrawError):
+    except (bracket_reads.Unplannable, DrawError):
         plan = None
     if tournament.status == Tournament.Status.FINISHED and (plan is None or plan.entries or plan.ready):
         # A finished event's placings are final: its director reopens it first (event_reopen).
@@ -447,7 +448,8 @@ def bracket_confirmed(tournament: Tournament, match: Match) -> None:
     _bracket_plan_write(tournament, plan, rows)
 
 
-def _bracket_plan_write(tournament: Tournament, plan: state.BracketPlan, rows: dict[str, state.BracketRow]) -> None:
+def _bracket_plan_write(tournament: Tournament, plan: bracket_reads.BracketPlan,
+                        rows: dict[str, bracket_reads.BracketRow]) -> None:
     """Write ``plan`` as :func:`bracket_sync` writes its difference: the entries, a match for each
     pairing that became ready, and ``pairing.entrants_set`` (or ``_cleared``) under the event's
     organiser once the matches exist."""
@@ -590,7 +592,7 @@ def playoffs_sync(tournament: Tournament, loaded: state.Loaded, *, created_by, r
         raise refuse(str(error.details.get("match", gettext("a later match"))), gettext("has a confirmed result")) from None
     stale, gone, changed, new, ready = [], [], [], [], []
     for match_state in view.matches:
-        expected = state.expected_entries(match_state)
+        expected = bracket_reads.expected_entries(match_state)
         pairing = stored.get(match_state.match.id)
         if pairing is None:
             if expected != (None, None):

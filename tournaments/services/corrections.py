@@ -45,7 +45,7 @@ from tournaments.draw.cascade import Cascade, Reset, cascade
 from tournaments.models import EVENT_JOIN, Entry, Pairing, Tournament, event_id_of
 from tournaments.round_labels import round_phrase
 
-from . import state
+from . import bracket_reads, state
 from .advance import bracket_sync, drop_matches, refuse_for
 from .audit import entrant_names, event_audit_record
 from .common import runs, tournament_lock
@@ -301,7 +301,7 @@ def bracket_plan(change: Change) -> tuple[Correction, Cascade | None]:
         found = None
         if old is not None:
             found = cascade(bracket, state.confirmed_results(loaded), pairing.key, winner,
-                            matched=state.matched_keys(loaded), stored=state.stored_rows(loaded),
+                            matched=bracket_reads.matched_keys(loaded), stored=bracket_reads.stored_rows(loaded),
                             withdrawn=loaded.withdrawn)
     except DrawError as error:
         raise errors.from_draw(error) from None

@@ -30,7 +30,7 @@ from tournaments.draw.bracket import PLAYED
 from tournaments.draw.flights import reentry
 from tournaments.models import Entry, Tournament
 
-from . import state
+from . import bracket_reads, state
 from .advance import bracket_sync
 from .audit import entry_summary, event_audit_record
 from .common import before_draw, entry_of, require_organiser, tournament_lock
@@ -47,7 +47,7 @@ def reentry_check(tournament: Tournament, loaded: state.Loaded, entry: Entry):
     name = state.plain_name(entry)
     if entry.status == Entry.Status.WITHDRAWN:
         return errors.reentry_refused("withdrawn", name)
-    view = state.bracket_state(loaded)
+    view = bracket_reads.bracket_state(loaded)
     results = {s.match.id: s.winner for s in view.state.matches if s.status == PLAYED and s.winner is not None}
     reentered = {e.pk for e in loaded.entries if e.reentry_of_id is not None}
     reentered |= {e.reentry_of_id for e in loaded.entries if e.reentry_of_id is not None}
@@ -68,7 +68,7 @@ def reentry_candidates(tournament: Tournament, loaded: state.Loaded) -> frozense
     if not tournament.reentries or tournament.status != Tournament.Status.RUNNING \
             or not formats.format_of(tournament).takes_reentries:
         return frozenset()
-    view = state.bracket_state(loaded)
+    view = bracket_reads.bracket_state(loaded)
     losers = {s.loser for s in view.state.matches
               if s.match.flight == "main" and s.match.round == 1 and s.status == PLAYED}
     taken = {e.reentry_of_id for e in loaded.entries if e.reentry_of_id is not None}
