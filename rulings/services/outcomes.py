@@ -24,8 +24,14 @@ from matches.services.reporting import (
 )
 from rulings import errors
 from rulings.models import Ruling
-from rulings.services.checks import RulingContext, param_flag, param_score, param_side, param_whole, refused, ruling_label
-from rulings.services.results import (
+from rulings.wording import WRONG_LENGTH_CHOICES
+from tournaments import formats
+from tournaments.models import Entry, Pairing, Tournament, event_of
+from tournaments.services import entry_withdraw
+from tournaments.services.common import before_draw, runs
+
+from .checks import RulingContext, param_flag, param_score, param_side, param_whole, refused, ruling_label
+from .results import (
     live_reports,
     mid_penalties,
     result_confirm,
@@ -34,11 +40,6 @@ from rulings.services.results import (
     ruled_result,
     stored_games,
 )
-from rulings.wording import WRONG_LENGTH_CHOICES
-from tournaments import formats
-from tournaments.models import Entry, Pairing, Tournament, event_of
-from tournaments.services import entry_withdraw
-from tournaments.services.common import before_draw, runs
 
 #: A day: a player later than that did not come (a no-show, ruled by awarding the match).
 MAX_MINUTES_LATE = 24 * 60

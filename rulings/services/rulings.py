@@ -35,13 +35,13 @@ from matches.services.reporting import (
 from rulings import errors
 from rulings.hooks import ruling_made
 from rulings.models import Appeal, Dispute, Ruling
-from rulings.services.checks import RulingContext, engine_refusal, error_scalars, ruling_text
-from rulings.services.outcomes import OUTCOMES
-from rulings.services.results import entry_reinstate, result_restore, without_logs
 from rulings.tasks import rulings_notify_task
 from tournaments.models import event_id_of
 
+from .checks import RulingContext, engine_refusal, error_scalars, ruling_text
 from .disputes import STATEMENT_MAX
+from .outcomes import OUTCOMES
+from .results import entry_reinstate, result_restore, without_logs
 
 RULE_MAX = Ruling._meta.get_field("rule").max_length
 

@@ -34,7 +34,8 @@ from tournaments.draw.bracket import (
 from tournaments.draw.elimination import bracket_size
 from tournaments.draw.routes import Routes
 from tournaments.models import Entry, Pairing, Tournament
-from tournaments.services.state import Loaded, build_bracket, confirmed_results
+
+from .state import Loaded, build_bracket, confirmed_results
 
 
 @dataclass(frozen=True)
