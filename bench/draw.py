@@ -169,9 +169,8 @@ from accounts.models import User
 from matches.models import Match, Player, Side
 from tournaments.draw import advance
 from tournaments.models import Entry, Tournament
-from tournaments.services import state, tournament_draw, tournament_pair_next_round
-from tournaments.services import bracket_reads
-from tournaments.services.advance import swiss_pair
+from tournaments.services import bracket_reads, state, tournament_draw, tournament_pair_next_round
+from tournaments.services.swiss_rounds import swiss_pair
 
 P = json.loads(PARAMS)
 rng = random.Random(P["seed"])
@@ -303,14 +302,17 @@ from matches.models import Match, Player, Side
 from matches.services.reporting import claim_make, match_override
 from tournaments.draw import advance
 from tournaments.models import Entry, EventMatch, Pairing, Round, Tournament, event_id_of
-from tournaments.services import advance as advance_service, state, tournament_result_confirmed
+from tournaments.services import advance as advance_service
+from tournaments.services import draw_sync, state, swiss_rounds, tournament_result_confirmed
 from tournaments.services.common import tournament_lock
 
 SIZES, REPEAT = {sizes!r}, {repeat!r}
 organiser = User.objects.create_user("bench-confirm-organiser", role=User.Role.ORGANISER)
 # The service makes the matches of several pairings in one call: its queries are counted apart.
 creator = "pairing_matches_create"
-create = getattr(advance_service, creator)
+create = getattr(draw_sync, creator)
+# The modules that call it, each by its own name for it.
+creator_modules = (draw_sync, advance_service)
 
 def entries(tournament, count):
     users = User.objects.bulk_create([User(username=f"bc{{tournament.pk}}-{{i}}") for i in range(count)])
@@ -364,10 +366,10 @@ def hook_with_full_rebuild(match):
     key = Pairing.objects.filter(tournament=t, match_id=match.pk).only("key").first().key
     loaded = state.load(t)
     if t.format == "swiss":
-        advance_service.swiss_corrected(t, loaded, loaded.by_key[key])
+        swiss_rounds.swiss_corrected(t, loaded, loaded.by_key[key])
     else:
-        advance_service.bracket_sync(t, loaded, created_by=t.organiser,
-                                     refuse=advance_service.refuse_for(t, loaded.by_key[key]))
+        draw_sync.bracket_sync(t, loaded, created_by=t.organiser,
+                           refuse=draw_sync.refuse_for(t, loaded.by_key[key]))
 
 def timed(work):
     counts = {{"queries": 0, "creating": 0}}
@@ -382,14 +384,16 @@ def timed(work):
         counts["queries"] += 1
         counts["creating"] += bool(inside)
         return execute(sql, params, many, context)
-    setattr(advance_service, creator, creating)
+    for module in creator_modules:
+        setattr(module, creator, creating)
     try:
         with connection.execute_wrapper(wrapper):
             started = time.perf_counter()
             work()
             counts["ms"] = (time.perf_counter() - started) * 1000
     finally:
-        setattr(advance_service, creator, create)
+        for module in creator_modules:
+            setattr(module, creator, create)
     return counts
 
 def once(t, key, top_wins, full=False):

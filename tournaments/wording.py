@@ -289,7 +289,7 @@ def round_reset_sentence(entry, sides: Sides) -> str:
 
 
 def match_deleted_sentence(entry, sides: Sides) -> str:
-    """A match removed with its pairing, its place in the draw reset (``tournaments.services.advance``)."""
+    """A match removed with its pairing, its place in the draw reset (``tournaments.services.draw_sync``)."""
     before = data(entry.before)
     return gettext("%(who)s removed the match %(match)s: its place in the draw (%(place)s) was reset") % {
         "who": who(entry), "match": match_named(before), "length": length_said(before),

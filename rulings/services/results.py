@@ -22,14 +22,15 @@ from matches.services.reporting import (
     override_result,
 )
 from rulings import errors
-from rulings.services.checks import RulingContext, refused
 from tournaments import errors as tournament_errors
 from tournaments import formats
 from tournaments.models import Entry, Tournament, event_of
 from tournaments.services import state as event_state
-from tournaments.services.advance import bracket_sync
 from tournaments.services.common import tournament_lock
+from tournaments.services.draw_sync import bracket_sync
 from tournaments.services.naming import match_namer
+
+from .checks import RulingContext, refused
 
 # --- the match's result state -------------------------------------------------------------------
 

@@ -24,7 +24,14 @@ from tests.tournaments.factories import cast, closed, drawn, enter, entry_of, na
 from tournaments.draw import advance
 from tournaments.models import Entry, EventMatch, Pairing, Round, Tournament
 from tournaments.services import advance as advance_service
-from tournaments.services import bracket_reads, entry_withdraw, state, tournament_draw, tournament_result_confirmed
+from tournaments.services import (
+    bracket_reads,
+    draw_sync,
+    entry_withdraw,
+    state,
+    tournament_draw,
+    tournament_result_confirmed,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +42,10 @@ SIZES = (16, 1000)
 # The originals, before a test wraps them to count. The service makes the matches of several
 # pairings in one call (pairing_matches_create): its queries are counted apart.
 CREATOR = "pairing_matches_create"
-CREATE = getattr(advance_service, CREATOR)
+CREATE = getattr(draw_sync, CREATOR)
+#: The modules that call it (each by its own name for it): the draw's writes (the bracket's sync,
+#: the formats') and a confirmation's narrow writes.
+CREATOR_MODULES = (draw_sync, advance_service)
 LOAD = state.load
 
 
@@ -123,7 +133,8 @@ def counted(monkeypatch):
         counts["creating"] += bool(inside)
         return execute(sql, params, many, context)
 
-    monkeypatch.setattr(advance_service, CREATOR, creating)
+    for module in CREATOR_MODULES:
+        monkeypatch.setattr(module, CREATOR, creating)
     with connection.execute_wrapper(wrapper):
         yield counts
 
@@ -313,7 +324,7 @@ def test_the_narrow_path_writes_what_the_full_rebuild_writes(organiser, monkeypa
     # Nothing is left for the full rebuild to do.
     loaded = state.load(tournament)
     before = _writes(tournament, 0)
-    advance_service.bracket_sync(tournament, loaded, created_by=organiser, refuse=_refuse_to_plan)
+    draw_sync.bracket_sync(tournament, loaded, created_by=organiser, refuse=_refuse_to_plan)
     assert _writes(tournament, 0) == before
 
 
@@ -352,5 +363,5 @@ def test_a_result_after_a_walkover_is_confirmed_and_the_full_rebuild_agrees(orga
     assert view.walkovers == {"consolation-1-1"}
     assert view.state.champion("consolation") == entry_of(tournament, dave).pk
     before = _writes(tournament, 0)
-    advance_service.bracket_sync(tournament, state.load(tournament), created_by=organiser, refuse=_refuse_to_plan)
+    draw_sync.bracket_sync(tournament, state.load(tournament), created_by=organiser, refuse=_refuse_to_plan)
     assert _writes(tournament, 0) == before

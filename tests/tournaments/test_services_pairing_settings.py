@@ -50,16 +50,16 @@ def test_a_new_swiss_is_paired_fairly_and_may_choose_top_down(organiser):
 
 @pytest.mark.parametrize("method", ["fair", "top_down"])
 def test_the_pairing_asks_the_draw_for_the_events_method(organiser, monkeypatch, method):
-    from tournaments.services import advance
+    from tournaments.services import swiss_rounds
 
     asked = []
-    real = advance.pair_round
+    real = swiss_rounds.pair_round
 
     def spy(*args, **kwargs):
         asked.append(kwargs["options"].method)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(advance, "pair_round", spy)
+    monkeypatch.setattr(swiss_rounds, "pair_round", spy)
     tournament, four = drawn(4, organiser=organiser, format="swiss", swiss_pairing=method)
     assert asked == [method]
     play(tournament, "swiss-1-1", four[0])

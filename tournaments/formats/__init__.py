@@ -14,7 +14,7 @@ classes.
 from __future__ import annotations
 
 from tournaments.models import Pairing, Tournament
-from tournaments.services import advance, state
+from tournaments.services import draw_sync, state
 
 from .base import EventFormat
 from .elimination import DoubleElimination, Elimination, SingleElimination
@@ -64,7 +64,7 @@ class TeamRoundRobin(TeamEvent, RoundRobin):
         their pairings, which are written first."""
         Pairing.objects.bulk_create(rows)
         loaded = self.drawn(tournament, entries, rows)
-        advance.pairing_matches_create(tournament, [row for row in rows if row.round_number == 1], loaded, user)
+        draw_sync.pairing_matches_create(tournament, [row for row in rows if row.round_number == 1], loaded, user)
         return loaded
 
 

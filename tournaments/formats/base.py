@@ -16,7 +16,7 @@ from tournaments import errors, labels
 from tournaments.draw import names
 from tournaments.hooks import round_paired
 from tournaments.models import Pairing, Tournament
-from tournaments.services import advance, audit, corrections, life, naming, state
+from tournaments.services import audit, corrections, draw_sync, life, naming, state
 
 
 class EventFormat:
@@ -65,7 +65,7 @@ class EventFormat:
     def pairings_write(self, tournament: Tournament, rows: list, matched: list, loaded: state.Loaded, created_by) -> None:
         """Write the pairings ``rows`` and the matches of those of them in ``matched``: the matches
         first, each pairing then inserted with its match."""
-        advance.pairing_matches_create(tournament, matched, loaded, created_by)
+        draw_sync.pairing_matches_create(tournament, matched, loaded, created_by)
         Pairing.objects.bulk_create(rows)
 
     def announce_draw(self, tournament: Tournament, loaded: state.Loaded, names: dict, user) -> None:

@@ -11,7 +11,7 @@ from tournaments.draw import Bracket, add_consolation, double_elimination, names
 from tournaments.draw.errors import DrawError
 from tournaments.draw.flights import add_open_last_chance, add_playoff
 from tournaments.models import Pairing, Tournament
-from tournaments.services import advance, bracket_reads, corrections, life, naming, state
+from tournaments.services import advance, bracket_reads, corrections, draw_sync, life, naming, state
 
 from .base import EventFormat
 
@@ -81,7 +81,7 @@ class Elimination(EventFormat):
 
     def entrant_withdrawn(self, tournament: Tournament, refuse) -> None:
         """His opponents go through: the bracket advances from the whole event."""
-        advance.bracket_sync(tournament, state.load(tournament), created_by=tournament.organiser, refuse=refuse)
+        draw_sync.bracket_sync(tournament, state.load(tournament), created_by=tournament.organiser, refuse=refuse)
 
     def late_seed(self, tournament: Tournament) -> int:
         """The next seed, while the bracket has a bye to fill."""
@@ -95,7 +95,7 @@ class Elimination(EventFormat):
 
     def place_late(self, tournament: Tournament, user, refuse) -> None:
         """Into the bye his seed fills (the bracket advances from the whole event)."""
-        advance.bracket_sync(tournament, state.load(tournament), created_by=user, refuse=refuse)
+        draw_sync.bracket_sync(tournament, state.load(tournament), created_by=user, refuse=refuse)
 
     def match_result_changed(self, tournament: Tournament, match) -> None:
         """Advance the bracket from what the result feeds (``advance.bracket_confirmed``)."""
@@ -103,8 +103,8 @@ class Elimination(EventFormat):
 
     def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
         """Advance the bracket from the whole event, refusing to reset a started match."""
-        advance.bracket_sync(tournament, loaded, created_by=tournament.organiser,
-                             refuse=advance.refuse_for(tournament, pairing))
+        draw_sync.bracket_sync(tournament, loaded, created_by=tournament.organiser,
+                               refuse=draw_sync.refuse_for(tournament, pairing))
 
     def draw(self, tournament: Tournament, order: tuple[int, ...], user, entries: list) -> state.Loaded:
         """A pairing per bracket match; the entries filled and the first matches made as
@@ -115,8 +115,8 @@ class Elimination(EventFormat):
             for m in bracket.matches
         )
         loaded = self.drawn(tournament, entries, rows)
-        advance.bracket_sync(tournament, loaded, created_by=user, refuse=lambda dependent, why: errors.already_drawn(),
-                             audit=False)
+        draw_sync.bracket_sync(tournament, loaded, created_by=user, refuse=lambda dependent, why: errors.already_drawn(),
+                               audit=False)
         return loaded
 
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from core.errors import DomainError
 from tournaments import errors
 from tournaments.models import BoardOrder, Pairing, TeamMember, Tournament
-from tournaments.services import advance, naming, state
+from tournaments.services import draw_sync, naming, state
 
 from .base import EventFormat
 
@@ -112,7 +112,7 @@ class TeamEvent(EventFormat):
     def pairings_write(self, tournament: Tournament, rows: list, matched: list, loaded: state.Loaded, created_by) -> None:
         """A team match's boards name its pairing: the pairings are written first."""
         Pairing.objects.bulk_create(rows)
-        advance.pairing_matches_create(tournament, matched, loaded, created_by)
+        draw_sync.pairing_matches_create(tournament, matched, loaded, created_by)
 
     def check_modified_swiss_entrants(self) -> None:
         raise errors.bad_rules("abt_playoffs", gettext("the playoffs of a modified Swiss are for players or pairs, "

@@ -9,7 +9,7 @@ from tournaments import errors
 from tournaments.draw import SwissPairing, standings
 from tournaments.draw.standings import TEAM
 from tournaments.models import Round, Tournament
-from tournaments.services import advance, contention, playoffs, state
+from tournaments.services import advance, contention, playoffs, state, swiss_rounds
 
 from .base import EventFormat
 
@@ -72,7 +72,7 @@ class Swiss(EventFormat):
         advance.swiss_confirmed(tournament, match)
 
     def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
-        advance.swiss_corrected(tournament, loaded, pairing)
+        swiss_rounds.swiss_corrected(tournament, loaded, pairing)
 
     def contention(self, loaded: state.Loaded):
         """A modified Swiss's (``contention.swiss_contention``)."""
@@ -83,17 +83,17 @@ class Swiss(EventFormat):
         playoffs.swiss_playoffs_start(tournament, user)
 
     def draw(self, tournament: Tournament, order: tuple[int, ...], user, entries: list) -> state.Loaded:
-        """Round 1, paired as every round is (``advance.swiss_pair``). Raises Conflict
+        """Round 1, paired as every round is (``swiss_rounds.swiss_pair``). Raises Conflict
         ``no_pairing`` when none is possible (e.g. all of one club)."""
         loaded = self.drawn(tournament, entries, [])
-        answer = advance.swiss_pair(tournament, loaded)
+        answer = swiss_rounds.swiss_pair(tournament, loaded)
         if not isinstance(answer, SwissPairing):
             raise errors.no_pairing(answer.round, answer.code, answer.message)
-        advance.swiss_round_write(tournament, loaded, answer, user)
+        swiss_rounds.swiss_round_write(tournament, loaded, answer, user)
         return loaded
 
     def announce_draw(self, tournament: Tournament, loaded: state.Loaded, names: dict, user) -> None:
-        """Round 1 is announced by ``advance.swiss_round_write``, as every round."""
+        """Round 1 is announced by ``swiss_rounds.swiss_round_write``, as every round."""
 
     def pair_next_round(self, tournament: Tournament, user) -> Round:
         """The next round from the confirmed results (see ``draw.tournament_pair_next_round``)."""
@@ -117,11 +117,11 @@ class Swiss(EventFormat):
         if tournament.swiss_rounds is not None and current >= tournament.swiss_rounds:
             raise errors.swiss_complete(gettext("all %(count)d rounds are played: finish the event")
                                         % {"count": tournament.swiss_rounds})
-        answer = advance.swiss_pair(tournament, loaded)
+        answer = swiss_rounds.swiss_pair(tournament, loaded)
         if not isinstance(answer, SwissPairing):
             if answer.code == "finished":
                 last = loaded.by_id[answer.unpaired[0]]
                 raise errors.swiss_complete(gettext("%(name)s is the last player left: finish the event")
                                             % {"name": state.entrant_name(last)})
             raise errors.no_pairing(answer.round, answer.code, answer.message)
-        return advance.swiss_round_write(tournament, loaded, answer, user)
+        return swiss_rounds.swiss_round_write(tournament, loaded, answer, user)

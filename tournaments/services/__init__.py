@@ -3,15 +3,17 @@
 Each public service is ``<entity>_<action>(*, ...)``, runs in one transaction under the
 tournament's row lock (``common.tournament_lock``), and says in its docstring what it changes and
 what it raises (the messages live in :mod:`tournaments.errors`). The steps they share are named
-the same way and run inside the caller's transaction, under its lock: ``advance.bracket_sync``,
-``advance.swiss_round_write``, ``advance.pairing_matches_create``, ``teams.team_matches_create``,
+the same way and run inside the caller's transaction, under its lock: ``draw_sync.bracket_sync``,
+``swiss_rounds.swiss_round_write``, ``draw_sync.pairing_matches_create``, ``teams.team_matches_create``,
 ``audit.event_audit_record``. Modules: :mod:`.events` (the published rules, create, open and close
 entries, finish), :mod:`.life` (edit the settings, cancel, delete a draft),
 :mod:`.entries` (add, sign up, check in, withdraw, late entry), :mod:`.reentry` (a first-round
 loser's buy-back into the main), :mod:`.teams`
 (teams, their rosters and board orders, team matches), :mod:`.draw` (the draw, Swiss rounds),
 :mod:`.advance` (confirmed results move the draw on; the hook ``matches.services.reporting``
-calls), :mod:`.state` (rows to draw values, shared with the selectors), :mod:`.audit` (what the
+calls), :mod:`.draw_sync` (the draw's matches written, a bracket synced with its results),
+:mod:`.swiss_rounds` (a Swiss round paired and written), :mod:`.state` (rows to draw values,
+shared with the selectors), :mod:`.bracket_reads` (a bracket read from its rows), :mod:`.audit` (what the
 audit log keeps of an event's rows: every service here records its change there, in its own
 transaction).
 """

@@ -46,9 +46,9 @@ from tournaments.models import EVENT_JOIN, Entry, Pairing, Tournament, event_id_
 from tournaments.round_labels import round_phrase
 
 from . import bracket_reads, state
-from .advance import bracket_sync, drop_matches, refuse_for
 from .audit import entrant_names, event_audit_record
 from .common import runs, tournament_lock
+from .draw_sync import bracket_sync, drop_matches, refuse_for
 from .naming import match_namer
 
 # --- what a correction resets, as people read it ------------------------------------------------

@@ -11,7 +11,7 @@ player who had that bye has not played on. This module writes it:
   next seed, checked in, in the first one's division. The database keeps a side to one original
   and one re-entry per event (``entry_side_once_per_event``, ``entry_side_reenters_once_per_event``,
   and ``reentry_of`` one-to-one);
-- the bracket takes it as it takes a late entrant (``advance.bracket_sync``): the bye's match is
+- the bracket takes it as it takes a late entrant (``draw_sync.bracket_sync``): the bye's match is
   made, and a later match the bye fed that has not started is reset and made again.
 
 The prize pool: an event's ``payouts`` give each flight's pool as an amount the director sets
@@ -31,9 +31,9 @@ from tournaments.draw.flights import reentry
 from tournaments.models import Entry, Tournament
 
 from . import bracket_reads, state
-from .advance import bracket_sync
 from .audit import entry_summary, event_audit_record
 from .common import before_draw, entry_of, require_organiser, tournament_lock
+from .draw_sync import bracket_sync
 from .naming import match_namer
 
 #: What the pure rule is told the new entrant is: his entry's id is known only once written.

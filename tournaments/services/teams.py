@@ -19,7 +19,7 @@ Decisions:
   the order used is stored, locked, so the card shows it and no one can change it afterwards.
   When a bracket correction (or a late entrant filling a bye) resets a team match that had not
   started, the orders it locked are unlocked again, unless another team match of the team in
-  that round still has its boards (``advance.drop_matches``).
+  that round still has its boards (``draw_sync.drop_matches``).
 - *Late teams.* After the draw the organiser alone enters a team late
   (``entries.team_add_late``), validated as here, as the last seed: it enters where a late side
   would.
