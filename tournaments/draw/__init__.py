@@ -59,8 +59,9 @@ Where things are: :mod:`.seeding`; :mod:`.elimination` (single elimination, seed
 :mod:`.consolation` (fed flights, drop maps), :mod:`.double` (double elimination), and
 :mod:`.bracket` (bracket values, :func:`advance`, placings); :mod:`.roundrobin` (circle method
 or FIDE's Berger tables); :mod:`.swiss`
-(with :mod:`.matching`, the blossom matching it stands on, and :mod:`.weighted`, the weighted
-blossom of its fairest pairing); :mod:`.abt` (the ABT-style modified Swiss: who can still cash
+(with :mod:`.swiss_history`, its rounds as played and the records and standings they give,
+:mod:`.swiss_fair`, its fairest pairing, :mod:`.matching`, the blossom matching it stands on, and
+:mod:`.weighted`, the weighted blossom of its fairest pairing); :mod:`.abt` (the ABT-style modified Swiss: who can still cash
 or win, the move to playoffs); :mod:`.standings` (tables and
 tie-breaks) and :mod:`.teams` (team matches); :mod:`.lengths` (match-length schedules);
 :mod:`.errors` (:class:`DrawError` and its codes).
@@ -88,7 +89,8 @@ from .lengths import bracket_lengths, round_length
 from .roundrobin import Group, RoundRobin, RoundRobinRound, round_robin, snake_groups
 from .seeding import Seeding, add_late, checked_in, seed_by_list, seed_by_rating, seed_randomly
 from .standings import ROUND_ROBIN, SWISS, TEAM, Record, Standing, records, standings
-from .swiss import NoPairing, SwissOptions, SwissPairing, SwissRound, pair_round, swiss_records, swiss_standings
+from .swiss import SwissOptions, pair_round
+from .swiss_history import NoPairing, SwissPairing, SwissRound, swiss_records, swiss_standings
 from .teams import team_match
 from .values import BYE, DRAW, Pairing, Result
 

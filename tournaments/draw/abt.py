@@ -25,7 +25,7 @@ here; this module implements that rule as follows, in our own words:
   (:func:`contingent_bye_places`).
 
 Pure: the table (:class:`~tournaments.draw.standings.Standing` lines, best first, as
-:func:`~tournaments.draw.swiss.swiss_standings` gives them) and two numbers in, a value out.
+:func:`~tournaments.draw.swiss_history.swiss_standings` gives them) and two numbers in, a value out.
 """
 
 from __future__ import annotations

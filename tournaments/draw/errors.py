@@ -8,7 +8,7 @@ wrong; 409: the input is fine but the event's state forbids it now).
 
 A draw that cannot be made for reasons of the event itself (no valid Swiss pairing exists) is not
 an error: :func:`tournaments.draw.swiss.pair_round` returns a
-:class:`tournaments.draw.swiss.NoPairing` saying why.
+:class:`tournaments.draw.swiss_history.NoPairing` saying why.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ has not yet split). Each line says which tie-break put it ahead of the next one
     When a real *opponent* had unplayed rounds, his score counts each of them as a draw (half a
     point) whatever it gave him: a bye does not inflate his opponents' Buchholz, a withdrawal
     does not sink it. Needs the rounds of the unplayed games (``unplayed``, which
-    :func:`tournaments.draw.swiss.swiss_standings` gives); with no unplayed round at all it is
+    :func:`tournaments.draw.swiss_history.swiss_standings` gives); with no unplayed round at all it is
     the plain Buchholz.
 ``direct_encounter`` (FIDE's strict form, described in our own words)
     the score in the games among the tied entrants, *only when every two of them have met*;

@@ -1,5 +1,5 @@
 """Maximum-weight matching in a general graph (Edmonds' blossom algorithm, primal-dual), for the
-fairest Swiss pairing (tournaments/draw/swiss.py).
+fairest Swiss pairing (tournaments/draw/swiss_fair.py).
 
 The algorithm is Edmonds' weighted blossom method (Edmonds 1965, "Maximum matching and a
 polyhedron with 0,1-vertices"), in the O(n³) form described by Galil ("Efficient algorithms for

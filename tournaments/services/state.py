@@ -38,7 +38,7 @@ from tournaments.draw import (
 )
 from tournaments.draw.lengths import Schedule
 from tournaments.draw.standings import SWISS, SWISS_FIDE, standings
-from tournaments.draw.swiss import unplayed_rounds
+from tournaments.draw.swiss_history import unplayed_rounds
 from tournaments.draw.teams import team_match
 from tournaments.draw.values import DRAW
 from tournaments.models import BoardMatch, Entry, Pairing, TeamMember, Tournament

@@ -3,7 +3,7 @@ score differences, then the fewest floaters, checked against an exact optimum co
 
 The reference is networkx's ``max_weight_matching`` (a test-only dependency, pinned in
 requirements-dev.txt; the draw itself stays pure) on the *full* graph of valid pairs, with costs
-computed here independently of tournaments/draw/swiss.py; the weighted blossom under the draw
+computed here independently of tournaments/draw/swiss_fair.py; the weighted blossom under the draw
 (tournaments/draw/weighted.py) is checked against brute force and networkx on small graphs.
 
 The rule implemented (described in our own words, after the FIDE Dutch system's criteria, which
@@ -26,9 +26,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.draw import Result, SwissOptions, SwissRound, pair_round, swiss, swiss_records
+from tournaments.draw import Result, SwissOptions, SwissRound, pair_round, swiss_fair, swiss_records
 from tournaments.draw.matching import Matcher
-from tournaments.draw.swiss import _Costs, _neighbourhood, _score_groups, _solve
+from tournaments.draw.swiss_fair import _Costs, _neighbourhood, _score_groups, _solve
 from tournaments.draw.weighted import max_weight_matching
 
 # --- the weighted blossom against brute force and networkx ------------------------------------------
@@ -191,10 +191,10 @@ def test_every_round_of_a_seeded_event_has_the_least_score_differences_and_no_av
     full graph of valid pairs; no pair crosses score groups when every group can be paired
     within itself; and the restriction the draw solves first at scale (every pair within a score
     group or between neighbouring groups) loses nothing against the full graph. ``matching_only``:
-    the same with the quick way (swiss._plain_floats) turned off, so that every round goes
+    the same with the quick way (swiss_fair._plain_floats) turned off, so that every round goes
     through the weighted matching."""
     if path == "matching_only":
-        monkeypatch.setattr(swiss, "_plain_floats", lambda *args: None)
+        monkeypatch.setattr(swiss_fair, "_plain_floats", lambda *args: None)
     rng = random.Random(seed)
     entrants = list(range(1, players + 1))
     clubs = {e: e % (players // club_size) for e in entrants} if club_size else None
@@ -328,7 +328,7 @@ def test_small_positions_get_the_brute_force_optimum(position, matching_only):
     (squared differences, floaters) of all valid pairings of the others (brute force); with
     ``matching_only``, the quick way turned off (every round through the weighted matching)."""
     entrants, history, forbidden = position
-    with mock.patch.object(swiss, "_plain_floats", lambda *args: None) if matching_only else nullcontext():
+    with mock.patch.object(swiss_fair, "_plain_floats", lambda *args: None) if matching_only else nullcontext():
         fair = pair_round(entrants, history, options=SwissOptions(lengths=5, forbidden=forbidden))
     old = pair_round(entrants, history, options=SwissOptions(lengths=5, forbidden=forbidden, method="top_down"))
     assert fair.ok == old.ok and (not fair.ok or fair.bye == old.bye)

@@ -13,7 +13,7 @@ import pytest
 from tournaments.draw import DrawError, Result, SwissRound, round_robin, standings, swiss_standings
 from tournaments.draw.roundrobin import berger_schedule
 from tournaments.draw.standings import SWISS_FIDE
-from tournaments.draw.swiss import unplayed_rounds
+from tournaments.draw.swiss_history import unplayed_rounds
 
 
 def beat(winner, loser) -> Result:

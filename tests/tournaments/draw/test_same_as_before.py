@@ -28,7 +28,8 @@ from tournaments.draw.lengths import Schedule, round_length
 from tournaments.draw.matching import Matcher
 from tournaments.draw.seeding import Seeding, as_order
 from tournaments.draw.standings import TIEBREAKS, Standing, records
-from tournaments.draw.swiss import SwissPairing, _diagnose, check_history
+from tournaments.draw.swiss import _diagnose
+from tournaments.draw.swiss_history import SwissPairing, check_history
 from tournaments.draw.values import Entrant, Pairing
 
 # --- the frozen copies (tournaments/draw/swiss.py and standings.py before the change) -------------------
