@@ -31,7 +31,8 @@ from core.parsers import JSONParser
 from matches.services.matches import player_for_user
 from tournaments import errors, formats, services
 from tournaments.models import Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import brackets, event, next_match, standings
+from tournaments.selectors import rounds as rounds_selectors
 from tournaments.services.acceptance import entry_accept
 
 from . import permissions
@@ -66,16 +67,16 @@ def tournament_or_404(tournament_id: int) -> Tournament:
     """The tournament ``tournament_id`` as the event's endpoints read it; NotFound (a 404 saying
     there is no such tournament) for an unknown one."""
     try:
-        return selectors.tournament_get(tournament_id)
+        return event.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
 
 
-def entrant_in(tournament: Tournament, entry_id: int) -> selectors.Entrant:
+def entrant_in(tournament: Tournament, entry_id: int) -> event.Entrant:
     """The entrant of entry ``entry_id`` as the event's entry list shows it (what an entry's
     endpoints answer with once they have changed it). The entry is one of the event's: the caller
     has just read or written it."""
-    return next(e for e in selectors.entry_list(tournament=tournament) if e.entry_id == entry_id)
+    return next(e for e in event.entry_list(tournament=tournament) if e.entry_id == entry_id)
 
 
 class TournamentBaseApi(BaseApi):
@@ -114,7 +115,7 @@ class TournamentListApi(TournamentBaseApi):
         filters = TournamentFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         data = filters.validated_data
-        queryset = selectors.tournament_list(status=data.get("status"), organiser_id=data.get("organiser"),
+        queryset = event.tournament_list(status=data.get("status"), organiser_id=data.get("organiser"),
                                              club_id=data.get("club"), viewer=request.user)
         return paginated_response(request=request, view=self, queryset=queryset, serializer_class=TournamentSerializer)
 
@@ -173,7 +174,7 @@ class TournamentDetailApi(TournamentBaseApi):
                    responses={200: TournamentSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
         tournament = tournament_or_404(tournament_id)
-        if not selectors.may_see(tournament, request.user):  # a draft: its organiser's and staff's alone
+        if not event.may_see(tournament, request.user):  # a draft: its organiser's and staff's alone
             raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
         return Response(TournamentSerializer(tournament).data)
 
@@ -258,7 +259,7 @@ class TournamentPairNextRoundApi(OrganiserActionApi):
         permissions.check_runs(tournament, request.user)
         body_serializer(NoBodySerializer, request)
         paired = services.tournament_pair_next_round(tournament_id=tournament.pk, user=request.user)
-        rounds = selectors.tournament_rounds(tournament=tournament)
+        rounds = rounds_selectors.tournament_rounds(tournament=tournament)
         return Response(RoundPairingsSerializer(next(r for r in rounds if r.number == paired.number)).data)
 
 
@@ -296,8 +297,8 @@ class EntryListApi(TournamentBaseApi):
     def get(self, request, tournament_id: int):
         tournament = tournament_or_404(tournament_id)
         paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.entry_queryset(tournament=tournament), request, view=self)
-        return paginator.get_paginated_response(EntrantSerializer(selectors.entrants_of(page), many=True).data)
+        page = paginator.paginate_queryset(event.entry_queryset(tournament=tournament), request, view=self)
+        return paginator.get_paginated_response(EntrantSerializer(event.entrants_of(page), many=True).data)
 
 
 class EntryAddApi(TournamentBaseApi):
@@ -468,7 +469,7 @@ class BracketApi(ETagApi):
             return paginator.paginate_queryset(range(count), request, view=self)
 
         try:
-            part = selectors.tournament_bracket_part(tournament=tournament, flight=query.get("flight"),
+            part = brackets.tournament_bracket_part(tournament=tournament, flight=query.get("flight"),
                                                      rounds=range(number, number + 1), pick=pick)
         except KeyError:
             raise ValidationError({"flight": [_("the bracket has no flight %(flight)s") % {
@@ -512,7 +513,7 @@ class RoundsApi(ETagApi):
             picked.append(count)
             return paginator.paginate_queryset(range(count), request, view=self)
 
-        page = selectors.tournament_round_page(tournament=tournament, number=query.get("round"), pick=pick)
+        page = rounds_selectors.tournament_round_page(tournament=tournament, number=query.get("round"), pick=pick)
         if "round" in query and query["round"] not in page.numbers:
             raise NotFound(_("round %(round)d is not paired") % {"round": query["round"]})
         links = {"count": 0, "next": None, "previous": None}
@@ -550,7 +551,7 @@ class StandingsApi(TournamentBaseApi):
             return Response(self.page_data(request, tournament_or_404(tournament_id)))
         # A hit reads the event's version and the cached bytes, nothing else.
         try:
-            event_key = selectors.event_cache_key(tournament_id=tournament_id)
+            event_key = standings.event_cache_key(tournament_id=tournament_id)
         except Tournament.DoesNotExist:
             raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
         # The page's links name the host and the query: the whole address is part of the key.
@@ -563,12 +564,12 @@ class StandingsApi(TournamentBaseApi):
             return JSONRenderer().render(self.page_data(request, tournament)), "application/json"
 
         return cached_answer(request, key=f"api:{event_key}:standings:{address}", render=render,
-                             timeout=selectors.STANDINGS_CACHE_SECONDS)
+                             timeout=standings.STANDINGS_CACHE_SECONDS)
 
     def page_data(self, request, tournament: Tournament) -> dict:
         serializer = STANDING_SERIALIZERS[formats.format_of(tournament).kind]
         paginator = Pagination()
-        rows = paginator.paginate_queryset(selectors.event_standings_cached(tournament=tournament), request, view=self)
+        rows = paginator.paginate_queryset(standings.event_standings_cached(tournament=tournament), request, view=self)
         return paginator.get_paginated_response(serializer(rows, many=True).data).data
 
 
@@ -581,7 +582,7 @@ class PlacingsApi(TournamentBaseApi):
                    responses={200: PlacingSerializer(many=True), **READ_ERRORS})
     def get(self, request, tournament_id: int):
         tournament = tournament_or_404(tournament_id)
-        return Response(PlacingSerializer(selectors.tournament_placings(tournament=tournament), many=True).data)
+        return Response(PlacingSerializer(standings.tournament_placings(tournament=tournament), many=True).data)
 
 
 class MyNextMatchApi(TournamentBaseApi):
@@ -600,7 +601,7 @@ class MyNextMatchApi(TournamentBaseApi):
         if player is None:
             raise errors.no_player()
         return Response(MyNextMatchSerializer(
-            {"next_match": selectors.player_next_match(tournament=tournament, player=player)}).data)
+            {"next_match": next_match.player_next_match(tournament=tournament, player=player)}).data)
 
 
 urlpatterns = [

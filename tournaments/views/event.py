@@ -36,7 +36,10 @@ from tournaments.labels import flight_title
 from tournaments.models import Entry, Tournament
 from tournaments.payouts_display import money
 from tournaments.round_labels import round_label
-from tournaments.selectors import event as selectors
+from tournaments.selectors import brackets, event, next_match
+from tournaments.selectors import pairings as pairings_selectors
+from tournaments.selectors import rounds as rounds_selectors
+from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.payouts import prizes_by_entry, tournament_payouts
 from tournaments.selectors.playoffs import tournament_contention
 from tournaments.services.acceptance import entry_accept
@@ -61,7 +64,7 @@ def svg_words() -> Words:
 
 def _tournament_or_404(tournament_id: int) -> Tournament:
     try:
-        return selectors.tournament_get(tournament_id)
+        return event.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404(_("no such event")) from None
 
@@ -70,7 +73,7 @@ def visible_or_404(request: HttpRequest, tournament_id: int) -> Tournament:
     """The event as its public pages show it; a 404 for an unknown one and for a draft the user may
     not see (its organiser's and staff's alone)."""
     tournament = _tournament_or_404(tournament_id)
-    if not selectors.may_see(tournament, request.user):
+    if not event.may_see(tournament, request.user):
         raise Http404(_("no such event"))
     return tournament
 
@@ -143,7 +146,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     """Every event, newest start first, with its status. Public."""
     user = request.user
     return render(request, "tournaments/list.html", {
-        "tournaments": selectors.tournament_list(viewer=user),
+        "tournaments": event.tournament_list(viewer=user),
         "can_create": may_create_events(user),
     })
 
@@ -160,7 +163,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     owner without the role one on his club's calendar (the form then asks for the club); see
     tournament_create. Others get 403."""
     _require_organiser_user(request)
-    clubs = selectors.club_choices(user=request.user)
+    clubs = event.club_choices(user=request.user)
     club_required = not request.user.is_organiser
     if request.method != "POST":
         return render(request, "tournaments/new.html", {"form": TournamentForm(
@@ -186,7 +189,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
 
 def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error: str = "",
                    sign_up_form: PairSignUpForm | None = None, status: int = 200) -> HttpResponse:
-    entrants = selectors.entry_list(tournament=tournament)
+    entrants = event.entry_list(tournament=tournament)
     player = player_for_user(request.user)
     mine = _my_entrant(entrants, player)
     is_open = tournament.status == Tournament.Status.OPEN
@@ -203,9 +206,9 @@ def _render_detail(request: HttpRequest, tournament: Tournament, *, action_error
         "can_check_in": mine is not None and is_closed and mine.status == Entry.Status.ENTERED,
         "can_withdraw": mine is not None and not mine.withdrawn and tournament.status != Tournament.Status.FINISHED,
         # An organiser's entry of him is an invitation: his answer puts the results on his record.
-        "must_accept": player is not None and selectors.acceptance_awaited(tournament, player),
+        "must_accept": player is not None and event.acceptance_awaited(tournament, player),
         # A team's entrant lists no players: a member's next match is asked for by his player.
-        "next_match": selectors.player_next_match(tournament=tournament, player=player)
+        "next_match": next_match.player_next_match(tournament=tournament, player=player)
         if mine or (player is not None and event_format.has_teams) else None,
         "runs": runs(tournament, request.user),
         "action_error": action_error,
@@ -315,13 +318,13 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 # --- brackets, rounds, standings ---------------------------------------------------------------
 
 
-def _match_href(tournament: Tournament, match: selectors.PairingView) -> str | None:
+def _match_href(tournament: Tournament, match: pairings_selectors.PairingView) -> str | None:
     """Where a match of the draw links: a team event's pairing of two teams to its team match
     card (it has no match of its own), any other to its match page once the match exists."""
     return formats.format_of(tournament).draw_match_href(tournament, match)
 
 
-def bracket_cell(tournament: Tournament, match: selectors.PairingView) -> BracketCell:
+def bracket_cell(tournament: Tournament, match: pairings_selectors.PairingView) -> BracketCell:
     sides = (match.top, match.bottom)
     byes = (match.top_bye, match.bottom_bye)
     names = tuple(BYE if bye else (side.name if side is not None else None) for side, bye in zip(sides, byes, strict=True))
@@ -357,7 +360,7 @@ class FlightDrawing:
     name: str
     title: str
     svg: str
-    champion: selectors.Entrant | None
+    champion: event.Entrant | None
     windows: tuple[PageLink, ...] = ()
     sections: tuple[PageLink, ...] = ()
     handicaps: tuple[str, ...] = ()  # the handicap starts of the matches shown
@@ -382,7 +385,7 @@ def _sections(count: int) -> int:
     return max(1, -(-count // BRACKET_SECTION))
 
 
-def _flight_drawing(tournament: Tournament, summary: selectors.FlightSummary, window: selectors.FlightWindow,
+def _flight_drawing(tournament: Tournament, summary: brackets.FlightSummary, window: brackets.FlightWindow,
                     *, first_round: int, section: int) -> FlightDrawing:
     rounds = [BracketRound(summary.rounds[rnd.number - 1].label, rnd.length,
                            tuple(bracket_cell(tournament, m) for m in rnd.matches))
@@ -436,7 +439,7 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
     sections: dict[str, int] = {}
     try:
-        view = selectors.tournament_bracket_part(
+        view = brackets.tournament_bracket_part(
             tournament=tournament, flight=wanted, every_flight=wanted is None,
             rounds=range(first_round, first_round + BRACKET_ROUNDS_SHOWN), pick=pick)
     except KeyError:
@@ -444,7 +447,7 @@ def bracket(request: HttpRequest, tournament_id: int) -> HttpResponse:
     summaries = {f.name: f for f in view.flights} if view is not None else {}
     flights = [_flight_drawing(tournament, summaries[w.name], w, first_round=first_round, section=section)
                for w in view.windows] if view is not None else []
-    placings = selectors.tournament_placings(tournament=tournament) if view is not None and view.finished else ()
+    placings = standings_selectors.tournament_placings(tournament=tournament) if view is not None and view.finished else ()
     prizes = _placing_prizes(tournament, placings)
     return render(request, "tournaments/bracket.html", {
         "tournament": tournament, "event_format": formats.format_of(tournament), "bracket": view, "flights": flights,
@@ -467,8 +470,8 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
     rounds and pages. Public; a fixed number of queries, reading the pairings shown only."""
     tournament = visible_or_404(request, tournament_id)
     number = query_number(request, "round") if "round" in request.GET else None
-    if number is None and "page" not in request.GET and selectors.pairing_count(tournament=tournament) <= ROUND_PAGE_SIZE:
-        every = selectors.tournament_rounds(tournament=tournament)
+    if number is None and "page" not in request.GET and rounds_selectors.pairing_count(tournament=tournament) <= ROUND_PAGE_SIZE:
+        every = rounds_selectors.tournament_rounds(tournament=tournament)
         return render(request, "tournaments/rounds.html", {
             "tournament": tournament, "event_format": formats.format_of(tournament),
             "rounds": [(rnd, [(p, _match_href(tournament, p)) for p in rnd.pairings],
@@ -485,7 +488,7 @@ def rounds(request: HttpRequest, tournament_id: int) -> HttpResponse:
         counted.append(count)
         return range((page_number - 1) * ROUND_PAGE_SIZE, min(page_number * ROUND_PAGE_SIZE, count))
 
-    page = selectors.tournament_round_page(tournament=tournament, number=number, pick=pick)
+    page = rounds_selectors.tournament_round_page(tournament=tournament, number=number, pick=pick)
     if (number is not None and number not in page.numbers) or (counted and page_number > 1 and not page.pairings):
         raise Http404(_("no such round or page"))
     pages = -(-counted[0] // ROUND_PAGE_SIZE) if counted else 0
@@ -544,7 +547,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     cache has this version of the event)."""
     tournament = visible_or_404(request, tournament_id)
     event_format = formats.format_of(tournament)
-    rows = selectors.event_standings_cached(tournament=tournament)
+    rows = standings_selectors.event_standings_cached(tournament=tournament)
     paginator = Paginator(rows, STANDINGS_PAGE_SIZE)
     try:
         page = paginator.page(query_number(request, "page"))
@@ -585,9 +588,9 @@ def render_manage(request: HttpRequest, tournament: Tournament, *, entrant_form:
     """The event's control page with ``status``: its entrants, the players who may still be added
     or re-enter, the forms to add an entrant and make the draw (one given here shown as posted,
     with its errors) and ``action_error`` when an action was refused."""
-    entrants = selectors.entry_list(tournament=tournament)
-    candidates = selectors.entry_candidates(entrants=entrants)
-    reentries = selectors.reentry_candidates(tournament=tournament)  # who may re-enter (buy-back)
+    entrants = event.entry_list(tournament=tournament)
+    candidates = event.entry_candidates(entrants=entrants)
+    reentries = event.reentry_candidates(tournament=tournament)  # who may re-enter (buy-back)
     before_draw = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.OPEN, Tournament.Status.CLOSED)
     event_format = formats.format_of(tournament)
     context = {
@@ -763,8 +766,8 @@ def mine(request: HttpRequest) -> HttpResponse:
     player = player_for_user(request.user)
     rows = []
     if player is not None:
-        for tournament in selectors.tournament_list_running(player=player):
-            rows.append((tournament, selectors.player_next_match(tournament=tournament, player=player)))
+        for tournament in event.tournament_list_running(player=player):
+            rows.append((tournament, next_match.player_next_match(tournament=tournament, player=player)))
     return render(request, "tournaments/mine.html", {"player": player, "rows": rows,
                                                     "pairing_status": PAIRING_STATUS})
 
