@@ -69,7 +69,8 @@ from matches.models import Match
 from tournaments.labels import flight_title
 from tournaments.models import Tournament
 from tournaments.selectors import brackets, standings
-from tournaments.views.event import bracket_cell, svg_words
+from tournaments.views.draws import bracket_cell
+from tournaments.views.event import svg_words
 
 from . import paper
 from .bracket_export import Flight, bracket_png, bracket_svg_file

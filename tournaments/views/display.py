@@ -21,11 +21,13 @@ from django.views.decorators.http import require_safe
 from tournaments import formats
 from tournaments.drawings import renders
 from tournaments.drawings.bracket_svg import BracketCell, BracketRound, bracket_svg
+from tournaments.labels import flight_title
 from tournaments.models import Tournament
 from tournaments.selectors import brackets, event, standings
 from tournaments.selectors import rounds as rounds_selectors
 
-from .event import PAIRING_STATUS, bracket_cell, flight_title, svg_words, visible_or_404
+from .draws import bracket_cell
+from .event import PAIRING_STATUS, svg_words, visible_or_404
 
 #: The projector's pace: seconds per slide (``?seconds=``), by default and at the extremes.
 SECONDS_DEFAULT, SECONDS_MIN, SECONDS_MAX = 15, 5, 600
