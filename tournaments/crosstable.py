@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from tournaments import formats
 from tournaments.models import Tournament
 
-from .selectors.event import Entrant, entrant_of, oriented_score
+from .selectors.event import Entrant, entrant_of
+from .selectors.pairings import oriented_score
 from .services import state
 
 #: A group is drawn as a crosstable up to this many players (a bigger one is a league: its

@@ -35,7 +35,8 @@ from matches.models import Player
 from . import hosts, wording
 from .api.serializers.events import EventBriefSerializer
 from .models import EVENT_JOIN, Entry, EventMatch, TeamMember, Tournament, event_id_of, event_of
-from .selectors.event import match_round_name, round_label
+from .round_labels import round_label
+from .selectors.brackets import match_round_name
 from .services import tournament_result_confirmed
 from .services.acceptance import Vouching, event_vouches
 

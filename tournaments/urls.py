@@ -5,7 +5,9 @@ from django.urls import include, path
 app_name = "tournaments"
 
 urlpatterns = [
-    path("", include("tournaments.views.event")),
+    path("", include("tournaments.views.event")),  # events, entries, a player's next matches
+    path("", include("tournaments.views.draws")),  # bracket, rounds, standings
+    path("", include("tournaments.views.manage")),  # the organiser's control page
     path("", include("tournaments.views.teams")),
     path("", include("tournaments.views.analysis")),  # players ranked by PR
     path("", include("tournaments.views.audit")),

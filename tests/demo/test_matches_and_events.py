@@ -15,7 +15,8 @@ from demo.services import demo_data_load
 from demo.tournaments import BRACKET_EVENT, SWISS_EVENT
 from matches.models import Match, Player, RatingChange, Report
 from tournaments.models import Entry, Tournament
-from tournaments.selectors.event import tournament_placings, tournament_rounds
+from tournaments.selectors.rounds import tournament_rounds
+from tournaments.selectors.standings import tournament_placings
 
 from .helpers import SMALL, copy_small, demo_event, demo_events, demo_matches, snapshot
 

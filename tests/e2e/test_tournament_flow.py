@@ -16,7 +16,7 @@ from matches.models import Match
 from tests.e2e.test_report_flow import chromium, new_page, sign_in, sign_out
 from tests.tournaments.factories import cast, make_organiser, play
 from tournaments.models import Entry, Tournament
-from tournaments.selectors.event import tournament_bracket
+from tournaments.selectors.brackets import tournament_bracket
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

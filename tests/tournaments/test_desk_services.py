@@ -9,7 +9,7 @@ from matches.models import Match, Player
 from tests.factories import PlayerFactory
 from tests.tournaments.factories import cast, closed, drawn, enter, snapshot
 from tournaments.models import Entry, Tournament
-from tournaments.selectors.event import tournament_round_page, tournament_rounds
+from tournaments.selectors.rounds import tournament_round_page, tournament_rounds
 from tournaments.services.desk import entries_check_in, entries_paste, entries_seed, match_set_table, round_set_tables
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from tests.factories import PlayerFactory
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import closed, enter, override, play, report_only
 from tournaments.models import Pairing, Tournament
-from tournaments.selectors.event import tournament_bracket
+from tournaments.selectors.brackets import tournament_bracket
 from tournaments.services import tournament_draw, tournament_pair_next_round
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +121,7 @@ def test_the_bracket_comes_by_flight_and_round_a_page_at_a_time(organiser):
 
 
 def test_a_bracket_page_of_the_api_matches_the_whole_bracket(organiser):
-    """The paged bracket shows what the whole one (tournaments.selectors.event.tournament_bracket) does."""
+    """The paged bracket shows what the whole one (tournaments.selectors.brackets.tournament_bracket) does."""
     tournament = event(organiser, 16, consolation_rounds=1)
     first_player_wins(tournament, "main-1-3")
     whole = tournament_bracket(tournament=tournament)

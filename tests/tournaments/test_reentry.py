@@ -21,7 +21,8 @@ from core.errors import Conflict, DomainError
 from tests.concurrency import at_once
 from tests.tournaments.factories import drawn, names, pairing, play, report_only, snapshot
 from tournaments.models import Entry, Pairing, Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import event as event_selectors
+from tournaments.selectors import standings
 from tournaments.services import entry_withdraw, tournament_finish
 from tournaments.services.corrections import result_correct, result_correction_preview
 from tournaments.services.events import EventRules
@@ -129,7 +130,7 @@ def test_a_re_entry_is_shown_as_one_beside_the_name(event):
     tournament, who = event
     play(tournament, "main-1-2", who.dave)
     again = reenter(tournament, who.erin)
-    shown = {e.entry_id: e for e in selectors.entry_list(tournament=tournament)}
+    shown = {e.entry_id: e for e in event_selectors.entry_list(tournament=tournament)}
     assert shown[again.pk].reentry and shown[again.pk].reentry_of == first(tournament, who.erin).pk
     assert shown[again.pk].name == "Erin (re-entry)"
     assert not shown[first(tournament, who.erin).pk].reentry and shown[first(tournament, who.erin).pk].name == "Erin"
@@ -149,7 +150,7 @@ def test_the_bracket_goes_on_with_the_re_entered_player_to_the_final_and_the_pla
     assert (final.entry0_id, final.entry1_id) == (first(tournament, who.alice).pk, again.pk)
     play(tournament, "main-3-1", who.erin)
     tournament_finish(tournament_id=tournament.pk, user=tournament.organiser)
-    placings = selectors.tournament_placings(tournament=Tournament.objects.get(pk=tournament.pk))
+    placings = standings.tournament_placings(tournament=Tournament.objects.get(pk=tournament.pk))
     assert (placings[0].place, placings[0].entrant.entry_id, placings[0].entrant.name) == (1, again.pk,
                                                                                           "Erin (re-entry)")
     # Her first entry keeps its first-round loss.

@@ -1,4 +1,4 @@
-"""Round names where people read them (tournaments.selectors.event.round_label over
+"""Round names where people read them (tournaments.round_labels.round_label over
 tournaments.draw.names): the API's bracket, the bracket page's drawing and a match's page, for a
 double elimination (winners' and losers' rounds, the grand final and its reset) and a single
 elimination (named from the final backwards, as before)."""
@@ -14,7 +14,8 @@ from django.utils import translation
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import drawn, make_organiser, pairing, play
 from tournaments.models import Tournament
-from tournaments.selectors.event import match_round_name, round_label, tournament_bracket
+from tournaments.round_labels import round_label
+from tournaments.selectors.brackets import match_round_name, tournament_bracket
 
 pytestmark = pytest.mark.django_db
 

@@ -78,7 +78,7 @@ def test_the_sentences_say_the_same_names():
 def test_the_pages_name_rounds_alike(client):
     from tests.tournaments.factories import drawn, make_organiser, player
     from tournaments.models import Tournament
-    from tournaments.selectors.event import player_next_match
+    from tournaments.selectors.next_match import player_next_match
 
     olga = make_organiser()
     double, players = drawn(8, organiser=olga, format=Tournament.Format.DOUBLE_ELIMINATION)

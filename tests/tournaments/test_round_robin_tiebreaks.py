@@ -18,7 +18,7 @@ from django.urls import reverse
 from tests.matches.factories_api import client_for
 from tests.tournaments.factories import drawn, play
 from tournaments.models import Pairing, Tournament
-from tournaments.selectors.event import tournament_standings
+from tournaments.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 

@@ -16,18 +16,11 @@ from tests.tournaments.factories import (
     report_only,
 )
 from tournaments.models import Pairing, Tournament
-from tournaments.selectors.event import (
-    entry_list,
-    player_next_match,
-    tournament_bracket,
-    tournament_get,
-    tournament_list,
-    tournament_match_list,
-    tournament_named,
-    tournament_placings,
-    tournament_rounds,
-    tournament_standings,
-)
+from tournaments.selectors.brackets import tournament_bracket
+from tournaments.selectors.event import entry_list, tournament_get, tournament_list, tournament_match_list, tournament_named
+from tournaments.selectors.next_match import player_next_match
+from tournaments.selectors.rounds import tournament_rounds
+from tournaments.selectors.standings import tournament_placings, tournament_standings
 from tournaments.services import entry_withdraw, tournament_draw
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from core.errors import Conflict, DomainError
 from tests.tournaments.factories import drawn, entry_of, names, override, pairing, play, snapshot
 from tournaments.labels import rule_label
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.selectors.event import tournament_placings, tournament_standings
+from tournaments.selectors.standings import tournament_placings, tournament_standings
 from tournaments.services import tournament_create, tournament_pair_next_round, tournament_update
 from tournaments.services.contention import paid_places
 from tournaments.services.events import EventRules
@@ -238,7 +238,7 @@ def test_abt_playoff_lengths_change_only_for_playoff_rounds_not_begun(organiser)
 
 
 def test_abt_a_playoff_match_is_named_as_the_playoffs_in_the_players_next_match(organiser):
-    from tournaments.selectors.event import player_next_match
+    from tournaments.selectors.next_match import player_next_match
 
     tournament, four = modified_swiss(organiser)
     play_round_one(tournament, four)

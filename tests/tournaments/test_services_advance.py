@@ -24,7 +24,7 @@ from tests.tournaments.factories import (
     snapshot,
 )
 from tournaments.models import Pairing, Tournament, event_id_of
-from tournaments.selectors.event import tournament_placings
+from tournaments.selectors.standings import tournament_placings
 from tournaments.services import tournament_finish, tournament_result_confirmed
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from core.errors import DomainError
 from tests.tournaments.factories import drawn, names, pairing, play
 from tournaments.models import Pairing, Tournament
-from tournaments.selectors.event import tournament_standings
+from tournaments.selectors.standings import tournament_standings
 from tournaments.services import tournament_create, tournament_pair_next_round
 from tournaments.services.events import EventRules
 

@@ -21,7 +21,7 @@ from tests.tournaments.factories import (
     snapshot,
 )
 from tournaments.models import Pairing, Round, Tournament
-from tournaments.selectors.event import tournament_placings, tournament_standings
+from tournaments.selectors.standings import tournament_placings, tournament_standings
 from tournaments.services import tournament_finish, tournament_pair_next_round
 
 pytestmark = pytest.mark.django_db

@@ -34,14 +34,10 @@ from tests.tournaments.factories_teams import (
 )
 from tests.tournaments.test_services_advance import _race
 from tournaments.models import BoardMatch, BoardOrder, Entry, Pairing, Round, Team, TeamMember, Tournament
-from tournaments.selectors.event import (
-    player_next_match,
-    team_list,
-    team_match_card,
-    team_standings,
-    tournament_placings,
-    tournament_rounds,
-)
+from tournaments.selectors.next_match import player_next_match
+from tournaments.selectors.rounds import tournament_rounds
+from tournaments.selectors.standings import team_standings, tournament_placings
+from tournaments.selectors.teams import team_list, team_match_card
 from tournaments.services import teams as team_services
 from tournaments.services import tournament_draw, tournament_finish
 from tournaments.services.teams import board_order_submit, team_create, team_member_add, team_member_remove

@@ -27,7 +27,7 @@ from tests.tournaments.factories import (
     snapshot,
 )
 from tournaments.models import Entry, Pairing, Round, Tournament
-from tournaments.selectors.event import tournament_bracket
+from tournaments.selectors.brackets import tournament_bracket
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,5 @@
-"""API: events, entries, draw, rounds, brackets, standings (see tournaments.api).
+"""API: events and their organiser's actions (see tournaments.api), and what the event's other
+endpoints share (``entries``, ``draws``: bracket, rounds, standings, placings, a player's next match).
 
 One view per operation; each checks who acts (``permissions``), reads the body with a strict
 serializer, calls one service (or selector) and answers with what a selector reads back.
@@ -13,29 +14,24 @@ tournament, 409 when the event's state forbids it (``already_drawn``, ``round_in
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from core.api import ApiErrorSerializer, BaseApi, Pagination, paginated_response
-from core.cache import cached_answer, conditional_answer
 from core.parsers import JSONParser
-from matches.services.matches import player_for_user
-from tournaments import errors, formats, services
+from tournaments import services
 from tournaments.models import Tournament
-from tournaments.selectors import event as selectors
-from tournaments.services.acceptance import entry_accept
+from tournaments.selectors import event
+from tournaments.selectors import rounds as rounds_selectors
 
 from . import permissions
-from .serializers.entries import EntrantSerializer, EntryAddSerializer, LateEntrySerializer, SignUpSerializer
 from .serializers.events import (
     NoBodySerializer,
     TournamentCancelSerializer,
@@ -45,14 +41,9 @@ from .serializers.events import (
     TournamentUpdateSerializer,
 )
 from .serializers.rounds import (
-    BracketPageSerializer,
-    BracketQuerySerializer,
     DrawInputSerializer,
-    RoundPageSerializer,
     RoundPairingsSerializer,
-    RoundQuerySerializer,
 )
-from .serializers.standings import MyNextMatchSerializer, PlacingSerializer, StandingSerializer, TeamStandingSerializer
 
 TAGS = ["tournaments"]
 WRITE_ERRORS = {
@@ -66,16 +57,16 @@ def tournament_or_404(tournament_id: int) -> Tournament:
     """The tournament ``tournament_id`` as the event's endpoints read it; NotFound (a 404 saying
     there is no such tournament) for an unknown one."""
     try:
-        return selectors.tournament_get(tournament_id)
+        return event.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
 
 
-def entrant_in(tournament: Tournament, entry_id: int) -> selectors.Entrant:
+def entrant_in(tournament: Tournament, entry_id: int) -> event.Entrant:
     """The entrant of entry ``entry_id`` as the event's entry list shows it (what an entry's
     endpoints answer with once they have changed it). The entry is one of the event's: the caller
     has just read or written it."""
-    return next(e for e in selectors.entry_list(tournament=tournament) if e.entry_id == entry_id)
+    return next(e for e in event.entry_list(tournament=tournament) if e.entry_id == entry_id)
 
 
 class TournamentBaseApi(BaseApi):
@@ -114,7 +105,7 @@ class TournamentListApi(TournamentBaseApi):
         filters = TournamentFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         data = filters.validated_data
-        queryset = selectors.tournament_list(status=data.get("status"), organiser_id=data.get("organiser"),
+        queryset = event.tournament_list(status=data.get("status"), organiser_id=data.get("organiser"),
                                              club_id=data.get("club"), viewer=request.user)
         return paginated_response(request=request, view=self, queryset=queryset, serializer_class=TournamentSerializer)
 
@@ -173,7 +164,7 @@ class TournamentDetailApi(TournamentBaseApi):
                    responses={200: TournamentSerializer, **READ_ERRORS})
     def get(self, request, tournament_id: int):
         tournament = tournament_or_404(tournament_id)
-        if not selectors.may_see(tournament, request.user):  # a draft: its organiser's and staff's alone
+        if not event.may_see(tournament, request.user):  # a draft: its organiser's and staff's alone
             raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
         return Response(TournamentSerializer(tournament).data)
 
@@ -258,7 +249,7 @@ class TournamentPairNextRoundApi(OrganiserActionApi):
         permissions.check_runs(tournament, request.user)
         body_serializer(NoBodySerializer, request)
         paired = services.tournament_pair_next_round(tournament_id=tournament.pk, user=request.user)
-        rounds = selectors.tournament_rounds(tournament=tournament)
+        rounds = rounds_selectors.tournament_rounds(tournament=tournament)
         return Response(RoundPairingsSerializer(next(r for r in rounds if r.number == paired.number)).data)
 
 
@@ -281,328 +272,6 @@ class TournamentFinishApi(OrganiserActionApi):
         return self.act(request, tournament_id, services.tournament_finish)
 
 
-# --- entries ------------------------------------------------------------------------------------------
-
-
-class EntryListApi(TournamentBaseApi):
-    permission_classes = [AllowAny]
-
-    pagination_class = Pagination  # the schema shows the page, as the answer is
-
-    @extend_schema(operation_id="tournaments_entries_list", tags=TAGS, summary="The entrants",
-                   description="Paginated (25 a page, page_size up to 100); by seed once drawn (those not in the "
-                               "draw last), else in entry order. Only the page's entries are read.",
-                   responses={200: EntrantSerializer(many=True), 400: ApiErrorSerializer, **READ_ERRORS})
-    def get(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.entry_queryset(tournament=tournament), request, view=self)
-        return paginator.get_paginated_response(EntrantSerializer(selectors.entrants_of(page), many=True).data)
-
-
-class EntryAddApi(TournamentBaseApi):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="tournaments_entries_create", tags=TAGS, summary="Enter a player or pair (organiser)",
-                   description="Before the draw (after it: late-entries). The entry must still check in.",
-                   request=EntryAddSerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
-    def post(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        permissions.check_runs(tournament, request.user)
-        body = body_serializer(EntryAddSerializer, request)
-        entry = services.entry_add(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
-
-
-class EntryCollectionApi(EntryListApi, EntryAddApi):
-    """``/tournaments/{id}/entries/``: GET is :class:`EntryListApi`, POST :class:`EntryAddApi`."""
-
-    def get_permissions(self):
-        operation = EntryAddApi if self.request is not None and self.request.method == "POST" else EntryListApi
-        return [permission() for permission in operation.permission_classes]
-
-
-class SignUpApi(TournamentBaseApi):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="tournaments_sign_up", tags=TAGS, summary="Sign up (a player)",
-                   description="While entries are open; a consultation-pairs event needs partner_id.",
-                   request=SignUpSerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
-    def post(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        body = body_serializer(SignUpSerializer, request)
-        entry = services.entry_sign_up(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
-
-
-class AcceptanceSerializer(serializers.Serializer):
-    """A player's acceptance of an event (``tournaments.models.Acceptance``)."""
-
-    tournament = serializers.IntegerField(source="tournament_id")
-    player = serializers.IntegerField(source="player_id")
-    how = serializers.CharField(help_text="signed_up, accepted, staff or earlier")
-    accepted_at = serializers.DateTimeField(source="created_at")
-
-    class Meta:
-        ref_name = "TournamentAcceptance"
-
-
-class AcceptApi(TournamentBaseApi):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="tournaments_accept", tags=TAGS, summary="Accept your entry (a player)",
-                   description="An organiser's entry of you is an invitation: accepting it puts the event's results "
-                               "on your record (rating, page) from now on, its confirmed matches included. Accepting "
-                               "twice changes nothing.",
-                   request=None, responses={200: AcceptanceSerializer, **WRITE_ERRORS})
-    def post(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        body_serializer(NoBodySerializer, request)
-        acceptance = entry_accept(tournament_id=tournament.pk, user=request.user)
-        return Response(AcceptanceSerializer(acceptance).data)
-
-
-class EntryCheckInApi(TournamentBaseApi):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="tournaments_entries_check_in", tags=TAGS, summary="Check an entry in",
-                   description="The entrant's own player or the organiser, while entries are closed and before the "
-                               "draw.", request=None, responses={200: EntrantSerializer, **WRITE_ERRORS})
-    def post(self, request, tournament_id: int, entry_id: int):
-        tournament = tournament_or_404(tournament_id)
-        body_serializer(NoBodySerializer, request)
-        services.entry_check_in(tournament_id=tournament.pk, entry_id=entry_id, user=request.user)
-        return Response(EntrantSerializer(entrant_in(tournament, entry_id)).data)
-
-
-class EntryWithdrawApi(TournamentBaseApi):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="tournaments_entries_withdraw", tags=TAGS, summary="Withdraw an entry",
-                   description="The entrant's own player or the organiser. Before the draw the entry is removed "
-                               "(204); after it the entry is marked withdrawn and its open matches are forfeited.",
-                   request=None, responses={200: EntrantSerializer, 204: None, **WRITE_ERRORS})
-    def post(self, request, tournament_id: int, entry_id: int):
-        tournament = tournament_or_404(tournament_id)
-        body_serializer(NoBodySerializer, request)
-        entry = services.entry_withdraw(tournament_id=tournament.pk, entry_id=entry_id, user=request.user)
-        if entry is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data)
-
-
-class LateEntryApi(TournamentBaseApi):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="tournaments_late_entries_create", tags=TAGS, summary="Add a late entrant (organiser)",
-                   description="After the draw, as the last seed, checked in: a Swiss from the next round, a bracket "
-                               "only into a bye; refused (409 late_entry_closed) with the reason otherwise.",
-                   request=LateEntrySerializer, responses={201: EntrantSerializer, **WRITE_ERRORS})
-    def post(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        permissions.check_runs(tournament, request.user)
-        body = body_serializer(LateEntrySerializer, request)
-        entry = services.entry_add_late(tournament_id=tournament.pk, user=request.user, **body.validated_data)
-        return Response(EntrantSerializer(entrant_in(tournament, entry.pk)).data, status=status.HTTP_201_CREATED)
-
-
-# --- reads --------------------------------------------------------------------------------------------
-
-
-class DrawPagination(Pagination):
-    """A bracket's or a round's matches: 32 a page (a section of a bracket: 32, 16, 8... matches
-    in the rounds after it), ``page_size`` up to 128."""
-
-    page_size = 32
-    max_page_size = 128
-
-
-def _query(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.query_params)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
-class ETagApi(TournamentBaseApi):
-    """A read answered with an ETag of its bytes, and 304 without them for a client that has them
-    (``If-None-Match``)."""
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if request.method != "GET" or response.status_code != 200 or not isinstance(response, Response):
-            return response
-        response.render()
-        return conditional_answer(request, body=response.content, content_type=response["Content-Type"],
-                                  response=response)
-
-
-ETAG_NOTE = (" The answer carries an ETag: a request with If-None-Match naming it is answered 304 without a body "
-             "while nothing shown has changed.")
-NOT_MODIFIED = {304: OpenApiResponse(description="not modified: the client's copy (If-None-Match) is current")}
-
-
-class BracketApi(ETagApi):
-    permission_classes = [AllowAny]
-
-    @extend_schema(operation_id="tournaments_bracket", tags=TAGS, summary="The bracket, by flight and round",
-                   description="One page of the matches of one round of one flight (``flight``: the first flight "
-                               "when left out; ``round``: 1 when left out; 32 matches a page, page_size up to 128), "
-                               "each with its entrants, seeds, status, score, winner and match id, in bracket order "
-                               "(where the rounds halve, page k of round r feeds page k of round r+1 at half the "
-                               "page size). ``flights`` "
-                               "summarises every flight: its rounds, their names, lengths and numbers of matches, its "
-                               "source and champion. 400 for a flight or round the bracket does not have; 404 for a "
-                               "page past the last; 409 not_drawn before the draw, not_a_bracket for a Swiss or round "
-                               "robin (see rounds)." + ETAG_NOTE,
-                   parameters=[BracketQuerySerializer],
-                   responses={200: BracketPageSerializer, **NOT_MODIFIED, 400: ApiErrorSerializer,
-                              404: ApiErrorSerializer, 409: ApiErrorSerializer})
-    def get(self, request, tournament_id: int):
-        query = _query(BracketQuerySerializer, request)
-        tournament = tournament_or_404(tournament_id)
-        formats.format_of(tournament).check_bracket()
-        number = query.get("round", 1)
-        paginator = DrawPagination()
-
-        def pick(flight: str, round_number: int, count: int):
-            return paginator.paginate_queryset(range(count), request, view=self)
-
-        try:
-            part = selectors.tournament_bracket_part(tournament=tournament, flight=query.get("flight"),
-                                                     rounds=range(number, number + 1), pick=pick)
-        except KeyError:
-            raise ValidationError({"flight": [_("the bracket has no flight %(flight)s") % {
-                "flight": query["flight"]}]}) from None
-        if part is None:
-            raise errors.not_drawn()
-        [window] = part.windows
-        if not window.rounds:
-            last = len(next(f for f in part.flights if f.name == window.name).rounds)
-            raise ValidationError({"round": [_("the flight %(flight)s has rounds 1 to %(last)d") % {
-                "flight": window.name, "last": last}]})
-        shown = window.rounds[0]
-        data = BracketPageSerializer({
-            "count": paginator.page.paginator.count, "next": paginator.get_next_link(),
-            "previous": paginator.get_previous_link(), "tournament_id": part.tournament_id,
-            "draw_seed": part.draw_seed, "finished": part.finished, "flights": part.flights, "flight": window.name,
-            "round": shown.number, "round_name": shown.label, "round_kind": shown.name, "length": shown.length,
-            "results": shown.matches,
-        }).data
-        return Response(data)
-
-
-class RoundsApi(ETagApi):
-    permission_classes = [AllowAny]
-
-    @extend_schema(operation_id="tournaments_rounds", tags=TAGS, summary="A Swiss or round-robin round",
-                   description="One page of the pairings of one round (``round``: the last paired round when left "
-                               "out; 32 pairings a page, page_size up to 128), in board order, with the round's bye "
-                               "and the list of paired rounds. Only the page's pairings are read. Nothing (round null) "
-                               "for a bracket or before the draw; 404 for a round not paired or a page past the "
-                               "last." + ETAG_NOTE,
-                   parameters=[RoundQuerySerializer],
-                   responses={200: RoundPageSerializer, **NOT_MODIFIED, 400: ApiErrorSerializer, **READ_ERRORS})
-    def get(self, request, tournament_id: int):
-        query = _query(RoundQuerySerializer, request)
-        tournament = tournament_or_404(tournament_id)
-        paginator = DrawPagination()
-        picked = []
-
-        def pick(count: int):
-            picked.append(count)
-            return paginator.paginate_queryset(range(count), request, view=self)
-
-        page = selectors.tournament_round_page(tournament=tournament, number=query.get("round"), pick=pick)
-        if "round" in query and query["round"] not in page.numbers:
-            raise NotFound(_("round %(round)d is not paired") % {"round": query["round"]})
-        links = {"count": 0, "next": None, "previous": None}
-        if picked:
-            links = {"count": page.count, "next": paginator.get_next_link(),
-                     "previous": paginator.get_previous_link()}
-        return Response(RoundPageSerializer({**links, "number": page.number, "numbers": page.numbers,
-                                                     "bye": page.bye, "pairings": page.pairings}).data)
-
-
-#: The line of an event's table, by its kind of entrant: a team's table counts boards as well.
-STANDING_SERIALIZERS = {Tournament.Kind.INDIVIDUAL: StandingSerializer, Tournament.Kind.PAIRS: StandingSerializer,
-                        Tournament.Kind.TEAMS: TeamStandingSerializer}
-
-
-class StandingsApi(TournamentBaseApi):
-    permission_classes = [AllowAny]
-    pagination_class = Pagination  # the schema shows the page, as the answer is
-
-    @extend_schema(operation_id="tournaments_standings", tags=TAGS, summary="Standings with tie-breaks",
-                   description="Paginated (25 a page, page_size up to 100), best first. Swiss: wins, Buchholz, "
-                               "median-Buchholz, head-to-head; round robin per group: wins, "
-                               "head-to-head, points difference. A team event: team-match wins (a level match "
-                               "half), then board points (boards won), then head-to-head; each row then carries "
-                               "board_points and board_points_against. Entrants a later tie-break leaves level are "
-                               "ranked again from the first, among themselves (their games against each other "
-                               "decide); separated_by names the tie-break that put a row ahead of the next. Empty for "
-                               "a bracket or before the draw. Each "
-                               "page is kept as sent until the event changes (a confirmed result shows at once)."
-                               + ETAG_NOTE,
-                   responses={200: StandingSerializer(many=True), **NOT_MODIFIED, 400: ApiErrorSerializer,
-                              **READ_ERRORS})
-    def get(self, request, tournament_id: int):
-        if not isinstance(request.accepted_renderer, JSONRenderer):
-            return Response(self.page_data(request, tournament_or_404(tournament_id)))
-        # A hit reads the event's version and the cached bytes, nothing else.
-        try:
-            event_key = selectors.event_cache_key(tournament_id=tournament_id)
-        except Tournament.DoesNotExist:
-            raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
-        # The page's links name the host and the query: the whole address is part of the key.
-        address = hashlib.blake2b(request.build_absolute_uri().encode(), digest_size=16).hexdigest()
-
-        def render():
-            # Should a change commit after the version was read, the rows answered (and kept under
-            # the older key, which no later request asks for) are the newer ones: never stale.
-            tournament = tournament_or_404(tournament_id)
-            return JSONRenderer().render(self.page_data(request, tournament)), "application/json"
-
-        return cached_answer(request, key=f"api:{event_key}:standings:{address}", render=render,
-                             timeout=selectors.STANDINGS_CACHE_SECONDS)
-
-    def page_data(self, request, tournament: Tournament) -> dict:
-        serializer = STANDING_SERIALIZERS[formats.format_of(tournament).kind]
-        paginator = Pagination()
-        rows = paginator.paginate_queryset(selectors.event_standings_cached(tournament=tournament), request, view=self)
-        return paginator.get_paginated_response(serializer(rows, many=True).data).data
-
-
-class PlacingsApi(TournamentBaseApi):
-    permission_classes = [AllowAny]
-
-    @extend_schema(operation_id="tournaments_placings", tags=TAGS, summary="Final places decided so far",
-                   description="Across flights for a bracket; by standings for a Swiss; by place in group for a "
-                               "round robin. Shared places carry a label such as 5-8.",
-                   responses={200: PlacingSerializer(many=True), **READ_ERRORS})
-    def get(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        return Response(PlacingSerializer(selectors.tournament_placings(tournament=tournament), many=True).data)
-
-
-class MyNextMatchApi(TournamentBaseApi):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="tournaments_my_next_match", tags=TAGS, summary="The caller's next match here",
-                   description="The authenticated player's (or his pair's) next match; in a team event his "
-                               "team's next team match (team_match_id), with his board once the round's board order "
-                               "is known. next_match is null when he has nothing to play now (not in the draw, out, "
-                               "between Swiss rounds).",
-                   responses={200: MyNextMatchSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer,
-                              404: ApiErrorSerializer})
-    def get(self, request, tournament_id: int):
-        tournament = tournament_or_404(tournament_id)
-        player = player_for_user(request.user)
-        if player is None:
-            raise errors.no_player()
-        return Response(MyNextMatchSerializer(
-            {"next_match": selectors.player_next_match(tournament=tournament, player=player)}).data)
-
-
 urlpatterns = [
     path("tournaments/", TournamentCollectionApi.as_view(), name="api-tournaments"),
     path("tournaments/<int:tournament_id>/", TournamentDetailApi.as_view(), name="api-tournament"),
@@ -613,17 +282,4 @@ urlpatterns = [
          name="api-tournament-pair-next-round"),
     path("tournaments/<int:tournament_id>/finish/", TournamentFinishApi.as_view(), name="api-tournament-finish"),
     path("tournaments/<int:tournament_id>/cancel/", TournamentCancelApi.as_view(), name="api-tournament-cancel"),
-    path("tournaments/<int:tournament_id>/entries/", EntryCollectionApi.as_view(), name="api-tournament-entries"),
-    path("tournaments/<int:tournament_id>/sign-up/", SignUpApi.as_view(), name="api-tournament-sign-up"),
-    path("tournaments/<int:tournament_id>/accept/", AcceptApi.as_view(), name="api-tournament-accept"),
-    path("tournaments/<int:tournament_id>/entries/<int:entry_id>/check-in/", EntryCheckInApi.as_view(),
-         name="api-tournament-entry-check-in"),
-    path("tournaments/<int:tournament_id>/entries/<int:entry_id>/withdraw/", EntryWithdrawApi.as_view(),
-         name="api-tournament-entry-withdraw"),
-    path("tournaments/<int:tournament_id>/late-entries/", LateEntryApi.as_view(), name="api-tournament-late-entries"),
-    path("tournaments/<int:tournament_id>/bracket/", BracketApi.as_view(), name="api-tournament-bracket"),
-    path("tournaments/<int:tournament_id>/rounds/", RoundsApi.as_view(), name="api-tournament-rounds"),
-    path("tournaments/<int:tournament_id>/standings/", StandingsApi.as_view(), name="api-tournament-standings"),
-    path("tournaments/<int:tournament_id>/placings/", PlacingsApi.as_view(), name="api-tournament-placings"),
-    path("tournaments/<int:tournament_id>/my-next-match/", MyNextMatchApi.as_view(), name="api-tournament-my-next-match"),
 ]

@@ -44,7 +44,7 @@ from core.parsers import JSONParser
 from matches.services.matches import player_for_user
 from tournaments import errors
 from tournaments.models import Pairing, Team, Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import event, teams
 from tournaments.services import teams as team_services
 from tournaments.services.common import require_organiser, runs
 from tournaments.services.entries import team_add_late
@@ -152,7 +152,7 @@ class TeamMatchCardOut(serializers.Serializer):
     decided = serializers.BooleanField()
 
 
-def _team_data(view: selectors.TeamView) -> dict:
+def _team_data(view: teams.TeamView) -> dict:
     return asdict(view)
 
 
@@ -162,7 +162,7 @@ def _entrant_data(entrant) -> dict | None:
     return {"entry_id": entrant.entry_id, "name": entrant.name, "seed": entrant.seed, "status": entrant.status}
 
 
-def _card_data(card: selectors.TeamMatchCard) -> dict:
+def _card_data(card: teams.TeamMatchCard) -> dict:
     data = asdict(card)
     data["top"], data["bottom"] = _entrant_data(card.top), _entrant_data(card.bottom)
     return data
@@ -176,13 +176,13 @@ class TeamBaseApi(BaseApi):
 
     def tournament(self, tournament_id: int) -> Tournament:
         try:
-            return selectors.tournament_get(tournament_id)
+            return event.tournament_get(tournament_id)
         except Tournament.DoesNotExist:
             raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id}) from None
 
-    def team(self, tournament: Tournament, team_id: int) -> selectors.TeamView:
+    def team(self, tournament: Tournament, team_id: int) -> teams.TeamView:
         try:
-            return selectors.team_get(tournament=tournament, team_id=team_id)
+            return teams.team_get(tournament=tournament, team_id=team_id)
         except Team.DoesNotExist:
             raise NotFound(_("there is no team %(id)s in this tournament") % {"id": team_id}) from None
 
@@ -191,7 +191,7 @@ class TeamBaseApi(BaseApi):
             exc = NotFound(f"there is no tournament {self.kwargs.get('tournament_id')}")
         return super().handle_exception(exc)
 
-    def require_captain(self, tournament: Tournament, team: selectors.TeamView, user) -> None:
+    def require_captain(self, tournament: Tournament, team: teams.TeamView, user) -> None:
         """The team's captain or the tournament's organiser (or staff), checked before the body is
         read: another captain learns nothing from his body's errors. Raises NotAllowed
         ``not_captain``; the service checks again under the event's lock."""
@@ -216,7 +216,7 @@ class TeamCollectionApi(TeamBaseApi):
                    responses={200: TeamOut(many=True), **READ_ERRORS})
     def get(self, request, tournament_id: int):
         tournament = self.tournament(tournament_id)
-        return Response([_team_data(t) for t in selectors.team_list(tournament=tournament)])
+        return Response([_team_data(t) for t in teams.team_list(tournament=tournament)])
 
     @extend_schema(operation_id="teams_create", tags=TAGS, summary="Enter a team",
                    description="The organiser before the draw, or the captain himself while entries are open. The "
@@ -308,7 +308,7 @@ class TeamMatchCardApi(TeamBaseApi):
     def get(self, request, tournament_id: int, pairing_id: int):
         tournament = self.tournament(tournament_id)
         try:
-            card = selectors.team_match_card(tournament=tournament, pairing_id=pairing_id)
+            card = teams.team_match_card(tournament=tournament, pairing_id=pairing_id)
         except Pairing.DoesNotExist:
             raise NotFound(_("there is no team match %(id)s in this tournament") % {"id": pairing_id}) from None
         return Response(_card_data(card))

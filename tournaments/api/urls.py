@@ -4,6 +4,8 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("tournaments.api.events")),
+    path("", include("tournaments.api.entries")),
+    path("", include("tournaments.api.draws")),
     path("", include("tournaments.api.teams")),
     path("", include("tournaments.api.audit")),
     path("", include("tournaments.api.corrections")),

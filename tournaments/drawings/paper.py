@@ -31,7 +31,8 @@ from matches.clocks import planned_clock_text
 from matches.paper import INK, MUTED, RULE, Page, Scoresheet, draw, page_size, render, scoresheet_pages
 from tournaments.labels import flight_title  # the one place that names flights
 from tournaments.models import Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import brackets, event, pairings
+from tournaments.selectors import rounds as rounds_selectors
 from tournaments.services.clocks import event_match_clock
 
 from .bracket_svg import feed_targets as feeds  # which cell a cell's winner goes to: one rule for screen and paper
@@ -50,11 +51,11 @@ WINNER_FILL = (0.9, 0.9, 0.9)
 class _Column:
     label: str
     length: int
-    matches: tuple[selectors.PairingView, ...]
+    matches: tuple[pairings.PairingView, ...]
     entry: bool  # the next column has as many matches (an entry round follows)
 
 
-def _plan(rounds: Sequence[selectors.RoundView]) -> list[tuple[int, int, int, list[_Column]]]:
+def _plan(rounds: Sequence[brackets.RoundView]) -> list[tuple[int, int, int, list[_Column]]]:
     """The pages of one flight: ``(first round, section, sections, columns)``."""
     pages = []
     for start in range(0, len(rounds), ROUNDS_PER_PAGE):
@@ -92,7 +93,7 @@ def _centres(columns: list[_Column], slot: float) -> list[list[float]]:
     return out
 
 
-def _side(match: selectors.PairingView, index: int) -> tuple[str, int | None, bool]:
+def _side(match: pairings.PairingView, index: int) -> tuple[str, int | None, bool]:
     """(name, seed, is the bye) of the top (0) or bottom (1) side; a side still to be decided is
     an empty name."""
     entrant = match.top if index == 0 else match.bottom
@@ -102,7 +103,7 @@ def _side(match: selectors.PairingView, index: int) -> tuple[str, int | None, bo
     return (entrant.name, entrant.seed, False) if entrant is not None else ("", None, False)
 
 
-def _draw_cell(canvas: Canvas, match: selectors.PairingView, x: float, cy: float, width: float, cell_h: float,
+def _draw_cell(canvas: Canvas, match: pairings.PairingView, x: float, cy: float, width: float, cell_h: float,
                font: float) -> None:
     row_h = cell_h / 2
     top = cy + row_h
@@ -174,7 +175,7 @@ def _draw_page(columns: list[_Column]):
 def draw_sheet_pages(tournament: Tournament) -> list[Page] | None:
     """The draw sheet's pages; None for an event without a bracket (before the draw, a Swiss or a
     round robin)."""
-    part = selectors.tournament_bracket_part(tournament=tournament, every_flight=True)
+    part = brackets.tournament_bracket_part(tournament=tournament, every_flight=True)
     if part is None:
         return None
     pages = []
@@ -213,14 +214,14 @@ class RoundGroup:
     matches, and a Swiss round's bye."""
 
     heading: str
-    matches: tuple[selectors.PairingView, ...]
-    bye: selectors.Entrant | None = None
+    matches: tuple[pairings.PairingView, ...]
+    bye: event.Entrant | None = None
 
 
 def round_groups(tournament: Tournament, number: int) -> list[RoundGroup] | None:
     """Round ``number`` of the event, flight by flight; None when the event has no such round
     (or is not drawn yet)."""
-    part = selectors.tournament_bracket_part(tournament=tournament, every_flight=True, rounds=range(number, number + 1))
+    part = brackets.tournament_bracket_part(tournament=tournament, every_flight=True, rounds=range(number, number + 1))
     if part is not None:
         titles = {f.name: f for f in part.flights}
         groups = [RoundGroup(_("%(flight)s, %(round)s") % {"flight": flight_title(w.name),
@@ -229,7 +230,7 @@ def round_groups(tournament: Tournament, number: int) -> list[RoundGroup] | None
         return groups or None
     if tournament.drawn_at is None:
         return None
-    page = selectors.tournament_round_page(tournament=tournament, number=number)
+    page = rounds_selectors.tournament_round_page(tournament=tournament, number=number)
     if page.number != number or number not in page.numbers:
         return None
     return [RoundGroup(_("Round %(number)d") % {"number": number}, page.pairings, page.bye)]

@@ -4,19 +4,19 @@ event and kept; the drawing is throttled, and a big one is drawn by a task, not 
 
 **Kept.** A file drawn is kept in the cache as the bytes sent, with their ETag (``(etag,
 content_type, body)``, as core/cache.py keeps answers), for ``RENDER_CACHE_SECONDS``. Its key names
-the event (its id, creation time and ``version``: selectors.standings_cache_key), the file (kind,
+the event (its id, creation time and ``version``: standings.standings_cache_key), the file (kind,
 round, paper, flight) and the reader's language. The version moves with every change made under
 the event's lock: entries, the draw, rounds, results confirmed or reopened, the event's own
 settings. Two things a drawing shows move without it, and the keys take them in as follows:
 
 - the status of a match still to be decided (in play, reported, disputed: the bracket's boxes are
   styled and classed by it), read afresh on every read of the bracket
-  (selectors.tournament_bracket_part). The bracket's files are keyed by a stamp of the event's
+  (brackets.tournament_bracket_part). The bracket's files are keyed by a stamp of the event's
   matches as well (their number and latest ``updated_at``, which every status change saves: one
   aggregate query), so a file kept is served without reading the bracket; the sheets print no
   such status;
 - a player's new name (a rename moves no event's version): the pages' cached reads show the old
-  one for up to selectors.STANDINGS_CACHE_SECONDS, a kept sheet for up to
+  one for up to standings.STANDINGS_CACHE_SECONDS, a kept sheet for up to
   ``RENDER_CACHE_SECONDS`` more.
 
 A request for a file kept draws nothing (and answers an ``If-None-Match`` naming its ETag with a
@@ -68,8 +68,9 @@ from core.outbox import outbox_enqueue
 from matches.models import Match
 from tournaments.labels import flight_title
 from tournaments.models import Tournament
-from tournaments.selectors import event as selectors
-from tournaments.views.event import bracket_cell, svg_words
+from tournaments.selectors import brackets, standings
+from tournaments.views.draws import bracket_cell
+from tournaments.views.event import svg_words
 
 from . import paper
 from .bracket_export import Flight, bracket_png, bracket_svg_file
@@ -124,8 +125,8 @@ class Source:
 def bracket_flights(tournament: Tournament) -> list[Flight] | None:
     """Every flight of the bracket as the downloads draw it: (its title, its rounds), boxes
     without links (a file links nowhere); None before the draw or for a Swiss or round robin. At
-    most three queries (selectors.tournament_bracket_part)."""
-    part = selectors.tournament_bracket_part(tournament=tournament, every_flight=True)
+    most three queries (brackets.tournament_bracket_part)."""
+    part = brackets.tournament_bracket_part(tournament=tournament, every_flight=True)
     if part is None:
         return None
     summaries = {f.name: f for f in part.flights}
@@ -137,7 +138,7 @@ def bracket_flights(tournament: Tournament) -> list[Flight] | None:
 
 
 def _key(tournament: Tournament, wanted: Wanted, stamp: str = "") -> str:
-    return (f"{selectors.standings_cache_key(tournament)}:render:{wanted.kind}:{wanted.number}:{wanted.paper}:"
+    return (f"{standings.standings_cache_key(tournament)}:render:{wanted.kind}:{wanted.number}:{wanted.paper}:"
             f"{EVERY_FLIGHT}:{wanted.language}:{stamp}")
 
 
@@ -183,7 +184,7 @@ def _sheet_size(tournament: Tournament, wanted: Wanted) -> int | None:
     sheet reads them; None when the event has no such sheet."""
     if wanted.kind == DRAW:
         # The bracket's summary alone (no round's matches): every round's number of matches.
-        part = selectors.tournament_bracket_part(tournament=tournament, every_flight=True, rounds=range(0))
+        part = brackets.tournament_bracket_part(tournament=tournament, every_flight=True, rounds=range(0))
         return None if part is None else sum(rnd.match_count for flight in part.flights for rnd in flight.rounds)
     groups = paper.round_groups(tournament, wanted.number)
     if groups is None:

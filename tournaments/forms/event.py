@@ -22,7 +22,7 @@ from tournaments.services.events import EventRules, rule_bounds
 from .divisions import DEFAULT_HANDICAPS_TEXT, clean_division_fields, division_fields
 
 if TYPE_CHECKING:
-    from tournaments.selectors.event import TeamView
+    from tournaments.selectors.teams import TeamView
 
 
 

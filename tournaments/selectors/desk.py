@@ -14,7 +14,8 @@ from matches.services.reporting import side_cannot_answer
 from tournaments.models import Tournament
 from tournaments.services import state
 
-from .event import Entrant, board_key, entry_list, table_order
+from .event import Entrant, entry_list
+from .rounds import board_key, table_order
 
 
 @dataclass(frozen=True)

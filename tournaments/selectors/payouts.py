@@ -11,7 +11,7 @@ from tournaments import formats
 from tournaments.draw.payouts import check_percentages, payouts, split
 from tournaments.models import Tournament
 
-from . import event as selectors
+from . import event, standings
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Prize:
     ``percent`` and ``amount`` (cents)."""
 
     label: str
-    entrant: selectors.Entrant
+    entrant: event.Entrant
     percent: Decimal
     amount: int
 
@@ -58,12 +58,12 @@ def tournament_payouts(*, tournament: Tournament) -> tuple[FlightPayouts, ...]:
     read = formats.format_of(tournament).bracket_read(tournament)
     if read is not None:
         loaded, view = read
-        entrants = {e.pk: selectors.entrant_of(e) for e in loaded.entries}
+        entrants = {e.pk: event.entrant_of(e) for e in loaded.entries}
         for paid in payouts(view.state, checked):
             prizes[paid.flight].append(Prize(paid.label, entrants[paid.entrant], paid.percent, paid.amount))
     elif tournament.drawn_at is not None and "main" in checked:
         pool, percentages = checked["main"]
-        rows = selectors.tournament_placings(tournament=tournament)
+        rows = standings.tournament_placings(tournament=tournament)
         ties: dict[tuple[int, int], list] = {}
         for row in rows:
             ties.setdefault((row.place, row.last_place), []).append(row)

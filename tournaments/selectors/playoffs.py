@@ -14,7 +14,8 @@ from tournaments.draw.bracket import PLAYED
 from tournaments.models import Tournament
 from tournaments.services import contention, state
 
-from .event import STANDINGS_CACHE_SECONDS, Entrant, entrant_of, standings_cache_key
+from .event import Entrant, entrant_of
+from .standings import STANDINGS_CACHE_SECONDS, standings_cache_key
 
 
 @dataclass(frozen=True)

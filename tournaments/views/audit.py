@@ -1,6 +1,6 @@
 """Page: an event's audit log, for its organiser (its director) and staff.
 
-Like the control page (``tournaments.views.event.manage``): anonymous visitors are sent to sign in, anyone
+Like the control page (``tournaments.views.manage.manage``): anonymous visitors are sent to sign in, anyone
 but the organiser and staff gets a 403. The view only reads (selectors) and renders. Each entry is a
 sentence (``audit.describe``), naming its match's sides: never an action's name, an id or JSON.
 """

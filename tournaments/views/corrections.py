@@ -26,7 +26,8 @@ from tournaments.models import Tournament
 from tournaments.services.corrections import result_correct, result_correction_preview
 from tournaments.services.events import event_reopen
 
-from .event import manage_url, managed_or_403
+from .event import manage_url
+from .manage import managed_or_403
 
 
 class CorrectionForm(forms.Form):

@@ -47,7 +47,9 @@ from tournaments.services.desk import (
     round_set_tables,
 )
 
-from .event import PAIRING_STATUS, PageLink, call_service, draw_made, managed_or_403, pair_act, query_number
+from .draws import PageLink, query_number
+from .event import PAIRING_STATUS, call_service
+from .manage import draw_made, managed_or_403, pair_act
 
 
 class PasteForm(forms.Form):

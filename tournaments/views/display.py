@@ -21,10 +21,13 @@ from django.views.decorators.http import require_safe
 from tournaments import formats
 from tournaments.drawings import renders
 from tournaments.drawings.bracket_svg import BracketCell, BracketRound, bracket_svg
+from tournaments.labels import flight_title
 from tournaments.models import Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import brackets, event, standings
+from tournaments.selectors import rounds as rounds_selectors
 
-from .event import PAIRING_STATUS, bracket_cell, flight_title, svg_words, visible_or_404
+from .draws import bracket_cell
+from .event import PAIRING_STATUS, svg_words, visible_or_404
 
 #: The projector's pace: seconds per slide (``?seconds=``), by default and at the extremes.
 SECONDS_DEFAULT, SECONDS_MIN, SECONDS_MAX = 15, 5, 600
@@ -40,14 +43,14 @@ class Drawing:
     name: str
     title: str
     svg: str
-    champion: selectors.Entrant | None
+    champion: event.Entrant | None
 
 
 def _bracket_flights(tournament: Tournament, *, flight: str | None = None, links: bool = True):
     """Every flight of the bracket (or ``flight`` only) as (summary, rounds for the drawing), and
     the part read. At most three queries (``tournament_bracket_part``); None before the draw."""
     try:
-        part = selectors.tournament_bracket_part(tournament=tournament, flight=flight, every_flight=flight is None)
+        part = brackets.tournament_bracket_part(tournament=tournament, flight=flight, every_flight=flight is None)
     except KeyError:
         raise Http404(_("no such flight")) from None
     if part is None:
@@ -152,13 +155,13 @@ def _slides(tournament: Tournament) -> list[Slide]:
         for chunk in chunks:
             slides.append(Slide("pairings", _("Matches to play"), pairings=tuple(chunk)))
         return slides or [Slide("pairings", _("The draw has not been made yet."))]
-    page = selectors.tournament_round_page(tournament=tournament)
+    page = rounds_selectors.tournament_round_page(tournament=tournament)
     if page.number is not None:
         title = page.label
         rows = [("", "", p) for p in page.pairings]
         for chunk in _chunks(rows, SLIDE_ROWS):
             slides.append(Slide("pairings", title, pairings=tuple(chunk)))
-    rows = selectors.event_standings_cached(tournament=tournament)
+    rows = standings.event_standings_cached(tournament=tournament)
     for chunk in _chunks(rows, SLIDE_ROWS) if rows else []:
         slides.append(Slide("standings", _("Standings"), rows=tuple(chunk)))
     return slides or [Slide("pairings", _("No round has been paired yet."))]

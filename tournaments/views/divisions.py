@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from tournaments.forms.divisions import EntryDivisionForm
 from tournaments.services.divisions import entry_set_division
-from tournaments.views.event import manage_action
+from tournaments.views.manage import manage_action
 
 
 @login_required

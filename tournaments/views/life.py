@@ -17,7 +17,8 @@ from tournaments import services
 from tournaments.forms.life import CancelForm, TournamentEditForm
 from tournaments.models import Entry, Tournament
 
-from .event import call_service, managed_or_403, refused_field
+from .event import call_service, refused_field
+from .manage import managed_or_403
 
 
 @login_required

@@ -22,15 +22,15 @@ from django.views.decorators.http import require_safe
 from matches.paper import DEFAULT_PAPER, PaperError, page_size
 from tournaments.drawings import renders
 from tournaments.models import Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import event
 
 
 def _readable(request: HttpRequest, tournament_id: int) -> Tournament:
     try:
-        tournament = selectors.tournament_get(tournament_id)
+        tournament = event.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404(_("no such event")) from None
-    if not selectors.may_see(tournament, request.user):
+    if not event.may_see(tournament, request.user):
         raise Http404(_("no such event"))  # a draft is its organiser's and staff's alone, as its pages
     return tournament
 

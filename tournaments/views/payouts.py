@@ -9,11 +9,12 @@ from django.urls import path
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
+from tournaments.labels import flight_title
 from tournaments.payouts_display import money, percent
 from tournaments.selectors.payouts import tournament_payouts
 from tournaments.services.common import runs
 
-from .event import flight_title, visible_or_404
+from .event import visible_or_404
 
 
 def flight_lines(tournament) -> list[dict]:

@@ -16,7 +16,8 @@ from core.errors import DomainError
 from core.pages import error_status, error_text
 from tournaments.services.playoffs import tournament_playoffs_start
 
-from .event import call_service, managed_or_403, render_manage
+from .event import call_service
+from .manage import managed_or_403, render_manage
 
 
 @login_required

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_POST
 
 from tournaments.services.reentry import entry_reenter
 from tournaments.services.state import plain_name
-from tournaments.views.event import manage_action, posted_entry
+from tournaments.views.event import posted_entry
+from tournaments.views.manage import manage_action
 
 
 @login_required

@@ -26,7 +26,7 @@ from core.pages import error_status, error_text
 from matches.services.matches import player_for_user
 from tournaments.forms.event import BoardOrderForm, LateTeamForm, TeamMemberForm
 from tournaments.models import Pairing, Team, Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import event, teams
 from tournaments.services.common import before_draw, runs
 from tournaments.services.entries import team_add_late
 from tournaments.services.teams import board_order_submit, team_member_add, team_member_remove
@@ -36,26 +36,26 @@ from .event import PAIRING_STATUS
 
 def _tournament_or_404(tournament_id: int) -> Tournament:
     try:
-        return selectors.tournament_get(tournament_id)
+        return event.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404(_("no such event")) from None
 
 
-def _team_or_404(tournament: Tournament, team_id: int) -> selectors.TeamView:
+def _team_or_404(tournament: Tournament, team_id: int) -> teams.TeamView:
     try:
-        return selectors.team_get(tournament=tournament, team_id=team_id)
+        return teams.team_get(tournament=tournament, team_id=team_id)
     except Team.DoesNotExist:
         raise Http404(_("no such team")) from None
 
 
-def _captain_or_organiser(tournament: Tournament, team: selectors.TeamView, user) -> bool:
+def _captain_or_organiser(tournament: Tournament, team: teams.TeamView, user) -> bool:
     if runs(tournament, user):
         return True
     player = player_for_user(user)
     return player is not None and player.pk == team.captain_id
 
 
-def _next_round(team: selectors.TeamView) -> int:
+def _next_round(team: teams.TeamView) -> int:
     locked = [o.round_number for o in team.board_orders if o.locked]
     return max(locked, default=0) + 1
 
@@ -70,7 +70,7 @@ def _team_list_page(request, tournament, form=None, error=None, status=200) -> H
     if form is None and may_add:
         form = LateTeamForm()
     return render(request, "tournaments/team_list.html", {
-        "tournament": tournament, "teams": selectors.team_list(tournament=tournament),
+        "tournament": tournament, "teams": teams.team_list(tournament=tournament),
         "late_form": form if may_add else None, "error": error,
     }, status=status)
 
@@ -87,7 +87,7 @@ def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse
     tournament = _tournament_or_404(tournament_id)
     if not runs(tournament, request.user):
         return render(request, "tournaments/team_list.html", {
-            "tournament": tournament, "teams": selectors.team_list(tournament=tournament), "late_form": None,
+            "tournament": tournament, "teams": teams.team_list(tournament=tournament), "late_form": None,
             "error": "only the tournament's organiser may enter a team late",
         }, status=403)
     form = LateTeamForm(request.POST)
@@ -103,7 +103,7 @@ def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse
 
 
 def _member_form(tournament: Tournament, data=None) -> TeamMemberForm:
-    return TeamMemberForm(data, prefix="member", players=selectors.team_member_candidates(tournament=tournament))
+    return TeamMemberForm(data, prefix="member", players=teams.team_member_candidates(tournament=tournament))
 
 
 def _team_page(request, tournament, team, form=None, error=None, status=200, member_form=None) -> HttpResponse:
@@ -208,7 +208,7 @@ def team_match(request: HttpRequest, tournament_id: int, pairing_id: int) -> Htt
     """A team match card: each board and the team result. Public."""
     tournament = _tournament_or_404(tournament_id)
     try:
-        card = selectors.team_match_card(tournament=tournament, pairing_id=pairing_id)
+        card = teams.team_match_card(tournament=tournament, pairing_id=pairing_id)
     except Pairing.DoesNotExist:
         raise Http404(_("no such team match")) from None
     return render(request, "tournaments/team_match.html", {"tournament": tournament, "card": card,

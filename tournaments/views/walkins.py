@@ -17,7 +17,7 @@ from core.errors import DomainError
 from core.pages import error_status, form_refuse
 from tournaments.forms.walkins import WalkInEntrantForm
 from tournaments.models import Tournament
-from tournaments.selectors import event as selectors
+from tournaments.selectors import event
 from tournaments.services.common import runs
 from tournaments.services.walkins import entry_add_walk_in
 
@@ -31,7 +31,7 @@ def _render(request: HttpRequest, tournament: Tournament, form: WalkInEntrantFor
 def add_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """See entry_add_walk_in. Only the event's organiser and staff (403 for others)."""
     try:
-        tournament = selectors.tournament_get(tournament_id)
+        tournament = event.tournament_get(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404(gettext("There is no such event.")) from None
     if not runs(tournament, request.user):

@@ -7,8 +7,9 @@ the rules themselves (``bad_rules`` naming the field: a new event's rules are ch
 ``EventRules``, which :meth:`TournamentCreateSerializer.rules` builds); these only check shapes and
 types.
 
-Output serializers render the selectors' frozen dataclasses (``tournaments.selectors.event``) and the
-Tournament row; none exposes an email address.
+Output serializers render the selectors' frozen dataclasses (``tournaments.selectors``: ``event``,
+``pairings``, ``brackets``, ``rounds``, ``standings``, ``next_match``, ``teams``) and the Tournament
+row; none exposes an email address.
 """
 
 

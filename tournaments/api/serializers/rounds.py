@@ -30,7 +30,7 @@ class DrawInputSerializer(StrictInputSerializer):
 
 
 class PairingSerializer(serializers.Serializer):
-    """A match of the draw (``tournaments.selectors.event.PairingView``)."""
+    """A match of the draw (``tournaments.selectors.pairings.PairingView``)."""
 
     key = serializers.CharField(help_text="the draw's id, e.g. main-2-3 or swiss-4-7")
     flight = serializers.CharField()
@@ -108,7 +108,7 @@ class FlightSummarySerializer(serializers.Serializer):
 
 
 class BracketPageSerializer(PageLinksSerializer):
-    """One page of the matches of one round of one flight (``tournaments.selectors.event.BracketPart``),
+    """One page of the matches of one round of one flight (``tournaments.selectors.brackets.BracketPart``),
     with every flight summarised."""
 
     tournament_id = serializers.IntegerField()
@@ -142,7 +142,7 @@ class BracketQuerySerializer(StrictInputSerializer):
 
 
 class RoundPageSerializer(PageLinksSerializer):
-    """One page of one Swiss or round-robin round (``tournaments.selectors.event.RoundPage``)."""
+    """One page of one Swiss or round-robin round (``tournaments.selectors.rounds.RoundPage``)."""
 
     round = serializers.IntegerField(allow_null=True, source="number",
                                      help_text="the round shown; null before the first round is paired")
