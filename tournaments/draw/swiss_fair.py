@@ -130,6 +130,36 @@ def _neighbourhood(groups: list[list[int]], ok) -> set[tuple[int, int]]:
     return edges
 
 
+def _proved(players: list[int], chosen: set[tuple[int, int]], groups: list[list[int]], ok, costs: _Costs):
+    """The least-cost matching of ``players`` over every valid pair, solved on ``chosen`` (every
+    pair within a score group or between neighbouring groups) and proved on the rest; None when
+    ``chosen`` holds no perfect matching.
+
+    The neighbourhood alone is not enough: a pair across two gaps (a 4 v a 2) costs as much in
+    squared differences as two pairs across one gap each, with one floater fewer, so the least
+    pairing may hold it. The blossom's duals say which pair left out could still improve the
+    matching (a negative reduced cost): those are added and the matching solved again, until none
+    is left. Then the duals are feasible on every valid pair and the matching is the least over
+    all of them (Edmonds' linear programme). Only groups whose best pair could weigh more than the
+    lowest dual are looked at: a pair's weight falls as its groups lie further apart."""
+    while True:
+        solved = _solve(players, chosen, costs)
+        if solved is None:
+            return None
+        result, local = solved
+        lowest = min(result.dual[:len(players)])
+        more = set()
+        for gi, members in enumerate(groups):
+            for far in groups[gi + 2:]:
+                if costs.best_weight(members[0], far[0]) <= lowest:
+                    break
+                more.update((a, b) for a in members for b in far if ok(a, b)
+                            and result.reduced_cost(local[a], local[b], costs.weight(a, b)) < 0)
+        if not more:
+            return solved
+        chosen = chosen | more
+
+
 def _at_bound(solved, players: list[int], groups: list[list[int]], costs: _Costs) -> bool:
     """Whether the matching reaches the lower bound of every valid pairing, so that no pair left
     out of the sparse graph could improve it: no rematch; every floater pair joins two
@@ -203,7 +233,7 @@ def pair_fair(
     if final is None:
         solved = _solve(players, _candidates(groups, ok), costs)
         if solved is None or not _at_bound(solved, players, groups, costs):
-            solved = _solve(players, _neighbourhood(groups, ok), costs)
+            solved = _proved(players, _neighbourhood(groups, ok), groups, ok, costs)
             if solved is None:
                 solved = _solve(players, {(a, b) for i, a in enumerate(players) for b in players[i + 1:] if ok(a, b)},
                                 costs)

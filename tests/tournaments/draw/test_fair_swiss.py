@@ -348,3 +348,31 @@ def test_small_positions_get_the_brute_force_optimum(position, matching_only):
     assert measure(pairs, score) == brute_least([e for e in entrants if e != fair.bye], score, valid)
     # and never worse than the top-down pairing of the same position
     assert measure(pairs, score) <= measure([(p.top, p.bottom) for p in old.pairings], score)
+
+
+def test_a_pair_across_two_score_groups_is_taken_when_it_makes_fewer_floaters():
+    """Ten players after four rounds (scores 4 | 3 3 | 2 2 2 | 1 1 1 1, several pairs already
+    played): the 4 meeting a 2 costs 16 in squared half-point differences, as much as four pairs
+    across one gap each, and leaves one floater pair instead of four. That pair joins groups two
+    apart, outside the neighbouring groups the matching is first solved on: the blossom's duals
+    must bring it in."""
+    entrants = [f"p{i}" for i in range(10)]
+    rounds = [
+        [("p0", "p1", "p1"), ("p5", "p3", "p3"), ("p4", "p6", "p4"), ("p7", "p2", "p2"), ("p9", "p8", "p8")],
+        [("p9", "p3", "p9"), ("p8", "p4", "p4"), ("p5", "p1", "p5"), ("p6", "p7", "p7"), ("p2", "p0", "p2")],
+        [("p0", "p1", "p0"), ("p4", "p3", "p3"), ("p2", "p5", "p2"), ("p6", "p7", "p7"), ("p9", "p8", "p8")],
+        [("p0", "p8", "p8"), ("p9", "p4", "p9"), ("p3", "p5", "p3"), ("p7", "p6", "p6"), ("p2", "p1", "p2")],
+    ]
+    history = [SwissRound(number, tuple(Result(a, b, w) for a, b, w in games), None)
+               for number, games in enumerate(rounds, start=1)]
+    table = swiss_records(entrants, history)
+    score = {e: table[e].score for e in entrants}
+    played = {frozenset((r.top, r.bottom)) for h in history for r in h.results}
+    least = brute_least(entrants, score, lambda a, b: frozenset((a, b)) not in played)
+    assert least == (16, 1)
+    for quick in (True, False):
+        with nullcontext() if quick else mock.patch.object(swiss_fair, "_plain_floats", lambda *args: None):
+            fair = pair_round(entrants, history, options=SwissOptions(lengths=5))
+        pairs = [(p.top, p.bottom) for p in fair.pairings]
+        assert measure(pairs, score) == least
+        assert not any(frozenset(pair) in played for pair in pairs)
