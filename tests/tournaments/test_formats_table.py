@@ -3,6 +3,7 @@ kind and format."""
 
 import pytest
 
+from core.errors import DomainError
 from tournaments.formats import FORMATS, EventFormat, format_for, format_of
 from tournaments.models import Tournament
 from tournaments.services.events import EventRules
@@ -28,3 +29,23 @@ def test_a_tournament_gets_the_shared_instance_of_its_kind_and_format():
     tournament = Tournament(name="Open", kind=Tournament.Kind.TEAMS, format=Tournament.Format.SWISS)
     assert format_of(tournament) is format_of(Tournament(name="Other", kind="teams", format="swiss"))
     assert type(format_of(tournament)).__name__ == "TeamSwiss"
+
+
+def test_a_format_that_leaves_out_its_draw_or_its_results_cannot_be_made():
+    class Unfinished(EventFormat):
+        kind, format = "individual", "swiss"
+
+        def draw(self, tournament, order, user, entries):
+            return None
+
+    with pytest.raises(TypeError, match="match_result_changed"):
+        Unfinished()
+
+
+def test_a_format_without_a_bracket_refuses_to_build_one():
+    swiss = format_for(Tournament.Kind.INDIVIDUAL, Tournament.Format.SWISS)
+    with pytest.raises(DomainError) as refused:
+        swiss.build_bracket(Tournament(name="Open", format="swiss"), [1, 2, 3, 4])
+    assert refused.value.code == "not_a_bracket"
+    assert format_for(Tournament.Kind.INDIVIDUAL, Tournament.Format.SINGLE_ELIMINATION).build_bracket(
+        Tournament(name="Open", format="single_elimination"), [1, 2, 3, 4]).size == 4

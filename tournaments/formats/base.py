@@ -9,6 +9,8 @@ tournament (or the rules) it is about.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
@@ -19,10 +21,12 @@ from tournaments.models import Pairing, Tournament
 from tournaments.services import audit, corrections, draw_sync, life, naming, state
 
 
-class EventFormat:
+class EventFormat(ABC):
     """One (kind, format) of event. Subclasses set :attr:`kind` and :attr:`format` (the
     ``Tournament.Kind`` and ``Tournament.Format`` values) and override what their kind or format
-    does its own way; the base says what most events do."""
+    does its own way; the base says what most events do. What every format must say for itself
+    (its draw, what a changed result moves) is abstract: a class in the table that leaves one out
+    cannot be made, so the table itself fails at import."""
 
     #: The event's ``Tournament.Format`` value.
     format: str = ""
@@ -41,11 +45,11 @@ class EventFormat:
         """How many checked-in entrants the draw needs."""
         return 2
 
+    @abstractmethod
     def draw(self, tournament: Tournament, order: tuple[int, ...], user, entries: list):
         """Write the draw of ``tournament`` for the entrants ``order`` (seed 1 first; ``entries``
         every entry, their seeds written): its pairings and first matches. Returns what
         ``state.load`` would read now. Raises ``DrawError``."""
-        raise NotImplementedError
 
     def drawn(self, tournament: Tournament, entries: list, pairings: list) -> state.Loaded:
         """What :func:`state.load` would read right after the draw wrote ``entries`` (their seeds)
@@ -84,13 +88,13 @@ class EventFormat:
         the match is a pairing's own (:meth:`match_result_changed`)."""
         self.match_result_changed(tournament, match)
 
+    @abstractmethod
     def match_result_changed(self, tournament: Tournament, match) -> None:
         """What the changed result of a pairing's own ``match`` moves."""
-        raise NotImplementedError
 
+    @abstractmethod
     def team_match_changed(self, tournament: Tournament, loaded: state.Loaded, pairing) -> None:
         """What a team match ``pairing`` moves when the result of one of its boards changed."""
-        raise NotImplementedError
 
     # --- the rules it accepts (``tournaments.services.events.EventRules``): each check refuses, with
     # DomainError ``bad_rules`` naming the field, a rule this event does not read ---
@@ -135,6 +139,7 @@ class EventFormat:
 
     def check_modified_swiss_entrants(self) -> None:
         """Whether the playoffs of a modified Swiss take this kind's entrants (players or pairs do)."""
+        return None
 
     def check_divisions(self, divisions: list) -> None:
         if divisions:
@@ -142,11 +147,13 @@ class EventFormat:
 
     # --- the draw ---
     def build_bracket(self, tournament: Tournament, order):
-        """The bracket of an elimination event (only a bracket format has one)."""
-        raise NotImplementedError(f"{self!r} has no bracket")
+        """The bracket of an elimination event; an event without one refuses (Conflict
+        ``not_a_bracket``)."""
+        raise errors.not_a_bracket()
 
     def pairings_loaded(self, pairings: list) -> None:
         """What ``state.load`` adds to the event's pairings it read (nothing but their matches)."""
+        return None
 
     def winner(self, pairing, by_id: dict):
         """The entry that won ``pairing`` (its CONFIRMED match; a team match as its format counts
@@ -156,6 +163,7 @@ class EventFormat:
     # --- entries ---
     def refuse_sides(self) -> None:
         """DomainError ``team_event`` when the event's entrants are not sides (players, pairs)."""
+        return None
 
     def require_teams(self) -> None:
         """DomainError ``not_team_event`` unless the event's entrants are teams."""
@@ -172,6 +180,7 @@ class EventFormat:
     def entrant_withdrawn(self, tournament: Tournament, refuse) -> None:
         """What the draw does once a withdrawn entrant's open matches are forfeited: nothing
         (``refuse(dependent key, why)`` is the refusal of a change that would reset a started match)."""
+        return None
 
     def unstarted_boards_create(self, tournament: Tournament, entry) -> list:
         """The boards of a withdrawn team's team matches that have none yet, created to be
@@ -188,6 +197,7 @@ class EventFormat:
 
     def place_late(self, tournament: Tournament, user, refuse) -> None:
         """Where a late entrant goes once entered: nowhere yet (the next round pairs him)."""
+        return None
 
     def refuse_walk_ins(self) -> None:
         """DomainError ``walk_in_singles_only``: walk-ins (names pasted at the desk, a player
@@ -197,6 +207,7 @@ class EventFormat:
     # --- a running event ---
     def refuse_match_correction(self) -> None:
         """DomainError ``team_correction`` when a match of the draw is not corrected as a whole."""
+        return None
 
     def correction_plan(self, change: corrections.Change):
         """What correcting a match does (``corrections.paired_plan``: its result alone)."""
@@ -244,6 +255,7 @@ class EventFormat:
     def refuse_unstarted(self, tournament: Tournament, loaded: state.Loaded) -> None:
         """Conflict ``event_unfinished`` for a match of the draw not started yet (every match of a
         side's event exists once its entrants are known)."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.kind} {self.format}>"
