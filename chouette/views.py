@@ -29,6 +29,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, ClubNight
 from clubs.pages import club_or_404, club_page_context, require_manager, require_member
 from clubs.permissions import MANAGERS, club_role
+from core.engine_words import logged_action_text
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
 
@@ -392,7 +393,18 @@ def _render_game(request, club, session, number, *, form=None, action_error: str
             extra.update(later_forms=later_forms, correction=correction,
                          later_numbers=",".join(str(later.number) for later in later_forms))
     return render(request, "chouette/game.html", club_page_context(
-        request, club, session=session, state=state, game=game, action_error=action_error, **extra), status=status)
+        request, club, session=session, state=state, game=game, action_error=action_error,
+        board_log=_board_log(game), **extra), status=status)
+
+
+def _board_log(game: selectors.GameRow) -> list[str]:
+    """The board's log of a game recorded in full, each action in the reader's language: the Box
+    is the board's first side, the Captain plays the team's (engine.chouette.full_game). Empty for
+    a quick result."""
+    log = game.entered.get("board_log") if game.entry == "full" and isinstance(game.entered, dict) else None
+    if not isinstance(log, list):
+        return []
+    return [logged_action_text(raw, (game.box_name, game.captain_name)) for raw in log]
 
 
 @login_required

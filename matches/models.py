@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_words import ENDING_CHOICES
 from core.text import SEARCH_KEY_MAX, search_key
 from engine.match import MatchRules, PenaltyAt
 
@@ -382,7 +383,8 @@ class Match(models.Model):
 class Game(models.Model):
     """One game of a match with its validated log (the engine's JSON actions)."""
 
-    ENDINGS = [(e, e) for e in ("single", "gammon", "backgammon", "drop", "resign")]
+    # How a game ended (engine.game.ENDINGS), labelled in the reader's language.
+    ENDINGS = ENDING_CHOICES
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()

@@ -24,9 +24,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.engine_words import logged_action_text
 from core.errors import DomainError
 from core.pages import error_status, form_refuse
-from engine.actions import action_from_dict
 from engine.errors import EngineError
 from engine.ids import position_from_id
 from matches.board import board_svg
@@ -169,12 +169,9 @@ class Board:
 
 
 def _action_text(match: Match, raw: dict) -> str:
-    try:
-        action = action_from_dict(raw)
-    except (EngineError, KeyError, TypeError, ValueError):
-        return str(raw)
-    who = "" if action.side is None else f"{match.sides[action.side].name}: "
-    return f"{who}{action.describe()}"
+    """A line of the disputed game's log in the reader's language ("Bob: roll 31"); an action
+    that cannot be read is said so, never shown as its JSON."""
+    return logged_action_text(raw, (match.side0.name, match.side1.name))
 
 
 def _board(dispute: Dispute, moment: DisputedMoment | None, viewer: int) -> Board | None:

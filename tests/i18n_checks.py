@@ -131,6 +131,7 @@ GLOSSARY_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("this event is for single players: enter without a partner", "player"): "KO 개인전: an individual event",
     ("Only tied players roll again in the roll-off.", "player"): "AR المتعادلون: the tied ones",
     ("a single game", "game"): "the glossary's 'single game' is a win: فوز عادي",
+    ("single game", "game"): "the glossary's 'single game' is a win: فوز عادي",
     ("give either points or minutes_late", "point"): "points and minutes_late are the API's field names",
     ("Round of %(count)d", "round"): "KO %(count)d강 and AR دور الـ%(count)d: the names of a knockout round",
 }

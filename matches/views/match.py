@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from audit.describe import ltr
 from audit.selectors import audit_of_match, audit_rows
+from core.engine_words import action_text, ending_text
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse
 from engine.actions import action_from_dict
@@ -195,20 +196,19 @@ def _jumps(marked, game: Game, index: int, link) -> tuple[tuple[str, str, str], 
 
 def _moment_text(match: Match, game: Game, moment) -> str:
     if moment.action is None:
-        ending = {"drop": gettext("a dropped double"), "resign": gettext("a resignation"),
-                  "single": gettext("a single"), "gammon": gettext("a gammon"),
-                  "backgammon": gettext("a backgammon")}[game.ending]
         return ngettext("end of game %(number)s: %(winner)s wins %(points)s point (%(ending)s)",
                         "end of game %(number)s: %(winner)s wins %(points)s points (%(ending)s)", game.points) % {
-            "number": game.number, "winner": match.sides[game.winner].name, "points": game.points, "ending": ending}
+            "number": game.number, "winner": match.sides[game.winner].name, "points": game.points,
+            "ending": ending_text(game.ending)}
     action = action_from_dict(moment.action)
     if action.type == "setup":
         return gettext("the checkers were set up wrongly and the game stands: it started from the position shown "
                        "(Position ID %(position)s)") % {"position": ltr(action.position)}
+    # The engine's action worded for the reader (core.engine_words), never its English describe().
     if action.side is None:
-        return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action.describe()}
+        return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action_text(action)}
     return gettext("move %(move)s, %(name)s: %(action)s") % {
-        "move": moment.frame.move, "name": match.sides[action.side].name, "action": action.describe()}
+        "move": moment.frame.move, "name": match.sides[action.side].name, "action": action_text(action)}
 
 
 def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",
