@@ -51,7 +51,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "bad_character": (gettext_noop("This ID holds a character that is not allowed in it."),),
     "bad_format": (gettext_noop("An XGID starts with “XGID=” followed by its fields."),),
     "bad_cube": (gettext_noop("The cube value must be a power of two (1, 2, 4, 8 and so on)."),),
-    "bad_cube_owner": (gettext_noop("The cube is centred or owned by side 0 or 1."),),
+    "bad_cube_owner": (gettext_noop("The cube is centred or owned by one of the two sides."),),
     "leftover_bits": (gettext_noop("This ID has stray bits: it was not made by a backgammon program."),),
     "too_many_checkers": (gettext_noop("This ID gives a side more than 15 checkers."),),
     "bad_game_state": (gettext_noop("The game state in this ID is not one that exists."),),
@@ -111,7 +111,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     # rulings (RULES.md §9)
     "EngineError.bad_length": (gettext_noop("Only matches to 1 point or more are rated."),),
     "bad_penalty": (gettext_noop("Penalty points and minutes must be whole numbers of 0 or more."),),
-    "bad_award": (gettext_noop("An awarded match names side 0 or 1 as the winner and a score that ends the match."),),
+    "bad_award": (gettext_noop("An awarded match names one of the two sides as the winner and a score that ends the match."),),
     "not_crawford_game": (gettext_noop("Game %(game)s is not the Crawford game."),
                           gettext_noop("This game is not the Crawford game.")),
     "no_double": (gettext_noop("There is no double in game %(game)s to void."),
