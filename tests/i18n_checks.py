@@ -243,7 +243,7 @@ def check_variants(po: polib.POFile, lang: str, glossary: list[Term]) -> list[st
 #: "dvs." (puteți, dvs., vă, -vă), never as "tu" (poți, te, ți, tău, ta).
 REGISTER = {
     "ro": re.compile(r"(?<![\w-])(?:tu|te|ți|ție|tine|tău|ta|tale|tăi|poți|vrei|știi|ești|joci|ai fost|te-|ți-"
-                     r"|ai \w+(?:at|it|ut|ât)|introdu|vezi)(?![\w])"
+                     r"|ai \w+(?:at|it|ut|ât|us)|introdu|vezi)(?![\w])"
                      r"|(?<=\w)-(?:te|ți|l-ai)(?![\w])", re.IGNORECASE),
 }
 
