@@ -27,6 +27,7 @@ from django.db.models.functions import Upper
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.text import SEARCH_KEY_MAX, search_key
 from engine.match import MatchRules, PenaltyAt
@@ -566,6 +567,7 @@ class ImportJob(models.Model):
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
+        # Translators: an import of match files being processed by the workers (not an event under way).
         RUNNING = "running", _("Running")
         MAPPING = "mapping", _("Waiting for you to choose the players")
         DONE = "done", _("Done")
@@ -607,6 +609,7 @@ class ImportFile(models.Model):
         IMPORTED = "imported", _("Imported")
         DUPLICATE = "duplicate", _("Already imported")
         SKIPPED = "skipped", _("Skipped")
+        # Translators: an imported match file the checks refused (a file: AR مرفوض, RO refuzat).
         FAILED = "failed", _("Refused")
 
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
@@ -685,8 +688,12 @@ class PlayerClaim(models.Model):
     class Status(models.TextChoices):
         REQUESTED = "requested", _("Waiting for a decision")
         APPROVED = "approved", _("Approved")
-        REFUSED = "refused", _("Refused")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
+        # Translators: the status of a claim (a user's "this player is me"), a feminine noun in
+        # Arabic (مرفوضة) and Romanian (refuzată); not an imported file's "Refused".
+        REFUSED = "refused", pgettext_lazy("claim status", "Refused")
+        # Translators: a claim its maker took back (KO 철회됨, AR feminine مسحوبة); an entrant who
+        # leaves an event is "Withdrawn" with the context "entrant status" (KO 기권).
+        WITHDRAWN = "withdrawn", pgettext_lazy("claim status", "Withdrawn")
 
     class Reason(models.TextChoices):
         """A refusal the application makes itself, worded in the reader's language (a director's
