@@ -25,9 +25,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Upper
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from core.text import SEARCH_KEY_MAX, search_key
 from engine.match import MatchRules, PenaltyAt
@@ -221,6 +220,7 @@ class Match(models.Model):
         IN_PLAY = "in_play", _("In play")
         REPORTED = "reported", _("Reported, awaiting confirmation")
         CONFIRMED = "confirmed", _("Confirmed")
+        # Translators: a match whose two reports differ, waiting for the director (RO în dispută, never "disputat" = played).
         DISPUTED = "disputed", _("Disputed")
 
     class Consent(models.TextChoices):
@@ -444,6 +444,7 @@ class Report(models.Model):
 
         IMPORTED = "imported", _("Imported from a match file")
         FORFEIT = "forfeit", _("A forfeit")
+        # Translators: how a result came about: the director recorded that a player's clock ran out (KO 시간패).
         FLAG_FALL = "flag_fall", _("A flag fall")  # the director recorded it: the match to the opponent
 
     statement = models.TextField(blank=True)
@@ -493,6 +494,7 @@ def report_origin_text(origin: str, name: str) -> str:
     if origin == Report.Origin.FORFEIT:
         return gettext("Forfeit: %(name)s withdrew from the tournament.") % {"name": name}
     if origin == Report.Origin.FLAG_FALL:
+        # Translators: %(name)s is the player whose clock ran out; he loses the match.
         return gettext("Flag fall: %(name)s ran out of time on the clock.") % {"name": name}
     return ""
 
