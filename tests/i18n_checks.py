@@ -140,6 +140,7 @@ GLOSSARY_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("give either points or minutes_late", "point"): "points and minutes_late are the API's field names",
     ("Round of %(count)d", "round"): "KO %(count)d강 and AR دور الـ%(count)d: the names of a knockout round",
     ("%(role)r is not a role: owner, organiser or member", "organiser"): "owner, organiser, member: the API's role codes",
+    ("%(name)s: the entry %(entry)r has an unsafe path", "entry"): "an entry of a .zip archive, not an event's",
 }
 
 #: Code inside a message: a JSON example in braces, a quoted example, a field name with an underscore, a path.
