@@ -418,7 +418,7 @@ def walk_in_singles_only() -> DomainError:
 
 
 def walk_in_late_seed() -> DomainError:
-    # Translators: "seed" is the API's field name; a seed is an entrant's place in the draw (AR ترتيب القرعة,
+    # Translators: "seed:" names the field, as the form's "Seed"; a seed is an entrant's place in the draw (AR ترتيب القرعة,
     # never تصنيف, which is the rating).
     return DomainError(_("seed: a late entrant is the last seed; leave the seed empty"), code="bad_seed", field="seed")
 
