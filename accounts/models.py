@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 class User(AbstractUser):
     class Role(models.TextChoices):
         PLAYER = "player", gettext_lazy("Player")
+        # Translators: the role that creates and runs events (KO 주최자, never 오거나이저; AR منظِّم; RO organizator).
         ORGANISER = "organiser", gettext_lazy("Organiser")
 
     class Language(models.TextChoices):

@@ -73,6 +73,8 @@ def cube_action_text(action: str) -> str:
     """A play (move notation, isolated left to right) or a cube action (in the reader's language),
     as safe HTML."""
     words = {"no double": pgettext("cube action", "no double"), "double": pgettext("cube action", "double"),
+             # Translators: a cube action in GNU Backgammon's verdict: take = accept the double (KO 테이크, AR قبول,
+             # RO acceptare); drop = refuse it and lose the game at the cube's value (KO 패스, never 드롭; RO respingere).
              "take": pgettext("cube action", "take"), "drop": pgettext("cube action", "drop")}
     return conditional_escape(words[action]) if action in words else _ltr(action)
 

@@ -21,6 +21,7 @@ from .selectors import ChouetteState, Seat
 DICE = re.compile(r"[1-9](?:[\s,]+[1-9])*")
 CUBE_FACES = [1 << power for power in range(11)]  # 1 .. 1024
 ENDS = [("played", gettext_lazy("played to the end")), ("member_dropped", gettext_lazy("dropped")),
+        # Translators: how a chouette game ended: the Box refused (dropped) the crew's double (KO 패스, never 드롭; RO respinge).
         ("box_dropped", gettext_lazy("Box dropped"))]
 
 
@@ -249,6 +250,7 @@ class QuickResultForm(forms.Form):
         for seat in self.seats[1:]:
             value, end = data.get(f"cube-{seat.player_id}"), data.get(f"end-{seat.player_id}")
             if seat.player_id != partner and end and end != "played" and value is None:
+                # Translators: a drop: a double refused, so the game ends at the cube's value before it (KO 패스).
                 self.add_error(f"cube-{seat.player_id}", _("give the cube's value when the game ended on a drop"))
         return data
 

@@ -46,6 +46,8 @@ def bad_club(field: str, message: str) -> DomainError:
 
 
 def bad_role(role) -> DomainError:
+    # Translators: owner, organiser and member are the API's role codes: keep them in English;
+    # %(role)r is what was sent, quoted.
     return DomainError(_("%(role)r is not a role: owner, organiser or member") % {"role": role}, code="bad_role", field="role")
 
 

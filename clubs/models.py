@@ -145,6 +145,7 @@ class Season(models.Model):
 
 class ClubNight(models.Model):
     class Status(models.TextChoices):
+        # Translators: a club night under way: members may check in (AR feminine: أمسية).
         OPEN = "open", pgettext_lazy("club night", "Open")
         CLOSED = "closed", pgettext_lazy("club night", "Closed")
 

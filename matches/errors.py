@@ -267,6 +267,8 @@ def claim_player_held() -> Conflict:
 
 
 def claim_not_open(status: str) -> Conflict:
+    # Translators: %(status)s is the claim's status (Approved, Refused, Withdrawn), as its "claim status" context
+    # translates it.
     return Conflict(_("this claim is no longer waiting for a decision (it is %(status)s)") % {"status": status},
                     code="claim_decided")
 

@@ -25,7 +25,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Upper
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_words import ENDING_CHOICES
@@ -221,6 +221,7 @@ class Match(models.Model):
         IN_PLAY = "in_play", _("In play")
         REPORTED = "reported", _("Reported, awaiting confirmation")
         CONFIRMED = "confirmed", _("Confirmed")
+        # Translators: a match whose two reports differ, waiting for the director (RO în dispută, never "disputat" = played).
         DISPUTED = "disputed", _("Disputed")
 
     class Consent(models.TextChoices):
@@ -445,6 +446,7 @@ class Report(models.Model):
 
         IMPORTED = "imported", _("Imported from a match file")
         FORFEIT = "forfeit", _("A forfeit")
+        # Translators: how a result came about: the director recorded that a player's clock ran out (KO 시간패).
         FLAG_FALL = "flag_fall", _("A flag fall")  # the director recorded it: the match to the opponent
 
     statement = models.TextField(blank=True)
@@ -494,6 +496,7 @@ def report_origin_text(origin: str, name: str) -> str:
     if origin == Report.Origin.FORFEIT:
         return gettext("Forfeit: %(name)s withdrew from the tournament.") % {"name": name}
     if origin == Report.Origin.FLAG_FALL:
+        # Translators: %(name)s is the player whose clock ran out; he loses the match.
         return gettext("Flag fall: %(name)s ran out of time on the clock.") % {"name": name}
     return ""
 
@@ -568,6 +571,7 @@ class ImportJob(models.Model):
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
+        # Translators: an import of match files being processed by the workers (not an event under way).
         RUNNING = "running", _("Running")
         MAPPING = "mapping", _("Waiting for you to choose the players")
         DONE = "done", _("Done")
@@ -609,6 +613,7 @@ class ImportFile(models.Model):
         IMPORTED = "imported", _("Imported")
         DUPLICATE = "duplicate", _("Already imported")
         SKIPPED = "skipped", _("Skipped")
+        # Translators: an imported match file the checks refused (a file: AR مرفوض, RO refuzat).
         FAILED = "failed", _("Refused")
 
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
@@ -687,8 +692,12 @@ class PlayerClaim(models.Model):
     class Status(models.TextChoices):
         REQUESTED = "requested", _("Waiting for a decision")
         APPROVED = "approved", _("Approved")
-        REFUSED = "refused", _("Refused")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
+        # Translators: the status of a claim (a user's "this player is me"), a feminine noun in
+        # Arabic (مرفوضة) and Romanian (refuzată); not an imported file's "Refused".
+        REFUSED = "refused", pgettext_lazy("claim status", "Refused")
+        # Translators: a claim its maker took back (KO 철회됨, AR feminine مسحوبة); an entrant who
+        # leaves an event is "Withdrawn" with the context "entrant status" (KO 기권).
+        WITHDRAWN = "withdrawn", pgettext_lazy("claim status", "Withdrawn")
 
     class Reason(models.TextChoices):
         """A refusal the application makes itself, worded in the reader's language (a director's

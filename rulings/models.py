@@ -28,6 +28,7 @@ class Dispute(models.Model):
         CUBE_OR_SETUP = "cube_or_setup", _("Misplaced cube or wrong setup")
         LATE_ARRIVAL = "late_arrival", _("Late arrival")
         SLOW_PLAY = "slow_play", _("Slow play")
+        # Translators: a dispute about the clock: a player's time ran out (KO 시간패, never 플래그 폴).
         FLAG_FALL = "flag_fall", _("Flag fall")  # a dispute about the clock
         SCORE_DISAGREEMENT = "score_disagreement", _("Score disagreement")
         NO_SHOW = "no_show", _("No-show")
@@ -91,6 +92,7 @@ class Ruling(models.Model):
         STANDS = "stands", _("Result stands")
         SCORE_CORRECTED = "score_corrected", _("Score corrected")
         PLAY_CORRECTED = "play_corrected", _("Illegal play corrected")
+        # Translators: the director let an illegal play stand (RO tolerată, never acceptată: to accept is to take a double).
         PLAY_CONDONED = "play_condoned", _("Illegal play condoned")
         GAME_VOIDED = "game_voided", _("Game voided")
         GAME_REPLAYED = "game_replayed", _("Game to be replayed")

@@ -13,7 +13,7 @@ import functools
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -108,6 +108,10 @@ class Term:
     english: str
     context: str  # "" for every entry, else only entries with this msgctxt
     stems: dict[str, tuple[str, ...]]  # language -> the stems, any of which must appear
+    #: language -> the glossary's word for the term (what a translator writes)
+    words: dict[str, str] = field(default_factory=dict)
+    #: language -> the variants the glossary rejects for this term (a loanword, another concept's word)
+    rejected: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @functools.cached_property
     def pattern(self) -> re.Pattern:
@@ -119,7 +123,9 @@ def load_glossary(path: Path = GLOSSARY) -> list[Term]:
     """The glossary's terms, the longest first (so "doubling cube" is found before "cube")."""
     with open(path, encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    terms = [Term(row["english"], row["context"], {lang: tuple(row[f"{lang}_stem"].split("|")) for lang in LANGUAGES})
+    terms = [Term(row["english"], row["context"], {lang: tuple(row[f"{lang}_stem"].split("|")) for lang in LANGUAGES},
+                  {lang: row[lang] for lang in LANGUAGES},
+                  {lang: tuple(filter(None, (row.get(f"{lang}_reject") or "").split("|"))) for lang in LANGUAGES})
              for row in rows]
     return sorted(terms, key=lambda term: -len(term.english))
 
@@ -134,6 +140,8 @@ GLOSSARY_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("single game", "game"): "the glossary's 'single game' is a win: فوز عادي",
     ("give either points or minutes_late", "point"): "points and minutes_late are the API's field names",
     ("Round of %(count)d", "round"): "KO %(count)d강 and AR دور الـ%(count)d: the names of a knockout round",
+    ("%(role)r is not a role: owner, organiser or member", "organiser"): "owner, organiser, member: the API's role codes",
+    ("%(name)s: the entry %(entry)r has an unsafe path", "entry"): "an entry of a .zip archive, not an event's",
 }
 
 #: Code inside a message: a JSON example in braces, a quoted example, a field name with an underscore, a path.
@@ -144,7 +152,7 @@ _CODE = re.compile(r'\{[^{}]*\}|"[^"]*"|“[^”]*”|\b\w+_\w+\b|/\S*/')
 #: the names of programs ("GNU Backgammon", "eXtreme Gammon"), which stay as they are.
 _NOT_TERMS = re.compile(r"\b(?:check ?box(?:es)?|round(?:ed)? (?:up|down|off)|match(?:es|ing)? (?:the|your|this|that)"
                         r"|point(?:s|ed|ing)? (?:into|at|out)|point(?:ed|ing) to|double elimination"
-                        r"|(?:does not|doesn't|not) match|Match ID"
+                        r"|(?:does not|doesn't|not) match|Match ID|pass(?:es)? the limit|(?:not|never) pass"
                         r"|GNU Backgammon|eXtreme Gammon|Backgammon Galaxy|Backgammon Studio)\b",
                         re.IGNORECASE)
 
@@ -195,6 +203,67 @@ def check_glossary(po: polib.POFile, lang: str, glossary: list[Term]) -> list[st
                     problems.append(f"{lang}: {_label(entry)} says {term.english!r}: its translation {form!r} "
                                     f"has none of {' / '.join(stems)}")
                     break
+    return problems
+
+
+def _forms(entry: polib.POEntry) -> list[str]:
+    forms = [entry.msgstr_plural[k] for k in sorted(entry.msgstr_plural)] if entry.msgid_plural else [entry.msgstr]
+    return [form for form in forms if form]
+
+
+def check_variants(po: polib.POFile, lang: str, glossary: list[Term]) -> list[str]:
+    """No translated entry whose English names a glossary term uses a variant the glossary rejects
+    for that term in that language (KO 드롭 for a drop, AR تصنيف for a seed, RO "disputat").
+
+    A rejected variant is another concept's word: it may appear when the English names that other
+    concept too ("seeded by rating" has the rating's تصنيف; "the tournament's event" has turneu), so
+    a variant inside the word or a stem of another term the entry names is no miss."""
+    problems = []
+    for entry in po:
+        if entry.obsolete or "fuzzy" in entry.flags:
+            continue
+        forms = _forms(entry)
+        if not forms:
+            continue
+        terms = terms_in(entry, glossary)
+        for term in terms:
+            others = [other for other in terms if other is not term]
+            allowed = [text.lower() for other in others for text in (other.words.get(lang, ""), *other.stems[lang]) if text]
+            for variant in term.rejected.get(lang, ()):
+                if any(variant.lower() in text for text in allowed):
+                    continue
+                # A placeholder is a name, not a word: "%(bye)s" is no loanword.
+                form = next((form for form in forms if variant.lower() in _PLACEHOLDER.sub(" ", form).lower()), None)
+                if form is not None:
+                    problems.append(f"{lang}: {_label(entry)} says {term.english!r}: its translation {form!r} "
+                                    f"uses {variant!r}, which the glossary rejects (write {term.words.get(lang)!r})")
+                    break
+    return problems
+
+
+#: Words of a register the catalog does not use, per language: Romanian speaks to the reader as
+#: "dvs." (puteți, dvs., vă, -vă), never as "tu" (poți, te, ți, tău, ta).
+REGISTER = {
+    "ro": re.compile(r"(?<![\w-])(?:tu|te|ți|ție|tine|tău|ta|tale|tăi|poți|vrei|știi|ești|joci|ai fost|te-|ți-"
+                     r"|ai \w+(?:at|it|ut|ât|us)|introdu|vezi)(?![\w])"
+                     r"|(?<=\w)-(?:te|ți|l-ai)(?![\w])", re.IGNORECASE),
+}
+
+
+def check_register(po: polib.POFile, lang: str) -> list[str]:
+    """No translation speaks to the reader in the register the language's catalog does not use."""
+    pattern = REGISTER.get(lang)
+    if pattern is None:
+        return []
+    problems = []
+    for entry in po:
+        if entry.obsolete or "fuzzy" in entry.flags:
+            continue
+        for form in _forms(entry):
+            found = pattern.search(form)
+            if found:
+                problems.append(f"{lang}: {_label(entry)}: {form!r} says {found.group(0)!r}, not the catalog's register")
+                break
     return problems
 
 

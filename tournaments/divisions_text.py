@@ -27,6 +27,8 @@ def division_said(division: dict) -> str:
 
 
 def handicap_row_said(row: dict) -> str:
+    # Translators: a handicap between divisions: %(division)s and %(against)s are division names (Intermediate,
+    # Open), %(points)d the points it starts ahead with, %(length)d the match length.
     return _("%(division)s starts %(points)d-0 against %(against)s in a match to %(length)d") % row
 
 

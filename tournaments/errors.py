@@ -97,6 +97,8 @@ def bad_seed(message: str) -> DomainError:
 
 def seed_unused(seeding: str) -> DomainError:
     return DomainError(
+        # Translators: %(seeding)s is how this event seeds its draw (by rating, by the organiser's list ...);
+        # a random seed is the number a random draw is made from, a seed an entrant's place in the draw.
         _("a random seed is used only by a random draw; this event seeds %(seeding)s") % {"seeding": seeding}, code="seed_unused"
     )
 
@@ -285,6 +287,8 @@ def reentry_refused(reason: str, name: str, **details) -> Conflict:
 
 
 def reentry_bye_taken(name: str, match: str, why: str, *, key: str) -> Conflict:
+    # Translators: %(name)s is the player, %(match)s a match ("Round 2, A v B"), %(why)s says why it cannot
+    # change now ("has started"); a bye is a place won without playing.
     return Conflict(_("%(name)s cannot re-enter: the bye a re-entry takes feeds %(match)s, which %(why)s")
                     % {"name": name, "match": match, "why": why}, code="reentry_refused", reason="slot_played_on",
                     match=key)
@@ -399,6 +403,7 @@ def _draw_message(error: DrawError) -> str:
     if error.code == "bad_length" and "schedule" in details:
         return _("%(schedule)s is not a match length schedule") % {"schedule": details["schedule"]}
     if error.code == "bad_seed" and "seed" in details:
+        # Translators: %(seed)s is what was typed as the draw's random seed (a number).
         return _("%(seed)s is not a usable random seed") % {"seed": details["seed"]}
     if "match" in details:
         # The draw names a match by its key (main-2-1), which no one reads: its code's sentence.
@@ -413,6 +418,8 @@ def walk_in_singles_only() -> DomainError:
 
 
 def walk_in_late_seed() -> DomainError:
+    # Translators: "seed:" names the field, as the form's "Seed"; a seed is an entrant's place in the draw (AR ترتيب القرعة,
+    # never تصنيف, which is the rating).
     return DomainError(_("seed: a late entrant is the last seed; leave the seed empty"), code="bad_seed", field="seed")
 
 

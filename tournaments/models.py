@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from . import hosts
 
@@ -40,7 +41,9 @@ class Tournament(models.Model):
         DRAFT = "draft", _("Draft")
         OPEN = "open", _("Entries open")
         CLOSED = "closed", _("Entries closed, check-in")
-        RUNNING = "running", _("Running")
+        # Translators: an event under way (its rounds are being played): AR جارية (the event,
+        # بطولة, is feminine), RO În desfășurare; not a task "in progress".
+        RUNNING = "running", pgettext_lazy("event status", "Running")
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
@@ -277,7 +280,9 @@ class Entry(models.Model):
     class Status(models.TextChoices):
         ENTERED = "entered", _("Entered")
         CHECKED_IN = "checked_in", _("Checked in")
-        WITHDRAWN = "withdrawn", _("Withdrawn")
+        # Translators: an entrant (a player, pair or team) who left the event: KO 기권, AR masculine
+        # منسحب, RO retras; a claim taken back is "Withdrawn" with the context "claim status".
+        WITHDRAWN = "withdrawn", pgettext_lazy("entrant status", "Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     side = models.ForeignKey("matches.Side", null=True, blank=True, on_delete=models.PROTECT, related_name="entries")

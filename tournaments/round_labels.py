@@ -27,6 +27,8 @@ def round_label(name: RoundName | None, *, number: int = 0, compact: bool = Fals
             round_names.ROUND: pgettext("round, compact", "Rd %(count)d"),
             round_names.WINNERS_ROUND: pgettext("round, compact", "W%(count)d"),
             round_names.LOSERS_ROUND: pgettext("round, compact", "L%(count)d"),
+            # Translators: the grand final of a double elimination, in a bracket's narrow column: as short as the
+            # other compact round names (KO 최종결).
             round_names.GRAND_FINAL: pgettext("round, compact", "GF"),
             round_names.RESET: pgettext("round, compact", "GF reset"),
             round_names.WINNERS_FINAL: pgettext("round, compact", "WF"),

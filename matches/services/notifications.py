@@ -26,6 +26,7 @@ from ..models import Match, PlayerClaim, Report
 SUBJECTS = {
     "reported": gettext_lazy("Please confirm the result of your match"),
     "confirmed": gettext_lazy("Match result confirmed"),
+    # Translators: an email's subject: the two reports of a match differ (RO în dispută, never disputat).
     "disputed": gettext_lazy("Match result disputed"),
 }
 # Long enough to outlive every retry and redelivery of the task.

@@ -46,6 +46,7 @@ def flag_fall(request: HttpRequest, match_id: int) -> HttpResponse:
         match_flag_fall(match_id=match.pk, side=side, user=request.user)
     except DomainError as error:
         return render_detail(request, match, action_error=error_text(error), status=error_status(error))
+    # Translators: %(name)s's clock ran out (KO 시간패); %(winner)s is the opponent, who wins the match.
     messages.success(request, gettext("Flag fall recorded: %(name)s ran out of time, the match goes to %(winner)s.")
                      % {"name": match.sides[side].name, "winner": match.sides[1 - side].name})
     return redirect(detail_url(match))

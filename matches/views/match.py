@@ -482,6 +482,7 @@ def override(request: HttpRequest, match_id: int) -> HttpResponse:
     except (DomainError, EngineError) as error:
         form_refuse(form, error, aliases=_score_field(error))
         return render_detail(request, match, override_form=form, status=error_status(error))
+    # Translators: %(score)s is the final score, e.g. "7-4"; the organiser (KO 주최자) decided it.
     messages.success(request, gettext("Result set by the organiser: %(score)s.") % {
         "score": _score_text(saved.score0, saved.score1)})
     return redirect(detail_url(match))

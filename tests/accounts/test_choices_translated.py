@@ -11,8 +11,8 @@ from accounts.models_requests import OrganiserRequest
 
 def test_the_roles_read_in_the_reader_s_language():
     with translation.override("ko"):
-        assert [str(label) for _, label in User.Role.choices] == ["플레이어", "오거나이저"]
-        assert User(role=User.Role.ORGANISER).get_role_display() == "오거나이저"
+        assert [str(label) for _, label in User.Role.choices] == ["플레이어", "주최자"]
+        assert User(role=User.Role.ORGANISER).get_role_display() == "주최자"
     with translation.override("ro"):
         assert str(User.Role.PLAYER.label) == "Jucător"
     with translation.override("en"):

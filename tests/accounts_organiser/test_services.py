@@ -183,5 +183,5 @@ def test_the_refusal_email_speaks_the_players_own_language(pia, sam, dispatched,
     with django_capture_on_commit_callbacks(execute=True):
         organiser_refuse(request_id=request.pk, user=sam, reason="Red Lion?")
     (sent,) = mail.outbox
-    assert sent.subject == "오거나이저 신청이 거절되었습니다" and "Red Lion?" in sent.body
-    assert sent.body.startswith("오거나이저 신청이 다음 사유로 거절되었습니다.")
+    assert sent.subject == "주최자 신청이 거절되었습니다" and "Red Lion?" in sent.body
+    assert sent.body.startswith("주최자 신청이 다음 사유로 거절되었습니다.")

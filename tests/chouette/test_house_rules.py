@@ -229,7 +229,7 @@ def test_the_api_refuses_a_game_that_breaks_a_house_rule_with_the_rule_worded_fo
     assert (response.status_code, body["code"], body["field"]) == (400, "three_handed_both_cubes", "log[0]")
     # Worded for people in the reader's language (core/engine_messages.py), not the engine's English.
     assert body["detail"] == ("Regula casei: la o masă de trei, Boxul acceptă ambele cuburi dublate deodată sau le "
-                              "refuză pe amândouă.")
+                              "respinge pe amândouă.")
     assert chouette_snapshot(session) == before
 
 

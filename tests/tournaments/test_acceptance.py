@@ -346,7 +346,7 @@ def test_the_entry_notice_is_in_the_players_language(bob):
     entry_add(tournament_id=event.pk, user=olga, player_ids=[bob.pk])
     mail.outbox.clear()
     assert entry_invited_notify(tournament_id=event.pk, player_id=bob.pk) == 1
-    assert mail.outbox[0].subject == "Ai fost înscris în Cupa"
+    assert mail.outbox[0].subject == "Ați fost înscris în Cupa"
 
 
 def test_a_captain_entering_a_member_is_named_as_the_one_who_entered_him(bob, carol):

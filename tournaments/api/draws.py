@@ -103,6 +103,7 @@ class BracketApi(ETagApi):
         [window] = part.windows
         if not window.rounds:
             last = len(next(f for f in part.flights if f.name == window.name).rounds)
+            # Translators: %(flight)s is a flight's name (main, consolation), %(last)d its number of rounds.
             raise ValidationError({"round": [_("the flight %(flight)s has rounds 1 to %(last)d") % {
                 "flight": window.name, "last": last}]})
         shown = window.rounds[0]

@@ -99,6 +99,7 @@ def _side(match: pairings.PairingView, index: int) -> tuple[str, int | None, boo
     entrant = match.top if index == 0 else match.bottom
     bye = match.top_bye if index == 0 else match.bottom_bye
     if bye:
+        # Translators: a bracket's empty place: the entrant opposite goes through without playing (KO 부전승, AR إعفاء, RO liber).
         return pgettext("bracket", "bye"), None, True
     return (entrant.name, entrant.seed, False) if entrant is not None else ("", None, False)
 
@@ -190,6 +191,8 @@ def draw_sheet_pages(tournament: Tournament) -> list[Page] | None:
             if sections > 1:
                 pieces.append(_("Section %(number)d of %(count)d") % {"number": section, "count": sections})
             if part.draw_seed is not None:
+                # Translators: %(seed)s is the random seed the draw was made from (a number anyone can replay it with),
+                # not an entrant's seed in the draw: AR بذرة القرعة, never تصنيف.
                 pieces.append(_("Draw seed %(seed)s") % {"seed": part.draw_seed})
             pages.append(Page(tournament.name, " \u00b7 ".join(pieces), _draw_page(columns)))
     return pages
@@ -224,6 +227,7 @@ def round_groups(tournament: Tournament, number: int) -> list[RoundGroup] | None
     part = brackets.tournament_bracket_part(tournament=tournament, every_flight=True, rounds=range(number, number + 1))
     if part is not None:
         titles = {f.name: f for f in part.flights}
+        # Translators: a heading of the paper results sheet: the flight's name (Main, Consolation) and the round's.
         groups = [RoundGroup(_("%(flight)s, %(round)s") % {"flight": flight_title(w.name),
                                                             "round": titles[w.name].rounds[number - 1].label},
                              w.rounds[0].matches) for w in part.windows if w.rounds]

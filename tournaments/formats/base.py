@@ -104,6 +104,7 @@ class EventFormat(ABC):
 
     def check_consolation(self, consolation_rounds: int) -> None:
         if consolation_rounds:
+            # Translators: a consolation flight is the bracket of the main's early losers (KO 패자전, AR دورة الترضية).
             raise errors.bad_rules("consolation_rounds", gettext("consolation flights are for single elimination"))
 
     def check_last_chance_open(self, last_chance_open: bool) -> None:
@@ -271,6 +272,7 @@ class EventFormat(ABC):
     has_bracket: bool = False
     #: The pages of the event's draw, linked after its own page: ``(URL name, title)``.
     draw_pages: tuple = (("tournaments:rounds", gettext_lazy("Rounds")),
+                         # Translators: the event's table of places (KO 순위, AR الترتيب, never التصنيف = the rating).
                          ("tournaments:standings", gettext_lazy("Standings")))
 
     def bracket_view(self, loaded: state.Loaded):
@@ -316,6 +318,7 @@ class EventFormat(ABC):
 
     def round_title(self, flight: str, number: int) -> str:
         """A round's title on the round desk: its flight's and its number."""
+        # Translators: %(flight)s is the flight's name (Main, Consolation, Last chance), %(number)d the round's number.
         return gettext("%(flight)s, round %(number)d") % {"flight": labels.flight_title(flight), "number": number}
 
     def desk_round_numbers(self, numbers: tuple[int, ...]) -> tuple[int, ...]:

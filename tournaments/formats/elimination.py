@@ -89,6 +89,8 @@ class Elimination(EventFormat):
         order = loaded.order
         size = self.build_bracket(tournament, order).size
         if len(order) >= size:
+            # Translators: %(count)d entrants already fill the %(size)d places of the bracket; a bye is an empty place
+            # a late entrant could take (KO 부전승, RO loc liber).
             raise errors.late_entry_closed(gettext("the bracket is full (%(count)d entrants in %(size)d places): no bye to fill")
                                            % {"count": len(order), "size": size})
         return self.next_seed(loaded)
