@@ -8,7 +8,10 @@
   and with the broker down the email waits in the outbox like every other. It is written in the
   recipient's language (his account's; a new account takes the language he signed up in). Its
   links are on the site's address (``core.links.absolute_url``: ``CRAWFORD_SITE_URL``, else this
-  request's host), not on whichever host allauth read from the request.
+  request's host), not on whichever host allauth read from the request. It greets its reader by
+  his display name (never his username), and its words are the project's own
+  (templates/account/email/, every one of allauth's overridden; its page messages are
+  templates/account/messages/).
 - The client's address is the throttles' and the lockout's (``core.throttles.client_ip``).
 """
 
@@ -20,6 +23,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django.contrib.sites.shortcuts import get_current_site
 from django.db import transaction
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -28,6 +32,8 @@ from core.links import absolute_url, site_url
 from core.throttles import client_ip
 
 from . import hooks
+from .models import User
+from .selectors import address_holder
 from .services import account_email_queue
 
 #: allauth's email verification stage, for the accounts that signed up (accounts/stages.py).
@@ -46,6 +52,25 @@ def _on_site(value, request):
     if bits.scheme not in ("http", "https") or bits.netloc != request.get_host():
         return value
     return absolute_url(urlunsplit(("", "", bits.path, bits.query, bits.fragment)))
+
+
+def user_display(user) -> str:
+    """How allauth names a user on its pages and in its messages (ACCOUNT_USER_DISPLAY): his
+    display name, never his username."""
+    return user.display_name if isinstance(user, User) else ""
+
+
+def addressee(user, email: str) -> str:
+    """The display name an email greets its reader by: of ``user`` (the account the email is
+    about), else of the account holding ``email``; "" for an address no account holds. In a
+    right-to-left language the name is isolated (U+2068 … U+2069), so a Latin name does not run
+    into the words around it."""
+    if not isinstance(user, User) or user.pk is None:
+        user = address_holder(email)
+    if user is None:
+        return ""
+    name = user.display_name
+    return f"\u2068{name}\u2069" if translation.get_language_bidi() else name
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -76,9 +101,11 @@ class AccountAdapter(DefaultAccountAdapter):
         queue it in the outbox."""
         request = context.request
         data = {"request": request, "email": email, "current_site": get_current_site(request),
-                "site_url": site_url(), **{key: _on_site(value, request) for key, value in context_data.items()}}
+                "site_url": site_url(), "account_url": absolute_url(reverse("account_email")),
+                **{key: _on_site(value, request) for key, value in context_data.items()}}
         # In the recipient's language (his account's, else the page's: core/i18n.py).
         with translation.override(languages_of([email], default=translation.get_language())[email]):
+            data["addressee"] = addressee(context_data.get("user"), email)
             message = self.render_mail(template_prefix, email, data)
         html = ""
         for content, mimetype in getattr(message, "alternatives", []):

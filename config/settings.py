@@ -434,6 +434,8 @@ ACCOUNT_SESSION_REMEMBER = True
 # The sign-in page stays a form for someone signed in (sent there by a page his account cannot
 # open, he may sign in as another); the sign-up page sends him home (accounts/views.py).
 ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
+# allauth names a user by his display name (accounts/adapter.py), never by his username.
+ACCOUNT_USER_DISPLAY = "accounts.adapter.user_display"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Crawford] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = env_int("CRAWFORD_EMAIL_CONFIRMATION_DAYS", 3)
