@@ -74,15 +74,37 @@ def addressee(user, email: str) -> str:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    # Every refusal allauth's forms and views can say, in the project's words (its catalogs), not
+    # allauth's; a code allauth adds later falls back to its own until it is worded here.
     error_messages = {
         **DefaultAccountAdapter.error_messages,
         # The wording the sign-in page always had, whichever of the two he typed.
         "username_password_mismatch": MISMATCH,
         "email_password_mismatch": MISMATCH,
+        "phone_password_mismatch": MISMATCH,
         "invalid_or_expired_key": _("This link is not valid: it was used already, has expired or was mistyped. "
                                     "Ask for a new one."),
         "invalid_password_reset": _("This password reset link is not valid: it was used already, has expired or "
                                     "was mistyped. Ask for a new one."),
+        "account_inactive": _("This account does not sign in."),
+        "cannot_remove_primary_email": _("This is the address your account signs in with: it cannot be removed."),
+        "duplicate_email": _("This is your account's address already."),
+        "email_taken": _("Another account has this email address."),
+        "enter_current_password": _("This is not your current password."),
+        "incorrect_code": _("This code is not right."),
+        "incorrect_password": _("This is not your password."),
+        "invalid_login": _("This sign-in is no longer valid: start again."),
+        "max_email_addresses": _("An account has at most %d email addresses."),
+        "phone_taken": _("Another account has this phone number."),
+        "too_many_login_attempts": _("Too many failed sign-ins: try again later."),
+        "unknown_email": _("No account has this email address."),
+        "unknown_phone": _("No account has this phone number."),
+        "unverified_primary_email": _("Confirm the email address first: your account signs in only with a "
+                                      "confirmed address."),
+        "username_blacklisted": _("This username cannot be used: choose another."),
+        "select_only_one": _("Choose only one."),
+        "same_as_current": _("The new value is the same as the current one."),
+        "rate_limited": _("Too many requests: wait a moment and try again."),
     }
 
     def save_user(self, request, user, form, commit=True):

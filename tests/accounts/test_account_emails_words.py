@@ -274,3 +274,65 @@ def test_an_english_reader_gets_the_english_words(outbox_inline):
     assert message.subject == "[Crawford] Choose a new password for your Crawford account"
     assert message.body.startswith("Hello Isaac Newton,\n")
     assert User.objects.get(username="newton").display_name == "Isaac Newton"
+
+
+# --- allauth's words on the account pages ---------------------------------------------------------
+
+
+def allauth_page_words(lang: str) -> set[str]:
+    """allauth's own translations into ``lang`` of its forms', refusals' and pages' words, less the
+    ones our catalogs say the same way."""
+    theirs = polib.pofile(str(Path(allauth.__file__).parent / "locale" / lang / "LC_MESSAGES" / "django.po"))
+    mine = {entry.msgstr for entry in fragment(lang) if entry.msgstr}
+    merged = BASE_DIR / "locale" / lang / "LC_MESSAGES" / "django.po"
+    if merged.exists():
+        mine |= {entry.msgstr for entry in polib.pofile(str(merged)) if entry.msgstr}
+    return {entry.msgstr.strip() for entry in theirs if entry.msgstr and "%" not in entry.msgstr
+            and any(path.startswith("account/") or "templates/account" in path for path, _line in entry.occurrences)
+            } - mine
+
+
+def page_words(response) -> set[str]:
+    """The words a reader sees on a page: its text between tags and its fields' placeholders."""
+    page = response.content.decode()
+    texts = re.findall(r">([^<>]+)<", page) + re.findall(r'placeholder="([^"]+)"', page)
+    return {" ".join(text.split()) for text in texts} - {""}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_account_pages_say_none_of_allauth_s_own_words(lang, catalogs):
+    user = member(lang)
+    anonymous, signed_in = Client(HTTP_ACCEPT_LANGUAGE=lang), Client(HTTP_ACCEPT_LANGUAGE=lang)
+    signed_in.force_login(user)
+    no_password = member(lang, username="walkin", name="Walk In", email="walkin@example.org")
+    no_password.set_unusable_password()
+    no_password.save()
+    unset = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    unset.force_login(no_password)
+    pages = {
+        "sign-up refused": anonymous.post(reverse("account_signup"), {
+            "username": "bob", "display_name": "Bob", "email": "bob@example.org", "password1": PASSWORD,
+            "password2": PASSWORD + "x"}),
+        "sign-in refused": anonymous.post(reverse("login"), {"username": "newton", "password": "wrong"}),
+        "password change refused": signed_in.post(reverse("account_change_password"), {
+            "oldpassword": "wrong", "password1": PASSWORD + "2", "password2": PASSWORD + "3"}),
+        "password set": unset.get(reverse("account_set_password")),
+        "own address again": signed_in.post(reverse("account_email"), {"action_add": "", "email": "isaac@example.org"}),
+        "reauthenticate refused": signed_in.post(reverse("account_reauthenticate"), {"password": "wrong"}),
+        "password reset done": anonymous.get(reverse("account_reset_password_from_key_done")),
+        "inactive": anonymous.get(reverse("account_inactive")),
+    }
+    theirs = allauth_page_words(lang)
+    assert len(theirs) > 30
+    found = {name: sorted(page_words(response) & theirs) for name, response in pages.items()}
+    assert all(response.status_code == 200 for response in pages.values()), {
+        name: response.status_code for name, response in pages.items()}
+    assert not any(found.values()), f"allauth's own {lang} words on our pages: {found}"
+    words = {name: page_words(response) for name, response in pages.items()}
+    assert ours(lang, "You must type the same password each time.") in words["sign-up refused"]
+    assert ours(lang, "Password (again)") in words["sign-up refused"]
+    assert {ours(lang, "This is not your current password."), ours(lang, "Your current password"),
+            ours(lang, "New password"), ours(lang, "New password (again)")} <= words["password change refused"]
+    assert ours(lang, "This is your account's address already.") in words["own address again"]
+    assert ours(lang, "This is not your current password.") not in words["reauthenticate refused"]
+    assert ours(lang, "Confirm it is you") in words["reauthenticate refused"]
