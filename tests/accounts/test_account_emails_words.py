@@ -248,6 +248,11 @@ def test_an_email_change_tells_both_addresses_in_our_words(lang, catalogs, outbo
         assert "Isaac Newton" in message.body.splitlines()[0]
         assert "newton" not in message.body.replace("Isaac Newton", "").replace("newton@example.net", "")
     assert_our_words(lang, f"{link.subject}\n{link.body}", data=("Isaac Newton",))
+    assert_our_words(lang, f"{notice.subject}\n{notice.body}", data=("Isaac Newton",))
+    assert ours(lang, "If it was you, there is nothing to do. If it was not you, open your account, cancel the change, "
+                      "sign out everywhere else and change your password:") in notice.body
+    if lang == "ko":
+        assert "회원님" in notice.body and "바꾸세요" not in notice.body  # 합니다체 throughout
     cache.clear()  # allauth sends one verification email a few minutes per address
     with outbox_inline():
         client.post(reverse("account_email"), {"action_send": "", "email": "newton@example.net"})
