@@ -120,6 +120,29 @@ def member(lang: str, *, username: str = "newton", name: str = "Isaac Newton", e
     return player.user
 
 
+# --- our translations keep the site's register ---------------------------------------------------
+
+
+def test_the_korean_words_say_password_one_way_and_address_the_reader_in_the_formal_style():
+    entries = [entry for entry in fragment("ko") if entry.msgstr]
+    assert entries
+    for entry in entries:
+        assert not re.search("패스워드|암호|주십시요", entry.msgstr), entry.msgstr
+        if "password" in entry.msgid.lower():
+            assert "비밀번호" in entry.msgstr, entry.msgstr
+        # 합니다체: "…하십시오", never "…하세요" (the greeting 안녕하세요 is the one everyone writes).
+        assert "세요" not in entry.msgstr.replace("안녕하세요", ""), entry.msgstr
+
+
+def test_the_romanian_words_speak_with_dvs_and_diacritics():
+    entries = [entry for entry in fragment("ro") if entry.msgstr]
+    assert entries
+    for entry in entries:
+        # "tu" and its forms, and the words written without their diacritics (și, în, să).
+        assert not re.search(r"\b(tu|ta|tău|te|ai|poți|si|in|sa|parola ta)\b", entry.msgstr, re.I), entry.msgstr
+    assert sum(bool(re.search("[șțăîâ]", entry.msgstr)) for entry in entries) > len(entries) * 2 // 3
+
+
 # --- every template allauth can send or show is ours ----------------------------------------------
 
 
