@@ -16,6 +16,7 @@ from pathlib import Path
 import allauth
 import polib
 import pytest
+from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core import mail
@@ -25,6 +26,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import translation
 
+from accounts.adapter import AccountAdapter
 from accounts.models import User
 from tests.factories import PlayerFactory
 
@@ -159,6 +161,13 @@ def test_every_allauth_email_and_message_template_is_overridden_by_ours(folder):
         assert "{% blocktrans " not in source and "{% trans " not in source and "user_display" not in source, name
         if not source.lstrip().startswith(("{% extends", "{% include")):
             assert re.search(r"{% (translate|blocktranslate)\b", source), f"{name} has no marked text"
+
+
+def test_every_refusal_allauth_can_say_is_worded_by_us():
+    """Each of allauth's error codes has our sentence, but the taken username: Django's own."""
+    theirs = DefaultAccountAdapter.error_messages
+    same = sorted(code for code, text in AccountAdapter.error_messages.items() if text is theirs.get(code))
+    assert same == ["username_taken"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
