@@ -337,8 +337,13 @@ def page_words(response) -> set[str]:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_account_pages_say_none_of_allauth_s_own_words(lang, catalogs):
+def test_the_account_pages_say_none_of_allauth_s_own_words(lang, catalogs, outbox_inline):
     user = member(lang)
+    with outbox_inline():
+        Client().post(reverse("account_reset_password"), {"email": "isaac@example.org"})
+    reset_link = re.search(r"https?://testserver(/\S+)", sent("isaac@example.org").body).group(1)
+    # Followed before he signs in anywhere: a sign-in ends the link (it is made from his last sign-in).
+    new_password = Client(HTTP_ACCEPT_LANGUAGE=lang).get(reset_link, follow=True)
     anonymous, signed_in = Client(HTTP_ACCEPT_LANGUAGE=lang), Client(HTTP_ACCEPT_LANGUAGE=lang)
     signed_in.force_login(user)
     no_password = member(lang, username="walkin", name="Walk In", email="walkin@example.org")
@@ -358,6 +363,7 @@ def test_the_account_pages_say_none_of_allauth_s_own_words(lang, catalogs):
         "reauthenticate refused": signed_in.post(reverse("account_reauthenticate"), {"password": "wrong"}),
         "password reset done": anonymous.get(reverse("account_reset_password_from_key_done")),
         "inactive": anonymous.get(reverse("account_inactive")),
+        "new password from the link": new_password,
     }
     theirs = allauth_page_words(lang)
     assert len(theirs) > 30
@@ -373,3 +379,4 @@ def test_the_account_pages_say_none_of_allauth_s_own_words(lang, catalogs):
     assert ours(lang, "This is your account's address already.") in words["own address again"]
     assert ours(lang, "This is not your current password.") not in words["reauthenticate refused"]
     assert ours(lang, "Confirm it is you") in words["reauthenticate refused"]
+    assert {ours(lang, "New password"), ours(lang, "New password (again)")} <= words["new password from the link"]
