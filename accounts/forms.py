@@ -1,15 +1,25 @@
 """allauth's forms, the house's way: the player's display name asked at sign-up; the sign-in field
 named ``username`` (it takes the username or the email address) as the sign-in page always had it;
 a password reset link sent only to an address that signs its account in; an email change that
-tells the current address."""
+tells the current address. Every label is the project's (its catalogs), not allauth's."""
 
 from __future__ import annotations
 
 import unicodedata
 
-from allauth.account.forms import AddEmailForm, LoginForm, ResetPasswordForm, SignupForm
+from allauth.account.forms import (
+    AddEmailForm,
+    ChangePasswordForm,
+    LoginForm,
+    ReauthenticateForm,
+    ResetPasswordForm,
+    ResetPasswordKeyForm,
+    SetPasswordForm,
+    SignupForm,
+)
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from core.text import name_problem
 
@@ -17,6 +27,22 @@ from .notices import email_change_notice
 from .selectors import account_emails, address_signs_in
 
 DISPLAY_NAME_MAX = 120  # matches.Player.display_name
+
+#: What allauth's forms say in words they raise themselves: marked here, word for word, so that each
+#: is translated in the project's catalogs, which come before allauth's for the same sentence.
+ALLAUTH_SENTENCES = (
+    gettext_noop("You must type the same password each time."),
+)
+
+
+def labelled(form: forms.Form, **labels) -> None:
+    """Give ``form``'s fields our labels (``name=label``), and the same as their placeholder where
+    allauth shows one (it copies its own label there)."""
+    for name, label in labels.items():
+        field = form.fields[name]
+        field.label = label
+        if "placeholder" in field.widget.attrs:
+            field.widget.attrs["placeholder"] = label
 
 
 class SignUpForm(SignupForm):
@@ -27,6 +53,11 @@ class SignUpForm(SignupForm):
         label=_("Display name"), max_length=DISPLAY_NAME_MAX,
         help_text=_("The name other players see in draws and results, e.g. your first and last name."))
     field_order = ["username", "display_name", "email", "password1", "password2"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labelled(self, username=_("Username"), email=_("Email"), password1=_("Password"),
+                 password2=_("Password (again)"))
 
     def clean_display_name(self) -> str:
         problem = name_problem(self.cleaned_data["display_name"])
@@ -46,6 +77,7 @@ class SignInForm(LoginForm):
         super().__init__(*args, **kwargs)
         self.fields = {("username" if name == "login" else name): field for name, field in self.fields.items()}
         self.fields["username"].label = _("Username or email")
+        labelled(self, password=_("Password"))
 
     def clean_username(self) -> str:
         login = self.cleaned_data["username"].strip()
@@ -75,3 +107,36 @@ class EmailChangeForm(AddEmailForm):
         if current and current.casefold() != new.casefold():
             email_change_notice(request=request, user=self.user, old=current, new=new)
         return super().save(request)
+
+
+class PasswordChangeForm(ChangePasswordForm):
+    """allauth's password change, in our words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labelled(self, oldpassword=_("Your current password"), password1=_("New password"),
+                 password2=_("New password (again)"))
+
+
+class PasswordSetForm(SetPasswordForm):
+    """allauth's first password of an account that has none, in our words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labelled(self, password1=_("Password"), password2=_("Password (again)"))
+
+
+class PasswordResetKeyForm(ResetPasswordKeyForm):
+    """allauth's new password chosen from a reset link, in our words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labelled(self, password1=_("New password"), password2=_("New password (again)"))
+
+
+class ConfirmPasswordForm(ReauthenticateForm):
+    """allauth's asking his password again before a sensitive change, in our words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        labelled(self, password=_("Your password"))

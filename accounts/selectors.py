@@ -59,11 +59,25 @@ def address_language(address: str) -> str | None:
     address = (address or "").strip()
     if not address:
         return None
-    holders = (User.objects.filter(Q(emailaddress__email__iexact=address) | Q(email__iexact=address))
-               .annotate(rank=Max(Case(When(emailaddress__email__iexact=address, emailaddress__verified=True, then=2),
-                                       When(emailaddress__email__iexact=address, then=1), default=0)))
-               .order_by("-rank", "pk").values_list("preferred_language", flat=True))
-    return next(iter(holders[:1]), None)
+    return next(iter(_holders(address).values_list("preferred_language", flat=True)[:1]), None)
+
+
+def address_holder(address: str) -> User | None:
+    """The account that holds ``address``, chosen as :func:`address_language` chooses it (with
+    its player, for his display name); None when no account has it. One query."""
+    address = (address or "").strip()
+    if not address:
+        return None
+    return _holders(address).select_related("player").first()
+
+
+def _holders(address: str):
+    """The accounts holding ``address``: one with it verified first, then one with it among its
+    addresses, then one whose account address it is."""
+    return (User.objects.filter(Q(emailaddress__email__iexact=address) | Q(email__iexact=address))
+            .annotate(rank=Max(Case(When(emailaddress__email__iexact=address, emailaddress__verified=True, then=2),
+                                    When(emailaddress__email__iexact=address, then=1), default=0)))
+            .order_by("-rank", "pk"))
 
 
 def api_tokens_of(user: User) -> list[ApiToken]:

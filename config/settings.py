@@ -423,7 +423,10 @@ AXES_DISABLE_ACCESS_LOG = True
 # the old one stays until the new one is verified.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm", "signup": "accounts.forms.SignUpForm",
-                 "reset_password": "accounts.forms.PasswordResetForm", "add_email": "accounts.forms.EmailChangeForm"}
+                 "reset_password": "accounts.forms.PasswordResetForm", "add_email": "accounts.forms.EmailChangeForm",
+                 "change_password": "accounts.forms.PasswordChangeForm", "set_password": "accounts.forms.PasswordSetForm",
+                 "reset_password_from_key": "accounts.forms.PasswordResetKeyForm",
+                 "reauthenticate": "accounts.forms.ConfirmPasswordForm"}
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
@@ -434,6 +437,11 @@ ACCOUNT_SESSION_REMEMBER = True
 # The sign-in page stays a form for someone signed in (sent there by a page his account cannot
 # open, he may sign in as another); the sign-up page sends him home (accounts/views.py).
 ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
+# allauth names a user by his display name (accounts/adapter.py), never by his username.
+ACCOUNT_USER_DISPLAY = "accounts.adapter.user_display"
+# Confirming it is him again (before a sensitive change) is by his password only: no sign-in code
+# (its pages are not routed, accounts/urls.py).
+ACCOUNT_REAUTHENTICATION_METHODS = ("password",)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Crawford] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = env_int("CRAWFORD_EMAIL_CONFIRMATION_DAYS", 3)

@@ -235,15 +235,17 @@ def test_each_recipient_reads_his_own_language_whatever_the_worker_speaks(korean
                         "dan@example.com": "Your request to become an organiser was refused"}
 
 
-def test_an_account_email_is_in_its_recipients_language_not_the_pages(monkeypatch, django_capture_on_commit_callbacks):
+def test_an_account_email_is_in_its_recipients_language_not_the_pages(monkeypatch, django_capture_on_commit_callbacks,
+                                                                      korean):
     run_tasks_inline(monkeypatch)
     player = PlayerFactory(user__username="yuna", user__email="yuna@example.org", user__preferred_language="ko")
     EmailAddress.objects.create(user=player.user, email="yuna@example.org", verified=True, primary=True)
-    with django_capture_on_commit_callbacks(execute=True):
+    words = {"Choose a new password for your Crawford account": "Crawford 계정의 새 비밀번호를 정하십시오"}
+    with korean(words), django_capture_on_commit_callbacks(execute=True):
         asked = Client().post(reverse("account_reset_password"), {"email": "yuna@example.org"},
                               HTTP_ACCEPT_LANGUAGE="en")
     assert asked.status_code == 302
-    assert "비밀번호 초기화" in mail.outbox[-1].subject  # allauth's own Korean catalog
+    assert mail.outbox[-1].subject == "[Crawford] Crawford 계정의 새 비밀번호를 정하십시오"  # our catalog, not allauth's
 
 
 def test_a_new_account_keeps_the_language_it_signed_up_in(monkeypatch, django_capture_on_commit_callbacks):

@@ -85,7 +85,7 @@ def test_changing_the_password_needs_the_current_one(alice):
     url = reverse("account_change_password")
     wrong = client.post(url, {"oldpassword": "nope", "password1": "a-new-long-password",
                               "password2": "a-new-long-password"})
-    assert wrong.status_code == 200 and "Please type your current password." in wrong.content.decode()
+    assert wrong.status_code == 200 and "This is not your current password." in wrong.content.decode()
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)
     done = client.post(url, {"oldpassword": PASSWORD, "password1": "a-new-long-password",

@@ -54,7 +54,7 @@ def test_sign_up_verify_sign_in_by_email_and_report_a_match(outbox_inline):
     assert player.display_name == "Isaac Newton" and user.email == "isaac@example.org"
     assert "_auth_user_id" not in client.session  # not signed in before the address is verified
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["isaac@example.org"]
-    assert mail.outbox[0].subject.startswith("[Crawford] ") and mail.outbox[0].body.startswith("Hello from Crawford,")
+    assert mail.outbox[0].subject.startswith("[Crawford] ") and mail.outbox[0].body.startswith("Hello Isaac Newton,")
     # The email went through the outbox, and its row keeps no copy of the link once sent.
     row = OutboxTask.objects.get(task="accounts.tasks.account_email_send_task")
     assert row.done_at is not None and row.args == []

@@ -186,8 +186,9 @@ KINDS = [
     ("rulings_notify_task", "appeal_lodged"), ("rulings_notify_task", "committee_named"),
     ("rulings_notify_task", "appeal_decided"),
 ]
-ACCOUNT_SUBJECTS = ["Please Confirm Your Email Address", "Account Already Exists", "Password Reset Email",
-                    "Unknown Account", "A change of your email address was asked", "Please Confirm Your Email Address"]
+ACCOUNT_SUBJECTS = ["Confirm your email address to finish signing up", "You already have a Crawford account",
+                    "Choose a new password for your Crawford account", "No Crawford account has this email address",
+                    "A change of your email address was asked", "Confirm your email address"]
 
 
 def assert_all_links_on(base: str) -> None:

@@ -112,7 +112,7 @@ def signs_up_and_verifies(page) -> None:
     expect(page.get_by_text(f"Is {EMAIL} your email address?")).to_be_visible()
     screenshot(page, "verify.png")
     page.get_by_role("button", name="Confirm").click()
-    expect(page.get_by_role("status")).to_contain_text(f"You have confirmed {EMAIL}.")
+    expect(page.get_by_role("status")).to_contain_text(f"{EMAIL} is confirmed.")
 
 
 def enters(page, event: Tournament) -> None:
