@@ -16,6 +16,10 @@ class User(AbstractUser):
         ORGANISER = "organiser", gettext_lazy("Organiser")
 
     class Language(models.TextChoices):
+        # No language of his own: his pages speak what his browser asks for (Accept-Language,
+        # else the switcher's choice on this browser), his emails the site's language or the one
+        # of the page that sent them (core/i18n.py). Every account starts so.
+        BROWSER = "browser", gettext_lazy("As my browser says")
         # Each language named in itself: whoever reads the list finds his own.
         ENGLISH = "en", "English"
         KOREAN = "ko", "한국어"
@@ -27,9 +31,9 @@ class User(AbstractUser):
     # The user's own choices (his profile: matches.services.profile). What others may see of him
     # is his to choose: his email address and his real name are private unless he shows them.
     # Defaults in the database too: a row written without them (an older migration's state, raw
-    # SQL) is English and private.
-    preferred_language = models.CharField(max_length=8, choices=Language.choices, default=Language.ENGLISH,
-                                          db_default=Language.ENGLISH)
+    # SQL) follows the browser and is private.
+    preferred_language = models.CharField(max_length=8, choices=Language.choices, default=Language.BROWSER,
+                                          db_default=Language.BROWSER)
     email_public = models.BooleanField(default=False, db_default=False,
                                        help_text="his email address is shown on his player page")
     real_name_public = models.BooleanField(default=False, db_default=False,

@@ -23,6 +23,8 @@ from django.apps import apps
 from django.utils.text import capfirst
 from django.utils.translation import get_language_bidi, gettext, gettext_lazy
 
+from core.text import join_list
+
 from . import hooks
 from .hooks import Sentence, Sides
 
@@ -170,7 +172,7 @@ def listing(items: Sequence) -> str:
         return ""
     if len(items) == 1:
         return items[0]
-    return gettext("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
+    return gettext("%(first)s and %(last)s") % {"first": join_list(items[:-1]), "last": items[-1]}
 
 
 def by_who(text: Callable[[], str]) -> Sentence:

@@ -86,7 +86,7 @@ MIDDLEWARE = [
     "core.middleware.LockedMiddleware",
     # PostgreSQL unreachable or restarting: 503 with Retry-After, not a server error.
     "core.middleware.DatabaseUnavailableMiddleware",
-    # A signed-in user without a switcher's choice reads his preferred language (core/i18n.py).
+    # A signed-in user reads the language he chose, before the cookie; signing out clears the cookie (core/i18n.py).
     "core.middleware.UserLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # allauth's: keeps its sign-in stages (a sign-in waiting for its email verification) per request.
@@ -536,14 +536,18 @@ LANGUAGE_CODE = "en"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # The languages a user may prefer (accounts.User.Language): each named in itself.
 LANGUAGES = [("en", "English"), ("ko", "한국어"), ("ar", "العربية"), ("ro", "Română")]
-# The switcher's choice (/i18n/setlang/) lives in this cookie for a year: sent only over HTTPS in
-# production, never read by a script (the JavaScript catalog comes from the server).
+# The switcher's choice (/i18n/setlang/) lives in this cookie for a year, or until he signs out
+# (core.middleware.UserLanguageMiddleware clears it): sent only over HTTPS in production, never read
+# by a script (the JavaScript catalog comes from the server).
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SECURE = not DEBUG
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
-# Dates in each language's own way: templates name a format (date:"DATE_FORMAT", "DATETIME_FORMAT",
-# "YEAR_MONTH_FORMAT"), never spell one out; English keeps the house's "2 Dec 2026" (config/formats).
+# Dates and numbers in each language's own way (config/formats/<language>, over Django's): templates
+# name a format (date:"DATE_FORMAT", "DATETIME_FORMAT", "SHORT_DATE_FORMAT", |datetime_seconds),
+# never spell one out; English keeps the house's "2 Dec 2026". USE_THOUSAND_SEPARATOR stays off:
+# it would group every number a template writes, ids in links included; a figure that wants its
+# thousands grouped asks for it (floatformat:"2g").
 FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -29,7 +29,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .errors import Locked
-from .i18n import language_known
+from .i18n import forget_language, language_known
 from .links import serving
 from .locking import lock_failed
 from .outages import OutageLog
@@ -103,23 +103,33 @@ class DatabaseUnavailableMiddleware:
 
 
 class UserLanguageMiddleware:
-    """A page for a signed-in user is in his preferred language (accounts.User.preferred_language),
-    unless this browser chose one in the switcher (the language cookie, which LocaleMiddleware
-    already followed): the switcher's choice, then the profile's, then Accept-Language. Placed
-    after AuthenticationMiddleware. The API (/api/) answers in the language its client asks for
-    (Accept-Language), signed in or not: the same request gets the same words from any client."""
+    """A page for a signed-in user who chose a language (accounts.User.preferred_language) is in
+    that language, whatever the language cookie says: his choice is his, wherever he signs in; an
+    old cookie on this browser (an earlier visit, someone else's choice) does not outrank it. One
+    who did not choose ("as my browser says") reads what LocaleMiddleware found: the switcher's
+    choice on this browser (the cookie), else Accept-Language. Placed after AuthenticationMiddleware.
+
+    Signing out clears the language cookie: the next visitor on this browser, or he himself signed
+    out, reads what the browser asks for again, not a year-old choice. This is done here, on the
+    response of the request that signed out (Django's ``logout`` leaves ``request.user`` anonymous),
+    rather than in a ``user_logged_out`` receiver or allauth's adapter, which never see the response,
+    and so it holds for every way out (allauth's sign-out page, the admin's).
+
+    The API (/api/) answers in the language its client asks for (Accept-Language), signed in or
+    not: the same request gets the same words from any client."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        signed_in = False
         # A live version poll (an event's /live/, every few seconds from every open page) shows no
         # words: reading the user for it would cost two queries a poll.
-        if (settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and not request.path.startswith("/api/")
-                and not request.path.endswith("/live/")):
+        if not request.path.startswith("/api/") and not request.path.endswith("/live/"):
             try:
                 user = getattr(request, "user", None)
-                code = getattr(user, "preferred_language", None) if user is not None and user.is_authenticated else None
+                signed_in = user is not None and user.is_authenticated
+                code = getattr(user, "preferred_language", None) if signed_in else None
             except Exception as error:
                 if not database_unavailable(error):
                     raise
@@ -129,7 +139,10 @@ class UserLanguageMiddleware:
             if language_known(code) and code != request.LANGUAGE_CODE:
                 translation.activate(code)
                 request.LANGUAGE_CODE = code
-        return self.get_response(request)
+        response = self.get_response(request)
+        if signed_in and not request.user.is_authenticated and settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
+            forget_language(response)
+        return response
 
 
 class RequestOriginMiddleware:

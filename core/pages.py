@@ -19,6 +19,7 @@ from tournaments.draw.errors import DrawError
 
 from .engine_messages import refusal_text, where_text
 from .errors import error_status
+from .text import join_clauses
 
 __all__ = ["error_status", "error_text", "form_errors_text", "form_refuse", "success_redirect"]
 
@@ -60,8 +61,8 @@ def form_errors_text(form) -> str:
     """A bound form's errors as one line (``Field label: message; message``), for a page that shows
     the refusal of a small form above the page rather than on the form itself. A field is named by
     its label, as the person saw it, never by its name in the code."""
-    return "; ".join(f"{form[name].label}: {message}" if name in form.fields else message
-                     for name, errors in form.errors.items() for message in errors)
+    return join_clauses(f"{form[name].label}: {message}" if name in form.fields else message
+                        for name, errors in form.errors.items() for message in errors)
 
 
 def success_redirect(request: HttpRequest, text: str, url: str) -> HttpResponse:

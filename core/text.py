@@ -1,4 +1,4 @@
-"""Text as PostgreSQL can store it.
+"""Text as PostgreSQL can store it, and lists as a reader of each language joins them.
 
 PostgreSQL's ``text`` and ``jsonb`` refuse the NUL character (``\\u0000 cannot be converted to
 text``), and a lone surrogate (``\\ud800``: half of a UTF-16 pair, which a JSON body or a decoder
@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from .errors import DomainError
 
@@ -137,3 +137,27 @@ def name_clean(value: str, *, field: str, refuse: Callable[[str, str], DomainErr
         raise DomainError(gettext("%(field)s: %(message)s") % {"field": field, "message": problem},
                           code="bad_name", field=field)
     return " ".join(unicodedata.normalize("NFC", value).split())
+
+
+def list_separator() -> str:
+    """What separates the items of a list in a sentence, in the active language: ", " in English,
+    Korean and Romanian, "، " (the Arabic comma) in Arabic."""
+    return pgettext("list separator", ", ")
+
+
+def clause_separator() -> str:
+    """What separates the clauses of a sentence (each a list of its own, a reason after another), in
+    the active language: "; " in English, Korean and Romanian, "؛ " (the Arabic semicolon) in Arabic."""
+    return pgettext("clause separator", "; ")
+
+
+def join_list(items) -> str:
+    """``items`` (as text) joined for a person to read in the active language: "Ana, Bob" in
+    English, "Ana، Bob" in Arabic. Empty items are left out."""
+    return list_separator().join(str(item) for item in items if item not in (None, ""))
+
+
+def join_clauses(items) -> str:
+    """``items`` (as text) joined as the clauses of one sentence in the active language: "a; b",
+    Arabic "a؛ b". Empty items are left out."""
+    return clause_separator().join(str(item) for item in items if item not in (None, ""))

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from core.text import search_key
+from core.text import join_list, list_separator, search_key
 
 from .models import Player
 from .selectors.directory import player_label, player_labels, player_resolve
@@ -189,7 +189,7 @@ class PlayerChoiceField(forms.Field):
             raise forms.ValidationError(self.error_messages["no_match"], code="no_match", params={"name": text})
         labels = (player_labels(found.candidates) if found.namesakes
                   else [player_label(player) for player in found.candidates])
-        names = ", ".join(labels) + (", …" if found.count > len(found.candidates) else "")
+        names = join_list(labels) + (list_separator() + "…" if found.count > len(found.candidates) else "")
         if found.namesakes:
             raise forms.ValidationError(self.error_messages["namesakes"], code="namesakes", params={
                 "name": text, "count": found.count, "names": names, "example": labels[-1]})

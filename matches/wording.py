@@ -9,6 +9,7 @@ Registered on ``audit.hooks.sentences`` by :class:`matches.apps.MatchesConfig`.
 
 from __future__ import annotations
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from audit.describe import Sides, data, listing, score, side_name, who
@@ -270,7 +271,7 @@ def merge_sentence(entry, sides: Sides) -> str:
     rating = after.get("rating")
     if isinstance(rating, (int, float)):
         sentence = gettext("%(sentence)s, rating now %(rating)s") % {"sentence": sentence,
-                                                                      "rating": f"{rating:.2f}"}
+                                                                      "rating": number_format(rating, 2)}
     return sentence
 
 

@@ -13,6 +13,7 @@ from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
 from core.bounds import INT_MAX, SMALLINT_MAX
+from core.text import join_list
 from matches.models import MAX_SCORE, Player
 from matches.pickers import PlayerChoiceField, PlayerMultipleChoiceField
 
@@ -229,7 +230,7 @@ class OutcomeFields(forms.Form):
                 fields.append(DetailField(self[name], " ".join(reading)))
             outcomes = [outcome for outcome, needs in OUTCOME_FIELDS.items() if set(needs) & set(names)]
             groups.append(DetailGroup(key, str(heading), " ".join(outcomes),
-                                      ", ".join(str(labels.get(o, o)) for o in outcomes), fields))
+                                      join_list(labels.get(o, o) for o in outcomes), fields))
         return groups
 
     def general_fields(self) -> list[BoundField]:

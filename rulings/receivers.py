@@ -49,7 +49,7 @@ def dispute_sentence(dispute: Dispute) -> str:
     (without the round for a match outside the event's draw)."""
     match = dispute.match
     values = {"match": gettext("%(side0)s v %(side1)s") % {"side0": match.side0.name, "side1": match.side1.name},
-              "date": date_format(timezone.localtime(dispute.created_at), "j M"), "round": dispute_round(dispute)}
+              "date": date_format(timezone.localtime(dispute.created_at), "MONTH_DAY_FORMAT"), "round": dispute_round(dispute)}
     if values["round"] is None:
         return gettext("the dispute on %(match)s, opened on %(date)s") % values
     return gettext("the dispute on %(match)s, round %(round)s, opened on %(date)s") % values

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from core.text import join_clauses
 from tournaments.models import Tournament
 
 
@@ -36,9 +37,9 @@ def division_rules(tournament: Tournament) -> list[tuple[str, str]]:
     """The rules lines of an event with divisions: its divisions and its handicap starts."""
     if not tournament.divisions:
         return []
-    lines = [(_("Divisions"), "; ".join(division_said(d) for d in tournament.divisions))]
+    lines = [(_("Divisions"), join_clauses(division_said(d) for d in tournament.divisions))]
     if tournament.handicaps:
-        lines.append((_("Handicap starts"), "; ".join(handicap_row_said(h) for h in tournament.handicaps)))
+        lines.append((_("Handicap starts"), join_clauses(handicap_row_said(h) for h in tournament.handicaps)))
     else:
         lines.append((_("Handicap starts"), _("none: every match starts at 0-0")))
     return lines

@@ -18,6 +18,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from audit.describe import Sentence, Sides, by_who, data, listing, ltr, need, score, who
 from audit.describe import value as said
 from audit.hooks import Wording
+from core.text import join_clauses, join_list
 from matches.wording import length_said, match_named, with_note
 
 
@@ -93,7 +94,7 @@ def _division_rows(raw: list) -> str:
 
 def _setting_map(raw: dict) -> str:
     """A setting by flight or by round ("main: 5, 7; consolation: 3")."""
-    return "; ".join(f"{said(name)}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for name, v in raw.items())
+    return join_clauses(f"{said(name)}: {join_list(v) if isinstance(v, list) else v}" for name, v in raw.items())
 
 
 def _setting(raw) -> str:

@@ -23,6 +23,7 @@ from clubs.models import Club
 from clubs.pages import club_or_404, club_page_context
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse, success_redirect
+from core.text import join_list
 from tournaments.models import Tournament
 
 from . import selectors, services
@@ -56,7 +57,7 @@ def _render(request, *, tournament=None, club=None, form=None, shown_secret=None
     subscriptions = list(selectors.subscription_list(**target))
     for subscription in subscriptions:
         subscription.host = host_of(subscription.url)
-        subscription.event_labels = ", ".join(str(Subscription.Event(e).label) for e in subscription.events)
+        subscription.event_labels = join_list(Subscription.Event(e).label for e in subscription.events)
     deliveries = list(selectors.delivery_log(**target)[:selectors.LOG_SHOWN])
     for delivery in deliveries:
         delivery.host = host_of(delivery.subscription.url)

@@ -9,12 +9,13 @@ from django.utils.translation import gettext, gettext_lazy
 
 from audit.describe import Sides, data, ltr, who
 from audit.hooks import Wording
+from core.text import join_list
 
 
 def _events(values: dict) -> str:
     names = {"results": gettext("results"), "pairings": gettext("pairings"), "rulings": gettext("rulings")}
     chosen = [names[event] for event in values.get("events") or [] if event in names]
-    return ", ".join(chosen) if chosen else gettext("nothing")
+    return join_list(chosen) if chosen else gettext("nothing")
 
 
 def _values(entry) -> dict:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from core.i18n import languages_of
+from core.i18n import language_of, languages_of
 from core.links import absolute_url
 from core.mail import send_once
 
@@ -35,7 +35,7 @@ def _message(kind: str, object_id: int, reason: str, stamp: str) -> tuple[str, s
             return None
         key = f"crawford:organiser:{request.pk}:{request.status}@{request.decided_at.timestamp():.6f}"
         # A task has no request: the email speaks the language the player chose, not the worker's.
-        with translation.override(request.user.preferred_language or None):
+        with translation.override(language_of(request.user)):
             link = _("See %(path)s") % {"path": absolute_url(reverse("organiser:home"))}
             if request.status == OrganiserRequest.Status.APPROVED:
                 subject = _("You are an organiser now")
@@ -48,7 +48,7 @@ def _message(kind: str, object_id: int, reason: str, stamp: str) -> tuple[str, s
     user = User.objects.get(pk=object_id)
     if not user.email:
         return None
-    with translation.override(user.preferred_language or None):
+    with translation.override(language_of(user)):
         link = _("See %(path)s") % {"path": absolute_url(reverse("organiser:home"))}
         body = _("Your organiser role was withdrawn, for this reason:\n\n%(reason)s") % {"reason": reason}
         subject = _("Your organiser role was withdrawn")

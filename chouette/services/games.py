@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from clubs.models import Club
 from core.errors import Conflict, DomainError
+from core.text import join_clauses, join_list
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
@@ -213,7 +214,7 @@ def _to_amend(items: Sequence[GameToAmend], numbers: Mapping[int, int], rows: Se
     for item in items:
         values = {"game": numbers[item.step], "box": name(item.lineup.box), "captain": name(item.lineup.captain),
                   "was_box": name(item.recorded.box), "was_captain": name(item.recorded.captain),
-                  "crew": ", ".join(name(player) for player in item.lineup.crew) or gettext("nobody")}
+                  "crew": join_list(name(player) for player in item.lineup.crew) or gettext("nobody")}
         if item.code in ("box_changed", "captain_changed", "players_changed"):
             lines.append(gettext("game %(game)d was played by %(was_captain)s as Captain against %(was_box)s in the "
                                  "box; it now falls to %(captain)s as Captain against %(box)s") % values)
@@ -223,7 +224,7 @@ def _to_amend(items: Sequence[GameToAmend], numbers: Mapping[int, int], rows: Se
     first = items[0]
     return Conflict(
         gettext("This correction changes who plays later games. Amend them with it: %(games)s.") % {
-            "games": "; ".join(lines)},
+            "games": join_clauses(lines)},
         code="later_games_to_amend", game=numbers[first.step], step=rows[first.step].number, reason=first.code,
         games=[{"game": numbers[item.step], "step": rows[item.step].number, "reason": item.code,
                 "box": name(item.lineup.box), "captain": name(item.lineup.captain),

@@ -51,7 +51,9 @@ class ProfileUpdateSerializer(StrictInputSerializer):
                                     help_text="ISO 3166-1 alpha-2 code (GB, KR, RO...), or empty to say none")
     preferred_language = serializers.ChoiceField(
         choices=LANGUAGES.choices, required=False,
-        error_messages={"invalid_choice": gettext_lazy("“{input}” is not a language Crawford speaks: en, ko, ar or ro")},
+        help_text="browser (as his browser says: the client's Accept-Language), en, ko, ar or ro",
+        error_messages={"invalid_choice": gettext_lazy("“{input}” is not a language Crawford speaks: en, ko, ar or ro, "
+                                                       "or browser to follow the browser's")},
     )
     email_public = serializers.BooleanField(required=False)
     real_name_public = serializers.BooleanField(required=False)

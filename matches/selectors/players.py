@@ -53,7 +53,7 @@ class RatingCorrection:
     @property
     def sentence(self) -> str:
         """The correction as the player's history says it, in the active language."""
-        values = {"day": formats.date_format(timezone.localtime(self.on), "j M"), "opponent": self.opponent,
+        values = {"day": formats.date_format(timezone.localtime(self.on), "MONTH_DAY_FORMAT"), "opponent": self.opponent,
                   "was": formats.number_format(self.was, 1),
                   "now": "" if self.now is None else formats.number_format(self.now, 1)}
         if self.kind == "removed":

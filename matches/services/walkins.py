@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from core.text import join_list, list_separator
+
 from .. import errors
 from ..models import Player, PlayerInvitation
 from ..selectors.directory import CANDIDATES_SHOWN, NAMESAKES_READ, player_labels, player_named, player_namesakes
@@ -41,7 +43,7 @@ def _known_emails(players: list[Player]) -> dict[int, set[str]]:
 
 
 def _listed(labels: list[str], count: int) -> str:
-    return ", ".join(labels[:CANDIDATES_SHOWN]) + (", …" if count > CANDIDATES_SHOWN else "")
+    return join_list(labels[:CANDIDATES_SHOWN]) + (list_separator() + "…" if count > CANDIDATES_SHOWN else "")
 
 
 @transaction.atomic

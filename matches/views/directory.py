@@ -12,6 +12,7 @@ from django.urls import path
 from django.views.decorators.http import require_GET
 
 from .. import hooks
+from ..countries import country_name
 from ..forms.directory import DirectoryFilterForm
 from ..selectors.directory import player_directory
 
@@ -31,7 +32,8 @@ def directory(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/directory.html", {
         "form": form,
         "page": page,
-        "rows": [(player, hooks.describe_player(player)) for player in page.object_list],
+        # His country by its name in the reader's language (django-countries), not its code.
+        "rows": [(player, country_name(player.country), hooks.describe_player(player)) for player in page.object_list],
         "filtered": any(value for name, value in query.items()),
         "query": urlencode(query),
     })

@@ -22,6 +22,7 @@ from audit.selectors import audit_of_match, audit_rows
 from core.engine_words import action_text, ending_text
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse
+from core.text import join_list
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 
@@ -116,7 +117,7 @@ def match_list_rows(matches, player: Player | None) -> list[MatchRow]:
                 if player.pk in (side.player_a_id, side.player_b_id):
                     my_side = index
         pending = match.pending_reports
-        reported = ", ".join(_score_text(r.score0, r.score1) for r in pending)
+        reported = join_list(_score_text(r.score0, r.score1) for r in pending)
         rows.append(MatchRow(
             match=match, my_side=my_side, score=_score_text(match.score0, match.score1), reported=reported,
             waiting_for_me=my_side is not None and any(r.side == 1 - my_side for r in pending),

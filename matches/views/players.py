@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -14,7 +15,7 @@ from django.utils import formats
 from django.utils.translation import gettext, ngettext
 
 from core.errors import DomainError
-from core.i18n import remember_language
+from core.i18n import forget_language, remember_language
 from core.pages import error_status, form_refuse, success_redirect
 
 from .. import hooks
@@ -113,8 +114,13 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
             else:
                 url = reverse("matches:player", args=[saved.pk]) if saved else reverse("matches:profile")
                 response = success_redirect(request, gettext("Your profile is saved."), url)
-                # The language chosen here is this browser's choice too, as the switcher's is (core/i18n.py).
-                remember_language(response, form.cleaned_data.get("preferred_language"))
+                # The language chosen here is this browser's choice too, as the switcher's is; "as my
+                # browser says" lets Accept-Language speak again (core/i18n.py).
+                chosen = form.cleaned_data.get("preferred_language")
+                if chosen == get_user_model().Language.BROWSER:
+                    forget_language(response)
+                else:
+                    remember_language(response, chosen)
                 return response
         else:
             status = 400

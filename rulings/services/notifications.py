@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from core.i18n import language_of
 from core.links import absolute_url
 from core.mail import send_once
 from matches.models import Match
@@ -32,7 +33,7 @@ Recipients = dict[str, str]
 
 def _add(recipients: Recipients, user) -> None:
     if user is not None and user.email:
-        recipients[user.email] = getattr(user, "preferred_language", "") or settings.LANGUAGE_CODE
+        recipients[user.email] = language_of(user)
 
 
 def _party_emails(match: Match) -> Recipients:

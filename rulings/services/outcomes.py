@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from core.engine_messages import refusal_text
 from core.errors import Conflict, DomainError
+from core.text import join_list
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from engine.errors import EngineError
@@ -57,7 +58,7 @@ def _stands(context: RulingContext):
     live = [r for r in live_reports(match) if r.side is not None]
     if "score" not in params:
         if match.status == Match.Status.DISPUTED and live:
-            claimed = ", ".join(f"{r.score0}-{r.score1}" for r in live)
+            claimed = join_list(f"{r.score0}-{r.score1}" for r in live)
             raise errors.bad_ruling("score", _("the reports disagree (%(claimed)s): say which result stands") % {
                 "claimed": claimed})
         return {}, before, result_state(match)
@@ -69,7 +70,7 @@ def _stands(context: RulingContext):
         return {"score": list(claim.score)}, before, result_state(match)
     report = next((r for r in live if r.score == claim.score), None)
     if report is None:
-        claimed = ", ".join(f"{r.score0}-{r.score1}" for r in live) or _("none")
+        claimed = join_list(f"{r.score0}-{r.score1}" for r in live) or _("none")
         raise errors.bad_ruling("score", _("%(score)s is not a reported result of this match (reported: %(claimed)s); "
                                            "to set another, correct the score") % {
             "score": f"{claim.score[0]}-{claim.score[1]}", "claimed": claimed})

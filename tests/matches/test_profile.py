@@ -42,12 +42,13 @@ def _unchanged(player: Player) -> None:
     player.user.refresh_from_db()
     assert (player.display_name, player.country) == ("Dana", "GB")
     user = player.user
-    assert (user.preferred_language, user.email_public, user.real_name_public) == ("en", False, False)
+    assert (user.preferred_language, user.email_public, user.real_name_public) == ("browser", False, False)
     assert not AuditEntry.objects.filter(action="player.profile_updated", actor_id=user.pk).exists()
 
 
 def test_the_languages_a_user_may_prefer_are_the_four_and_settings_list_them():
-    assert [code for code, _ in User.Language.choices] == ["en", "ko", "ar", "ro"]
+    # First "as my browser says", every account's beginning (accounts.User.Language).
+    assert [code for code, _ in User.Language.choices] == ["browser", "en", "ko", "ar", "ro"]
     assert [code for code, _ in settings.LANGUAGES] == ["en", "ko", "ar", "ro"]
 
 
@@ -66,7 +67,8 @@ def test_the_page_shows_the_profile_and_saves_it(client, dana):
     assert (dana.display_name, dana.country) == ("Dana Ro", "RO")
     assert (dana.user.preferred_language, dana.user.email_public, dana.user.real_name_public) == ("ro", True, False)
     entry = AuditEntry.objects.get(action="player.profile_updated", actor_id=dana.user.pk)
-    assert entry.before == {"display_name": "Dana", "country": "GB", "preferred_language": "en", "email_public": False}
+    assert entry.before == {"display_name": "Dana", "country": "GB", "preferred_language": "browser",
+                            "email_public": False}
     assert describe(entry) == ("Dana changed his profile: display name, country, preferred language and whether "
                                "the email address is shown.")
     assert "dana@example.com" not in str(entry.before) + str(entry.after)
@@ -149,7 +151,7 @@ def test_the_service_takes_lower_case_codes_and_changes_only_what_is_given(dana)
 def test_the_api_reads_and_changes_the_own_profile(dana):
     api = client_for(dana.user)
     data = api.get(URL).data
-    assert data == {"player": dana.pk, "display_name": "Dana", "country": "GB", "preferred_language": "en",
+    assert data == {"player": dana.pk, "display_name": "Dana", "country": "GB", "preferred_language": "browser",
                     "email_public": False, "real_name_public": False}
     response = api.patch(URL, {"country": "KR", "real_name_public": True}, format="json")
     assert response.status_code == 200

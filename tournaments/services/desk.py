@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError
 from core.locking import locked_rows
-from core.text import search_key
+from core.text import join_list, list_separator, search_key
 from matches.models import Match, Player
 from matches.selectors.directory import player_labels, players_named
 from matches.services.guests import NAME_MAX, player_create_guest
@@ -135,7 +135,7 @@ def _namesakes_text(name: str, found) -> str:
     be written to be told apart (``player_labels``: his country and club, his place among those
     alike)."""
     labels = player_labels(found.candidates)
-    listed = ", ".join(labels) + (", …" if found.count > len(labels) else "")
+    listed = join_list(labels) + (list_separator() + "…" if found.count > len(labels) else "")
     return _("several players are called %(name)s: %(players)s. Write the one you mean as he is listed (such as "
              "“%(example)s”), or enter him from the player picker") % {"name": name, "players": listed,
                                                                        "example": labels[-1]}

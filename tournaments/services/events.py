@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from core.text import name_clean
+from core.text import join_clauses, name_clean
 from engine import clocks
 from tournaments import errors, formats, hosts
 from tournaments.draw import DrawError
@@ -535,7 +535,7 @@ def tournament_finish(*, tournament_id: int, user) -> Tournament:
     blockers = finish_blockers(tournament)
     if blockers:
         raise errors.event_unfinished(
-            gettext("the event cannot be finished yet: %(reasons)s") % {"reasons": "; ".join(blockers)})
+            gettext("the event cannot be finished yet: %(reasons)s") % {"reasons": join_clauses(blockers)})
     _set_status(tournament, Tournament.Status.FINISHED, "tournament.finished", user)
     return tournament
 

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text
+from core.text import join_list
 from engine.errors import EngineError
 from matches.models import MAX_SCORE, Match
 from matches.services.reporting import claim_make, match_confirm, match_override
@@ -180,7 +181,7 @@ def desk_paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if created:
         parts.append(ngettext("%(count)d new guest player is created and entered: %(names)s.",
                               "%(count)d new guest players are created and entered: %(names)s.", created)
-                     % {"count": created, "names": ", ".join(line.name for line in pasted.created)})
+                     % {"count": created, "names": join_list(line.name for line in pasted.created)})
     messages.success(request, " ".join(parts))
     return redirect(_desk_url(tournament))
 

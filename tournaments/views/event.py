@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
+from core.text import join_clauses, join_list
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
 from tournaments import formats, services
@@ -97,10 +98,10 @@ def _rules(tournament: Tournament) -> list[tuple[str, str]]:
     """The published rules as (term, description) lines."""
     lengths = tournament.lengths or {}
     if lengths:
-        shown = "; ".join(
+        shown = join_clauses(
             _("%(flight)s: %(lengths)s points") % {
                 "flight": flight_title(name),
-                "lengths": ", ".join(str(n) for n in value) if isinstance(value, list) else str(value)}
+                "lengths": join_list(value) if isinstance(value, list) else str(value)}
             for name, value in lengths.items()
         )
     else:
