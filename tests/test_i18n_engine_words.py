@@ -296,7 +296,9 @@ def played():
 
 
 def _reader(user, lang: str) -> Client:
-    user.preferred_language = lang
+    # The account follows its browser, so the cookie the switcher sets picks the page's language
+    # (an account's own choice would outrank it, and the English reading below needs the switch).
+    user.preferred_language = "browser"
     user.save(update_fields=["preferred_language"])
     client = Client()
     client.force_login(user)
