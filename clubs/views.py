@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
+from core.text import isolate
 from matches.models import Player
 from matches.services.matches import match_create, match_rules, player_for_user
 
@@ -339,7 +340,8 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error),
                              match_form=form)
-    return success_redirect(request, _("%(side0)s v %(side1)s is on.") % {"side0": match.side0.name, "side1": match.side1.name},
+    return success_redirect(request, _("%(side0)s v %(side1)s is on.") % {
+        "side0": isolate(match.side0.name), "side1": isolate(match.side1.name)},
                             reverse("matches:detail", args=[match.pk]))
 
 

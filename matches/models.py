@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.text import SEARCH_KEY_MAX, search_key
+from core.text import SEARCH_KEY_MAX, isolate, search_key
 from engine.match import MatchRules, PenaltyAt
 
 from . import hooks
@@ -336,7 +336,7 @@ class Match(models.Model):
         if self.length:
             return _("%(side0)s v %(side1)s, %(length)s-point match") % {
                 "side0": self.side0, "side1": self.side1, "length": self.length}
-        return _("%(side0)s v %(side1)s, money session") % {"side0": self.side0, "side1": self.side1}
+        return _("%(side0)s v %(side1)s, money session") % {"side0": isolate(self.side0), "side1": isolate(self.side1)}
 
     @property
     def is_money(self) -> bool:

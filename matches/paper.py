@@ -32,6 +32,8 @@ from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from core.text import isolate
+
 #: ``?paper=`` -> the page size (portrait; the draw sheet turns it landscape).
 PAPERS = {"a4": A4, "letter": LETTER}
 DEFAULT_PAPER = "a4"
@@ -298,7 +300,7 @@ def _scoresheet_body(sheet: Scoresheet) -> Callable[[Canvas, float, float, float
 
 def scoresheet_pages(sheets: Sequence[Scoresheet]) -> list[Page]:
     """One page per match."""
-    return [Page(_("Scoresheet: %(a)s v %(b)s") % {"a": s.names[0], "b": s.names[1]},
+    return [Page(_("Scoresheet: %(a)s v %(b)s") % {"a": isolate(s.names[0]), "b": isolate(s.names[1])},
                  " \u00b7 ".join(part for part in (s.context, s.reference) if part), _scoresheet_body(s))
             for s in sheets]
 

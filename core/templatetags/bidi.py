@@ -6,12 +6,18 @@ as "3-5"); isolated in its own left-to-right span it stays as written.
     {% load bidi %}
     {{ match.score0 }}-{{ match.score1 }}       ->  {{ score|ltr }}
     <td>{{ play|ltr }}</td>
+
+A name placed inside a sentence (``{% blocktranslate with who=entry.name|isolate %}``) is kept
+apart from the names and numbers beside it by :func:`core.text.isolate`: in an Arabic page two
+Latin names side by side ("سجّل Olga Ana") otherwise read as one run.
 """
 
 from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
+
+from core.text import isolate as isolate_name
 
 register = template.Library()
 
@@ -21,3 +27,11 @@ def ltr(value) -> str:
     """``value`` (escaped) in a ``<bdi dir="ltr">``: isolated from the text around it and read
     left to right whatever the page's direction."""
     return format_html('<bdi dir="ltr">{}</bdi>', value)
+
+
+@register.filter
+def isolate(value) -> str:
+    """``value``, a name, as it stands inside a sentence (:func:`core.text.isolate`): between the
+    Unicode isolates in a right-to-left page, or when it holds a right-to-left letter. Plain text
+    (the page escapes it), so it is safe in a ``<title>`` and an attribute too."""
+    return isolate_name(value)
