@@ -15,6 +15,7 @@ Latin names side by side ("سجّل Olga Ana") otherwise read as one run.
 from __future__ import annotations
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.html import format_html
 
 from core.text import isolate as isolate_name
@@ -35,3 +36,30 @@ def isolate(value) -> str:
     Unicode isolates in a right-to-left page, or when it holds a right-to-left letter. Plain text
     (the page escapes it), so it is safe in a ``<title>`` and an attribute too."""
     return isolate_name(value)
+
+
+#: The minus sign (U+2212), not the hyphen-minus: the width of the plus, and read as a sign.
+MINUS = "\u2212"
+
+
+@register.filter(is_safe=True)
+def signed(value, places=None) -> str:
+    """A difference with its sign, read left to right in a page of any direction: "+3", "0",
+    "−2" (the minus sign U+2212), so that an Arabic table does not show "2−". ``places``: the
+    decimals to show, as ``floatformat`` writes them in the page's language (``{{ change|signed:2 }}``);
+    a whole number without. A value that is not a number is shown as it is, isolated."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return ltr(value)
+    size = floatformat(abs(number), places) if places is not None else str(abs(int(number)))
+    if size.strip("0.,\u066b\u0660") == "":  # nothing but zeros, in any digits: no sign
+        return ltr(size)
+    return ltr(f"{MINUS if number < 0 else '+'}{size}")
+
+
+@register.filter(is_safe=True)
+def rank(place, shared=False) -> str:
+    """A place in standings, "=4" when it is shared with another (a tie), read left to right in a
+    page of any direction, so that an Arabic table does not show "4=": ``{{ r.place|rank:r.shared }}``."""
+    return ltr(f"={place}" if shared else place)
