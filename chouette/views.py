@@ -31,6 +31,7 @@ from clubs.pages import club_or_404, club_page_context, require_manager, require
 from clubs.permissions import MANAGERS, club_role
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
+from core.text import isolate
 
 from . import selectors, services
 from .forms import ChouetteRulesForm, ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
@@ -193,7 +194,8 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
     game = after.games[0]
     box, captain = after.lineup[0], after.lineup[1]
     text = gettext("Game %(number)s: %(result)s. Next: %(box)s is the Box, %(captain)s the Captain.") % {
-        "number": game.number, "result": game.result_label, "box": box.display_name, "captain": captain.display_name}
+        "number": game.number, "result": game.result_label, "box": isolate(box.display_name),
+        "captain": isolate(captain.display_name)}
     return success_redirect(request, text, _table_url(club, session))
 
 

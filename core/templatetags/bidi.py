@@ -45,7 +45,7 @@ MINUS = "\u2212"
 @register.filter(is_safe=True)
 def signed(value, places=None) -> str:
     """A difference with its sign, read left to right in a page of any direction: "+3", "0",
-    "−2" (the minus sign U+2212), so that an Arabic table does not show "2−". ``places``: the
+    "\u22122" (the minus sign U+2212), so that an Arabic table does not show the minus after the 2. ``places``: the
     decimals to show, as ``floatformat`` writes them in the page's language (``{{ change|signed:2 }}``);
     a whole number without. A value that is not a number is shown as it is, isolated."""
     try:

@@ -21,6 +21,7 @@ from audit.describe import ltr
 from audit.selectors import audit_of_match, audit_rows
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse
+from core.text import isolate
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 
@@ -208,7 +209,7 @@ def _moment_text(match: Match, game: Game, moment) -> str:
     if action.side is None:
         return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action.describe()}
     return gettext("move %(move)s, %(name)s: %(action)s") % {
-        "move": moment.frame.move, "name": match.sides[action.side].name, "action": action.describe()}
+        "move": moment.frame.move, "name": isolate(match.sides[action.side].name), "action": action.describe()}
 
 
 def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",
