@@ -145,7 +145,7 @@ def test_the_new_event_form_asks_each_flight_its_lengths_in_words_and_labels_no_
     ({}, {}),  # every field empty: the default length
 ])
 def test_the_lengths_typed_per_flight_are_kept_in_the_apis_shape(client, olga, fields, lengths):
-    data = {**new_event_data(consolation_rounds="1", last_chance="on", lengths_consolation=""), **fields}
+    data = {**new_event_data(consolation_rounds="1", last_chance="on", lengths_main="", lengths_consolation=""), **fields}
     response = login(client, olga).post(url("new"), {key: value for key, value in data.items() if value != ""})
     assert response.status_code == 302, text(response)
     assert Tournament.objects.get().lengths == lengths
@@ -153,7 +153,7 @@ def test_the_lengths_typed_per_flight_are_kept_in_the_apis_shape(client, olga, f
 
 @pytest.mark.parametrize("changes,message", [
     ({"lengths_main": "five"}, "write whole numbers, one length or one per round, e.g. 5 5 7 9"),
-    ({"format": "swiss", "lengths": ""}, "consolation flights are for single elimination"),
+    ({"format": "swiss", "lengths_consolation": ""}, "consolation flights are for single elimination"),
     ({"lengths_losers": "7"}, "a single elimination reads only Main flight, Consolation flight, Last-chance flight"),
     ({"name": ""}, "This field is required"),
 ])
