@@ -9,9 +9,12 @@ Needs /usr/bin/chromium (see test_report_flow for the browser's set-up).
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
 
 from rulings.services.disputes import dispute_open
-from tests.e2e.test_report_flow import chromium, new_page, sign_in
+from tests.e2e.test_report_flow import chromium, new_page
 from tests.factories import MatchFactory, PlayerFactory, UserFactory
 from tests.tournaments.factories import drawn, play, player
 from tournaments.models import Pairing, Tournament
@@ -63,11 +66,15 @@ def pages(olga_organiser) -> dict[str, str]:
     for key in ("swiss-1-1", "swiss-1-2"):
         match = Pairing.objects.select_related("match__side0__player_a").get(tournament=tournament, key=key).match
         play(tournament, key, match.side0.player_a, loser_points=match.length - 2)
-    anna = PlayerFactory(user=UserFactory(username="anna"), display_name="Anna Lee")
-    bob = PlayerFactory(user=UserFactory(username="bob"), display_name="Bob Stone")
+    # Anna reads the site in Arabic: her profile's language, which outranks any cookie.
+    anna = PlayerFactory(user=UserFactory(username="annalee", preferred_language="ar"), display_name="Anna Lee")
+    bob = PlayerFactory(user=UserFactory(username="bobstone"), display_name="Bob Stone")
     match = MatchFactory(length=7, side0__player_a=anna, side1__player_a=bob)
     dispute = dispute_open(match_id=match.pk, user=match.side0.player_a.user, category="conduct", statement="Loud.")
-    return {"standings": f"/tournaments/{tournament.pk}/standings/", "dispute": f"/rulings/disputes/{dispute.pk}/"}
+    client = Client()
+    client.force_login(anna.user)  # her session, handed to the browser
+    return {"standings": reverse("tournaments:standings", args=[tournament.pk]), "dispute": f"/rulings/disputes/{dispute.pk}/",
+            "session": client.cookies[settings.SESSION_COOKIE_NAME].value}
 
 
 @pytest.fixture
@@ -78,8 +85,7 @@ def olga_organiser():
 def test_arabic_standings_and_a_dispute_header_read_as_written_at_390_px(live_server, pages):
     with chromium() as browser:
         page = new_page(browser, live_server.url)
-        sign_in(page, "anna")
-        page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": pages["session"], "url": live_server.url}])
         page.goto(pages["standings"])
         rows = page.evaluate(STANDINGS_JS)
         standings_width = page.evaluate(WIDTH_JS)
