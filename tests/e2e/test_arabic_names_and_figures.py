@@ -24,18 +24,19 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 WIDTH = 390
 FSI, PDI, MINUS = "\u2068", "\u2069", "\u2212"
 
-#: Each standings row's place and points difference: the isolating element's text and direction,
-#: and where its first and last characters are drawn (their left edges).
+#: Each standings row's place and points difference: its text, the direction of the element that
+#: holds it and whether that element isolates it, and where its first and last characters are drawn.
 STANDINGS_JS = """() => {
-  const drawn = (el) => {
-    const node = el.firstChild, range = document.createRange();
+  const drawn = (cell) => {
+    const node = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT).nextNode(), range = document.createRange();
     const at = (i) => { range.setStart(node, i); range.setEnd(node, i + 1); return range.getBoundingClientRect().left; };
-    return {text: el.textContent, direction: getComputedStyle(el).direction, first: at(0),
-            last: at(node.data.length - 1)};
+    return {text: cell.textContent.trim(), direction: getComputedStyle(node.parentElement).direction,
+            isolated: node.parentElement !== cell && getComputedStyle(node.parentElement).unicodeBidi === "isolate",
+            first: at(0), last: at(node.data.length - 1)};
   };
   return [...document.querySelectorAll("table.standings tbody tr")].map((row) => {
     const cells = row.querySelectorAll("td");
-    return {place: drawn(cells[0].querySelector("bdi")), difference: drawn(cells[cells.length - 1].querySelector("bdi"))};
+    return {place: drawn(cells[0]), difference: drawn(cells[cells.length - 1])};
   });
 }"""
 
@@ -105,7 +106,7 @@ def test_arabic_standings_and_a_dispute_header_read_as_written_at_390_px(live_se
     for row in rows:
         for figure in (row["place"], row["difference"]):
             # Read left to right inside the right-to-left table: the sign is drawn left of the digit.
-            assert figure["direction"] == "ltr" and figure["first"] < figure["last"], figure
+            assert figure["direction"] == "ltr" and figure["isolated"] and figure["first"] < figure["last"], figure
 
     assert header["direction"] == "rtl"
     first, second = header["spans"]
