@@ -30,11 +30,12 @@ def ltr(value) -> str:
     return format_html('<bdi dir="ltr">{}</bdi>', value)
 
 
-@register.filter
+@register.filter(is_safe=True)
 def isolate(value) -> str:
     """``value``, a name, as it stands inside a sentence (:func:`core.text.isolate`): between the
-    Unicode isolates in a right-to-left page, or when it holds a right-to-left letter. Plain text
-    (the page escapes it), so it is safe in a ``<title>`` and an attribute too."""
+    Unicode isolates in a right-to-left page, or when it holds a right-to-left letter. Characters,
+    not markup: the page escapes the name as before (a name already safe stays so), and the isolates
+    work in a ``<title>`` and an attribute too."""
     return isolate_name(value)
 
 

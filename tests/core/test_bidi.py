@@ -2,6 +2,7 @@
 
 from django.template import Context, Template
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 
 def test_a_value_is_escaped_and_isolated_left_to_right():
@@ -33,3 +34,8 @@ def test_a_name_is_isolated_in_a_right_to_left_page_and_left_alone_in_a_latin_on
     with translation.override("en"):
         assert render("{{ n|isolate }}", n="Olga") == "Olga"
         assert render("{{ n|isolate }}", n="\u0639\u0644\u064a") == "\u2068\u0639\u0644\u064a\u2069"
+
+
+def test_a_name_already_safe_is_not_escaped_twice():
+    with translation.override("ar"):
+        assert render("{{ n|isolate }}", n=mark_safe("Ana &amp; Bob")) == "\u2068Ana &amp; Bob\u2069"
