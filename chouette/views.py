@@ -60,7 +60,7 @@ def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
     text = error_text(error)
     player = error.details.get("player")
     if isinstance(player, int) and player in names and names[player] not in text:
-        text = gettext("%(name)s: %(message)s") % {"name": names[player], "message": text}
+        text = gettext("%(name)s: %(message)s") % {"name": isolate(names[player]), "message": text}
     step = error.details.get("step")
     if step is not None and error.details.get("game") is not None and error.code != "later_games_to_amend":
         text = gettext("game %(game)s (step %(step)s) would no longer fit: %(message)s") % {
@@ -238,7 +238,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
         session.refresh_from_db()
         return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
                              status=error_status(error))
-    return success_redirect(request, str(text) % {"name": form.chosen_name}, _table_url(club, session))
+    return success_redirect(request, str(text) % {"name": isolate(form.chosen_name)}, _table_url(club, session))
 
 
 @login_required

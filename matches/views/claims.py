@@ -74,7 +74,7 @@ def claim(request: HttpRequest, player_id: int) -> HttpResponse:
     except DomainError as error:
         return _claims_page(request, error=error_text(error), status=error_status(error))
     text = gettext("You claimed to be %(player)s: a director or staff will decide, and you will be told.")
-    return success_redirect(request, text % {"player": made.player.display_name}, reverse("matches:claims"))
+    return success_redirect(request, text % {"player": isolate(made.player.display_name)}, reverse("matches:claims"))
 
 
 def _decided(request: HttpRequest, claim_id: int, decide) -> HttpResponse:

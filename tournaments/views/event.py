@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
+from core.text import isolate
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
 from tournaments import formats, services
@@ -172,7 +173,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                     refused_field(error))
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, _("Event “%(name)s” created. Open the entries when you are ready.")
-                     % {"name": tournament.name})
+                     % {"name": isolate(tournament.name)})
     return redirect(manage_url(tournament))
 
 
@@ -268,7 +269,7 @@ def check_in_act(request: HttpRequest):
     def act(tournament):
         entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=posted_entry(request),
                                         user=request.user)
-        return _("%(name)s is checked in.") % {"name": entrant_name(entry)}
+        return _("%(name)s is checked in.") % {"name": isolate(entrant_name(entry))}
     return act
 
 

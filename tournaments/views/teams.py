@@ -99,7 +99,7 @@ def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse
     except DomainError as error:
         return _team_list_page(request, tournament, form=form, error=error_text(error),
                                status=error_status(error))
-    messages.success(request, _("%(team)s entered late, as the last seed.") % {"team": team.name})
+    messages.success(request, _("%(team)s entered late, as the last seed.") % {"team": isolate(team.name)})
     return redirect(reverse("tournaments:teams", args=[tournament.pk]))
 
 
@@ -201,7 +201,7 @@ def team_member_remove_page(request: HttpRequest, tournament_id: int, team_id: i
         return _team_page(request, tournament, team, error=error_text(error), status=error_status(error))
     name = next((m.name for m in team.members if m.player_id == player_id), None)
     if name is None:
-        messages.success(request, _("The player has left %(team)s.") % {"team": team.name})
+        messages.success(request, _("The player has left %(team)s.") % {"team": isolate(team.name)})
     else:
         messages.success(request, _("%(player)s has left %(team)s.") % {"player": isolate(name), "team": isolate(team.name)})
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
