@@ -113,19 +113,25 @@ def runs(text: str) -> list[tuple[str, str]]:
     return [(script, chunk) for script, chunk in out]
 
 
+#: The direction isolates a sentence puts around a name (``core.text.isolate``): they decide the
+#: order of the line before it is drawn, and draw nothing themselves (a font has no glyph for them).
+_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+
+
 def _visual(text: str) -> str:
     """``text`` as it is drawn, left to right: a line holding Arabic has its letters joined into
-    their contextual forms (``arabic-reshaper``) and is put in visual order (``python-bidi``),
-    read right to left when its first letter is Arabic; any other line is drawn as it is."""
+    their contextual forms (``arabic-reshaper``) and is put in visual order (``python-bidi``, which
+    keeps each isolated name one run), read right to left when its first letter is Arabic; any
+    other line is drawn as it is. The isolates themselves are left out."""
     if not any(_char_script(char) == "arabic" for char in text):
-        return text
+        return text.translate(_ISOLATES)
     try:
         import arabic_reshaper
         from bidi import get_display
     except ImportError:
-        return text
+        return text.translate(_ISOLATES)
     base = "R" if next((s for s in map(_char_script, text) if s is not None), None) == "arabic" else "L"
-    return get_display(arabic_reshaper.reshape(text), base_dir=base)
+    return get_display(arabic_reshaper.reshape(text), base_dir=base).translate(_ISOLATES)
 
 
 def font_of(text: str) -> str:
