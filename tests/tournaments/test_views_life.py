@@ -108,6 +108,18 @@ def test_the_edit_page_is_prefilled_and_shows_what_stays_with_the_reason(client,
     assert event.name == "New Name" and event.lengths == {"main": [5, 9]}
 
 
+def test_a_swiss_schedule_sent_as_rounds_shows_in_the_main_flight_s_field_and_stays_unless_changed(client, olga):
+    event, _players = drawn(4, organiser=olga, format=Tournament.Format.SWISS, lengths={"rounds": [5, 5, 5]})
+    client.force_login(olga)
+    assert 'name="lengths_main" value="5 5 5"' in text(client.get(url("edit", event)))
+    assert client.post(url("edit", event), {"name": "Same Lengths", "lengths_main": "5 5 5"}).status_code == 302
+    event.refresh_from_db()
+    assert (event.name, event.lengths) == ("Same Lengths", {"rounds": [5, 5, 5]})
+    assert client.post(url("edit", event), {"name": "Same Lengths", "lengths_main": "5 7 9"}).status_code == 302
+    event.refresh_from_db()
+    assert event.lengths == {"main": [5, 7, 9]}
+
+
 def test_the_edit_page_refuses_bad_rules_on_their_field(client, olga):
     event = TournamentFactory(organiser=olga)
     client.force_login(olga)

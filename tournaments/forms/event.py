@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from tournaments.selectors.teams import TeamView
 
 
-
 #: The event form's match-length fields, one per schedule the formats read (each format's
 #: ``length_keys``), by that schedule's name: its field's name, label and help. A Swiss's and a
 #: round robin's ``rounds`` and a double elimination's ``winners`` fall back to the main flight's
