@@ -16,7 +16,7 @@ from django.urls import reverse
 from rulings.services.disputes import dispute_open
 from tests.e2e.test_report_flow import chromium, new_page
 from tests.factories import MatchFactory, PlayerFactory, UserFactory
-from tests.tournaments.factories import drawn, play, player
+from tests.tournaments.factories import drawn, make_organiser, play, player
 from tournaments.models import Pairing, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -114,3 +114,39 @@ def test_arabic_standings_and_a_dispute_header_read_as_written_at_390_px(live_se
     assert (first["before"], first["after"], second["before"], second["after"]) == (FSI, PDI, FSI, PDI), header
     assert first["lines"] == second["lines"] == 1, header
     assert first["left"] > second["right"], header
+
+
+#: The match-length fields the new-event form shows, by name.
+SHOWN_JS = """() => [...document.querySelectorAll("input[data-formats]")]
+  .filter((input) => input.offsetParent !== null).map((input) => input.name)"""
+
+
+@pytest.fixture
+def organiser_session() -> str:
+    client = Client()
+    client.force_login(make_organiser())
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def test_the_new_event_form_shows_the_match_lengths_of_the_format_chosen_in_words(live_server, organiser_session):
+    with chromium() as browser:
+        page = new_page(browser, live_server.url)
+        page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": organiser_session,
+                                   "url": live_server.url}])
+        page.goto(reverse("tournaments:new"))
+        elimination = page.evaluate(SHOWN_JS)
+        page.get_by_label("Format", exact=True).select_option("swiss")
+        swiss = page.evaluate(SHOWN_JS)
+        page.get_by_label("Format", exact=True).select_option("double_elimination")
+        page.get_by_label("Match lengths of the losers' bracket", exact=True).fill("5 7")
+        page.get_by_label("Format", exact=True).select_option("round_robin")
+        filled = page.evaluate(SHOWN_JS)
+        visible_text = page.locator("form.stacked").inner_text()
+        width = page.evaluate(WIDTH_JS)
+        page.context.close()
+
+    assert elimination == ["lengths_main", "lengths_consolation", "lengths_last_chance", "lengths_playoff"]
+    assert swiss == ["lengths_main", "lengths_playoffs"]
+    assert filled == ["lengths_main", "lengths_losers"]  # a field already filled stays in sight
+    assert "Token" not in visible_text  # the hidden token field has no label
+    assert width["scrollWidth"] <= WIDTH, width

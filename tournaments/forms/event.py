@@ -62,10 +62,20 @@ def parse_lengths(text: str):
     return lengths if len(lengths) > 1 else lengths[0]
 
 
+def length_formats(key: str) -> list[str]:
+    """The formats (``Tournament.Format`` values) that read the schedule ``key`` (under its own
+    name or, for the main flight's, an alias), as their ``length_keys`` say."""
+    names = {key, *LENGTH_ALIASES} if key == "main" else {key}
+    found = {event_format.format for event_format in formats.FORMATS.values() if names & set(event_format.length_keys)}
+    return [value for value, _label in Tournament.Format.choices if value in found]
+
+
 def lengths_fields() -> dict[str, forms.Field]:
-    """The match-length fields of the event form (:data:`LENGTH_FIELDS`), by field name."""
-    return {name: forms.CharField(required=False, label=label, help_text=help_text)
-            for name, label, help_text in LENGTH_FIELDS.values()}
+    """The match-length fields of the event form (:data:`LENGTH_FIELDS`), by field name; each
+    says the formats that read it (``data-formats``: the page shows only the chosen format's)."""
+    return {name: forms.CharField(required=False, label=label, help_text=help_text,
+                                  widget=forms.TextInput(attrs={"data-formats": " ".join(length_formats(key))}))
+            for key, (name, label, help_text) in LENGTH_FIELDS.items()}
 
 
 def lengths_initial(lengths: dict | None) -> dict[str, str]:
