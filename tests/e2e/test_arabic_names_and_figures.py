@@ -1,7 +1,8 @@
 """End to end, in Arabic on a phone (390 px): an event's standings show a tied place as "=3" and a
 points difference as "\u22122" (the minus sign drawn left of the digit, as written, not after it), and a
 dispute's header keeps the two Latin names of its match apart, each in its own isolate
-(U+2068 … U+2069), so that they do not read as one run of four words.
+(U+2068 … U+2069), so that they do not read as one run of four words. And the new-event form asks
+the match lengths of each flight of the format chosen in words, not as typed flight keywords.
 
 Needs /usr/bin/chromium (see test_report_flow for the browser's set-up).
 """
