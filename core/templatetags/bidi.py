@@ -48,7 +48,10 @@ def signed(value, places=None) -> str:
     """A difference with its sign, read left to right in a page of any direction: "+3", "0",
     "\u22122" (the minus sign U+2212), so that an Arabic table does not show the minus after the 2. ``places``: the
     decimals to show, as ``floatformat`` writes them in the page's language (``{{ change|signed:2 }}``);
-    a whole number without. A value that is not a number is shown as it is, isolated."""
+    a whole number without. None shows nothing; another value that is not a number is shown as it
+    is, isolated."""
+    if value is None or value == "":
+        return ""
     try:
         number = float(value)
     except (TypeError, ValueError):

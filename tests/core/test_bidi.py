@@ -21,6 +21,7 @@ def test_a_difference_carries_a_true_minus_or_a_plus_and_reads_left_to_right():
     assert render("{{ v|signed:2 }}", v=-1.5) == '<bdi dir="ltr">\u22121.50</bdi>'
     assert render("{{ v|signed:2 }}", v=0.001) == '<bdi dir="ltr">0.00</bdi>'
     assert render("{{ v|signed }}", v="n/a") == '<bdi dir="ltr">n/a</bdi>'
+    assert render("{{ v|signed }}", v=None) == ""
 
 
 def test_a_shared_place_is_written_with_its_equals_sign_first_and_reads_left_to_right():
