@@ -23,7 +23,7 @@ from django.apps import apps
 from django.utils.text import capfirst
 from django.utils.translation import get_language_bidi, gettext, gettext_lazy
 
-from core.text import join_list
+from core.text import isolate, join_list
 
 from . import hooks
 from .hooks import Sentence, Sides
@@ -113,11 +113,46 @@ def describe(entry, sides: Sides | None = None) -> str:
     found = describer_of(entry.action)
     if found is not None:
         try:
-            return as_sentence(found.sentence(entry, tuple(sides) if sides else NO_SIDES))
+            named = tuple(isolate(name) for name in sides) if sides else NO_SIDES
+            return as_sentence(found.sentence(NamesIsolated(entry), named))
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
             pass
     label = found.label if found is not None else _words(entry.action)
     return as_sentence(gettext("%(what)s, by %(who)s") % {"what": label, "who": who(entry)})
+
+
+#: The keys of an entry's ``before`` and ``after`` (and of the dicts and lists inside them) whose
+#: values are names a sentence places: a person's, a side's, a team's, a club night's, an event's,
+#: a division's. Their values reach every describer isolated (:func:`core.text.isolate`), so that
+#: two names side by side in a right-to-left sentence stay two runs; no other value is touched
+#: (codes such as a format or a status are looked up by their raw value).
+NAME_KEYS = frozenset({
+    "name", "names", "sides", "user", "player", "team", "claimant", "source", "target", "winner", "bye",
+    "seeds", "cash_only", "members", "title", "division", "against", "opponent",
+})
+
+
+def _names_isolated(value, named: bool = False):
+    if isinstance(value, dict):
+        return {key: _names_isolated(item, key in NAME_KEYS) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_names_isolated(item, named) for item in value]
+    if named and isinstance(value, str):
+        return isolate(value)
+    return value
+
+
+class NamesIsolated:
+    """An audit entry as its describer reads it: the names in its ``before`` and ``after``
+    (:data:`NAME_KEYS`) isolated; everything else read from the entry itself."""
+
+    def __init__(self, entry):
+        self._entry = entry
+        self.before = _names_isolated(entry.before)
+        self.after = _names_isolated(entry.after)
+
+    def __getattr__(self, name):
+        return getattr(self._entry, name)
 
 
 # --- the pieces every describer uses ----------------------------------------------------------------
@@ -128,7 +163,7 @@ def who(entry) -> str:
     name = getattr(entry, "actor_name", "") or ""
     if getattr(entry, "actor_id", None) is None and name in ("", "system"):
         return gettext("the system")
-    return name
+    return isolate(name)
 
 
 def need(values: dict, key: str):
@@ -162,7 +197,8 @@ def score(value) -> str:
 
 
 def side_name(side, sides: Sides) -> str:
-    return str(sides[side]) if side in (0, 1) else gettext("the director")
+    """The name of side 0 or 1 (isolated, :func:`core.text.isolate`), or "the director"."""
+    return isolate(sides[side]) if side in (0, 1) else gettext("the director")
 
 
 def listing(items: Sequence) -> str:

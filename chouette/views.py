@@ -32,6 +32,7 @@ from clubs.permissions import MANAGERS, club_role
 from core.engine_words import logged_action_text
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
+from core.text import isolate
 
 from . import selectors, services
 from .forms import ChouetteRulesForm, ChouetteStartForm, FullRecordForm, PlayerChoiceForm, QuickResultForm
@@ -60,7 +61,7 @@ def _refusal_text(error: DomainError, names: dict[int, str]) -> str:
     text = error_text(error)
     player = error.details.get("player")
     if isinstance(player, int) and player in names and names[player] not in text:
-        text = gettext("%(name)s: %(message)s") % {"name": names[player], "message": text}
+        text = gettext("%(name)s: %(message)s") % {"name": isolate(names[player]), "message": text}
     step = error.details.get("step")
     if step is not None and error.details.get("game") is not None and error.code != "later_games_to_amend":
         text = gettext("game %(game)s (step %(step)s) would no longer fit: %(message)s") % {
@@ -194,7 +195,8 @@ def chouette_game_record(request: HttpRequest, slug: str, chouette_id: int) -> H
     game = after.games[0]
     box, captain = after.lineup[0], after.lineup[1]
     text = gettext("Game %(number)s: %(result)s. Next: %(box)s is the Box, %(captain)s the Captain.") % {
-        "number": game.number, "result": game.result_label, "box": box.display_name, "captain": captain.display_name}
+        "number": game.number, "result": game.result_label, "box": isolate(box.display_name),
+        "captain": isolate(captain.display_name)}
     return success_redirect(request, text, _table_url(club, session))
 
 
@@ -237,7 +239,7 @@ def _player_action(request: HttpRequest, slug: str, chouette_id: int, service, m
         session.refresh_from_db()
         return _render_table(request, club, session, action_error=_refusal_text(error, _names(state)),
                              status=error_status(error))
-    return success_redirect(request, str(text) % {"name": form.chosen_name}, _table_url(club, session))
+    return success_redirect(request, str(text) % {"name": isolate(form.chosen_name)}, _table_url(club, session))
 
 
 @login_required

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError, NotAllowed
 from core.labels import field_label, field_refusal
+from core.text import isolate
 
 from .labels import CLUB_LABELS, NIGHT_LABELS, SEASON_LABELS
 
@@ -92,7 +93,7 @@ def already_member() -> Conflict:
 
 
 def walk_in_already_member(name: str) -> Conflict:
-    return Conflict(_("%(name)s is already a member of this club") % {"name": name}, code="already_member",
+    return Conflict(_("%(name)s is already a member of this club") % {"name": isolate(name)}, code="already_member",
                     field="name")
 
 
@@ -138,5 +139,5 @@ def already_checked_in() -> Conflict:
 
 def walk_in_role(name: str) -> Conflict:
     return Conflict(_("%(name)s is a walk-in member without an account: he becomes an owner or organiser only "
-                      "once he has claimed his player") % {"name": name}, code="walk_in_role")
+                      "once he has claimed his player") % {"name": isolate(name)}, code="walk_in_role")
 

@@ -164,7 +164,7 @@ def member_list(*, club: Club) -> list[MemberRow]:
 def membership_pending(*, club: Club) -> QuerySet[Membership]:
     """The club's requests to join and invitations, oldest first, users joined (for managers)."""
     return (Membership.objects.filter(club=club).exclude(status=Membership.Status.ACTIVE)
-            .select_related("user", "invited_by").order_by("created_at", "id"))
+            .select_related("user__player", "invited_by__player").order_by("created_at", "id"))
 
 
 def membership_of(*, club: Club, user) -> Membership | None:

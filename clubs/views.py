@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse, success_redirect
+from core.text import isolate
 from matches.models import Player
 from matches.services.matches import match_create, match_rules, player_for_user
 
@@ -54,7 +55,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return render(request, "clubs/new.html", {"form": form}, status=error_status(error))
-    return success_redirect(request, _("Club “%(name)s” created: you are its owner.") % {"name": club.name},
+    return success_redirect(request, _("Club “%(name)s” created: you are its owner.") % {"name": isolate(club.name)},
                             reverse("clubs:detail", args=[club.slug]))
 
 
@@ -141,7 +142,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error, field="username")
         return _render_members(request, club, invite_form=form, status=error_status(error))
-    return success_redirect(request, _("%(name)s is invited.") % {"name": form.cleaned_data["username"]},
+    return success_redirect(request, _("%(name)s is invited.") % {"name": isolate(form.cleaned_data["username"])},
                             reverse("clubs:members", args=[club.slug]))
 
 
@@ -195,7 +196,7 @@ def seasons(request: HttpRequest, slug: str) -> HttpResponse:
     except DomainError as error:
         form_refuse(form, error)
         return _render_seasons(request, club, form=form, status=error_status(error))
-    return success_redirect(request, _("Season “%(name)s” created.") % {"name": season.name},
+    return success_redirect(request, _("Season “%(name)s” created.") % {"name": isolate(season.name)},
                             reverse("clubs:ladder", args=[club.slug, season.pk]))
 
 
@@ -224,7 +225,7 @@ def ladder(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     try:
         if request.POST.get("action") == "delete":
             services.season_delete(club_id=club.pk, season_id=season.pk, user=request.user)
-            return success_redirect(request, _("Season “%(name)s” deleted.") % {"name": season.name},
+            return success_redirect(request, _("Season “%(name)s” deleted.") % {"name": isolate(season.name)},
                                      reverse("clubs:seasons", args=[club.slug]))
         form = SeasonForm(request.POST)
         if not form.is_valid():
@@ -315,7 +316,7 @@ def night_check_in(request: HttpRequest, slug: str, night_id: int) -> HttpRespon
                                            player_id=form.cleaned_data["player"])
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error))
-    return success_redirect(request, _("%(name)s is checked in.") % {"name": check_in.player.display_name},
+    return success_redirect(request, _("%(name)s is checked in.") % {"name": isolate(check_in.player.display_name)},
                             reverse("clubs:night", args=[club.slug, night_row.pk]))
 
 
@@ -339,7 +340,8 @@ def night_match(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     except DomainError as error:
         return _render_night(request, club, night_row, action_error=error_text(error), status=error_status(error),
                              match_form=form)
-    return success_redirect(request, _("%(side0)s v %(side1)s is on.") % {"side0": match.side0.name, "side1": match.side1.name},
+    return success_redirect(request, _("%(side0)s v %(side1)s is on.") % {
+        "side0": isolate(match.side0.name), "side1": isolate(match.side1.name)},
                             reverse("matches:detail", args=[match.pk]))
 
 

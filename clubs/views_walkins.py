@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, form_refuse, success_redirect
+from core.text import isolate
 from matches.forms.walkins import GuestForm
 
 from .models import Membership
@@ -41,11 +42,11 @@ def add_walk_in(request: HttpRequest, slug: str) -> HttpResponse:
     walk_in = membership.walk_in
     name = walk_in.player.display_name
     if membership.status == Membership.Status.INVITED:
-        text = gettext("%(name)s already has an account: he is invited to join the club.") % {"name": name}
+        text = gettext("%(name)s already has an account: he is invited to join the club.") % {"name": isolate(name)}
     elif walk_in.invited:
-        text = gettext("%(name)s is a member, and invited by email to claim his player.") % {"name": name}
+        text = gettext("%(name)s is a member, and invited by email to claim his player.") % {"name": isolate(name)}
     else:
-        text = gettext("%(name)s is a member.") % {"name": name}
+        text = gettext("%(name)s is a member.") % {"name": isolate(name)}
     return success_redirect(request, text, reverse("clubs:members", args=[club.slug]))
 
 

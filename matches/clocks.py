@@ -10,6 +10,7 @@ from django.utils.translation import gettext, ngettext
 from audit.describe import ltr
 from core.errors import DomainError
 from core.labels import field_refusal
+from core.text import isolate
 from engine.clocks import (
     MID_MATCH_REDUCTION_SECONDS,
     ClockError,
@@ -96,8 +97,8 @@ def remaining_text(match: Match, names: tuple[str, str]) -> str:
     if match.clock_remaining0 is None or match.clock_remaining1 is None:
         return ""
     return gettext("Time left: %(side0)s %(time0)s, %(side1)s %(time1)s.") % {
-        "side0": names[0], "time0": clock_time(match.clock_remaining0),
-        "side1": names[1], "time1": clock_time(match.clock_remaining1)}
+        "side0": isolate(names[0]), "time0": clock_time(match.clock_remaining0),
+        "side1": isolate(names[1]), "time1": clock_time(match.clock_remaining1)}
 
 
 def clock_time(seconds: int) -> str:

@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import Conflict, DomainError, NotAllowed, TooMany
+from core.text import isolate
 
 
 def not_a_party() -> NotAllowed:
@@ -26,7 +27,7 @@ def nothing_to_confirm() -> Conflict:
 def side_has_account(name: str) -> NotAllowed:
     """A director confirming for a side that can confirm for itself."""
     return NotAllowed(_("%(name)s has an account and confirms the report himself; a director may enter the result "
-                        "instead") % {"name": name}, code="side_has_account")
+                        "instead") % {"name": isolate(name)}, code="side_has_account")
 
 
 def report_changed(score: tuple[int, int]) -> Conflict:
@@ -160,7 +161,7 @@ def walk_in_known_player(name: str, players: str) -> Conflict:
     """A walk-in named as one existing player, with a country or email that are not his."""
     return Conflict(_("existing players named %(name)s: %(players)s. If the walk-in is this player, leave out the "
                       "country and email or give his own; if he is a different person with the same name, give his "
-                      "country or email and confirm that he is a different person") % {"name": name, "players": players},
+                      "country or email and confirm that he is a different person") % {"name": isolate(name), "players": players},
                     code="namesake_exists", field="name")
 
 
@@ -169,14 +170,14 @@ def walk_in_namesakes(name: str, players: str, example: str) -> Conflict:
     return Conflict(_("existing players named %(name)s: %(players)s. Write the one you mean as he is listed (such as "
                       "“%(example)s”); if the walk-in is a different person with the same name, give his country or "
                       "email and confirm that he is a different person")
-                    % {"name": name, "players": players, "example": example}, code="namesakes_exist", field="name")
+                    % {"name": isolate(name), "players": players, "example": example}, code="namesakes_exist", field="name")
 
 
 def walk_in_namesake_needs_detail(name: str, players: str) -> DomainError:
     """A walk-in confirmed as a different person than the players of his name, without a
     country or email to tell him apart."""
     return DomainError(_("existing players named %(name)s: %(players)s. To enter a different person with this name, "
-                         "give his country or email") % {"name": name, "players": players},
+                         "give his country or email") % {"name": isolate(name), "players": players},
                        code="namesake_needs_detail", field="country")
 
 
@@ -184,7 +185,7 @@ def walk_in_namesake_not_distinct(name: str, players: str, player: str) -> Domai
     """A walk-in confirmed as a different person, with the country and email of one of them."""
     return DomainError(_("existing players named %(name)s: %(players)s. The country and email given are those of "
                          "%(player)s: to enter a different person, give his own country or email")
-                       % {"name": name, "players": players, "player": player},
+                       % {"name": isolate(name), "players": players, "player": isolate(player)},
                        code="namesake_not_distinct", field="country")
 
 
@@ -198,20 +199,20 @@ def invitation_unknown() -> NotFound:
 
 def invitation_used(name: str, yours: bool) -> Conflict:
     if yours:
-        return Conflict(_("you have already claimed %(player)s with this invitation") % {"player": name},
+        return Conflict(_("you have already claimed %(player)s with this invitation") % {"player": isolate(name)},
                         code="invitation_used")
-    return Conflict(_("this invitation to claim %(player)s has already been used") % {"player": name},
+    return Conflict(_("this invitation to claim %(player)s has already been used") % {"player": isolate(name)},
                     code="invitation_used")
 
 
 def invitation_replaced(name: str) -> Conflict:
     return Conflict(_("this invitation to claim %(player)s was replaced by a newer one: use the link in the "
-                      "latest email") % {"player": name}, code="invitation_replaced")
+                      "latest email") % {"player": isolate(name)}, code="invitation_replaced")
 
 
 def invitation_expired(name: str, day: str) -> Conflict:
     return Conflict(_("this invitation to claim %(player)s expired on %(day)s: ask the organiser to invite you "
-                      "again") % {"player": name, "day": day}, code="invitation_expired")
+                      "again") % {"player": isolate(name), "day": day}, code="invitation_expired")
 
 
 def invitation_unverified(address: str) -> NotAllowed:
@@ -222,7 +223,7 @@ def invitation_unverified(address: str) -> NotAllowed:
 
 def player_already_held(name: str) -> Conflict:
     return Conflict(_("%(player)s already belongs to an account: a player is held by one account only")
-                    % {"player": name}, code="player_held")
+                    % {"player": isolate(name)}, code="player_held")
 
 
 def user_holds_player(own: str, count: int) -> Conflict:
@@ -230,13 +231,13 @@ def user_holds_player(own: str, count: int) -> Conflict:
         "you already play as %(player)s, who has %(count)s match on his record: one account cannot hold two "
         "players. Ask staff to merge the two players",
         "you already play as %(player)s, who has %(count)s matches on his record: one account cannot hold two "
-        "players. Ask staff to merge the two players", count) % {"player": own, "count": count},
+        "players. Ask staff to merge the two players", count) % {"player": isolate(own), "count": count},
         code="user_holds_player")
 
 
 def user_player_has_records(own: str) -> Conflict:
     return Conflict(_("you already play as %(player)s, who has entries, chouette games or other records: one "
-                      "account cannot hold two players. Ask staff to merge the two players") % {"player": own},
+                      "account cannot hold two players. Ask staff to merge the two players") % {"player": isolate(own)},
                     code="user_holds_player")
 
 
@@ -247,7 +248,7 @@ def user_holds_a_player() -> Conflict:
 
 def user_claimed_player(own: str) -> Conflict:
     return Conflict(_("you already claimed %(player)s: one account cannot hold two players. Ask staff to "
-                      "merge the two players") % {"player": own}, code="user_holds_player")
+                      "merge the two players") % {"player": isolate(own)}, code="user_holds_player")
 
 
 # --- claims and merges (matches.services.claims) ------------------------------------------------
@@ -294,7 +295,7 @@ def claim_reason_required() -> DomainError:
 def claim_needs_merge(name: str, why: str) -> Conflict:
     return Conflict(_("the claimant already has a player of his own, %(name)s, with %(why)s: the claim cannot simply "
                       "be approved; a staff member must merge the two players instead (Players, Merge)")
-                    % {"name": name, "why": why}, code="claim_needs_merge")
+                    % {"name": isolate(name), "why": why}, code="claim_needs_merge")
 
 
 def claim_changed() -> Conflict:
@@ -322,4 +323,4 @@ def merge_played_each_other(count: int) -> Conflict:
 
 def merge_blocked(name: str) -> Conflict:
     return Conflict(_("%(name)s still has records in events or clubs (an entry, a team, a check-in or a chouette "
-                      "seat) that a merge cannot move; remove them first") % {"name": name}, code="merge_blocked")
+                      "seat) that a merge cannot move; remove them first") % {"name": isolate(name)}, code="merge_blocked")

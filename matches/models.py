@@ -29,7 +29,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_words import ENDING_CHOICES
-from core.text import SEARCH_KEY_MAX, search_key
+from core.text import SEARCH_KEY_MAX, isolate, search_key
 from engine.match import MatchRules, PenaltyAt
 
 from . import hooks
@@ -338,7 +338,7 @@ class Match(models.Model):
         if self.length:
             return _("%(side0)s v %(side1)s, %(length)s-point match") % {
                 "side0": self.side0, "side1": self.side1, "length": self.length}
-        return _("%(side0)s v %(side1)s, money session") % {"side0": self.side0, "side1": self.side1}
+        return _("%(side0)s v %(side1)s, money session") % {"side0": isolate(self.side0), "side1": isolate(self.side1)}
 
     @property
     def is_money(self) -> bool:

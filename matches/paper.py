@@ -32,6 +32,8 @@ from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from core.text import isolate
+
 #: ``?paper=`` -> the page size (portrait; the draw sheet turns it landscape).
 PAPERS = {"a4": A4, "letter": LETTER}
 DEFAULT_PAPER = "a4"
@@ -111,19 +113,25 @@ def runs(text: str) -> list[tuple[str, str]]:
     return [(script, chunk) for script, chunk in out]
 
 
+#: The direction isolates a sentence puts around a name (``core.text.isolate``): they decide the
+#: order of the line before it is drawn, and draw nothing themselves (a font has no glyph for them).
+_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+
+
 def _visual(text: str) -> str:
     """``text`` as it is drawn, left to right: a line holding Arabic has its letters joined into
-    their contextual forms (``arabic-reshaper``) and is put in visual order (``python-bidi``),
-    read right to left when its first letter is Arabic; any other line is drawn as it is."""
+    their contextual forms (``arabic-reshaper``) and is put in visual order (``python-bidi``, which
+    keeps each isolated name one run), read right to left when its first letter is Arabic; any
+    other line is drawn as it is. The isolates themselves are left out."""
     if not any(_char_script(char) == "arabic" for char in text):
-        return text
+        return text.translate(_ISOLATES)
     try:
         import arabic_reshaper
         from bidi import get_display
     except ImportError:
-        return text
+        return text.translate(_ISOLATES)
     base = "R" if next((s for s in map(_char_script, text) if s is not None), None) == "arabic" else "L"
-    return get_display(arabic_reshaper.reshape(text), base_dir=base)
+    return get_display(arabic_reshaper.reshape(text), base_dir=base).translate(_ISOLATES)
 
 
 def font_of(text: str) -> str:
@@ -298,7 +306,7 @@ def _scoresheet_body(sheet: Scoresheet) -> Callable[[Canvas, float, float, float
 
 def scoresheet_pages(sheets: Sequence[Scoresheet]) -> list[Page]:
     """One page per match."""
-    return [Page(_("Scoresheet: %(a)s v %(b)s") % {"a": s.names[0], "b": s.names[1]},
+    return [Page(_("Scoresheet: %(a)s v %(b)s") % {"a": isolate(s.names[0]), "b": isolate(s.names[1])},
                  " \u00b7 ".join(part for part in (s.context, s.reference) if part), _scoresheet_body(s))
             for s in sheets]
 

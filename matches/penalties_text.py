@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from audit.describe import ltr
+from core.text import isolate
 
 from .models import Match, MatchPenalty
 
@@ -29,7 +30,7 @@ def penalty_text(match: Match, penalty: MatchPenalty) -> str:
 def crawford_text(match: Match, penalty: MatchPenalty) -> str:
     """What the penalty means for the next game, led by a semicolon, or ""."""
     if penalty.ended_match:
-        return gettext("; %(opponent)s wins the match") % {"opponent": match.sides[1 - penalty.side].name}
+        return gettext("; %(opponent)s wins the match") % {"opponent": isolate(match.sides[1 - penalty.side].name)}
     if penalty.crawford_next:
         return gettext("; the next game is the Crawford game")
     return ""

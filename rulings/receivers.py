@@ -18,6 +18,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
 from audit import hooks as audit_hooks
+from core.text import isolate
 from matches import hooks
 from tournaments import hooks as event_hooks
 from tournaments.hooks import DeskAlert, DeskItem
@@ -48,7 +49,8 @@ def dispute_sentence(dispute: Dispute) -> str:
     """The dispute as a director names it: "the dispute on Ana v Bob, round 2, opened on 1 Dec"
     (without the round for a match outside the event's draw)."""
     match = dispute.match
-    values = {"match": gettext("%(side0)s v %(side1)s") % {"side0": match.side0.name, "side1": match.side1.name},
+    values = {"match": gettext("%(side0)s v %(side1)s") % {
+                  "side0": isolate(match.side0.name), "side1": isolate(match.side1.name)},
               "date": date_format(timezone.localtime(dispute.created_at), "MONTH_DAY_FORMAT"), "round": dispute_round(dispute)}
     if values["round"] is None:
         return gettext("the dispute on %(match)s, opened on %(date)s") % values

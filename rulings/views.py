@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 from core.engine_words import logged_action_text
 from core.errors import DomainError
 from core.pages import error_status, form_refuse
+from core.text import isolate
 from engine.errors import EngineError
 from engine.ids import position_from_id
 from matches.board import board_svg
@@ -64,6 +65,11 @@ LOG_AROUND = 4
 
 def _side_names(match: Match) -> tuple[str, str]:
     return (match.side0.name, match.side1.name)
+
+
+def _isolated(sides: tuple[str, str]) -> tuple[str, str]:
+    """The sides' names as a sentence places them (core.text.isolate)."""
+    return (isolate(sides[0]), isolate(sides[1]))
 
 
 def _dispute_or_404(dispute_id: int, user) -> DisputeDetail:
@@ -216,7 +222,7 @@ class RulingRow:
 def _ruling_sentence(ruling: Ruling, sides: tuple[str, str]) -> str:
     before = (ruling.changes or {}).get("before") or {}
     confirmed = before.get("score") if before.get("status") == "confirmed" else None
-    return ruling_sentence(ruling.outcome, ruling.params, sides, before_score=confirmed)
+    return ruling_sentence(ruling.outcome, ruling.params, _isolated(sides), before_score=confirmed)
 
 
 def _ruling_form(match: Match, data=None) -> RulingForm:
@@ -352,7 +358,7 @@ def _render_appeal(request: HttpRequest, appeal: Appeal, *, committee_form: Comm
         "members": members,
         "sees_votes": access.sees_votes(appeal, user),
         # Each vote with its replacement ruling as a sentence (a vote to uphold or overturn has none).
-        "votes": [(v, ruling_sentence(v.outcome, v.params, _side_names(match)) if v.outcome else "") for v in votes],
+        "votes": [(v, ruling_sentence(v.outcome, v.params, _isolated(_side_names(match))) if v.outcome else "") for v in votes],
         "ruling_sentence": _ruling_sentence(appeal.ruling, _side_names(match)),
         "my_vote": next((v for v in votes if v.member_id == user.pk), None),
         "committee_form": committee_form or (CommitteeForm() if directs and is_open and not members else None),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from core.text import join_clauses
+from core.text import isolate, join_clauses
 from tournaments.models import Tournament
 
 
@@ -52,4 +52,4 @@ def handicap_said(pairing) -> str:
         return ""
     ahead, other, points = (pairing.top, pairing.bottom, top) if top else (pairing.bottom, pairing.top, bottom)
     return _("%(ahead)s starts %(points)d-0 against %(other)s (division handicap, a match to %(length)d)") % {
-        "ahead": ahead.name, "other": other.name, "points": points, "length": pairing.length}
+        "ahead": isolate(ahead.name), "other": isolate(other.name), "points": points, "length": pairing.length}

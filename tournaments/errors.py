@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from core.engine_messages import DRAW_MESSAGES
 from core.errors import Conflict, DomainError, NotAllowed
 from core.labels import field_label, field_refusal
+from core.text import isolate
 from tournaments.draw import DrawError
 from tournaments.labels import TEAM_LABELS, rule_label, rule_parts
 
@@ -111,7 +112,7 @@ def team_event() -> DomainError:
 
 
 def already_entered(name: str) -> Conflict:
-    return Conflict(_("%(name)s is already entered in this tournament") % {"name": name}, code="already_entered")
+    return Conflict(_("%(name)s is already entered in this tournament") % {"name": isolate(name)}, code="already_entered")
 
 
 def entries_closed() -> Conflict:
@@ -156,7 +157,7 @@ def too_few_entries(count: int, minimum: int) -> Conflict:
 
 
 def already_withdrawn(name: str) -> Conflict:
-    return Conflict(_("%(name)s has already withdrawn") % {"name": name}, code="already_withdrawn")
+    return Conflict(_("%(name)s has already withdrawn") % {"name": isolate(name)}, code="already_withdrawn")
 
 
 def not_a_bracket() -> Conflict:
@@ -247,13 +248,13 @@ def result_built_on(changed: str, dependent: str, why: str, *, key: str | None =
 def finished_built_on(changed: str, event: str, *, key: str) -> Conflict:
     return Conflict(
         _("the result of %(match)s cannot change the bracket of %(event)s: the event is finished; its director "
-          "reopens it first") % {"match": changed, "event": event},
+          "reopens it first") % {"match": changed, "event": isolate(event)},
         code="tournament_finished", match=key,
     )
 
 
 def not_finished(event: str) -> Conflict:
-    return Conflict(_("%(event)s is not finished: only a finished event is reopened") % {"event": event},
+    return Conflict(_("%(event)s is not finished: only a finished event is reopened") % {"event": isolate(event)},
                     code="not_finished")
 
 
@@ -282,7 +283,7 @@ def reentry_refused(reason: str, name: str, **details) -> Conflict:
         "withdrawn": _("%(name)s has withdrawn from the event"),
     }
     message = sentences.get(reason, _("the bracket does not take this re-entry now")) % {"name": name}
-    return Conflict(_("%(name)s cannot re-enter: %(reason)s") % {"name": name, "reason": message},
+    return Conflict(_("%(name)s cannot re-enter: %(reason)s") % {"name": isolate(name), "reason": message},
                     code="reentry_refused", reason=reason, **details)
 
 
@@ -290,13 +291,13 @@ def reentry_bye_taken(name: str, match: str, why: str, *, key: str) -> Conflict:
     # Translators: %(name)s is the player, %(match)s a match ("Round 2, A v B"), %(why)s says why it cannot
     # change now ("has started"); a bye is a place won without playing.
     return Conflict(_("%(name)s cannot re-enter: the bye a re-entry takes feeds %(match)s, which %(why)s")
-                    % {"name": name, "match": match, "why": why}, code="reentry_refused", reason="slot_played_on",
+                    % {"name": isolate(name), "match": match, "why": why}, code="reentry_refused", reason="slot_played_on",
                     match=key)
 
 
 def reentered_loser(name: str) -> Conflict:
     return Conflict(_("%(name)s re-entered the main after losing this match: withdraw the re-entry first, then "
-                      "correct the result") % {"name": name}, code="reentered_loser")
+                      "correct the result") % {"name": isolate(name)}, code="reentered_loser")
 
 
 def forfeit_refused(match: str, *, key: str) -> Conflict:
@@ -348,19 +349,19 @@ def team_name_taken(name: str) -> Conflict:
 
 
 def already_in_team(player: Player, team: str) -> Conflict:
-    return Conflict(_("%(player)s is already in team %(team)s") % {"player": player.display_name, "team": team},
+    return Conflict(_("%(player)s is already in team %(team)s") % {"player": isolate(player.display_name), "team": isolate(team)},
             code="already_in_team", player=player.pk)
 
 
 def not_a_member(player_id, team: Team, name: str | None = None) -> DomainError:
     """``name``: the player's display name when he exists (else his id, as it was sent, is said)."""
-    message = (_("%(name)s is not a member of team %(team)s") % {"name": name, "team": team.name} if name else
-               _("player %(player)s is not a member of team %(team)s") % {"player": player_id, "team": team.name})
+    message = (_("%(name)s is not a member of team %(team)s") % {"name": isolate(name), "team": isolate(team.name)} if name else
+               _("player %(player)s is not a member of team %(team)s") % {"player": player_id, "team": isolate(team.name)})
     return DomainError(message, code="not_a_member", player=player_id if isinstance(player_id, int) else str(player_id))
 
 
 def captain_required(team: Team) -> DomainError:
-    return DomainError(_("the captain cannot leave team %(team)s") % {"team": team.name}, code="captain_required")
+    return DomainError(_("the captain cannot leave team %(team)s") % {"team": isolate(team.name)}, code="captain_required")
 
 
 def bad_board_order(message: str, **details) -> DomainError:
@@ -375,7 +376,7 @@ def bad_round(number) -> DomainError:
 
 def board_order_locked(team: Team, number: int) -> Conflict:
     return Conflict(_("round %(number)d has started: the board order of %(team)s is locked")
-                    % {"number": number, "team": team.name}, code="board_order_locked", round=number)
+                    % {"number": number, "team": isolate(team.name)}, code="board_order_locked", round=number)
 
 
 def members_fixed() -> Conflict:

@@ -43,7 +43,7 @@ def subscription_get(*, subscription_id: int, user) -> Subscription:
 def subscription_list(*, tournament=None, club=None) -> QuerySet[Subscription]:
     """The target's subscriptions, oldest first, with their owners."""
     target = {"tournament": tournament} if tournament is not None else {"club": club}
-    return Subscription.objects.filter(**target).select_related("owner").order_by("created_at", "id")
+    return Subscription.objects.filter(**target).select_related("owner__player").order_by("created_at", "id")
 
 
 def delivery_log(*, subscription: Subscription | None = None, tournament=None, club=None,

@@ -19,6 +19,7 @@ from audit.services import audit_record
 from core.errors import Conflict, DomainError, NotAllowed
 from core.locking import locked_one
 from core.outbox import outbox_enqueue
+from core.text import isolate
 
 from ..models import User
 from ..models_requests import REASON_MAX, STATEMENT_MAX, OrganiserRequest
@@ -52,7 +53,7 @@ def already_decided(request: OrganiserRequest) -> Conflict:
 
 
 def not_an_organiser(user: User) -> Conflict:
-    return Conflict(_("%(name)s is not an organiser") % {"name": user.display_name}, code="not_organiser")
+    return Conflict(_("%(name)s is not an organiser") % {"name": isolate(user.display_name)}, code="not_organiser")
 
 
 def _text(value, *, field: str, limit: int, missing: str) -> str:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from clubs.models import Club
 from core.errors import Conflict, DomainError
-from core.text import join_clauses, join_list
+from core.text import isolate, join_clauses, join_list
 from engine.chouette import (
     ChouetteGame,
     ChouetteSettings,
@@ -212,9 +212,10 @@ def _to_amend(items: Sequence[GameToAmend], numbers: Mapping[int, int], rows: Se
 
     lines = []
     for item in items:
-        values = {"game": numbers[item.step], "box": name(item.lineup.box), "captain": name(item.lineup.captain),
-                  "was_box": name(item.recorded.box), "was_captain": name(item.recorded.captain),
-                  "crew": join_list(name(player) for player in item.lineup.crew) or gettext("nobody")}
+        values = {"game": numbers[item.step], "box": isolate(name(item.lineup.box)),
+                  "captain": isolate(name(item.lineup.captain)),
+                  "was_box": isolate(name(item.recorded.box)), "was_captain": isolate(name(item.recorded.captain)),
+                  "crew": join_list(isolate(name(player)) for player in item.lineup.crew) or gettext("nobody")}
         if item.code in ("box_changed", "captain_changed", "players_changed"):
             lines.append(gettext("game %(game)d was played by %(was_captain)s as Captain against %(was_box)s in the "
                                  "box; it now falls to %(captain)s as Captain against %(box)s") % values)

@@ -10,6 +10,8 @@ from django.db.models import QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
+from core.text import isolate
+
 from .. import hooks
 from ..countries import country_name
 from ..models import Player, RatingChange
@@ -53,7 +55,7 @@ class RatingCorrection:
     @property
     def sentence(self) -> str:
         """The correction as the player's history says it, in the active language."""
-        values = {"day": formats.date_format(timezone.localtime(self.on), "MONTH_DAY_FORMAT"), "opponent": self.opponent,
+        values = {"day": formats.date_format(timezone.localtime(self.on), "MONTH_DAY_FORMAT"), "opponent": isolate(self.opponent),
                   "was": formats.number_format(self.was, 1),
                   "now": "" if self.now is None else formats.number_format(self.now, 1)}
         if self.kind == "removed":

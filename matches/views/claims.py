@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, success_redirect
+from core.text import isolate
 
 from ..models import Player, PlayerClaim
 from ..selectors.claims import claim_list, merge_choices
@@ -73,7 +74,7 @@ def claim(request: HttpRequest, player_id: int) -> HttpResponse:
     except DomainError as error:
         return _claims_page(request, error=error_text(error), status=error_status(error))
     text = gettext("You claimed to be %(player)s: a director or staff will decide, and you will be told.")
-    return success_redirect(request, text % {"player": made.player.display_name}, reverse("matches:claims"))
+    return success_redirect(request, text % {"player": isolate(made.player.display_name)}, reverse("matches:claims"))
 
 
 def _decided(request: HttpRequest, claim_id: int, decide) -> HttpResponse:
@@ -137,7 +138,7 @@ def merge(request: HttpRequest) -> HttpResponse:
         else:
             if outcome.applied:
                 text = gettext("%(source)s was merged into %(target)s: %(matches)s match(es) moved, rating now "
-                               "%(rating).2f.") % {"source": outcome.source, "target": outcome.target,
+                               "%(rating).2f.") % {"source": isolate(outcome.source), "target": isolate(outcome.target),
                                                    "matches": outcome.matches, "rating": outcome.rating}
                 return success_redirect(request, text, reverse("matches:player", args=[target]))
             preview = outcome

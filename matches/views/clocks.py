@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
+from core.text import isolate
 
 from .. import errors
 from ..clocks import duration_text, match_clock_text, mid_match_clock, mid_match_text, score_text
@@ -48,7 +49,7 @@ def flag_fall(request: HttpRequest, match_id: int) -> HttpResponse:
         return render_detail(request, match, action_error=error_text(error), status=error_status(error))
     # Translators: %(name)s's clock ran out (KO 시간패); %(winner)s is the opponent, who wins the match.
     messages.success(request, gettext("Flag fall recorded: %(name)s ran out of time, the match goes to %(winner)s.")
-                     % {"name": match.sides[side].name, "winner": match.sides[1 - side].name})
+                     % {"name": isolate(match.sides[side].name), "winner": isolate(match.sides[1 - side].name)})
     return redirect(detail_url(match))
 
 

@@ -22,7 +22,7 @@ from audit.selectors import audit_of_match, audit_rows
 from core.engine_words import action_text, ending_text
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text, form_refuse
-from core.text import join_list
+from core.text import isolate, join_list
 from engine.actions import action_from_dict
 from engine.errors import EngineError
 
@@ -209,7 +209,7 @@ def _moment_text(match: Match, game: Game, moment) -> str:
     if action.side is None:
         return gettext("move %(move)s: %(action)s") % {"move": moment.frame.move, "action": action_text(action)}
     return gettext("move %(move)s, %(name)s: %(action)s") % {
-        "move": moment.frame.move, "name": match.sides[action.side].name, "action": action_text(action)}
+        "move": moment.frame.move, "name": isolate(match.sides[action.side].name), "action": action_text(action)}
 
 
 def _step(request: HttpRequest, match: Match, games: list[Game], viewer: int, *, prefix: str = "",

@@ -19,6 +19,7 @@ from django.utils.translation import gettext, ngettext
 from core.i18n import language_of
 from core.links import absolute_url
 from core.mail import send_once
+from core.text import isolate
 from matches.models import Match
 from rulings.models import Appeal, Ruling
 from tournaments.models import event_of
@@ -60,7 +61,7 @@ def _match(match_id: int) -> Match:
 
 
 def _match_line(match: Match) -> str:
-    values = {"side0": match.side0.name, "side1": match.side1.name, "length": match.length}
+    values = {"side0": isolate(match.side0.name), "side1": isolate(match.side1.name), "length": match.length}
     if not match.length:
         return gettext("%(side0)s v %(side1)s, a money session") % values
     return ngettext("%(side0)s v %(side1)s, a %(length)s-point match",

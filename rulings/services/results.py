@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from audit.services import audit_record
 from core.errors import Conflict
 from core.locking import locked_rows
+from core.text import isolate
 from engine import rulings as engine_rulings
 from engine.actions import action_to_dict, actions_from_json
 from matches.models import Match, Report
@@ -178,7 +179,8 @@ def entry_reinstate(match: Match, before: dict, after: dict, actor, note: str) -
         other = forfeited[recorded["match"]]
         if not same_state(result_state(other), recorded):
             raise errors.revert_refused(_("the match %(a)s v %(b)s, forfeited by the disqualification, has changed "
-                                          "since") % {"a": other.side0.name, "b": other.side1.name}, match=other.pk)
+                                          "since") % {"a": isolate(other.side0.name), "b": isolate(other.side1.name)},
+                                        match=other.pk)
     entry = Entry.objects.select_related("side__player_a", "side__player_b", "team").get(pk=after["entry"]["id"])
     if entry.status != after["entry"]["status"]:
         raise errors.revert_refused(_("the entrant's status has changed since the disqualification"))

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from django.utils import translation
 
 from audit.describe import action_label, as_sentence, describe, describer_of
 
@@ -258,3 +259,27 @@ def test_a_score_in_a_right_to_left_sentence_is_isolated_to_read_left_to_right()
         # Without the isolates the bidirectional algorithm shows "5-0" as "0-5" among Arabic words.
         sentence = describe(entry)
         assert "\u206699-0\u2069" in sentence and "\u20665-0\u2069" in sentence
+
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+@pytest.mark.parametrize(("action", "names"), [
+    ("entry.added", ("Olga", "Ana")),  # سجّل %(who)s %(entrant)s: two Latin names side by side
+    ("match.reported", ("Olga", "Bob")),  # a side's name, from the entry's match
+    ("tournament.playoffs_started", ("Olga", "Ana", "Bob", "Carl")),  # names listed
+    ("result.corrected", ("Olga", "Ana", "Bob")),  # the winner and who won before
+])
+def test_every_name_in_a_right_to_left_sentence_stands_in_its_own_isolate(action, names):
+    with translation.override("ar"):
+        sentence = describe(entry(action, *SAMPLES[action], actor="Olga"), SIDES)
+    for name in names:
+        assert f"{FSI}{name}{PDI}" in sentence, (name, sentence)
+    assert f"{PDI} {FSI}" in sentence or action != "entry.added"  # the two names are two runs, not one
+
+
+def test_a_left_to_right_sentence_keeps_latin_names_bare_and_isolates_an_arabic_one():
+    with translation.override("en"):
+        assert describe(entry("entry.added", *SAMPLES["entry.added"], actor="Olga"), SIDES) == "Olga entered Ana."
+        arabic = describe(entry("entry.added", *SAMPLES["entry.added"], actor="\u0639\u0644\u064a"), SIDES)
+    assert arabic == f"{FSI}\u0639\u0644\u064a{PDI} entered Ana."

@@ -144,7 +144,7 @@ def test_the_entrants_and_rounds_with_divisions_take_the_same_queries_for_8_and_
 def test_the_new_event_form_takes_divisions_and_handicaps_as_lines(client):
     organiser = make_organiser()
     client.force_login(organiser)
-    form = {"name": "Chicago", "format": "single_elimination", "kind": "individual", "lengths": "main: 7",
+    form = {"name": "Chicago", "format": "single_elimination", "kind": "individual", "lengths_main": "7",
             "consolation_rounds": 0, "groups": 1, "crawford": "on", "move_policy": "legal",
             "premature_roll": "stands", "penalty_minutes_per_point": 5, "seeding": "rating",
             "divisions": "Open\nIntermediate: 0-1650\nNovice: 0-1500",

@@ -206,7 +206,7 @@ def test_the_round_desk_names_each_of_a_re_entered_players_entries_in_its_own_ma
 def test_the_event_form_offers_re_entry_and_the_edit_page_allows_it_after_the_draw(client):
     organiser = make_organiser()
     client.force_login(organiser)
-    data = {"name": "Buy-back Cup", "format": "single_elimination", "kind": "individual", "lengths": "main: 5 5 7",
+    data = {"name": "Buy-back Cup", "format": "single_elimination", "kind": "individual", "lengths_main": "5 5 7",
             "consolation_rounds": "0", "groups": "1", "crawford": "on", "move_policy": "legal",
             "premature_roll": "stands", "penalty_minutes_per_point": "5", "seeding": "rating", "reentries": "1"}
     created = client.post(reverse("tournaments:new"), data)

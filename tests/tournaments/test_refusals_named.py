@@ -135,7 +135,7 @@ def test_a_player_named_twice_in_a_team_is_named_by_his_name(olga):
     ({"payouts": "main: 1000 = 60 30"}, "payouts", "Main flight: the percentages add up to 90, not 100"),
     ({"payouts": "main: 1000 = 30 70"}, "payouts", "Main flight, place 2: a place is paid more than the place before it"),
     ({"starts_on": "2026-05-02", "ends_on": "2026-05-01"}, "ends_on", "the event cannot end before it starts"),
-    ({"format": "swiss", "lengths": ""}, "consolation_rounds", "consolation flights are for single elimination"),
+    ({"format": "swiss", "lengths_consolation": ""}, "consolation_rounds", "consolation flights are for single elimination"),
 ])
 def test_the_new_event_page_shows_a_refusal_beside_its_field_in_words(client, olga, changes, field, shown):
     """Beside its field, under the field's label, the refusal says the part of it concerned (the

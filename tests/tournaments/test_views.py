@@ -107,7 +107,8 @@ def test_only_organisers_and_staff_open_the_new_event_form(client, carol, oscar,
 
 def new_event_data(**changes) -> dict:
     data = {
-        "name": "Club Cup", "format": "single_elimination", "kind": "individual", "lengths": "main: 5 5 7; consolation: 3",
+        "name": "Club Cup", "format": "single_elimination", "kind": "individual", "lengths_main": "5 5 7",
+        "lengths_consolation": "3",
         "consolation_rounds": "1", "groups": "1", "crawford": "on", "move_policy": "legal",
         "premature_roll": "stands", "clock_seconds_per_point": "", "penalty_minutes_per_point": "5",
         "seeding": "random",
@@ -126,10 +127,34 @@ def test_an_organiser_creates_an_event_with_its_rules_and_lands_on_its_control_p
     assert "Event “Club Cup” created" in page
 
 
+def test_the_new_event_form_asks_each_flight_its_lengths_in_words_and_labels_no_hidden_field(client, olga):
+    page = text(login(client, olga).get(url("new")))
+    for label in ("Match lengths of the main flight", "Match lengths of the consolation flight",
+                  "Match lengths of the last-chance flight", "Match length of the playoff for 2nd",
+                  "Match lengths of the losers' bracket", "Match length of the double elimination's final",
+                  "Match lengths of the modified Swiss's playoffs"):
+        assert label in page, label
+    assert 'name="lengths"' not in page and "main: 5" not in page  # no typed mini-language
+    assert 'type="hidden" name="token"' in page and 'for="id_token"' not in page and "Token" not in page
+
+
+@pytest.mark.parametrize(("fields", "lengths"), [
+    ({"lengths_main": "5, 5, 7", "lengths_consolation": "3 5", "lengths_last_chance": "3"},
+     {"main": [5, 5, 7], "consolation": [3, 5], "last_chance": 3}),
+    ({"lengths_main": "\u0667"}, {"main": 7}),  # Arabic-Indic digits read as the digits they are
+    ({}, {}),  # every field empty: the default length
+])
+def test_the_lengths_typed_per_flight_are_kept_in_the_apis_shape(client, olga, fields, lengths):
+    data = {**new_event_data(consolation_rounds="1", last_chance="on", lengths_main="", lengths_consolation=""), **fields}
+    response = login(client, olga).post(url("new"), {key: value for key, value in data.items() if value != ""})
+    assert response.status_code == 302, text(response)
+    assert Tournament.objects.get().lengths == lengths
+
+
 @pytest.mark.parametrize("changes,message", [
-    ({"lengths": "main five"}, "is not “flight: lengths”"),
-    ({"format": "swiss", "lengths": ""}, "consolation flights are for single elimination"),
-    ({"lengths": "semis: 7"}, "Semis: a single elimination reads only Main flight, Consolation flight, Last-chance flight"),
+    ({"lengths_main": "five"}, "write whole numbers, one length or one per round, e.g. 5 5 7 9"),
+    ({"format": "swiss", "lengths_consolation": ""}, "consolation flights are for single elimination"),
+    ({"lengths_losers": "7"}, "a single elimination reads only Main flight, Consolation flight, Last-chance flight"),
     ({"name": ""}, "This field is required"),
 ])
 def test_bad_rules_are_shown_on_the_form_and_nothing_is_saved(client, olga, changes, message):

@@ -97,15 +97,27 @@ def test_the_edit_page_is_prefilled_and_shows_what_stays_with_the_reason(client,
     event, _players = drawn(4, organiser=olga, lengths={"main": [5, 7]})
     client.force_login(olga)
     page = text(client.get(url("edit", event)))
-    assert f'value="{event.name}"' in page and "main: 5 7" in page
+    assert f'value="{event.name}"' in page and 'name="lengths_main" value="5 7"' in page
     assert "the draw is made: it was made by this rule" in page
-    refused = client.post(url("edit", event), {"name": "New Name", "lengths": "main: 3 7"})
+    refused = client.post(url("edit", event), {"name": "New Name", "lengths_main": "3 7"})
     assert refused.status_code == 409 and "round 1 has begun" in text(refused)
     assert Tournament.objects.get(pk=event.pk).name != "New Name"  # nothing saved
-    done = client.post(url("edit", event), {"name": "New Name", "lengths": "main: 5 9"})
+    done = client.post(url("edit", event), {"name": "New Name", "lengths_main": "5 9"})
     assert done.status_code == 302
     event.refresh_from_db()
     assert event.name == "New Name" and event.lengths == {"main": [5, 9]}
+
+
+def test_a_swiss_schedule_sent_as_rounds_shows_in_the_main_flight_s_field_and_stays_unless_changed(client, olga):
+    event, _players = drawn(4, organiser=olga, format=Tournament.Format.SWISS, lengths={"rounds": [5, 5, 5]})
+    client.force_login(olga)
+    assert 'name="lengths_main" value="5 5 5"' in text(client.get(url("edit", event)))
+    assert client.post(url("edit", event), {"name": "Same Lengths", "lengths_main": "5 5 5"}).status_code == 302
+    event.refresh_from_db()
+    assert (event.name, event.lengths) == ("Same Lengths", {"rounds": [5, 5, 5]})
+    assert client.post(url("edit", event), {"name": "Same Lengths", "lengths_main": "5 7 9"}).status_code == 302
+    event.refresh_from_db()
+    assert event.lengths == {"main": [5, 7, 9]}
 
 
 def test_the_edit_page_refuses_bad_rules_on_their_field(client, olga):

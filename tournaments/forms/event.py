@@ -25,20 +25,96 @@ if TYPE_CHECKING:
     from tournaments.selectors.teams import TeamView
 
 
+#: The event form's match-length fields, one per schedule the formats read (each format's
+#: ``length_keys``), by that schedule's name: its field's name, label and help. A Swiss's and a
+#: round robin's ``rounds`` and a double elimination's ``winners`` fall back to the main flight's
+#: schedule, so the main flight's field sets them (:data:`LENGTH_ALIASES`).
+LENGTH_FIELDS = {
+    "main": ("lengths_main", _("Match lengths of the main flight"),
+             _("One length for every round, or one per round: 5 5 7 9. Swiss and round robin: its rounds; "
+               "double elimination: the winners' bracket. Empty: the default length.")),
+    "consolation": ("lengths_consolation", _("Match lengths of the consolation flight"),
+                    _("Single elimination with a consolation flight. Empty: as the main flight.")),
+    "last_chance": ("lengths_last_chance", _("Match lengths of the last-chance flight"),
+                    _("Empty: as the consolation flight.")),
+    "playoff": ("lengths_playoff", _("Match length of the playoff for 2nd"), _("Empty: as the main flight.")),
+    "losers": ("lengths_losers", _("Match lengths of the losers' bracket"),
+               _("Double elimination. Empty: as the winners' bracket.")),
+    "final": ("lengths_final", _("Match length of the double elimination's final"), _("Empty: the default length.")),
+    "playoffs": ("lengths_playoffs", _("Match lengths of the modified Swiss's playoffs"),
+                 _("One per playoff round: 7 9 11. Empty: as the Swiss rounds.")),
+}
 
-def parse_lengths(text: str) -> dict:
-    """``main: 5 5 7 9; consolation: 3`` -> ``{"main": [5, 5, 7, 9], "consolation": 3}``.
-    Raises forms.ValidationError naming the part that is not ``name: lengths``."""
-    out: dict = {}
-    for part in filter(None, (p.strip() for p in re.split(r"[;\n]", text or ""))):
-        name, colon, numbers = part.partition(":")
-        name = name.strip().lower().replace(" ", "_").replace("-", "_")
-        values = [n for n in re.split(r"[\s,]+", numbers.strip()) if n]
-        if not colon or not name or not values or not all(v.isdigit() for v in values):
-            raise forms.ValidationError(_("“%(part)s” is not “flight: lengths”, e.g. main: 5 5 7 9") % {"part": part})
-        lengths = [int(v) for v in values]
-        out[name] = lengths if len(lengths) > 1 else lengths[0]
-    return out
+#: The schedules that are the main flight's under another name (the API may send them).
+LENGTH_ALIASES = ("rounds", "winners")
+
+
+def parse_lengths(text: str):
+    """``"5 5 7 9"`` (or ``"5, 5, 7, 9"``, in any digits) -> ``[5, 5, 7, 9]``; ``"7"`` -> ``7``;
+    empty -> None. Raises forms.ValidationError when a part is not a whole number (the service
+    checks the numbers)."""
+    values = [v for v in re.split(r"[\s,;\u060c]+", (text or "").strip()) if v]
+    if not all(v.isdecimal() for v in values):
+        raise forms.ValidationError(_("write whole numbers, one length or one per round, e.g. 5 5 7 9"))
+    lengths = [int(v) for v in values]
+    if not lengths:
+        return None
+    return lengths if len(lengths) > 1 else lengths[0]
+
+
+def length_formats(key: str) -> list[str]:
+    """The formats (``Tournament.Format`` values) that read the schedule ``key`` (under its own
+    name or, for the main flight's, an alias), as their ``length_keys`` say."""
+    names = {key, *LENGTH_ALIASES} if key == "main" else {key}
+    found = {event_format.format for event_format in formats.FORMATS.values() if names & set(event_format.length_keys)}
+    return [value for value, _label in Tournament.Format.choices if value in found]
+
+
+def lengths_fields() -> dict[str, forms.Field]:
+    """The match-length fields of the event form (:data:`LENGTH_FIELDS`), by field name; each
+    says the formats that read it (``data-formats``: the page shows only the chosen format's)."""
+    return {name: forms.CharField(required=False, label=label, help_text=help_text,
+                                  widget=forms.TextInput(attrs={"data-formats": " ".join(length_formats(key))}))
+            for key, (name, label, help_text) in LENGTH_FIELDS.items()}
+
+
+def lengths_initial(lengths: dict | None) -> dict[str, str]:
+    """The stored match lengths as the fields show them (``{"lengths_main": "5 7", ...}``); a
+    schedule stored under an alias of the main flight's fills the main flight's field."""
+    lengths = dict(lengths or {})
+    for alias in LENGTH_ALIASES:
+        if alias in lengths:
+            lengths["main"] = lengths.pop(alias)
+    return {LENGTH_FIELDS[key][0]: " ".join(map(str, value)) if isinstance(value, list) else str(value)
+            for key, value in lengths.items() if key in LENGTH_FIELDS}
+
+
+def clean_lengths_fields(form) -> None:
+    """Turn the match-length fields of ``form`` into the rules' ``lengths`` in its cleaned data
+    (``{"main": [5, 7], "consolation": 3}``: the API's shape), or put a refusal on the field that
+    does not read. The fields themselves leave the cleaned data."""
+    data, lengths = form.cleaned_data, {}
+    for key, (name, _label, _help) in LENGTH_FIELDS.items():
+        if name not in data:
+            continue
+        text = data.pop(name)
+        try:
+            value = parse_lengths(text)
+        except forms.ValidationError as error:
+            form.add_error(name, error)
+            continue
+        if value is not None:
+            lengths[key] = value
+    data["lengths"] = lengths
+
+
+def lengths_field(path: str) -> str | None:
+    """The form field a refusal of ``lengths.<schedule>`` names (None for another setting)."""
+    head, _dot, key = path.partition(".")
+    if head != "lengths":
+        return None
+    key = "main" if key in LENGTH_ALIASES else key
+    return LENGTH_FIELDS[key][0] if key in LENGTH_FIELDS else LENGTH_FIELDS["main"][0]
 
 
 #: The clock's counts: empty keeps the rules' default.
@@ -84,6 +160,17 @@ def payouts_text(payouts: dict | None) -> str:
 # --- end of paid places ---
 
 
+def _after(fields: dict, name: str, added: dict) -> dict:
+    """``fields`` with ``added`` placed right after the field ``name`` (at the end without it)."""
+    out = {}
+    for key, field in fields.items():
+        out[key] = field
+        if key == name:
+            out.update(added)
+    out.update({key: field for key, field in added.items() if key not in out})
+    return out
+
+
 class TournamentForm(forms.Form):
     """A new event and its published rules (see EventRules and tournament_create)."""
 
@@ -95,11 +182,7 @@ class TournamentForm(forms.Form):
     kind = forms.ChoiceField(choices=(), initial=Tournament.Kind.INDIVIDUAL, label=_("Entrants"))
     starts_on = forms.DateField(required=False, label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}))
-    lengths = forms.CharField(
-        required=False, label=_("Match lengths"),
-        help_text=_("Per flight, one length per round, e.g. “main: 5 5 7 9; consolation: 3”. Swiss and round "
-                  "robin: “rounds: 5”. Empty: the default length."),
-    )
+    # The match lengths, one field per flight (LENGTH_FIELDS), are added where the form is made.
     consolation_rounds = forms.IntegerField(
         **rule_bounds("consolation_rounds"), initial=0, label=_("Consolation flight"),
         help_text=_("0: none; 1: first-round losers; k: losers of the first k rounds (single elimination)."))
@@ -186,6 +269,7 @@ class TournamentForm(forms.Form):
         """``clubs``: (id, name) of the clubs the organiser may put the event on; ``club_required``:
         a club's owner without the organiser role creates only his club's events (no "No club")."""
         super().__init__(*args, **kwargs)
+        self.fields = _after(self.fields, "ends_on", lengths_fields())
         self.fields["kind"].choices = [c for c in Tournament.Kind.choices if c[0] in formats.kinds.NEW_EVENT_KINDS]
         # --- divisions and handicaps (tournaments.forms.divisions) ---
         self.fields.update(division_fields())
@@ -202,13 +286,12 @@ class TournamentForm(forms.Form):
         else:
             field.choices = [("", _("No club")), *clubs]
 
-    def clean_lengths(self) -> dict:
-        return parse_lengths(self.cleaned_data.get("lengths", ""))
-
     def clean(self):
         cleaned = super().clean()
         clean_division_fields(self)  # the divisions and the handicap table
+        clean_lengths_fields(self)
         return cleaned
+
     def clean_payouts(self) -> dict:
         return parse_payouts(self.cleaned_data.get("payouts", ""))
 

@@ -7,15 +7,22 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms.divisions import divisions_text, handicaps_text
-from tournaments.forms.event import CLOCK_COUNTS, TournamentForm, payouts_text
+from tournaments.forms.event import CLOCK_COUNTS, LENGTH_ALIASES, LENGTH_FIELDS, TournamentForm, lengths_initial, payouts_text
 from tournaments.models import Tournament
 from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
 
 
-def lengths_text(lengths: dict | None) -> str:
-    """``{"main": [5, 7], "consolation": 3}`` -> ``main: 5 7; consolation: 3`` (what the form reads)."""
-    return "; ".join(f"{name}: {' '.join(map(str, v)) if isinstance(v, list) else v}"
-                     for name, v in (lengths or {}).items())
+def _fields_of(setting: str) -> tuple[str, ...]:
+    """The form fields that set ``setting``: the match lengths have one per flight."""
+    if setting == "lengths":
+        return tuple(name for name, _label, _help in LENGTH_FIELDS.values())
+    return (setting,)
+
+
+def _schedules(lengths: dict) -> dict:
+    """Match lengths as the draw reads them: every schedule a list, the main flight's aliases as "main"."""
+    return {("main" if key in LENGTH_ALIASES else key): list(value) if isinstance(value, list) else [value]
+            for key, value in (lengths or {}).items()}
 
 
 class TournamentEditForm(TournamentForm):
@@ -24,27 +31,32 @@ class TournamentEditForm(TournamentForm):
 
     def __init__(self, *args, tournament: Tournament, has_entries: bool, **kwargs):
         initial = {name: getattr(tournament, name) for name in EDITABLE}
-        initial["lengths"] = lengths_text(tournament.lengths)
+        initial.pop("lengths", None)
+        initial.update(lengths_initial(tournament.lengths))
         initial["divisions"] = divisions_text(tournament.divisions)
         initial["handicaps"] = handicaps_text(tournament.handicaps)
         initial["payouts"] = payouts_text(tournament.payouts)
         super().__init__(*args, initial=initial, **kwargs)
+        self.stored_lengths = tournament.lengths or {}
         del self.fields["club"], self.fields["token"]
         self.fields["kind"].choices = Tournament.Kind.choices
         self.fields["board_count"] = forms.IntegerField(min_value=1, max_value=50, label=_("Boards per team match"))
         self.fields["board_count"].initial = tournament.board_count
         for name, reason in editable_fields(status=tournament.status, has_entries=has_entries).items():
-            if reason and name in self.fields:
-                self.fields[name].disabled = True
-                self.fields[name].help_text = reason
+            for field in _fields_of(name):
+                if reason and field in self.fields:
+                    self.fields[field].disabled = True
+                    self.fields[field].help_text = reason
 
     def changes(self) -> dict:
         """The settings that may change now, as sent (the service keeps what equals the current)."""
         data = {name: value for name, value in self.cleaned_data.items()
-                if name in EDITABLE and not self.fields[name].disabled}
+                if name in EDITABLE and not any(self.fields[field].disabled for field in _fields_of(name))}
         for name in ("consolation_rounds", "groups", "penalty_minutes_per_point", "board_count", *CLOCK_COUNTS):
             if data.get(name, 0) is None:
                 data.pop(name)
+        if "lengths" in data and _schedules(data["lengths"]) == _schedules(self.stored_lengths):
+            data.pop("lengths")  # as stored (perhaps under another name of the main flight's schedule)
         if "clock_policy" in data and not data["clock_policy"]:
             data.pop("clock_policy")  # empty keeps the clock policy
         if "analysis_plies" in data and data["analysis_plies"] is None:

@@ -34,7 +34,9 @@ from dataclasses import dataclass, replace
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.describe import ltr
 from core.errors import Conflict, DomainError
+from core.text import isolate
 from matches.models import Match
 from matches.services.reporting import claim_make, match_locked, match_override, score_winner
 from tournaments import errors, formats
@@ -112,20 +114,21 @@ class Correction:
         """The correction in one sentence."""
         if self.old_winner is None:
             return _("%(winner)s wins %(round)s, %(a)s v %(b)s, %(score)s.") % {
-                "winner": self.new_winner, "round": self.round_name, "a": self.players[0], "b": self.players[1],
-                "score": _score(self.score)}
+                "winner": isolate(self.new_winner), "round": self.round_name, "a": isolate(self.players[0]),
+                "b": isolate(self.players[1]), "score": _score(self.score)}
         if self.same_winner:
             return _("%(winner)s still wins %(round)s, %(a)s v %(b)s, now %(score)s: nothing else in the bracket "
-                     "changes.") % {"winner": self.new_winner, "round": self.round_name, "a": self.players[0],
-                                    "b": self.players[1], "score": _score(self.score)}
+                     "changes.") % {"winner": isolate(self.new_winner), "round": self.round_name, "a": isolate(self.players[0]),
+                                    "b": isolate(self.players[1]), "score": _score(self.score)}
         return _("%(winner)s wins %(round)s, %(a)s v %(b)s, %(score)s, instead of %(old)s.") % {
-            "winner": self.new_winner, "round": self.round_name, "a": self.players[0], "b": self.players[1],
-            "score": _score(self.score), "old": self.old_winner}
+            "winner": isolate(self.new_winner), "round": self.round_name, "a": isolate(self.players[0]),
+            "b": isolate(self.players[1]), "score": _score(self.score), "old": isolate(self.old_winner)}
 
 
 def _score(score) -> str:
-    """A final score as a sentence gives it: the winner's points first."""
-    return f"{max(score)}-{min(score)}"
+    """A final score as a sentence gives it: the winner's points first, read left to right in a
+    right-to-left sentence too."""
+    return ltr(f"{max(score)}-{min(score)}")
 
 
 def round_name(bracket, flight: str, number: int) -> str:
@@ -149,17 +152,17 @@ def _name(names: dict[int, str], entrant) -> str | None:
 def _then(after, now: tuple[str | None, str | None], names: dict[int, str]) -> str:
     """What becomes of a reset match, as the end of its sentence."""
     if after.status == READY:
-        return _("%(a)s v %(b)s will be played instead") % {"a": now[0], "b": now[1]}
+        return _("%(a)s v %(b)s will be played instead") % {"a": isolate(now[0]), "b": isolate(now[1])}
     if after.status == PLAYED:  # a walkover: the correction put a withdrawn player in it
         other = after.loser
         return _("%(winner)s goes through without playing, as %(other)s has withdrawn") % {
-            "winner": _name(names, after.winner), "other": _name(names, other)}
+            "winner": isolate(_name(names, after.winner)), "other": isolate(_name(names, other))}
     if after.status == BYE_STATUS and (now[0] or now[1]):
-        return _("%(a)s goes through without playing") % {"a": now[0] or now[1]}
+        return _("%(a)s goes through without playing") % {"a": isolate(now[0] or now[1])}
     if after.status == NOT_NEEDED:
         return _("it is not to be played any more")
     if now[0] or now[1]:
-        return _("%(a)s waits there for an opponent still to be decided") % {"a": now[0] or now[1]}
+        return _("%(a)s waits there for an opponent still to be decided") % {"a": isolate(now[0] or now[1])}
     return _("it waits for both players to be decided again")
 
 
@@ -177,19 +180,19 @@ def _line(reset: Reset, pairing: Pairing, bracket, names: dict[int, str], by_id:
     started = match is not None and state.is_started(match, getattr(pairing, "has_reports", False))
     if not (was[0] or was[1]):  # nobody was in it yet: the correction gives it its players
         if after.status == READY:
-            sentence = _("%(round)s is to be played after all: %(a)s v %(b)s.") % {"round": where, "a": now[0],
-                                                                                  "b": now[1]}
+            sentence = _("%(round)s is to be played after all: %(a)s v %(b)s.") % {"round": where, "a": isolate(now[0]),
+                                                                                  "b": isolate(now[1])}
         else:
             sentence = _("%(round)s changes: %(then)s.") % {"round": where, "then": _then(after, now, names)}
     else:
         if was[0] and was[1]:
-            what = _("%(round)s, %(a)s v %(b)s,") % {"round": where, "a": was[0], "b": was[1]}
+            what = _("%(round)s, %(a)s v %(b)s,") % {"round": where, "a": isolate(was[0]), "b": isolate(was[1])}
         else:
-            what = _("%(round)s, where %(a)s was waiting,") % {"round": where, "a": was[0] or was[1]}
+            what = _("%(round)s, where %(a)s was waiting,") % {"round": where, "a": isolate(was[0] or was[1])}
         if voided is not None and score is not None:
-            what += " " + _("which %(winner)s won %(score)s,") % {"winner": voided, "score": _score(score)}
+            what += " " + _("which %(winner)s won %(score)s,") % {"winner": isolate(voided), "score": _score(score)}
         elif voided is not None:
-            what += " " + _("which %(winner)s won by walkover,") % {"winner": voided}
+            what += " " + _("which %(winner)s won by walkover,") % {"winner": isolate(voided)}
         elif started:
             what += " " + _("which had started,")
         sentence = (_("%(what)s is reset: its result is void and %(then)s.") if voided is not None
@@ -336,8 +339,8 @@ def _refuse_named(correction: Correction):
 
     def refuse(key: str, why: str) -> Conflict:
         line = lines.get(key)
-        where = (_("%(round)s, %(a)s v %(b)s,") % {"round": line.round_name, "a": line.before[0] or "?",
-                                                   "b": line.before[1] or "?"}) if line else namer(key)
+        where = (_("%(round)s, %(a)s v %(b)s,") % {"round": line.round_name, "a": isolate(line.before[0] or "?"),
+                                                   "b": isolate(line.before[1] or "?")}) if line else namer(key)
         text = _("%(match)s cannot be reset: it %(why)s. Settle that first, then correct the result again.") % {
             "match": where, "why": why}
         return Conflict(text[0].upper() + text[1:], code="result_built_on", match=key)

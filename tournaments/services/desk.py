@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import Conflict, DomainError
 from core.locking import locked_rows
-from core.text import join_list, list_separator, search_key
+from core.text import isolate, join_list, list_separator, search_key
 from matches.models import Match, Player
 from matches.selectors.directory import player_labels, players_named
 from matches.services.guests import NAME_MAX, player_create_guest
@@ -250,7 +250,7 @@ def entries_seed(*, tournament_id: int, seeds: Mapping[int, int | None], user) -
             continue
         if seed in holder:
             raise DomainError(_("%(a)s and %(b)s both have seed %(seed)d: give each entrant his own seed") % {
-                "a": state.entrant_name(holder[seed]), "b": state.entrant_name(entry), "seed": seed},
+                "a": isolate(state.entrant_name(holder[seed])), "b": isolate(state.entrant_name(entry)), "seed": seed},
                 code="duplicate_seed", field="seeds", entry=entry.pk)
         holder[seed] = entry
     changed = []
@@ -346,7 +346,7 @@ def round_set_tables(*, tournament_id: int, tables: Mapping[int, str], user) -> 
 
 
 def _match_name(match: Match) -> str:
-    return _("%(a)s v %(b)s") % {"a": match.side0.name, "b": match.side1.name}
+    return _("%(a)s v %(b)s") % {"a": isolate(match.side0.name), "b": isolate(match.side1.name)}
 
 
 def match_set_table(*, tournament_id: int, match_id: int, table: str, user) -> Match:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext
 
+from core.text import isolate
 from tournaments import formats
 from tournaments.draw import DrawError
 from tournaments.draw import names as round_names
@@ -51,9 +52,10 @@ def match_phrase(round_text: str, names: list[str]) -> str:
     """A match in a sentence from its round (``round_text``, as :func:`_round` words it) and the
     names of the players known so far."""
     if len(names) == 2:
-        return gettext("the match %(a)s v %(b)s (%(round)s)") % {"a": names[0], "b": names[1], "round": round_text}
+        return gettext("the match %(a)s v %(b)s (%(round)s)") % {
+            "a": isolate(names[0]), "b": isolate(names[1]), "round": round_text}
     if len(names) == 1:
-        return gettext("the match of %(a)s (%(round)s)") % {"a": names[0], "round": round_text}
+        return gettext("the match of %(a)s (%(round)s)") % {"a": isolate(names[0]), "round": round_text}
     return round_text  # "a semi-final", "round 3": no one is in it yet
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from core.i18n import in_language_of
 from core.links import absolute_url
 from core.mail import send_once
+from core.text import isolate
 from matches.models import Player
 from tournaments.models import Acceptance, Entry, Tournament
 
@@ -49,10 +50,10 @@ def tournament_cancelled_notify(*, tournament_id: int) -> int:
     messages = []
     for user in entrant_users(tournament):
         with in_language_of(user):
-            subject = _("Event cancelled: %(name)s") % {"name": tournament.name}
+            subject = _("Event cancelled: %(name)s") % {"name": isolate(tournament.name)}
             body = _("The event %(name)s, which you entered, is cancelled.\n\nThe organiser says: %(reason)s\n\n"
                      "Results already confirmed stand. See %(link)s") % {
-                "name": tournament.name, "reason": tournament.cancel_reason, "link": link}
+                "name": isolate(tournament.name), "reason": tournament.cancel_reason, "link": link}
         messages.append(EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email]))
     if messages:
         get_connection().send_messages(messages)
@@ -93,11 +94,11 @@ def entry_invited_notify(*, tournament_id: int, player_id: int, by_id: int | Non
     by = by or tournament.organiser
     link = absolute_url(reverse("tournaments:detail", args=[tournament.pk]))
     with in_language_of(user):
-        subject = _("You were entered in %(event)s") % {"event": tournament.name}
+        subject = _("You were entered in %(event)s") % {"event": isolate(tournament.name)}
         body = _("%(organiser)s entered you in the event %(event)s.\n\nIts results count on your record (your "
                  "rating, your page) only once you accept the entry. If you do not know this event, do nothing: "
                  "its matches stay off your record.\n\nAnswer on the event's page: %(link)s") % {
-            "organiser": by.display_name, "event": tournament.name, "link": link}
+            "organiser": isolate(by.display_name), "event": isolate(tournament.name), "link": link}
     message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
     key = f"entry-invited:{tournament.pk}:{player.pk}"
     if cache.get(key) is not None or not _notices_left(player.pk):  # sent already: a repeat counts nothing

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
+from core.text import isolate
 from matches.models import MAX_SCORE, Match
 from tournaments.models import Tournament
 from tournaments.services.corrections import result_correct, result_correction_preview
@@ -41,8 +42,8 @@ class CorrectionForm(forms.Form):
 
     def __init__(self, *args, match: Match, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["score0"].label = _("%(name)s's score") % {"name": match.side0.name}
-        self.fields["score1"].label = _("%(name)s's score") % {"name": match.side1.name}
+        self.fields["score0"].label = _("%(name)s's score") % {"name": isolate(match.side0.name)}
+        self.fields["score1"].label = _("%(name)s's score") % {"name": isolate(match.side1.name)}
 
     @property
     def score(self) -> tuple[int, int]:
@@ -120,7 +121,7 @@ def event_reopen_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return render(request, "tournaments/reopen.html", {**context, "action_error": error_text(error)},
                       status=error_status(error))
     messages.success(request, _("%(event)s is running again: correct its results, then finish it again.")
-                     % {"event": tournament.name})
+                     % {"event": isolate(tournament.name)})
     return redirect(manage_url(tournament))
 
 

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_errors_text
-from core.text import join_list
+from core.text import isolate, join_list
 from engine.errors import EngineError
 from matches.models import MAX_SCORE, Match
 from matches.services.reporting import claim_make, match_confirm, match_override
@@ -256,7 +256,7 @@ def _event_match_or_404(tournament: Tournament, match_id: int) -> Match:
 
 
 def _score_text(match: Match, score: tuple[int, int]) -> str:
-    return _("%(a)s %(s0)d, %(b)s %(s1)d") % {"a": match.side0.name, "s0": score[0], "b": match.side1.name,
+    return _("%(a)s %(s0)d, %(b)s %(s1)d") % {"a": isolate(match.side0.name), "s0": score[0], "b": isolate(match.side1.name),
                                               "s1": score[1]}
 
 
@@ -271,7 +271,7 @@ def desk_result(request: HttpRequest, tournament_id: int, match_id: int) -> Http
     tournament = managed_or_403(request, tournament_id)
     match = _event_match_or_404(tournament, match_id)
     form = RowForm(request.POST)
-    name = _("%(a)s v %(b)s") % {"a": match.side0.name, "b": match.side1.name}
+    name = _("%(a)s v %(b)s") % {"a": isolate(match.side0.name), "b": isolate(match.side1.name)}
 
     def refuse(text: str, status: int) -> HttpResponse:
         return _render(request, tournament, action_error=_("%(match)s: %(problem)s") % {"match": name, "problem": text},

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.text import isolate
 from tournaments.forms.divisions import EntryDivisionForm
 from tournaments.services.divisions import entry_set_division
 from tournaments.views.manage import manage_action
@@ -25,7 +26,8 @@ def manage_division(request: HttpRequest, tournament_id: int) -> HttpResponse:
             raise DomainError(_("choose the entrant and one of the event's divisions"), code="bad_division")
         entry = entry_set_division(tournament_id=tournament.pk, entry_id=form.cleaned_data["entry"],
                                    user=request.user, division=form.cleaned_data["division"])
-        return _("%(name)s is in the %(division)s division.") % {"name": entry.side.name, "division": entry.division}
+        return _("%(name)s is in the %(division)s division.") % {
+            "name": isolate(entry.side.name), "division": isolate(entry.division)}
 
     return manage_action(request, tournament_id, act)
 

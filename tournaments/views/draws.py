@@ -13,6 +13,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.text import isolate
 from tournaments import formats
 from tournaments.crosstable import round_robin_tables, sit_outs_by_round
 from tournaments.divisions_text import handicap_said
@@ -252,7 +253,8 @@ def _tiebreak_notes(rows, first: int, last: int) -> list[str]:
     for index in range(first, min(last, len(rows) - 2) + 1):
         row, below = rows[index], rows[index + 1]
         if row.separated_by in TIEBREAK_NOTES and below.group == row.group:
-            notes.append(str(TIEBREAK_NOTES[row.separated_by]) % {"above": row.entrant.name, "below": below.entrant.name})
+            notes.append(str(TIEBREAK_NOTES[row.separated_by]) % {
+                "above": isolate(row.entrant.name), "below": isolate(below.entrant.name)})
     return notes
 
 

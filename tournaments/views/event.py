@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
-from core.text import join_clauses, join_list
+from core.text import isolate, join_clauses, join_list
 from matches.models import Match, Player
 from matches.services.matches import player_for_user
 from tournaments import formats, services
@@ -29,7 +29,7 @@ from tournaments.divisions_text import division_rules
 from tournaments.draw import DrawError
 from tournaments.drawings.bracket_svg import Words
 from tournaments.errors import from_draw
-from tournaments.forms.event import EntryActionForm, PairSignUpForm, TournamentForm
+from tournaments.forms.event import EntryActionForm, PairSignUpForm, TournamentForm, lengths_field
 from tournaments.labels import flight_title
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import event, next_match
@@ -84,9 +84,11 @@ def _detail_url(tournament: Tournament) -> str:
 
 def refused_field(error: DomainError) -> str | None:
     """The event form's field a refusal names: ``payouts.main.percentages[1]`` is the paid places'
-    field, ``lengths.main`` the match lengths'."""
+    field, ``lengths.main`` the main flight's match lengths' (``lengths_main``)."""
     field = error.details.get("field")
-    return field.split(".")[0] if isinstance(field, str) else None
+    if not isinstance(field, str):
+        return None
+    return lengths_field(field) or field.split(".")[0]
 
 
 def manage_url(tournament: Tournament) -> str:
@@ -171,7 +173,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                     refused_field(error))
         return render(request, "tournaments/new.html", {"form": form}, status=error_status(error))
     messages.success(request, _("Event “%(name)s” created. Open the entries when you are ready.")
-                     % {"name": tournament.name})
+                     % {"name": isolate(tournament.name)})
     return redirect(manage_url(tournament))
 
 
@@ -267,7 +269,7 @@ def check_in_act(request: HttpRequest):
     def act(tournament):
         entry = services.entry_check_in(tournament_id=tournament.pk, entry_id=posted_entry(request),
                                         user=request.user)
-        return _("%(name)s is checked in.") % {"name": entrant_name(entry)}
+        return _("%(name)s is checked in.") % {"name": isolate(entrant_name(entry))}
     return act
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
+from core.text import isolate
 from tournaments import services
 from tournaments.forms.life import CancelForm, TournamentEditForm
 from tournaments.models import Entry, Tournament
@@ -76,7 +77,7 @@ def delete(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except DomainError as error:
         context["error"] = error_text(error)
         return render(request, "tournaments/delete.html", context, status=error_status(error))
-    messages.success(request, _("The draft “%(name)s” is deleted.") % {"name": tournament.name})
+    messages.success(request, _("The draft “%(name)s” is deleted.") % {"name": isolate(tournament.name)})
     return redirect(reverse("tournaments:list"))
 
 

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text, form_refuse
+from core.text import isolate
 from tournaments import formats, services
 from tournaments.forms.event import DrawForm, EntrantForm
 from tournaments.models import Tournament
@@ -135,7 +136,7 @@ def add_entrant(request: HttpRequest, tournament_id: int) -> HttpResponse:
         text = _("%(a)s is entered late, as the last seed.")
     else:
         text = _("%(a)s is entered.")
-    messages.success(request, text % {"a": player.display_name, "b": partner.display_name if partner else ""})
+    messages.success(request, text % {"a": isolate(player.display_name), "b": isolate(partner.display_name if partner else "")})
     return redirect(manage_url(tournament))
 
 

@@ -10,6 +10,7 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.text import isolate
 from tournaments.services.reentry import entry_reenter
 from tournaments.services.state import plain_name
 from tournaments.views.event import posted_entry
@@ -22,7 +23,7 @@ def manage_reenter(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The director re-enters a first-round loser into the main; see entry_reenter."""
     def act(tournament):
         entry = entry_reenter(tournament_id=tournament.pk, entry_id=posted_entry(request), user=request.user)
-        return _("%(name)s has re-entered the main as seed %(seed)d.") % {"name": plain_name(entry),
+        return _("%(name)s has re-entered the main as seed %(seed)d.") % {"name": isolate(plain_name(entry)),
                                                                           "seed": entry.seed}
 
     return manage_action(request, tournament_id, act)

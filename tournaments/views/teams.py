@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, error_text
+from core.text import isolate
 from matches.services.matches import player_for_user
 from tournaments.forms.event import BoardOrderForm, LateTeamForm, TeamMemberForm
 from tournaments.models import Pairing, Team, Tournament
@@ -98,7 +99,7 @@ def team_add_late_page(request: HttpRequest, tournament_id: int) -> HttpResponse
     except DomainError as error:
         return _team_list_page(request, tournament, form=form, error=error_text(error),
                                status=error_status(error))
-    messages.success(request, _("%(team)s entered late, as the last seed.") % {"team": team.name})
+    messages.success(request, _("%(team)s entered late, as the last seed.") % {"team": isolate(team.name)})
     return redirect(reverse("tournaments:teams", args=[tournament.pk]))
 
 
@@ -176,9 +177,11 @@ def team_member_add_page(request: HttpRequest, tournament_id: int, team_id: int)
                           status=error_status(error))
     player, team_name = form.cleaned_data["player"].display_name, team.name
     if form.cleaned_data["reserve"]:
-        messages.success(request, _("%(player)s joins %(team)s as a reserve.") % {"player": player, "team": team_name})
+        messages.success(request, _("%(player)s joins %(team)s as a reserve.") % {
+            "player": isolate(player), "team": isolate(team_name)})
     else:
-        messages.success(request, _("%(player)s joins %(team)s as a member.") % {"player": player, "team": team_name})
+        messages.success(request, _("%(player)s joins %(team)s as a member.") % {
+            "player": isolate(player), "team": isolate(team_name)})
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
 
 
@@ -198,9 +201,9 @@ def team_member_remove_page(request: HttpRequest, tournament_id: int, team_id: i
         return _team_page(request, tournament, team, error=error_text(error), status=error_status(error))
     name = next((m.name for m in team.members if m.player_id == player_id), None)
     if name is None:
-        messages.success(request, _("The player has left %(team)s.") % {"team": team.name})
+        messages.success(request, _("The player has left %(team)s.") % {"team": isolate(team.name)})
     else:
-        messages.success(request, _("%(player)s has left %(team)s.") % {"player": name, "team": team.name})
+        messages.success(request, _("%(player)s has left %(team)s.") % {"player": isolate(name), "team": isolate(team.name)})
     return redirect(reverse("tournaments:team", args=[tournament.pk, team.team_id]))
 
 

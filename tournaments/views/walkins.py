@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_status, form_refuse
+from core.text import isolate
 from tournaments.forms.walkins import WalkInEntrantForm
 from tournaments.models import Tournament
 from tournaments.selectors import event
@@ -47,11 +48,11 @@ def add_walk_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     walk_in = entry.walk_in
     name = walk_in.player.display_name
     if not walk_in.created:
-        text = gettext("%(name)s, a player known by this name already, is entered.") % {"name": name}
+        text = gettext("%(name)s, a player known by this name already, is entered.") % {"name": isolate(name)}
     elif walk_in.invited:
-        text = gettext("%(name)s is entered, and invited by email to claim his player.") % {"name": name}
+        text = gettext("%(name)s is entered, and invited by email to claim his player.") % {"name": isolate(name)}
     else:
-        text = gettext("%(name)s is entered.") % {"name": name}
+        text = gettext("%(name)s is entered.") % {"name": isolate(name)}
     messages.success(request, text)
     return redirect(reverse("tournaments:manage", args=[tournament.pk]))
 

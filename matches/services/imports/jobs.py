@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from core.outbox import outbox_enqueue
+from core.text import isolate
 
 from ...models import ImportFile, ImportJob, Player
 from .files import import_file_check, import_file_process
@@ -190,7 +191,7 @@ def import_file_result(file: ImportFile) -> str:
     if file.status == ImportFile.Status.SKIPPED:
         return gettext("Not imported: you chose to skip a player of this match.")
     if file.status == ImportFile.Status.CHECKED and len(players) == 2:
-        return gettext("%(first)s against %(second)s") % {"first": players[0], "second": players[1]}
+        return gettext("%(first)s against %(second)s") % {"first": isolate(players[0]), "second": isolate(players[1])}
     if file.status == ImportFile.Status.FAILED:
         error = file.error or {}
         values = {"name": file.name, "line": error.get("line"), "game": error.get("game"),
@@ -207,4 +208,5 @@ def import_file_result(file: ImportFile) -> str:
 
 # The task module imports this one (the task wraps ``import_job_run``): bound last, once this
 # module's functions exist, whichever of the two is imported first.
+
 from ... import tasks_imports  # noqa: E402
