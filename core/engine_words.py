@@ -23,6 +23,8 @@ from django.utils.translation import get_language_bidi, gettext, pgettext, pgett
 from engine.actions import BACKGAMMON, GAMMON, SINGLE, Action, action_from_dict
 from engine.errors import EngineError
 
+from .text import isolate
+
 __all__ = ["ACTION_WORDS", "ENDING_CHOICES", "ENDING_LABELS", "LEVEL_LABELS", "action_text", "ending_text",
            "level_text", "logged_action_text", "side_text"]
 
@@ -68,11 +70,12 @@ def level_text(level: int) -> str:
 
 def side_text(side: int | None, names: Sequence[str] | None = None) -> str:
     """A side as a person says it: by its name when ``names`` (side 0's first) are known, else
-    "the first side" or "the second side"; never "side 0"."""
+    "the first side" or "the second side"; never "side 0". A name is isolated (core.text.isolate)
+    so that it stays one run in a right-to-left sentence."""
     if side not in (0, 1):
         return pgettext("side", "nobody")
     if names is not None:
-        return str(names[side])
+        return isolate(names[side])
     return gettext("the first side") if side == 0 else gettext("the second side")
 
 

@@ -12,9 +12,8 @@ and a chouette board's log. The move logs must hold no English word but the data
 plays such as ``bar/22`` or ``6/off``, the Position IDs) and the loanwords the glossary gives as the
 language's own term (Romanian "beaver"); the rest of each page no English run (tests/i18n_checks).
 
-The catalogs are compiled for the test from locale/<lang>/LC_MESSAGES/*.po, with the translations
-of locale/fragments/*.<lang>.po added where the catalog lacks them (the fragments are what the
-merger puts into the catalogs), so the test reads the words whether or not the merge has run.
+The catalogs are compiled for the test from locale/<lang>/LC_MESSAGES/*.po, so the test reads the
+words of the catalogs in the tree, never a stale compiled one.
 """
 
 from __future__ import annotations
@@ -83,7 +82,6 @@ from tests.i18n_checks import (
 from tests.rulings.factories import confirm_with_games
 
 LANGUAGES = ("ko", "ar", "ro")
-FRAGMENTS = LOCALE_DIR / "fragments"
 #: The project's apps, whose models' choices a person reads on pages, forms and the admin.
 PROJECT_APPS = ("core", "audit", "accounts", "matches", "analysis", "tournaments", "clubs", "chouette", "rulings",
                 "webhooks")
@@ -154,37 +152,18 @@ def test_an_action_that_cannot_be_read_is_said_so_never_shown_as_its_record(raw)
     assert text == "an action that cannot be read"
 
 
-# --- the catalogs, with the fragments' translations --------------------------------------------------------
-
-
-def _with_fragments(po: polib.POFile, lang: str) -> polib.POFile:
-    """``po`` with every translation of the fragments it lacks (an entry it has translated stays)."""
-    have = {(entry.msgctxt, entry.msgid): entry for entry in po if not entry.obsolete}
-    for path in sorted(FRAGMENTS.glob(f"*.{lang}.po")):
-        for entry in polib.pofile(str(path)):
-            if not entry.translated():
-                continue
-            known = have.get((entry.msgctxt, entry.msgid))
-            if known is None:
-                po.append(entry)
-                have[(entry.msgctxt, entry.msgid)] = entry
-            elif not known.translated():
-                known.msgstr, known.msgstr_plural = entry.msgstr, dict(entry.msgstr_plural)
-                known.flags = [flag for flag in known.flags if flag != "fuzzy"]
-    return po
+# --- the catalogs, compiled for the test ---------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
-    """A locale folder with every language's catalogs and fragments compiled (.mo files are never committed)."""
+    """A locale folder with every language's catalogs compiled (.mo files are never committed)."""
     root = tmp_path_factory.mktemp("locale")
     for lang in LANGUAGES:
         target = root / lang / "LC_MESSAGES"
         target.mkdir(parents=True)
         for source in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
             po = polib.pofile(str(source))
-            if source.stem == "django":
-                po = _with_fragments(po, lang)
             po.save_as_mofile(str(target / f"{source.stem}.mo"))
     return root
 

@@ -2,11 +2,11 @@
 email template allauth can send and every message template it shows is overridden in
 templates/account/, marked for the project's catalogs, and the emails the flows really send
 (sign-up, an address already taken, a password reset, an unknown address, an email change) read in
-Korean, Arabic and Romanian from our translations (locale/fragments/mail.*.po, over the merged
-catalogs), greet the reader by his display name and never by his username.
+Korean, Arabic and Romanian from our catalogs (locale/<lang>/LC_MESSAGES/django.po), greet the
+reader by his display name and never by his username.
 
-The translations are compiled here into a temporary LOCALE_PATHS: the tests do not wait for the
-merger's catalogs, and they fail as soon as a sentence falls back to allauth's own catalog."""
+The catalogs are compiled here into a temporary LOCALE_PATHS, so the tests read the catalogs as they
+are in the tree, and they fail as soon as a sentence falls back to allauth's own catalog."""
 
 from __future__ import annotations
 
@@ -41,31 +41,34 @@ PASSWORD = "a-long-pass-phrase"
 ALLAUTH_ONLY = ("주십시요", "Te rugam", "parola ta", "Vă rugăm confirma", "Salut de la")
 
 
-def fragment(lang: str) -> polib.POFile:
-    return polib.pofile(str(BASE_DIR / "locale" / "fragments" / f"mail.{lang}.po"))
+#: Where the words of the accounts' emails and messages are marked: the email and message templates
+#: we override, and the adapter's refusals and greetings.
+ACCOUNT_SOURCES = ("templates/account/email/", "templates/account/messages/", "accounts/adapter.py")
+
+
+def catalog(lang: str) -> polib.POFile:
+    return polib.pofile(str(BASE_DIR / "locale" / lang / "LC_MESSAGES" / "django.po"))
+
+
+def account_entries(lang: str) -> list[polib.POEntry]:
+    """Our catalog's entries for the accounts' emails, messages and refusals."""
+    return [entry for entry in catalog(lang) if not entry.obsolete and any(
+        path.startswith(ACCOUNT_SOURCES) for path, _line in entry.occurrences)]
 
 
 def ours(lang: str, msgid: str, **values) -> str:
-    """Our translation of ``msgid`` (from the fragment), its placeholders filled."""
-    entry = fragment(lang).find(msgid)
-    assert entry is not None and entry.msgstr, f"{msgid!r} has no {lang} translation in mail.{lang}.po"
+    """Our translation of ``msgid`` (from the catalog), its placeholders filled."""
+    entry = catalog(lang).find(msgid)
+    assert entry is not None and entry.msgstr, f"{msgid!r} has no {lang} translation in our catalog"
     return entry.msgstr % values if values else entry.msgstr
 
 
 @pytest.fixture
 def catalogs(tmp_path):
-    """LOCALE_PATHS holding, per language, the merged catalog with our fragment's translations
-    over it, compiled now (the .mo files are never committed)."""
+    """LOCALE_PATHS holding, per language, our catalog compiled now (the .mo files are never
+    committed, and a stale one must not pass for the catalog)."""
     for lang in LANGUAGES:
-        source = BASE_DIR / "locale" / lang / "LC_MESSAGES" / "django.po"
-        po = polib.pofile(str(source)) if source.exists() else polib.POFile()
-        po.metadata = {**po.metadata, "Content-Type": "text/plain; charset=UTF-8"}
-        for entry in fragment(lang):
-            found = po.find(entry.msgid, msgctxt=entry.msgctxt) if entry.msgctxt else po.find(entry.msgid)
-            if found is None:
-                po.append(polib.POEntry(msgid=entry.msgid, msgctxt=entry.msgctxt, msgstr=entry.msgstr))
-            else:
-                found.msgstr, found.flags = entry.msgstr, [flag for flag in found.flags if flag != "fuzzy"]
+        po = catalog(lang)
         target = tmp_path / lang / "LC_MESSAGES"
         target.mkdir(parents=True)
         po.save_as_mofile(str(target / "django.mo"))
@@ -126,7 +129,7 @@ def member(lang: str, *, username: str = "newton", name: str = "Isaac Newton", e
 
 
 def test_the_korean_words_say_password_one_way_and_address_the_reader_in_the_formal_style():
-    entries = [entry for entry in fragment("ko") if entry.msgstr]
+    entries = [entry for entry in account_entries("ko") if entry.msgstr]
     assert entries
     for entry in entries:
         assert not re.search("패스워드|암호|주십시요", entry.msgstr), entry.msgstr
@@ -137,7 +140,7 @@ def test_the_korean_words_say_password_one_way_and_address_the_reader_in_the_for
 
 
 def test_the_romanian_words_speak_with_dvs_and_diacritics():
-    entries = [entry for entry in fragment("ro") if entry.msgstr]
+    entries = [entry for entry in account_entries("ro") if entry.msgstr]
     assert entries
     for entry in entries:
         # "tu" and its forms, and the words written without their diacritics (și, în, să).
@@ -320,10 +323,7 @@ def allauth_page_words(lang: str) -> set[str]:
     """allauth's own translations into ``lang`` of its forms', refusals' and pages' words, less the
     ones our catalogs say the same way."""
     theirs = polib.pofile(str(Path(allauth.__file__).parent / "locale" / lang / "LC_MESSAGES" / "django.po"))
-    mine = {entry.msgstr for entry in fragment(lang) if entry.msgstr}
-    merged = BASE_DIR / "locale" / lang / "LC_MESSAGES" / "django.po"
-    if merged.exists():
-        mine |= {entry.msgstr for entry in polib.pofile(str(merged)) if entry.msgstr}
+    mine = {entry.msgstr for entry in catalog(lang) if entry.msgstr}
     return {entry.msgstr.strip() for entry in theirs if entry.msgstr and "%" not in entry.msgstr
             and any(path.startswith("account/") or "templates/account" in path for path, _line in entry.occurrences)
             } - mine

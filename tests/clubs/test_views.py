@@ -79,7 +79,9 @@ def test_the_members_page_is_for_managers_and_only_owners_answer_requests(cast):
     assert browser().get(page(cast, "members/")).status_code == 302
     assert browser(cast.members[0]).get(page(cast, "members/")).status_code == 403
     text = browser(cast.organiser).get(page(cast, "members/")).content.decode()
-    assert "pat" in text and "Approve" not in text
+    # The one asking to join is named by his display name: his username signs him in.
+    assert cast.requester.display_name in text and f"<td>{cast.requester.username}</td>" not in text
+    assert "Approve" not in text
     text = browser(cast.owner).get(page(cast, "members/")).content.decode()
     assert "Approve" in text and not [e for e in emails(cast) if e in text]
     pending = cast.membership(cast.requester)
