@@ -94,18 +94,6 @@ def one_worker_scope(nodeid: str) -> str:
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: one worker per core the run may use, and one more. The worker of ``ONE_WORKER``'s
-    folders spends most of its time waiting on the servers its tests stop and start, so with one
-    worker a core a core would stand idle meanwhile. ``--maxprocesses`` still caps the count; the
-    variable PYTEST_XDIST_AUTO_NUM_WORKERS, when set, decides instead (xdist's own reading, None)."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores + 1
-
-
-@pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """With ``-n`` (and no other ``--dist`` asked for) each test goes to whichever worker is free,
     biggest unit first, and the tests of a folder of ``ONE_WORKER`` go to one worker together.
