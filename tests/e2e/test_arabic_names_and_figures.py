@@ -146,8 +146,11 @@ def test_the_new_event_form_shows_the_match_lengths_of_the_format_chosen_in_word
         width = page.evaluate(WIDTH_JS)
         page.context.close()
 
-    assert elimination == ["lengths_main", "lengths_consolation", "lengths_last_chance", "lengths_playoff"]
-    assert swiss == ["lengths_main", "lengths_playoffs"]
-    assert filled == ["lengths_main", "lengths_losers"]  # a field already filled stays in sight
+    paid_main = ["payouts_main_pool", "payouts_main_places"]
+    paid_flights = [f"payouts_{flight}_{part}" for flight in ("consolation", "last_chance") for part in ("pool", "places")]
+    assert elimination == ["lengths_main", "lengths_consolation", "lengths_last_chance", "lengths_playoff",
+                           *paid_main, *paid_flights]
+    assert swiss == ["lengths_main", "lengths_playoffs", *paid_main]  # a Swiss pays only its placings
+    assert filled == ["lengths_main", "lengths_losers", *paid_main]  # a field already filled stays in sight
     assert "Token" not in visible_text  # the hidden token field has no label
     assert width["scrollWidth"] <= WIDTH, width

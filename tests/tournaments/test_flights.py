@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from core.errors import Conflict, DomainError
 from matches.models import Match
@@ -25,7 +26,7 @@ from tests.tournaments.test_draw_queries import BRACKET_DRAW_QUERIES, drawn_coun
 from tests.tournaments.test_views import new_event_data
 from tournaments.draw.consolation import notation
 from tournaments.drawings.bracket_svg import feed_targets
-from tournaments.forms.event import parse_payouts, payouts_text
+from tournaments.forms.event import TournamentForm, payouts_initial
 from tournaments.models import Pairing, Tournament
 from tournaments.services import state, tournament_draw, tournament_finish
 from tournaments.services.corrections import result_correct, result_correction_preview
@@ -99,18 +100,51 @@ def test_event_rules_take_and_normalise_the_flights_settings():
 
 
 @pytest.mark.parametrize(
-    ("text", "parsed"),
+    ("fields", "parsed"),
     [
-        ("main: 1000 = 50 30 10 10", {"main": {"pool": 100000, "percentages": [50, 30, 10, 10]}}),
-        ("main: 1000.50 = 60 40; consolation: 200 = 100",
+        ({"payouts_main_pool": "1000", "payouts_main_places": "50 30 10 10"},
+         {"main": {"pool": 100000, "percentages": [50, 30, 10, 10]}}),
+        ({"payouts_main_pool": "1000.50", "payouts_main_places": "60, 40",
+          "payouts_consolation_pool": "200", "payouts_consolation_places": "100"},
          {"main": {"pool": 100050, "percentages": [60, 40]}, "consolation": {"pool": 20000, "percentages": [100]}}),
-        ("Last chance: 20,5 = 12.5 87.5", {"last_chance": {"pool": 2050, "percentages": [12.5, 87.5]}}),
-        ("", {}),
+        ({"payouts_last_chance_pool": "20,5", "payouts_last_chance_places": "12.5 87.5"},
+         {"last_chance": {"pool": 2050, "percentages": [12.5, 87.5]}}),
+        # Arabic-Indic digits, and places announced before the pool is known (a pool of 0).
+        ({"payouts_main_pool": "\u0661\u0660\u0660", "payouts_main_places": "\u0666\u0660 \u0664\u0660"},
+         {"main": {"pool": 10000, "percentages": [60, 40]}}),
+        ({"payouts_main_places": "100"}, {"main": {"pool": 0, "percentages": [100]}}),
+        ({}, {}),
     ],
 )
-def test_the_event_form_reads_paid_places_as_a_line_and_writes_them_back(text, parsed):
-    assert parse_payouts(text) == parsed
-    assert parse_payouts(payouts_text(parsed)) == parsed
+def test_the_event_form_reads_each_flights_paid_places_from_its_fields_and_writes_them_back(fields, parsed):
+    form = TournamentForm({**new_event_data(), **fields})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["payouts"] == parsed
+    again = TournamentForm({**new_event_data(), **payouts_initial(parsed)})
+    assert again.is_valid(), again.errors
+    assert again.cleaned_data["payouts"] == parsed
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "shown"),
+    [
+        ({"payouts_main_pool": "a thousand", "payouts_main_places": "100"}, "payouts_main_pool",
+         "write an amount, with two decimals at most, e.g. 1000 or 200.50"),
+        ({"payouts_main_pool": "10.005", "payouts_main_places": "100"}, "payouts_main_pool",
+         "write an amount, with two decimals at most, e.g. 1000 or 200.50"),
+        ({"payouts_main_pool": "-5", "payouts_main_places": "100"}, "payouts_main_pool",
+         "write an amount, with two decimals at most, e.g. 1000 or 200.50"),
+        ({"payouts_consolation_pool": "100", "payouts_consolation_places": "fifty fifty"}, "payouts_consolation_places",
+         "write the percentage of each paid place, best first, e.g. 50 30 20"),
+        ({"payouts_main_pool": "100"}, "payouts_main_places",
+         "write the percentage of each paid place, best first, e.g. 50 30 20"),
+    ],
+)
+def test_a_paid_place_that_does_not_read_is_refused_on_its_own_field(fields, field, shown):
+    with translation.override("en"):
+        form = TournamentForm({**new_event_data(), **fields})
+        assert not form.is_valid()
+        assert form.errors == {field: [shown]}
 
 
 # --- the draw and advancing into the new flights ----------------------------------------------------
@@ -349,15 +383,18 @@ def test_every_screen_and_sheet_shows_an_event_with_the_new_flights(cast, path):
 @pytest.mark.parametrize(
     ("changes", "status", "shown"),
     [
-        ({"payouts": "main: 1000 = 50 30 20", "playoff_second": "on", "consolation_shifted": ""}, 302, None),
-        ({"payouts": "main: 1000 = 30 50 20"}, 400, "a place is paid more than the place before it"),
-        ({"payouts": "main 1000 50 30 20"}, 400, "is not “flight: pool = percentages”"),
+        ({"payouts_main_pool": "1000", "payouts_main_places": "50 30 20", "playoff_second": "on",
+          "consolation_shifted": ""}, 302, None),
+        ({"payouts_main_pool": "1000", "payouts_main_places": "30 50 20"}, 400,
+         "a place is paid more than the place before it"),
+        ({"payouts_main_pool": "1000", "payouts_main_places": "50-30-20"}, 400,
+         "write the percentage of each paid place, best first, e.g. 50 30 20"),
         ({"consolation_shifted": "on"}, 400, "only a progressive consolation of at least 3 rounds"),
     ],
 )
 def test_the_event_form_takes_the_flights_settings_or_says_what_is_wrong(cast, changes, status, shown):
-    """The event form: the paid places as a line and the new flights as boxes; a wrong one is a
-    400 saying what is wrong, and nothing is created."""
+    """The event form: the paid places as a pool and places a flight, and the new flights as boxes;
+    a wrong one is a 400 saying what is wrong, and nothing is created."""
     client = Client()
     client.force_login(cast.organiser)
     response = client.post("/events/new/", new_event_data(**changes))
@@ -369,7 +406,8 @@ def test_the_event_form_takes_the_flights_settings_or_says_what_is_wrong(cast, c
         made = Tournament.objects.get()
         assert made.payouts == {"main": {"pool": 100000, "percentages": [50, 30, 20]}} and made.playoff_second
         edit = client.get(f"/events/{made.pk}/manage/edit/").content.decode()
-        assert "main: 1000 = 50 30 20" in edit
+        assert 'name="payouts_main_pool" value="1000"' in edit
+        assert 'name="payouts_main_places" value="50 30 20"' in edit
 
 
 def test_a_swiss_pays_its_placings_as_main_with_ties_split(cast):

@@ -132,8 +132,12 @@ def test_a_player_named_twice_in_a_team_is_named_by_his_name(olga):
 
 
 @pytest.mark.parametrize(("changes", "field", "shown"), [
-    ({"payouts": "main: 1000 = 60 30"}, "payouts", "Main flight: the percentages add up to 90, not 100"),
-    ({"payouts": "main: 1000 = 30 70"}, "payouts", "Main flight, place 2: a place is paid more than the place before it"),
+    ({"payouts_main_pool": "1000", "payouts_main_places": "60 30"}, "payouts_main_places",
+     "Main flight: the percentages add up to 90, not 100"),
+    ({"payouts_main_pool": "1000", "payouts_main_places": "30 70"}, "payouts_main_places",
+     "Main flight, place 2: a place is paid more than the place before it"),
+    ({"payouts_consolation_pool": "200", "payouts_consolation_places": "100", "consolation_rounds": "0"},
+     "payouts_consolation_places", "Consolation flight: this event pays only Main flight"),
     ({"starts_on": "2026-05-02", "ends_on": "2026-05-01"}, "ends_on", "the event cannot end before it starts"),
     ({"format": "swiss", "lengths_consolation": ""}, "consolation_rounds", "consolation flights are for single elimination"),
 ])
@@ -152,9 +156,10 @@ def test_the_edit_page_shows_a_refusal_of_the_paid_places_beside_them(client, ol
     tournament = Tournament.objects.create(name="Cup", organiser=olga)
     client.force_login(olga)
     response = client.post(reverse("tournaments:edit", args=[tournament.pk]),
-                           new_event_data(payouts="main: 1000 = 30 70", board_count="3"), HTTP_ACCEPT_LANGUAGE="en")
+                           new_event_data(payouts_main_pool="1000", payouts_main_places="30 70", board_count="3"),
+                           HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400, response.context["form"].errors
-    assert response.context["form"].errors["payouts"] == [
+    assert response.context["form"].errors["payouts_main_places"] == [
         "Main flight, place 2: a place is paid more than the place before it"]
     assert not CODE_NAMES.search(errors_shown(response)), errors_shown(response)
 

@@ -120,43 +120,135 @@ def lengths_field(path: str) -> str | None:
 #: The clock's counts: empty keeps the rules' default.
 CLOCK_COUNTS = ("clock_delay_seconds", "clock_doubling_seconds_per_point", "clock_doubling_delay_seconds",
                 "clock_overtime_seconds")
-# --- paid places per flight, as a line of text ---
-_PAYOUT = re.compile(r"^(?P<flight>[\w -]+):\s*(?P<pool>\d+(?:[.,]\d{1,2})?)\s*=\s*(?P<percentages>.+)$")
+# --- paid places per flight: its prize pool and its places' percentages ---
+
+#: The flights an event may pay (a format's ``payout_flights``), each with two fields: its prize
+#: pool (``payouts_<flight>_pool``) and the percentage of each paid place, best first
+#: (``payouts_<flight>_places``); labels and help by flight.
+PAYOUT_FIELDS = {
+    "main": (_("Prize pool of the main flight"), _("Paid places of the main flight")),
+    "consolation": (_("Prize pool of the consolation flight"), _("Paid places of the consolation flight")),
+    "last_chance": (_("Prize pool of the last-chance flight"), _("Paid places of the last-chance flight")),
+}
+
+def payout_field_names(flight: str) -> tuple[str, str]:
+    """The names of ``flight``'s prize-pool field and paid-places field."""
+    return f"payouts_{flight}_pool", f"payouts_{flight}_places"
 
 
-def parse_payouts(text: str) -> dict:
-    """``main: 1000 = 50 30 10 10; consolation: 200.50 = 70 30`` -> ``{"main": {"pool": 100000,
-    "percentages": [50, 30, 10, 10]}, "consolation": {"pool": 20050, "percentages": [70, 30]}}``:
-    per flight its pool (in the event's currency, two decimals at most; kept in cents) and the
-    percentage of each paid place, best first. Raises forms.ValidationError naming the part that
-    is not ``flight: pool = percentages`` (the service checks the numbers)."""
-    out: dict = {}
-    for part in filter(None, (p.strip() for p in re.split(r"[;\n]", text or ""))):
-        found = _PAYOUT.match(part)
-        values = [v for v in re.split(r"[\s]+", found["percentages"].strip()) if v] if found else []
-        numbers = []
-        for value in values:
-            try:
-                numbers.append(Decimal(value.replace(",", ".")))
-            except InvalidOperation:
-                numbers = []
-                break
-        if not found or not numbers:
-            raise forms.ValidationError(_("“%(part)s” is not “flight: pool = percentages”, e.g. main: 1000 = 50 30 20")
-                                        % {"part": part})
-        flight = found["flight"].strip().lower().replace(" ", "_").replace("-", "_")
-        pool = int(Decimal(found["pool"].replace(",", ".")) * 100)
-        out[flight] = {"pool": pool, "percentages": [int(n) if n == n.to_integral_value() else float(n) for n in numbers]}
-    return out
+def parse_pool(text: str) -> int | None:
+    """``"1000"``, ``"200.50"`` or ``"200,50"`` (in any digits) -> the pool in cents; empty -> None.
+    Raises forms.ValidationError when it is not an amount with two decimals at most."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        amount = Decimal(text.replace(",", ".").replace("\u066b", "."))
+    except InvalidOperation:
+        amount = None
+    if amount is None or not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+        raise forms.ValidationError(_("write an amount, with two decimals at most, e.g. 1000 or 200.50"))
+    return int(amount * 100)
 
 
-def payouts_text(payouts: dict | None) -> str:
-    """What :func:`parse_payouts` reads, from the stored paid places."""
+def parse_places(text: str) -> list | None:
+    """``"50 30 12.5 7.5"`` (or with commas between, in any digits) -> ``[50, 30, 12.5, 7.5]``;
+    empty -> None. Raises forms.ValidationError when a part is not a number (the service checks
+    that they add up to 100 and never increase)."""
+    values = [v for v in re.split(r"[\s;\u060c]+|,(?=\s)", (text or "").strip()) if v]
+    numbers = []
+    for value in values:
+        try:
+            numbers.append(Decimal(value.replace(",", ".").replace("\u066b", ".")))
+        except InvalidOperation:
+            raise forms.ValidationError(
+                _("write the percentage of each paid place, best first, e.g. 50 30 20")) from None
+    if not numbers:
+        return None
+    return [int(n) if n == n.to_integral_value() else float(n) for n in numbers]
+
+
+def payout_formats(flight: str) -> list[str]:
+    """The formats (``Tournament.Format`` values) that may pay ``flight``, as their
+    ``payout_flights`` say with every flight they can have."""
+    found = {event_format.format for event_format in formats.FORMATS.values()
+             if flight in event_format.payout_flights(1, True)}
+    return [value for value, _label in Tournament.Format.choices if value in found]
+
+
+def payouts_fields() -> dict[str, forms.Field]:
+    """The paid places' fields of the event form (:data:`PAYOUT_FIELDS`), by field name; each
+    says the formats that may pay its flight (``data-formats``: the page shows only the chosen
+    format's)."""
+    fields = {}
+    for flight, (pool_label, places_label) in PAYOUT_FIELDS.items():
+        pool, places = payout_field_names(flight)
+        attrs = {"data-formats": " ".join(payout_formats(flight))}
+        fields[pool] = forms.CharField(
+            required=False, label=pool_label, widget=forms.TextInput(attrs={**attrs, "inputmode": "decimal"}),
+            help_text=_("In the event's currency, e.g. 1000 or 200.50. Empty with paid places: not known yet (0)."))
+        fields[places] = forms.CharField(
+            required=False, label=places_label, widget=forms.TextInput(attrs=attrs),
+            help_text=_("The percentage of each paid place, best first, e.g. 50 30 10 10: they add up to 100. "
+                        "Empty: the flight pays nothing."))
+    return fields
+
+
+def payouts_initial(payouts: dict | None) -> dict[str, str]:
+    """The stored paid places as the fields show them (``{"payouts_main_pool": "1000", ...}``)."""
     def money(cents: int) -> str:
         return str(cents // 100) if cents % 100 == 0 else f"{cents // 100}.{cents % 100:02d}"
 
-    return "; ".join(f"{flight}: {money(rule.get('pool', 0))} = {' '.join(str(p) for p in rule['percentages'])}"
-                     for flight, rule in (payouts or {}).items())
+    initial = {}
+    for flight, rule in (payouts or {}).items():
+        if flight in PAYOUT_FIELDS:
+            pool, places = payout_field_names(flight)
+            initial[pool] = money(int(rule.get("pool", 0)))
+            initial[places] = " ".join(str(p) for p in rule.get("percentages", []))
+    return initial
+
+
+def clean_payouts_fields(form) -> None:
+    """Turn the paid places' fields of ``form`` into the rules' ``payouts`` in its cleaned data
+    (``{"main": {"pool": 100000, "percentages": [50, 30, 20]}}``: the API's shape), or put a
+    refusal on the field that does not read. A flight with a pool but no places is refused on its
+    places; places without a pool pay from a pool of 0 (not known yet). The fields leave the
+    cleaned data."""
+    data, payouts = form.cleaned_data, {}
+    for flight in PAYOUT_FIELDS:
+        pool_name, places_name = payout_field_names(flight)
+        if pool_name not in data and places_name not in data:
+            continue
+        try:
+            pool = parse_pool(data.pop(pool_name, ""))
+        except forms.ValidationError as error:
+            form.add_error(pool_name, error)
+            data.pop(places_name, None)
+            continue
+        try:
+            places = parse_places(data.pop(places_name, ""))
+        except forms.ValidationError as error:
+            form.add_error(places_name, error)
+            continue
+        if places is None:
+            if pool:
+                form.add_error(places_name, _("write the percentage of each paid place, best first, e.g. 50 30 20"))
+            continue
+        payouts[flight] = {"pool": pool or 0, "percentages": places}
+    data["payouts"] = payouts
+
+
+def payouts_field(path: str) -> str | None:
+    """The form field a refusal of ``payouts`` or ``payouts.<flight>[.pool|.percentages…]`` names
+    (None for another setting): the flight's pool or places, the main flight's places otherwise."""
+    head, _dot, rest = path.partition(".")
+    if head != "payouts":
+        return None
+    flight, _dot, what = rest.partition(".")
+    pool, places = payout_field_names(flight if flight in PAYOUT_FIELDS else "main")
+    return pool if what == "pool" and flight in PAYOUT_FIELDS else places
+
+
 # --- end of paid places ---
 
 
@@ -199,10 +291,7 @@ class TournamentForm(forms.Form):
         required=False, label=_("Last chance open to everyone who has not cashed"),
         help_text=_("Every player who goes out in a place that is not paid plays a last-chance flight (needs the "
                     "paid places)."))
-    payouts = forms.CharField(
-        required=False, label=_("Paid places"),
-        help_text=_("Per flight, its prize pool and the percentage of each paid place, best first, e.g. "
-                    "“main: 1000 = 50 30 10 10; consolation: 200 = 70 30”. The percentages add up to 100."))
+    # The paid places, two fields a flight (PAYOUT_FIELDS), are added where the form is made.
     reentries = forms.TypedChoiceField(
         coerce=int, required=False, empty_value=0, initial=0, label=_("Re-entry (buy-back)"),
         choices=[(0, _("No re-entry")), (1, _("Once: a first-round loser may enter the main again"))],
@@ -270,6 +359,7 @@ class TournamentForm(forms.Form):
         a club's owner without the organiser role creates only his club's events (no "No club")."""
         super().__init__(*args, **kwargs)
         self.fields = _after(self.fields, "ends_on", lengths_fields())
+        self.fields = _after(self.fields, "last_chance_open", payouts_fields())
         self.fields["kind"].choices = [c for c in Tournament.Kind.choices if c[0] in formats.kinds.NEW_EVENT_KINDS]
         # --- divisions and handicaps (tournaments.forms.divisions) ---
         self.fields.update(division_fields())
@@ -290,10 +380,9 @@ class TournamentForm(forms.Form):
         cleaned = super().clean()
         clean_division_fields(self)  # the divisions and the handicap table
         clean_lengths_fields(self)
+        clean_payouts_fields(self)
         return cleaned
 
-    def clean_payouts(self) -> dict:
-        return parse_payouts(self.cleaned_data.get("payouts", ""))
 
     def rules(self) -> EventRules:
         """The cleaned fields as the event's rules (``tournament_create``'s); an empty count keeps

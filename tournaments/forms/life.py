@@ -7,15 +7,27 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms.divisions import divisions_text, handicaps_text
-from tournaments.forms.event import CLOCK_COUNTS, LENGTH_ALIASES, LENGTH_FIELDS, TournamentForm, lengths_initial, payouts_text
+from tournaments.forms.event import (
+    CLOCK_COUNTS,
+    LENGTH_ALIASES,
+    LENGTH_FIELDS,
+    PAYOUT_FIELDS,
+    TournamentForm,
+    lengths_initial,
+    payout_field_names,
+    payouts_initial,
+)
 from tournaments.models import Tournament
 from tournaments.services.life import EDITABLE, REASON_MAX, editable_fields
 
 
 def _fields_of(setting: str) -> tuple[str, ...]:
-    """The form fields that set ``setting``: the match lengths have one per flight."""
+    """The form fields that set ``setting``: the match lengths have one per flight, the paid places
+    two per flight."""
     if setting == "lengths":
         return tuple(name for name, _label, _help in LENGTH_FIELDS.values())
+    if setting == "payouts":
+        return tuple(name for flight in PAYOUT_FIELDS for name in payout_field_names(flight))
     return (setting,)
 
 
@@ -35,7 +47,8 @@ class TournamentEditForm(TournamentForm):
         initial.update(lengths_initial(tournament.lengths))
         initial["divisions"] = divisions_text(tournament.divisions)
         initial["handicaps"] = handicaps_text(tournament.handicaps)
-        initial["payouts"] = payouts_text(tournament.payouts)
+        initial.pop("payouts", None)
+        initial.update(payouts_initial(tournament.payouts))
         super().__init__(*args, initial=initial, **kwargs)
         self.stored_lengths = tournament.lengths or {}
         del self.fields["club"], self.fields["token"]

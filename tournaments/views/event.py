@@ -29,7 +29,7 @@ from tournaments.divisions_text import division_rules
 from tournaments.draw import DrawError
 from tournaments.drawings.bracket_svg import Words
 from tournaments.errors import from_draw
-from tournaments.forms.event import EntryActionForm, PairSignUpForm, TournamentForm, lengths_field
+from tournaments.forms.event import EntryActionForm, PairSignUpForm, TournamentForm, lengths_field, payouts_field
 from tournaments.labels import flight_title
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import event, next_match
@@ -83,12 +83,13 @@ def _detail_url(tournament: Tournament) -> str:
 
 
 def refused_field(error: DomainError) -> str | None:
-    """The event form's field a refusal names: ``payouts.main.percentages[1]`` is the paid places'
-    field, ``lengths.main`` the main flight's match lengths' (``lengths_main``)."""
+    """The event form's field a refusal names: ``payouts.main.percentages[1]`` is the main flight's
+    paid places' (``payouts_main_places``), ``lengths.main`` the main flight's match lengths'
+    (``lengths_main``)."""
     field = error.details.get("field")
     if not isinstance(field, str):
         return None
-    return lengths_field(field) or field.split(".")[0]
+    return lengths_field(field) or payouts_field(field) or field.split(".")[0]
 
 
 def manage_url(tournament: Tournament) -> str:
