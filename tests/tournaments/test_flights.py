@@ -138,6 +138,10 @@ def test_the_event_form_reads_each_flights_paid_places_from_its_fields_and_write
          "write the percentage of each paid place, best first, e.g. 50 30 20"),
         ({"payouts_main_pool": "100"}, "payouts_main_places",
          "write the percentage of each paid place, best first, e.g. 50 30 20"),
+        ({"payouts_main_pool": "100", "payouts_main_places": "Infinity"}, "payouts_main_places",
+         "write the percentage of each paid place, best first, e.g. 50 30 20"),
+        ({"payouts_main_pool": "NaN", "payouts_main_places": "100"}, "payouts_main_pool",
+         "write an amount, with two decimals at most, e.g. 1000 or 200.50"),
     ],
 )
 def test_a_paid_place_that_does_not_read_is_refused_on_its_own_field(fields, field, shown):

@@ -159,10 +159,12 @@ def parse_places(text: str) -> list | None:
     numbers = []
     for value in values:
         try:
-            numbers.append(Decimal(value.replace(",", ".").replace("\u066b", ".")))
+            number = Decimal(value.replace(",", ".").replace("\u066b", "."))
         except InvalidOperation:
-            raise forms.ValidationError(
-                _("write the percentage of each paid place, best first, e.g. 50 30 20")) from None
+            number = None
+        if number is None or not number.is_finite():  # "NaN" and "Infinity" read as Decimals too
+            raise forms.ValidationError(_("write the percentage of each paid place, best first, e.g. 50 30 20"))
+        numbers.append(number)
     if not numbers:
         return None
     return [int(n) if n == n.to_integral_value() else float(n) for n in numbers]
